@@ -1,0 +1,106 @@
+/**
+ * The commander program: every command, option and help text of CONTRACT.md in one place.
+ * Actions import their command module only when run, so each command loads only what it needs.
+ */
+import { Command, Option } from 'commander';
+import { createRequire } from 'node:module';
+import type { CommandContext } from './context.js';
+import { resolveContext } from './context.js';
+
+const require = createRequire(import.meta.url);
+const { version } = require('../../package.json') as { version: string };
+
+type Action = (args: unknown[], ctx: CommandContext) => Promise<number>;
+
+/** Wraps a lazily imported command so its result becomes the exit code. */
+function lazy(load: () => Promise<{ run: Action }>) {
+  return async (...args: unknown[]) => {
+    const command = args[args.length - 1] as Command;
+    const ctx = resolveContext(command);
+    const { run } = await load();
+    const code = await run(args.slice(0, -1), ctx);
+    if (code !== 0) process.exitCode = code;
+  };
+}
+
+export function createProgram(): Command {
+  const program = new Command('oracle')
+    .description('Open price oracle for collectible trading cards: TWAP prices with outlier filtering over a local SQLite file.')
+    .version(version, '-V, --version')
+    .option('--db <path>', 'SQLite database file (env ORACLE_DB)', undefined)
+    .exitOverride()
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({ outputError: (text, write) => write(`oracle: ${text.replace(/^error: /, '')}`) });
+
+  program
+    .command('ingest')
+    .description('load observation or catalog records from files, stdin (-) or http(s) URLs; *.gz is decompressed')
+    .argument('<source...>', "file path, '-' for stdin, or an http(s) URL")
+    .addOption(new Option('--kind <kind>', 'record kind (default: detected from the header or keys)').choices(['observations', 'catalog']))
+    .option('--format <format>', 'csv | ndjson | json | pricecharting | tcgplayer (default: from the extension, else sniffed)')
+    .option('--rejects <file>', 'write rejected records as NDJSON {source, line, reason, record}')
+    .option('--max-rejects <n>', 'exit 3 when more records than n are rejected', '0')
+    .option('--dry-run', 'validate and report, write nothing')
+    .option('--observed-at <time>', 'observation time for price-guide rows (pricecharting, tcgplayer), ISO-8601 (default: now)')
+    .option('--subtype <name>', 'tcgplayer: the printing to take (default: the first listed per product)')
+    .action(lazy(() => import('./commands/ingest.js')));
+
+  program
+    .command('price')
+    .description('price one product: the ungraded price and the grader x grade matrix')
+    .argument('[product_key]', 'catalog key of the product')
+    .option('--refsource <id>', 'address the product by its reference-source id instead')
+    .option('--window-hours <n>', 'TWAP lookback in hours, 1-72', '24')
+    .option('--outlier-stddevs <n>', 'outlier threshold in robust standard deviations, 1-10', '2')
+    .option('--at <time>', 'price as of this ISO-8601 time with zone (default: now)')
+    .option('--json', 'print exactly the API body')
+    .action(lazy(() => import('./commands/price.js')));
+
+  program
+    .command('snapshot')
+    .description('price a product as of a past UTC date (window 00:00Z of the date to 00:00Z of the next)')
+    .argument('<refsource_id>', 'reference-source id of the product')
+    .requiredOption('--date <YYYY-MM-DD>', 'the date, today (UTC) at the latest')
+    .option('--outlier-stddevs <n>', 'outlier threshold in robust standard deviations, 1-10', '2')
+    .option('--json', 'print exactly the API body')
+    .action(lazy(() => import('./commands/snapshot.js')));
+
+  program
+    .command('catalog')
+    .description('list tracked products with their earliest observation and observation count')
+    .option('--json', 'print exactly the API body ({total, products})')
+    .option('--search <text>', 'only products whose key or name contains this text')
+    .action(lazy(() => import('./commands/catalog.js')));
+
+  const keys = program.command('keys').description('manage API keys for oracle serve');
+  keys
+    .command('create')
+    .description('create a key and print it once (only its hash is stored)')
+    .requiredOption('--label <name>', 'who or what the key is for')
+    .action(lazy(() => import('./commands/keys-create.js')));
+  keys
+    .command('list')
+    .description('list keys: id, label, created, last used, revoked')
+    .option('--json', 'print JSON')
+    .action(lazy(() => import('./commands/keys-list.js')));
+  keys
+    .command('revoke')
+    .description('revoke a key at once')
+    .argument('<key-id>', 'the id shown by keys list')
+    .action(lazy(() => import('./commands/keys-revoke.js')));
+
+  program
+    .command('serve')
+    .description('serve the read-only JSON API of SPEC.md')
+    .option('--host <addr>', 'address to listen on (env ORACLE_HOST, default 127.0.0.1)')
+    .option('--port <n>', 'port, 0 for any free one (env ORACLE_PORT, default 8080)')
+    .option('--rate-limit <n>', 'requests per minute per key on pricing routes (env ORACLE_RATE_LIMIT, default 120)')
+    .option('--refsource-url <template>', 'upstream URL template containing {id} (env ORACLE_REFSOURCE_URL)')
+    .option('--offline', 'resolve reference-source ids from the local catalog only')
+    .action(lazy(() => import('./commands/serve.js')));
+
+  for (const command of [program, ...program.commands, ...keys.commands]) {
+    command.exitOverride();
+  }
+  return program;
+}

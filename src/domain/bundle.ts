@@ -1,0 +1,62 @@
+/**
+ * The pricing bundle of SPEC.md 2.1-2.4, field for field, as the API returns it.
+ * The engine builds these objects; the CLI's --json and the HTTP API print them as they are.
+ */
+import type { Grader, MatrixGrade, MatrixGradeKey } from './conditions.js';
+import type { Era, ProductType } from './product.js';
+
+export type SlotError = 'no_observations';
+
+export interface Slot {
+  /** TWAP in integer US cents; null when `error` is set. */
+  price_minor: number | null;
+  currency: 'USD';
+  /** `ungraded`, or lowercase grader plus grade (`psa10`). */
+  condition_key: string;
+  /** Algorithm key, every value listed in docs/methodology.md. */
+  methodology: string;
+  /** ISO-8601 UTC of the window actually used. */
+  window_start: string;
+  window_end: string;
+  included_points: number;
+  excluded_points: number;
+  error: SlotError | null;
+  meta: Record<string, unknown>;
+}
+
+export interface GradedSlot extends Slot {
+  company: Grader;
+  grade: MatrixGrade;
+}
+
+export interface BundleMetadata {
+  product_name: string;
+  subtitle: string;
+  set_name: string;
+  image_url: string;
+  product_type: ProductType;
+  era: Era;
+  release_date: string | null;
+}
+
+export interface PricingBundle {
+  /** Reference-source id: set on the refsource and snapshot routes, null on the pricing route. */
+  id: string | null;
+  product_key: string;
+  window_hours: number;
+  outlier_stddevs: number;
+  ungraded: Slot;
+  graded: Record<Grader, Record<MatrixGradeKey, GradedSlot>>;
+  metadata: BundleMetadata;
+}
+
+/** Parameters of one pricing request; `asOf` is the window end in epoch ms (the clock comes in here). */
+export interface PricingParams {
+  windowHours: number;
+  outlierStddevs: number;
+  asOf: number;
+}
+
+/** Ranges and defaults of SPEC.md section 8, shared by the CLI and the API. */
+export const WINDOW_HOURS = { min: 1, max: 72, default: 24 } as const;
+export const OUTLIER_STDDEVS = { min: 1, max: 10, default: 2 } as const;

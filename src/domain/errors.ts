@@ -1,0 +1,51 @@
+/**
+ * Errors named for what went wrong. Each edge (CLI exit codes, HTTP statuses) maps
+ * them in one table; nothing else decides a status. `cause` is always kept.
+ */
+
+export class OracleError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** A request parameter is missing, malformed or out of range; the message names it and its range. */
+export class InvalidParameterError extends OracleError {
+  constructor(
+    readonly parameter: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** A snapshot date is malformed or in the future. */
+export class InvalidDateError extends InvalidParameterError {}
+
+/** No catalog product has this product key. */
+export class UnknownProductError extends OracleError {
+  constructor(readonly productKey: string) {
+    super(`unknown product_key ${JSON.stringify(productKey)}`);
+  }
+}
+
+/** No catalog product maps this reference-source id. */
+export class NoCatalogMappingError extends OracleError {
+  constructor(readonly refsourceId: string) {
+    super(`no catalog mapping for refsource id ${JSON.stringify(refsourceId)}`);
+  }
+}
+
+/** The upstream reference source failed (5xx, timeout, network) and no local mapping could stand in. */
+export class UpstreamUnavailableError extends OracleError {}
+
+/** The server has no upstream reference source configured and is not in offline mode. */
+export class UpstreamNotConfiguredError extends OracleError {}
+
+/** The SQLite file is missing, locked past the busy timeout, or corrupt. */
+export class DatabaseUnavailableError extends OracleError {}
+
+/** An input source (file, stdin, URL) cannot be read; the message names it. */
+export class SourceUnreadableError extends OracleError {}

@@ -1,0 +1,35 @@
+/** A tracked product as the catalog holds it (CONTRACT.md, catalog records). */
+
+export const PRODUCT_TYPES = ['single_card', 'booster_box'] as const;
+export type ProductType = (typeof PRODUCT_TYPES)[number];
+
+export const ERAS = ['modern', 'vintage'] as const;
+export type Era = (typeof ERAS)[number];
+
+export interface Product {
+  productKey: string;
+  /** Numeric product id of the upstream reference source, as a string of digits. */
+  refsourceId: string | null;
+  productName: string;
+  subtitle: string;
+  setName: string;
+  imageUrl: string;
+  productType: ProductType;
+  era: Era;
+  /** ISO date YYYY-MM-DD. */
+  releaseDate: string | null;
+  /** TCGplayer product id, kept to map TCGplayer price rows to the product. */
+  tcgplayerId: string | null;
+}
+
+/** One row of `oracle catalog` (SPEC.md 2.6 plus the observation count for the table). */
+export interface CatalogEntry {
+  product_key: string;
+  refsource_id: string | null;
+  product_name: string;
+  product_type: ProductType;
+  era: Era;
+  /** Earliest UTC date (YYYY-MM-DD) with price data; null without observations. */
+  earliest_observation: string | null;
+  observation_count: number;
+}

@@ -1,0 +1,62 @@
+/**
+ * Opening the SQLite file: pragmas for a reader (`oracle serve`) beside a writer
+ * (a cron `oracle ingest`), and schema migrations applied on open.
+ */
+import Database from 'better-sqlite3';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { DatabaseUnavailableError } from '../domain/errors.js';
+
+export type SqliteDatabase = Database.Database;
+
+/** How long a statement waits on a lock held by another connection before it fails. */
+export const BUSY_TIMEOUT_MS = 5_000;
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('../../drizzle', import.meta.url));
+
+export interface OpenOptions {
+  /** Create the file when it does not exist (ingest, keys); readers want an error instead. */
+  create?: boolean;
+}
+
+/** Opens (and migrates) the database at `path`; ':memory:' works for tests. */
+export async function openDatabase(path: string, options: OpenOptions = {}): Promise<SqliteDatabase> {
+  if (path !== ':memory:' && !options.create && !existsSync(path)) {
+    throw new DatabaseUnavailableError(`database ${path} does not exist: load data with 'oracle ingest' first`);
+  }
+  let db: SqliteDatabase;
+  try {
+    db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+    // WAL lets `serve` read while `ingest` writes; NORMAL sync is durable across
+    // application crashes in WAL mode and much faster than FULL.
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('cache_size = -65536'); // 64 MiB page cache
+    await migrate(db);
+  } catch (error) {
+    if (error instanceof DatabaseUnavailableError) throw error;
+    throw new DatabaseUnavailableError(`cannot open database ${path}: ${(error as Error).message}`, { cause: error });
+  }
+  return db;
+}
+
+/**
+ * Applies drizzle-kit's migrations when the file is behind. `user_version` records how many
+ * are applied, so an up-to-date file costs one pragma and the migrator (and the ORM, about
+ * 90 ms to load) is imported only when there is work to do.
+ */
+async function migrate(db: SqliteDatabase): Promise<void> {
+  const journal = JSON.parse(readFileSync(`${MIGRATIONS_DIR}/meta/_journal.json`, 'utf8')) as {
+    entries: unknown[];
+  };
+  const target = journal.entries.length;
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current >= target) return;
+  const [{ drizzle }, { migrate: runMigrations }] = await Promise.all([
+    import('drizzle-orm/better-sqlite3'),
+    import('drizzle-orm/better-sqlite3/migrator'),
+  ]);
+  runMigrations(drizzle(db), { migrationsFolder: MIGRATIONS_DIR });
+  db.pragma(`user_version = ${target}`);
+}

@@ -1,0 +1,129 @@
+/** Catalog products: lookups for pricing, upserts for ingest, the catalog listing. */
+import type { CatalogEntry, Era, Product, ProductType } from '../domain/product.js';
+import { toUtcDate } from '../domain/time.js';
+import type { SqliteDatabase } from './connection.js';
+
+/** A product with its row id, which observation queries take. */
+export interface StoredProduct extends Product {
+  id: number;
+}
+
+interface ProductRow {
+  id: number;
+  product_key: string;
+  refsource_id: string | null;
+  product_name: string;
+  subtitle: string;
+  set_name: string;
+  image_url: string;
+  product_type: ProductType;
+  era: Era;
+  release_date: string | null;
+  tcgplayer_id: string | null;
+}
+
+const PRODUCT_COLUMNS =
+  'id, product_key, refsource_id, product_name, subtitle, set_name, image_url, product_type, era, release_date, tcgplayer_id';
+
+function toProduct(row: ProductRow): StoredProduct {
+  return {
+    id: row.id,
+    productKey: row.product_key,
+    refsourceId: row.refsource_id,
+    productName: row.product_name,
+    subtitle: row.subtitle,
+    setName: row.set_name,
+    imageUrl: row.image_url,
+    productType: row.product_type,
+    era: row.era,
+    releaseDate: row.release_date,
+    tcgplayerId: row.tcgplayer_id,
+  };
+}
+
+export function createProductRepo(db: SqliteDatabase) {
+  const byKey = db.prepare<[string], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE product_key = ?`);
+  const byRefsource = db.prepare<[string], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE refsource_id = ?`);
+  const byTcgplayer = db.prepare<[string], ProductRow>(
+    `SELECT ${PRODUCT_COLUMNS} FROM products WHERE tcgplayer_id = ? ORDER BY id LIMIT 1`,
+  );
+  const upsert = db.prepare(
+    `INSERT INTO products (product_key, refsource_id, product_name, subtitle, set_name, image_url, product_type, era, release_date, tcgplayer_id)
+     VALUES (@productKey, @refsourceId, @productName, @subtitle, @setName, @imageUrl, @productType, @era, @releaseDate, @tcgplayerId)
+     ON CONFLICT (product_key) DO UPDATE SET
+       refsource_id = excluded.refsource_id, product_name = excluded.product_name, subtitle = excluded.subtitle,
+       set_name = excluded.set_name, image_url = excluded.image_url, product_type = excluded.product_type,
+       era = excluded.era, release_date = excluded.release_date,
+       tcgplayer_id = COALESCE(excluded.tcgplayer_id, products.tcgplayer_id)`,
+  );
+  const exists = db.prepare<[string], { id: number }>('SELECT id FROM products WHERE product_key = ?');
+  const catalogAll = db.prepare<[], CatalogRow>(`SELECT ${CATALOG_COLUMNS} FROM products ORDER BY product_key`);
+  const catalogSearch = db.prepare<[string, string], CatalogRow>(
+    `SELECT ${CATALOG_COLUMNS} FROM products
+     WHERE product_key LIKE ? ESCAPE '\\' OR product_name LIKE ? ESCAPE '\\' ORDER BY product_key`,
+  );
+
+  return {
+    findByKey(productKey: string): StoredProduct | undefined {
+      const row = byKey.get(productKey);
+      return row && toProduct(row);
+    },
+    findByRefsourceId(refsourceId: string): StoredProduct | undefined {
+      const row = byRefsource.get(refsourceId);
+      return row && toProduct(row);
+    },
+    findByTcgplayerId(tcgplayerId: string): StoredProduct | undefined {
+      const row = byTcgplayer.get(tcgplayerId);
+      return row && toProduct(row);
+    },
+    /** Creates or updates products in one transaction; returns how many were new. */
+    upsertMany(products: readonly Product[]): { inserted: number; updated: number } {
+      let inserted = 0;
+      db.transaction(() => {
+        for (const p of products) {
+          const isNew = exists.get(p.productKey) === undefined;
+          upsert.run(p);
+          if (isNew) inserted += 1;
+        }
+      })();
+      return { inserted, updated: products.length - inserted };
+    },
+    /** Every product (or those whose key or name contains `search`), ordered by key. */
+    catalog(search?: string): CatalogEntry[] {
+      const rows = search ? catalogSearch.all(likePattern(search), likePattern(search)) : catalogAll.all();
+      return rows.map(toCatalogEntry);
+    },
+  };
+}
+
+export type ProductRepo = ReturnType<typeof createProductRepo>;
+
+const CATALOG_COLUMNS =
+  'product_key, refsource_id, product_name, product_type, era, earliest_observed_at, observation_count';
+
+interface CatalogRow {
+  product_key: string;
+  refsource_id: string | null;
+  product_name: string;
+  product_type: ProductType;
+  era: Era;
+  earliest_observed_at: number | null;
+  observation_count: number;
+}
+
+function toCatalogEntry(row: CatalogRow): CatalogEntry {
+  return {
+    product_key: row.product_key,
+    refsource_id: row.refsource_id,
+    product_name: row.product_name,
+    product_type: row.product_type,
+    era: row.era,
+    earliest_observation: row.earliest_observed_at === null ? null : toUtcDate(row.earliest_observed_at),
+    observation_count: row.observation_count,
+  };
+}
+
+/** A case-insensitive LIKE pattern matching `text` anywhere, with LIKE's wildcards escaped. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

@@ -1,0 +1,92 @@
+/**
+ * The SQLite schema, in drizzle-orm. Migrations in drizzle/ are generated from this file
+ * with `npm run db:generate` and applied automatically when a store is opened.
+ * Times are integer epoch milliseconds (UTC); money is integer US cents.
+ */
+
+import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+export const products = sqliteTable(
+  'products',
+  {
+    id: integer('id').primaryKey(),
+    productKey: text('product_key').notNull(),
+    refsourceId: text('refsource_id'),
+    productName: text('product_name').notNull(),
+    subtitle: text('subtitle').notNull().default(''),
+    setName: text('set_name').notNull().default(''),
+    imageUrl: text('image_url').notNull().default(''),
+    productType: text('product_type', { enum: ['single_card', 'booster_box'] }).notNull().default('single_card'),
+    era: text('era', { enum: ['modern', 'vintage'] }).notNull().default('modern'),
+    releaseDate: text('release_date'),
+    tcgplayerId: text('tcgplayer_id'),
+    // Maintained by every observation insert, in the same transaction, so the catalog
+    // never scans the observation table for its earliest date or its count.
+    earliestObservedAt: integer('earliest_observed_at'),
+    observationCount: integer('observation_count').notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex('products_product_key').on(t.productKey),
+    uniqueIndex('products_refsource_id').on(t.refsourceId),
+    index('products_tcgplayer_id').on(t.tcgplayerId),
+  ],
+);
+
+export const observations = sqliteTable(
+  'observations',
+  {
+    id: integer('id').primaryKey(),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id),
+    /** `ungraded`, `psa10`, `any9`, `bgs9.5`: what the pricing query ranges over. */
+    condition: text('condition').notNull(),
+    observedAt: integer('observed_at').notNull(),
+    priceMinor: integer('price_minor').notNull(),
+    source: text('source').notNull(),
+    grader: text('grader').notNull(),
+    grade: real('grade'),
+    externalId: text('external_id'),
+    /** Idempotency key (CONTRACT.md): source + external_id, or all fields when there is no external_id. */
+    dedupKey: text('dedup_key').notNull(),
+  },
+  (t) => [
+    // Covering index of the pricing query: (product, condition IN (...), time range) is a
+    // range scan per condition, and price and source are read from the index itself.
+    index('observations_pricing').on(t.productId, t.condition, t.observedAt, t.priceMinor, t.source),
+    uniqueIndex('observations_dedup_key').on(t.dedupKey),
+  ],
+);
+
+export const apiKeys = sqliteTable(
+  'api_keys',
+  {
+    /** Public key id shown by `keys list` and in access logs; never the secret. */
+    id: text('id').primaryKey(),
+    label: text('label').notNull(),
+    /** SHA-256 of the secret, hex. The secret itself is never stored. */
+    secretHash: text('secret_hash').notNull(),
+    createdAt: integer('created_at').notNull(),
+    lastUsedAt: integer('last_used_at'),
+    revokedAt: integer('revoked_at'),
+  },
+  (t) => [uniqueIndex('api_keys_secret_hash').on(t.secretHash)],
+);
+
+export const ingestRuns = sqliteTable('ingest_runs', {
+  id: integer('id').primaryKey(),
+  source: text('source').notNull(),
+  kind: text('kind').notNull(),
+  format: text('format').notNull(),
+  dryRun: integer('dry_run', { mode: 'boolean' }).notNull().default(false),
+  startedAt: integer('started_at').notNull(),
+  finishedAt: integer('finished_at'),
+  /** `running` until the run ends; `ok`, `rejected` (over --max-rejects) or `failed`. */
+  status: text('status').notNull().default('running'),
+  readCount: integer('read_count').notNull().default(0),
+  insertedCount: integer('inserted_count').notNull().default(0),
+  duplicateCount: integer('duplicate_count').notNull().default(0),
+  rejectedCount: integer('rejected_count').notNull().default(0),
+  error: text('error'),
+});
+

@@ -1,0 +1,45 @@
+/**
+ * The store: the only code that touches SQLite. Queries are better-sqlite3 prepared
+ * statements (drizzle-orm defines the schema and its migrations; loading the ORM on every
+ * command would cost ~90 ms of start-up, see connection.ts).
+ */
+import { createApiKeyRepo } from './api-key-repo.js';
+import { openDatabase, type OpenOptions, type SqliteDatabase } from './connection.js';
+import { createIngestRunRepo } from './ingest-run-repo.js';
+import { createObservationRepo } from './observation-repo.js';
+import { createProductRepo } from './product-repo.js';
+
+export interface Store {
+  readonly path: string;
+  readonly products: ReturnType<typeof createProductRepo>;
+  readonly observations: ReturnType<typeof createObservationRepo>;
+  readonly apiKeys: ReturnType<typeof createApiKeyRepo>;
+  readonly ingestRuns: ReturnType<typeof createIngestRunRepo>;
+  /** Changes whenever another connection commits a write: the cue to drop cached bundles. */
+  dataVersion(): number;
+  /** Runs `fn` in one transaction. */
+  transaction<T>(fn: () => T): T;
+  /** `PRAGMA integrity_check`: 'ok' when the file is sound. */
+  integrityCheck(): string;
+  close(): void;
+}
+
+export async function openStore(path: string, options: OpenOptions = {}): Promise<Store> {
+  const db: SqliteDatabase = await openDatabase(path, options);
+  return {
+    path,
+    products: createProductRepo(db),
+    observations: createObservationRepo(db),
+    apiKeys: createApiKeyRepo(db),
+    ingestRuns: createIngestRunRepo(db),
+    dataVersion: () => db.pragma('data_version', { simple: true }) as number,
+    transaction: (fn) => db.transaction(fn)(),
+    integrityCheck: () => db.pragma('integrity_check', { simple: true }) as string,
+    close: () => db.close(),
+  };
+}
+
+export type { StoredProduct } from './product-repo.js';
+export type { ResolvedObservation, InsertResult } from './observation-repo.js';
+export type { ApiKeyRecord } from './api-key-repo.js';
+export type { IngestCounts, IngestRunStatus } from './ingest-run-repo.js';
