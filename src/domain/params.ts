@@ -23,20 +23,21 @@ export function parseIntInRange(
   return Number(text);
 }
 
-export function parseWindowHours(raw: string | undefined): number {
-  return parseIntInRange('window_hours', raw, WINDOW_HOURS);
+/** `name` is how the caller spells the parameter: `window_hours` in the API, `--window-hours` in the CLI. */
+export function parseWindowHours(raw: string | undefined, name = 'window_hours'): number {
+  return parseIntInRange(name, raw, WINDOW_HOURS);
 }
 
-export function parseOutlierStddevs(raw: string | undefined): number {
-  return parseIntInRange('outlier_stddevs', raw, OUTLIER_STDDEVS);
+export function parseOutlierStddevs(raw: string | undefined, name = 'outlier_stddevs'): number {
+  return parseIntInRange(name, raw, OUTLIER_STDDEVS);
 }
 
 /** Parses `--at`: an ISO-8601 date-time with a zone; `undefined` means now. */
-export function parseAsOf(raw: string | undefined, now: number): number {
+export function parseAsOf(raw: string | undefined, now: number, name = 'at'): number {
   if (raw === undefined) return now;
   const ms = parseZonedDateTime(raw);
   if (ms === null) {
-    throw new InvalidParameterError('at', `at must be an ISO-8601 date-time with Z or an offset (got ${JSON.stringify(raw)})`);
+    throw new InvalidParameterError(name, `${name} must be an ISO-8601 date-time with Z or an offset (got ${JSON.stringify(raw)})`);
   }
   return ms;
 }
@@ -45,10 +46,18 @@ export function parseAsOf(raw: string | undefined, now: number): number {
  * A snapshot date: YYYY-MM-DD, today (UTC) at the latest. Returns the window of
  * CONTRACT.md decision 2: from 00:00:00Z of the date to 00:00:00Z of the next day.
  */
-export function parseSnapshotDate(raw: string | undefined, now: number): { start: number; end: number } {
-  if (raw === undefined || raw === '') throw new InvalidDateError('date', 'date is required, as YYYY-MM-DD');
+export function parseSnapshotDate(
+  raw: string | undefined,
+  now: number,
+  name = 'date',
+): { start: number; end: number } {
+  if (raw === undefined || raw === '') throw new InvalidDateError(name, `${name} is required, as YYYY-MM-DD`);
   const start = parseUtcDate(raw);
-  if (start === null) throw new InvalidDateError('date', `date must be a real calendar date as YYYY-MM-DD (got ${JSON.stringify(raw)})`);
-  if (raw > toUtcDate(now)) throw new InvalidDateError('date', `date ${raw} is in the future (today is ${toUtcDate(now)} UTC)`);
+  if (start === null) {
+    throw new InvalidDateError(name, `${name} must be a real calendar date as YYYY-MM-DD (got ${JSON.stringify(raw)})`);
+  }
+  if (raw > toUtcDate(now)) {
+    throw new InvalidDateError(name, `${name} ${raw} is in the future (today is ${toUtcDate(now)} UTC)`);
+  }
   return { start, end: start + DAY_MS };
 }

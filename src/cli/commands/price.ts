@@ -1,5 +1,40 @@
+/** `oracle price <product_key>` or `oracle price --refsource <id>`: one bundle, as a table or the API body. */
+import { parseAsOf, parseOutlierStddevs, parseWindowHours } from '../../domain/params.js';
+import { createOracle } from '../../service/oracle.js';
+import { openStore } from '../../store/store.js';
 import type { CommandContext } from '../context.js';
+import { UsageError } from '../exit-codes.js';
+import { printBundle } from '../format/print-bundle.js';
 
-export async function run(_args: unknown[], _ctx: CommandContext): Promise<number> {
-  throw new Error('not implemented yet');
+interface PriceOptions {
+  refsource?: string;
+  windowHours?: string;
+  outlierStddevs?: string;
+  at?: string;
+  json?: boolean;
+}
+
+export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
+  const productKey = args[0] as string | undefined;
+  const o = ctx.options as PriceOptions;
+  if ((productKey === undefined) === (o.refsource === undefined)) {
+    throw new UsageError('price takes either a product_key or --refsource <id>, not both and not neither');
+  }
+  const params = {
+    windowHours: parseWindowHours(o.windowHours, '--window-hours'),
+    outlierStddevs: parseOutlierStddevs(o.outlierStddevs, '--outlier-stddevs'),
+    asOf: parseAsOf(o.at, ctx.now, '--at'),
+  };
+  const store = await openStore(ctx.dbPath);
+  try {
+    const oracle = createOracle({ store });
+    const bundle =
+      o.refsource === undefined
+        ? oracle.price(oracle.productByKey(productKey as string), params, null)
+        : oracle.price(oracle.productByRefsource(o.refsource), params, o.refsource);
+    await printBundle(bundle, o.json === true, ctx.stdout);
+  } finally {
+    store.close();
+  }
+  return 0;
 }

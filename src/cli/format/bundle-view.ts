@@ -1,0 +1,63 @@
+/**
+ * The analyst's view of a pricing bundle: the ungraded price, the grader x grade matrix in
+ * dollars with the points used, fallback and sparse cells marked, the window and methodology.
+ */
+import type { PricingBundle, Slot } from '../../domain/bundle.js';
+import { GRADERS, MATRIX_GRADES } from '../../domain/conditions.js';
+import { formatUsd } from './money.js';
+
+const SPARSE_MARK = '~';
+const FALLBACK_MARK = '*';
+
+/** One cell: "$1,950.00 (12)", then ~ when the window was extended and * when a fallback tier priced it. */
+function cell(slot: Slot): string {
+  if (slot.price_minor === null) return slot.error ?? '-';
+  const marks =
+    (slot.meta.twap_sparse_window_extended === true ? SPARSE_MARK : '') +
+    (typeof slot.meta.oracle_fallback_tier === 'string' ? FALLBACK_MARK : '');
+  return `${formatUsd(slot.price_minor)} (${slot.included_points})${marks}`;
+}
+
+function describeSlot(slot: Slot): string {
+  const parts = [`${slot.included_points} points used`, `${slot.excluded_points} excluded as outliers`];
+  if (slot.meta.twap_sparse_window_extended === true) parts.push('window extended to 30 days (sparse data)');
+  if (typeof slot.meta.oracle_fallback_tier === 'string') parts.push(`fallback: ${slot.meta.oracle_fallback_tier}`);
+  return parts.join(', ');
+}
+
+export async function renderBundle(bundle: PricingBundle): Promise<string> {
+  const { default: Table } = await import('cli-table3');
+  const m = bundle.metadata;
+  const lines: string[] = [];
+  lines.push(`${m.product_name}${m.subtitle ? ` - ${m.subtitle}` : ''}`);
+  lines.push(
+    `${bundle.product_key}${bundle.id ? ` (refsource ${bundle.id})` : ''} | ${m.set_name} | ${m.product_type} | ${m.era}` +
+      (m.release_date ? ` | released ${m.release_date}` : ''),
+  );
+  lines.push('');
+  const u = bundle.ungraded;
+  lines.push(`Ungraded: ${u.price_minor === null ? (u.error ?? '-') : formatUsd(u.price_minor)}  (${describeSlot(u)})`);
+  const sources = u.meta.source_counts as Record<string, number> | undefined;
+  if (sources && Object.keys(sources).length > 0) {
+    lines.push(`  sources: ${Object.entries(sources).map(([s, n]) => `${s} ${n}`).join(', ')}`);
+  }
+  lines.push('');
+
+  const table = new Table({
+    head: ['', ...MATRIX_GRADES.map((g) => `grade ${g}`)],
+    colAligns: ['left', 'right', 'right', 'right', 'right'],
+    style: { head: [], border: [] },
+  });
+  for (const grader of GRADERS) {
+    table.push([grader, ...MATRIX_GRADES.map((g) => cell(bundle.graded[grader][String(g) as '7'])) ]);
+  }
+  lines.push(table.toString());
+  lines.push(
+    `(n) points used   ${SPARSE_MARK} window extended to 30 days (sparse)   ${FALLBACK_MARK} priced by a fallback tier (see --json meta.oracle_fallback_tier)`,
+  );
+  lines.push('');
+  lines.push(`window:      ${u.window_start} -> ${u.window_end} (${bundle.window_hours} h requested)`);
+  lines.push(`outliers:    beyond ${bundle.outlier_stddevs} robust standard deviations excluded`);
+  lines.push(`methodology: ${u.methodology} (docs/methodology.md)`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,59 @@
+/**
+ * The oracle service: what the CLI and the HTTP API call, once per request. It reads the
+ * store and hands the points to the pure engine; it owns no arithmetic of its own.
+ */
+import type { PricingBundle, PricingParams } from '../domain/bundle.js';
+import { NoCatalogMappingError, UnknownProductError } from '../domain/errors.js';
+import { computeBundle, LOOKBACK_MS, PRIOR_POINTS_PER_CONDITION } from '../engine/index.js';
+import type { Store, StoredProduct } from '../store/store.js';
+import { catalogBody, type CatalogBody } from './catalog.js';
+
+/** The snapshot window is always 24 hours (SPEC.md 4.4). */
+export const SNAPSHOT_WINDOW_HOURS = 24;
+
+export interface Oracle {
+  /** Looks a product up by catalog key; throws UnknownProductError. */
+  productByKey(productKey: string): StoredProduct;
+  /** Looks a product up by its local reference-source mapping; throws NoCatalogMappingError. */
+  productByRefsource(refsourceId: string): StoredProduct;
+  /** Prices one product; `id` is the bundle's reference-source id (null on the pricing route). */
+  price(product: StoredProduct, params: PricingParams, id: string | null): PricingBundle;
+  /**
+   * Prices a product over a snapshot day, the window `parseSnapshotDate` gives
+   * (00:00Z of the date to 00:00Z of the next day).
+   */
+  snapshot(product: StoredProduct, day: { start: number; end: number }, outlierStddevs: number): PricingBundle;
+  catalog(search?: string): CatalogBody;
+}
+
+export function createOracle(deps: { store: Store }): Oracle {
+  const { store } = deps;
+  const price: Oracle['price'] = (product, params, id) => {
+    const points = store.observations.pricePoints(
+      product.id,
+      params.asOf - LOOKBACK_MS,
+      params.asOf,
+      PRIOR_POINTS_PER_CONDITION,
+    );
+    return computeBundle({ product, points, params, id });
+  };
+  return {
+    productByKey(productKey) {
+      const product = store.products.findByKey(productKey);
+      if (!product) throw new UnknownProductError(productKey);
+      return product;
+    },
+    productByRefsource(refsourceId) {
+      const product = store.products.findByRefsourceId(refsourceId);
+      if (!product) throw new NoCatalogMappingError(refsourceId);
+      return product;
+    },
+    price,
+    snapshot(product, day, outlierStddevs) {
+      return price(product, { windowHours: SNAPSHOT_WINDOW_HOURS, outlierStddevs, asOf: day.end }, product.refsourceId);
+    },
+    catalog(search) {
+      return catalogBody(store.products.catalog(search));
+    },
+  };
+}

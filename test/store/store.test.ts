@@ -1,0 +1,145 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DatabaseUnavailableError } from '../../src/domain/errors.js';
+import type { Product } from '../../src/domain/product.js';
+import { openStore, type Store } from '../../src/store/store.js';
+
+const product = (key: string, refsourceId: string | null = null): Product => ({
+  productKey: key,
+  refsourceId,
+  productName: `Name of ${key}`,
+  subtitle: '',
+  setName: 'Base Set',
+  imageUrl: '',
+  productType: 'single_card',
+  era: 'vintage',
+  releaseDate: '1999-01-09',
+  tcgplayerId: null,
+});
+
+const DAY = 86_400_000;
+
+describe('store', () => {
+  let dir: string;
+  let path: string;
+  let store: Store;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'oracle-store-'));
+    path = join(dir, 'oracle.db');
+    store = await openStore(path, { create: true });
+  });
+  afterEach(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('applies the migrations on open and opens an up-to-date file without re-running them', async () => {
+    const raw = new Database(path, { readonly: true });
+    const tables = raw
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+      .pluck()
+      .all();
+    expect(tables).toEqual(expect.arrayContaining(['api_keys', 'ingest_runs', 'observations', 'products']));
+    expect(raw.pragma('user_version', { simple: true })).toBeGreaterThanOrEqual(1);
+    const applied = raw.prepare('SELECT count(*) FROM __drizzle_migrations').pluck().get();
+    raw.close();
+    store.close();
+    store = await openStore(path);
+    const again = new Database(path, { readonly: true });
+    expect(again.prepare('SELECT count(*) FROM __drizzle_migrations').pluck().get()).toBe(applied);
+    again.close();
+  });
+
+  it('runs in WAL mode with NORMAL sync so a reader and a writer can share the file', () => {
+    const raw = new Database(path);
+    expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    raw.close();
+  });
+
+  it('refuses to open a missing file for reading, naming it', async () => {
+    await expect(openStore(join(dir, 'missing.db'))).rejects.toThrow(DatabaseUnavailableError);
+    await expect(openStore(join(dir, 'missing.db'))).rejects.toThrow(/missing\.db/);
+  });
+
+  it('reads one product and condition range with an index range scan, not a table scan', () => {
+    const raw = new Database(path, { readonly: true });
+    const plan = raw
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT condition, source, observed_at, price_minor FROM observations
+         WHERE product_id = 1 AND condition IN ('ungraded', 'psa10') AND observed_at >= 0 AND observed_at < 10`,
+      )
+      .all() as { detail: string }[];
+    raw.close();
+    const details = plan.map((row) => row.detail).join('\n');
+    expect(details).toMatch(/SEARCH observations USING COVERING INDEX observations_pricing \(product_id=\? AND condition=\? AND observed_at>\? AND observed_at<\?\)/);
+    expect(details).not.toMatch(/SCAN observations/);
+  });
+
+  it('inserts observations idempotently and keeps the product count and earliest time current', () => {
+    store.products.upsertMany([product('base-charizard', '1001')]);
+    const p = store.products.findByKey('base-charizard')!;
+    const rows = [
+      { productId: p.id, productKey: p.productKey, source: 'ebay', observedAt: 5 * DAY, priceMinor: 40_000, grader: 'PSA', grade: 9, externalId: 'e1' },
+      { productId: p.id, productKey: p.productKey, source: 'ebay', observedAt: 3 * DAY, priceMinor: 30_000, grader: 'ungraded', grade: null, externalId: null },
+    ];
+    expect(store.observations.insertMany(rows)).toEqual({ inserted: 2, duplicates: 0 });
+    // Same external id with another price is the same sale: a duplicate, not an update.
+    expect(store.observations.insertMany([{ ...rows[0]!, priceMinor: 1 }, rows[1]!])).toEqual({ inserted: 0, duplicates: 2 });
+    expect(store.products.catalog()).toEqual([
+      {
+        product_key: 'base-charizard',
+        refsource_id: '1001',
+        product_name: 'Name of base-charizard',
+        product_type: 'single_card',
+        era: 'vintage',
+        earliest_observation: '1970-01-04',
+        observation_count: 2,
+      },
+    ]);
+  });
+
+  it('returns the window points and the latest earlier points of each priced condition', () => {
+    store.products.upsertMany([product('p')]);
+    const p = store.products.findByKey('p')!;
+    const at = (day: number, price: number, grader = 'ungraded', grade: number | null = null) => ({
+      productId: p.id, productKey: 'p', source: 'ebay', observedAt: day * DAY, priceMinor: price, grader, grade, externalId: null,
+    });
+    store.observations.insertMany([
+      at(1, 100), at(2, 200), at(3, 300), at(10, 1000), at(11, 1100), at(12, 1200),
+      at(2, 5000, 'PSA', 10), at(11, 9000, 'TAG', 10), at(11, 7000, 'PSA', 9.5),
+    ]);
+    const points = store.observations.pricePoints(p.id, 10 * DAY, 12 * DAY, 2);
+    const summary = points.map((x) => `${x.condition}@${x.observedAt / DAY}`).sort();
+    // In the window [10, 12): days 10 and 11 ungraded; TAG and half grades are not priced.
+    // Before it: the two latest ungraded (2, 3) and the one psa10.
+    expect(summary).toEqual(['psa10@2', 'ungraded@10', 'ungraded@11', 'ungraded@2', 'ungraded@3']);
+  });
+
+  it('counts what a dry run would insert without writing, a repeated record once', () => {
+    store.products.upsertMany([product('p')]);
+    const o = { productKey: 'p', source: 'ebay', observedAt: DAY, priceMinor: 100, grader: 'ungraded', grade: null, externalId: 'x' };
+    const seen = new Set<string>();
+    expect(store.observations.countNew([o, o], seen)).toEqual({ inserted: 1, duplicates: 1 });
+    expect(store.observations.countNew([o], seen)).toEqual({ inserted: 0, duplicates: 1 });
+    expect(store.products.catalog()[0]!.observation_count).toBe(0);
+  });
+
+  it('updates an existing product on upsert and keeps its tcgplayer id when the update has none', () => {
+    store.products.upsertMany([{ ...product('p', '7'), tcgplayerId: '555' }]);
+    expect(store.products.upsertMany([{ ...product('p', '7'), productName: 'Renamed' }])).toEqual({ inserted: 0, updated: 1 });
+    const p = store.products.findByTcgplayerId('555')!;
+    expect(p.productName).toBe('Renamed');
+    expect(p.tcgplayerId).toBe('555');
+  });
+
+  it('searches the catalog by key or name, case-insensitively, with LIKE wildcards taken literally', () => {
+    store.products.upsertMany([product('charizard-base'), product('blastoise_base'), product('pikachu')]);
+    expect(store.products.catalog('CHARIZ').map((e) => e.product_key)).toEqual(['charizard-base']);
+    expect(store.products.catalog('_').map((e) => e.product_key)).toEqual(['blastoise_base']);
+    expect(store.products.catalog('name of p').map((e) => e.product_key)).toEqual(['pikachu']);
+  });
+});
