@@ -1,0 +1,44 @@
+import type { Command } from 'commander';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createProgram } from '../../src/cli/program.js';
+
+/** Every command, with its full name (`keys create`). */
+function commands(program: Command): { name: string; command: Command }[] {
+  const out: { name: string; command: Command }[] = [];
+  const visit = (command: Command, prefix: string) => {
+    for (const sub of command.commands) {
+      const name = prefix ? `${prefix} ${sub.name()}` : sub.name();
+      out.push({ name, command: sub });
+      visit(sub, name);
+    }
+  };
+  visit(program, '');
+  return out;
+}
+
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+
+describe('help and documentation', () => {
+  const all = commands(createProgram());
+
+  it('has every command of CONTRACT.md', () => {
+    expect(all.map((c) => c.name).sort()).toEqual(
+      ['catalog', 'ingest', 'keys', 'keys create', 'keys list', 'keys revoke', 'price', 'serve', 'snapshot'].sort(),
+    );
+  });
+
+  it.each(all.map((c) => [c.name, c.command] as const))('"%s" has help text for itself and every option', (_name, command) => {
+    expect(command.description().length).toBeGreaterThan(10);
+    for (const option of command.options) expect(option.description.length, option.flags).toBeGreaterThan(5);
+  });
+
+  it.each(all.filter((c) => c.command.commands.length === 0).map((c) => [c.name]))(
+    '"%s" is documented in the README with its options',
+    (name) => {
+      expect(readme).toContain(`oracle ${name}`);
+      const command = all.find((c) => c.name === name)!.command;
+      for (const option of command.options) expect(readme, `${name} ${option.long}`).toContain(option.long!);
+    },
+  );
+});
