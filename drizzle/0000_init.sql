@@ -33,13 +33,12 @@ CREATE TABLE `observations` (
 	`source` text NOT NULL,
 	`grader` text NOT NULL,
 	`grade` real,
-	`external_id` text,
-	`dedup_key` text NOT NULL,
+	`external_id` text DEFAULT '' NOT NULL,
 	FOREIGN KEY (`product_id`) REFERENCES `products`(`id`) ON UPDATE no action ON DELETE no action
 );
 --> statement-breakpoint
-CREATE INDEX `observations_pricing` ON `observations` (`product_id`,`condition`,`observed_at`,`price_minor`,`source`);--> statement-breakpoint
-CREATE UNIQUE INDEX `observations_dedup_key` ON `observations` (`dedup_key`);--> statement-breakpoint
+CREATE UNIQUE INDEX `observations_pricing` ON `observations` (`product_id`,`condition`,`observed_at`,`price_minor`,`source`,`external_id`);--> statement-breakpoint
+CREATE UNIQUE INDEX `observations_source_external_id` ON `observations` (`source`,`external_id`) WHERE external_id <> '';--> statement-breakpoint
 CREATE TABLE `products` (
 	`id` integer PRIMARY KEY NOT NULL,
 	`product_key` text NOT NULL,

@@ -60,3 +60,19 @@ async function migrate(db: SqliteDatabase): Promise<void> {
   runMigrations(drizzle(db), { migrationsFolder: MIGRATIONS_DIR });
   db.pragma(`user_version = ${target}`);
 }
+
+/** SQLite result codes that mean the file cannot serve right now: locked, corrupt, gone or unreadable. */
+const UNAVAILABLE_CODES = /^SQLITE_(BUSY|LOCKED|CORRUPT|NOTADB|CANTOPEN|IOERR|FULL|READONLY)/;
+
+/**
+ * Translates a SQLite failure into DatabaseUnavailableError (cause kept) so every edge maps
+ * one named error; anything else (a programming or engine error) is returned unchanged.
+ */
+export function toDatabaseError(error: unknown): unknown {
+  if (error instanceof DatabaseUnavailableError) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && UNAVAILABLE_CODES.test(code)) {
+    return new DatabaseUnavailableError(`database unavailable: ${(error as Error).message}`, { cause: error });
+  }
+  return error;
+}

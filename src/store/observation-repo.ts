@@ -14,26 +14,38 @@ export interface InsertResult {
 }
 
 /**
- * The idempotency key of CONTRACT.md: (source, external_id) when the record has an
- * external id, otherwise every field of the record.
+ * The identity of CONTRACT.md as one string: (source, external_id) when the record has an
+ * external id, otherwise every field. The table enforces the same identity with its two
+ * unique indexes (schema.ts); this string only serves --dry-run's memory of what it has seen.
  */
-export function dedupKey(o: Observation): string {
+function identityKey(o: ResolvedObservation): string {
   if (o.externalId !== null) return `e|${o.source}|${o.externalId}`;
-  return `f|${o.source}|${o.productKey}|${o.observedAt}|${o.priceMinor}|${o.grader}|${o.grade ?? ''}`;
+  return `f|${o.source}|${o.productId}|${o.observedAt}|${o.priceMinor}|${conditionKey(o.grader, o.grade)}`;
 }
 
 const PRICED_LIST = PRICED_CONDITIONS.map((c) => `'${c}'`).join(', ');
 
 export function createObservationRepo(db: SqliteDatabase) {
   const insert = db.prepare(
-    `INSERT OR IGNORE INTO observations (product_id, condition, observed_at, price_minor, source, grader, grade, external_id, dedup_key)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT OR IGNORE INTO observations (product_id, condition, observed_at, price_minor, source, grader, grade, external_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const bumpProduct = db.prepare(
     `UPDATE products SET observation_count = observation_count + ?,
        earliest_observed_at = MIN(COALESCE(earliest_observed_at, ?), ?) WHERE id = ?`,
   );
-  const wouldInsert = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM observations WHERE dedup_key = ?');
+  const storedById = db.prepare<[string, string], { one: number }>(
+    `SELECT 1 AS one FROM observations WHERE source = ? AND external_id = ? AND external_id <> ''`,
+  );
+  const storedByFields = db.prepare<[number, string, number, number, string], { one: number }>(
+    `SELECT 1 AS one FROM observations
+     WHERE product_id = ? AND condition = ? AND observed_at = ? AND price_minor = ? AND source = ? AND external_id = ''`,
+  );
+  const isStored = (o: ResolvedObservation): boolean =>
+    o.externalId !== null
+      ? storedById.get(o.source, o.externalId) !== undefined
+      : storedByFields.get(o.productId, conditionKey(o.grader, o.grade), o.observedAt, o.priceMinor, o.source) !==
+        undefined;
 
   // One statement for every priced cell: the IN list over the covering index makes it one
   // range scan per condition, reading price and source from the index alone.
@@ -73,8 +85,7 @@ export function createObservationRepo(db: SqliteDatabase) {
             o.source,
             o.grader,
             o.grade,
-            o.externalId,
-            dedupKey(o),
+            o.externalId ?? '',
           );
           if (info.changes === 0) continue;
           inserted += 1;
@@ -93,11 +104,11 @@ export function createObservationRepo(db: SqliteDatabase) {
      * For --dry-run: how many of these records an insert would add. `seen` carries the keys of
      * earlier batches of the same run, so a record repeated in the input counts once.
      */
-    countNew(rows: readonly Observation[], seen: Set<string>): InsertResult {
+    countNew(rows: readonly ResolvedObservation[], seen: Set<string>): InsertResult {
       let inserted = 0;
       for (const o of rows) {
-        const key = dedupKey(o);
-        if (seen.has(key) || wouldInsert.get(key)) continue;
+        const key = identityKey(o);
+        if (seen.has(key) || isStored(o)) continue;
         seen.add(key);
         inserted += 1;
       }

@@ -4,6 +4,7 @@
  * Times are integer epoch milliseconds (UTC); money is integer US cents.
  */
 
+import { sql } from 'drizzle-orm';
 import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 export const products = sqliteTable(
@@ -46,15 +47,26 @@ export const observations = sqliteTable(
     source: text('source').notNull(),
     grader: text('grader').notNull(),
     grade: real('grade'),
-    externalId: text('external_id'),
-    /** Idempotency key (CONTRACT.md): source + external_id, or all fields when there is no external_id. */
-    dedupKey: text('dedup_key').notNull(),
+    /** The source's own id of the sale or quote; '' when it has none (so the identity index can see it). */
+    externalId: text('external_id').notNull().default(''),
   },
   (t) => [
-    // Covering index of the pricing query: (product, condition IN (...), time range) is a
-    // range scan per condition, and price and source are read from the index itself.
-    index('observations_pricing').on(t.productId, t.condition, t.observedAt, t.priceMinor, t.source),
-    uniqueIndex('observations_dedup_key').on(t.dedupKey),
+    // Two jobs, one index. Pricing: (product, condition IN (...), time range) is a range scan
+    // per condition, with price and source read from the index itself. Idempotency
+    // (CONTRACT.md): a record without an external id is unique on all its fields, and the
+    // condition encodes grader and grade, so these columns are all of them.
+    uniqueIndex('observations_pricing').on(
+      t.productId,
+      t.condition,
+      t.observedAt,
+      t.priceMinor,
+      t.source,
+      t.externalId,
+    ),
+    // A record with an external id is unique per (source, external id).
+    uniqueIndex('observations_source_external_id')
+      .on(t.source, t.externalId)
+      .where(sql`external_id <> ''`),
   ],
 );
 

@@ -26,13 +26,16 @@ export interface Store {
 
 export async function openStore(path: string, options: OpenOptions = {}): Promise<Store> {
   const db: SqliteDatabase = await openDatabase(path, options);
+  // Prepared once: db.pragma() compiles the statement on every call (~6 us against ~2 us),
+  // and `oracle serve` reads the version on every request.
+  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
   return {
     path,
     products: createProductRepo(db),
     observations: createObservationRepo(db),
     apiKeys: createApiKeyRepo(db),
     ingestRuns: createIngestRunRepo(db),
-    dataVersion: () => db.pragma('data_version', { simple: true }) as number,
+    dataVersion: () => dataVersion.get() as number,
     transaction: (fn) => db.transaction(fn)(),
     integrityCheck: () => db.pragma('integrity_check', { simple: true }) as string,
     close: () => db.close(),

@@ -121,11 +121,32 @@ describe('store', () => {
 
   it('counts what a dry run would insert without writing, a repeated record once', () => {
     store.products.upsertMany([product('p')]);
-    const o = { productKey: 'p', source: 'ebay', observedAt: DAY, priceMinor: 100, grader: 'ungraded', grade: null, externalId: 'x' };
+    const productId = store.products.findByKey('p')!.id;
+    const o = { productId, productKey: 'p', source: 'ebay', observedAt: DAY, priceMinor: 100, grader: 'ungraded', grade: null, externalId: 'x' };
+    const quote = { ...o, source: 'pricecharting', externalId: null };
     const seen = new Set<string>();
-    expect(store.observations.countNew([o, o], seen)).toEqual({ inserted: 1, duplicates: 1 });
+    expect(store.observations.countNew([o, o, quote, quote], seen)).toEqual({ inserted: 2, duplicates: 2 });
     expect(store.observations.countNew([o], seen)).toEqual({ inserted: 0, duplicates: 1 });
     expect(store.products.catalog()[0]!.observation_count).toBe(0);
+    // What is already stored counts as a duplicate too, for both kinds of identity.
+    store.observations.insertMany([o, quote]);
+    expect(store.observations.countNew([o, quote], new Set())).toEqual({ inserted: 0, duplicates: 2 });
+  });
+
+  it('tells records apart by (source, external id) when they have one and by all fields when not', () => {
+    store.products.upsertMany([product('p')]);
+    const productId = store.products.findByKey('p')!.id;
+    const sale = { productId, productKey: 'p', source: 'ebay', observedAt: DAY, priceMinor: 100, grader: 'PSA', grade: 10, externalId: 'a' };
+    // Two sales alike in every field but their ids are two sales.
+    expect(store.observations.insertMany([sale, { ...sale, externalId: 'b' }])).toEqual({ inserted: 2, duplicates: 0 });
+    // The same id from another source is another sale.
+    expect(store.observations.insertMany([{ ...sale, source: 'tcgplayer' }])).toEqual({ inserted: 1, duplicates: 0 });
+    // A quote without an id is new when any field differs, a duplicate when none does.
+    const quote = { ...sale, source: 'pricecharting', externalId: null };
+    expect(store.observations.insertMany([quote, quote, { ...quote, grade: 9 }, { ...quote, priceMinor: 101 }])).toEqual({
+      inserted: 3,
+      duplicates: 1,
+    });
   });
 
   it('updates an existing product on upsert and keeps its tcgplayer id when the update has none', () => {

@@ -1,0 +1,44 @@
+/**
+ * The registry of feed formats: CSV exports of other services (price guides, marketplaces)
+ * that `oracle ingest --format <name>` reads, or recognises by their header.
+ *
+ * How to add a format:
+ * 1. Write `src/ingest/formats/<name>.ts` exporting a `RowFormat` (see types.ts):
+ *    `name` (the --format value), `kinds` (what it makes), an optional `detect(header)`, and
+ *    `open(header, options)`, which checks the header (throw to stop with exit 2, naming the
+ *    columns) and returns a mapper `(row, out) => void` for one file.
+ * 2. The mapper turns one parsed CSV row (`{line, fields}`) into zero or more canonical
+ *    records: `out.observation({...})` / `out.product({...})` with CONTRACT.md's field names
+ *    (`refsource_id` or the internal `tcgplayer_id` resolve the product through the catalog).
+ *    The same zod schemas validate them, so a bad value is rejected with the row's line.
+ *    Throwing rejects the whole row with the error's message as the reason.
+ * 3. Add it to FEED_FORMATS below. `--kind` keeps one kind of a format that makes both.
+ * Nothing else changes: the container (CSV, gzip, URL), batching, idempotency, rejects,
+ * the summary and the ingest-runs row are the pipeline's.
+ */
+import { pricechartingFormat } from './pricecharting.js';
+import { tcgplayerFormat } from './tcgplayer.js';
+import type { RowFormat } from './types.js';
+
+/** Feed formats, in detection order. */
+export const FEED_FORMATS: readonly RowFormat[] = [pricechartingFormat, tcgplayerFormat];
+
+/** The containers of canonical records. */
+export const CONTAINER_FORMATS = ['csv', 'ndjson', 'json'] as const;
+export type ContainerFormat = (typeof CONTAINER_FORMATS)[number];
+
+/** The feed format named `name`, if any. */
+export function findFeedFormat(name: string): RowFormat | undefined {
+  return FEED_FORMATS.find((format) => format.name === name);
+}
+
+/** Every value `--format` accepts. */
+export function formatNames(): string[] {
+  return [...CONTAINER_FORMATS, ...FEED_FORMATS.map((format) => format.name)];
+}
+
+export function isContainerFormat(name: string): name is ContainerFormat {
+  return (CONTAINER_FORMATS as readonly string[]).includes(name);
+}
+
+export type { RawRow, RecordKind, RecordSink, RowFormat, RowMapper, FormatOptions } from './types.js';

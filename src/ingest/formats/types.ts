@@ -1,0 +1,73 @@
+/** The interface of a row format: how one parsed CSV row becomes canonical records. */
+import type { CanonicalRecord } from '../records.js';
+
+/** The two kinds of record `oracle ingest` loads (CONTRACT.md). */
+export type RecordKind = 'observations' | 'catalog';
+
+export const RECORD_KINDS: readonly RecordKind[] = ['observations', 'catalog'];
+
+/** One parsed CSV row: its fields and the physical line it starts on. */
+export interface RawRow {
+  readonly line: number;
+  readonly fields: readonly string[];
+}
+
+/**
+ * Where a mapper sends what it makes of a row. Records use CONTRACT.md's field names with
+ * text or number values (empty text and null mean absent) and are validated by the same
+ * zod schemas as canonical input; an invalid one is rejected with its line.
+ */
+export interface RecordSink {
+  observation(record: CanonicalRecord): void;
+  product(record: CanonicalRecord): void;
+  /**
+   * Counts `count` values of a row that are neither a record nor an error (a blank price, a
+   * printing not taken): reported in the summary by `reason`, never rejected.
+   */
+  skip(reason: string, count?: number): void;
+}
+
+/** Options of `oracle ingest` a format may need, as the user typed them. */
+export interface FormatOptions {
+  /** The source's name for messages (path, URL or `stdin`). */
+  readonly source: string;
+  /** `--observed-at`, unparsed (price guides carry no time of their own). */
+  readonly observedAt: string | undefined;
+  /** `--subtype`, unparsed. */
+  readonly subtype: string | undefined;
+  /** `--kind`, when given: a format making both kinds makes only this one. */
+  readonly kind: RecordKind | undefined;
+  /** The clock of the command, epoch ms: the default observation time of price guides. */
+  readonly now: number;
+}
+
+/**
+ * Turns one row into zero or more records. Throwing rejects the whole row: the error's
+ * message becomes the reject reason (name the column and the value).
+ */
+export type RowMapper = (row: RawRow, out: RecordSink) => void;
+
+export interface RowFormat {
+  /** The `--format` value that selects it. */
+  readonly name: string;
+  /** The kinds of record it makes; `--kind` keeps one of them. */
+  readonly kinds: readonly RecordKind[];
+  /**
+   * Observations whose product the catalog does not know are skipped and counted as
+   * `unmapped`, not rejected: a feed covering a whole market names products nobody tracks.
+   */
+  readonly skipsUnmapped?: boolean;
+  /**
+   * Catalog records whose refsource_id the catalog already has update that product under its
+   * stored product_key, instead of being rejected: a feed deriving keys from names would
+   * otherwise give a product renamed upstream a second key.
+   */
+  readonly keepsProductKeys?: boolean;
+  /** True when a CSV header (cells as written) is this format's; used when --format is not given. */
+  detect?(header: readonly string[]): boolean;
+  /**
+   * Checks the header and prepares the mapper for one file (column indices computed once).
+   * Throwing stops the run with exit 2: the message should name the missing or unknown columns.
+   */
+  open(header: readonly string[], options: FormatOptions): RowMapper;
+}

@@ -1,0 +1,115 @@
+/**
+ * Opens one ingest source as a stream of bytes: a file path, '-' for stdin, or an http(s)
+ * URL fetched with undici. Gzip is recognised by its magic bytes (so `*.gz` files and
+ * gzip-encoded responses both work) and decompressed on the fly; nothing is read whole.
+ */
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { Readable, pipeline } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { SourceUnreadableError } from '../domain/errors.js';
+
+export interface OpenedSource {
+  /** How messages and the ingest-runs table name the source: the path, the URL, or `stdin`. */
+  readonly name: string;
+  /** The path or URL path, for format detection by extension ('' for stdin). */
+  readonly path: string;
+  /** Decompressed bytes. */
+  readonly chunks: AsyncIterable<Buffer>;
+  /** Bytes read from the source so far (compressed, as stored or sent). */
+  bytesRead(): number;
+  /** Size of the source when known (file size, Content-Length). */
+  readonly totalBytes: number | null;
+}
+
+const READ_CHUNK_BYTES = 1 << 20;
+const URL_PATTERN = /^https?:\/\//i;
+
+/** Opens `spec`; throws SourceUnreadableError naming it when it cannot be opened. */
+export async function openSource(spec: string, stdin: NodeJS.ReadableStream): Promise<OpenedSource> {
+  if (spec === '-') return wrap('stdin', '', stdin as AsyncIterable<Buffer>, null);
+  if (URL_PATTERN.test(spec)) return openUrl(spec);
+  return openFile(spec);
+}
+
+async function openFile(path: string): Promise<OpenedSource> {
+  let size: number;
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) throw new SourceUnreadableError(`${path}: is a directory, not a file`);
+    size = info.size;
+  } catch (error) {
+    if (error instanceof SourceUnreadableError) throw error;
+    throw new SourceUnreadableError(`${path}: ${describeFsError(error)}`, { cause: error });
+  }
+  return wrap(path, path, createReadStream(path, { highWaterMark: READ_CHUNK_BYTES }), size);
+}
+
+async function openUrl(url: string): Promise<OpenedSource> {
+  // undici is loaded only for URLs: file and stdin ingests do not pay for it.
+  const { request, Agent, interceptors } = await import('undici');
+  const dispatcher = new Agent({ connectTimeout: 10_000 }).compose(interceptors.redirect({ maxRedirections: 5 }));
+  let response: Awaited<ReturnType<typeof request>>;
+  try {
+    response = await request(url, { method: 'GET', dispatcher, headersTimeout: 30_000, bodyTimeout: 60_000 });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    throw new SourceUnreadableError(`${url}: cannot fetch: ${code ?? (error as Error).message}`, { cause: error });
+  }
+  if (response.statusCode < 200 || response.statusCode > 299) {
+    await response.body.dump();
+    throw new SourceUnreadableError(`${url}: HTTP ${response.statusCode} from the server`);
+  }
+  const length = Number(response.headers['content-length']);
+  return wrap(url, new URL(url).pathname, response.body, Number.isFinite(length) ? length : null);
+}
+
+function wrap(name: string, path: string, raw: AsyncIterable<Buffer>, totalBytes: number | null): OpenedSource {
+  let bytes = 0;
+  async function* counted(): AsyncGenerator<Buffer> {
+    try {
+      for await (const chunk of raw) {
+        bytes += chunk.length;
+        yield chunk;
+      }
+    } catch (error) {
+      throw new SourceUnreadableError(`${name}: read failed: ${describeFsError(error)}`, { cause: error });
+    }
+  }
+  return { name, path, totalBytes, bytesRead: () => bytes, chunks: gunzipIfCompressed(counted(), name) };
+}
+
+/** Passes bytes through, or through gunzip when they start with gzip's magic bytes 1f 8b. */
+async function* gunzipIfCompressed(raw: AsyncGenerator<Buffer>, name: string): AsyncGenerator<Buffer> {
+  const first = await raw.next();
+  if (first.done) return;
+  const head = first.value;
+  if (head.length < 2 || head[0] !== 0x1f || head[1] !== 0x8b) {
+    yield head;
+    yield* raw;
+    return;
+  }
+  async function* all(): AsyncGenerator<Buffer> {
+    yield head;
+    yield* raw;
+  }
+  const gunzip = createGunzip();
+  // The callback only keeps pipeline from throwing; errors reach us through `gunzip`.
+  pipeline(Readable.from(all()), gunzip, () => {});
+  try {
+    for await (const chunk of gunzip) yield chunk as Buffer;
+  } catch (error) {
+    if (error instanceof SourceUnreadableError) throw error;
+    throw new SourceUnreadableError(`${name}: cannot decompress gzip: ${(error as Error).message}`, { cause: error });
+  } finally {
+    gunzip.destroy();
+  }
+}
+
+function describeFsError(error: unknown): string {
+  const code = (error as { code?: string }).code;
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EISDIR') return 'is a directory, not a file';
+  return (error as Error).message;
+}

@@ -1,0 +1,215 @@
+/**
+ * The canonical observation and catalog records of CONTRACT.md as zod schemas: the one
+ * definition of a valid record, whatever the container (CSV, NDJSON, JSON array) or the
+ * feed format that produced it. Records reach the schemas normalised (see normalizeRecord):
+ * every value is trimmed text, empty values are absent, so one schema of strings serves
+ * CSV cells and JSON numbers alike. Every reject reason is a specific, readable message.
+ */
+import { z } from 'zod';
+import { UNGRADED } from '../domain/conditions.js';
+import { ERAS, PRODUCT_TYPES, type Product } from '../domain/product.js';
+import { parseUtcDate, parseZonedDateTime } from '../domain/time.js';
+import type { ResolvedObservation } from '../store/store.js';
+
+/** A record as a format produced it: CONTRACT.md field names, values text or numbers. */
+export type CanonicalRecord = Record<string, unknown>;
+
+/** A value for a message: quoted, and cut short when long. */
+function show(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+  return typeof value === 'object' ? JSON.stringify(value)?.slice(0, 60) ?? String(value) : String(value);
+}
+
+/** A text field that must match `pattern`; `rule` completes "<field> must ...". */
+function text(field: string, pattern: RegExp, rule: string) {
+  return z
+    .string({
+      error: (issue) =>
+        issue.input === undefined ? `${field} is required` : `${field} must be text or a number (got ${show(issue.input)})`,
+    })
+    .regex(pattern, { error: (issue) => `${field} ${rule} (got ${show(issue.input)})` });
+}
+
+const NO_CONTROL_200 = /^[^\u0000-\u001f\u007f]{1,200}$/;
+const NO_CONTROL_2000 = /^[^\u0000-\u001f\u007f]{1,2000}$/;
+const DIGITS = /^\d{1,20}$/;
+/** A date-time without Z or offset: CONTRACT.md rejects it as ambiguous. */
+const ZONELESS = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/i;
+
+const productKey = text('product_key', NO_CONTROL_200, 'must be 1 to 200 characters without control characters');
+const digits = (field: string) => text(field, DIGITS, 'must be digits');
+
+/** Integer cents of a decimal amount with at most 2 decimals, by string arithmetic (no float error). */
+function toCents(amount: string): number {
+  const negative = amount.startsWith('-');
+  const [whole = '', fraction = ''] = (negative ? amount.slice(1) : amount).split('.');
+  const cents = Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+  return negative ? -cents : cents;
+}
+
+const observedAt = text('observed_at', /^./, 'is required').transform((value, ctx) => {
+  const ms = parseZonedDateTime(value);
+  if (ms !== null) return ms;
+  ctx.addIssue({
+    code: 'custom',
+    input: value,
+    message: ZONELESS.test(value)
+      ? `observed_at ${show(value)} has no time zone: add Z or an offset (a local time is ambiguous)`
+      : `observed_at must be an ISO-8601 date-time with Z or an offset (got ${show(value)})`,
+  });
+  return z.NEVER;
+});
+
+const positive = (field: string) => (cents: number) =>
+  cents > 0 ? null : `${field} must be greater than 0 (got ${field === 'price' ? (cents / 100).toFixed(2) : cents})`;
+
+function positiveAmount(field: 'price' | 'price_minor', pattern: RegExp, rule: string, toMinor: (s: string) => number) {
+  return text(field, pattern, rule)
+    .transform(toMinor)
+    .refine((cents) => cents > 0, { error: (issue) => positive(field)(issue.input as number) ?? '' });
+}
+
+/**
+ * Graders: empty or `ungraded` (any case) is ungraded; anything that looks like a grader's
+ * name is kept upper case (PSA, BGS, CGC, SGC priced; ANY pooled; TAG, ACE... stored only).
+ */
+const grader = text('grader', /^[A-Za-z][A-Za-z0-9_-]{0,31}$/, 'must be ungraded or a grader name such as PSA, BGS, CGC, SGC, ANY or TAG').transform(
+  (value) => (value.toLowerCase() === UNGRADED ? UNGRADED : value.toUpperCase()),
+);
+
+const grade = text('grade', /^-?\d{1,3}(\.\d+)?$/, 'must be a number from 1 to 10')
+  .transform(Number)
+  .refine((n) => n >= 1 && n <= 10 && Number.isInteger(n * 2), {
+    error: (issue) => `grade must be 1 to 10 in steps of 0.5 (got ${show(issue.input)})`,
+  });
+
+function unknownFieldsMessage(issue: { code?: string; keys?: string[] }): string | undefined {
+  if (issue.code !== 'unrecognized_keys') return undefined;
+  const keys = issue.keys ?? [];
+  return `unknown field${keys.length > 1 ? 's' : ''} ${keys.map((k) => show(k)).join(', ')}`;
+}
+
+/** The canonical observation record (CONTRACT.md), plus the internal `tcgplayer_id` resolution key. */
+export const observationRecordSchema = z
+  .strictObject(
+    {
+      product_key: productKey.optional(),
+      refsource_id: digits('refsource_id').optional(),
+      /** Internal: resolves a TCGplayer price row through products.tcgplayer_id. */
+      tcgplayer_id: digits('tcgplayer_id').optional(),
+      source: text('source', /^[a-z0-9_-]{1,32}$/, 'must be 1 to 32 characters of a-z, 0-9, _ and -'),
+      observed_at: observedAt,
+      price_minor: positiveAmount('price_minor', /^-?\d{1,15}$/, 'must be a whole number of US cents', Number).optional(),
+      price: positiveAmount('price', /^-?\d{1,13}(\.\d{1,2})?$/, 'must be a US dollar amount with at most 2 decimals', toCents).optional(),
+      currency: text('currency', /^usd$/i, 'must be USD, the only currency').optional(),
+      grader: grader.optional(),
+      grade: grade.optional(),
+      external_id: text('external_id', NO_CONTROL_200, 'must be 1 to 200 characters without control characters').optional(),
+    },
+    { error: unknownFieldsMessage },
+  )
+  .superRefine((r, ctx) => {
+    const fail = (message: string) => ctx.addIssue({ code: 'custom', input: r, message });
+    if (r.product_key === undefined && r.refsource_id === undefined && r.tcgplayer_id === undefined) {
+      fail('the record names no product: give product_key or refsource_id');
+    } else if (r.price_minor === undefined && r.price === undefined) {
+      fail('the record has no price: give price_minor (cents) or price (dollars)');
+    } else if (r.price_minor !== undefined && r.price !== undefined) {
+      fail('give price_minor or price, not both');
+    } else if (r.grade !== undefined && (r.grader === undefined || r.grader === UNGRADED)) {
+      fail(`grade ${r.grade} needs a grader (PSA, BGS, CGC, SGC, ANY, ...)`);
+    } else if (r.grade === undefined && r.grader !== undefined && r.grader !== UNGRADED) {
+      fail(`grader ${r.grader} needs a grade (1 to 10)`);
+    }
+  });
+
+export type ObservationRecord = z.output<typeof observationRecordSchema>;
+
+/** Fields an observation record may have, in CONTRACT.md's order. */
+export const OBSERVATION_FIELDS: readonly string[] = Object.keys(observationRecordSchema.shape);
+
+/** The observation a valid record describes, for the product (row id and key) it resolved to. */
+export function toObservation(record: ObservationRecord, product: { id: number; productKey: string }): ResolvedObservation {
+  const graded = record.grader !== undefined && record.grader !== UNGRADED;
+  return {
+    productId: product.id,
+    productKey: product.productKey,
+    source: record.source,
+    observedAt: record.observed_at,
+    priceMinor: (record.price_minor ?? record.price) as number,
+    grader: graded ? (record.grader as string) : UNGRADED,
+    grade: graded ? (record.grade as number) : null,
+    externalId: record.external_id ?? null,
+  };
+}
+
+const optionalText = (field: string) =>
+  text(field, NO_CONTROL_2000, 'must be at most 2,000 characters without control characters').optional();
+
+/** The canonical catalog record (CONTRACT.md), plus `tcgplayer_id` to map TCGplayer price rows. */
+export const catalogRecordSchema = z.strictObject(
+  {
+    product_key: productKey,
+    refsource_id: digits('refsource_id').optional(),
+    product_name: text('product_name', NO_CONTROL_2000, 'must be 1 to 2,000 characters without control characters'),
+    subtitle: optionalText('subtitle'),
+    set_name: optionalText('set_name'),
+    image_url: optionalText('image_url'),
+    product_type: z
+      .enum(PRODUCT_TYPES, { error: (issue) => `product_type must be ${PRODUCT_TYPES.join(' or ')} (got ${show(issue.input)})` })
+      .optional(),
+    era: z.enum(ERAS, { error: (issue) => `era must be ${ERAS.join(' or ')} (got ${show(issue.input)})` }).optional(),
+    release_date: text('release_date', /^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')
+      .refine((value) => parseUtcDate(value) !== null, {
+        error: (issue) => `release_date is not a real calendar date (got ${show(issue.input)})`,
+      })
+      .optional(),
+    tcgplayer_id: digits('tcgplayer_id').optional(),
+  },
+  { error: unknownFieldsMessage },
+);
+
+export type CatalogRecord = z.output<typeof catalogRecordSchema>;
+
+/** Fields a catalog record may have. */
+export const CATALOG_FIELDS: readonly string[] = Object.keys(catalogRecordSchema.shape);
+
+/** The product a valid catalog record describes; absent fields take the schema's defaults. */
+export function toProduct(record: CatalogRecord): Product {
+  return {
+    productKey: record.product_key,
+    refsourceId: record.refsource_id ?? null,
+    productName: record.product_name,
+    subtitle: record.subtitle ?? '',
+    setName: record.set_name ?? '',
+    imageUrl: record.image_url ?? '',
+    productType: record.product_type ?? 'single_card',
+    era: record.era ?? 'modern',
+    releaseDate: record.release_date ?? null,
+    tcgplayerId: record.tcgplayer_id ?? null,
+  };
+}
+
+/**
+ * A record as the schemas take it: text trimmed, numbers as text, empty and null values
+ * absent. Other values (true, objects) stay as they are for the schema to reject.
+ * The result has no prototype, so a `__proto__` key is just an unknown field.
+ */
+export function normalizeRecord(record: CanonicalRecord): CanonicalRecord {
+  const out: CanonicalRecord = Object.create(null) as CanonicalRecord;
+  for (const key of Object.keys(record)) {
+    const value = record[key];
+    if (value === null || value === undefined) continue;
+    if (typeof value === 'string') {
+      const trimmed = value.trim();
+      if (trimmed !== '') out[key] = trimmed;
+    } else if (typeof value === 'number') out[key] = String(value);
+    else out[key] = value;
+  }
+  return out;
+}
+
+/** The reason of a rejected record: the first issue's message. */
+export function rejectReason(error: z.ZodError): string {
+  return error.issues[0]?.message ?? 'invalid record';
+}
