@@ -1,0 +1,16 @@
+/**
+ * RFC 4180 field quoting for the CSV files the generator writes. Kept here because nothing
+ * in src/ shares a CSV writer yet (src/ingest only reads CSV).
+ */
+
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/** A field as written in CSV: quoted, with doubled quotes, when it holds a comma, quote or line break. */
+export function csvField(value: string): string {
+  return NEEDS_QUOTES.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+/** One CSV line (without the line end) from field values. */
+export function csvLine(values: readonly string[]): string {
+  return values.map(csvField).join(',');
+}
