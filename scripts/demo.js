@@ -1,0 +1,28 @@
+#!/usr/bin/env node
+// The README's set-up demo: generate the sample history ending at the current hour, load it
+// into the database (ORACLE_DB or ./oracle.db), list the catalog and price a flagship card.
+// Every step is a real `oracle` command, printed before it runs.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const FLAGSHIP = 'pokemon-base-set-charizard-4-102';
+
+function step(title, command, args) {
+  process.stdout.write(`\n== ${title}\n$ ${[command === process.execPath ? 'node' : command, ...args].join(' ')}\n`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) {
+    process.stderr.write(`demo: step "${title}" failed with exit code ${result.status}\n`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+const oracle = (...args) => [process.execPath, ['bin/oracle.js', ...args]];
+
+step('Generate the sample history (seeded, ending at the current hour)', process.execPath, ['scripts/generate-sample-data.js']);
+step('Load the catalog and the observations (idempotent: a rerun adds only what is new)', ...oracle('ingest', 'data/catalog.csv', 'data/observations.csv.gz'));
+step('The catalog', ...oracle('catalog', '--search', 'charizard'));
+step(`The price bundle of ${FLAGSHIP}`, ...oracle('price', FLAGSHIP));
+process.stdout.write(
+  `\nDatabase: ${process.env.ORACLE_DB ?? 'oracle.db'}. Next: node bin/oracle.js catalog, node bin/oracle.js price <key> --json, node bin/oracle.js serve (see README.md).\n`,
+);

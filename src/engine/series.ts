@@ -1,0 +1,221 @@
+/**
+ * Turns the caller's points (in any order) into time-sorted series per priced condition and
+ * per composite band: two passes over the points into shared typed columns grouped by
+ * condition (a counting sort), then one sort per condition only when it is not already in
+ * order (the store returns index order). Sorting uses full tie-breaks (time, price, source
+ * name) so every later sum runs in the same order whatever the input order
+ * (docs/methodology.md §1). A series is a range of shared columns, so building one costs no
+ * allocation.
+ */
+import { GRADERS, MATRIX_GRADES, POOLED_GRADER, PRICED_CONDITIONS, UNGRADED, conditionKey } from '../domain/conditions.js';
+import type { Grader, MatrixGrade } from '../domain/conditions.js';
+import type { PricePoint } from '../domain/observation.js';
+import { LOOKBACK_MS, PRIOR_POINTS_PER_CONDITION } from './methodology.js';
+
+/** Columns shared by many series. */
+interface Columns {
+  /** observedAt, epoch ms. */
+  readonly t: Float64Array;
+  /** priceMinor. */
+  readonly p: Float64Array;
+  /** ln(priceMinor): the outlier filter works in log-price space. */
+  readonly y: Float64Array;
+  /** Source id: the rank of the source name, so comparing ids compares names. */
+  readonly src: Int32Array;
+}
+
+/** The points lo..hi-1 of shared columns, sorted by (time, price, source). */
+export interface Series extends Columns {
+  readonly lo: number;
+  readonly hi: number;
+}
+
+/** The current (last 30 days) and prior (older, latest few) points of one pool. */
+export interface ConditionSeries {
+  current: Series;
+  prior: Series;
+}
+
+export interface SeriesSet {
+  /** Source names, sorted; `Series.src` values index this array. */
+  sources: readonly string[];
+  ungraded: ConditionSeries;
+  cell(grader: Grader, grade: MatrixGrade): ConditionSeries;
+  /** Every grader's points at one grade plus the pooled `ANY` points (the composite band pool). */
+  band(grade: MatrixGrade): ConditionSeries;
+  /** True when no priced point exists before as_of. */
+  empty: boolean;
+  /** True when some priced point lies in the 30-day lookback [asOf - LOOKBACK_MS, asOf). */
+  hasCurrent: boolean;
+  /** Size of the largest series, for scratch buffers. */
+  maxLength: number;
+}
+
+const CONDITION_INDEX = new Map(PRICED_CONDITIONS.map((c, i) => [c, i]));
+
+function columns(n: number): Columns {
+  return { t: new Float64Array(n), p: new Float64Array(n), y: new Float64Array(n), src: new Int32Array(n) };
+}
+
+/** A range of columns; a literal, not a spread, so every series has one hidden class. */
+function range(c: Columns, lo: number, hi: number): Series {
+  return { t: c.t, p: c.p, y: c.y, src: c.src, lo, hi };
+}
+
+/** Order of (time, price, source rank); negative when point i of a sorts before point j of b. */
+function compareAt(a: Columns, i: number, b: Columns, j: number): number {
+  return a.t[i]! - b.t[j]! || a.p[i]! - b.p[j]! || a.src[i]! - b.src[j]!;
+}
+
+/** Sorts points lo..hi-1 of the columns in place, unless already in order (the common case). */
+function sortRange(c: Columns, lo: number, hi: number): void {
+  let sorted = true;
+  for (let i = lo + 1; i < hi && sorted; i++) sorted = compareAt(c, i - 1, c, i) <= 0;
+  if (sorted) return;
+  const order = Array.from({ length: hi - lo }, (_, i) => lo + i).sort((i, j) => compareAt(c, i, c, j));
+  const t = c.t.slice(lo, hi);
+  const p = c.p.slice(lo, hi);
+  const src = c.src.slice(lo, hi);
+  order.forEach((from, k) => {
+    c.t[lo + k] = t[from - lo]!;
+    c.p[lo + k] = p[from - lo]!;
+    c.src[lo + k] = src[from - lo]!;
+  });
+}
+
+/** First index in [lo, hi) whose time is >= `at` (binary search on the sorted times). */
+export function lowerBound(s: Series, at: number): number {
+  let lo = s.lo;
+  let hi = s.hi;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (s.t[mid]! < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Merges sorted series into `out` from index `at` on; returns the merged series. Heads are
+ * compared by time first, the full order only on equal times.
+ */
+function mergeInto(parts: readonly Series[], out: Columns, at: number): Series {
+  const k = parts.length;
+  const heads = new Int32Array(k);
+  const headTime = new Float64Array(k);
+  for (let j = 0; j < k; j++) {
+    heads[j] = parts[j]!.lo;
+    headTime[j] = parts[j]!.lo < parts[j]!.hi ? parts[j]!.t[parts[j]!.lo]! : Infinity;
+  }
+  let w = at;
+  for (;;) {
+    let best = 0;
+    for (let j = 1; j < k; j++) {
+      const d = headTime[j]! - headTime[best]!;
+      if (d < 0 || (d === 0 && headTime[j]! !== Infinity && compareAt(parts[j]!, heads[j]!, parts[best]!, heads[best]!) < 0)) best = j;
+    }
+    if (headTime[best] === Infinity) break;
+    const s = parts[best]!;
+    const i = heads[best]!;
+    out.t[w] = s.t[i]!;
+    out.p[w] = s.p[i]!;
+    out.y[w] = s.y[i]!;
+    out.src[w] = s.src[i]!;
+    w++;
+    heads[best] = i + 1;
+    headTime[best] = i + 1 < s.hi ? s.t[i + 1]! : Infinity;
+  }
+  return range(out, at, w);
+}
+
+/**
+ * Groups points by priced condition and sorts each group once. Points at or after `asOf`,
+ * of other conditions, or with a price that is not a positive finite number are ignored.
+ * Of the points older than the 30-day lookback only the latest PRIOR_POINTS_PER_CONDITION
+ * per condition are kept, so extra history from a caller never changes a price.
+ */
+export function buildSeries(points: readonly PricePoint[], asOf: number): SeriesSet {
+  // Pass 1: condition and source of every point. Consecutive points usually share both
+  // (store order), so the last lookup is reused before asking the maps.
+  const cond = new Int8Array(points.length);
+  const srcOf = new Int32Array(points.length);
+  const starts = new Int32Array(PRICED_CONDITIONS.length + 1);
+  const sourceIds = new Map<string, number>();
+  let lastCondition = '';
+  let lastIndex = -1;
+  let lastSource = '';
+  let lastSourceId = -1;
+  for (let i = 0; i < points.length; i++) {
+    const pt = points[i]!;
+    if (pt.condition !== lastCondition) {
+      lastCondition = pt.condition;
+      lastIndex = CONDITION_INDEX.get(pt.condition) ?? -1;
+    }
+    const price = pt.priceMinor;
+    if (lastIndex < 0 || !(pt.observedAt < asOf) || !(price > 0) || price === Infinity) {
+      cond[i] = -1;
+      continue;
+    }
+    cond[i] = lastIndex;
+    starts[lastIndex + 1]!++;
+    if (pt.source !== lastSource || lastSourceId < 0) {
+      lastSource = pt.source;
+      lastSourceId = sourceIds.get(pt.source) ?? sourceIds.size;
+      if (lastSourceId === sourceIds.size) sourceIds.set(pt.source, lastSourceId);
+    }
+    srcOf[i] = lastSourceId;
+  }
+  for (let c = 0; c < PRICED_CONDITIONS.length; c++) starts[c + 1]! += starts[c]!;
+  // Source ids become ranks of the sorted names, so ids order like names.
+  const sources = [...sourceIds.keys()].sort();
+  const rank = new Int32Array(sources.length);
+  sources.forEach((name, r) => (rank[sourceIds.get(name)!] = r));
+  // Pass 2: counting sort by condition into shared columns.
+  const cols = columns(starts[PRICED_CONDITIONS.length]!);
+  const fill = starts.slice(0, PRICED_CONDITIONS.length);
+  for (let i = 0; i < points.length; i++) {
+    const c = cond[i]!;
+    if (c < 0) continue;
+    const k = fill[c]!++;
+    cols.t[k] = points[i]!.observedAt;
+    cols.p[k] = points[i]!.priceMinor;
+    cols.src[k] = rank[srcOf[i]!]!;
+  }
+  const from = asOf - LOOKBACK_MS;
+  let maxLength = 0;
+  let hasCurrent = false;
+  let empty = true;
+  const bySeries = PRICED_CONDITIONS.map((_, c): ConditionSeries => {
+    const lo = starts[c]!;
+    const hi = starts[c + 1]!;
+    sortRange(cols, lo, hi);
+    const cut = lowerBound(range(cols, lo, hi), from);
+    const priorLo = Math.max(lo, cut - PRIOR_POINTS_PER_CONDITION);
+    for (let i = priorLo; i < hi; i++) cols.y[i] = Math.log(cols.p[i]!);
+    maxLength = Math.max(maxLength, hi - cut, cut - priorLo);
+    if (hi > cut) hasCurrent = true;
+    if (hi > priorLo) empty = false;
+    return { current: range(cols, cut, hi), prior: range(cols, priorLo, cut) };
+  });
+  const byKey = (key: string) => bySeries[CONDITION_INDEX.get(key)!]!;
+  // The bands hold every graded point once, so one more set of columns fits them all.
+  const bandCols = columns(cols.t.length);
+  let at = 0;
+  const bands = MATRIX_GRADES.map((grade): ConditionSeries => {
+    const members = [...GRADERS, POOLED_GRADER].map((g) => byKey(conditionKey(g, grade)));
+    const current = mergeInto(members.map((m) => m.current), bandCols, at);
+    const prior = mergeInto(members.map((m) => m.prior), bandCols, current.hi);
+    at = prior.hi;
+    maxLength = Math.max(maxLength, current.hi - current.lo, prior.hi - prior.lo);
+    return { current, prior };
+  });
+  return {
+    sources,
+    ungraded: byKey(UNGRADED),
+    cell: (grader, grade) => byKey(conditionKey(grader, grade)),
+    band: (grade) => bands[grade - 7]!,
+    empty,
+    hasCurrent,
+    maxLength,
+  };
+}

@@ -1,0 +1,191 @@
+/** Invariants of the engine, checked with fast-check over generated observations. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { GRADERS, PRICED_CONDITIONS } from '../../../src/domain/conditions.js';
+import type { PricingBundle } from '../../../src/domain/bundle.js';
+import type { PricePoint } from '../../../src/domain/observation.js';
+import { HOUR_MS } from '../../../src/domain/time.js';
+import { computeBundle } from '../../../src/engine/index.js';
+import { robustBounds } from '../../../src/engine/robust-filter.js';
+import { buildSeries } from '../../../src/engine/series.js';
+import { AS_OF, params, product } from './fixtures.js';
+
+const RUNS = { numRuns: 150 };
+const SOURCES = ['ebay', 'tcgplayer', 'pricecharting'];
+
+/** Prices spread log-uniformly from 1 cent to 100,000 USD. */
+const priceArb = fc.double({ min: 0, max: Math.log(1e7), noNaN: true }).map((x) => Math.max(1, Math.round(Math.exp(x))));
+
+/** A point up to 40 days before as_of (some older than the lookback) or a little after it. */
+function pointArb(conditions: readonly string[] = PRICED_CONDITIONS, price = priceArb, maxHours = 24 * 40): fc.Arbitrary<PricePoint> {
+  return fc.record({
+    condition: fc.constantFrom(...conditions),
+    source: fc.constantFrom(...SOURCES),
+    observedAt: fc.integer({ min: -5 * 60, max: maxHours * 60 }).map((minutes) => AS_OF - minutes * 60_000),
+    priceMinor: price,
+  });
+}
+
+const paramsArb = fc.record({ windowHours: fc.integer({ min: 1, max: 72 }), outlierStddevs: fc.integer({ min: 1, max: 10 }) });
+
+function bundleOf(points: readonly PricePoint[], p: { windowHours?: number; outlierStddevs?: number; asOf?: number } = {}): PricingBundle {
+  return computeBundle({ product: product(), points, params: params(p), id: null });
+}
+
+function allSlots(b: PricingBundle) {
+  return [b.ungraded, ...GRADERS.flatMap((g) => Object.values(b.graded[g]))];
+}
+
+describe('engine invariants', () => {
+  it('every bundle is monotone per grader after rounding: 7 <= 8 <= 9 <= 10', () => {
+    fc.assert(
+      fc.property(fc.array(pointArb(), { maxLength: 60 }), paramsArb, (points, p) => {
+        const b = bundleOf(points, p);
+        for (const g of GRADERS) {
+          const c = b.graded[g];
+          const prices = [c['7'], c['8'], c['9'], c['10']].map((s) => s.price_minor);
+          if (prices.every((x) => x !== null)) {
+            for (let i = 1; i < 4; i++) expect(prices[i - 1]!).toBeLessThanOrEqual(prices[i]!);
+          } else expect(prices.every((x) => x === null)).toBe(true);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('every price is an integer of at least 1 cent, and a product with any point before as_of prices every slot', () => {
+    fc.assert(
+      fc.property(fc.array(pointArb(), { maxLength: 60 }), paramsArb, (points, p) => {
+        const slots = allSlots(bundleOf(points, p));
+        const anyData = points.some((pt) => pt.observedAt < AS_OF);
+        for (const s of slots) {
+          if (anyData) {
+            expect(Number.isInteger(s.price_minor)).toBe(true);
+            expect(s.price_minor!).toBeGreaterThanOrEqual(1);
+            expect(s.error).toBeNull();
+          } else expect(s).toMatchObject({ price_minor: null, error: 'no_observations' });
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('constant prices give exactly that price in every slot', () => {
+    // Every priced condition gets at least 3 points, so no cell is thin and no ratio is needed.
+    const perCondition = fc.array(fc.integer({ min: 0, max: 30 * 24 * 60 - 1 }), { minLength: 3, maxLength: 6 });
+    fc.assert(
+      fc.property(priceArb, fc.array(perCondition, { minLength: 21, maxLength: 21 }), paramsArb, (c, minutes, p) => {
+        const points = PRICED_CONDITIONS.flatMap((condition, i) =>
+          minutes[i]!.map((m, j) => ({ condition, source: SOURCES[j % 3]!, observedAt: AS_OF - (m + 1) * 60_000, priceMinor: c })),
+        );
+        for (const s of allSlots(bundleOf(points, p))) expect(s.price_minor).toBe(c);
+      }),
+      RUNS,
+    );
+  });
+
+  it('constant prices of one condition give exactly that price in its slot', () => {
+    fc.assert(
+      fc.property(priceArb, fc.array(pointArb(['ungraded'], fc.constant(1)), { minLength: 1, maxLength: 30 }), paramsArb, (c, points, p) => {
+        const b = bundleOf(points.map((pt) => ({ ...pt, priceMinor: c })), p);
+        if (points.some((pt) => pt.observedAt < AS_OF)) expect(b.ungraded.price_minor).toBe(c);
+      }),
+      RUNS,
+    );
+  });
+
+  it('input order never matters: the bundle is byte-identical for any permutation', () => {
+    fc.assert(
+      fc.property(
+        fc.array(pointArb(), { maxLength: 80 }).chain((pts) => fc.tuple(fc.constant(pts), fc.shuffledSubarray(pts, { minLength: pts.length }))),
+        paramsArb,
+        ([points, shuffled], p) => {
+          expect(JSON.stringify(bundleOf(shuffled, p))).toBe(JSON.stringify(bundleOf(points, p)));
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it('extra history older than the 3 latest prior points per condition never changes a price', () => {
+    fc.assert(
+      fc.property(fc.array(pointArb(), { maxLength: 60 }), fc.array(priceArb, { minLength: 63, maxLength: 63 }), paramsArb, (points, priorPrices, p) => {
+        // Three points 31-33 days old for every condition, so each condition's 3 latest prior points
+        // are newer than the extra 400-day-old ones, which must then be ignored.
+        const prior = PRICED_CONDITIONS.flatMap((condition, i) =>
+          [31, 32, 33].map((days, j) => ({ condition, source: 'ebay', observedAt: AS_OF - days * 24 * HOUR_MS, priceMinor: priorPrices[i * 3 + j]! })),
+        );
+        const ancient = PRICED_CONDITIONS.map((condition) => ({ condition, source: 'ebay', observedAt: AS_OF - 400 * 24 * HOUR_MS, priceMinor: 7 }));
+        const recent = points.filter((pt) => pt.observedAt >= AS_OF - 30 * 24 * HOUR_MS);
+        const expected = JSON.stringify(bundleOf([...recent, ...prior], p));
+        expect(JSON.stringify(bundleOf([...recent, ...prior, ...ancient], p))).toBe(expected);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it('as_of before all data gives no_observations in every slot', () => {
+    fc.assert(
+      fc.property(fc.array(pointArb(), { minLength: 1, maxLength: 40 }), fc.integer({ min: 0, max: 1000 }), paramsArb, (points, back, p) => {
+        const first = Math.min(...points.map((pt) => pt.observedAt));
+        for (const s of allSlots(bundleOf(points, { ...p, asOf: first - back * 60_000 }))) {
+          expect(s).toMatchObject({ price_minor: null, error: 'no_observations', included_points: 0, excluded_points: 0 });
+        }
+      }),
+      RUNS,
+    );
+  });
+});
+
+describe('one far outlier', () => {
+  // Three or more base sales in the window, spread by at most 30 % (ln 1.3 = 0.262), plus one sale at
+  // 100x (or 0.01x) their median. Exclusion, for every k in 1..10: the overall median m lies within the
+  // base range and at least half of the deviations are base deviations <= 0.262, so MAD <= 0.262 and
+  // σ = max(1.4826·MAD, 0.1) <= 0.389; the outlier is >= ln 100 - 0.262 = 4.34 from m > 10·σ = 3.89.
+  const baseArb = fc
+    .tuple(fc.integer({ min: 100, max: 1_000_000 }), fc.array(fc.tuple(fc.double({ min: 0, max: 0.3, noNaN: true }), fc.integer({ min: 1, max: 24 * 60 - 1 }), fc.constantFrom(...SOURCES)), { minLength: 3, maxLength: 12 }))
+    .map(([p, rows]) => rows.map(([f, minutes, source]) => ({ condition: 'ungraded', source, observedAt: AS_OF - minutes * 60_000, priceMinor: Math.floor(p * (1 + f)) })));
+  const outlierArb = fc.tuple(fc.constantFrom(100, 0.01), fc.integer({ min: 1, max: 24 * 60 - 1 }));
+
+  function withOutlier(base: PricePoint[], [factor, minutes]: [number, number]): PricePoint[] {
+    const prices = base.map((b) => b.priceMinor).sort((a, b) => a - b);
+    const n = prices.length;
+    const med = n % 2 ? prices[(n - 1) / 2]! : (prices[n / 2 - 1]! + prices[n / 2]!) / 2;
+    return [...base, { condition: 'ungraded', source: 'ebay', observedAt: AS_OF - minutes * 60_000, priceMinor: Math.max(1, Math.round(med * factor)) }];
+  }
+
+  it('lies outside the robust filter bounds for every outlier_stddevs from 1 to 10', () => {
+    fc.assert(
+      fc.property(baseArb, outlierArb, fc.integer({ min: 1, max: 10 }), (base, outlier, k) => {
+        const points = withOutlier(base, outlier);
+        const s = buildSeries(points, AS_OF).ungraded.current;
+        const bounds = robustBounds(s, s.lo, s.hi, k, new Float64Array(s.hi - s.lo));
+        const y = Math.log(points.at(-1)!.priceMinor);
+        expect(y < bounds.lo || y > bounds.hi).toBe(true);
+      }),
+      RUNS,
+    );
+  });
+
+  it('is excluded from the bundle and moves the price by no more than the base price range', () => {
+    // Bound: with the outlier excluded, both prices come from base sales only, and every step (TWAP,
+    // median, quantile, blends, caps) stays within [min, max] of the kept base prices; rounding half up
+    // maps [min, max] (integers) into itself. So both prices lie in [min, max] and differ by at most
+    // max - min (<= 30 % of the base price).
+    fc.assert(
+      fc.property(baseArb, outlierArb, paramsArb, (base, outlier, p) => {
+        const params24 = { ...p, windowHours: 24 };
+        const without = bundleOf(base, params24).ungraded;
+        const withIt = bundleOf(withOutlier(base, outlier), params24).ungraded;
+        const min = Math.min(...base.map((b) => b.priceMinor));
+        const max = Math.max(...base.map((b) => b.priceMinor));
+        expect(withIt.excluded_points).toBeGreaterThanOrEqual(1);
+        expect(withIt.included_points).toBeLessThanOrEqual(base.length);
+        expect(withIt.price_minor!).toBeGreaterThanOrEqual(min);
+        expect(withIt.price_minor!).toBeLessThanOrEqual(max);
+        expect(Math.abs(withIt.price_minor! - without.price_minor!)).toBeLessThanOrEqual(max - min);
+      }),
+      RUNS,
+    );
+  });
+});
