@@ -18,8 +18,12 @@ import type { CanonicalRecord } from './records.js';
 import { RecordWriter, type RecordCounts } from './record-writer.js';
 import type { RejectsWriter } from './rejects.js';
 
-/** Records per transaction: large enough to amortise the commit, small enough to lose little on a crash. */
-export const DEFAULT_BATCH_SIZE = 10_000;
+/**
+ * Records per transaction: large enough to amortise the commit (index pages dirtied by many
+ * rows are written to the WAL once; 50,000 took about 25% less CPU than 10,000 on the
+ * 300k-row sample), small enough to keep memory flat and lose little on a crash.
+ */
+export const DEFAULT_BATCH_SIZE = 50_000;
 
 export interface IngestProgress {
   source: string;

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidParameterError } from '../../../src/domain/errors.js';
+import { chooseCsvFormat } from '../../../src/ingest/detect.js';
+import { pricechartingFormat } from '../../../src/ingest/formats/pricecharting.js';
+import { tcgplayerFormat } from '../../../src/ingest/formats/tcgplayer.js';
+import type { FormatOptions, RecordSink } from '../../../src/ingest/formats/types.js';
+import type { CanonicalRecord } from '../../../src/ingest/records.js';
+
+const PC_HEADER = ['id', 'console-name', 'product-name', 'loose-price', 'cib-price', 'new-price', 'graded-price', 'box-only-price', 'manual-only-price', 'bgs-10-price', 'tcg-id', 'release-date'];
+const PC_ROW = ['630417', 'Pokemon Base Set', 'Charizard #4', '$296.62', '', '', '', '', '$29,643.13', '', '42382', '1999-01-09'];
+const TCG_HEADER = ['extNumber', 'productId', 'name', 'lowPrice', 'marketPrice', 'subTypeName', 'extRarity'];
+
+const OPTIONS: FormatOptions = { source: 'test.csv', observedAt: undefined, subtype: undefined, kind: undefined, now: Date.UTC(2026, 10, 20, 6) };
+
+/** A sink that keeps what a mapper hands it. */
+function collect() {
+  const got = { observations: [] as CanonicalRecord[], products: [] as CanonicalRecord[], skipped: {} as Record<string, number> };
+  const sink: RecordSink = {
+    observation: (r) => got.observations.push(r),
+    product: (r) => got.products.push(r),
+    skip: (reason, count = 1) => (got.skipped[reason] = (got.skipped[reason] ?? 0) + count),
+  };
+  return { got, sink };
+}
+
+describe('feed format detection', () => {
+  it('recognises a PriceCharting download and a tcgcsv file by their headers alone', () => {
+    expect(chooseCsvFormat(PC_HEADER, undefined, undefined)).toBe(pricechartingFormat);
+    expect(chooseCsvFormat(PC_HEADER, undefined, 'catalog')).toBe(pricechartingFormat);
+    expect(chooseCsvFormat(TCG_HEADER, undefined, undefined)).toBe(tcgplayerFormat);
+  });
+
+  it('refuses --kind catalog for TCGplayer rows, which name no product', () => {
+    expect(() => chooseCsvFormat(TCG_HEADER, 'tcgplayer', 'catalog')).toThrow(/makes observations records, not catalog/);
+  });
+
+  it('stops with the missing columns named when --format does not fit the header', () => {
+    expect(() => pricechartingFormat.open(['id', 'product-name', 'loose-price'], OPTIONS)).toThrow(/lacks console-name, cib-price/);
+    expect(() => tcgplayerFormat.open(['productId', 'name'], OPTIONS)).toThrow(/lacks marketPrice, subTypeName/);
+  });
+});
+
+describe('pricechartingFormat', () => {
+  it('reads observations by default, stamped with the command clock, and counts blank prices', () => {
+    const { got, sink } = collect();
+    pricechartingFormat.open(PC_HEADER, OPTIONS)({ line: 2, fields: PC_ROW }, sink);
+    expect(got.products).toEqual([]);
+    expect(got.observations).toEqual([
+      { refsource_id: '630417', source: 'pricecharting', observed_at: '2026-11-20T06:00:00.000Z', price_minor: 29662, grader: 'ungraded', grade: null },
+      { refsource_id: '630417', source: 'pricecharting', observed_at: '2026-11-20T06:00:00.000Z', price_minor: 2964313, grader: 'PSA', grade: 10 },
+    ]);
+    expect(got.skipped).toEqual({ 'blank price': 5 });
+  });
+
+  it('stamps observations with --observed-at, normalised to UTC', () => {
+    const { got, sink } = collect();
+    pricechartingFormat.open(PC_HEADER, { ...OPTIONS, observedAt: '2026-11-19T20:00:00-05:00' })({ line: 2, fields: PC_ROW }, sink);
+    expect(got.observations[0]?.observed_at).toBe('2026-11-20T01:00:00.000Z');
+  });
+
+  it('rejects an --observed-at without a zone as a usage error naming the flag', () => {
+    const open = () => pricechartingFormat.open(PC_HEADER, { ...OPTIONS, observedAt: '2026-11-20 06:00' });
+    expect(open).toThrow(InvalidParameterError);
+    expect(open).toThrow(/--observed-at must be an ISO-8601 date-time with Z or an offset/);
+  });
+
+  it('reads products with --kind catalog', () => {
+    const { got, sink } = collect();
+    pricechartingFormat.open(PC_HEADER, { ...OPTIONS, kind: 'catalog' })({ line: 2, fields: PC_ROW }, sink);
+    expect(got.observations).toEqual([]);
+    expect(got.products).toEqual([
+      {
+        product_key: 'pokemon-base-set-charizard-4',
+        refsource_id: '630417',
+        product_name: 'Charizard #4',
+        set_name: 'Pokemon Base Set',
+        product_type: 'single_card',
+        era: 'vintage',
+        release_date: '1999-01-09',
+        tcgplayer_id: '42382',
+      },
+    ]);
+  });
+
+  it('rejects a row whose width differs from the header', () => {
+    const { sink } = collect();
+    expect(() => pricechartingFormat.open(PC_HEADER, OPTIONS)({ line: 3, fields: ['1', 'x'] }, sink)).toThrow(/expected 12 fields/);
+  });
+});
+
+describe('tcgplayerFormat', () => {
+  it('finds its columns by name and reports skipped rows by reason', () => {
+    const { got, sink } = collect();
+    const map = tcgplayerFormat.open(TCG_HEADER, { ...OPTIONS, observedAt: '2026-11-20T20:00:00Z' });
+    map({ line: 2, fields: ['145/165', '517096', 'Zapdos', '1.10', '1.45', 'Holofoil', 'Rare'] }, sink);
+    map({ line: 3, fields: ['145/165', '517096', 'Zapdos', '1.75', '2.10', 'Reverse Holofoil', 'Rare'] }, sink);
+    map({ line: 4, fields: ['165/165', '517200', 'Poke Ball', '0.02', '', 'Normal', 'Common'] }, sink);
+    expect(got.observations).toEqual([
+      { tcgplayer_id: '517096', source: 'tcgplayer', observed_at: '2026-11-20T20:00:00.000Z', price_minor: 145, grader: 'ungraded', grade: null },
+    ]);
+    expect(got.skipped).toEqual({ 'other printing': 1, 'no market price': 1 });
+  });
+
+  it('takes the printing --subtype names', () => {
+    const { got, sink } = collect();
+    const map = tcgplayerFormat.open(TCG_HEADER, { ...OPTIONS, subtype: 'Reverse Holofoil' });
+    map({ line: 2, fields: ['145/165', '517096', 'Zapdos', '1.10', '1.45', 'Holofoil', 'Rare'] }, sink);
+    map({ line: 3, fields: ['145/165', '517096', 'Zapdos', '1.75', '2.10', 'Reverse Holofoil', 'Rare'] }, sink);
+    expect(got.observations.map((r) => r.price_minor)).toEqual([210]);
+  });
+});
