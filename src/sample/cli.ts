@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { InvalidParameterError } from '../domain/errors.js';
 import { parseIntInRange } from '../domain/params.js';
-import { HOUR_MS, parseZonedDateTime, toIsoUtc } from '../domain/time.js';
+import { HOUR_MS, parseZonedDateTime, toIsoUtc, toUtcDate } from '../domain/time.js';
+import { HISTORY_EPOCH } from './feed-model.js';
 import { DEFAULT_DAYS, DEFAULT_SEED, planSample, type SampleOptions } from './generate.js';
 import { SAMPLE_PRODUCTS } from './products.js';
 import { writeSample } from './write-csv.js';
@@ -23,6 +24,9 @@ on every run) and a deterministic observation history ending at --end. Same seed
 
 Sample (no scale flags): ${SAMPLE_PRODUCTS.length} real products, ${DEFAULT_DAYS} days of eBay sold listings, daily
 PriceCharting quotes and TCGplayer market prices, written to observations.csv.gz.
+The sample is a function of absolute time (days counted from ${toUtcDate(HISTORY_EPOCH)}, its
+earliest start): a later --end repeats every row of the overlapping period byte for
+byte and only adds rows, so re-ingesting it adds only the hours that passed.
 
 Options:
   --out-dir <dir>       output directory (default: the package's data/ directory)
@@ -34,7 +38,10 @@ Options:
   --gzip                gzip observations.csv (always on for the sample)
   -h, --help            print this help
 
-Scale mode (benchmarks); any of these writes plain observations.csv unless --gzip:
+Scale mode (benchmarks); any of these writes plain observations.csv unless --gzip.
+--observations or --hot-product-observations plan exact row counts from --end, so
+their rows are NOT stable across different --end values (--products alone keeps the
+sample's time-stable model):
   --products <n>        number of products: the real catalog first, then synthetic
                         variants of its liquid products keyed <product_key>-v<n>
   --observations <n>    exact number of observation rows; daily guide quotes take at
@@ -118,11 +125,11 @@ export async function main(args: readonly string[], io: CliIo = defaultIo): Prom
     const plan = planSample(options);
     mkdirSync(outDir, { recursive: true });
     const paths = { catalog: join(outDir, 'catalog.csv'), observations: join(outDir, gzip ? 'observations.csv.gz' : 'observations.csv') };
-    await writeSample(plan, paths);
+    const rows = await writeSample(plan, paths);
     const seconds = (performance.now() - started) / 1000;
     io.stdout(
       `wrote ${paths.catalog} (${plan.products.length} products) and ${paths.observations} ` +
-        `(${plan.totalRows} observations from ${toIsoUtc(plan.start)} to ${toIsoUtc(plan.end)}) in ${seconds.toFixed(1)} s\n`,
+        `(${rows} observations from ${toIsoUtc(plan.start)} to ${toIsoUtc(plan.end)}) in ${seconds.toFixed(1)} s\n`,
     );
     return 0;
   } catch (error) {

@@ -45,6 +45,19 @@ export class Prng {
     return min + this.next() * (max - min);
   }
 
+  /**
+   * A Poisson-distributed count with mean `mean`: Knuth's product of uniforms for small
+   * means (the sample's are below ~30), a rounded normal approximation for larger ones.
+   */
+  poisson(mean: number): number {
+    if (!(mean > 0)) return 0;
+    if (mean >= 30) return Math.max(0, Math.round(mean + Math.sqrt(mean) * this.normal()));
+    const limit = Math.exp(-mean);
+    let count = 0;
+    for (let product = this.next(); product > limit; product *= this.next()) count++;
+    return count;
+  }
+
   /** A standard normal deviate (Box-Muller; the second value of each pair is kept for the next call). */
   normal(): number {
     if (this.spareNormal !== null) {

@@ -14,13 +14,13 @@ export type Game = 'pokemon' | 'mtg' | 'baseball' | 'basketball' | 'football';
  * How a product trades in the sample:
  * - `flow`: marketplace sales at `salesPerDay` ungraded sales a day on average (graded sales
  *   on top, see market-model.ts), plus daily price-guide quotes;
- * - `sparse`: a sale every few weeks, the last one `lastSaleDaysAgo` days before the end,
- *   and no price-guide coverage, so the pricing fallbacks have something to do;
+ * - `sparse`: a sale every `gapDays[0]` to `gapDays[1]` days (fixed in absolute time, see
+ *   sparse-sales.ts) and no price-guide coverage, so the pricing fallbacks have something to do;
  * - `none`: tracked in the catalog but never observed.
  */
 export type Liquidity =
   | { kind: 'flow'; salesPerDay: number }
-  | { kind: 'sparse'; lastSaleDaysAgo: number }
+  | { kind: 'sparse'; gapDays: readonly [number, number] }
   | { kind: 'none' };
 
 export interface SampleProduct {
@@ -34,7 +34,10 @@ export interface SampleProduct {
   /** Year of issue; decides the era (see eraOf). */
   year: number;
   releaseDate: string | null;
-  /** Near-mint ungraded (or sealed, for boxes) price in USD at the end of the history. */
+  /**
+   * Near-mint ungraded (or sealed, for boxes) price in USD: the sample's drift line passes
+   * through it on PRICE_ANCHOR (December 2025); scale mode ends the history near it.
+   */
   ungradedUsd: number;
   /** PSA 10 price in USD; null for sealed products, which are never graded. */
   psa10Usd: number | null;
@@ -50,7 +53,7 @@ export function eraOf(product: { year: number }): 'vintage' | 'modern' {
 }
 
 const flow = (salesPerDay: number): Liquidity => ({ kind: 'flow', salesPerDay });
-const sparse = (lastSaleDaysAgo: number): Liquidity => ({ kind: 'sparse', lastSaleDaysAgo });
+const sparse = (minGapDays: number, maxGapDays: number): Liquidity => ({ kind: 'sparse', gapDays: [minGapDays, maxGapDays] });
 
 /** The catalog, in the order data/catalog.csv lists it. The first product is the benchmark's hot product. */
 export const SAMPLE_PRODUCTS: readonly SampleProduct[] = [
@@ -76,7 +79,7 @@ export const SAMPLE_PRODUCTS: readonly SampleProduct[] = [
   { key: 'pokemon-obsidian-flames-charizard-ex-223-197', refsourceId: '2858302', name: 'Charizard ex', subtitle: '223/197 Special Illustration Rare', setName: 'Obsidian Flames', productType: 'single_card', game: 'pokemon', year: 2023, releaseDate: '2023-08-11', ungradedUsd: 90, psa10Usd: 260, liquidity: flow(8) },
   // Pokemon, sealed
   { key: 'pokemon-base-set-booster-box', refsourceId: '631001', name: 'Base Set Booster Box', subtitle: 'Unlimited, 36 packs', setName: 'Base Set', productType: 'booster_box', game: 'pokemon', year: 1999, releaseDate: '1999-01-09', ungradedUsd: 30_000, psa10Usd: null, liquidity: flow(0.1) },
-  { key: 'pokemon-base-set-1st-edition-booster-box', refsourceId: '631002', name: 'Base Set Booster Box', subtitle: '1st Edition, 36 packs', setName: 'Base Set', productType: 'booster_box', game: 'pokemon', year: 1999, releaseDate: '1999-01-09', ungradedUsd: 420_000, psa10Usd: null, liquidity: sparse(45) },
+  { key: 'pokemon-base-set-1st-edition-booster-box', refsourceId: '631002', name: 'Base Set Booster Box', subtitle: '1st Edition, 36 packs', setName: 'Base Set', productType: 'booster_box', game: 'pokemon', year: 1999, releaseDate: '1999-01-09', ungradedUsd: 420_000, psa10Usd: null, liquidity: sparse(25, 80) },
   { key: 'pokemon-neo-genesis-booster-box', refsourceId: '658801', name: 'Neo Genesis Booster Box', subtitle: 'Unlimited, 36 packs', setName: 'Neo Genesis', productType: 'booster_box', game: 'pokemon', year: 2000, releaseDate: '2000-12-16', ungradedUsd: 20_000, psa10Usd: null, liquidity: flow(0.08) },
   { key: 'pokemon-evolving-skies-booster-box', refsourceId: '2274402', name: 'Evolving Skies Booster Box', subtitle: '36 packs', setName: 'Evolving Skies', productType: 'booster_box', game: 'pokemon', year: 2021, releaseDate: '2021-08-27', ungradedUsd: 1_400, psa10Usd: null, liquidity: flow(6) },
   { key: 'pokemon-fusion-strike-booster-box', refsourceId: '2351974', name: 'Fusion Strike Booster Box', subtitle: '36 packs', setName: 'Fusion Strike', productType: 'booster_box', game: 'pokemon', year: 2021, releaseDate: '2021-11-12', ungradedUsd: 230, psa10Usd: null, liquidity: flow(3) },
@@ -87,7 +90,7 @@ export const SAMPLE_PRODUCTS: readonly SampleProduct[] = [
   { key: 'mtg-unlimited-black-lotus', refsourceId: '514001', name: 'Black Lotus', subtitle: 'Rare', setName: 'Unlimited Edition', productType: 'single_card', game: 'mtg', year: 1993, releaseDate: '1993-12-01', ungradedUsd: 14_000, psa10Usd: 120_000, liquidity: flow(0.3) },
   { key: 'mtg-alpha-mox-sapphire', refsourceId: '512044', name: 'Mox Sapphire', subtitle: 'Rare', setName: 'Limited Edition Alpha', productType: 'single_card', game: 'mtg', year: 1993, releaseDate: '1993-08-05', ungradedUsd: 9_000, psa10Usd: 150_000, liquidity: flow(0.1) },
   { key: 'mtg-arabian-nights-juzam-djinn', refsourceId: '515032', name: 'Juzám Djinn', subtitle: 'Rare', setName: 'Arabian Nights', productType: 'single_card', game: 'mtg', year: 1993, releaseDate: '1993-12-17', ungradedUsd: 1_800, psa10Usd: 30_000, liquidity: flow(0.4) },
-  { key: 'mtg-legends-the-tabernacle-at-pendrell-vale', refsourceId: '517201', name: 'The Tabernacle at Pendrell Vale', subtitle: 'Rare', setName: 'Legends', productType: 'single_card', game: 'mtg', year: 1994, releaseDate: null, ungradedUsd: 4_000, psa10Usd: 40_000, liquidity: sparse(17) },
+  { key: 'mtg-legends-the-tabernacle-at-pendrell-vale', refsourceId: '517201', name: 'The Tabernacle at Pendrell Vale', subtitle: 'Rare', setName: 'Legends', productType: 'single_card', game: 'mtg', year: 1994, releaseDate: null, ungradedUsd: 4_000, psa10Usd: 40_000, liquidity: sparse(14, 45) },
   { key: 'mtg-revised-underground-sea', refsourceId: '516288', name: 'Underground Sea', subtitle: 'Rare', setName: 'Revised Edition', productType: 'single_card', game: 'mtg', year: 1994, releaseDate: null, ungradedUsd: 650, psa10Usd: 6_000, liquidity: flow(2) },
   // Magic: The Gathering, modern singles
   { key: 'mtg-worldwake-jace-the-mind-sculptor-31', refsourceId: '1103117', name: 'Jace, the Mind Sculptor', subtitle: '31/145 Mythic', setName: 'Worldwake', productType: 'single_card', game: 'mtg', year: 2010, releaseDate: '2010-02-05', ungradedUsd: 65, psa10Usd: 400, liquidity: flow(3) },
@@ -95,13 +98,13 @@ export const SAMPLE_PRODUCTS: readonly SampleProduct[] = [
   { key: 'mtg-dominaria-united-sheoldred-the-apocalypse-107', refsourceId: '2570107', name: 'Sheoldred, the Apocalypse', subtitle: '107/281 Mythic', setName: 'Dominaria United', productType: 'single_card', game: 'mtg', year: 2022, releaseDate: '2022-09-09', ungradedUsd: 75, psa10Usd: 220, liquidity: flow(6) },
   { key: 'mtg-lord-of-the-rings-the-one-ring-246', refsourceId: '2788246', name: 'The One Ring', subtitle: '246/281 Mythic', setName: 'The Lord of the Rings: Tales of Middle-earth', productType: 'single_card', game: 'mtg', year: 2023, releaseDate: '2023-06-23', ungradedUsd: 55, psa10Usd: 160, liquidity: flow(6) },
   // Magic: The Gathering, sealed
-  { key: 'mtg-alpha-booster-box', refsourceId: '512900', name: 'Alpha Booster Box', subtitle: '36 packs', setName: 'Limited Edition Alpha', productType: 'booster_box', game: 'mtg', year: 1993, releaseDate: '1993-08-05', ungradedUsd: 1_900_000, psa10Usd: null, liquidity: sparse(71) },
+  { key: 'mtg-alpha-booster-box', refsourceId: '512900', name: 'Alpha Booster Box', subtitle: '36 packs', setName: 'Limited Edition Alpha', productType: 'booster_box', game: 'mtg', year: 1993, releaseDate: '1993-08-05', ungradedUsd: 1_900_000, psa10Usd: null, liquidity: sparse(40, 120) },
   { key: 'mtg-revised-booster-box', refsourceId: '516900', name: 'Revised Booster Box', subtitle: '36 packs', setName: 'Revised Edition', productType: 'booster_box', game: 'mtg', year: 1994, releaseDate: null, ungradedUsd: 25_000, psa10Usd: null, liquidity: flow(0.15) },
   { key: 'mtg-modern-horizons-2-draft-booster-box', refsourceId: '2391900', name: 'Modern Horizons 2 Draft Booster Box', subtitle: '36 packs', setName: 'Modern Horizons 2', productType: 'booster_box', game: 'mtg', year: 2021, releaseDate: '2021-06-18', ungradedUsd: 350, psa10Usd: null, liquidity: flow(2) },
   { key: 'mtg-modern-horizons-3-collector-booster-box', refsourceId: '3011902', name: 'Modern Horizons 3 Collector Booster Box', subtitle: '12 packs', setName: 'Modern Horizons 3', productType: 'booster_box', game: 'mtg', year: 2024, releaseDate: '2024-06-14', ungradedUsd: 420, psa10Usd: null, liquidity: flow(4) },
   // Sports, vintage singles
-  { key: '1952-topps-mickey-mantle-311', refsourceId: '701311', name: 'Mickey Mantle', subtitle: '#311', setName: '1952 Topps', productType: 'single_card', game: 'baseball', year: 1952, releaseDate: null, ungradedUsd: 60_000, psa10Usd: 12_600_000, liquidity: sparse(38) },
-  { key: '1965-topps-joe-namath-122', refsourceId: '703122', name: 'Joe Namath', subtitle: '#122 Rookie', setName: '1965 Topps', productType: 'single_card', game: 'football', year: 1965, releaseDate: null, ungradedUsd: 1_500, psa10Usd: 400_000, liquidity: sparse(24) },
+  { key: '1952-topps-mickey-mantle-311', refsourceId: '701311', name: 'Mickey Mantle', subtitle: '#311', setName: '1952 Topps', productType: 'single_card', game: 'baseball', year: 1952, releaseDate: null, ungradedUsd: 60_000, psa10Usd: 12_600_000, liquidity: sparse(20, 70) },
+  { key: '1965-topps-joe-namath-122', refsourceId: '703122', name: 'Joe Namath', subtitle: '#122 Rookie', setName: '1965 Topps', productType: 'single_card', game: 'football', year: 1965, releaseDate: null, ungradedUsd: 1_500, psa10Usd: 400_000, liquidity: sparse(14, 40) },
   { key: '1986-fleer-michael-jordan-57', refsourceId: '708657', name: 'Michael Jordan', subtitle: '#57 Rookie', setName: '1986-87 Fleer', productType: 'single_card', game: 'basketball', year: 1986, releaseDate: null, ungradedUsd: 1_500, psa10Usd: 200_000, liquidity: flow(1.5) },
   { key: '1989-upper-deck-ken-griffey-jr-1', refsourceId: '709101', name: 'Ken Griffey Jr.', subtitle: '#1 Star Rookie', setName: '1989 Upper Deck', productType: 'single_card', game: 'baseball', year: 1989, releaseDate: null, ungradedUsd: 60, psa10Usd: 2_000, liquidity: flow(4) },
   { key: '1996-topps-chrome-kobe-bryant-138', refsourceId: '712138', name: 'Kobe Bryant', subtitle: '#138 Rookie', setName: '1996-97 Topps Chrome', productType: 'single_card', game: 'basketball', year: 1996, releaseDate: null, ungradedUsd: 600, psa10Usd: 14_000, liquidity: flow(1.2) },

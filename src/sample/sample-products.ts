@@ -18,7 +18,7 @@ export interface ModelProduct {
   era: Era;
   releaseDate: string | null;
   liquidity: Liquidity;
-  /** Ungraded price in cents at the end of the history. */
+  /** Ungraded price in cents: the level on PRICE_ANCHOR in the sample, at the end of the history in scale mode. */
   ungradedMinor: number;
   /** PSA 10 price over ungraded price; null for sealed products. */
   gemRatio: number | null;

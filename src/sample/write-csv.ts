@@ -108,9 +108,10 @@ const Z = 0x5a;
 
 /**
  * The observation CSV of a plan as byte chunks (header first). Times are ISO-8601 UTC to
- * the second (`2026-11-21T14:03:27Z`); the date part is encoded once per day.
+ * the second (`2026-11-21T14:03:27Z`); the date part is encoded once per day. `counter.rows`
+ * is increased by the number of rows, a day ahead of the bytes.
  */
-export function* observationChunks(plan: SamplePlan): Generator<Uint8Array> {
+export function* observationChunks(plan: SamplePlan, counter: { rows: number } = { rows: 0 }): Generator<Uint8Array> {
   const out = new ChunkBuilder();
   out.bytes(encoder.encode(OBSERVATION_COLUMNS.join(',') + '\n'));
   // Everything but the time, price and id is one of a few byte strings: encode them once.
@@ -121,6 +122,7 @@ export function* observationChunks(plan: SamplePlan): Generator<Uint8Array> {
   let cachedDay = NaN;
   let datePrefix = new Uint8Array(0);
   for (const day of observationDays(plan)) {
+    counter.rows += day.size;
     for (let n = 0; n < day.size; n++) {
       const i = day.order[n]!;
       const at = day.at[i]!;
@@ -155,8 +157,10 @@ export function* observationChunks(plan: SamplePlan): Generator<Uint8Array> {
   if (out.pos > 0) yield out.take();
 }
 
-/** Writes a plan's catalog and observations (plan.totalRows rows) to the given paths. */
-export async function writeSample(plan: SamplePlan, paths: { catalog: string; observations: string }): Promise<void> {
+/** Writes a plan's catalog and observations to the given paths; resolves to the number of observation rows. */
+export async function writeSample(plan: SamplePlan, paths: { catalog: string; observations: string }): Promise<number> {
   await writeChunks(paths.catalog, [encoder.encode(catalogCsv(plan))]);
-  await writeChunks(paths.observations, observationChunks(plan));
+  const counter = { rows: 0 };
+  await writeChunks(paths.observations, observationChunks(plan, counter));
+  return counter.rows;
 }
