@@ -1,0 +1,70 @@
+/** `oracle catalog` as an analyst runs it: the table, --search and --json. */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../_setup.js';
+
+const CATALOG = [
+  'product_key,refsource_id,product_name,product_type,era,release_date',
+  'pokemon-base-set-charizard-4-102,631245,Charizard,single_card,vintage,1999-01-09',
+  'pokemon-evolving-skies-booster-box,2512345,Evolving Skies Booster Box,booster_box,modern,2021-08-27',
+  'mtg-alpha-black-lotus,1000001,Black Lotus,single_card,vintage,1993-08-05',
+].join('\n');
+const OBSERVATIONS = [
+  'product_key,source,observed_at,price_minor,grader,grade,external_id',
+  'pokemon-base-set-charizard-4-102,ebay,2026-03-02T23:30:00-05:00,41000,,,e1',
+  'pokemon-base-set-charizard-4-102,ebay,2026-05-01T10:00:00Z,1250000,PSA,9,e2',
+  'pokemon-base-set-charizard-4-102,pricecharting,2026-05-02T00:00:00Z,900000,ANY,9,',
+  'mtg-alpha-black-lotus,ebay,2026-06-01T10:00:00Z,2500000,,,e3',
+].join('\n');
+
+let db: string;
+const cli = (...args: string[]) => runCli(['--db', db, 'catalog', ...args]);
+
+beforeAll(async () => {
+  const dir = tempDir();
+  db = join(dir, 'oracle.db');
+  writeFileSync(join(dir, 'catalog.csv'), CATALOG);
+  writeFileSync(join(dir, 'obs.csv'), OBSERVATIONS);
+  expect((await runCli(['--db', db, 'ingest', join(dir, 'catalog.csv'), join(dir, 'obs.csv')])).code).toBe(0);
+});
+
+describe.concurrent('oracle catalog', () => {
+  it('lists every product with its earliest UTC observation date and observation count', async () => {
+    const result = await cli();
+    expect(result.code).toBe(0);
+    const rows = result.stdout.split('\n').filter((line) => line.startsWith('│') && !line.includes('product key'));
+    expect(rows).toHaveLength(3);
+    // 23:30 at -05:00 on March 2 is March 3 in UTC.
+    expect(result.stdout).toMatch(/pokemon-base-set-charizard-4-102 +│ +631245 │ Charizard +│ single_card │ vintage │ 2026-03-03 │ +3 │/);
+    expect(result.stdout).toMatch(/pokemon-evolving-skies-booster-box +│ +2512345 │ .* │ -  +│ +0 │/);
+    expect(result.stdout).toContain('3 products');
+  });
+
+  it('filters by key or name with --search, case-insensitively', async () => {
+    const result = await cli('--search', 'LOTUS');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('mtg-alpha-black-lotus');
+    expect(result.stdout).not.toContain('charizard');
+    expect(result.stdout).toContain('1 product\n');
+  });
+
+  it('prints exactly the API body with --json: {total, products} with the fields of SPEC.md 2.6', async () => {
+    const result = await cli('--json');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      total: 3,
+      products: [
+        { product_key: 'mtg-alpha-black-lotus', refsource_id: '1000001', product_name: 'Black Lotus', product_type: 'single_card', era: 'vintage', earliest_observation: '2026-06-01' },
+        { product_key: 'pokemon-base-set-charizard-4-102', refsource_id: '631245', product_name: 'Charizard', product_type: 'single_card', era: 'vintage', earliest_observation: '2026-03-03' },
+        { product_key: 'pokemon-evolving-skies-booster-box', refsource_id: '2512345', product_name: 'Evolving Skies Booster Box', product_type: 'booster_box', era: 'modern', earliest_observation: null },
+      ],
+    });
+  });
+
+  it('gives an empty list, not an error, when nothing matches', async () => {
+    const result = await cli('--search', 'no such card', '--json');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ total: 0, products: [] });
+  });
+});
