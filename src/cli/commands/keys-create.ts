@@ -1,5 +1,30 @@
+/**
+ * `oracle keys create --label <name>`: a new random key (256 bits), printed once on stdout;
+ * only its SHA-256 is stored. The public id (for `keys list`, `keys revoke` and the access
+ * log) goes to stderr, so `KEY=$(oracle keys create --label x)` captures the key alone.
+ */
+import { randomBytes } from 'node:crypto';
+import { hashApiKey } from '../../service/key-verifier.js';
+import { openStore } from '../../store/store.js';
 import type { CommandContext } from '../context.js';
+import { UsageError } from '../exit-codes.js';
 
-export async function run(_args: unknown[], _ctx: CommandContext): Promise<number> {
-  throw new Error('not implemented yet');
+const MAX_LABEL_LENGTH = 100;
+
+export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
+  const label = String(ctx.options.label ?? '').trim();
+  if (label === '' || label.length > MAX_LABEL_LENGTH || /[\u0000-\u001f\u007f]/.test(label)) {
+    throw new UsageError(`--label must be 1 to ${MAX_LABEL_LENGTH} characters without control characters`);
+  }
+  const id = `key_${randomBytes(6).toString('hex')}`;
+  const secret = `ork_${randomBytes(32).toString('base64url')}`;
+  const store = await openStore(ctx.dbPath, { create: true });
+  try {
+    store.apiKeys.create(id, label, hashApiKey(secret), ctx.now);
+  } finally {
+    store.close();
+  }
+  ctx.stdout.write(`${secret}\n`);
+  ctx.stderr.write(`created API key ${id} (${JSON.stringify(label)}); the key above is shown only this once\n`);
+  return 0;
 }

@@ -1,5 +1,29 @@
+/** `oracle keys list [--json]`: id, label, created, last used, revoked; never a secret (none is stored). */
+import { toIsoUtc } from '../../domain/time.js';
+import { openStore } from '../../store/store.js';
 import type { CommandContext } from '../context.js';
 
-export async function run(_args: unknown[], _ctx: CommandContext): Promise<number> {
-  throw new Error('not implemented yet');
+export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
+  const store = await openStore(ctx.dbPath);
+  let rows;
+  try {
+    rows = store.apiKeys.list().map((k) => ({
+      id: k.id,
+      label: k.label,
+      created_at: toIsoUtc(k.createdAt),
+      last_used_at: k.lastUsedAt === null ? null : toIsoUtc(k.lastUsedAt),
+      revoked_at: k.revokedAt === null ? null : toIsoUtc(k.revokedAt),
+    }));
+  } finally {
+    store.close();
+  }
+  if (ctx.options.json) {
+    ctx.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    return 0;
+  }
+  const { default: Table } = await import('cli-table3');
+  const table = new Table({ head: ['id', 'label', 'created', 'last used', 'revoked'], style: { head: [], border: [] } });
+  for (const r of rows) table.push([r.id, r.label, r.created_at, r.last_used_at ?? '-', r.revoked_at ?? '-']);
+  ctx.stdout.write(`${table.toString()}\n${rows.length} key${rows.length === 1 ? '' : 's'}\n`);
+  return 0;
 }

@@ -1,5 +1,21 @@
+/**
+ * `oracle keys revoke <key-id>`: refused from the next request on. A running server notices
+ * the write (the database's data_version moves) and drops its cached lookup of the key.
+ */
+import { openStore } from '../../store/store.js';
 import type { CommandContext } from '../context.js';
+import { UsageError } from '../exit-codes.js';
 
-export async function run(_args: unknown[], _ctx: CommandContext): Promise<number> {
-  throw new Error('not implemented yet');
+export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
+  const id = String(args[0]);
+  const store = await openStore(ctx.dbPath);
+  let revoked: boolean;
+  try {
+    revoked = store.apiKeys.revoke(id, ctx.now);
+  } finally {
+    store.close();
+  }
+  if (!revoked) throw new UsageError(`no active API key has id ${JSON.stringify(id)} (see oracle keys list)`);
+  ctx.stderr.write(`revoked API key ${id}\n`);
+  return 0;
 }

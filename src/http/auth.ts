@@ -1,0 +1,28 @@
+/**
+ * API key extraction (SPEC.md section 5): `X-API-Key: <key>` or `Authorization: Bearer <key>`.
+ * Verification (hashing, constant-time comparison, revocation) is the service's job.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { ApiService } from '../service/api-service.js';
+import { UnauthorizedError } from './errors.js';
+
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+
+/** The key the request presents, if any. X-API-Key wins when both headers are sent. */
+export function presentedKey(headers: IncomingHttpHeaders): string | undefined {
+  const direct = headers['x-api-key'];
+  if (typeof direct === 'string' && direct.trim() !== '') return direct.trim();
+  const authorization = headers.authorization;
+  return authorization ? BEARER.exec(authorization)?.[1] : undefined;
+}
+
+/** The public id of the request's key; throws UnauthorizedError (401) when it has none or a bad one. */
+export async function authenticate(headers: IncomingHttpHeaders, service: ApiService, now: number): Promise<string> {
+  const key = presentedKey(headers);
+  if (key === undefined) {
+    throw new UnauthorizedError('missing API key: send X-API-Key: <key> or Authorization: Bearer <key>');
+  }
+  const identity = await service.verifyKey(key, now);
+  if (!identity) throw new UnauthorizedError('invalid or revoked API key');
+  return identity.id;
+}

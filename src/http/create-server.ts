@@ -1,0 +1,200 @@
+/**
+ * The HTTP adapter: a polka app over node:http, built without binding a port (`listen()` is
+ * separate, so tests start a real server on port 0). Each request goes: route match (404),
+ * key (401), method (403), rate limit (429), input validation (400/422), one service call,
+ * JSON out. Every response, errors included, is application/json with a `{detail}` on errors.
+ */
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+import polka, { type Request } from 'polka';
+import type { z } from 'zod';
+import { InvalidParameterError } from '../domain/errors.js';
+import type { ApiService } from '../service/api-service.js';
+import { createAccessLog, type AccessLog } from './access-log.js';
+import { authenticate } from './auth.js';
+import { httpFailure, RateLimitedError, ReadOnlyError, RouteNotFoundError } from './errors.js';
+import { createRateLimiter } from './rate-limit.js';
+import type { Route } from './route.js';
+import { apiRoutes } from './routes/index.js';
+
+export interface ServerDeps {
+  service: ApiService;
+  /** Access-log lines (default: stdout). */
+  accessLog?: (line: string) => void;
+  /** Error lines, 5xx causes included (default: stderr). */
+  errorLog?: (line: string) => void;
+  now?: () => number;
+}
+
+export interface ServerOptions {
+  /** Requests per minute per key on the pricing, refsource and snapshot routes. */
+  rateLimitPerMinute: number;
+  /** The version the OpenAPI document states. */
+  version?: string;
+  /** How long an idle keep-alive connection stays open. */
+  keepAliveTimeoutMs?: number;
+  /** Longest wait for a request's headers, then for the whole request. */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
+}
+
+export const SERVER_TIMEOUT_DEFAULTS = { keepAliveTimeoutMs: 5_000, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 } as const;
+
+export interface OracleServer {
+  readonly server: Server;
+  listen(port: number, host: string): Promise<AddressInfo>;
+  /** Stops accepting connections and resolves once in-flight requests have finished (at most `graceMs`). */
+  close(graceMs?: number): Promise<void>;
+}
+
+const READ_METHODS = new Set(['GET', 'HEAD']);
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export function createServer(deps: ServerDeps, options: ServerOptions): OracleServer {
+  const { service } = deps;
+  const now = deps.now ?? Date.now;
+  const log: AccessLog = createAccessLog(deps.accessLog ?? ((line) => process.stdout.write(line)));
+  const errorLog = deps.errorLog ?? ((line) => process.stderr.write(line));
+  const limiter = createRateLimiter(options.rateLimitPerMinute);
+  let closing = false;
+
+  /** Serialised bodies of objects the service hands out again and again (cached bundles, the catalog). */
+  const serialized = new WeakMap<object, Buffer>();
+  function payload(body: unknown): Buffer {
+    if (typeof body !== 'object' || body === null) return Buffer.from(JSON.stringify(body));
+    let bytes = serialized.get(body);
+    if (!bytes) serialized.set(body, (bytes = Buffer.from(JSON.stringify(body))));
+    return bytes;
+  }
+
+  /** Writes status, headers and body in one go; HEAD gets GET's status and headers, no body (decision 5). */
+  function send(req: IncomingMessage, res: ServerResponse, status: number, body: unknown, headers: OutgoingHttpHeaders = {}): void {
+    const bytes = payload(body);
+    headers['content-type'] = JSON_TYPE;
+    headers['content-length'] = bytes.length;
+    if (closing) headers.connection = 'close';
+    res.writeHead(status, headers);
+    res.end(req.method === 'HEAD' ? undefined : bytes);
+  }
+
+  function sendError(req: IncomingMessage, res: ServerResponse, error: unknown, route: string | null, headers: OutgoingHttpHeaders = {}): number {
+    const { status, detail } = httpFailure(error);
+    if (status >= 500) logFailure(req, route, status, error);
+    if (error instanceof RateLimitedError) headers['retry-after'] = String(error.retryAfterSeconds);
+    if (status === 401) headers['www-authenticate'] = 'Bearer realm="oracle"';
+    if (res.headersSent) {
+      res.destroy();
+    } else {
+      send(req, res, status, { detail }, headers);
+    }
+    return status;
+  }
+
+  function logFailure(req: IncomingMessage, route: string | null, status: number, error: unknown): void {
+    // Never the headers: they carry the key.
+    const err = error instanceof Error ? error : new Error(String(error));
+    const cause = err.cause instanceof Error ? err.cause.message : undefined;
+    errorLog(
+      `${JSON.stringify({ time: new Date().toISOString(), level: 'error', method: req.method, route, status, error: err.name, message: err.message, cause, stack: status === 500 ? err.stack : undefined })}\n`,
+    );
+  }
+
+  function handlerFor(route: Route) {
+    return async (req: Request, res: ServerResponse) => {
+      const started = performance.now();
+      let keyId: string | null = null;
+      let status = 200;
+      const headers: OutgoingHttpHeaders = {};
+      try {
+        const at = now();
+        const readOnly = READ_METHODS.has(req.method);
+        // 401 before 403 before everything else (CONTRACT.md decision 5); a write to a
+        // public route needs a key too, so it gets the same answers as any other write.
+        if (route.auth || !readOnly) keyId = await authenticate(req.headers, service, at);
+        if (!readOnly) throw new ReadOnlyError(`the API is read-only: ${req.method} is not allowed, use GET or HEAD`);
+        if (route.rateLimited) {
+          const decision = limiter.take(keyId as string, at);
+          headers['ratelimit-limit'] = String(decision.limit);
+          headers['ratelimit-remaining'] = String(decision.remaining);
+          headers['ratelimit-reset'] = String(decision.resetSeconds);
+          if (!decision.allowed) throw new RateLimitedError(decision.retryAfterSeconds);
+        }
+        const body = await route.handle({
+          params: parseInput(route.pathParams, req.params),
+          query: parseInput(route.query, req.query),
+          now: at,
+          service,
+        });
+        send(req, res, 200, body, headers);
+      } catch (error) {
+        status = sendError(req, res, error, route.path, headers);
+      }
+      log({ method: req.method, route: route.path, status, ms: performance.now() - started, keyId });
+    };
+  }
+
+  const app = polka<Request>({
+    onNoMatch: (req, res) => {
+      const status = sendError(req, res, new RouteNotFoundError(`no route ${req.method} ${req.path}`), null);
+      log({ method: req.method, route: null, status, ms: 0, keyId: null });
+    },
+    // Reached only when something outside a route handler throws: a generic 500, cause logged.
+    onError: (error, req, res) => {
+      const status = sendError(req, res, error, null);
+      log({ method: req.method, route: null, status, ms: 0, keyId: null });
+    },
+  });
+  for (const route of apiRoutes(options.version ?? '0.0.0')) app.all(route.path, handlerFor(route));
+
+  const server = createHttpServer((req, res) => app.handler(req as Request, res, undefined as never));
+  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? SERVER_TIMEOUT_DEFAULTS.keepAliveTimeoutMs;
+  server.headersTimeout = options.headersTimeoutMs ?? SERVER_TIMEOUT_DEFAULTS.headersTimeoutMs;
+  server.requestTimeout = options.requestTimeoutMs ?? SERVER_TIMEOUT_DEFAULTS.requestTimeoutMs;
+
+  return {
+    server,
+    listen(port, host) {
+      return new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          resolve(server.address() as AddressInfo);
+        });
+      });
+    },
+    close(graceMs = 10_000) {
+      closing = true;
+      return new Promise((resolve) => {
+        // In-flight requests finish (their responses say `connection: close`); idle
+        // keep-alive sockets close now; whatever is still open after the grace period is cut.
+        const force = setTimeout(() => server.closeAllConnections(), graceMs);
+        server.close(() => {
+          clearTimeout(force);
+          log.flush();
+          resolve();
+        });
+        server.closeIdleConnections();
+      });
+    },
+  };
+}
+
+/**
+ * Validates path or query input against a route's schema. The schemas call the domain
+ * parsers, which throw the named 400/422 errors themselves; a plain schema failure becomes
+ * a 400 naming the parameter.
+ */
+function parseInput<S extends z.ZodObject | undefined>(schema: S, input: unknown): never {
+  if (!schema) return undefined as never;
+  const result = schema.safeParse(input);
+  if (result.success) return result.data as never;
+  const issue = result.error.issues[0];
+  const name = String(issue?.path[0] ?? 'parameter');
+  throw new InvalidParameterError(name, `${name}: ${issue?.message ?? 'invalid value'}`, { cause: result.error });
+}

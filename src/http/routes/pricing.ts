@@ -1,0 +1,22 @@
+/** GET /api/v1/developer/pricing/{product_key} (SPEC.md 4.2). */
+import { defineRoute, API_PREFIX } from '../route.js';
+import { pricingBundle, pricingQuery, productKeyPath } from '../schemas.js';
+
+export const pricingRoute = defineRoute({
+  path: `${API_PREFIX}/developer/pricing/:product_key`,
+  operationId: 'getPricing',
+  summary: 'Pricing bundle of a catalog product',
+  description: 'The ungraded price and the 4 graders x grades 7-10 matrix, as of now. `id` is null on this route.',
+  auth: true,
+  rateLimited: true,
+  pathParams: productKeyPath,
+  query: pricingQuery,
+  response: pricingBundle,
+  errors: [400, 401, 403, 429, 500, 503],
+  handle: ({ params, query, now, service }) =>
+    service.pricing(
+      params.product_key,
+      { windowHours: query.window_hours, outlierStddevs: query.outlier_stddevs },
+      now,
+    ),
+});

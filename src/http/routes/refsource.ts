@@ -1,0 +1,41 @@
+/**
+ * GET /api/v1/developer/refsource/{refsource_id} (SPEC.md 4.3) and its snapshot (4.4): the
+ * bundle addressed by the upstream reference-source id, resolved as CONTRACT.md decision 3 says.
+ */
+import { defineRoute, API_PREFIX } from '../route.js';
+import { pricingBundle, pricingQuery, refsourceIdPath, snapshotQuery } from '../schemas.js';
+
+export const refsourceRoute = defineRoute({
+  path: `${API_PREFIX}/developer/refsource/:refsource_id`,
+  operationId: 'getPricingByRefsource',
+  summary: 'Pricing bundle of a product addressed by its reference-source id',
+  description:
+    'Same bundle as the pricing route with `id` set. When the upstream fails and a local mapping exists, the ungraded slot\'s meta carries `refsource_upstream: "unavailable"`.',
+  auth: true,
+  rateLimited: true,
+  pathParams: refsourceIdPath,
+  query: pricingQuery,
+  response: pricingBundle,
+  errors: [400, 401, 403, 429, 500, 502, 503],
+  handle: ({ params, query, now, service }) =>
+    service.refsource(
+      params.refsource_id,
+      { windowHours: query.window_hours, outlierStddevs: query.outlier_stddevs },
+      now,
+    ),
+});
+
+export const snapshotRoute = defineRoute({
+  path: `${API_PREFIX}/developer/refsource/:refsource_id/snapshot`,
+  operationId: 'getSnapshot',
+  summary: 'Pricing bundle as of a past UTC date',
+  description: 'Window: 00:00Z of `date` to 00:00Z of the next day; `window_hours` is 24.',
+  auth: true,
+  rateLimited: true,
+  pathParams: refsourceIdPath,
+  query: snapshotQuery,
+  response: pricingBundle,
+  errors: [400, 401, 403, 422, 429, 500, 502, 503],
+  handle: ({ params, query, now, service }) =>
+    service.snapshot(params.refsource_id, query.date, query.outlier_stddevs, now),
+});

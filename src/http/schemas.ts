@@ -1,0 +1,139 @@
+/**
+ * The zod schemas of the API: path and query parameters (validated on every request) and
+ * response bodies (the routes' declared return types, checked against the domain types
+ * below). The OpenAPI document is generated from these same objects, so it cannot drift.
+ */
+import { z } from 'zod';
+import { OUTLIER_STDDEVS, WINDOW_HOURS, type PricingBundle } from '../domain/bundle.js';
+import { GRADERS, MATRIX_GRADES } from '../domain/conditions.js';
+import { InvalidParameterError } from '../domain/errors.js';
+import { parseOutlierStddevs, parseWindowHours } from '../domain/params.js';
+import { ERAS, PRODUCT_TYPES } from '../domain/product.js';
+import type { CatalogBody } from '../service/catalog.js';
+
+/**
+ * A query parameter parsed by the shared domain parser (so the 400 names the parameter and
+ * its range in the CLI's words) and documented by `doc`. A repeated parameter arrives as an
+ * array; joined, it fails the parser like any other malformed value.
+ */
+function queryParam<T>(parse: (raw: string | undefined) => T, doc: Record<string, unknown>) {
+  return z
+    .unknown()
+    .optional()
+    .meta(doc)
+    .transform((raw) => parse(Array.isArray(raw) ? raw.join(',') : (raw as string | undefined)));
+}
+
+function intParam(parse: (raw: string | undefined) => number, range: { min: number; max: number; default: number }, description: string) {
+  return queryParam(parse, { type: 'integer', minimum: range.min, maximum: range.max, default: range.default, description });
+}
+
+const windowHours = intParam(parseWindowHours, WINDOW_HOURS, 'TWAP lookback in hours.');
+const outlierStddevs = intParam(
+  parseOutlierStddevs,
+  OUTLIER_STDDEVS,
+  'Observations beyond this many standard deviations are dropped.',
+);
+
+export const pricingQuery = z.object({ window_hours: windowHours, outlier_stddevs: outlierStddevs });
+
+export const snapshotQuery = z.object({
+  // Checked by the service (422, CONTRACT.md decision 2), which needs the clock.
+  date: queryParam((raw) => raw, {
+    type: 'string',
+    format: 'date',
+    description: 'UTC date YYYY-MM-DD, today at the latest. Window: 00:00Z of the date to 00:00Z of the next day.',
+  }),
+  outlier_stddevs: outlierStddevs,
+});
+
+export const productKeyPath = z.object({
+  product_key: z.string().min(1).meta({ description: 'Catalog key, URL-encoded.' }),
+});
+
+const REFSOURCE_ID = /^\d{1,20}$/;
+
+export const refsourceIdPath = z.object({
+  refsource_id: z
+    .string()
+    .meta({ type: 'string', pattern: REFSOURCE_ID.source, description: 'Upstream reference-source product id (digits).' })
+    .transform((id) => {
+      if (!REFSOURCE_ID.test(id)) {
+        throw new InvalidParameterError('refsource_id', `refsource_id must be a string of 1 to 20 digits (got ${JSON.stringify(id)})`);
+      }
+      return id;
+    }),
+});
+
+/** The named response schemas: `components.schemas` of the OpenAPI document. */
+export const apiComponents = z.registry<{ id: string }>();
+
+const slot = z
+  .object({
+    price_minor: z.int().nullable(),
+    currency: z.literal('USD'),
+    condition_key: z.string(),
+    methodology: z.string(),
+    window_start: z.string(),
+    window_end: z.string(),
+    included_points: z.int(),
+    excluded_points: z.int(),
+    error: z.literal('no_observations').nullable(),
+    meta: z.record(z.string(), z.unknown()),
+  })
+  .register(apiComponents, { id: 'Slot' });
+
+const gradedSlot = slot
+  .extend({ company: z.enum(GRADERS), grade: z.union(MATRIX_GRADES.map((g) => z.literal(g))) })
+  .register(apiComponents, { id: 'GradedSlot' });
+
+const gradeMap = z.object({ '7': gradedSlot, '8': gradedSlot, '9': gradedSlot, '10': gradedSlot });
+
+export const pricingBundle = z
+  .object({
+    id: z.string().nullable(),
+    product_key: z.string(),
+    window_hours: z.int(),
+    outlier_stddevs: z.int(),
+    ungraded: slot,
+    graded: z.object({ PSA: gradeMap, BGS: gradeMap, CGC: gradeMap, SGC: gradeMap }),
+    metadata: z.object({
+      product_name: z.string(),
+      subtitle: z.string(),
+      set_name: z.string(),
+      image_url: z.string(),
+      product_type: z.enum(PRODUCT_TYPES),
+      era: z.enum(ERAS),
+      release_date: z.string().nullable(),
+    }),
+  })
+  .register(apiComponents, { id: 'OracleCardPricingResponse' });
+
+export const catalogResponse = z
+  .object({
+    total: z.int(),
+    products: z.array(
+      z.object({
+        product_key: z.string(),
+        refsource_id: z.string().nullable(),
+        product_name: z.string(),
+        product_type: z.enum(PRODUCT_TYPES),
+        era: z.enum(ERAS),
+        earliest_observation: z.string().nullable(),
+      }),
+    ),
+  })
+  .register(apiComponents, { id: 'Catalog' });
+
+export const healthResponse = z.object({ status: z.literal('ok') }).register(apiComponents, { id: 'Health' });
+
+export const errorResponse = z.object({ detail: z.string() }).register(apiComponents, { id: 'Error' });
+
+export const openApiResponse = z.record(z.string(), z.unknown()).register(apiComponents, { id: 'OpenApiDocument' });
+
+// The schemas and the domain types must describe the same bodies: these fail to compile otherwise.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const bundleMatches: Same<z.output<typeof pricingBundle>, PricingBundle> = true;
+const catalogMatches: Same<z.output<typeof catalogResponse>, CatalogBody> = true;
+void bundleMatches;
+void catalogMatches;

@@ -1,0 +1,152 @@
+/**
+ * The oracle as a long-running server uses it: one call per request, over a lazily opened
+ * store, with computed bundles and the catalog cached until the next write, API keys
+ * verified, and reference-source ids resolved through the upstream. The HTTP adapter
+ * parses, calls one of these, and formats.
+ */
+import type { PricingBundle } from '../domain/bundle.js';
+import { parseSnapshotDate } from '../domain/params.js';
+import type { Store } from '../store/store.js';
+import { createBundleCache, BUNDLE_CACHE_DEFAULTS, type BundleCacheOptions } from './bundle-cache.js';
+import type { CatalogBody } from './catalog.js';
+import { createKeyVerifier, type KeyIdentity } from './key-verifier.js';
+import { createOracle, type Oracle } from './oracle.js';
+import type { RefsourceResolver, Resolution } from './refsource-resolver.js';
+import { createStoreHandle, type StoreHandle } from './store-handle.js';
+
+export interface PricingQuery {
+  windowHours: number;
+  outlierStddevs: number;
+}
+
+export interface ApiService {
+  /** The caller's identity, or null for an unknown or revoked key. */
+  verifyKey(secret: string, now: number): Promise<KeyIdentity | null>;
+  /** SPEC.md 4.2: the bundle of a catalog key, as of `now`. */
+  pricing(productKey: string, query: PricingQuery, now: number): Promise<PricingBundle>;
+  /** SPEC.md 4.3: the bundle of a reference-source id, as of `now`. */
+  refsource(id: string, query: PricingQuery, now: number): Promise<PricingBundle>;
+  /** SPEC.md 4.4: the bundle of a reference-source id for a UTC date. */
+  snapshot(id: string, date: string | undefined, outlierStddevs: number, now: number): Promise<PricingBundle>;
+  /** SPEC.md 4.5. */
+  catalog(): Promise<CatalogBody>;
+  /** Writes pending key last-used times and closes the upstream client and the store. */
+  close(): Promise<void>;
+}
+
+export interface ApiServiceDeps {
+  /** SQLite file; the server starts without it and answers 503 until it exists. */
+  dbPath: string;
+  resolver: RefsourceResolver;
+  /** Keys from ORACLE_API_KEYS, accepted besides the stored ones. */
+  envKeys?: readonly string[];
+  bundleCache?: BundleCacheOptions;
+  /** For tests: how a store is opened, and how the oracle is built over it. */
+  openStore?: (path: string) => Promise<Store>;
+  createOracle?: (deps: { store: Store }) => Oracle;
+}
+
+/** How often pending `last_used_at` times are written. */
+export const KEY_TOUCH_INTERVAL_MS = 30_000;
+
+export function createApiService(deps: ApiServiceDeps): ApiService {
+  const handle: StoreHandle = createStoreHandle(deps.dbPath, deps.openStore);
+  const buildOracle = deps.createOracle ?? createOracle;
+  const bundles = createBundleCache(deps.bundleCache ?? BUNDLE_CACHE_DEFAULTS);
+  const keys = createKeyVerifier(deps.envKeys ?? []);
+  let catalogCache: { version: number; body: CatalogBody } | undefined;
+
+  // Caches are only valid for the connection that filled them: data_version is per connection.
+  let current: { store: Store; oracle: Oracle } | undefined;
+  // The data version is read once per event-loop turn, not once per call: under load one
+  // turn serves many requests, and a version a turn old is as fresh as the request itself.
+  let turnVersion: number | undefined;
+  const endTurn = () => (turnVersion = undefined);
+  function withStore<T>(fn: (store: Store, version: number, oracle: Oracle) => T): Promise<T> {
+    return handle.use((store) => {
+      if (current?.store !== store) {
+        current = { store, oracle: buildOracle({ store }) };
+        turnVersion = undefined;
+        bundles.clear();
+        keys.reset();
+        catalogCache = undefined;
+      }
+      if (turnVersion === undefined) {
+        turnVersion = store.dataVersion();
+        setImmediate(endTurn);
+      }
+      return fn(store, turnVersion, current.oracle);
+    });
+  }
+
+  // Started by the first verified key, so building the service starts nothing.
+  let touchTimer: NodeJS.Timeout | undefined;
+  function startTouching(): void {
+    touchTimer = setInterval(() => {
+      keys.flush(withStore).catch(() => {
+        // Last-used times are best effort: a locked or missing file must not stop serving.
+      });
+    }, KEY_TOUCH_INTERVAL_MS);
+    touchTimer.unref();
+  }
+
+  function findLocal(id: string) {
+    return withStore((store) => store.products.findByRefsourceId(id));
+  }
+
+  /** A bundle from the cache (or `compute`d), with the upstream's failure named when there was one. */
+  function cachedBundle(key: string, now: number, resolution: Resolution | null, compute: (oracle: Oracle) => PricingBundle) {
+    return withStore((_store, version, oracle) => {
+      const bundle = bundles.get(key, version, now, () => compute(oracle));
+      return resolution?.upstream ? withUpstreamDegradation(bundle, resolution.upstream) : bundle;
+    });
+  }
+
+  return {
+    verifyKey(secret, now) {
+      if (!touchTimer) startTouching();
+      return keys.verify(secret, now, withStore);
+    },
+
+    pricing(productKey, query, now) {
+      return cachedBundle(`k|${query.windowHours}|${query.outlierStddevs}|${productKey}`, now, null, (oracle) =>
+        oracle.price(oracle.productByKey(productKey), { ...query, asOf: now }, null),
+      );
+    },
+
+    async refsource(id, query, now) {
+      const resolution = await deps.resolver.resolve(id, findLocal);
+      return cachedBundle(`r|${query.windowHours}|${query.outlierStddevs}|${id}`, now, resolution, (oracle) =>
+        oracle.price(resolution.product, { ...query, asOf: now }, id),
+      );
+    },
+
+    async snapshot(id, date, outlierStddevs, now) {
+      // The date is checked before the upstream is asked: a bad request costs no upstream call.
+      const day = parseSnapshotDate(date, now);
+      const resolution = await deps.resolver.resolve(id, findLocal);
+      return cachedBundle(`s|${day.start}|${outlierStddevs}|${id}`, now, resolution, (oracle) =>
+        oracle.snapshot(resolution.product, day, outlierStddevs),
+      );
+    },
+
+    catalog() {
+      return withStore((_store, version, oracle) => {
+        if (catalogCache?.version !== version) catalogCache = { version, body: oracle.catalog() };
+        return catalogCache.body;
+      });
+    },
+
+    async close() {
+      clearInterval(touchTimer);
+      await keys.flush(withStore).catch(() => {});
+      await deps.resolver.close();
+      handle.close();
+    },
+  };
+}
+
+/** The bundle with the upstream's failure named in the ungraded slot's meta (CONTRACT.md decision 3). */
+function withUpstreamDegradation(bundle: PricingBundle, upstream: 'unavailable'): PricingBundle {
+  return { ...bundle, ungraded: { ...bundle.ungraded, meta: { ...bundle.ungraded.meta, refsource_upstream: upstream } } };
+}

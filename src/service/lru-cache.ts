@@ -1,0 +1,40 @@
+/**
+ * A bounded map that forgets its least recently used entry first. Map keeps insertion order,
+ * so re-inserting on read is all the bookkeeping an LRU needs.
+ */
+export class LruCache<K, V> {
+  readonly #entries = new Map<K, V>();
+
+  constructor(readonly maxEntries: number) {
+    if (!(maxEntries >= 1)) throw new RangeError('maxEntries must be at least 1');
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  get(key: K): V | undefined {
+    const value = this.#entries.get(key);
+    if (value !== undefined) {
+      this.#entries.delete(key);
+      this.#entries.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: K, value: V): void {
+    this.#entries.delete(key);
+    this.#entries.set(key, value);
+    if (this.#entries.size > this.maxEntries) {
+      this.#entries.delete(this.#entries.keys().next().value as K);
+    }
+  }
+
+  delete(key: K): void {
+    this.#entries.delete(key);
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * Resolution of a reference-source id to a catalog product (SPEC.md 4.3, CONTRACT.md
+ * decision 3). The upstream is asked first; its answers are cached for a while, concurrent
+ * questions about one id share one call, and a circuit breaker stops calls to an upstream
+ * that keeps failing. The local catalog then decides.
+ */
+import {
+  NoCatalogMappingError,
+  UpstreamNotConfiguredError,
+  UpstreamUnavailableError,
+} from '../domain/errors.js';
+import type { StoredProduct } from '../store/store.js';
+import { CircuitBreaker, CIRCUIT_BREAKER_DEFAULTS, type CircuitBreakerOptions } from '../upstream/circuit-breaker.js';
+import type { RefsourceClient, UpstreamAnswer } from '../upstream/refsource-client.js';
+import { LruCache } from './lru-cache.js';
+
+/** What a resolution found: the product, and the upstream's failure when pricing went on without it. */
+export interface Resolution {
+  product: StoredProduct;
+  /** Set when the upstream failed and the local mapping stood in; named in the ungraded slot's meta. */
+  upstream: 'unavailable' | null;
+}
+
+export interface RefsourceResolver {
+  /** Resolves `id`; `findLocal` reads the local catalog mapping. Throws the errors of decision 3. */
+  resolve(id: string, findLocal: (id: string) => Promise<StoredProduct | undefined>): Promise<Resolution>;
+  close(): Promise<void>;
+}
+
+export interface ResolverOptions {
+  /** How long a healthy upstream's answer (found / gone) is reused. */
+  answerTtlMs: number;
+  maxAnswers: number;
+  breaker: CircuitBreakerOptions;
+  now: () => number;
+}
+
+export const RESOLVER_DEFAULTS: ResolverOptions = {
+  answerTtlMs: 5 * 60_000,
+  maxAnswers: 10_000,
+  breaker: CIRCUIT_BREAKER_DEFAULTS,
+  now: Date.now,
+};
+
+/** `--offline`: the local catalog alone decides, the upstream is never asked. */
+export function createOfflineResolver(): RefsourceResolver {
+  return {
+    async resolve(id, findLocal) {
+      const product = await findLocal(id);
+      if (!product) throw new NoCatalogMappingError(id);
+      return { product, upstream: null };
+    },
+    close: async () => {},
+  };
+}
+
+/** No upstream configured and not offline: every refsource request is a 503. */
+export function createUnconfiguredResolver(): RefsourceResolver {
+  return {
+    async resolve() {
+      throw new UpstreamNotConfiguredError(
+        'no upstream reference source is configured on this server (it needs --refsource-url or --offline)',
+      );
+    },
+    close: async () => {},
+  };
+}
+
+export function createUpstreamResolver(
+  client: RefsourceClient,
+  options: Partial<ResolverOptions> = {},
+): RefsourceResolver {
+  const { answerTtlMs, maxAnswers, breaker: breakerOptions, now } = { ...RESOLVER_DEFAULTS, ...options };
+  const answers = new LruCache<string, { answer: UpstreamAnswer; at: number }>(maxAnswers);
+  const inFlight = new Map<string, Promise<UpstreamAnswer>>();
+  const breaker = new CircuitBreaker(breakerOptions, now);
+
+  async function callUpstream(id: string): Promise<UpstreamAnswer> {
+    if (!breaker.tryAcquire()) return { status: 'failed', reason: 'upstream marked down after repeated failures' };
+    const answer = await client.lookup(id);
+    if (answer.status === 'failed') {
+      breaker.failure();
+    } else {
+      breaker.success();
+      answers.set(id, { answer, at: now() });
+    }
+    return answer;
+  }
+
+  function ask(id: string): Promise<UpstreamAnswer> {
+    const cached = answers.get(id);
+    if (cached && now() - cached.at < answerTtlMs) return Promise.resolve(cached.answer);
+    let pending = inFlight.get(id);
+    if (!pending) {
+      pending = callUpstream(id).finally(() => inFlight.delete(id));
+      inFlight.set(id, pending);
+    }
+    return pending;
+  }
+
+  return {
+    async resolve(id, findLocal) {
+      const answer = await ask(id);
+      const product = await findLocal(id);
+      if (answer.status === 'failed') {
+        if (!product) {
+          throw new UpstreamUnavailableError(
+            `upstream reference source failed for refsource id ${JSON.stringify(id)} (${answer.reason}) and no local catalog mapping exists`,
+          );
+        }
+        return { product, upstream: 'unavailable' };
+      }
+      if (!product) throw new NoCatalogMappingError(id);
+      return { product, upstream: null };
+    },
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,147 @@
+/**
+ * `oracle keys create | list | revoke` and a real `oracle serve` process: the built CLI
+ * (dist/, made by `npm test`'s build step) spawned for real.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/store.js';
+import { fakeUpstream, seedDatabase, tempDir, type FakeUpstream } from '../http/_helpers.js';
+
+const BIN = fileURLToPath(new URL('../../bin/oracle.js', import.meta.url));
+const BUILT = existsSync(fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url)));
+
+function oracle(args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, ORACLE_DEBUG: '', ...env },
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe.skipIf(!BUILT)('oracle keys', () => {
+  const tmp = tempDir('oracle-keys-');
+  const db = `${tmp.dir}/keys.db`;
+  afterAll(() => tmp.cleanup());
+
+  it('creates a key, prints it once on stdout, and stores only its SHA-256', async () => {
+    const { code, stdout, stderr } = oracle(['--db', db, 'keys', 'create', '--label', 'acme integration']);
+    expect(code).toBe(0);
+    const key = stdout.trim();
+    // 32 random bytes, base64url: 256 bits.
+    expect(key).toMatch(/^ork_[A-Za-z0-9_-]{43}$/);
+    expect(stderr).toMatch(/created API key key_[0-9a-f]{12} \("acme integration"\).*only this once/);
+    const store = await openStore(db);
+    const dump = JSON.stringify(store.apiKeys.list());
+    store.close();
+    expect(dump).not.toContain(key);
+    const second = oracle(['--db', db, 'keys', 'create', '--label', 'other']).stdout.trim();
+    expect(second).not.toBe(key);
+  });
+
+  it('lists id, label, created, last used and revoked, as a table or JSON, without secrets', () => {
+    const table = oracle(['--db', db, 'keys', 'list']);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/id.*label.*created.*last used.*revoked/);
+    expect(table.stdout).toContain('acme integration');
+    const json = JSON.parse(oracle(['--db', db, 'keys', 'list', '--json']).stdout);
+    expect(json[0]).toEqual({
+      id: expect.stringMatching(/^key_/),
+      label: 'acme integration',
+      created_at: expect.stringMatching(/Z$/),
+      last_used_at: null,
+      revoked_at: null,
+    });
+  });
+
+  it('revokes a key by id, and exits 2 for an id with no active key', () => {
+    const [first] = JSON.parse(oracle(['--db', db, 'keys', 'list', '--json']).stdout);
+    expect(oracle(['--db', db, 'keys', 'revoke', first.id]).code).toBe(0);
+    const [after] = JSON.parse(oracle(['--db', db, 'keys', 'list', '--json']).stdout);
+    expect(after.revoked_at).toMatch(/Z$/);
+    const again = oracle(['--db', db, 'keys', 'revoke', first.id]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/^oracle: no active API key has id/);
+  });
+
+  it('rejects an empty label with exit 2', () => {
+    const { code, stderr } = oracle(['--db', db, 'keys', 'create', '--label', '  ']);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/--label/);
+  });
+});
+
+/** Starts `oracle serve --port 0`, resolves with its URL from the listening line. */
+function serve(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [BIN, ...args, '--port', '0'], {
+    env: { ...process.env, ORACLE_DEBUG: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stdout: string[] = [];
+  createInterface({ input: child.stdout! }).on('line', (line) => stdout.push(line));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const url = new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stderr! }).on('line', (line) => {
+      const match = /^listening on (http:\/\/\S+)$/.exec(line);
+      if (match) resolve(match[1]!);
+    });
+    child.on('exit', () => reject(new Error('serve exited before listening')));
+  });
+  return { child, url, exited, stdout };
+}
+
+describe.skipIf(!BUILT)('oracle serve', () => {
+  const tmp = tempDir('oracle-serve-');
+  const db = `${tmp.dir}/serve.db`;
+  let upstream: FakeUpstream;
+  beforeAll(async () => {
+    await seedDatabase(db, Date.now());
+    upstream = await fakeUpstream();
+  });
+  afterAll(async () => {
+    await upstream.close();
+    tmp.cleanup();
+  });
+
+  it('listens on a free port, serves keys from ORACLE_API_KEYS, logs JSON lines, and exits 0 on SIGTERM', async () => {
+    const server = serve(['--db', db, 'serve'], { ORACLE_API_KEYS: 'ork_env-one, ork_env-two' });
+    const url = await server.url;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect((await fetch(`${url}/api/v1/health`)).status).toBe(200);
+    const res = await fetch(`${url}/api/v1/developer/catalog`, { headers: { authorization: 'Bearer ork_env-two' } });
+    expect(res.status).toBe(200);
+    // No upstream configured and not offline: 503.
+    expect((await fetch(`${url}/api/v1/developer/refsource/1001`, { headers: { 'x-api-key': 'ork_env-one' } })).status).toBe(503);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    const lines = server.stdout.map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.status, l.key_id])).toEqual([
+      [200, null],
+      [200, 'env-2'],
+      [503, 'env-1'],
+    ]);
+    expect(server.stdout.join('\n')).not.toContain('ork_env');
+  });
+
+  it('with --offline resolves ids from the local catalog and never calls the configured upstream', async () => {
+    const server = serve(['--db', db, 'serve', '--offline'], { ORACLE_API_KEYS: 'k', ORACLE_REFSOURCE_URL: upstream.template });
+    const url = await server.url;
+    const headers = { 'x-api-key': 'k' };
+    expect((await fetch(`${url}/api/v1/developer/refsource/1001`, { headers })).status).toBe(200);
+    expect((await fetch(`${url}/api/v1/developer/refsource/31337`, { headers })).status).toBe(400);
+    expect(upstream.calls).toEqual([]);
+    server.child.kill('SIGINT');
+    expect(await server.exited).toBe(0);
+  });
+
+  it('exits 2 naming the option for a bad --port or --refsource-url', () => {
+    const port = oracle(['--db', db, 'serve', '--port', '99999']);
+    expect(port.code).toBe(2);
+    expect(port.stderr).toMatch(/^oracle: --port \(ORACLE_PORT\) must be an integer from 0 to 65535/);
+    const url = oracle(['--db', db, 'serve', '--refsource-url', 'http://x.example/products']);
+    expect(url.code).toBe(2);
+    expect(url.stderr).toMatch(/--refsource-url.*\{id\}/);
+  });
+});

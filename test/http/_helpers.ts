@@ -1,0 +1,172 @@
+/**
+ * Shared harness of the HTTP tests: a seeded SQLite file in a temp dir, a real server on
+ * port 0 (127.0.0.1), and a fake upstream reference source (node:http on port 0).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Product } from '../../src/domain/product.js';
+import { createServer, type OracleServer } from '../../src/http/create-server.js';
+import { createApiService, type ApiService, type ApiServiceDeps } from '../../src/service/api-service.js';
+import { hashApiKey } from '../../src/service/key-verifier.js';
+import { createOfflineResolver, type RefsourceResolver } from '../../src/service/refsource-resolver.js';
+import { openStore } from '../../src/store/store.js';
+
+export const HOUR = 3_600_000;
+export const DAY = 24 * HOUR;
+
+/** A fresh temp dir and its removal. */
+export function tempDir(prefix = 'oracle-http-'): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export const STORED_KEY = 'ork_test-stored-key-0123456789abcdef';
+export const STORED_KEY_ID = 'key_stored';
+export const REVOKED_KEY = 'ork_test-revoked-key-0123456789abcdef';
+export const REVOKED_KEY_ID = 'key_revoked';
+export const ENV_KEY = 'ork_test-env-key-0123456789abcdef';
+
+function product(productKey: string, refsourceId: string | null): Product {
+  return {
+    productKey,
+    refsourceId,
+    productName: `Name of ${productKey}`,
+    subtitle: '4/102 Holo',
+    setName: 'Base Set',
+    imageUrl: 'https://img.example/x.png',
+    productType: 'single_card',
+    era: 'vintage',
+    releaseDate: '1999-01-09',
+    tcgplayerId: null,
+  };
+}
+
+/** Catalog keys that stress the path: a space, non-ASCII characters, a slash. */
+export const PRODUCTS = {
+  plain: product('base-set-charizard', '1001'),
+  spaced: product('Base Set Charizard 4/102 holo', '1002'),
+  unicode: product('ポケモン-リザードン-é', '1003'),
+  slashed: product('base/shadowless', '1004'),
+  unpriced: product('no-observations', '1005'),
+} as const;
+
+/** Writes the catalog, a day of observations before `now` for the priced products, and two stored keys. */
+export async function seedDatabase(path: string, now: number): Promise<void> {
+  const store = await openStore(path, { create: true });
+  try {
+    store.products.upsertMany(Object.values(PRODUCTS));
+    const observations = [PRODUCTS.plain, PRODUCTS.spaced, PRODUCTS.unicode, PRODUCTS.slashed].flatMap((p, n) => {
+      const productId = store.products.findByKey(p.productKey)!.id;
+      return Array.from({ length: 12 }, (_, i) => ({
+        productId,
+        productKey: p.productKey,
+        source: i % 2 ? 'ebay' : 'tcgplayer',
+        observedAt: now - (i + 1) * HOUR,
+        priceMinor: 10_000 * (n + 1) + i * 10,
+        grader: i % 3 === 0 ? 'PSA' : 'ungraded',
+        grade: i % 3 === 0 ? 10 : null,
+        externalId: `${p.productKey}-${i}`,
+      }));
+    });
+    store.observations.insertMany(observations);
+    store.apiKeys.create(STORED_KEY_ID, 'tests', hashApiKey(STORED_KEY), now - DAY);
+    store.apiKeys.create(REVOKED_KEY_ID, 'revoked', hashApiKey(REVOKED_KEY), now - DAY);
+    store.apiKeys.revoke(REVOKED_KEY_ID, now - HOUR);
+  } finally {
+    store.close();
+  }
+}
+
+export interface TestServer {
+  url: string;
+  service: ApiService;
+  server: OracleServer;
+  accessLines: string[];
+  errorLines: string[];
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  dbPath: string;
+  resolver?: RefsourceResolver;
+  rateLimitPerMinute?: number;
+  envKeys?: string[];
+  /** Replaces service methods (e.g. an engine that throws). */
+  override?: (service: ApiService) => ApiService;
+  serviceDeps?: Partial<ApiServiceDeps>;
+  now?: () => number;
+}
+
+/** A real server on 127.0.0.1, port 0, with access and error logs captured. */
+export async function startServer(options: StartOptions): Promise<TestServer> {
+  const base = createApiService({
+    dbPath: options.dbPath,
+    resolver: options.resolver ?? createOfflineResolver(),
+    envKeys: options.envKeys ?? [ENV_KEY],
+    ...options.serviceDeps,
+  });
+  const service = options.override ? options.override(base) : base;
+  const accessLines: string[] = [];
+  const errorLines: string[] = [];
+  const server = createServer(
+    { service, accessLog: (l) => accessLines.push(l), errorLog: (l) => errorLines.push(l), now: options.now },
+    { rateLimitPerMinute: options.rateLimitPerMinute ?? 10_000, version: '0.0.0-test' },
+  );
+  const address = await server.listen(0, '127.0.0.1');
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    service,
+    server,
+    accessLines,
+    errorLines,
+    async close() {
+      await server.close(1_000);
+      await base.close();
+    },
+  };
+}
+
+export interface FakeUpstream {
+  /** URL template for --refsource-url. */
+  template: string;
+  /** Paths requested so far, with the Authorization header each carried. */
+  calls: { path: string; authorization: string | undefined }[];
+  /** Status per id (default 200); 'hang' never answers. */
+  statusFor: (id: string) => number | 'hang';
+  close(): Promise<void>;
+}
+
+export async function fakeUpstream(statusFor: (id: string) => number | 'hang' = () => 200): Promise<FakeUpstream> {
+  const upstream: FakeUpstream = {
+    template: '',
+    calls: [],
+    statusFor,
+    close: () => new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+  const server: Server = createHttpServer((req: IncomingMessage, res) => {
+    const id = decodeURIComponent(req.url!.split('/').pop()!);
+    upstream.calls.push({ path: req.url!, authorization: req.headers.authorization });
+    const status = upstream.statusFor(id);
+    if (status === 'hang') return;
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ id }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  upstream.template = `http://127.0.0.1:${(server.address() as AddressInfo).port}/products/{id}`;
+  return upstream;
+}
+
+/** The encoded path of the pricing route for a catalog key. */
+export function pricingPath(productKey: string, query = ''): string {
+  return `/api/v1/developer/pricing/${encodeURIComponent(productKey)}${query}`;
+}
+
+/** GETs `url` and parses the JSON body (typed loosely: the tests assert its shape). */
+export async function getJson(url: string, headers: Record<string, string> = {}): Promise<any> {
+  return (await fetch(url, { headers })).json();
+}

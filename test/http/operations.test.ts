@@ -1,0 +1,176 @@
+/**
+ * What an operator relies on: revocation and ingests seen at once by a running server,
+ * graceful shutdown, the OpenAPI document, and the pieces behind them (token bucket, breaker).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from '../../src/http/create-server.js';
+import { createRateLimiter } from '../../src/http/rate-limit.js';
+import { catalogResponse, pricingBundle } from '../../src/http/schemas.js';
+import { createApiService } from '../../src/service/api-service.js';
+import { hashApiKey } from '../../src/service/key-verifier.js';
+import { createOfflineResolver } from '../../src/service/refsource-resolver.js';
+import { openStore } from '../../src/store/store.js';
+import { CircuitBreaker } from '../../src/upstream/circuit-breaker.js';
+import { getJson, HOUR, pricingPath, PRODUCTS, seedDatabase, startServer, STORED_KEY, tempDir, type TestServer } from './_helpers.js';
+
+const NOW = Date.now();
+const KEY = { 'x-api-key': STORED_KEY };
+
+const tmp = tempDir();
+const dbPath = `${tmp.dir}/oracle.db`;
+let server: TestServer;
+beforeAll(async () => {
+  await seedDatabase(dbPath, NOW);
+  server = await startServer({ dbPath });
+});
+afterAll(async () => {
+  await server.close();
+  tmp.cleanup();
+});
+
+describe('a server beside other writers', () => {
+  it('refuses a key on the next request after another process revokes it', async () => {
+    const writer = await openStore(dbPath);
+    writer.apiKeys.create('key_soon_revoked', 'x', hashApiKey('ork_soon-revoked'), NOW);
+    const headers = { 'x-api-key': 'ork_soon-revoked' };
+    expect((await fetch(`${server.url}/api/v1/developer/catalog`, { headers })).status).toBe(200);
+    expect((await fetch(`${server.url}/api/v1/developer/catalog`, { headers })).status).toBe(200);
+    writer.apiKeys.revoke('key_soon_revoked', NOW);
+    writer.close();
+    expect((await fetch(`${server.url}/api/v1/developer/catalog`, { headers })).status).toBe(401);
+  });
+
+  it('serves a fresh bundle as soon as an ingest commits, not the cached one', async () => {
+    const path = server.url + pricingPath(PRODUCTS.unpriced.productKey);
+    const before = await getJson(path, KEY);
+    expect(before.ungraded.error).toBe('no_observations');
+    const writer = await openStore(dbPath);
+    const productId = writer.products.findByKey(PRODUCTS.unpriced.productKey)!.id;
+    writer.observations.insertMany(
+      [1, 2, 3, 4].map((i) => ({
+        productId,
+        productKey: PRODUCTS.unpriced.productKey,
+        source: 'ebay',
+        observedAt: NOW - i * HOUR,
+        priceMinor: 5_000 + i,
+        grader: 'ungraded',
+        grade: null,
+        externalId: `late-${i}`,
+      })),
+    );
+    writer.close();
+    const after = await getJson(path, KEY);
+    expect(after.ungraded.price_minor).toEqual(expect.any(Number));
+    const catalog = await getJson(`${server.url}/api/v1/developer/catalog`, KEY);
+    const entry = catalog.products.find((p: { product_key: string }) => p.product_key === PRODUCTS.unpriced.productKey);
+    expect(entry.earliest_observation).not.toBeNull();
+  });
+
+  it('writes last_used_at of stored keys when the service closes', async () => {
+    const other = await startServer({ dbPath });
+    await fetch(`${other.url}/api/v1/developer/catalog`, { headers: KEY });
+    await other.close();
+    const reader = await openStore(dbPath);
+    const key = reader.apiKeys.list().find((k) => k.id === 'key_stored')!;
+    reader.close();
+    expect(key.lastUsedAt).toBeGreaterThanOrEqual(NOW);
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('lets an in-flight request finish, then stops accepting connections', async () => {
+    const service = createApiService({ dbPath, resolver: createOfflineResolver(), envKeys: ['k'] });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow = {
+      ...service,
+      catalog: async () => {
+        await gate;
+        return service.catalog();
+      },
+    };
+    const app = createServer({ service: slow, accessLog: () => {}, errorLog: () => {} }, { rateLimitPerMinute: 10 });
+    const { port } = await app.listen(0, '127.0.0.1');
+    const url = `http://127.0.0.1:${port}/api/v1/developer/catalog`;
+    const inFlight = fetch(url, { headers: { 'x-api-key': 'k' } });
+    await new Promise((r) => setTimeout(r, 50));
+    const closed = app.close(5_000);
+    release();
+    const res = await inFlight;
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { total: number }).total).toBeGreaterThan(0);
+    await closed;
+    await expect(fetch(url, { headers: { 'x-api-key': 'k' } })).rejects.toThrow();
+    await service.close();
+  });
+});
+
+describe('GET /api/v1/openapi.json', () => {
+  it('is an OpenAPI 3.1 document with every route, its parameters, security and error statuses', async () => {
+    const doc = await getJson(`${server.url}/api/v1/openapi.json`);
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/api/v1/developer/catalog',
+      '/api/v1/developer/pricing/{product_key}',
+      '/api/v1/developer/refsource/{refsource_id}',
+      '/api/v1/developer/refsource/{refsource_id}/snapshot',
+      '/api/v1/health',
+      '/api/v1/openapi.json',
+    ]);
+    const pricing = doc.paths['/api/v1/developer/pricing/{product_key}'].get;
+    expect(pricing.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual([
+      'path:product_key',
+      'query:window_hours',
+      'query:outlier_stddevs',
+    ]);
+    expect(pricing.parameters[1].schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 72, default: 24 });
+    expect(Object.keys(pricing.responses)).toEqual(['200', '400', '401', '403', '429', '500', '503']);
+    expect(doc.paths['/api/v1/health'].get.security).toEqual([]);
+    expect(Object.keys(doc.paths['/api/v1/developer/refsource/{refsource_id}/snapshot'].get.responses)).toContain('422');
+    // Every $ref points at a component that exists.
+    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/(\w+)"/g)].map((m) => m[1]);
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of refs) expect(doc.components.schemas).toHaveProperty(ref!);
+  });
+
+  it('describes the bodies the server really sends (same zod schemas)', async () => {
+    const bundle = await getJson(server.url + pricingPath(PRODUCTS.plain.productKey), KEY);
+    expect(pricingBundle.safeParse(bundle).success).toBe(true);
+    const catalog = await getJson(`${server.url}/api/v1/developer/catalog`, KEY);
+    expect(catalogResponse.safeParse(catalog).success).toBe(true);
+  });
+});
+
+describe('token bucket', () => {
+  it('allows a burst of the limit, then one token per 60/limit seconds', () => {
+    const limiter = createRateLimiter(60);
+    for (let i = 0; i < 60; i++) expect(limiter.take('a', 1_000).allowed).toBe(true);
+    const denied = limiter.take('a', 1_000);
+    expect(denied).toMatchObject({ allowed: false, remaining: 0, retryAfterSeconds: 1, resetSeconds: 60 });
+    expect(limiter.take('a', 2_000).allowed).toBe(true);
+    expect(limiter.take('a', 2_000).allowed).toBe(false);
+    expect(limiter.take('b', 2_000)).toMatchObject({ allowed: true, remaining: 59 });
+  });
+});
+
+describe('circuit breaker', () => {
+  it('opens after the threshold, lets one probe through after the cool-down, and closes on success', () => {
+    let now = 0;
+    const breaker = new CircuitBreaker({ failureThreshold: 2, coolDownMs: 1_000 }, () => now);
+    breaker.failure();
+    expect(breaker.tryAcquire()).toBe(true);
+    breaker.failure();
+    expect(breaker.state).toBe('open');
+    expect(breaker.tryAcquire()).toBe(false);
+    now = 1_000;
+    expect(breaker.tryAcquire()).toBe(true);
+    expect(breaker.tryAcquire()).toBe(false);
+    breaker.failure();
+    expect(breaker.state).toBe('open');
+    now = 2_000;
+    expect(breaker.tryAcquire()).toBe(true);
+    breaker.success();
+    expect(breaker.state).toBe('closed');
+    expect(breaker.tryAcquire()).toBe(true);
+  });
+});
