@@ -3,12 +3,10 @@
  * Actions import their command module only when run, so each command loads only what it needs.
  */
 import { Command, Option } from 'commander';
-import { createRequire } from 'node:module';
 import type { CommandContext } from './context.js';
 import { resolveContext } from './context.js';
+import { VERSION } from './version.js';
 
-const require = createRequire(import.meta.url);
-const { version } = require('../../package.json') as { version: string };
 
 type Action = (args: unknown[], ctx: CommandContext) => Promise<number>;
 
@@ -26,7 +24,7 @@ function lazy(load: () => Promise<{ run: Action }>) {
 export function createProgram(): Command {
   const program = new Command('oracle')
     .description('Open price oracle for collectible trading cards: TWAP prices with outlier filtering over a local SQLite file.')
-    .version(version, '-V, --version')
+    .version(VERSION, '-V, --version')
     .option('--db <path>', 'SQLite database file (env ORACLE_DB)', undefined)
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')

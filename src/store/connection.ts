@@ -4,6 +4,7 @@
  */
 import Database from 'better-sqlite3';
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { DatabaseUnavailableError } from '../domain/errors.js';
 
@@ -13,6 +14,18 @@ export type SqliteDatabase = Database.Database;
 export const BUSY_TIMEOUT_MS = 5_000;
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../drizzle', import.meta.url));
+
+/**
+ * The compiled driver, named directly: better-sqlite3's default lookup goes through the
+ * `bindings` package, which probes a dozen paths on every start (measurable in `oracle price`).
+ */
+function nativeBinding(): string | undefined {
+  try {
+    return createRequire(import.meta.url).resolve('better-sqlite3/build/Release/better_sqlite3.node');
+  } catch {
+    return undefined; // an unusual install layout: let the driver search
+  }
+}
 
 export interface OpenOptions {
   /** Create the file when it does not exist (ingest, keys); readers want an error instead. */
@@ -26,7 +39,7 @@ export async function openDatabase(path: string, options: OpenOptions = {}): Pro
   }
   let db: SqliteDatabase;
   try {
-    db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+    db = new Database(path, { timeout: BUSY_TIMEOUT_MS, nativeBinding: nativeBinding() });
     // WAL lets `serve` read while `ingest` writes; NORMAL sync is durable across
     // application crashes in WAL mode and much faster than FULL.
     db.pragma('journal_mode = WAL');

@@ -2,7 +2,7 @@
  * `oracle serve`: the HTTP API of SPEC.md until SIGTERM or SIGINT, then a graceful stop
  * (in-flight requests finish, pending key last-used times are written, the store closes).
  */
-import { createRequire } from 'node:module';
+import { VERSION } from '../version.js';
 import { createServer } from '../../http/create-server.js';
 import { createApiService } from '../../service/api-service.js';
 import {
@@ -15,14 +15,12 @@ import { createRefsourceClient } from '../../upstream/refsource-client.js';
 import type { CommandContext } from '../context.js';
 import { parseServeConfig, type ServeConfig } from '../serve-config.js';
 
-const { version } = createRequire(import.meta.url)('../../../package.json') as { version: string };
-
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
   const config = parseServeConfig(ctx.options, ctx.env);
   const service = createApiService({ dbPath: ctx.dbPath, resolver: resolverFor(config), envKeys: config.apiKeys });
   const server = createServer(
     { service, accessLog: (line) => ctx.stdout.write(line), errorLog: (line) => ctx.stderr.write(line) },
-    { rateLimitPerMinute: config.rateLimitPerMinute, version },
+    { rateLimitPerMinute: config.rateLimitPerMinute, version: VERSION },
   );
   let address;
   try {

@@ -1,0 +1,4 @@
+/** The package version, read once from package.json (two levels up from src/cli, dist/cli and dist/bundle alike). */
+import { createRequire } from 'node:module';
+
+export const VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
