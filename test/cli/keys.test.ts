@@ -3,7 +3,6 @@
  * (dist/, made by `npm test`'s build step) spawned for real.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +10,6 @@ import { openStore } from '../../src/store/store.js';
 import { fakeUpstream, seedDatabase, tempDir, type FakeUpstream } from '../http/_helpers.js';
 
 const BIN = fileURLToPath(new URL('../../bin/oracle.js', import.meta.url));
-const BUILT = existsSync(fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url)));
 
 function oracle(args: string[], env: Record<string, string> = {}) {
   const result = spawnSync(process.execPath, [BIN, ...args], {
@@ -21,7 +19,7 @@ function oracle(args: string[], env: Record<string, string> = {}) {
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-describe.skipIf(!BUILT)('oracle keys', () => {
+describe('oracle keys', () => {
   const tmp = tempDir('oracle-keys-');
   const db = `${tmp.dir}/keys.db`;
   afterAll(() => tmp.cleanup());
@@ -92,7 +90,7 @@ function serve(args: string[], env: Record<string, string>) {
   return { child, url, exited, stdout };
 }
 
-describe.skipIf(!BUILT)('oracle serve', () => {
+describe('oracle serve', () => {
   const tmp = tempDir('oracle-serve-');
   const db = `${tmp.dir}/serve.db`;
   let upstream: FakeUpstream;
