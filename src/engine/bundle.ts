@@ -15,6 +15,7 @@ import { buildEstimateSet, type EstimateSet } from './estimate-set.js';
 import { priceUngraded } from './fallback.js';
 import { priceGraderColumn, type LowerGradeCell } from './graded-matrix.js';
 import { GEM10_RATIOS } from './methodology.js';
+import { requestedWindowStart } from './points-request.js';
 import { buildSeries } from './series.js';
 import { emptySlot, gradedSlot, memoIso, pricedSlot, roundCents, type SlotContext } from './slot.js';
 
@@ -92,11 +93,14 @@ function metadata(product: Product): BundleMetadata {
   };
 }
 
-/** Builds the bundle of SPEC.md 2.1-2.4 for one product. Pure and deterministic. */
+/**
+ * Builds the bundle of SPEC.md 2.1-2.4 for one product. Pure and deterministic. `points` must
+ * hold at least what `pointsRequest(params)` asks for; extra points never change the bundle.
+ */
 export function computeBundle(input: ComputeBundleInput): PricingBundle {
   const { product, points, params, id } = input;
   checkParams(params);
-  const series = buildSeries(points, params.asOf);
+  const series = buildSeries(points, params.asOf, requestedWindowStart(params));
   const estimateCtx: EstimateContext = {
     asOf: params.asOf,
     windowMs: params.windowHours * HOUR_MS,

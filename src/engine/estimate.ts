@@ -4,7 +4,6 @@
  * unrounded; rounding happens once, when a slot is built.
  */
 import {
-  EXTENDED_WINDOW_MS,
   FLOOR_MIN_POINTS,
   FLOOR_MIN_SOURCES,
   FLOOR_QUANTILE,
@@ -12,7 +11,7 @@ import {
 } from './methodology.js';
 import { applyGuards } from './guards.js';
 import { isIncluded, robustBounds, type LogBounds } from './robust-filter.js';
-import { lowerBound, type Series } from './series.js';
+import { lowerBound, type ConditionSeries, type Series } from './series.js';
 import { median, quantile } from './stats.js';
 import type { Value } from './value.js';
 import { recencyWeightedMean, stepTwap } from './twap.js';
@@ -83,18 +82,21 @@ export function estimateWindow(s: Series, start: number, weighting: Weighting, c
 }
 
 /**
- * A cell's own price: the requested window, or the 30-day recency-weighted window when the
- * requested one keeps fewer than MIN_WINDOW_POINTS points (§5).
+ * A cell's own price: the requested window, or the extended recency-weighted window (30 days,
+ * depth-capped, §2.1) when the requested one keeps fewer than MIN_WINDOW_POINTS points (§5).
  */
-export function estimateCell(s: Series, ctx: EstimateContext): Estimate | null {
-  const inWindow = estimateWindow(s, ctx.asOf - ctx.windowMs, 'step', ctx);
+export function estimateCell(c: ConditionSeries, ctx: EstimateContext): Estimate | null {
+  const inWindow = estimateWindow(c.current, ctx.asOf - ctx.windowMs, 'step', ctx);
   if (inWindow !== null && inWindow.included >= MIN_WINDOW_POINTS) return inWindow;
-  return estimateWindow(s, ctx.asOf - EXTENDED_WINDOW_MS, 'recency', ctx) ?? inWindow;
+  return estimateWindow(c.current, c.extendedStart, 'recency', ctx) ?? inWindow;
 }
 
-/** The 30-day composite band (§7): a step TWAP over the whole 30 days, never extended. */
-export function estimateBand(s: Series, ctx: EstimateContext): Estimate | null {
-  return estimateWindow(s, ctx.asOf - EXTENDED_WINDOW_MS, 'step', ctx);
+/**
+ * The composite band (§7): a step TWAP over the extended window, from the latest start of its
+ * members (§2.1), so an old sale of one member never holds over the span a capped member hides.
+ */
+export function estimateBand(c: ConditionSeries, ctx: EstimateContext): Estimate | null {
+  return estimateWindow(c.current, c.extendedStart, 'step', ctx);
 }
 
 /** Last known price (§9): the median of the latest points before the 30-day lookback. */

@@ -10,10 +10,17 @@ import { DAY_MS, HOUR_MS } from '../domain/time.js';
 export const EXTENDED_WINDOW_MS = 30 * DAY_MS;
 export const EXTENDED_WINDOW_HOURS = EXTENDED_WINDOW_MS / HOUR_MS;
 
-/** §2: how far before as_of the caller supplies every point (the 30-day window). */
-export const LOOKBACK_MS = EXTENDED_WINDOW_MS;
+/**
+ * §2.1 Depth cap: of each priced condition's points in the 30 days before the requested
+ * window, the extended window reads only the latest this many. A robust value needs depth,
+ * not length: 32 points per condition (up to 160 in a band) keep the median, MAD and q20
+ * steady, and a busy cell's older points carry little weight anyway (7-day half-life, §5).
+ * Work per bundle is then at most the window plus 21 x (32 + 3) points. 32 rather than 16
+ * (bench/findings.md §2 measured both): twice the band's memory for ~0.1-0.2 ms per bundle.
+ */
+export const EXTENDED_DEPTH_PER_CONDITION = 32;
 
-/** §9 Last known price: latest points per condition older than the lookback that the engine reads. */
+/** §9 Last known price: the latest points per condition older than 30 days that the median reads. */
 export const PRIOR_POINTS_PER_CONDITION = 3;
 
 /** §5 Sparse data: fewer included points than this in the requested window extends it to 30 days. */

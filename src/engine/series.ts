@@ -4,13 +4,14 @@
  * condition (a counting sort), then one sort per condition only when it is not already in
  * order (the store returns index order). Sorting uses full tie-breaks (time, price, source
  * name) so every later sum runs in the same order whatever the input order
- * (docs/methodology.md §1). A series is a range of shared columns, so building one costs no
- * allocation.
+ * (docs/methodology.md §1). Then the depth cap (§2.1): of the points before the requested
+ * window only the latest EXTENDED_DEPTH_PER_CONDITION per condition count. A series is a
+ * range of shared columns, so building one costs no allocation.
  */
 import { GRADERS, MATRIX_GRADES, POOLED_GRADER, PRICED_CONDITIONS, UNGRADED, conditionKey } from '../domain/conditions.js';
 import type { Grader, MatrixGrade } from '../domain/conditions.js';
 import type { PricePoint } from '../domain/observation.js';
-import { LOOKBACK_MS, PRIOR_POINTS_PER_CONDITION } from './methodology.js';
+import { EXTENDED_DEPTH_PER_CONDITION, EXTENDED_WINDOW_MS, PRIOR_POINTS_PER_CONDITION } from './methodology.js';
 
 /** Columns shared by many series. */
 interface Columns {
@@ -30,10 +31,16 @@ export interface Series extends Columns {
   readonly hi: number;
 }
 
-/** The current (last 30 days) and prior (older, latest few) points of one pool. */
+/** The current (last 30 days, depth-capped) and prior (older, latest few) points of one pool. */
 export interface ConditionSeries {
   current: Series;
   prior: Series;
+  /**
+   * Start of the extended window this pool's current points cover in full: as_of - 30 days,
+   * or, when the depth cap is full, the oldest point kept (older ones may exist unread).
+   * A band starts at the latest start of its members, so every member is complete in it.
+   */
+  extendedStart: number;
 }
 
 export interface SeriesSet {
@@ -45,7 +52,7 @@ export interface SeriesSet {
   band(grade: MatrixGrade): ConditionSeries;
   /** True when no priced point exists before as_of. */
   empty: boolean;
-  /** True when some priced point lies in the 30-day lookback [asOf - LOOKBACK_MS, asOf). */
+  /** True when some priced point lies in the 30 days [asOf - EXTENDED_WINDOW_MS, asOf). */
   hasCurrent: boolean;
   /** Size of the largest series, for scratch buffers. */
   maxLength: number;
@@ -131,10 +138,12 @@ function mergeInto(parts: readonly Series[], out: Columns, at: number): Series {
 /**
  * Groups points by priced condition and sorts each group once. Points at or after `asOf`,
  * of other conditions, or with a price that is not a positive finite number are ignored.
- * Of the points older than the 30-day lookback only the latest PRIOR_POINTS_PER_CONDITION
- * per condition are kept, so extra history from a caller never changes a price.
+ * Every point in [windowStart, asOf) is kept, then per condition the latest
+ * EXTENDED_DEPTH_PER_CONDITION in [asOf - 30 days, windowStart) and the latest
+ * PRIOR_POINTS_PER_CONDITION older than 30 days (last known). So a caller that supplies more
+ * history than `pointsRequest` asks for never changes a price.
  */
-export function buildSeries(points: readonly PricePoint[], asOf: number): SeriesSet {
+export function buildSeries(points: readonly PricePoint[], asOf: number, windowStart: number): SeriesSet {
   // Pass 1: condition and source of every point. Consecutive points usually share both
   // (store order), so the last lookup is reused before asking the maps.
   const cond = new Int8Array(points.length);
@@ -181,7 +190,7 @@ export function buildSeries(points: readonly PricePoint[], asOf: number): Series
     cols.p[k] = points[i]!.priceMinor;
     cols.src[k] = rank[srcOf[i]!]!;
   }
-  const from = asOf - LOOKBACK_MS;
+  const from = asOf - EXTENDED_WINDOW_MS;
   let maxLength = 0;
   let hasCurrent = false;
   let empty = true;
@@ -189,13 +198,19 @@ export function buildSeries(points: readonly PricePoint[], asOf: number): Series
     const lo = starts[c]!;
     const hi = starts[c + 1]!;
     sortRange(cols, lo, hi);
-    const cut = lowerBound(range(cols, lo, hi), from);
+    // A condition's points: [unread | prior (last known) | 30 days: unread | capped | window].
+    const windowLo = lowerBound(range(cols, lo, hi), windowStart);
+    const cut = lowerBound(range(cols, lo, windowLo), from);
+    const capLo = Math.max(cut, windowLo - EXTENDED_DEPTH_PER_CONDITION);
     const priorLo = Math.max(lo, cut - PRIOR_POINTS_PER_CONDITION);
-    for (let i = priorLo; i < hi; i++) cols.y[i] = Math.log(cols.p[i]!);
-    maxLength = Math.max(maxLength, hi - cut, cut - priorLo);
-    if (hi > cut) hasCurrent = true;
-    if (hi > priorLo) empty = false;
-    return { current: range(cols, cut, hi), prior: range(cols, priorLo, cut) };
+    for (let i = priorLo; i < cut; i++) cols.y[i] = Math.log(cols.p[i]!);
+    for (let i = capLo; i < hi; i++) cols.y[i] = Math.log(cols.p[i]!);
+    maxLength = Math.max(maxLength, hi - capLo, cut - priorLo);
+    if (hi > capLo) hasCurrent = true;
+    if (hi > capLo || cut > priorLo) empty = false;
+    // A full cap may hide older points of the 30 days: the window used starts at the oldest kept.
+    const capped = windowLo - capLo === EXTENDED_DEPTH_PER_CONDITION;
+    return { current: range(cols, capLo, hi), prior: range(cols, priorLo, cut), extendedStart: capped ? cols.t[capLo]! : from };
   });
   const byKey = (key: string) => bySeries[CONDITION_INDEX.get(key)!]!;
   // The bands hold every graded point once, so one more set of columns fits them all.
@@ -207,7 +222,7 @@ export function buildSeries(points: readonly PricePoint[], asOf: number): Series
     const prior = mergeInto(members.map((m) => m.prior), bandCols, current.hi);
     at = prior.hi;
     maxLength = Math.max(maxLength, current.hi - current.lo, prior.hi - prior.lo);
-    return { current, prior };
+    return { current, prior, extendedStart: Math.max(...members.map((m) => m.extendedStart)) };
   });
   return {
     sources,

@@ -4,7 +4,7 @@
  */
 import type { PricingBundle, PricingParams } from '../domain/bundle.js';
 import { NoCatalogMappingError, UnknownProductError } from '../domain/errors.js';
-import { computeBundle, LOOKBACK_MS, PRIOR_POINTS_PER_CONDITION } from '../engine/index.js';
+import { computeBundle, pointsRequest } from '../engine/index.js';
 import type { Store, StoredProduct } from '../store/store.js';
 import { catalogBody, type CatalogBody } from './catalog.js';
 
@@ -29,12 +29,7 @@ export interface Oracle {
 export function createOracle(deps: { store: Store }): Oracle {
   const { store } = deps;
   const price: Oracle['price'] = (product, params, id) => {
-    const points = store.observations.pricePoints(
-      product.id,
-      params.asOf - LOOKBACK_MS,
-      params.asOf,
-      PRIOR_POINTS_PER_CONDITION,
-    );
+    const points = store.pricePoints.read(product.id, pointsRequest(params));
     return computeBundle({ product, points, params, id });
   };
   return {

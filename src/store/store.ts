@@ -7,12 +7,15 @@ import { createApiKeyRepo } from './api-key-repo.js';
 import { openDatabase, type OpenOptions, type SqliteDatabase } from './connection.js';
 import { createIngestRunRepo } from './ingest-run-repo.js';
 import { createObservationRepo } from './observation-repo.js';
+import { createPricePointReader, type PricePointReader } from './price-points.js';
 import { createProductRepo } from './product-repo.js';
 
 export interface Store {
   readonly path: string;
   readonly products: ReturnType<typeof createProductRepo>;
   readonly observations: ReturnType<typeof createObservationRepo>;
+  /** The bounded read pricing needs (price-points.ts). */
+  readonly pricePoints: PricePointReader;
   readonly apiKeys: ReturnType<typeof createApiKeyRepo>;
   readonly ingestRuns: ReturnType<typeof createIngestRunRepo>;
   /** Changes whenever another connection commits a write: the cue to drop cached bundles. */
@@ -33,6 +36,7 @@ export async function openStore(path: string, options: OpenOptions = {}): Promis
     path,
     products: createProductRepo(db),
     observations: createObservationRepo(db),
+    pricePoints: createPricePointReader(db),
     apiKeys: createApiKeyRepo(db),
     ingestRuns: createIngestRunRepo(db),
     dataVersion: () => dataVersion.get() as number,
@@ -43,6 +47,7 @@ export async function openStore(path: string, options: OpenOptions = {}): Promis
 }
 
 export type { StoredProduct } from './product-repo.js';
-export type { ResolvedObservation, InsertResult } from './observation-repo.js';
+export type { ResolvedObservation, InsertResult, ObservationWriter } from './observation-repo.js';
+export type { PricePointRange, PricePointReader } from './price-points.js';
 export type { ApiKeyRecord } from './api-key-repo.js';
 export type { IngestCounts, IngestRunStatus } from './ingest-run-repo.js';

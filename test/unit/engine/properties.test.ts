@@ -5,7 +5,7 @@ import { GRADERS, PRICED_CONDITIONS } from '../../../src/domain/conditions.js';
 import type { PricingBundle } from '../../../src/domain/bundle.js';
 import type { PricePoint } from '../../../src/domain/observation.js';
 import { HOUR_MS } from '../../../src/domain/time.js';
-import { computeBundle } from '../../../src/engine/index.js';
+import { computeBundle, pointsRequest } from '../../../src/engine/index.js';
 import { robustBounds } from '../../../src/engine/robust-filter.js';
 import { buildSeries } from '../../../src/engine/series.js';
 import { AS_OF, params, product } from './fixtures.js';
@@ -124,6 +124,39 @@ describe('engine invariants', () => {
     );
   });
 
+  it('points beyond what pointsRequest asks for never change the bundle', () => {
+    // Dense history over a few conditions (a band's members among them), on whole hours so
+    // instants repeat: well over the 32-point cap in the 30 days before most windows.
+    const dense = fc.array(
+      fc.record({
+        condition: fc.constantFrom('ungraded', 'psa9', 'bgs9', 'any9', 'psa10'),
+        source: fc.constantFrom(...SOURCES),
+        observedAt: fc.integer({ min: -2, max: 24 * 40 }).map((hours) => AS_OF - hours * HOUR_MS),
+        priceMinor: fc.integer({ min: 900, max: 1300 }),
+      }),
+      { minLength: 100, maxLength: 400, size: 'max' },
+    );
+    fc.assert(
+      fc.property(dense, paramsArb, (points, p) => {
+        const req = pointsRequest(params(p));
+        // What the store returns: per condition, the window, then the latest few of the lookback and
+        // older, "latest" in the engine's full order (time, price, source).
+        const order = (a: PricePoint, b: PricePoint) => a.observedAt - b.observedAt || a.priceMinor - b.priceMinor || (a.source < b.source ? -1 : a.source > b.source ? 1 : 0);
+        const subset = PRICED_CONDITIONS.flatMap((condition) => {
+          const mine = points.filter((pt) => pt.condition === condition).sort(order);
+          const inRange = (lo: number, hi: number) => mine.filter((pt) => pt.observedAt >= lo && pt.observedAt < hi);
+          return [
+            ...inRange(-Infinity, req.lookbackStart).slice(-req.priorPerCondition),
+            ...inRange(req.lookbackStart, req.windowStart).slice(-req.depthPerCondition),
+            ...inRange(req.windowStart, req.asOf),
+          ];
+        });
+        expect(JSON.stringify(bundleOf(subset, p))).toBe(JSON.stringify(bundleOf(points, p)));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('as_of before all data gives no_observations in every slot', () => {
     fc.assert(
       fc.property(fc.array(pointArb(), { minLength: 1, maxLength: 40 }), fc.integer({ min: 0, max: 1000 }), paramsArb, (points, back, p) => {
@@ -158,7 +191,7 @@ describe('one far outlier', () => {
     fc.assert(
       fc.property(baseArb, outlierArb, fc.integer({ min: 1, max: 10 }), (base, outlier, k) => {
         const points = withOutlier(base, outlier);
-        const s = buildSeries(points, AS_OF).ungraded.current;
+        const s = buildSeries(points, AS_OF, AS_OF - 24 * HOUR_MS).ungraded.current;
         const bounds = robustBounds(s, s.lo, s.hi, k, new Float64Array(s.hi - s.lo));
         const y = Math.log(points.at(-1)!.priceMinor);
         expect(y < bounds.lo || y > bounds.hi).toBe(true);

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { PricePoint } from '../../../src/domain/observation.js';
 import { InvalidParameterError } from '../../../src/domain/errors.js';
 import { DAY_MS, HOUR_MS } from '../../../src/domain/time.js';
-import { LOOKBACK_MS, PRIOR_POINTS_PER_CONDITION, computeBundle } from '../../../src/engine/index.js';
+import { computeBundle, pointsRequest } from '../../../src/engine/index.js';
+import { EXTENDED_WINDOW_MS, PRIOR_POINTS_PER_CONDITION } from '../../../src/engine/methodology.js';
 import { applyGuards, medianBlendWeight } from '../../../src/engine/guards.js';
 import { blendWeights } from '../../../src/engine/graded-matrix.js';
 import { roundCents } from '../../../src/engine/slot.js';
@@ -14,8 +15,15 @@ function price(points: PricePoint[], overrides = {}, era: 'modern' | 'vintage' =
 }
 
 describe('interface', () => {
-  it('asks the caller for 30 days of points plus the latest 3 older points per condition', () => {
-    expect(LOOKBACK_MS).toBe(30 * DAY_MS);
+  it('asks the caller, per condition, for the window, the latest 32 points of the 30 days before it and the latest 3 older ones', () => {
+    expect(pointsRequest(params({ windowHours: 6 }))).toEqual({
+      windowStart: AS_OF - 6 * HOUR_MS,
+      asOf: AS_OF,
+      lookbackStart: AS_OF - 30 * DAY_MS,
+      depthPerCondition: 32,
+      priorPerCondition: 3,
+    });
+    expect(EXTENDED_WINDOW_MS).toBe(30 * DAY_MS);
     expect(PRIOR_POINTS_PER_CONDITION).toBe(3);
   });
 
@@ -221,6 +229,45 @@ describe('sparse data (§5)', () => {
   });
 });
 
+describe('depth cap (§2)', () => {
+  /** The 32 latest points before the 24 h window: one an hour from 25 h to 56 h before as_of. */
+  const capped = (condition: string) => Array.from({ length: 32 }, (_, i) => pt(condition, 25 + i, 1000));
+
+  it('reads only the latest 32 points before the window, and the window shown starts at the oldest of them', () => {
+    // One sale in the window: the sparse fallback reads the 32 capped points, all at 1000. Read, the
+    // 33rd latest (57 h, 1200, inside the filter) would move the recency value to 1005.48.
+    const b = price([pt('ungraded', 5, 1000), ...capped('ungraded'), pt('ungraded', 57, 1200)]);
+    expect(b.ungraded).toMatchObject({
+      price_minor: 1000,
+      methodology: 'twap_720h_recency_hl168h_robust_mad_v1_floor_q20',
+      window_start: '2026-02-26T16:00:00Z', // 56 h before as_of
+      included_points: 33,
+      excluded_points: 0,
+    });
+  });
+
+  it('keeps the 30-day window start when fewer than 32 points precede the window', () => {
+    const b = price([pt('ungraded', 5, 1000), ...capped('ungraded').slice(1)]);
+    expect(b.ungraded).toMatchObject({ window_start: '2026-01-30T00:00:00Z', included_points: 32 });
+  });
+
+  it('starts a band at its capped member\'s oldest point, so an older sale of another member cannot hold over the unread span', () => {
+    // psa9: 3 sales in the window and a full cap before it (the 57 h sale is not read), all 1000.
+    // any9's sale 200 h back precedes the band's start (56 h): read, it would hold 144 h at 1150
+    // and lift the band to 1105.8. PSA 9 = 0.6·1000 + 0.4·1000.
+    const b = price([
+      ...[20, 10, 5].map((h) => pt('psa9', h, 1000)),
+      ...capped('psa9'),
+      pt('psa9', 57, 1150),
+      pt('any9', 200, 1150, 'pricecharting'),
+    ]);
+    expect(b.graded.PSA['9']).toMatchObject({ price_minor: 1000, window_start: '2026-02-26T16:00:00Z', included_points: 3 });
+    expect(b.graded.PSA['9'].meta.developer_composite_band_minor).toBe(1000);
+    // BGS 9 has no data of its own: the band (and the anchor from it) alone, same window.
+    expect(b.graded.BGS['9']).toMatchObject({ price_minor: 1000, window_start: '2026-02-26T16:00:00Z' });
+  });
+});
+
 describe('grades 7-9 (§7)', () => {
   const gem10 = [pt('psa10', 20, 10000), pt('psa10', 10, 10000), pt('psa10', 5, 10000)];
 
@@ -310,7 +357,7 @@ describe('fallback chain (§9)', () => {
   });
 
   it('uses the median of the last known points, with their age, when nothing is newer than 30 days', () => {
-    const old = LOOKBACK_MS / HOUR_MS;
+    const old = EXTENDED_WINDOW_MS / HOUR_MS;
     const b = price([
       pt('ungraded', old + 10, 1000),
       pt('ungraded', old + 20, 1200),

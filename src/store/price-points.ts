@@ -1,0 +1,96 @@
+/**
+ * The one read pricing needs, bounded per bundle whatever a product's history: per priced
+ * condition, every point of the requested window, the latest few of the 30 days before it
+ * and the latest few older ones (docs/methodology.md §1-§2). Two statements, index range
+ * scans only.
+ */
+import type { Statement } from 'better-sqlite3';
+import { PRICED_CONDITIONS } from '../domain/conditions.js';
+import type { PricePoint } from '../domain/observation.js';
+import type { SqliteDatabase } from './connection.js';
+
+/** Which points to read, per priced condition (the engine's `pointsRequest` has this shape). */
+export interface PricePointRange {
+  /** Every point in [windowStart, asOf), */
+  windowStart: number;
+  asOf: number;
+  /** the latest `depthPerCondition` in [lookbackStart, windowStart), */
+  lookbackStart: number;
+  depthPerCondition: number;
+  /** and the latest `priorPerCondition` before lookbackStart. */
+  priorPerCondition: number;
+}
+
+interface LatestParams {
+  productId: number;
+  lookbackStart: number;
+  windowStart: number;
+}
+
+type Row = [condition: string, source: string, observedAt: number, priceMinor: number];
+
+const PRICED_LIST = PRICED_CONDITIONS.map((c) => `'${c}'`).join(', ');
+
+/** Creates the reader; its statements are prepared once per connection. */
+export function createPricePointReader(db: SqliteDatabase) {
+  // The IN list over the covering index (product, condition, observed_at, price, source) is
+  // one range scan per condition, price and source read from the index alone.
+  const windowPoints = db
+    .prepare<[number, number, number], Row>(
+      `SELECT condition, source, observed_at, price_minor FROM observations
+       WHERE product_id = ? AND condition IN (${PRICED_LIST}) AND observed_at >= ? AND observed_at < ?`,
+    )
+    .raw();
+  // Backward range scans that stop after a few rows, two per condition (the 30 days before
+  // the window, then older), so the cost no longer grows with how densely a product trades.
+  // The limits are literals: bound LIMIT parameters made the statement ~2x slower.
+  const latest = (condition: string, range: string, limit: number) =>
+    `SELECT * FROM (SELECT condition, source, observed_at, price_minor FROM observations
+     WHERE product_id = @productId AND condition = '${condition}' AND ${range}
+     ORDER BY observed_at DESC LIMIT ${limit})`;
+  const latestStatements = new Map<string, Statement<[LatestParams], Row>>();
+  function latestBefore(depth: number, prior: number): Statement<[LatestParams], Row> {
+    if (!Number.isSafeInteger(depth) || !Number.isSafeInteger(prior) || depth < 0 || prior < 0) {
+      throw new RangeError(`point limits must be integers >= 0 (got ${depth}, ${prior})`);
+    }
+    const key = `${depth}/${prior}`;
+    let statement = latestStatements.get(key);
+    if (statement === undefined) {
+      const parts = PRICED_CONDITIONS.flatMap((c) => [
+        latest(c, 'observed_at >= @lookbackStart AND observed_at < @windowStart', depth),
+        latest(c, 'observed_at < @lookbackStart', prior),
+      ]);
+      statement = db.prepare<[LatestParams], Row>(parts.join(' UNION ALL ')).raw();
+      latestStatements.set(key, statement);
+    }
+    return statement;
+  }
+
+  return {
+    /**
+     * The points of `range` for one product. Each condition's points come out in time order
+     * (the older ones reversed from their descending scans, then the window's), so the
+     * engine's sortedness check passes and it skips sorting.
+     */
+    read(productId: number, range: PricePointRange): PricePoint[] {
+      const older = latestBefore(range.depthPerCondition, range.priorPerCondition).all({
+        productId,
+        lookbackStart: range.lookbackStart,
+        windowStart: range.windowStart,
+      });
+      const inWindow = windowPoints.all(productId, range.windowStart, range.asOf);
+      const points = new Array<PricePoint>(older.length + inWindow.length);
+      let n = 0;
+      for (let i = older.length - 1; i >= 0; i--) {
+        const [condition, source, observedAt, priceMinor] = older[i]!;
+        points[n++] = { condition, source, observedAt, priceMinor };
+      }
+      for (const [condition, source, observedAt, priceMinor] of inWindow) {
+        points[n++] = { condition, source, observedAt, priceMinor };
+      }
+      return points;
+    },
+  };
+}
+
+export type PricePointReader = ReturnType<typeof createPricePointReader>;

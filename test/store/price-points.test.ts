@@ -1,0 +1,131 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { conditionKey } from '../../src/domain/conditions.js';
+import type { PricePoint } from '../../src/domain/observation.js';
+import type { Product } from '../../src/domain/product.js';
+import { DAY_MS, HOUR_MS } from '../../src/domain/time.js';
+import { computeBundle, pointsRequest } from '../../src/engine/index.js';
+import { createPricePointReader } from '../../src/store/price-points.js';
+import { openStore, type ResolvedObservation, type Store } from '../../src/store/store.js';
+
+const product = (key: string): Product => ({
+  productKey: key,
+  refsourceId: null,
+  productName: `Name of ${key}`,
+  subtitle: '',
+  setName: 'Base Set',
+  imageUrl: '',
+  productType: 'single_card',
+  era: 'modern',
+  releaseDate: '1999-01-09',
+  tcgplayerId: null,
+});
+
+const AS_OF = 40 * DAY_MS;
+/** A 24 h window, 30 days of lookback, at most 2 points of the lookback and 1 older per condition. */
+const SMALL_RANGE = { windowStart: AS_OF - DAY_MS, asOf: AS_OF, lookbackStart: AS_OF - 30 * DAY_MS, depthPerCondition: 2, priorPerCondition: 1 };
+
+describe('price point reader', () => {
+  let dir: string;
+  let path: string;
+  let store: Store;
+  let ids: { p: number; q: number };
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'oracle-price-points-'));
+    path = join(dir, 'oracle.db');
+    store = await openStore(path, { create: true });
+    store.products.upsertMany([product('p'), product('q')]);
+    ids = { p: store.products.findByKey('p')!.id, q: store.products.findByKey('q')!.id };
+  });
+  afterEach(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  let external = 0;
+  function obs(key: 'p' | 'q', day: number, price: number, grader = 'ungraded', grade: number | null = null, source = 'ebay'): ResolvedObservation {
+    return { productId: ids[key], productKey: key, source, observedAt: day * DAY_MS, priceMinor: price, grader, grade, externalId: `x${external++}` };
+  }
+
+  /** Days of each condition's points, in the order the reader returned them. */
+  function daysByCondition(points: PricePoint[]): Record<string, number[]> {
+    const out: Record<string, number[]> = {};
+    for (const pt of points) (out[pt.condition] ??= []).push(pt.observedAt / DAY_MS);
+    return out;
+  }
+
+  it('reads the window, the latest points of the lookback before it and the latest older ones, per priced condition, in time order', () => {
+    store.observations.insertMany([
+      // ungraded: old 1-3, lookback 11-14, window 39.5 and 39.75, one at as_of (not read).
+      ...[1, 2, 3, 11, 12, 13, 14, 39.75, 39.5, 40].map((day) => obs('p', day, 100 * day)),
+      obs('p', 5, 5000, 'PSA', 10),
+      obs('p', 20, 4000, 'PSA', 9),
+      obs('p', 39.25, 4100, 'PSA', 9),
+      // Not priced: TAG and half grades; another product.
+      obs('p', 39.5, 9000, 'TAG', 10),
+      obs('p', 39.5, 7000, 'PSA', 9.5),
+      obs('q', 39.5, 1),
+    ]);
+    const points = store.pricePoints.read(ids.p, SMALL_RANGE);
+    expect(daysByCondition(points)).toEqual({ ungraded: [3, 13, 14, 39.5, 39.75], psa10: [5], psa9: [20, 39.25] });
+    expect(points.find((x) => x.observedAt === 39.5 * DAY_MS && x.condition === 'ungraded')).toEqual({
+      condition: 'ungraded',
+      source: 'ebay',
+      observedAt: 39.5 * DAY_MS,
+      priceMinor: 3950,
+    });
+  });
+
+  it('takes two statements per read, each only covering-index range searches', () => {
+    store.observations.insertMany([obs('p', 39.5, 100), obs('p', 12, 100, 'ANY', 9)]);
+    const executed: string[] = [];
+    const traced = new Database(path, { readonly: true, verbose: (sql) => executed.push(String(sql)) });
+    try {
+      createPricePointReader(traced).read(ids.p, SMALL_RANGE);
+      expect(executed).toHaveLength(2);
+      const plans = executed.map((sql) =>
+        (traced.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((row) => row.detail),
+      );
+      const searches = plans.map((lines) => lines.filter((l) => l.includes('observations')));
+      for (const lines of searches) {
+        for (const line of lines) expect(line).toMatch(/^SEARCH observations USING COVERING INDEX observations_pricing \(product_id=\? AND condition=\? AND observed_at[<>]/);
+      }
+      // 21 priced conditions: two backward scans each (lookback, older), one IN-list scan for the window.
+      expect(searches.map((lines) => lines.length).sort((a, b) => a - b)).toEqual([1, 42]);
+      expect(plans.flat().join('\n')).not.toMatch(/TEMP B-TREE|SCAN observations/);
+    } finally {
+      traced.close();
+    }
+  });
+
+  it('gives the engine what it needs: the bundle equals the one priced from the whole history', () => {
+    // 180 points per condition, three at one instant each day over 60 days: more than the cap
+    // in the 30 days before every window, some older, and the cap boundary splits an instant.
+    const conditions: Array<[string, number | null]> = [['ungraded', null], ['PSA', 9], ['BGS', 9], ['ANY', 9], ['PSA', 10]];
+    const rows = conditions.flatMap(([grader, grade], c) =>
+      Array.from({ length: 180 }, (_, i) =>
+        obs('p', 40 - Math.floor(i / 3) - c / 8, 1000 + ((i * 37 + c * 11) % 200), grader, grade, i % 3 ? 'ebay' : 'tcgplayer'),
+      ),
+    );
+    store.observations.insertMany(rows);
+    const all: PricePoint[] = store.pricePoints.read(ids.p, { ...SMALL_RANGE, depthPerCondition: 1_000, priorPerCondition: 1_000 });
+    expect(all).toHaveLength(rows.filter((r) => r.observedAt < AS_OF).length);
+    for (const windowHours of [1, 24, 72]) {
+      const params = { windowHours, outlierStddevs: 2, asOf: AS_OF - 5 * HOUR_MS };
+      const read = store.pricePoints.read(ids.p, pointsRequest(params));
+      expect(read.length).toBeLessThan(all.length);
+      // Each condition already in the engine's order (time, price, source), so it skips sorting.
+      for (const [grader, grade] of conditions) {
+        const mine = read.filter((x) => x.condition === conditionKey(grader, grade));
+        const sorted = [...mine].sort((a, b) => a.observedAt - b.observedAt || a.priceMinor - b.priceMinor || a.source.localeCompare(b.source));
+        expect(mine).toEqual(sorted);
+      }
+      const bundle = (points: PricePoint[]) => JSON.stringify(computeBundle({ product: product('p'), points, params, id: null }));
+      expect(bundle(read)).toBe(bundle(all));
+    }
+  });
+});
