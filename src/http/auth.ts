@@ -4,6 +4,8 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ApiService } from '../service/api-service.js';
+import { andThen, type Awaitable } from '../service/awaitable.js';
+import type { KeySession } from '../service/key-verifier.js';
 import { UnauthorizedError } from './errors.js';
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
@@ -16,13 +18,23 @@ export function presentedKey(headers: IncomingHttpHeaders): string | undefined {
   return authorization ? BEARER.exec(authorization)?.[1] : undefined;
 }
 
-/** The public id of the request's key; throws UnauthorizedError (401) when it has none or a bad one. */
-export async function authenticate(headers: IncomingHttpHeaders, service: ApiService, now: number): Promise<string> {
+/**
+ * The public id of the request's key; throws (or rejects with) UnauthorizedError (401) when
+ * it has none or a bad one. `session` is the connection's: its next request with the same
+ * key skips the hash.
+ */
+export function authenticate(
+  headers: IncomingHttpHeaders,
+  service: ApiService,
+  now: number,
+  session?: KeySession,
+): Awaitable<string> {
   const key = presentedKey(headers);
   if (key === undefined) {
     throw new UnauthorizedError('missing API key: send X-API-Key: <key> or Authorization: Bearer <key>');
   }
-  const identity = await service.verifyKey(key, now);
-  if (!identity) throw new UnauthorizedError('invalid or revoked API key');
-  return identity.id;
+  return andThen(service.verifyKey(key, now, session), (identity) => {
+    if (!identity) throw new UnauthorizedError('invalid or revoked API key');
+    return identity.id;
+  });
 }

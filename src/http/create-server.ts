@@ -11,14 +11,15 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import polka, { type Request } from 'polka';
-import type { z } from 'zod';
-import { InvalidParameterError } from '../domain/errors.js';
 import type { ApiService } from '../service/api-service.js';
+import { andThen } from '../service/awaitable.js';
+import { createKeySession, type KeySession } from '../service/key-verifier.js';
 import { createAccessLog, type AccessLog } from './access-log.js';
 import { authenticate } from './auth.js';
 import { httpFailure, RateLimitedError, ReadOnlyError, RouteNotFoundError } from './errors.js';
+import { inputParser } from './input.js';
 import { createRateLimiter } from './rate-limit.js';
 import type { Route } from './route.js';
 import { apiRoutes } from './routes/index.js';
@@ -62,7 +63,16 @@ export function createServer(deps: ServerDeps, options: ServerOptions): OracleSe
   const log: AccessLog = createAccessLog(deps.accessLog ?? ((line) => process.stdout.write(line)));
   const errorLog = deps.errorLog ?? ((line) => process.stderr.write(line));
   const limiter = createRateLimiter(options.rateLimitPerMinute);
+  const limitHeader = String(options.rateLimitPerMinute);
   let closing = false;
+
+  /** One key session per keep-alive connection: its requests after the first skip hashing the same key. */
+  const sessions = new WeakMap<Socket, KeySession>();
+  function sessionOf(req: IncomingMessage): KeySession {
+    let session = sessions.get(req.socket);
+    if (!session) sessions.set(req.socket, (session = createKeySession()));
+    return session;
+  }
 
   /** Serialised bodies of objects the service hands out again and again (cached bundles, the catalog). */
   const serialized = new WeakMap<object, Buffer>();
@@ -105,37 +115,48 @@ export function createServer(deps: ServerDeps, options: ServerOptions): OracleSe
     );
   }
 
+  /**
+   * A route's handler. It runs synchronously as long as the answers are at hand (the usual
+   * case: open store, cached key lookup, cached bundle) and continues on a promise only where
+   * one is returned: an await per step cost more than the steps themselves.
+   */
   function handlerFor(route: Route) {
-    return async (req: Request, res: ServerResponse) => {
+    const parseParams = inputParser(route.pathParams);
+    const parseQuery = inputParser(route.query);
+    return (req: Request, res: ServerResponse) => {
       const started = performance.now();
-      let keyId: string | null = null;
-      let status = 200;
+      const at = now();
       const headers: OutgoingHttpHeaders = {};
-      try {
-        const at = now();
-        const readOnly = READ_METHODS.has(req.method);
-        // 401 before 403 before everything else (CONTRACT.md decision 5); a write to a
-        // public route needs a key too, so it gets the same answers as any other write.
-        if (route.auth || !readOnly) keyId = await authenticate(req.headers, service, at);
+      const readOnly = READ_METHODS.has(req.method);
+      let keyId: string | null = null;
+      const finish = (status: number) => log({ method: req.method, route: route.path, status, ms: performance.now() - started, keyId });
+      const succeed = (body: unknown) => {
+        send(req, res, 200, body, headers);
+        finish(200);
+      };
+      const fail = (error: unknown) => finish(sendError(req, res, error, route.path, headers));
+      const answer = (id: string | null) => {
+        keyId = id;
         if (!readOnly) throw new ReadOnlyError(`the API is read-only: ${req.method} is not allowed, use GET or HEAD`);
         if (route.rateLimited) {
-          const decision = limiter.take(keyId as string, at);
-          headers['ratelimit-limit'] = String(decision.limit);
+          const decision = limiter.take(id as string, at);
+          headers['ratelimit-limit'] = limitHeader;
           headers['ratelimit-remaining'] = String(decision.remaining);
           headers['ratelimit-reset'] = String(decision.resetSeconds);
           if (!decision.allowed) throw new RateLimitedError(decision.retryAfterSeconds);
         }
-        const body = await route.handle({
-          params: parseInput(route.pathParams, req.params),
-          query: parseInput(route.query, req.query),
-          now: at,
-          service,
-        });
-        send(req, res, 200, body, headers);
+        return route.handle({ params: parseParams(req.params) as never, query: parseQuery(req.query) as never, now: at, service });
+      };
+      try {
+        // 401 before 403 before everything else (CONTRACT.md decision 5); a write to a
+        // public route needs a key too, so it gets the same answers as any other write.
+        const body =
+          route.auth || !readOnly ? andThen(authenticate(req.headers, service, at, sessionOf(req)), answer) : answer(null);
+        if (body instanceof Promise) body.then(succeed).catch(fail);
+        else succeed(body);
       } catch (error) {
-        status = sendError(req, res, error, route.path, headers);
+        fail(error);
       }
-      log({ method: req.method, route: route.path, status, ms: performance.now() - started, keyId });
     };
   }
 
@@ -183,18 +204,4 @@ export function createServer(deps: ServerDeps, options: ServerOptions): OracleSe
       });
     },
   };
-}
-
-/**
- * Validates path or query input against a route's schema. The schemas call the domain
- * parsers, which throw the named 400/422 errors themselves; a plain schema failure becomes
- * a 400 naming the parameter.
- */
-function parseInput<S extends z.ZodObject | undefined>(schema: S, input: unknown): never {
-  if (!schema) return undefined as never;
-  const result = schema.safeParse(input);
-  if (result.success) return result.data as never;
-  const issue = result.error.issues[0];
-  const name = String(issue?.path[0] ?? 'parameter');
-  throw new InvalidParameterError(name, `${name}: ${issue?.message ?? 'invalid value'}`, { cause: result.error });
 }

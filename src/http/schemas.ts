@@ -1,7 +1,8 @@
 /**
- * The zod schemas of the API: path and query parameters (validated on every request) and
- * response bodies (the routes' declared return types, checked against the domain types
- * below). The OpenAPI document is generated from these same objects, so it cannot drift.
+ * The zod schemas of the API: path and query parameters (validated on every request, each
+ * field with its fast parser, see input.ts) and response bodies (the routes' declared return
+ * types, checked against the domain types below). The OpenAPI document is generated from
+ * these same objects, so it cannot drift.
  */
 import { z } from 'zod';
 import { OUTLIER_STDDEVS, WINDOW_HOURS, type PricingBundle } from '../domain/bundle.js';
@@ -10,6 +11,7 @@ import { InvalidParameterError } from '../domain/errors.js';
 import { parseOutlierStddevs, parseWindowHours } from '../domain/params.js';
 import { ERAS, PRODUCT_TYPES } from '../domain/product.js';
 import type { CatalogBody } from '../service/catalog.js';
+import { DEFER, withFastParse } from './input.js';
 
 /**
  * A query parameter parsed by the shared domain parser (so the 400 names the parameter and
@@ -17,11 +19,9 @@ import type { CatalogBody } from '../service/catalog.js';
  * array; joined, it fails the parser like any other malformed value.
  */
 function queryParam<T>(parse: (raw: string | undefined) => T, doc: Record<string, unknown>) {
-  return z
-    .unknown()
-    .optional()
-    .meta(doc)
-    .transform((raw) => parse(Array.isArray(raw) ? raw.join(',') : (raw as string | undefined)));
+  // The schema accepts any input and its transform decides: the same function is the fast path.
+  const parseRaw = (raw: unknown) => parse(Array.isArray(raw) ? raw.join(',') : (raw as string | undefined));
+  return withFastParse(z.unknown().optional().meta(doc).transform(parseRaw), parseRaw);
 }
 
 function intParam(parse: (raw: string | undefined) => number, range: { min: number; max: number; default: number }, description: string) {
@@ -48,21 +48,28 @@ export const snapshotQuery = z.object({
 });
 
 export const productKeyPath = z.object({
-  product_key: z.string().min(1).meta({ description: 'Catalog key, URL-encoded.' }),
+  product_key: withFastParse(z.string().min(1).meta({ description: 'Catalog key, URL-encoded.' }), (raw) =>
+    typeof raw === 'string' && raw.length >= 1 ? raw : DEFER,
+  ),
 });
 
 const REFSOURCE_ID = /^\d{1,20}$/;
 
+function refsourceId(id: string): string {
+  if (!REFSOURCE_ID.test(id)) {
+    throw new InvalidParameterError('refsource_id', `refsource_id must be a string of 1 to 20 digits (got ${JSON.stringify(id)})`);
+  }
+  return id;
+}
+
 export const refsourceIdPath = z.object({
-  refsource_id: z
-    .string()
-    .meta({ type: 'string', pattern: REFSOURCE_ID.source, description: 'Upstream reference-source product id (digits).' })
-    .transform((id) => {
-      if (!REFSOURCE_ID.test(id)) {
-        throw new InvalidParameterError('refsource_id', `refsource_id must be a string of 1 to 20 digits (got ${JSON.stringify(id)})`);
-      }
-      return id;
-    }),
+  refsource_id: withFastParse(
+    z
+      .string()
+      .meta({ type: 'string', pattern: REFSOURCE_ID.source, description: 'Upstream reference-source product id (digits).' })
+      .transform(refsourceId),
+    (raw) => (typeof raw === 'string' ? refsourceId(raw) : DEFER),
+  ),
 });
 
 /** The named response schemas: `components.schemas` of the OpenAPI document. */

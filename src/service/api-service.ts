@@ -2,14 +2,16 @@
  * The oracle as a long-running server uses it: one call per request, over a lazily opened
  * store, with computed bundles and the catalog cached until the next write, API keys
  * verified, and reference-source ids resolved through the upstream. The HTTP adapter
- * parses, calls one of these, and formats.
+ * parses, calls one of these, and formats. Calls that can answer from the open store answer
+ * synchronously (Awaitable): a cached request never waits on a promise.
  */
 import type { PricingBundle } from '../domain/bundle.js';
 import { parseSnapshotDate } from '../domain/params.js';
 import type { Store } from '../store/store.js';
+import type { Awaitable } from './awaitable.js';
 import { createBundleCache, BUNDLE_CACHE_DEFAULTS, type BundleCacheOptions } from './bundle-cache.js';
 import type { CatalogBody } from './catalog.js';
-import { createKeyVerifier, type KeyIdentity } from './key-verifier.js';
+import { createKeyVerifier, type KeyIdentity, type KeySession } from './key-verifier.js';
 import { createOracle, type Oracle } from './oracle.js';
 import type { RefsourceResolver, Resolution } from './refsource-resolver.js';
 import { createStoreHandle, type StoreHandle } from './store-handle.js';
@@ -20,16 +22,19 @@ export interface PricingQuery {
 }
 
 export interface ApiService {
-  /** The caller's identity, or null for an unknown or revoked key. */
-  verifyKey(secret: string, now: number): Promise<KeyIdentity | null>;
+  /**
+   * The caller's identity, or null for an unknown or revoked key. `session` is the
+   * connection's (createKeySession()): its later requests with the same key skip the hash.
+   */
+  verifyKey(secret: string, now: number, session?: KeySession): Awaitable<KeyIdentity | null>;
   /** SPEC.md 4.2: the bundle of a catalog key, as of `now`. */
-  pricing(productKey: string, query: PricingQuery, now: number): Promise<PricingBundle>;
+  pricing(productKey: string, query: PricingQuery, now: number): Awaitable<PricingBundle>;
   /** SPEC.md 4.3: the bundle of a reference-source id, as of `now`. */
   refsource(id: string, query: PricingQuery, now: number): Promise<PricingBundle>;
   /** SPEC.md 4.4: the bundle of a reference-source id for a UTC date. */
   snapshot(id: string, date: string | undefined, outlierStddevs: number, now: number): Promise<PricingBundle>;
   /** SPEC.md 4.5. */
-  catalog(): Promise<CatalogBody>;
+  catalog(): Awaitable<CatalogBody>;
   /** Writes pending key last-used times and closes the upstream client and the store. */
   close(): Promise<void>;
 }
@@ -62,7 +67,7 @@ export function createApiService(deps: ApiServiceDeps): ApiService {
   // turn serves many requests, and a version a turn old is as fresh as the request itself.
   let turnVersion: number | undefined;
   const endTurn = () => (turnVersion = undefined);
-  function withStore<T>(fn: (store: Store, version: number, oracle: Oracle) => T): Promise<T> {
+  function withStore<T>(fn: (store: Store, version: number, oracle: Oracle) => T): Awaitable<T> {
     return handle.use((store) => {
       if (current?.store !== store) {
         current = { store, oracle: buildOracle({ store }) };
@@ -103,9 +108,9 @@ export function createApiService(deps: ApiServiceDeps): ApiService {
   }
 
   return {
-    verifyKey(secret, now) {
+    verifyKey(secret, now, session) {
       if (!touchTimer) startTouching();
-      return keys.verify(secret, now, withStore);
+      return keys.verify(secret, now, withStore, session);
     },
 
     pricing(productKey, query, now) {

@@ -4,6 +4,8 @@
  */
 export class LruCache<K, V> {
   readonly #entries = new Map<K, V>();
+  /** The most recently used key: reading it again needs no reordering (the common case under load). */
+  #newest: K | undefined;
 
   constructor(readonly maxEntries: number) {
     if (!(maxEntries >= 1)) throw new RangeError('maxEntries must be at least 1');
@@ -15,9 +17,10 @@ export class LruCache<K, V> {
 
   get(key: K): V | undefined {
     const value = this.#entries.get(key);
-    if (value !== undefined) {
+    if (value !== undefined && key !== this.#newest) {
       this.#entries.delete(key);
       this.#entries.set(key, value);
+      this.#newest = key;
     }
     return value;
   }
@@ -25,6 +28,7 @@ export class LruCache<K, V> {
   set(key: K, value: V): void {
     this.#entries.delete(key);
     this.#entries.set(key, value);
+    this.#newest = key;
     if (this.#entries.size > this.maxEntries) {
       this.#entries.delete(this.#entries.keys().next().value as K);
     }
@@ -32,9 +36,11 @@ export class LruCache<K, V> {
 
   delete(key: K): void {
     this.#entries.delete(key);
+    if (key === this.#newest) this.#newest = undefined;
   }
 
   clear(): void {
     this.#entries.clear();
+    this.#newest = undefined;
   }
 }

@@ -10,6 +10,7 @@ import {
   UpstreamUnavailableError,
 } from '../domain/errors.js';
 import type { StoredProduct } from '../store/store.js';
+import type { Awaitable } from './awaitable.js';
 import { CircuitBreaker, CIRCUIT_BREAKER_DEFAULTS, type CircuitBreakerOptions } from '../upstream/circuit-breaker.js';
 import type { RefsourceClient, UpstreamAnswer } from '../upstream/refsource-client.js';
 import { LruCache } from './lru-cache.js';
@@ -23,7 +24,7 @@ export interface Resolution {
 
 export interface RefsourceResolver {
   /** Resolves `id`; `findLocal` reads the local catalog mapping. Throws the errors of decision 3. */
-  resolve(id: string, findLocal: (id: string) => Promise<StoredProduct | undefined>): Promise<Resolution>;
+  resolve(id: string, findLocal: (id: string) => Awaitable<StoredProduct | undefined>): Promise<Resolution>;
   close(): Promise<void>;
 }
 

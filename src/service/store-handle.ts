@@ -6,13 +6,15 @@
 import { DatabaseUnavailableError } from '../domain/errors.js';
 import { toDatabaseError } from '../store/connection.js';
 import { openStore, type Store } from '../store/store.js';
+import type { Awaitable } from './awaitable.js';
 
 export interface StoreHandle {
   /**
-   * Runs `fn` against the open store. SQLite failures come out as DatabaseUnavailableError
-   * (and close the connection); other errors pass through unchanged.
+   * Runs `fn` against the open store: synchronously when it is open (the hot path), as a
+   * promise while it opens. SQLite failures come out as DatabaseUnavailableError (and close
+   * the connection), thrown or rejected; other errors pass through unchanged.
    */
-  use<T>(fn: (store: Store) => T): Promise<T>;
+  use<T>(fn: (store: Store) => T): Awaitable<T>;
   close(): void;
 }
 
@@ -46,11 +48,10 @@ export function createStoreHandle(path: string, open: (path: string) => Promise<
   return {
     use(fn) {
       if (!store) return get().then(fn).catch((error: unknown) => Promise.reject(failure(error)));
-      // The open store is the hot path: no extra async frame for it.
       try {
-        return Promise.resolve(fn(store));
+        return fn(store);
       } catch (error) {
-        return Promise.reject(failure(error));
+        throw failure(error);
       }
     },
     close: drop,
