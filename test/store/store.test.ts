@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DatabaseUnavailableError } from '../../src/domain/errors.js';
 import type { Product } from '../../src/domain/product.js';
+import { catalogBody } from '../../src/service/catalog.js';
 import { openStore, type Store } from '../../src/store/store.js';
 
 const product = (key: string, refsourceId: string | null = null): Product => ({
@@ -162,5 +163,17 @@ describe('store', () => {
     expect(store.products.catalog('CHARIZ').map((e) => e.product_key)).toEqual(['charizard-base']);
     expect(store.products.catalog('_').map((e) => e.product_key)).toEqual(['blastoise_base']);
     expect(store.products.catalog('name of p').map((e) => e.product_key)).toEqual(['pikachu']);
+  });
+
+  it('builds the catalog JSON in SQLite byte for byte as the API serialises catalogBody', () => {
+    store.products.upsertMany([product('zeta "quoted" é', '3'), product('alpha_1', null), product('mid%', '9')]);
+    const p = store.products.findByKey('alpha_1')!;
+    store.observations.insertMany([
+      { productId: p.id, productKey: 'alpha_1', source: 'ebay', observedAt: Date.parse('2025-12-31T23:59:59Z'), priceMinor: 5, grader: 'ungraded', grade: null, externalId: 'x' },
+    ]);
+    for (const search of [undefined, '', 'A', '%', '_', 'é', 'nothing']) {
+      expect(store.products.catalogJson(search), String(search)).toBe(JSON.stringify(catalogBody(store.products.catalog(search))));
+    }
+    expect(JSON.parse(store.products.catalogJson()).products[0].earliest_observation).toBe('2025-12-31');
   });
 });

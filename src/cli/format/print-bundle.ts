@@ -1,7 +1,7 @@
-/** Writes a bundle: exactly the API body with --json, the analyst's view otherwise. */
+/** Writes a bundle: with --json the bytes the API sends (compact JSON; pipe to jq to read), the analyst's view otherwise. */
 import type { PricingBundle } from '../../domain/bundle.js';
 import { renderBundle } from './bundle-view.js';
 
 export async function printBundle(bundle: PricingBundle, json: boolean, out: NodeJS.WritableStream): Promise<void> {
-  out.write(json ? `${JSON.stringify(bundle, null, 2)}\n` : await renderBundle(bundle));
+  out.write(json ? `${JSON.stringify(bundle)}\n` : await renderBundle(bundle));
 }
