@@ -1,23 +1,25 @@
 /**
- * Where records go: validated one by one with the zod schemas, collected into batches, and
- * written one batch per transaction (catalog records first, so a feed row's product exists
- * before its observations). Counts every outcome; rejects go to the --rejects file.
+ * Where records go. An observation is validated (canonical CSV cells by the fast checks,
+ * anything else by the zod schema), resolved to its product and inserted at once into the
+ * open transaction, so nothing but a few primitives outlives a row; the transaction is
+ * committed every `batchSize` records (and by the pipeline about every second). Catalog
+ * records are collected and written before the next observation, so a feed row's product
+ * exists before its observations. Counts every outcome; rejects go to the --rejects file.
  */
 import type { Product } from '../domain/product.js';
-import type { Store } from '../store/store.js';
-import type { ResolvedObservation } from '../store/store.js';
+import type { ObservationWriter, Store } from '../store/store.js';
 import type { NormalizedRecordSink } from './formats/canonical-csv.js';
 import type { RecordKind } from './formats/types.js';
+import { cellsRecord, readObservationCells, type ObservationColumns } from './observation-cells.js';
+import { ObservationValues } from './observation-values.js';
 import {
   catalogRecordSchema,
   normalizeRecord,
   observationRecordSchema,
   rejectReason,
-  toObservation,
   toProduct,
   type CanonicalRecord,
   type CatalogRecord,
-  type ObservationRecord,
 } from './records.js';
 import type { RejectsWriter } from './rejects.js';
 import { ProductResolver } from './resolve.js';
@@ -45,6 +47,7 @@ interface Pending<T> {
 export interface RecordWriterOptions {
   source: string;
   dryRun: boolean;
+  /** Records per transaction. */
   batchSize: number;
   /** Keep only this kind (records of the other kind are skipped, not counted). */
   only: RecordKind | undefined;
@@ -64,8 +67,15 @@ export class RecordWriter implements NormalizedRecordSink {
   /** Update a product found by refsource_id under its stored key rather than reject it (RowFormat.keepsProductKeys). */
   keepStoredKeys = false;
 
-  private observations: Pending<ObservationRecord>[] = [];
   private products: Pending<CatalogRecord>[] = [];
+  /** The row being written (one instance for the whole run). */
+  private readonly values = new ObservationValues();
+  /** null on a dry run, which writes nothing. */
+  private readonly writer: ObservationWriter | null;
+  /** Records written since the last commit, and their outcomes (counted once committed). */
+  private uncommitted = 0;
+  private uncommittedInserted = 0;
+  private uncommittedDuplicates = 0;
   private readonly resolver: ProductResolver;
   /** Products of this batch (of the whole run when dry), by key, and refsource_id owners. */
   private readonly batchProducts = new Map<string, Product>();
@@ -78,6 +88,7 @@ export class RecordWriter implements NormalizedRecordSink {
     private readonly options: RecordWriterOptions,
   ) {
     this.resolver = new ProductResolver(store.products);
+    this.writer = options.dryRun ? null : store.observations.openWriter();
   }
 
   observation(record: CanonicalRecord, normalized = false): void {
@@ -86,8 +97,18 @@ export class RecordWriter implements NormalizedRecordSink {
     this.counts.read += 1;
     const result = observationRecordSchema.safeParse(normalized ? record : normalizeRecord(record));
     if (!result.success) return this.reject(this.line, rejectReason(result.error), record);
-    this.observations.push({ line: this.line, record, value: result.data });
-    if (this.observations.length + this.products.length >= this.options.batchSize) this.flush();
+    const reason = this.write(this.values.fromRecord(result.data));
+    if (reason !== null) this.unresolved(reason, record);
+  }
+
+  /** A canonical CSV row of observation cells: the fast path, with the schema only for a row it refuses. */
+  observationCells(fields: readonly string[], columns: ObservationColumns): void {
+    if (this.options.only === 'catalog') return;
+    if (!readObservationCells(fields, columns, this.values)) return this.observation(cellsRecord(fields, columns), true);
+    this.kinds.add('observations');
+    this.counts.read += 1;
+    const reason = this.write(this.values);
+    if (reason !== null) this.unresolved(reason, cellsRecord(fields, columns));
   }
 
   product(record: CanonicalRecord, normalized = false): void {
@@ -97,7 +118,7 @@ export class RecordWriter implements NormalizedRecordSink {
     const result = catalogRecordSchema.safeParse(normalized ? record : normalizeRecord(record));
     if (!result.success) return this.reject(this.line, rejectReason(result.error), record);
     this.products.push({ line: this.line, record, value: result.data });
-    if (this.observations.length + this.products.length >= this.options.batchSize) this.flush();
+    if (this.uncommitted + this.products.length >= this.options.batchSize) this.flush();
   }
 
   /** Values of a row that are no record and no error (see RecordSink.skip): counted as read and skipped. */
@@ -117,14 +138,68 @@ export class RecordWriter implements NormalizedRecordSink {
     this.reject(line, reason, record);
   }
 
-  /** Writes the pending batch in one transaction (or, dry, only counts it). */
+  /** Writes the pending catalog records and commits the open transaction (dry: only counts). */
   flush(): void {
-    if (this.observations.length === 0 && this.products.length === 0) return;
-    this.store.transaction(() => {
-      this.writeProducts();
-      this.writeObservations();
-    });
+    this.writeProducts();
+    if (this.writer !== null && this.uncommitted > 0) {
+      this.writer.commit();
+      this.counts.inserted += this.uncommittedInserted;
+      this.counts.duplicates += this.uncommittedDuplicates;
+    }
+    this.uncommitted = this.uncommittedInserted = this.uncommittedDuplicates = 0;
     this.options.rejects?.flush();
+  }
+
+  /** Drops what is not committed (a database or source failure: the re-run completes it). */
+  abandon(): void {
+    this.writer?.rollback();
+    this.products = [];
+    this.uncommitted = this.uncommittedInserted = this.uncommittedDuplicates = 0;
+  }
+
+  /** Ends the writer; what is not flushed is rolled back. */
+  close(): void {
+    this.writer?.close();
+  }
+
+  /** Resolves and writes (dry: counts) one valid observation; the reason when its product is unknown. */
+  private write(v: ObservationValues): string | null {
+    if (this.products.length > 0) this.writeProducts(); // a feed row's product comes first
+    const product = this.resolver.resolve(v);
+    if (typeof product === 'string') return product;
+    this.keep(product.id, v);
+    return null;
+  }
+
+  /**
+   * An observation validated and resolved elsewhere (the parse worker): counted as read and
+   * written like any other.
+   */
+  resolvedObservation(productId: number, v: ObservationValues): void {
+    this.kinds.add('observations');
+    this.counts.read += 1;
+    this.keep(productId, v);
+  }
+
+  /** Inserts (dry: counts) one resolved observation; commits every batchSize records. */
+  private keep(productId: number, v: ObservationValues): void {
+    if (this.writer === null) {
+      const isNew = this.store.observations.isNew(productId, v.condition, v.observedAt, v.priceMinor, v.source, v.externalId, this.drySeen);
+      if (isNew) this.counts.inserted += 1;
+      else this.counts.duplicates += 1;
+      return;
+    }
+    if (this.writer.insert(productId, v.condition, v.observedAt, v.priceMinor, v.source, v.grader, v.grade, v.externalId)) {
+      this.uncommittedInserted += 1;
+    } else this.uncommittedDuplicates += 1;
+    this.uncommitted += 1;
+    if (this.uncommitted >= this.options.batchSize) this.flush();
+  }
+
+  /** An observation whose product the catalog lacks: skipped for feeds that cover a whole market, else rejected. */
+  private unresolved(reason: string, record: CanonicalRecord): void {
+    if (this.skipUnmapped) this.countSkipped('unmapped', 1);
+    else this.reject(this.line, reason, record);
   }
 
   private reject(line: number, reason: string, record: unknown): void {
@@ -161,33 +236,18 @@ export class RecordWriter implements NormalizedRecordSink {
       changed.push(product);
     }
     this.products = [];
-    if (this.options.dryRun) {
+    if (this.writer === null) {
       this.resolver.assume(changed);
       return;
     }
-    this.store.products.upsertMany(changed);
-    this.resolver.forget();
+    if (changed.length > 0) {
+      this.writer.begin(); // the products join the observations' transaction
+      this.store.products.upsertMany(changed);
+      this.resolver.forget();
+    }
+    this.uncommitted += changed.length;
     this.batchProducts.clear();
     this.batchRefsources.clear();
-  }
-
-  private writeObservations(): void {
-    if (this.observations.length === 0) return;
-    const rows: ResolvedObservation[] = [];
-    for (const { line, record, value } of this.observations) {
-      const product = this.resolver.resolve(value);
-      if (typeof product === 'string') {
-        if (this.skipUnmapped) this.countSkipped('unmapped', 1);
-        else this.reject(line, product, record);
-      }
-      else rows.push(toObservation(value, product));
-    }
-    this.observations = [];
-    const result = this.options.dryRun
-      ? this.store.observations.countNew(rows, this.drySeen)
-      : this.store.observations.insertMany(rows);
-    this.counts.inserted += result.inserted;
-    this.counts.duplicates += result.duplicates;
   }
 }
 

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { UNGRADED } from '../domain/conditions.js';
 import { ERAS, PRODUCT_TYPES, type Product } from '../domain/product.js';
 import { parseUtcDate, parseZonedDateTime } from '../domain/time.js';
-import type { ResolvedObservation } from '../store/store.js';
+import { CURRENCY, DIGITS, GRADE, GRADER, NO_CONTROL_200, NO_CONTROL_2000, PRICE, PRICE_MINOR, SOURCE, toCents } from './record-patterns.js';
 
 /** A record as a format produced it: CONTRACT.md field names, values text or numbers. */
 export type CanonicalRecord = Record<string, unknown>;
@@ -30,22 +30,11 @@ function text(field: string, pattern: RegExp, rule: string) {
     .regex(pattern, { error: (issue) => `${field} ${rule} (got ${show(issue.input)})` });
 }
 
-const NO_CONTROL_200 = /^[^\u0000-\u001f\u007f]{1,200}$/;
-const NO_CONTROL_2000 = /^[^\u0000-\u001f\u007f]{1,2000}$/;
-const DIGITS = /^\d{1,20}$/;
 /** A date-time without Z or offset: CONTRACT.md rejects it as ambiguous. */
 const ZONELESS = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/i;
 
 const productKey = text('product_key', NO_CONTROL_200, 'must be 1 to 200 characters without control characters');
 const digits = (field: string) => text(field, DIGITS, 'must be digits');
-
-/** Integer cents of a decimal amount with at most 2 decimals, by string arithmetic (no float error). */
-function toCents(amount: string): number {
-  const negative = amount.startsWith('-');
-  const [whole = '', fraction = ''] = (negative ? amount.slice(1) : amount).split('.');
-  const cents = Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
-  return negative ? -cents : cents;
-}
 
 const observedAt = text('observed_at', /^./, 'is required').transform((value, ctx) => {
   const ms = parseZonedDateTime(value);
@@ -73,11 +62,11 @@ function positiveAmount(field: 'price' | 'price_minor', pattern: RegExp, rule: s
  * Graders: empty or `ungraded` (any case) is ungraded; anything that looks like a grader's
  * name is kept upper case (PSA, BGS, CGC, SGC priced; ANY pooled; TAG, ACE... stored only).
  */
-const grader = text('grader', /^[A-Za-z][A-Za-z0-9_-]{0,31}$/, 'must be ungraded or a grader name such as PSA, BGS, CGC, SGC, ANY or TAG').transform(
+const grader = text('grader', GRADER, 'must be ungraded or a grader name such as PSA, BGS, CGC, SGC, ANY or TAG').transform(
   (value) => (value.toLowerCase() === UNGRADED ? UNGRADED : value.toUpperCase()),
 );
 
-const grade = text('grade', /^-?\d{1,3}(\.\d+)?$/, 'must be a number from 1 to 10')
+const grade = text('grade', GRADE, 'must be a number from 1 to 10')
   .transform(Number)
   .refine((n) => n >= 1 && n <= 10 && Number.isInteger(n * 2), {
     error: (issue) => `grade must be 1 to 10 in steps of 0.5 (got ${show(issue.input)})`,
@@ -97,11 +86,11 @@ export const observationRecordSchema = z
       refsource_id: digits('refsource_id').optional(),
       /** Internal: resolves a TCGplayer price row through products.tcgplayer_id. */
       tcgplayer_id: digits('tcgplayer_id').optional(),
-      source: text('source', /^[a-z0-9_-]{1,32}$/, 'must be 1 to 32 characters of a-z, 0-9, _ and -'),
+      source: text('source', SOURCE, 'must be 1 to 32 characters of a-z, 0-9, _ and -'),
       observed_at: observedAt,
-      price_minor: positiveAmount('price_minor', /^-?\d{1,15}$/, 'must be a whole number of US cents', Number).optional(),
-      price: positiveAmount('price', /^-?\d{1,13}(\.\d{1,2})?$/, 'must be a US dollar amount with at most 2 decimals', toCents).optional(),
-      currency: text('currency', /^usd$/i, 'must be USD, the only currency').optional(),
+      price_minor: positiveAmount('price_minor', PRICE_MINOR, 'must be a whole number of US cents', Number).optional(),
+      price: positiveAmount('price', PRICE, 'must be a US dollar amount with at most 2 decimals', toCents).optional(),
+      currency: text('currency', CURRENCY, 'must be USD, the only currency').optional(),
       grader: grader.optional(),
       grade: grade.optional(),
       external_id: text('external_id', NO_CONTROL_200, 'must be 1 to 200 characters without control characters').optional(),
@@ -127,21 +116,6 @@ export type ObservationRecord = z.output<typeof observationRecordSchema>;
 
 /** Fields an observation record may have, in CONTRACT.md's order. */
 export const OBSERVATION_FIELDS: readonly string[] = Object.keys(observationRecordSchema.shape);
-
-/** The observation a valid record describes, for the product (row id and key) it resolved to. */
-export function toObservation(record: ObservationRecord, product: { id: number; productKey: string }): ResolvedObservation {
-  const graded = record.grader !== undefined && record.grader !== UNGRADED;
-  return {
-    productId: product.id,
-    productKey: product.productKey,
-    source: record.source,
-    observedAt: record.observed_at,
-    priceMinor: (record.price_minor ?? record.price) as number,
-    grader: graded ? (record.grader as string) : UNGRADED,
-    grade: graded ? (record.grade as number) : null,
-    externalId: record.external_id ?? null,
-  };
-}
 
 const optionalText = (field: string) =>
   text(field, NO_CONTROL_2000, 'must be at most 2,000 characters without control characters').optional();

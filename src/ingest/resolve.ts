@@ -4,7 +4,13 @@
  */
 import type { Product } from '../domain/product.js';
 import type { Store } from '../store/store.js';
-import type { ObservationRecord } from './records.js';
+
+/** The product reference of an observation (at least one is set). */
+export interface ProductReference {
+  readonly productKey: string | undefined;
+  readonly refsourceId: string | undefined;
+  readonly tcgplayerId: string | undefined;
+}
 
 /** The part of a product resolution needs: its row id (-1 for a product only a dry run knows). */
 export interface ResolvedProduct {
@@ -22,21 +28,21 @@ export class ProductResolver {
 
   constructor(private readonly products: Lookup) {}
 
-  /** The record's product, or the reason it has none. */
-  resolve(record: ObservationRecord): ResolvedProduct | string {
-    if (record.product_key !== undefined) {
-      const product = cached(this.byKey, record.product_key, (key) => this.products.findByKey(key));
-      if (product === null) return `unknown product_key ${JSON.stringify(record.product_key)}: not in the catalog (ingest catalog records first)`;
-      if (record.refsource_id !== undefined && record.refsource_id !== product.refsourceId) {
-        return `refsource_id ${record.refsource_id} is not the refsource_id of product_key ${JSON.stringify(product.productKey)} (${product.refsourceId ?? 'none'})`;
+  /** The observation's product, or the reason it has none. */
+  resolve(ref: ProductReference): ResolvedProduct | string {
+    if (ref.productKey !== undefined) {
+      const product = cached(this.byKey, ref.productKey, (key) => this.products.findByKey(key));
+      if (product === null) return `unknown product_key ${JSON.stringify(ref.productKey)}: not in the catalog (ingest catalog records first)`;
+      if (ref.refsourceId !== undefined && ref.refsourceId !== product.refsourceId) {
+        return `refsource_id ${ref.refsourceId} is not the refsource_id of product_key ${JSON.stringify(product.productKey)} (${product.refsourceId ?? 'none'})`;
       }
       return product;
     }
-    if (record.refsource_id !== undefined) {
-      const product = cached(this.byRefsource, record.refsource_id, (id) => this.products.findByRefsourceId(id));
-      return product ?? `unknown refsource_id ${record.refsource_id}: no catalog product has it`;
+    if (ref.refsourceId !== undefined) {
+      const product = cached(this.byRefsource, ref.refsourceId, (id) => this.products.findByRefsourceId(id));
+      return product ?? `unknown refsource_id ${ref.refsourceId}: no catalog product has it`;
     }
-    const id = record.tcgplayer_id as string;
+    const id = ref.tcgplayerId as string;
     const product = cached(this.byTcgplayer, id, (tcg) => this.products.findByTcgplayerId(tcg));
     return product ?? `unknown tcgplayer_id ${id}: no catalog product has it`;
   }
@@ -68,7 +74,15 @@ function cached(
   if (hit === undefined) {
     const found = load(key);
     hit = found ? { id: found.id, productKey: found.productKey, refsourceId: found.refsourceId } : null;
-    cache.set(key, hit);
+    cache.set(ownCopy(key), hit);
   }
   return hit;
+}
+
+/**
+ * A copy of `text` that shares no memory with it. A cell is often a slice of the decoded
+ * chunk (1 MiB of text), and a cache key kept for the whole run would pin that chunk.
+ */
+function ownCopy(text: string): string {
+  return Buffer.from(text, 'utf8').toString('utf8');
 }

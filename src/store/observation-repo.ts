@@ -1,6 +1,6 @@
-/** Observations: idempotent batch inserts for ingest, and the one range read pricing needs. */
-import { conditionKey, PRICED_CONDITIONS } from '../domain/conditions.js';
-import type { Observation, PricePoint } from '../domain/observation.js';
+/** Observations: idempotent inserts for ingest (streamed, or a batch). Pricing reads live in price-points.ts. */
+import { conditionKey } from '../domain/conditions.js';
+import type { Observation } from '../domain/observation.js';
 import type { SqliteDatabase } from './connection.js';
 
 /** An observation whose product is resolved to its row id. */
@@ -14,16 +14,45 @@ export interface InsertResult {
 }
 
 /**
+ * Streaming writes for ingest: each row goes straight into an open transaction (no batch
+ * array in memory); `commit` ends it. Values are positional so a caller builds no object
+ * per row. The products' count and earliest time are kept in a small per-product map and
+ * written just before each COMMIT, in the same transaction.
+ */
+export interface ObservationWriter {
+  /**
+   * Inserts one observation unless an identical one is stored (CONTRACT.md identity);
+   * opens a transaction (BEGIN IMMEDIATE) when none is open. True when it was new.
+   */
+  insert(
+    productId: number,
+    condition: string,
+    observedAt: number,
+    priceMinor: number,
+    source: string,
+    grader: string,
+    grade: number | null,
+    externalId: string,
+  ): boolean;
+  /** Opens the transaction now, if none is open: the store's other writes (products) then join it. */
+  begin(): void;
+  /** Updates the products' aggregates and commits; nothing when no transaction is open. */
+  commit(): void;
+  /** Rolls back what is not committed (nothing when no transaction is open). */
+  rollback(): void;
+  /** Rolls back what is not committed and gives the connection back to other writes. */
+  close(): void;
+}
+
+/**
  * The identity of CONTRACT.md as one string: (source, external_id) when the record has an
  * external id, otherwise every field. The table enforces the same identity with its two
  * unique indexes (schema.ts); this string only serves --dry-run's memory of what it has seen.
  */
-function identityKey(o: ResolvedObservation): string {
-  if (o.externalId !== null) return `e|${o.source}|${o.externalId}`;
-  return `f|${o.source}|${o.productId}|${o.observedAt}|${o.priceMinor}|${conditionKey(o.grader, o.grade)}`;
+function identityKey(productId: number, condition: string, observedAt: number, priceMinor: number, source: string, externalId: string): string {
+  if (externalId !== '') return `e|${source}|${externalId}`;
+  return `f|${source}|${productId}|${observedAt}|${priceMinor}|${condition}`;
 }
-
-const PRICED_LIST = PRICED_CONDITIONS.map((c) => `'${c}'`).join(', ');
 
 export function createObservationRepo(db: SqliteDatabase) {
   const insert = db.prepare(
@@ -41,99 +70,102 @@ export function createObservationRepo(db: SqliteDatabase) {
     `SELECT 1 AS one FROM observations
      WHERE product_id = ? AND condition = ? AND observed_at = ? AND price_minor = ? AND source = ? AND external_id = ''`,
   );
-  const isStored = (o: ResolvedObservation): boolean =>
-    o.externalId !== null
-      ? storedById.get(o.source, o.externalId) !== undefined
-      : storedByFields.get(o.productId, conditionKey(o.grader, o.grade), o.observedAt, o.priceMinor, o.source) !==
-        undefined;
+  /** For --dry-run: true when an insert would add this row; `seen` remembers the rows counted before. */
+  function isNew(
+    productId: number,
+    condition: string,
+    observedAt: number,
+    priceMinor: number,
+    source: string,
+    externalId: string,
+    seen: Set<string>,
+  ): boolean {
+    const key = identityKey(productId, condition, observedAt, priceMinor, source, externalId);
+    if (seen.has(key)) return false;
+    const stored =
+      externalId !== ''
+        ? storedById.get(source, externalId) !== undefined
+        : storedByFields.get(productId, condition, observedAt, priceMinor, source) !== undefined;
+    if (stored) return false;
+    seen.add(key);
+    return true;
+  }
+  const begin = db.prepare('BEGIN IMMEDIATE');
+  const commit = db.prepare('COMMIT');
+  const rollback = db.prepare('ROLLBACK');
 
-  // One statement for every priced cell: the IN list over the covering index makes it one
-  // range scan per condition, reading price and source from the index alone.
-  const windowPoints = db
-    .prepare<[number, number, number], [string, string, number, number]>(
-      `SELECT condition, source, observed_at, price_minor FROM observations
-       WHERE product_id = ? AND condition IN (${PRICED_LIST}) AND observed_at >= ? AND observed_at < ?`,
-    )
-    .raw();
-  const priorStatements = new Map<number, ReturnType<typeof preparePrior>>();
-  function preparePrior(perCondition: number) {
-    const parts = PRICED_CONDITIONS.map(
-      (c) =>
-        `SELECT * FROM (SELECT condition, source, observed_at, price_minor FROM observations
-         WHERE product_id = @productId AND condition = '${c}' AND observed_at < @before ORDER BY observed_at DESC LIMIT ${perCondition})`,
-    );
-    return db
-      .prepare<[{ productId: number; before: number }], [string, string, number, number]>(parts.join(' UNION ALL '))
-      .raw();
+  /** Opens a streaming writer (see ObservationWriter); one at a time per store. */
+  function openWriter(): ObservationWriter {
+    // Every product id a writer gets was just read from this database, and nothing deletes
+    // products, so the per-row foreign-key lookup (about 10% of a bulk load's writing
+    // thread) checks nothing; it is back on when the writer closes.
+    db.pragma('foreign_keys = OFF');
+    let open = false;
+    // Per product: [count, earliest]. At most one entry per product the transaction touched.
+    const perProduct = new Map<number, [number, number]>();
+    const start = () => {
+      if (open) return;
+      begin.run();
+      open = true;
+    };
+    return {
+      begin: start,
+      insert(productId, condition, observedAt, priceMinor, source, grader, grade, externalId) {
+        if (!open) start();
+        if (insert.run(productId, condition, observedAt, priceMinor, source, grader, grade, externalId).changes === 0) return false;
+        const agg = perProduct.get(productId);
+        if (agg === undefined) perProduct.set(productId, [1, observedAt]);
+        else {
+          agg[0] += 1;
+          if (observedAt < agg[1]) agg[1] = observedAt;
+        }
+        return true;
+      },
+      commit() {
+        if (!open) return;
+        for (const [productId, [count, earliest]] of perProduct) bumpProduct.run(count, earliest, earliest, productId);
+        commit.run();
+        open = false;
+        perProduct.clear();
+      },
+      rollback() {
+        // SQLite may already have rolled back by itself (e.g. after SQLITE_FULL).
+        if (open && db.inTransaction) rollback.run();
+        open = false;
+        perProduct.clear();
+      },
+      close() {
+        this.rollback();
+        db.pragma('foreign_keys = ON');
+      },
+    };
   }
 
   return {
     /**
-     * Inserts a batch in one transaction, skipping records already stored (same dedup key),
-     * and keeps each product's observation count and earliest time current.
+     * Inserts a batch in one transaction, skipping records already stored (CONTRACT.md
+     * identity), and keeps each product's observation count and earliest time current.
      */
     insertMany(rows: readonly ResolvedObservation[]): InsertResult {
+      const writer = openWriter();
       let inserted = 0;
-      const perProduct = new Map<number, { count: number; earliest: number }>();
-      db.transaction(() => {
+      try {
         for (const o of rows) {
-          const info = insert.run(
-            o.productId,
-            conditionKey(o.grader, o.grade),
-            o.observedAt,
-            o.priceMinor,
-            o.source,
-            o.grader,
-            o.grade,
-            o.externalId ?? '',
-          );
-          if (info.changes === 0) continue;
-          inserted += 1;
-          const agg = perProduct.get(o.productId);
-          if (agg) {
-            agg.count += 1;
-            if (o.observedAt < agg.earliest) agg.earliest = o.observedAt;
-          } else perProduct.set(o.productId, { count: 1, earliest: o.observedAt });
+          const condition = conditionKey(o.grader, o.grade);
+          if (writer.insert(o.productId, condition, o.observedAt, o.priceMinor, o.source, o.grader, o.grade, o.externalId ?? '')) {
+            inserted += 1;
+          }
         }
-        for (const [productId, agg] of perProduct) bumpProduct.run(agg.count, agg.earliest, agg.earliest, productId);
-      })();
-      return { inserted, duplicates: rows.length - inserted };
-    },
-
-    /**
-     * For --dry-run: how many of these records an insert would add. `seen` carries the keys of
-     * earlier batches of the same run, so a record repeated in the input counts once.
-     */
-    countNew(rows: readonly ResolvedObservation[], seen: Set<string>): InsertResult {
-      let inserted = 0;
-      for (const o of rows) {
-        const key = identityKey(o);
-        if (seen.has(key) || isStored(o)) continue;
-        seen.add(key);
-        inserted += 1;
+        writer.commit();
+      } finally {
+        writer.close();
       }
       return { inserted, duplicates: rows.length - inserted };
     },
 
-    /**
-     * Everything the engine needs to price one product at `asOf`: every priced point in
-     * [from, asOf), plus the latest `priorPerCondition` points of each priced condition
-     * before `from` (the engine's last-known tier). Two statements, index range scans only.
-     */
-    pricePoints(productId: number, from: number, asOf: number, priorPerCondition: number): PricePoint[] {
-      const points: PricePoint[] = [];
-      for (const [condition, source, observedAt, priceMinor] of windowPoints.all(productId, from, asOf)) {
-        points.push({ condition, source, observedAt, priceMinor });
-      }
-      if (priorPerCondition > 0) {
-        let prior = priorStatements.get(priorPerCondition);
-        if (!prior) priorStatements.set(priorPerCondition, (prior = preparePrior(priorPerCondition)));
-        for (const [condition, source, observedAt, priceMinor] of prior.all({ productId, before: from })) {
-          points.push({ condition, source, observedAt, priceMinor });
-        }
-      }
-      return points;
-    },
+    openWriter,
+
+    isNew,
   };
 }
 

@@ -4,9 +4,9 @@ import {
   normalizeRecord,
   observationRecordSchema,
   rejectReason,
-  toObservation,
   type CanonicalRecord,
 } from '../../src/ingest/records.js';
+import { ObservationValues } from '../../src/ingest/observation-values.js';
 
 const good = { product_key: 'charizard', source: 'ebay', observed_at: '2025-03-01T12:00:00Z', price: '12.50' };
 
@@ -56,7 +56,9 @@ describe('observation records', () => {
   ])('accepts %s', (_name, record, expected) => {
     const result = observationRecordSchema.safeParse(normalizeRecord(record));
     expect(result.success).toBe(true);
-    expect(toObservation(result.data as never, { id: 7, productKey: 'charizard' })).toMatchObject({ productId: 7, ...expected });
+    const values = new ObservationValues();
+    values.fromRecord(result.data as never);
+    expect(values).toMatchObject(expected);
   });
 });
 

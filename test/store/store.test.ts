@@ -103,35 +103,19 @@ describe('store', () => {
     ]);
   });
 
-  it('returns the window points and the latest earlier points of each priced condition', () => {
-    store.products.upsertMany([product('p')]);
-    const p = store.products.findByKey('p')!;
-    const at = (day: number, price: number, grader = 'ungraded', grade: number | null = null) => ({
-      productId: p.id, productKey: 'p', source: 'ebay', observedAt: day * DAY, priceMinor: price, grader, grade, externalId: null,
-    });
-    store.observations.insertMany([
-      at(1, 100), at(2, 200), at(3, 300), at(10, 1000), at(11, 1100), at(12, 1200),
-      at(2, 5000, 'PSA', 10), at(11, 9000, 'TAG', 10), at(11, 7000, 'PSA', 9.5),
-    ]);
-    const points = store.observations.pricePoints(p.id, 10 * DAY, 12 * DAY, 2);
-    const summary = points.map((x) => `${x.condition}@${x.observedAt / DAY}`).sort();
-    // In the window [10, 12): days 10 and 11 ungraded; TAG and half grades are not priced.
-    // Before it: the two latest ungraded (2, 3) and the one psa10.
-    expect(summary).toEqual(['psa10@2', 'ungraded@10', 'ungraded@11', 'ungraded@2', 'ungraded@3']);
-  });
-
-  it('counts what a dry run would insert without writing, a repeated record once', () => {
+  it('tells a dry run which records an insert would add, without writing, a repeated record once', () => {
     store.products.upsertMany([product('p')]);
     const productId = store.products.findByKey('p')!.id;
-    const o = { productId, productKey: 'p', source: 'ebay', observedAt: DAY, priceMinor: 100, grader: 'ungraded', grade: null, externalId: 'x' };
-    const quote = { ...o, source: 'pricecharting', externalId: null };
     const seen = new Set<string>();
-    expect(store.observations.countNew([o, o, quote, quote], seen)).toEqual({ inserted: 2, duplicates: 2 });
-    expect(store.observations.countNew([o], seen)).toEqual({ inserted: 0, duplicates: 1 });
+    const isNew = (source: string, externalId: string) =>
+      store.observations.isNew(productId, 'ungraded', DAY, 100, source, externalId, seen);
+    expect([isNew('ebay', 'x'), isNew('ebay', 'x'), isNew('pricecharting', ''), isNew('pricecharting', '')]).toEqual([true, false, true, false]);
     expect(store.products.catalog()[0]!.observation_count).toBe(0);
-    // What is already stored counts as a duplicate too, for both kinds of identity.
-    store.observations.insertMany([o, quote]);
-    expect(store.observations.countNew([o, quote], new Set())).toEqual({ inserted: 0, duplicates: 2 });
+    // What is already stored is not new either, for both kinds of identity.
+    const o = { productId, productKey: 'p', source: 'ebay', observedAt: DAY, priceMinor: 100, grader: 'ungraded', grade: null, externalId: 'y' };
+    store.observations.insertMany([o, { ...o, source: 'tcgplayer', externalId: null }]);
+    seen.clear();
+    expect([isNew('ebay', 'y'), isNew('tcgplayer', '')]).toEqual([false, false]);
   });
 
   it('tells records apart by (source, external id) when they have one and by all fields when not', () => {

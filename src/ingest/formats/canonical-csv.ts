@@ -3,6 +3,7 @@
  * per row. Column positions are resolved once per file and rows become plain records with
  * no further lookups: this is the hot path of a large ingest.
  */
+import { observationColumns, type ObservationColumns } from '../observation-cells.js';
 import { CATALOG_FIELDS, OBSERVATION_FIELDS, type CanonicalRecord } from '../records.js';
 import type { RecordKind, RecordSink, RowFormat, RowMapper } from './types.js';
 
@@ -10,6 +11,8 @@ import type { RecordKind, RecordSink, RowFormat, RowMapper } from './types.js';
 export interface NormalizedRecordSink extends RecordSink {
   observation(record: CanonicalRecord, normalized?: boolean): void;
   product(record: CanonicalRecord, normalized?: boolean): void;
+  /** An observation row as its cells: checked without building a record (the hot path). */
+  observationCells(fields: readonly string[], columns: ObservationColumns): void;
 }
 
 const REQUIRED: Record<RecordKind, readonly (readonly string[])[]> = {
@@ -55,7 +58,13 @@ function checkColumns(kind: RecordKind, names: readonly string[]): void {
 
 function createMapper(kind: RecordKind, names: readonly string[]): RowMapper {
   const width = names.length;
-  const toObservations = kind === 'observations';
+  if (kind === 'observations') {
+    const columns = observationColumns(names);
+    return (row, out) => {
+      if (row.fields.length !== width) throw new Error(`expected ${width} fields as in the header, found ${row.fields.length}`);
+      (out as NormalizedRecordSink).observationCells(row.fields, columns);
+    };
+  }
   return (row, out) => {
     const fields = row.fields;
     if (fields.length !== width) throw new Error(`expected ${width} fields as in the header, found ${fields.length}`);
@@ -64,8 +73,6 @@ function createMapper(kind: RecordKind, names: readonly string[]): RowMapper {
       const value = (fields[i] as string).trim();
       if (value !== '') record[names[i] as string] = value;
     }
-    const sink = out as NormalizedRecordSink;
-    if (toObservations) sink.observation(record, true);
-    else sink.product(record, true);
+    (out as NormalizedRecordSink).product(record, true);
   };
 }

@@ -1,0 +1,126 @@
+/**
+ * The parse worker: the first half of a large canonical CSV observation ingest, on its own
+ * core. It receives decoded text, parses, validates and resolves every row exactly as the
+ * single-threaded path does (csv-rows.ts, observation-cells.ts, the zod schema for the
+ * reason of a reject, resolve.ts over its own read connection), and posts back, per text
+ * chunk, the resolved rows packed (packed-rows.ts) and the rejects in order. The writing
+ * thread inserts them; see parallel-csv-reader.ts for the protocol and the flow control.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { openStore } from '../store/store.js';
+import { CsvParser } from './csv-parser.js';
+import { csvRowHandler, type CsvRowOptions, type CsvRowSink } from './csv-rows.js';
+import type { NormalizedRecordSink } from './formats/canonical-csv.js';
+import { cellsRecord, readObservationCells, type ObservationColumns } from './observation-cells.js';
+import { ObservationValues } from './observation-values.js';
+import { RowPacker, type PackedRows } from './packed-rows.js';
+import { normalizeRecord, observationRecordSchema, rejectReason, type CanonicalRecord } from './records.js';
+import { ProductResolver } from './resolve.js';
+
+export interface ParseWorkerData {
+  dbPath: string;
+  options: CsvRowOptions;
+}
+
+/** A row that is no valid observation, as the writing thread reports it. */
+export interface WorkerReject {
+  line: number;
+  reason: string;
+  record: unknown;
+}
+
+/** Messages to the worker: text to parse, then the end of the input. */
+export type ToParseWorker = { text: string } | { end: true };
+
+/** An error as it crosses threads. */
+export interface WorkerError {
+  name: string;
+  message: string;
+  source?: string;
+  line?: number;
+  what?: string;
+}
+
+/**
+ * Messages from the worker: one per message received, with the rows and rejects it made and
+ * the error that stopped it, if any (after the rows before it, as on one thread); or only an
+ * error when the worker could not start.
+ */
+export type FromParseWorker = { rows: PackedRows; rejects: WorkerReject[]; line: number; error?: WorkerError } | { error: WorkerError };
+
+/** The worker's sink: valid rows are packed, the others collected as rejects. */
+class PackingSink implements NormalizedRecordSink, CsvRowSink {
+  line = 0;
+  rejects: WorkerReject[] = [];
+  private readonly values = new ObservationValues();
+
+  constructor(
+    private readonly resolver: ProductResolver,
+    private readonly packer: RowPacker,
+  ) {}
+
+  observationCells(fields: readonly string[], columns: ObservationColumns): void {
+    if (!readObservationCells(fields, columns, this.values)) return this.observation(cellsRecord(fields, columns), true);
+    const product = this.resolver.resolve(this.values);
+    if (typeof product === 'string') this.rejectUnread(this.line, product, cellsRecord(fields, columns));
+    else this.packer.add(product.id, this.values);
+  }
+
+  observation(record: CanonicalRecord, normalized = false): void {
+    const result = observationRecordSchema.safeParse(normalized ? record : normalizeRecord(record));
+    if (!result.success) return this.rejectUnread(this.line, rejectReason(result.error), record);
+    const product = this.resolver.resolve(this.values.fromRecord(result.data));
+    if (typeof product === 'string') this.rejectUnread(this.line, product, record);
+    else this.packer.add(product.id, this.values);
+  }
+
+  product(): void {
+    throw new Error('the parse worker reads observation files only');
+  }
+
+  skip(): void {
+    throw new Error('the parse worker reads canonical files only');
+  }
+
+  rejectUnread(line: number, reason: string, record: unknown): void {
+    this.rejects.push({ line, reason, record });
+  }
+}
+
+const port = parentPort;
+if (port === null) throw new Error('parse-worker.js runs as a worker thread');
+const data = workerData as ParseWorkerData;
+const post = (message: FromParseWorker, transfer?: ArrayBuffer[]) => port.postMessage(message, transfer);
+
+try {
+  const store = await openStore(data.dbPath);
+  const packer = new RowPacker();
+  const sink = new PackingSink(new ProductResolver(store.products), packer);
+  const parser = new CsvParser(data.options.source, csvRowHandler(data.options, sink, () => {}));
+  const postRows = (line: number, error?: unknown): void => {
+    const rows = packer.take();
+    const message: FromParseWorker = { rows, rejects: sink.rejects.splice(0), line };
+    if (error !== undefined) message.error = serialize(error);
+    post(message, [rows.numbers.buffer as ArrayBuffer]);
+  };
+  port.on('message', (message: ToParseWorker) => {
+    try {
+      if ('text' in message) parser.push(message.text);
+      else {
+        parser.end();
+        store.close();
+      }
+    } catch (error) {
+      // The rows before the error are kept, as on one thread.
+      return postRows(parser.currentLine, error);
+    }
+    postRows(parser.currentLine);
+  });
+} catch (error) {
+  post({ error: serialize(error) });
+}
+
+function serialize(error: unknown): WorkerError {
+  const e = error as Error & { source?: string; line?: number; what?: string };
+  return { name: e.name, message: e.message, source: e.source, line: e.line, what: e.what };
+}

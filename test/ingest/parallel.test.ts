@@ -1,0 +1,97 @@
+/**
+ * The parse worker against the single-threaded reader on the same inputs. The worker runs
+ * the compiled dist/ingest/parse-worker.js, so this file uses the built modules
+ * (`npm run build` first, as for the CLI tests).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, tempDir } from '../_setup.js';
+
+type Pipeline = typeof import('../../src/ingest/pipeline.js');
+type Stores = typeof import('../../src/store/store.js');
+type Rejects = typeof import('../../src/ingest/rejects.js');
+type Parallel = typeof import('../../src/ingest/parallel-csv-reader.js');
+
+const built = <T>(path: string): Promise<T> => import(pathToFileURL(join(ROOT, 'dist', path)).href) as Promise<T>;
+let pipeline: Pipeline;
+let stores: Stores;
+let rejectsModule: Rejects;
+let dir: string;
+
+const CATALOG = ['product_key,refsource_id,product_name', 'charizard-4,1001,Charizard #4', 'pikachu-58,1002,Pikachu'].join('\n');
+
+/** Several 64 KiB chunks of rows, with every kind of reject and duplicate spread through them. */
+function observations(rows: number): string {
+  const lines = ['product_key,refsource_id,source,observed_at,price,grader,grade,external_id'];
+  for (let i = 1; i <= rows; i += 1) {
+    const at = new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString();
+    if (i % 997 === 0) lines.push(`unknown-card,,ebay,${at},1.00,,,`);
+    else if (i % 991 === 0) lines.push(`charizard-4,,ebay,${at},-1,,,`);
+    else if (i % 983 === 0) lines.push('too,few');
+    else if (i % 977 === 0) lines.push(`charizard-4,,ebay,${at.replace('Z', '')},1.00,,,`);
+    else if (i % 13 === 0) lines.push(lines[lines.length - 1] as string); // repeated row
+    else if (i % 2 === 0) lines.push(`,1002,ebay,${at},${i % 500}.5,PSA,${(i % 10) + 1},"e-${i}, ""quoted"""`);
+    else lines.push(`charizard-4,,tcg,${at},${i}.25,,,`);
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+async function ingestBoth(name: string, content: string) {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  const runs = [];
+  for (const parallel of [false, true]) {
+    const db = join(tempDir(), 'oracle.db');
+    const store = await stores.openStore(db, { create: true });
+    const options = { maxRejects: 0, clock: Date.now, stdin: Readable.from([]), parallel };
+    await pipeline.ingestSource(store, join(dir, 'catalog.csv'), options);
+    const rejectsPath = join(dir, `${name}.${parallel}.rejects`);
+    const rejects = new rejectsModule.RejectsWriter(rejectsPath);
+    const outcome = await pipeline.ingestSource(store, path, { ...options, rejects }).then(
+      (result) => ({ counts: result.counts, firstReject: result.firstReject }),
+      (error: Error) => ({ error: error.message }),
+    );
+    rejects.close();
+    const { default: Database } = await import('better-sqlite3');
+    const reader = new Database(db, { readonly: true });
+    const rows = reader.prepare('SELECT product_id, condition, observed_at, price_minor, source, grader, grade, external_id FROM observations ORDER BY id').raw().all();
+    const products = reader.prepare('SELECT product_key, observation_count, earliest_observed_at FROM products ORDER BY id').all();
+    const runsTable = reader.prepare('SELECT kind, format, status, read_count, inserted_count, duplicate_count, rejected_count, error FROM ingest_runs ORDER BY id').all();
+    reader.close();
+    store.close();
+    runs.push({ outcome, rows, products, runs: runsTable, rejects: readFileSync(rejectsPath, 'utf8') });
+  }
+  return runs as [(typeof runs)[number], (typeof runs)[number]];
+}
+
+beforeAll(async () => {
+  [pipeline, stores, rejectsModule] = await Promise.all([
+    built<Pipeline>('ingest/pipeline.js'),
+    built<Stores>('store/store.js'),
+    built<Rejects>('ingest/rejects.js'),
+  ]);
+  dir = tempDir();
+  writeFileSync(join(dir, 'catalog.csv'), CATALOG);
+  expect((await built<Parallel>('ingest/parallel-csv-reader.js')).parallelReaderAvailable()).toBe(true);
+});
+
+describe('canonical CSV observations parsed in a worker thread', () => {
+  it('store the same rows, counts, run record and rejects (in order, with their lines) as on one thread', async () => {
+    const [single, parallel] = await ingestBoth('obs.csv', observations(6_000));
+    expect(parallel).toEqual(single);
+    // 24 bad rows, two of them repeated by the i % 13 rule.
+    expect(single.outcome).toMatchObject({ counts: { read: 6_000, rejected: 26 } });
+    expect(single.rows.length).toBeGreaterThan(5_000);
+    expect(single.rejects.trim().split('\n')).toHaveLength(26);
+  });
+
+  it('keep the rows before a broken record and stop with the same InputError', async () => {
+    const [single, parallel] = await ingestBoth('broken.csv', `${observations(2_000)}charizard-4,,ebay,"2025-03-01T10:00:00Z,1,,,\n`);
+    expect(parallel).toEqual(single);
+    expect(single.outcome).toEqual({ error: expect.stringMatching(/broken\.csv:2002: unterminated quoted field/) });
+    expect(single.rows.length).toBeGreaterThan(1_500);
+  });
+});
