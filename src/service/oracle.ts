@@ -4,6 +4,7 @@
  */
 import type { PricingBundle, PricingParams } from '../domain/bundle.js';
 import { NoCatalogMappingError, UnknownProductError } from '../domain/errors.js';
+import type { CatalogEntry } from '../domain/product.js';
 import { computeBundle, pointsRequest } from '../engine/index.js';
 import type { Store, StoredProduct } from '../store/store.js';
 import { catalogBody, type CatalogBody } from './catalog.js';
@@ -24,6 +25,10 @@ export interface Oracle {
    */
   snapshot(product: StoredProduct, day: { start: number; end: number }, outlierStddevs: number): PricingBundle;
   catalog(search?: string): CatalogBody;
+  /** The same body as JSON text, built by the store (the fast path of `oracle catalog --json`). */
+  catalogJson(search?: string): string;
+  /** The catalog rows with their observation counts, for the analyst's table. */
+  catalogEntries(search?: string): CatalogEntry[];
 }
 
 export function createOracle(deps: { store: Store }): Oracle {
@@ -50,5 +55,7 @@ export function createOracle(deps: { store: Store }): Oracle {
     catalog(search) {
       return catalogBody(store.products.catalog(search));
     },
+    catalogJson: (search) => store.products.catalogJson(search),
+    catalogEntries: (search) => store.products.catalog(search),
   };
 }
