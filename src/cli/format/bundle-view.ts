@@ -20,7 +20,7 @@ function cell(slot: Slot): string {
 
 function describeSlot(slot: Slot): string {
   const parts = [`${slot.included_points} points used`, `${slot.excluded_points} excluded as outliers`];
-  if (slot.meta.twap_sparse_window_extended === true) parts.push('window extended to 30 days (sparse data)');
+  if (slot.meta.twap_sparse_window_extended === true) parts.push('sparse: window extended (up to 30 days)');
   if (typeof slot.meta.oracle_fallback_tier === 'string') parts.push(`fallback: ${slot.meta.oracle_fallback_tier}`);
   return parts.join(', ');
 }
@@ -53,7 +53,7 @@ export async function renderBundle(bundle: PricingBundle): Promise<string> {
   }
   lines.push(table.toString());
   lines.push(
-    `(n) points used   ${SPARSE_MARK} window extended to 30 days (sparse)   ${FALLBACK_MARK} priced by a fallback tier (see --json meta.oracle_fallback_tier)`,
+    `(n) points used   ${SPARSE_MARK} sparse: window extended (up to 30 days)   ${FALLBACK_MARK} priced by a fallback tier (see --json meta.oracle_fallback_tier)`,
   );
   lines.push('');
   lines.push(`window:      ${u.window_start} -> ${u.window_end} (${bundle.window_hours} h requested)`);
