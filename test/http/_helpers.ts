@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Product } from '../../src/domain/product.js';
@@ -169,4 +170,29 @@ export function pricingPath(productKey: string, query = ''): string {
 /** GETs `url` and parses the JSON body (typed loosely: the tests assert its shape). */
 export async function getJson(url: string, headers: Record<string, string> = {}): Promise<any> {
   return (await fetch(url, { headers })).json();
+}
+
+/**
+ * A seeded database and a server over it for the calling file (or describe block): started
+ * before its tests, closed and removed after them. Read `server` inside tests, not at load.
+ */
+export function useSeededServer(now: number): { readonly server: TestServer; readonly dbPath: string } {
+  const tmp = tempDir();
+  const dbPath = `${tmp.dir}/oracle.db`;
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    await seedDatabase(dbPath, now);
+    server = await startServer({ dbPath });
+  });
+  afterAll(async () => {
+    await server?.close();
+    tmp.cleanup();
+  });
+  return {
+    get server() {
+      if (!server) throw new Error('the seeded server starts in beforeAll: use it inside a test');
+      return server;
+    },
+    dbPath,
+  };
 }

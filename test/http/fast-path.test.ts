@@ -4,31 +4,22 @@
  * and the LRU's shortcut for the newest entry keeps the eviction order.
  */
 import { Agent, request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApiService } from '../../src/service/api-service.js';
 import { createKeySession, createKeyVerifier, hashApiKey, type WithStore } from '../../src/service/key-verifier.js';
 import { LruCache } from '../../src/service/lru-cache.js';
 import { createOfflineResolver } from '../../src/service/refsource-resolver.js';
 import { openStore, type Store } from '../../src/store/store.js';
-import { ENV_KEY, pricingPath, PRODUCTS, REVOKED_KEY, seedDatabase, startServer, STORED_KEY, tempDir, type TestServer } from './_helpers.js';
+import { ENV_KEY, pricingPath, PRODUCTS, REVOKED_KEY, STORED_KEY, useSeededServer } from './_helpers.js';
 
 const NOW = Date.now();
-const tmp = tempDir();
-const dbPath = `${tmp.dir}/oracle.db`;
-let server: TestServer;
-beforeAll(async () => {
-  await seedDatabase(dbPath, NOW);
-  server = await startServer({ dbPath });
-});
-afterAll(async () => {
-  await server.close();
-  tmp.cleanup();
-});
+const seeded = useSeededServer(NOW);
+const { dbPath } = seeded;
 
 /** GETs over `agent`; says whether the request went out on an already used socket. */
 function get(agent: Agent, path: string, key: string): Promise<{ status: number; reused: boolean }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${server.url}${path}`, { agent, headers: { 'x-api-key': key } }, (res) => {
+    const req = request(`${seeded.server.url}${path}`, { agent, headers: { 'x-api-key': key } }, (res) => {
       res.resume();
       res.on('end', () => resolve({ status: res.statusCode ?? 0, reused: req.reusedSocket }));
     });

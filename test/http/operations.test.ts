@@ -2,7 +2,7 @@
  * What an operator relies on: revocation and ingests seen at once by a running server,
  * graceful shutdown, the OpenAPI document, and the pieces behind them (token bucket, breaker).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createServer } from '../../src/http/create-server.js';
 import { createRateLimiter } from '../../src/http/rate-limit.js';
 import { catalogResponse, pricingBundle } from '../../src/http/schemas.js';
@@ -11,37 +11,28 @@ import { hashApiKey } from '../../src/service/key-verifier.js';
 import { createOfflineResolver } from '../../src/service/refsource-resolver.js';
 import { openStore } from '../../src/store/store.js';
 import { CircuitBreaker } from '../../src/upstream/circuit-breaker.js';
-import { getJson, HOUR, pricingPath, PRODUCTS, seedDatabase, startServer, STORED_KEY, tempDir, type TestServer } from './_helpers.js';
+import { getJson, HOUR, pricingPath, PRODUCTS, startServer, STORED_KEY, useSeededServer } from './_helpers.js';
 
 const NOW = Date.now();
 const KEY = { 'x-api-key': STORED_KEY };
 
-const tmp = tempDir();
-const dbPath = `${tmp.dir}/oracle.db`;
-let server: TestServer;
-beforeAll(async () => {
-  await seedDatabase(dbPath, NOW);
-  server = await startServer({ dbPath });
-});
-afterAll(async () => {
-  await server.close();
-  tmp.cleanup();
-});
+const seeded = useSeededServer(NOW);
+const { dbPath } = seeded;
 
 describe('a server beside other writers', () => {
   it('refuses a key on the next request after another process revokes it', async () => {
     const writer = await openStore(dbPath);
     writer.apiKeys.create('key_soon_revoked', 'x', hashApiKey('ork_soon-revoked'), NOW);
     const headers = { 'x-api-key': 'ork_soon-revoked' };
-    expect((await fetch(`${server.url}/api/v1/developer/catalog`, { headers })).status).toBe(200);
-    expect((await fetch(`${server.url}/api/v1/developer/catalog`, { headers })).status).toBe(200);
+    expect((await fetch(`${seeded.server.url}/api/v1/developer/catalog`, { headers })).status).toBe(200);
+    expect((await fetch(`${seeded.server.url}/api/v1/developer/catalog`, { headers })).status).toBe(200);
     writer.apiKeys.revoke('key_soon_revoked', NOW);
     writer.close();
-    expect((await fetch(`${server.url}/api/v1/developer/catalog`, { headers })).status).toBe(401);
+    expect((await fetch(`${seeded.server.url}/api/v1/developer/catalog`, { headers })).status).toBe(401);
   });
 
   it('serves a fresh bundle as soon as an ingest commits, not the cached one', async () => {
-    const path = server.url + pricingPath(PRODUCTS.unpriced.productKey);
+    const path = seeded.server.url + pricingPath(PRODUCTS.unpriced.productKey);
     const before = await getJson(path, KEY);
     expect(before.ungraded.error).toBe('no_observations');
     const writer = await openStore(dbPath);
@@ -61,7 +52,7 @@ describe('a server beside other writers', () => {
     writer.close();
     const after = await getJson(path, KEY);
     expect(after.ungraded.price_minor).toEqual(expect.any(Number));
-    const catalog = await getJson(`${server.url}/api/v1/developer/catalog`, KEY);
+    const catalog = await getJson(`${seeded.server.url}/api/v1/developer/catalog`, KEY);
     const entry = catalog.products.find((p: { product_key: string }) => p.product_key === PRODUCTS.unpriced.productKey);
     expect(entry.earliest_observation).not.toBeNull();
   });
@@ -107,7 +98,7 @@ describe('graceful shutdown', () => {
 
 describe('GET /api/v1/openapi.json', () => {
   it('is an OpenAPI 3.1 document with every route, its parameters, security and error statuses', async () => {
-    const doc = await getJson(`${server.url}/api/v1/openapi.json`);
+    const doc = await getJson(`${seeded.server.url}/api/v1/openapi.json`);
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/api/v1/developer/catalog',
@@ -134,9 +125,9 @@ describe('GET /api/v1/openapi.json', () => {
   });
 
   it('describes the bodies the server really sends (same zod schemas)', async () => {
-    const bundle = await getJson(server.url + pricingPath(PRODUCTS.plain.productKey), KEY);
+    const bundle = await getJson(seeded.server.url + pricingPath(PRODUCTS.plain.productKey), KEY);
     expect(pricingBundle.safeParse(bundle).success).toBe(true);
-    const catalog = await getJson(`${server.url}/api/v1/developer/catalog`, KEY);
+    const catalog = await getJson(`${seeded.server.url}/api/v1/developer/catalog`, KEY);
     expect(catalogResponse.safeParse(catalog).success).toBe(true);
   });
 });
