@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, childEnv, runCli, tempDir } from '../_setup.js';
 
 const CATALOG = 'product_key,refsource_id,product_name,product_type,era,release_date\ncharizard-4,1001,Charizard #4,single_card,vintage,1999-01-09\nbase-box,1002,Base Set Booster Box,booster_box,vintage,\n';
