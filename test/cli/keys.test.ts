@@ -2,22 +2,12 @@
  * `oracle keys create | list | revoke` and a real `oracle serve` process: the built CLI
  * (dist/, made by `npm test`'s build step) spawned for real.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/store.js';
+import { BIN, childEnv, runCli as oracle } from '../_setup.js';
 import { fakeUpstream, seedDatabase, tempDir, type FakeUpstream } from '../http/_helpers.js';
-
-const BIN = fileURLToPath(new URL('../../bin/oracle.js', import.meta.url));
-
-function oracle(args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, [BIN, ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, ORACLE_DEBUG: '', ...env },
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
 
 describe('oracle keys', () => {
   const tmp = tempDir('oracle-keys-');
@@ -25,7 +15,7 @@ describe('oracle keys', () => {
   afterAll(() => tmp.cleanup());
 
   it('creates a key, prints it once on stdout, and stores only its SHA-256', async () => {
-    const { code, stdout, stderr } = oracle(['--db', db, 'keys', 'create', '--label', 'acme integration']);
+    const { code, stdout, stderr } = await oracle(['--db', db, 'keys', 'create', '--label', 'acme integration']);
     expect(code).toBe(0);
     const key = stdout.trim();
     // 32 random bytes, base64url: 256 bits.
@@ -35,16 +25,16 @@ describe('oracle keys', () => {
     const dump = JSON.stringify(store.apiKeys.list());
     store.close();
     expect(dump).not.toContain(key);
-    const second = oracle(['--db', db, 'keys', 'create', '--label', 'other']).stdout.trim();
+    const second = (await oracle(['--db', db, 'keys', 'create', '--label', 'other'])).stdout.trim();
     expect(second).not.toBe(key);
   });
 
-  it('lists id, label, created, last used and revoked, as a table or JSON, without secrets', () => {
-    const table = oracle(['--db', db, 'keys', 'list']);
+  it('lists id, label, created, last used and revoked, as a table or JSON, without secrets', async () => {
+    const table = await oracle(['--db', db, 'keys', 'list']);
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/id.*label.*created.*last used.*revoked/);
     expect(table.stdout).toContain('acme integration');
-    const json = JSON.parse(oracle(['--db', db, 'keys', 'list', '--json']).stdout);
+    const json = JSON.parse((await oracle(['--db', db, 'keys', 'list', '--json'])).stdout);
     expect(json[0]).toEqual({
       id: expect.stringMatching(/^key_/),
       label: 'acme integration',
@@ -54,18 +44,18 @@ describe('oracle keys', () => {
     });
   });
 
-  it('revokes a key by id, and exits 2 for an id with no active key', () => {
-    const [first] = JSON.parse(oracle(['--db', db, 'keys', 'list', '--json']).stdout);
-    expect(oracle(['--db', db, 'keys', 'revoke', first.id]).code).toBe(0);
-    const [after] = JSON.parse(oracle(['--db', db, 'keys', 'list', '--json']).stdout);
+  it('revokes a key by id, and exits 2 for an id with no active key', async () => {
+    const [first] = JSON.parse((await oracle(['--db', db, 'keys', 'list', '--json'])).stdout);
+    expect((await oracle(['--db', db, 'keys', 'revoke', first.id])).code).toBe(0);
+    const [after] = JSON.parse((await oracle(['--db', db, 'keys', 'list', '--json'])).stdout);
     expect(after.revoked_at).toMatch(/Z$/);
-    const again = oracle(['--db', db, 'keys', 'revoke', first.id]);
+    const again = await oracle(['--db', db, 'keys', 'revoke', first.id]);
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/^oracle: no active API key has id/);
   });
 
-  it('rejects an empty label with exit 2', () => {
-    const { code, stderr } = oracle(['--db', db, 'keys', 'create', '--label', '  ']);
+  it('rejects an empty label with exit 2', async () => {
+    const { code, stderr } = await oracle(['--db', db, 'keys', 'create', '--label', '  ']);
     expect(code).toBe(2);
     expect(stderr).toMatch(/--label/);
   });
@@ -74,7 +64,7 @@ describe('oracle keys', () => {
 /** Starts `oracle serve --port 0`, resolves with its URL from the listening line. */
 function serve(args: string[], env: Record<string, string>) {
   const child = spawn(process.execPath, [BIN, ...args, '--port', '0'], {
-    env: { ...process.env, ORACLE_DEBUG: '', ...env },
+    env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stdout: string[] = [];
@@ -134,11 +124,11 @@ describe('oracle serve', () => {
     expect(await server.exited).toBe(0);
   });
 
-  it('exits 2 naming the option for a bad --port or --refsource-url', () => {
-    const port = oracle(['--db', db, 'serve', '--port', '99999']);
+  it('exits 2 naming the option for a bad --port or --refsource-url', async () => {
+    const port = await oracle(['--db', db, 'serve', '--port', '99999']);
     expect(port.code).toBe(2);
     expect(port.stderr).toMatch(/^oracle: --port \(ORACLE_PORT\) must be an integer from 0 to 65535/);
-    const url = oracle(['--db', db, 'serve', '--refsource-url', 'http://x.example/products']);
+    const url = await oracle(['--db', db, 'serve', '--refsource-url', 'http://x.example/products']);
     expect(url.code).toBe(2);
     expect(url.stderr).toMatch(/--refsource-url.*\{id\}/);
   });
