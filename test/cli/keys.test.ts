@@ -6,13 +6,11 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/store.js';
-import { BIN, childEnv, runCli as oracle } from '../_setup.js';
-import { fakeUpstream, seedDatabase, tempDir, type FakeUpstream } from '../http/_helpers.js';
+import { BIN, childEnv, runCli as oracle, tempDir } from '../_setup.js';
+import { fakeUpstream, seedDatabase, type FakeUpstream } from '../http/_helpers.js';
 
 describe('oracle keys', () => {
-  const tmp = tempDir('oracle-keys-');
-  const db = `${tmp.dir}/keys.db`;
-  afterAll(() => tmp.cleanup());
+  const db = `${tempDir('oracle-keys-')}/keys.db`;
 
   it('creates a key, prints it once on stdout, and stores only its SHA-256', async () => {
     const { code, stdout, stderr } = await oracle(['--db', db, 'keys', 'create', '--label', 'acme integration']);
@@ -81,8 +79,7 @@ function serve(args: string[], env: Record<string, string>) {
 }
 
 describe('oracle serve', () => {
-  const tmp = tempDir('oracle-serve-');
-  const db = `${tmp.dir}/serve.db`;
+  const db = `${tempDir('oracle-serve-')}/serve.db`;
   let upstream: FakeUpstream;
   beforeAll(async () => {
     await seedDatabase(db, Date.now());
@@ -90,7 +87,6 @@ describe('oracle serve', () => {
   });
   afterAll(async () => {
     await upstream.close();
-    tmp.cleanup();
   });
 
   it('listens on a free port, serves keys from ORACLE_API_KEYS, logs JSON lines, and exits 0 on SIGTERM', async () => {

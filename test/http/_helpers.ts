@@ -2,12 +2,10 @@
  * Shared harness of the HTTP tests: a seeded SQLite file in a temp dir, a real server on
  * port 0 (127.0.0.1), and a fake upstream reference source (node:http on port 0).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { tempDir } from '../_setup.js';
 import type { Product } from '../../src/domain/product.js';
 import { createServer, type OracleServer } from '../../src/http/create-server.js';
 import { createApiService, type ApiService, type ApiServiceDeps } from '../../src/service/api-service.js';
@@ -18,11 +16,6 @@ import { openStore } from '../../src/store/store.js';
 export const HOUR = 3_600_000;
 export const DAY = 24 * HOUR;
 
-/** A fresh temp dir and its removal. */
-export function tempDir(prefix = 'oracle-http-'): { dir: string; cleanup: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
-}
 
 export const STORED_KEY = 'ork_test-stored-key-0123456789abcdef';
 export const STORED_KEY_ID = 'key_stored';
@@ -177,8 +170,7 @@ export async function getJson(url: string, headers: Record<string, string> = {})
  * before its tests, closed and removed after them. Read `server` inside tests, not at load.
  */
 export function useSeededServer(now: number): { readonly server: TestServer; readonly dbPath: string } {
-  const tmp = tempDir();
-  const dbPath = `${tmp.dir}/oracle.db`;
+  const dbPath = `${tempDir('oracle-http-')}/oracle.db`;
   let server: TestServer | undefined;
   beforeAll(async () => {
     await seedDatabase(dbPath, now);
@@ -186,7 +178,6 @@ export function useSeededServer(now: number): { readonly server: TestServer; rea
   });
   afterAll(async () => {
     await server?.close();
-    tmp.cleanup();
   });
   return {
     get server() {

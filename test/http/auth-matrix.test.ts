@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toUtcDate } from '../../src/domain/time.js';
-import { ENV_KEY, pricingPath, seedDatabase, startServer, STORED_KEY, tempDir, type TestServer } from './_helpers.js';
+import { ENV_KEY, pricingPath, seedDatabase, startServer, STORED_KEY, type TestServer } from './_helpers.js';
+import { tempDir } from '../_setup.js';
 
 const NOW = Date.now();
 
@@ -40,17 +41,16 @@ const CASES = ROUTES.flatMap((route) =>
 );
 
 describe('route x key x method', () => {
-  const tmp = tempDir();
+  const dir = tempDir('oracle-http-');
   let server: TestServer;
 
   beforeAll(async () => {
-    const dbPath = `${tmp.dir}/oracle.db`;
+    const dbPath = `${dir}/oracle.db`;
     await seedDatabase(dbPath, NOW);
     server = await startServer({ dbPath });
   });
   afterAll(async () => {
     await server.close();
-    tmp.cleanup();
   });
 
   it.each(CASES)('$method $route with $auth answers $status', async ({ r, auth, method, status }) => {

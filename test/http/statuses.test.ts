@@ -23,10 +23,10 @@ import {
   seedDatabase,
   startServer,
   STORED_KEY,
-  tempDir,
   type FakeUpstream,
   type TestServer,
 } from './_helpers.js';
+import { tempDir } from '../_setup.js';
 
 const NOW = Date.now();
 const KEY = { 'x-api-key': STORED_KEY };
@@ -37,10 +37,8 @@ async function get(server: TestServer, path: string, headers: Record<string, str
   return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> };
 }
 
-const tmp = tempDir();
-const dbPath = `${tmp.dir}/oracle.db`;
+const dbPath = `${tempDir('oracle-http-')}/oracle.db`;
 beforeAll(() => seedDatabase(dbPath, NOW));
-afterAll(() => tmp.cleanup());
 
 describe('with a seeded database, offline', () => {
   let server: TestServer;
@@ -205,18 +203,17 @@ describe('engine failure', () => {
 });
 
 describe('database unreachable', () => {
-  const dir = tempDir();
-  afterAll(() => dir.cleanup());
+  const dir = tempDir('oracle-http-');
 
   it('answers 503 while the file is missing, then serves once it exists, without a restart', async () => {
-    const path = `${dir.dir}/later.db`;
+    const path = `${dir}/later.db`;
     const server = await startServer({ dbPath: path });
     try {
       for (const route of [pricingPath(PRODUCTS.plain.productKey), '/api/v1/developer/catalog', '/api/v1/developer/refsource/1001']) {
         const { status, body } = await get(server, route);
         expect(status).toBe(503);
         expect(body.detail).toMatch(/database unavailable/);
-        expect(body.detail).not.toContain(dir.dir);
+        expect(body.detail).not.toContain(dir);
       }
       expect((await get(server, '/api/v1/health', {})).status).toBe(200);
       await seedDatabase(path, NOW);
@@ -227,7 +224,7 @@ describe('database unreachable', () => {
   });
 
   it('answers 503 for a corrupt file and keeps serving health', async () => {
-    const path = `${dir.dir}/corrupt.db`;
+    const path = `${dir}/corrupt.db`;
     writeFileSync(path, 'this is not a database'.repeat(500));
     const server = await startServer({ dbPath: path });
     try {
