@@ -19,10 +19,6 @@ export const POOLED_GRADER = 'ANY';
 /** Grader and condition key of ungraded observations. */
 export const UNGRADED = 'ungraded';
 
-export function isMatrixGrader(grader: string): grader is Grader {
-  return (GRADERS as readonly string[]).includes(grader);
-}
-
 /**
  * The condition key stored with each observation and shown in slots:
  * `ungraded`, or lowercase grader plus grade (`psa10`, `any9`, `bgs9.5`, `tag10`).

@@ -4,8 +4,6 @@ import type { CanonicalRecord } from '../records.js';
 /** The two kinds of record `oracle ingest` loads (CONTRACT.md). */
 export type RecordKind = 'observations' | 'catalog';
 
-export const RECORD_KINDS: readonly RecordKind[] = ['observations', 'catalog'];
-
 /** One parsed CSV row: its fields and the physical line it starts on. */
 export interface RawRow {
   readonly line: number;
