@@ -2,22 +2,15 @@
  * The products a generation run covers: the real catalog (or its first N entries), then
  * synthetic variants of the liquid real products when more are asked for (scale mode).
  */
-import type { Era, ProductType } from '../domain/product.js';
-import type { Liquidity, SampleProduct } from './products.js';
+import type { Era } from '../domain/product.js';
+import type { SampleProduct } from './products.js';
 import { eraOf, SAMPLE_PRODUCTS } from './products.js';
 import { derivePrng } from './prng.js';
 
 /** A product ready for the generator: catalog fields plus its market parameters. */
-export interface ModelProduct {
-  key: string;
-  refsourceId: string;
-  name: string;
-  subtitle: string;
-  setName: string;
-  productType: ProductType;
+export interface ModelProduct
+  extends Pick<SampleProduct, 'key' | 'refsourceId' | 'name' | 'subtitle' | 'setName' | 'productType' | 'releaseDate' | 'liquidity'> {
   era: Era;
-  releaseDate: string | null;
-  liquidity: Liquidity;
   /** Ungraded price in cents: the level on PRICE_ANCHOR in the sample, at the end of the history in scale mode. */
   ungradedMinor: number;
   /** PSA 10 price over ungraded price; null for sealed products. */
