@@ -4,6 +4,7 @@
  */
 import Database from 'better-sqlite3';
 import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { DatabaseUnavailableError } from '../domain/errors.js';
@@ -28,14 +29,16 @@ function nativeBinding(): string | undefined {
 }
 
 export interface OpenOptions {
-  /** Create the file when it does not exist (ingest, keys); readers want an error instead. */
+  /** Create the file when it does not exist (ingest); everything else wants an error instead. */
   create?: boolean;
 }
 
 /** Opens (and migrates) the database at `path`; ':memory:' works for tests. */
 export async function openDatabase(path: string, options: OpenOptions = {}): Promise<SqliteDatabase> {
   if (path !== ':memory:' && !options.create && !existsSync(path)) {
-    throw new DatabaseUnavailableError(`database ${path} does not exist: load data with 'oracle ingest' first`);
+    throw new DatabaseUnavailableError(
+      `database ${resolve(path)} does not exist: load data with 'oracle ingest' first, or name your database with --db <path> (or ORACLE_DB)`,
+    );
   }
   let db: SqliteDatabase;
   try {

@@ -3,6 +3,8 @@
  * (dist/, made by `npm test`'s build step) spawned for real.
  */
 import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/store.js';
@@ -10,7 +12,29 @@ import { BIN, childEnv, runCli as oracle, tempDir } from '../_setup.js';
 import { fakeUpstream, seedDatabase, type FakeUpstream } from '../http/_helpers.js';
 
 describe('oracle keys', () => {
-  const db = `${tempDir('oracle-keys-')}/keys.db`;
+  const dir = tempDir('oracle-keys-');
+  const db = `${dir}/keys.db`;
+  beforeAll(async () => {
+    // Keys go into a database that exists: the one `oracle ingest` made.
+    writeFileSync(join(dir, 'catalog.csv'), 'product_key,product_name\ncharizard-4,Charizard\n');
+    expect((await oracle(['--db', db, 'ingest', join(dir, 'catalog.csv')])).code).toBe(0);
+  });
+
+  it.each([
+    ['create', '--label', 'x'],
+    ['list'],
+    ['revoke', 'key_0123456789ab'],
+  ])('keys %s in a directory without the database exits 1 naming its absolute path, and creates no file', async (...args) => {
+    const empty = tempDir('oracle-keys-empty-');
+    const result = await oracle(['keys', ...args], { cwd: empty });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `oracle: database ${join(empty, 'oracle.db')} does not exist: load data with 'oracle ingest' first, or name your database with --db <path> (or ORACLE_DB)\n`,
+    );
+    expect(readdirSync(empty)).toEqual([]);
+    expect(existsSync(join(empty, 'oracle.db'))).toBe(false);
+  });
 
   it('creates a key, prints it once on stdout, and stores only its SHA-256', async () => {
     const { code, stdout, stderr } = await oracle(['--db', db, 'keys', 'create', '--label', 'acme integration']);

@@ -18,7 +18,8 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
   }
   const id = `key_${randomBytes(6).toString('hex')}`;
   const secret = `ork_${randomBytes(32).toString('base64url')}`;
-  const store = await openStore(ctx.dbPath, { create: true });
+  // Never a new file: a key stored in an empty database the server does not read would be refused.
+  const store = await openStore(ctx.dbPath);
   try {
     store.apiKeys.create(id, label, hashApiKey(secret), ctx.now);
   } finally {
