@@ -44,8 +44,17 @@ export class UpstreamUnavailableError extends OracleError {}
 /** The server has no upstream reference source configured and is not in offline mode. */
 export class UpstreamNotConfiguredError extends OracleError {}
 
-/** The SQLite file is missing, locked past the busy timeout, or corrupt. */
-export class DatabaseUnavailableError extends OracleError {}
+/**
+ * The SQLite file is missing, empty, not oracle's, locked past the busy timeout, or corrupt.
+ * The message names the file (for the operator); `reason` does not (it is shown to API clients).
+ */
+export class DatabaseUnavailableError extends OracleError {
+  readonly reason: string;
+  constructor(message: string, options?: { cause?: unknown; reason?: string }) {
+    super(message, options);
+    this.reason = options?.reason ?? 'try again later';
+  }
+}
 
 /** An input source (file, stdin, URL) cannot be read; the message names it. */
 export class SourceUnreadableError extends OracleError {}

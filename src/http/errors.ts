@@ -49,8 +49,8 @@ const TABLE: readonly [ErrorClass, number, ((error: Error) => string)?][] = [
   [NoCatalogMappingError, 400],
   [UpstreamUnavailableError, 502],
   [UpstreamNotConfiguredError, 503],
-  // The message names the file path: the operator reads it in the error log, the client gets this.
-  [DatabaseUnavailableError, 503, () => 'database unavailable: try again later'],
+  // The message names the file path: the operator reads it in the error log, the client gets the reason.
+  [DatabaseUnavailableError, 503, (error) => `database unavailable: ${(error as DatabaseUnavailableError).reason}`],
 ];
 
 export const INTERNAL_ERROR_DETAIL = 'internal error';

@@ -46,8 +46,7 @@ export interface ApiServiceDeps {
   /** Keys from ORACLE_API_KEYS, accepted besides the stored ones. */
   envKeys?: readonly string[];
   bundleCache?: BundleCacheOptions;
-  /** For tests: how a store is opened, and how the oracle is built over it. */
-  openStore?: (path: string) => Promise<Store>;
+  /** For tests: how the oracle is built over the store. */
   createOracle?: (deps: { store: Store }) => Oracle;
 }
 
@@ -55,7 +54,7 @@ export interface ApiServiceDeps {
 export const KEY_TOUCH_INTERVAL_MS = 30_000;
 
 export function createApiService(deps: ApiServiceDeps): ApiService {
-  const handle: StoreHandle = createStoreHandle(deps.dbPath, deps.openStore);
+  const handle: StoreHandle = createStoreHandle(deps.dbPath);
   const buildOracle = deps.createOracle ?? createOracle;
   const bundles = createBundleCache(deps.bundleCache ?? BUNDLE_CACHE_DEFAULTS);
   const keys = createKeyVerifier(deps.envKeys ?? []);
@@ -63,24 +62,15 @@ export function createApiService(deps: ApiServiceDeps): ApiService {
 
   // Caches are only valid for the connection that filled them: data_version is per connection.
   let current: { store: Store; oracle: Oracle } | undefined;
-  // The data version is read once per event-loop turn, not once per call: under load one
-  // turn serves many requests, and a version a turn old is as fresh as the request itself.
-  let turnVersion: number | undefined;
-  const endTurn = () => (turnVersion = undefined);
   function withStore<T>(fn: (store: Store, version: number, oracle: Oracle) => T): Awaitable<T> {
-    return handle.use((store) => {
+    return handle.use((store, version) => {
       if (current?.store !== store) {
         current = { store, oracle: buildOracle({ store }) };
-        turnVersion = undefined;
         bundles.clear();
         keys.reset();
         catalogCache = undefined;
       }
-      if (turnVersion === undefined) {
-        turnVersion = store.dataVersion();
-        setImmediate(endTurn);
-      }
-      return fn(store, turnVersion, current.oracle);
+      return fn(store, version, current.oracle);
     });
   }
 
@@ -88,7 +78,7 @@ export function createApiService(deps: ApiServiceDeps): ApiService {
   let touchTimer: NodeJS.Timeout | undefined;
   function startTouching(): void {
     touchTimer = setInterval(() => {
-      keys.flush(withStore).catch(() => {
+      keys.flush(handle.write).catch(() => {
         // Last-used times are best effort: a locked or missing file must not stop serving.
       });
     }, KEY_TOUCH_INTERVAL_MS);
@@ -144,9 +134,12 @@ export function createApiService(deps: ApiServiceDeps): ApiService {
 
     async close() {
       clearInterval(touchTimer);
-      await keys.flush(withStore).catch(() => {});
-      await deps.resolver.close();
+      // Reads stop first: the writer that stores last-used times is then the last connection,
+      // and leaves the file checkpointed.
+      const write = handle.write;
       handle.close();
+      await keys.flush(write).catch(() => {});
+      await deps.resolver.close();
     },
   };
 }

@@ -68,8 +68,8 @@ export type WithStore = <T>(fn: (store: Store, version: number) => T) => Awaitab
 export interface KeyVerifier {
   /** The caller's identity, or null when the key is unknown or revoked; `session` is the connection's. */
   verify(secret: string, now: number, withStore: WithStore, session?: KeySession): Awaitable<KeyIdentity | null>;
-  /** Writes the pending last-used times. */
-  flush(withStore: WithStore): Promise<void>;
+  /** Writes the pending last-used times in one transaction of `write`. */
+  flush(write: (fn: (store: Store) => void) => Promise<void>): Promise<void>;
   /** Forgets cached lookups (the connection was reopened: data versions start over). */
   reset(): void;
 }
@@ -121,11 +121,11 @@ export function createKeyVerifier(envKeys: readonly string[]): KeyVerifier {
         return identity;
       });
     },
-    async flush(withStore) {
+    async flush(write) {
       if (lastUsed.size === 0) return;
       const pending = [...lastUsed];
       lastUsed.clear();
-      await withStore((store) => store.transaction(() => pending.forEach(([id, at]) => store.apiKeys.touch(id, at))));
+      await write((store) => pending.forEach(([id, at]) => store.apiKeys.touch(id, at)));
     },
     reset: () => lookups.clear(),
   };

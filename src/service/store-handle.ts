@@ -1,8 +1,18 @@
 /**
  * The long-running server's database connection: opened on first use (a server may start
- * before the first `oracle ingest` creates the file), and dropped when SQLite reports the
- * file unusable, so the next request opens it again instead of failing forever.
+ * before the first `oracle ingest` creates the file), read-only, and watched.
+ *
+ * An open connection keeps reading the file it opened even after that file is deleted,
+ * replaced (`mv rebuilt.db oracle.db`) or truncated. So once per event-loop turn, beside the
+ * data_version read the caches need, the path is stat'ed: a different file there (device
+ * and inode) is opened in place of the old one; a missing or empty file drops the
+ * connection and answers DatabaseUnavailableError until a valid database is back. The
+ * connection is read-only, and a file that is not an oracle database is refused, so the
+ * server never writes a schema (or anything else) into a file it did not make. The one
+ * write it does make, keys' last-used times, goes through a short-lived read-write
+ * connection, and only into the file the reads came from.
  */
+import { statSync, type Stats } from 'node:fs';
 import { DatabaseUnavailableError } from '../domain/errors.js';
 import { toDatabaseError } from '../store/connection.js';
 import { openStore, type Store } from '../store/store.js';
@@ -10,21 +20,50 @@ import type { Awaitable } from './awaitable.js';
 
 export interface StoreHandle {
   /**
-   * Runs `fn` against the open store: synchronously when it is open (the hot path), as a
-   * promise while it opens. SQLite failures come out as DatabaseUnavailableError (and close
-   * the connection), thrown or rejected; other errors pass through unchanged.
+   * Runs `fn` against the open store and its data version (read once per event-loop turn):
+   * synchronously when it is open (the hot path), as a promise while it opens. SQLite
+   * failures come out as DatabaseUnavailableError (and close the connection), thrown or
+   * rejected; other errors pass through unchanged.
    */
-  use<T>(fn: (store: Store) => T): Awaitable<T>;
+  use<T>(fn: (store: Store, version: number) => T): Awaitable<T>;
+  /**
+   * Runs `fn` in one transaction on a short-lived read-write connection, only when the file
+   * at the path is still the one the reads use; otherwise nothing is written.
+   */
+  write(fn: (store: Store) => void): Promise<void>;
+  /** Closes the reads' connection; `write` still reaches the file they used. */
   close(): void;
 }
 
-export function createStoreHandle(path: string, open: (path: string) => Promise<Store> = openStore): StoreHandle {
-  let store: Store | undefined;
-  let opening: Promise<Store> | undefined;
+/** Which file a path names: a replaced file has another inode (or device). */
+interface FileIdentity {
+  dev: number;
+  ino: number;
+}
 
-  function drop(): void {
+function sameFile(a: FileIdentity, b: Stats): boolean {
+  return a.dev === b.dev && a.ino === b.ino;
+}
+
+function unavailable(reason: string): DatabaseUnavailableError {
+  return new DatabaseUnavailableError(`database unavailable: ${reason}`, { reason });
+}
+
+export function createStoreHandle(path: string): StoreHandle {
+  let store: Store | undefined;
+  let identity: FileIdentity | undefined;
+  let opening: Promise<Store> | undefined;
+  // The file is checked and the data version read once per event-loop turn: under load one
+  // turn serves many requests, and a check a turn old is as fresh as the request itself.
+  let turnVersion: number | undefined;
+  const endTurn = () => (turnVersion = undefined);
+
+  /** Closes the reads' connection; `keepIdentity`: later writes may still go to that file. */
+  function drop(keepIdentity = false): void {
     const current = store;
     store = undefined;
+    if (!keepIdentity) identity = undefined;
+    turnVersion = undefined;
     try {
       current?.close();
     } catch {
@@ -32,10 +71,21 @@ export function createStoreHandle(path: string, open: (path: string) => Promise<
     }
   }
 
-  async function get(): Promise<Store> {
-    if (store) return store;
-    opening ??= open(path).finally(() => (opening = undefined));
-    return (store = await opening);
+  async function openFile(): Promise<Store> {
+    const opened = await openStore(path, { readonly: true });
+    // Stat'ed after the open: if the path changed in between, the next turn's check sees it.
+    const stats = statSync(path, { throwIfNoEntry: false });
+    if (!stats) {
+      opened.close();
+      throw unavailable('the database file was deleted');
+    }
+    identity = { dev: stats.dev, ino: stats.ino };
+    return (store = opened);
+  }
+
+  function get(): Promise<Store> {
+    opening ??= openFile().finally(() => (opening = undefined));
+    return opening;
   }
 
   /** The error to surface for `error`, dropping the connection when the file is unusable. */
@@ -45,15 +95,69 @@ export function createStoreHandle(path: string, open: (path: string) => Promise<
     return translated;
   }
 
+  /**
+   * The open store when the path still names its file, undefined when another file is
+   * there now (to be opened); throws when the file is gone or empty.
+   */
+  function checked(current: Store): Store | undefined {
+    const stats = statSync(path, { throwIfNoEntry: false });
+    if (!stats) {
+      drop();
+      throw unavailable('the database file was deleted');
+    }
+    if (!sameFile(identity as FileIdentity, stats)) {
+      drop();
+      return undefined;
+    }
+    if (stats.size === 0) {
+      drop();
+      throw unavailable('the database file is empty');
+    }
+    return current;
+  }
+
+  function run<T>(current: Store, fn: (store: Store, version: number) => T): T {
+    if (turnVersion === undefined) {
+      turnVersion = current.dataVersion();
+      setImmediate(endTurn);
+    }
+    return fn(current, turnVersion);
+  }
+
+  function opened<T>(fn: (store: Store, version: number) => T): Promise<T> {
+    return get()
+      .then((current) => run(current, fn))
+      .catch((error: unknown) => Promise.reject(failure(error)));
+  }
+
   return {
     use(fn) {
-      if (!store) return get().then(fn).catch((error: unknown) => Promise.reject(failure(error)));
       try {
-        return fn(store);
+        let current = store;
+        if (current && turnVersion === undefined) current = checked(current);
+        if (!current) return opened(fn);
+        return run(current, fn);
       } catch (error) {
         throw failure(error);
       }
     },
-    close: drop,
+    async write(fn) {
+      const expected = identity;
+      if (!expected) return;
+      const before = statSync(path, { throwIfNoEntry: false });
+      if (!before || !sameFile(expected, before)) return;
+      let writer: Store | undefined;
+      try {
+        writer = await openStore(path);
+        const stats = statSync(path, { throwIfNoEntry: false });
+        if (!stats || !sameFile(expected, stats)) return;
+        writer.transaction(() => fn(writer as Store));
+      } catch (error) {
+        throw toDatabaseError(error);
+      } finally {
+        writer?.close();
+      }
+    },
+    close: () => drop(true),
   };
 }

@@ -1,6 +1,10 @@
 /**
  * Opening the SQLite file: pragmas for a reader (`oracle serve`) beside a writer
  * (a cron `oracle ingest`), and schema migrations applied on open.
+ *
+ * Only a caller that asks to create a database (`create: true`: ingest) may write a schema
+ * into a file. Every other caller opens only a file oracle made (its `user_version` counts
+ * the migrations applied): a missing, empty (0-byte) or foreign file is refused, unchanged.
  */
 import Database from 'better-sqlite3';
 import { existsSync, readFileSync } from 'node:fs';
@@ -16,6 +20,9 @@ export const BUSY_TIMEOUT_MS = 5_000;
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../drizzle', import.meta.url));
 
+/** The tables every reader of the file relies on; a file without them is not oracle's. */
+const REQUIRED_TABLES = ['products', 'observations', 'api_keys'] as const;
+
 /**
  * The compiled driver, named directly: better-sqlite3's default lookup goes through the
  * `bindings` package, which probes a dozen paths on every start (measurable in `oracle price`).
@@ -29,32 +36,114 @@ function nativeBinding(): string | undefined {
 }
 
 export interface OpenOptions {
-  /** Create the file when it does not exist (ingest); everything else wants an error instead. */
+  /**
+   * Create the file, or the schema in an empty (0-byte) file: ingest. Without it the file
+   * must already be an oracle database, and a missing, empty or foreign file is refused.
+   */
   create?: boolean;
+  /**
+   * Read-only: SQLite cannot change the file through this connection, not even on close (a
+   * read-write connection that closes last checkpoints its WAL into the file). The server's
+   * reads use one. A file behind on migrations is migrated first by a short read-write open.
+   */
+  readonly?: boolean;
 }
+
+/** The unavailable-database error with its client-safe reason (the message adds the path). */
+function unavailable(path: string, reason: string, hint = '', cause?: unknown): DatabaseUnavailableError {
+  return new DatabaseUnavailableError(`database ${resolve(path)}: ${reason}${hint}`, { reason, cause });
+}
+
+const LOAD_HINT = ": load data with 'oracle ingest' first, or name your database with --db <path> (or ORACLE_DB)";
 
 /** Opens (and migrates) the database at `path`; ':memory:' works for tests. */
 export async function openDatabase(path: string, options: OpenOptions = {}): Promise<SqliteDatabase> {
-  if (path !== ':memory:' && !options.create && !existsSync(path)) {
-    throw new DatabaseUnavailableError(
-      `database ${resolve(path)} does not exist: load data with 'oracle ingest' first, or name your database with --db <path> (or ORACLE_DB)`,
-    );
+  const create = options.create === true || path === ':memory:';
+  if (!create && !existsSync(path)) {
+    throw new DatabaseUnavailableError(`database ${resolve(path)} does not exist${LOAD_HINT}`, {
+      reason: 'the database file does not exist',
+    });
   }
-  let db: SqliteDatabase;
+  let db: SqliteDatabase | undefined;
   try {
-    db = new Database(path, { timeout: BUSY_TIMEOUT_MS, nativeBinding: nativeBinding() });
-    // WAL lets `serve` read while `ingest` writes; NORMAL sync is durable across
-    // application crashes in WAL mode and much faster than FULL.
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = ON');
+    db = new Database(path, {
+      timeout: BUSY_TIMEOUT_MS,
+      nativeBinding: nativeBinding(),
+      readonly: options.readonly === true,
+      fileMustExist: !create,
+    });
+    // Checked before any pragma that writes: setting WAL on an empty file writes its header.
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (!create) checkOracleFile(db, path, version);
+    if (options.readonly) {
+      if (version < migrationCount()) {
+        db.close();
+        (await openDatabase(path)).close();
+        return await openDatabase(path, options);
+      }
+    } else {
+      // WAL lets `serve` read while `ingest` writes; NORMAL sync is durable across
+      // application crashes in WAL mode and much faster than FULL.
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.pragma('foreign_keys = ON');
+      await migrate(db, version);
+    }
     db.pragma('cache_size = -65536'); // 64 MiB page cache
-    await migrate(db);
   } catch (error) {
-    if (error instanceof DatabaseUnavailableError) throw error;
-    throw new DatabaseUnavailableError(`cannot open database ${path}: ${(error as Error).message}`, { cause: error });
+    try {
+      db?.close();
+    } catch {
+      // Closing a half-opened connection can fail too; the open's error is the one to report.
+    }
+    const translated = toDatabaseError(error);
+    if (translated instanceof DatabaseUnavailableError) {
+      throw translated === error ? error : unavailable(path, translated.reason, '', error);
+    }
+    throw unavailable(path, 'the database cannot be opened', `: ${(error as Error).message}`, error);
   }
   return db;
+}
+
+/** Refuses a file oracle did not make: empty, another program's SQLite file, or missing a table. */
+function checkOracleFile(db: SqliteDatabase, path: string, version: number): void {
+  if (version >= 1) {
+    const names = new Set(
+      db.prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all(),
+    );
+    const missing = REQUIRED_TABLES.find((table) => !names.has(table));
+    if (missing) throw unavailable(path, `the database has no ${missing} table`, ': not an oracle database');
+    return;
+  }
+  const empty = db.prepare<[], number>('SELECT count(*) FROM sqlite_master').pluck().get() === 0;
+  if (empty) throw unavailable(path, 'the database file is empty', `${LOAD_HINT}, or restore a backup`);
+  throw unavailable(path, 'the file is not an oracle database', ' (it has no oracle schema version)');
+}
+
+/**
+ * Closes a connection; a read-write one first checkpoints its WAL and truncates it to zero
+ * bytes. A connection that closes last does that anyway, but beside a running server none
+ * is last, and frames left in `<file>-wal` would be replayed onto whatever file is at that
+ * path next (a backup copied back, or a rebuilt file moved over it).
+ */
+export function closeDatabase(db: SqliteDatabase): void {
+  if (!db.readonly && db.open) {
+    try {
+      db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      // Best effort: a busy or broken file still gets closed.
+    }
+  }
+  db.close();
+}
+
+let migrations: number | undefined;
+/** How many migrations the code has (drizzle-kit's journal), read once. */
+function migrationCount(): number {
+  migrations ??= (
+    JSON.parse(readFileSync(`${MIGRATIONS_DIR}/meta/_journal.json`, 'utf8')) as { entries: unknown[] }
+  ).entries.length;
+  return migrations;
 }
 
 /**
@@ -62,12 +151,8 @@ export async function openDatabase(path: string, options: OpenOptions = {}): Pro
  * are applied, so an up-to-date file costs one pragma and the migrator (and the ORM, about
  * 90 ms to load) is imported only when there is work to do.
  */
-async function migrate(db: SqliteDatabase): Promise<void> {
-  const journal = JSON.parse(readFileSync(`${MIGRATIONS_DIR}/meta/_journal.json`, 'utf8')) as {
-    entries: unknown[];
-  };
-  const target = journal.entries.length;
-  const current = db.pragma('user_version', { simple: true }) as number;
+async function migrate(db: SqliteDatabase, current: number): Promise<void> {
+  const target = migrationCount();
   if (current >= target) return;
   const [{ drizzle }, { migrate: runMigrations }] = await Promise.all([
     import('drizzle-orm/better-sqlite3'),
@@ -77,18 +162,28 @@ async function migrate(db: SqliteDatabase): Promise<void> {
   db.pragma(`user_version = ${target}`);
 }
 
-/** SQLite result codes that mean the file cannot serve right now: locked, corrupt, gone or unreadable. */
-const UNAVAILABLE_CODES = /^SQLITE_(BUSY|LOCKED|CORRUPT|NOTADB|CANTOPEN|IOERR|FULL|READONLY)/;
+/** SQLite result codes that mean the file cannot serve right now, each with a client-safe reason. */
+const UNAVAILABLE_REASONS: readonly [RegExp, string][] = [
+  [/^SQLITE_(BUSY|LOCKED)/, 'the database is locked'],
+  [/^SQLITE_CORRUPT/, 'the database file is corrupt'],
+  [/^SQLITE_NOTADB/, 'the file is not a SQLite database'],
+  [/^SQLITE_CANTOPEN/, 'the database file cannot be opened'],
+  [/^SQLITE_(IOERR|FULL)/, 'the database file cannot be read or written'],
+  [/^SQLITE_READONLY/, 'the database file is read-only'],
+];
 
 /**
  * Translates a SQLite failure into DatabaseUnavailableError (cause kept) so every edge maps
  * one named error; anything else (a programming or engine error) is returned unchanged.
+ * A missing table is a file that is not (or no longer) oracle's, not a programming error.
  */
 export function toDatabaseError(error: unknown): unknown {
   if (error instanceof DatabaseUnavailableError) return error;
   const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && UNAVAILABLE_CODES.test(code)) {
-    return new DatabaseUnavailableError(`database unavailable: ${(error as Error).message}`, { cause: error });
-  }
-  return error;
+  if (typeof code !== 'string') return error;
+  const message = (error as Error).message;
+  const table = code === 'SQLITE_ERROR' ? /^no such table: (\w+)/.exec(message) : null;
+  const reason = table ? `the database has no ${table[1]} table` : UNAVAILABLE_REASONS.find(([pattern]) => pattern.test(code))?.[1];
+  if (!reason) return error;
+  return new DatabaseUnavailableError(`database unavailable: ${message}`, { reason, cause: error });
 }

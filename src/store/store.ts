@@ -4,7 +4,7 @@
  * command would cost ~90 ms of start-up, see connection.ts).
  */
 import { createApiKeyRepo } from './api-key-repo.js';
-import { openDatabase, type OpenOptions, type SqliteDatabase } from './connection.js';
+import { closeDatabase, openDatabase, type OpenOptions, type SqliteDatabase } from './connection.js';
 import { createIngestRunRepo } from './ingest-run-repo.js';
 import { createObservationRepo } from './observation-repo.js';
 import { createPricePointReader, type PricePointReader } from './price-points.js';
@@ -24,7 +24,16 @@ export interface Store {
   transaction<T>(fn: () => T): T;
   /** `PRAGMA integrity_check`: 'ok' when the file is sound. */
   integrityCheck(): string;
+  /** What the file holds, in three small reads (observations are counted per product on insert). */
+  inventory(): Inventory;
   close(): void;
+}
+
+export interface Inventory {
+  products: number;
+  observations: number;
+  /** Keys not revoked. */
+  activeKeys: number;
 }
 
 export async function openStore(path: string, options: OpenOptions = {}): Promise<Store> {
@@ -32,6 +41,11 @@ export async function openStore(path: string, options: OpenOptions = {}): Promis
   // Prepared once: db.pragma() compiles the statement on every call (~6 us against ~2 us),
   // and `oracle serve` reads the version on every request.
   const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+  const inventory = db.prepare<[], Inventory>(
+    `SELECT (SELECT count(*) FROM products) AS products,
+            (SELECT coalesce(sum(observation_count), 0) FROM products) AS observations,
+            (SELECT count(*) FROM api_keys WHERE revoked_at IS NULL) AS activeKeys`,
+  );
   return {
     path,
     products: createProductRepo(db),
@@ -42,7 +56,8 @@ export async function openStore(path: string, options: OpenOptions = {}): Promis
     dataVersion: () => dataVersion.get() as number,
     transaction: (fn) => db.transaction(fn)(),
     integrityCheck: () => db.pragma('integrity_check', { simple: true }) as string,
-    close: () => db.close(),
+    inventory: () => inventory.get() as Inventory,
+    close: () => closeDatabase(db),
   };
 }
 
