@@ -21,6 +21,11 @@ function lazy(load: () => Promise<{ run: Action }>) {
   };
 }
 
+/** The `Examples:` block shown after a command's options in its --help. */
+function examples(...lines: string[]): string {
+  return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
+}
+
 export function createProgram(): Command {
   const program = new Command('oracle')
     .description('Open price oracle for collectible trading cards: TWAP prices with outlier filtering over a local SQLite file.')
@@ -65,9 +70,10 @@ export function createProgram(): Command {
 
   program
     .command('catalog')
-    .description('list tracked products with their earliest observation and observation count')
+    .description('list or search tracked products: key, name, set and observation count')
     .option('--json', 'print exactly the API body ({total, products})')
-    .option('--search <text>', 'only products whose key or name contains this text')
+    .option('--search <text>', 'full-text search: every word, in any order, as a prefix of name, set, subtitle or key; best first')
+    .addHelpText('after', examples('oracle catalog --search "base charizard 4/102"', 'oracle catalog --search "char 4/102" --json'))
     .action(lazy(() => import('./commands/catalog.js')));
 
   const keys = program.command('keys').description('manage API keys for oracle serve');

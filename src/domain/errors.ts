@@ -24,10 +24,16 @@ export class InvalidParameterError extends OracleError {
 /** A snapshot date is malformed or in the future. */
 export class InvalidDateError extends InvalidParameterError {}
 
-/** No catalog product has this product key. */
+/** No catalog product has this product key; `suggestions` are close keys that exist ("did you mean"). */
 export class UnknownProductError extends OracleError {
-  constructor(readonly productKey: string) {
-    super(`unknown product_key ${JSON.stringify(productKey)}`);
+  constructor(
+    readonly productKey: string,
+    readonly suggestions: readonly string[] = [],
+  ) {
+    super(
+      `unknown product_key ${JSON.stringify(productKey)}` +
+        (suggestions.length > 0 ? ` (did you mean ${suggestions.map((k) => JSON.stringify(k)).join(', ')}?)` : ''),
+    );
   }
 }
 

@@ -22,11 +22,13 @@ export interface Product {
   tcgplayerId: string | null;
 }
 
-/** One row of `oracle catalog` (SPEC.md 2.6 plus the observation count for the table). */
+/** One row of `oracle catalog` (SPEC.md 2.6 plus subtitle, set and observation count for the table and search). */
 export interface CatalogEntry {
   product_key: string;
   refsource_id: string | null;
   product_name: string;
+  subtitle: string;
+  set_name: string;
   product_type: ProductType;
   era: Era;
   /** Earliest UTC date (YYYY-MM-DD) with price data; null without observations. */

@@ -8,9 +8,10 @@ import { z } from 'zod';
 import { OUTLIER_STDDEVS, WINDOW_HOURS, type PricingBundle } from '../domain/bundle.js';
 import { GRADERS, MATRIX_GRADES } from '../domain/conditions.js';
 import { InvalidParameterError } from '../domain/errors.js';
-import { parseOutlierStddevs, parseWindowHours } from '../domain/params.js';
+import { parseIntInRange, parseOutlierStddevs, parseWindowHours } from '../domain/params.js';
 import { ERAS, PRODUCT_TYPES } from '../domain/product.js';
-import type { CatalogBody } from '../service/catalog.js';
+import { SEARCH_LIMIT, type CatalogBody, type SearchBody } from '../service/catalog.js';
+import { MAX_SEARCH_CHARS, parseSearchText } from '../domain/search.js';
 import { DEFER, withFastParse } from './input.js';
 
 /**
@@ -45,6 +46,16 @@ export const snapshotQuery = z.object({
     description: 'UTC date YYYY-MM-DD, today at the latest. Window: 00:00Z of the date to 00:00Z of the next day.',
   }),
   outlier_stddevs: outlierStddevs,
+});
+
+export const searchQuery = z.object({
+  q: queryParam((raw) => parseSearchText(raw), {
+    type: 'string',
+    minLength: 1,
+    maxLength: MAX_SEARCH_CHARS,
+    description: 'Words to find, in any order, each a prefix, across key, name, set and subtitle (e.g. `base charizard 4/102`, `char 4/102`). Punctuation is not syntax.',
+  }),
+  limit: intParam((raw) => parseIntInRange('limit', raw, SEARCH_LIMIT), SEARCH_LIMIT, 'Most results returned, best match first.'),
 });
 
 export const productKeyPath = z.object({
@@ -116,21 +127,26 @@ export const pricingBundle = z
   })
   .register(apiComponents, { id: 'OracleCardPricingResponse' });
 
+const catalogProduct = z.object({
+  product_key: z.string(),
+  refsource_id: z.string().nullable(),
+  product_name: z.string(),
+  product_type: z.enum(PRODUCT_TYPES),
+  era: z.enum(ERAS),
+  earliest_observation: z.string().nullable(),
+});
+
 export const catalogResponse = z
-  .object({
-    total: z.int(),
-    products: z.array(
-      z.object({
-        product_key: z.string(),
-        refsource_id: z.string().nullable(),
-        product_name: z.string(),
-        product_type: z.enum(PRODUCT_TYPES),
-        era: z.enum(ERAS),
-        earliest_observation: z.string().nullable(),
-      }),
-    ),
-  })
+  .object({ total: z.int(), products: z.array(catalogProduct) })
   .register(apiComponents, { id: 'Catalog' });
+
+export const searchResponse = z
+  .object({
+    q: z.string(),
+    limit: z.int(),
+    products: z.array(catalogProduct.extend({ subtitle: z.string(), set_name: z.string() })),
+  })
+  .register(apiComponents, { id: 'CatalogSearch' });
 
 export const healthResponse = z.object({ status: z.literal('ok') }).register(apiComponents, { id: 'Health' });
 
@@ -144,3 +160,5 @@ const bundleMatches: Same<z.output<typeof pricingBundle>, PricingBundle> = true;
 const catalogMatches: Same<z.output<typeof catalogResponse>, CatalogBody> = true;
 void bundleMatches;
 void catalogMatches;
+const searchMatches: Same<z.output<typeof searchResponse>, SearchBody> = true;
+void searchMatches;

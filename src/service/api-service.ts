@@ -10,7 +10,7 @@ import { parseSnapshotDate } from '../domain/params.js';
 import type { Store } from '../store/store.js';
 import type { Awaitable } from './awaitable.js';
 import { createBundleCache, BUNDLE_CACHE_DEFAULTS, type BundleCacheOptions } from './bundle-cache.js';
-import type { CatalogBody } from './catalog.js';
+import type { CatalogBody, SearchBody } from './catalog.js';
 import { createKeyVerifier, type KeyIdentity, type KeySession } from './key-verifier.js';
 import { createOracle, type Oracle } from './oracle.js';
 import type { RefsourceResolver, Resolution } from './refsource-resolver.js';
@@ -35,6 +35,8 @@ export interface ApiService {
   snapshot(id: string, date: string | undefined, outlierStddevs: number, now: number): Promise<PricingBundle>;
   /** SPEC.md 4.5. */
   catalog(): Awaitable<CatalogBody>;
+  /** Catalog full-text search (CONTRACT.md additions 4): best matches first. */
+  search(q: string, limit: number): Awaitable<SearchBody>;
   /** Writes pending key last-used times and closes the upstream client and the store. */
   close(): Promise<void>;
 }
@@ -130,6 +132,10 @@ export function createApiService(deps: ApiServiceDeps): ApiService {
         if (catalogCache?.version !== version) catalogCache = { version, body: oracle.catalog() };
         return catalogCache.body;
       });
+    },
+
+    search(q, limit) {
+      return withStore((_store, _version, oracle) => oracle.search(q, limit));
     },
 
     async close() {

@@ -1,14 +1,33 @@
-/** The catalog body of SPEC.md 4.5: `{total, products}` with exactly the fields of 2.6. */
+/** The catalog body of SPEC.md 4.5 (`{total, products}` with exactly the fields of 2.6) and the search body. */
 import type { CatalogEntry } from '../domain/product.js';
+
+export type CatalogProduct = Omit<CatalogEntry, 'observation_count' | 'subtitle' | 'set_name'>;
 
 export interface CatalogBody {
   total: number;
-  products: Omit<CatalogEntry, 'observation_count'>[];
+  products: CatalogProduct[];
 }
 
 export function catalogBody(entries: readonly CatalogEntry[]): CatalogBody {
   return {
     total: entries.length,
-    products: entries.map(({ observation_count: _count, ...entry }) => entry),
+    products: entries.map(({ observation_count: _count, subtitle: _subtitle, set_name: _set, ...entry }) => entry),
   };
+}
+
+/** A search hit: the catalog fields plus the set and subtitle people recognise a card by. */
+export type SearchHit = Omit<CatalogEntry, 'observation_count'>;
+
+/** `GET /api/v1/developer/catalog/search`: the query as searched, and the hits, best first. */
+export interface SearchBody {
+  q: string;
+  limit: number;
+  products: SearchHit[];
+}
+
+/** Search results per request, by default and at most. */
+export const SEARCH_LIMIT = { min: 1, max: 100, default: 20 } as const;
+
+export function searchBody(q: string, limit: number, entries: readonly CatalogEntry[]): SearchBody {
+  return { q, limit, products: entries.map(({ observation_count: _count, ...hit }) => hit) };
 }

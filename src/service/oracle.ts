@@ -7,13 +7,14 @@ import { NoCatalogMappingError, UnknownProductError } from '../domain/errors.js'
 import type { CatalogEntry } from '../domain/product.js';
 import { computeBundle, pointsRequest } from '../engine/index.js';
 import type { Store, StoredProduct } from '../store/store.js';
-import { catalogBody, type CatalogBody } from './catalog.js';
+import { catalogBody, searchBody, type CatalogBody, type SearchBody } from './catalog.js';
+import { suggestKeys } from './suggest.js';
 
 /** The snapshot window is always 24 hours (SPEC.md 4.4). */
 export const SNAPSHOT_WINDOW_HOURS = 24;
 
 export interface Oracle {
-  /** Looks a product up by catalog key; throws UnknownProductError. */
+  /** Looks a product up by catalog key; throws UnknownProductError with up to 3 close keys. */
   productByKey(productKey: string): StoredProduct;
   /** Looks a product up by its local reference-source mapping; throws NoCatalogMappingError. */
   productByRefsource(refsourceId: string): StoredProduct;
@@ -27,8 +28,10 @@ export interface Oracle {
   catalog(search?: string): CatalogBody;
   /** The same body as JSON text, built by the store (the fast path of `oracle catalog --json`). */
   catalogJson(search?: string): string;
-  /** The catalog rows with their observation counts, for the analyst's table. */
+  /** The catalog rows with their observation counts, for the analyst's table (searched: best match first). */
   catalogEntries(search?: string): CatalogEntry[];
+  /** Full-text search: products matching every word of `q` (prefixes, any order), best first. */
+  search(q: string, limit: number): SearchBody;
 }
 
 export function createOracle(deps: { store: Store }): Oracle {
@@ -40,7 +43,7 @@ export function createOracle(deps: { store: Store }): Oracle {
   return {
     productByKey(productKey) {
       const product = store.products.findByKey(productKey);
-      if (!product) throw new UnknownProductError(productKey);
+      if (!product) throw new UnknownProductError(productKey, suggestKeys(store, productKey));
       return product;
     },
     productByRefsource(refsourceId) {
@@ -55,7 +58,9 @@ export function createOracle(deps: { store: Store }): Oracle {
     catalog(search) {
       return catalogBody(store.products.catalog(search));
     },
-    catalogJson: (search) => store.products.catalogJson(search),
+    // A search result is a few ranked rows: serialised here; the whole catalog is built by SQLite.
+    catalogJson: (search) => (search ? JSON.stringify(catalogBody(store.products.catalog(search))) : store.products.catalogJson()),
     catalogEntries: (search) => store.products.catalog(search),
+    search: (q, limit) => searchBody(q, limit, store.products.catalog(q, limit)),
   };
 }

@@ -2,6 +2,7 @@
 import type { CatalogEntry, Era, Product, ProductType } from '../domain/product.js';
 import { toUtcDate } from '../domain/time.js';
 import type { SqliteDatabase } from './connection.js';
+import { matchAllWords, matchAnyWord } from './fts-query.js';
 
 /** A product with its row id, which observation queries take. */
 export interface StoredProduct extends Product {
@@ -58,20 +59,28 @@ export function createProductRepo(db: SqliteDatabase) {
   );
   const exists = db.prepare<[string], { id: number }>('SELECT id FROM products WHERE product_key = ?');
   const catalogAll = db.prepare<[], CatalogRow>(`SELECT ${CATALOG_COLUMNS} FROM products ORDER BY product_key`);
-  const catalogJson = db
-    .prepare<[{ pattern: string }], string>(
+  // Search ranks by bm25 over the FTS5 index (drizzle/0001_products_fts.sql), a name match
+  // weighing most, then set and subtitle (where the card number is), then the key.
+  const ranked = `SELECT rowid AS id, bm25(products_fts, 1.0, 4.0, 2.0, 2.0) AS score FROM products_fts WHERE products_fts MATCH @match`;
+  const catalogJsonAll = db
+    .prepare<[], string>(
       `SELECT json_object('total', count(*), 'products', json_group_array(json_object(
          'product_key', product_key, 'refsource_id', refsource_id, 'product_name', product_name,
          'product_type', product_type, 'era', era,
          'earliest_observation', strftime('%Y-%m-%d', earliest_observed_at / 1000, 'unixepoch')
        ) ORDER BY product_key))
-       FROM products WHERE @pattern = '' OR product_key LIKE @pattern ESCAPE '\\' OR product_name LIKE @pattern ESCAPE '\\'`,
+       FROM products`,
     )
     .pluck();
-  const catalogSearch = db.prepare<[string, string], CatalogRow>(
-    `SELECT ${CATALOG_COLUMNS} FROM products
-     WHERE product_key LIKE ? ESCAPE '\\' OR product_name LIKE ? ESCAPE '\\' ORDER BY product_key`,
+  const catalogSearch = db.prepare<[{ match: string; limit: number }], CatalogRow>(
+    `SELECT ${CATALOG_COLUMNS.split(', ').map((c) => `p.${c}`).join(', ')} FROM (${ranked}) f JOIN products p ON p.id = f.id
+     ORDER BY f.score, p.product_key LIMIT @limit`,
   );
+  const keysLike = db
+    .prepare<[{ match: string; limit: number }], string>(
+      `SELECT p.product_key FROM (${ranked}) f JOIN products p ON p.id = f.id ORDER BY f.score, p.product_key LIMIT @limit`,
+    )
+    .pluck();
 
   return {
     findByKey(productKey: string): StoredProduct | undefined {
@@ -103,13 +112,22 @@ export function createProductRepo(db: SqliteDatabase) {
      * for 10,000 products this skips 30,000 JS objects and their serialisation (about 3x less
      * CPU for `oracle catalog --json`). A test holds it equal to catalogBody(catalog()).
      */
-    catalogJson(search?: string): string {
-      return catalogJson.get({ pattern: search ? likePattern(search) : '' }) as string;
+    catalogJson(): string {
+      return catalogJsonAll.get() as string;
     },
-    /** Every product (or those whose key or name contains `search`), ordered by key. */
-    catalog(search?: string): CatalogEntry[] {
-      const rows = search ? catalogSearch.all(likePattern(search), likePattern(search)) : catalogAll.all();
-      return rows.map(toCatalogEntry);
+    /**
+     * Every product ordered by key or, with `search`, those matching every word of it (in any
+     * order, each word as a prefix, across key, name, set and subtitle), best match first.
+     */
+    catalog(search?: string, limit = -1): CatalogEntry[] {
+      if (!search) return catalogAll.all().map(toCatalogEntry);
+      const match = matchAllWords(search);
+      return match === null ? [] : catalogSearch.all({ match, limit }).map(toCatalogEntry);
+    },
+    /** Keys of the products sharing the most (and rarest) words with `text`, best first: "did you mean" candidates. */
+    keysLike(text: string, limit: number): string[] {
+      const match = matchAnyWord(text);
+      return match === null ? [] : (keysLike.all({ match, limit }) as string[]);
     },
   };
 }
@@ -117,12 +135,14 @@ export function createProductRepo(db: SqliteDatabase) {
 export type ProductRepo = ReturnType<typeof createProductRepo>;
 
 const CATALOG_COLUMNS =
-  'product_key, refsource_id, product_name, product_type, era, earliest_observed_at, observation_count';
+  'product_key, refsource_id, product_name, subtitle, set_name, product_type, era, earliest_observed_at, observation_count';
 
 interface CatalogRow {
   product_key: string;
   refsource_id: string | null;
   product_name: string;
+  subtitle: string;
+  set_name: string;
   product_type: ProductType;
   era: Era;
   earliest_observed_at: number | null;
@@ -134,14 +154,11 @@ function toCatalogEntry(row: CatalogRow): CatalogEntry {
     product_key: row.product_key,
     refsource_id: row.refsource_id,
     product_name: row.product_name,
+    subtitle: row.subtitle,
+    set_name: row.set_name,
     product_type: row.product_type,
     era: row.era,
     earliest_observation: row.earliest_observed_at === null ? null : toUtcDate(row.earliest_observed_at),
     observation_count: row.observation_count,
   };
-}
-
-/** A case-insensitive LIKE pattern matching `text` anywhere, with LIKE's wildcards escaped. */
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }

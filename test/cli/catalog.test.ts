@@ -30,23 +30,43 @@ beforeAll(async () => {
 });
 
 describe.concurrent('oracle catalog', () => {
-  it('lists every product with its earliest UTC observation date and observation count', async () => {
+  it('lists every product with its name, set and observation count, fitted to 80 columns', async () => {
     const result = await cli();
     expect(result.code).toBe(0);
-    const rows = result.stdout.split('\n').filter((line) => line.startsWith('│') && !line.includes('product key'));
-    expect(rows).toHaveLength(3);
-    // 23:30 at -05:00 on March 2 is March 3 in UTC.
-    expect(result.stdout).toMatch(/pokemon-base-set-charizard-4-102 +│ +631245 │ Charizard +│ single_card │ vintage │ 2026-03-03 │ +3 │/);
-    expect(result.stdout).toMatch(/pokemon-evolving-skies-booster-box +│ +2512345 │ .* │ -  +│ +0 │/);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^product key +name +set +obs$/);
+    expect(lines.slice(1, -1)).toHaveLength(3);
+    expect(result.stdout).toMatch(/^pokemon-base-set-charizard-4-102 +Charizard +3$/m);
+    expect(result.stdout).toMatch(/^pokemon-evolving-skies-booster-box +Evolving Skies Booster Box +0$/m);
     expect(result.stdout).toContain('3 products');
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
   });
 
-  it('filters by key or name with --search, case-insensitively', async () => {
+  it('searches words in any order and by prefix with --search, case-insensitively', async () => {
     const result = await cli('--search', 'LOTUS');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('mtg-alpha-black-lotus');
     expect(result.stdout).not.toContain('charizard');
     expect(result.stdout).toContain('1 product\n');
+    const reordered = await cli('--search', 'lot bla', '--json');
+    expect(JSON.parse(reordered.stdout).products.map((p: { product_key: string }) => p.product_key)).toEqual(['mtg-alpha-black-lotus']);
+  });
+
+  it('takes FTS syntax in --search as text and rejects a blank one', async () => {
+    for (const q of ['"', '*', 'AND', '-']) {
+      const result = await cli('--search', q, '--json');
+      expect(result.code, q).toBe(0);
+      expect(JSON.parse(result.stdout), q).toEqual({ total: 0, products: [] });
+    }
+    const blank = await cli('--search', ' ');
+    expect(blank.code).toBe(2);
+    expect(blank.stderr).toMatch(/--search is required/);
+  });
+
+  it('names close keys when a product key is unknown', async () => {
+    const result = await runCli(['--db', db, 'price', 'pokemon-base-set-charzard-4-102']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/unknown product_key "pokemon-base-set-charzard-4-102" \(did you mean "pokemon-base-set-charizard-4-102"/);
   });
 
   it('prints exactly the API body with --json: {total, products} with the fields of SPEC.md 2.6', async () => {

@@ -16,6 +16,7 @@ const ROUTES = [
   { name: 'refsource', path: '/api/v1/developer/refsource/1001', public: false },
   { name: 'snapshot', path: `/api/v1/developer/refsource/1001/snapshot?date=${toUtcDate(NOW)}`, public: false },
   { name: 'catalog', path: '/api/v1/developer/catalog', public: false },
+  { name: 'catalog search', path: '/api/v1/developer/catalog/search?q=charizard', public: false },
 ];
 
 const AUTH: Record<string, Record<string, string>> = {

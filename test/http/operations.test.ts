@@ -102,6 +102,7 @@ describe('GET /api/v1/openapi.json', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/api/v1/developer/catalog',
+      '/api/v1/developer/catalog/search',
       '/api/v1/developer/pricing/{product_key}',
       '/api/v1/developer/refsource/{refsource_id}',
       '/api/v1/developer/refsource/{refsource_id}/snapshot',

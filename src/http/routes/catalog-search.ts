@@ -1,0 +1,22 @@
+/**
+ * GET /api/v1/developer/catalog/search (CONTRACT.md additions 4): full-text search of the
+ * catalog. Needs a key like the catalog, and takes a token from the shared bucket like every
+ * addition (each search runs a query, where the catalog answers from its cache).
+ */
+import { defineRoute, API_PREFIX } from '../route.js';
+import { searchQuery, searchResponse } from '../schemas.js';
+
+export const catalogSearchRoute = defineRoute({
+  path: `${API_PREFIX}/developer/catalog/search`,
+  operationId: 'searchCatalog',
+  summary: 'Find products by words of their name, set, number, subtitle or key',
+  description:
+    'Products matching every word of `q` (in any order, each word as a prefix), ranked by bm25 with the name weighing most. A `q` without letters or digits matches nothing.',
+  auth: true,
+  rateLimited: true,
+  pathParams: undefined,
+  query: searchQuery,
+  response: searchResponse,
+  errors: [400, 401, 403, 429, 500, 503],
+  handle: ({ query, service }) => service.search(query.q, query.limit),
+});

@@ -1,0 +1,39 @@
+/**
+ * "Did you mean" keys for an unknown product key: the full-text index proposes the keys
+ * sharing the most words with it, and edit distance picks the closest of those, so a typo in
+ * one word ("charzard") still finds the key that matches every other word.
+ */
+import type { Store } from '../store/store.js';
+
+/** Suggestions shown with an unknown key. */
+export const MAX_SUGGESTIONS = 3;
+/** Candidates the index proposes for edit distance to rank (bounded work on an error path). */
+const CANDIDATES = 25;
+/** Keys longer than this are compared on their first this-many characters (a bounded distance table). */
+const COMPARED_CHARS = 200;
+
+export function suggestKeys(store: Store, unknownKey: string): string[] {
+  const wanted = unknownKey.slice(0, COMPARED_CHARS).toLowerCase();
+  const candidates = store.products.keysLike(wanted, CANDIDATES);
+  // Stable sort: equal distances keep the index's bm25 order.
+  return candidates
+    .map((key, rank) => ({ key, rank, distance: editDistance(wanted, key.slice(0, COMPARED_CHARS).toLowerCase()) }))
+    .sort((a, b) => a.distance - b.distance || a.rank - b.rank)
+    .slice(0, MAX_SUGGESTIONS)
+    .map((c) => c.key);
+}
+
+/** Levenshtein distance (insert, delete, substitute: 1 each) with one row of memory. */
+export function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j]!;
+      row[j] = Math.min(above + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length]!;
+}
