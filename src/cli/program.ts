@@ -44,7 +44,7 @@ export function createProgram(): Command {
     .option('--rejects <file>', 'write rejected records as NDJSON {source, line, reason, record}')
     .option('--max-rejects <n>', 'exit 3 when more records than n are rejected', '0')
     .option('--dry-run', 'validate and report, write nothing')
-    .option('--observed-at <time>', 'observation time for price-guide rows (pricecharting, tcgplayer), ISO-8601 (default: now)')
+    .option('--observed-at <time>', 'observation time for price-guide rows (pricecharting, tcgplayer), ISO-8601 with zone, at most 5 minutes ahead (default: now)')
     .option('--subtype <name>', 'tcgplayer: the printing to take (default: the first listed per product)')
     .action(lazy(() => import('./commands/ingest.js')));
 
@@ -55,7 +55,7 @@ export function createProgram(): Command {
     .option('--refsource <id>', 'address the product by its reference-source id instead')
     .option('--window-hours <n>', 'TWAP lookback in hours, 1-72', '24')
     .option('--outlier-stddevs <n>', 'outlier threshold in robust standard deviations, 1-10', '2')
-    .option('--at <time>', 'price as of this ISO-8601 time with zone (default: now)')
+    .option('--at <time>', 'price as of this ISO-8601 time with zone, now at the latest (default: now)')
     .option('--json', 'print exactly the API body')
     .action(lazy(() => import('./commands/price.js')));
 

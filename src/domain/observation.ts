@@ -1,3 +1,5 @@
+import { toIsoUtc } from './time.js';
+
 /**
  * A market observation: one sold listing or one price-guide quote.
  * Times are epoch milliseconds (UTC), money is integer US cents.
@@ -22,4 +24,19 @@ export interface PricePoint {
   source: string;
   observedAt: number;
   priceMinor: number;
+}
+
+/**
+ * How far after the ingest's clock an observation may be dated. Sources stamp sales with
+ * their own clocks, which may run a little ahead of this host's (drift, a marketplace's
+ * server time, a quote stamped at the coming minute): that much is skew and is kept. A later
+ * date is wrong (a typo, a misread zone, garbage), and kept it would stand as the newest sale
+ * of its cell until the clock caught up.
+ */
+export const OBSERVATION_CLOCK_SKEW_MS = 5 * 60_000;
+
+/** Why an observation dated `observedAt` (named `name`) cannot be stored when the clock says `now`, or null. */
+export function futureObservationProblem(observedAt: number, now: number, name = 'observed_at'): string | null {
+  if (observedAt <= now + OBSERVATION_CLOCK_SKEW_MS) return null;
+  return `${name} ${toIsoUtc(observedAt)} is in the future (more than ${OBSERVATION_CLOCK_SKEW_MS / 60_000} minutes after now, ${toIsoUtc(now)})`;
 }

@@ -4,23 +4,35 @@
  */
 import { InvalidDateError, InvalidParameterError } from './errors.js';
 import { OUTLIER_STDDEVS, WINDOW_HOURS } from './bundle.js';
-import { DAY_MS, parseUtcDate, parseZonedDateTime, toUtcDate } from './time.js';
+import { futureObservationProblem } from './observation.js';
+import { DAY_MS, parseCalendarDate, parseInstant, toIsoUtc, toUtcDate } from './time.js';
 
-/** Parses an integer parameter in [min, max]; `undefined` gives the default. */
+/**
+ * An integer as a program would print it: digits, no sign, spaces, leading zeros, decimals
+ * or exponent (a minus only before a non-zero value). ` 24`, `+24`, `024`, `24.0`, `1e1` and
+ * `24\n` are refused rather than read as 24: a client that sends them has a bug worth seeing.
+ */
+const CANONICAL_INTEGER = /^(0|-?[1-9]\d*)$/;
+
+/** Parses an integer parameter in [min, max] written as a canonical integer; `undefined` gives the default. */
 export function parseIntInRange(
   name: string,
   raw: string | undefined,
   range: { min: number; max: number; default: number },
 ): number {
   if (raw === undefined) return range.default;
-  const text = raw.trim();
-  if (!/^[+-]?\d+$/.test(text) || Number(text) < range.min || Number(text) > range.max) {
-    throw new InvalidParameterError(
-      name,
-      `${name} must be an integer from ${range.min} to ${range.max} (got ${JSON.stringify(raw)})`,
-    );
-  }
-  return Number(text);
+  const value = CANONICAL_INTEGER.test(raw) ? Number(raw) : Number.NaN;
+  if (value >= range.min && value <= range.max) return value;
+  // A value in range but spelled otherwise (024, +24, 24.0) says how to spell it.
+  const loose = Number(raw.trim());
+  const spelling =
+    raw.trim() !== '' && Number.isInteger(loose) && loose >= range.min && loose <= range.max
+      ? ', written as digits only (no sign, spaces, leading zeros or decimals)'
+      : '';
+  throw new InvalidParameterError(
+    name,
+    `${name} must be an integer from ${range.min} to ${range.max}${spelling} (got ${JSON.stringify(raw)})`,
+  );
 }
 
 /** `name` is how the caller spells the parameter: `window_hours` in the API, `--window-hours` in the CLI. */
@@ -32,13 +44,35 @@ export function parseOutlierStddevs(raw: string | undefined, name = 'outlier_std
   return parseIntInRange(name, raw, OUTLIER_STDDEVS);
 }
 
-/** Parses `--at`: an ISO-8601 date-time with a zone; `undefined` means now. */
+/** An instant parameter (time.ts parseInstant), or InvalidParameterError naming it and the problem. */
+function instantParam(name: string, raw: string): number {
+  const ms = parseInstant(raw);
+  if (typeof ms === 'string') throw new InvalidParameterError(name, `${name} ${ms}`);
+  return ms;
+}
+
+/**
+ * Parses the as-of instant of a price (`--at` in the CLI, `at` in the API): an ISO-8601
+ * date-time with a zone, not later than `now` (CONTRACT.md, additions item 2); `undefined`
+ * means now. Throws InvalidParameterError (exit 2, HTTP 400) naming `name`.
+ */
 export function parseAsOf(raw: string | undefined, now: number, name = 'at'): number {
   if (raw === undefined) return now;
-  const ms = parseZonedDateTime(raw);
-  if (ms === null) {
-    throw new InvalidParameterError(name, `${name} must be an ISO-8601 date-time with Z or an offset (got ${JSON.stringify(raw)})`);
+  const ms = instantParam(name, raw);
+  if (ms > now) {
+    throw new InvalidParameterError(name, `${name} ${JSON.stringify(raw)} is in the future (now is ${toIsoUtc(now)}): prices are known up to now`);
   }
+  return ms;
+}
+
+/**
+ * Parses `--observed-at`, the time of a feed's quotes: an ISO-8601 date-time with a zone, at
+ * most the observation clock skew after `now` (the rule every ingested observation meets).
+ */
+export function parseObservedAt(raw: string, now: number, name = '--observed-at'): number {
+  const ms = instantParam(name, raw);
+  const future = futureObservationProblem(ms, now, name);
+  if (future !== null) throw new InvalidParameterError(name, future);
   return ms;
 }
 
@@ -52,10 +86,8 @@ export function parseSnapshotDate(
   name = 'date',
 ): { start: number; end: number } {
   if (raw === undefined || raw === '') throw new InvalidDateError(name, `${name} is required, as YYYY-MM-DD`);
-  const start = parseUtcDate(raw);
-  if (start === null) {
-    throw new InvalidDateError(name, `${name} must be a real calendar date as YYYY-MM-DD (got ${JSON.stringify(raw)})`);
-  }
+  const start = parseCalendarDate(raw);
+  if (typeof start === 'string') throw new InvalidDateError(name, `${name} ${start}`);
   if (raw > toUtcDate(now)) {
     throw new InvalidDateError(name, `${name} ${raw} is in the future (today is ${toUtcDate(now)} UTC)`);
   }

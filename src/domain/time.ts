@@ -1,7 +1,13 @@
-/** UTC time helpers shared by every layer. Times are epoch milliseconds. */
+/**
+ * UTC time helpers shared by every layer, and the one strict reader of instants and calendar
+ * dates. Times are epoch milliseconds. Nothing here goes through `Date.parse` or `Date.UTC`:
+ * both shift an impossible date (2026-02-30 becomes March 2nd, T24:00 the next day) and
+ * `Date.UTC` maps years 0-99 to the 1900s, so fields are checked and converted by hand.
+ */
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
+const MINUTE_MS = 60_000;
 
 /** ISO-8601 UTC with milliseconds dropped: 2026-11-22T05:00:00Z. */
 export function toIsoUtc(ms: number): string {
@@ -13,26 +19,137 @@ export function toUtcDate(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-const DATE_TIME_WITH_ZONE =
-  /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
-
 /**
- * Parses an ISO-8601 date-time that names its zone (`Z` or an offset).
- * Returns null for anything else, a time without zone included: it would be ambiguous.
+ * Why a text is no instant (or no calendar date), as the rest of a sentence that starts with
+ * the parameter's name: `must be a date as YYYY-MM-DD (got "14/10/2026")`,
+ * `"2026-02-30" is not a real date: February 2026 has 28 days`.
  */
-export function parseZonedDateTime(text: string): number | null {
-  const trimmed = text.trim();
-  if (!DATE_TIME_WITH_ZONE.test(trimmed)) return null;
-  const ms = Date.parse(trimmed.replace(' ', 'T'));
-  return Number.isFinite(ms) ? ms : null;
+export type DateProblem = string;
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** A date, or a date-time without zone: well formed, but no instant until a zone is given. */
+const ZONELESS = /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/;
+
+/** The text for a message: quoted, and cut short when long. */
+function quote(text: string): string {
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
 }
 
-const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+/**
+ * Reads an ISO-8601 instant that names its zone: `YYYY-MM-DDThh:mm[:ss[.fraction]]` then `Z`
+ * or an offset `+hh:mm` / `+hhmm` (`-00:00` is UTC, as in RFC 3339). `T` may be a space or
+ * lower case, `Z` lower case; the fraction has 1 to 9 digits, kept to the millisecond
+ * (truncated). No surrounding space. A date or time that does not exist (2026-02-30, month
+ * 13, day 00, T24:00, minute 60, leap second 60) is refused with its reason, never shifted.
+ * Returns the epoch ms, or the problem (a string only when the text is no instant, so the
+ * hot ingest path allocates nothing).
+ */
+export function parseInstant(text: string): number | DateProblem {
+  const n = text.length;
+  if (n < 17 || !isDateShape(text) || !isSeparator(text.charCodeAt(10)) || text.charCodeAt(13) !== 0x3a) return instantFormProblem(text);
+  const hour = twoDigits(text, 11);
+  const minute = twoDigits(text, 14);
+  if (hour < 0 || minute < 0) return instantFormProblem(text);
+  let at = 16;
+  let second = 0;
+  let millis = 0;
+  if (text.charCodeAt(at) === 0x3a) {
+    second = twoDigits(text, at + 1);
+    if (second < 0) return instantFormProblem(text);
+    at += 3;
+    if (text.charCodeAt(at) === 0x2e) {
+      const start = at + 1;
+      at = start;
+      while (at < n && isDigit(text.charCodeAt(at))) at += 1;
+      const digits = at - start;
+      if (digits === 0 || digits > 9) return instantFormProblem(text);
+      for (let i = 0; i < 3; i += 1) millis = millis * 10 + (i < digits ? text.charCodeAt(start + i) - 0x30 : 0);
+    }
+  }
+  let offsetMinutes = 0;
+  const zone = text.charCodeAt(at);
+  if (zone === 0x5a || zone === 0x7a) {
+    if (at + 1 !== n) return instantFormProblem(text); // Z or z
+  } else if (zone === 0x2b || zone === 0x2d) {
+    const colon = text.charCodeAt(at + 3) === 0x3a ? 1 : 0;
+    const offsetHour = twoDigits(text, at + 1);
+    const offsetMinute = twoDigits(text, at + 3 + colon);
+    if (at + 5 + colon !== n || offsetHour < 0 || offsetMinute < 0) return instantFormProblem(text);
+    if (offsetHour > 23 || offsetMinute > 59) return `${quote(text)} has an offset that does not exist: ${text.slice(at)}`;
+    offsetMinutes = (zone === 0x2d ? -1 : 1) * (offsetHour * 60 + offsetMinute);
+  } else return instantFormProblem(text);
 
-/** Parses a YYYY-MM-DD calendar date to its 00:00:00Z instant; null when malformed or not a real date. */
-export function parseUtcDate(text: string): number | null {
-  const m = DATE_ONLY.exec(text);
-  if (!m) return null;
-  const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  return toUtcDate(ms) === text ? ms : null;
+  const day = dayNumber(text);
+  if (typeof day === 'string') return day;
+  if (hour > 23) return `${quote(text)} is not a real time: there is no hour ${hour} (midnight is 00:00 of the next day)`;
+  if (minute > 59) return `${quote(text)} is not a real time: there is no minute ${minute}`;
+  if (second === 60) return `${quote(text)} is not a real time: leap second 60 is not accepted (use 59)`;
+  if (second > 59) return `${quote(text)} is not a real time: there is no second ${second}`;
+  return day * DAY_MS + hour * HOUR_MS + (minute - offsetMinutes) * MINUTE_MS + second * 1000 + millis;
+}
+
+/** Reads a calendar date written exactly `YYYY-MM-DD`: its 00:00:00Z instant, or the problem. */
+export function parseCalendarDate(text: string): number | DateProblem {
+  if (text.length !== 10 || !isDateShape(text)) return `must be a date as YYYY-MM-DD (got ${quote(text)})`;
+  const day = dayNumber(text);
+  return typeof day === 'string' ? day : day * DAY_MS;
+}
+
+function instantFormProblem(text: string): DateProblem {
+  return ZONELESS.test(text)
+    ? `${quote(text)} has no time zone: add Z or an offset (a local time is ambiguous)`
+    : `must be an ISO-8601 date-time with Z or an offset, such as 2026-11-22T05:00:00Z (got ${quote(text)})`;
+}
+
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+const isSeparator = (c: number) => c === 0x54 || c === 0x74 || c === 0x20; // T, t, space
+
+/** Two digits at `at` as a number, or -1. */
+function twoDigits(text: string, at: number): number {
+  const a = text.charCodeAt(at);
+  const b = text.charCodeAt(at + 1);
+  return isDigit(a) && isDigit(b) ? (a - 0x30) * 10 + (b - 0x30) : -1;
+}
+
+const DATE_DIGITS = [0, 1, 2, 3, 5, 6, 8, 9];
+
+/** `DDDD-DD-DD` at the start of `text` (digits and dashes only; the values are checked by dayNumber). */
+function isDateShape(text: string): boolean {
+  if (text.charCodeAt(4) !== 0x2d || text.charCodeAt(7) !== 0x2d) return false;
+  for (const i of DATE_DIGITS) if (!isDigit(text.charCodeAt(i))) return false;
+  return true;
+}
+
+const isLeapYear = (year: number) => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+
+/** The days of `month` (1-12) of `year`, proleptic Gregorian. */
+function daysInMonth(year: number, month: number): number {
+  return month === 2 ? (isLeapYear(year) ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/** Days since 1970-01-01 of the date at the start of `text` (shape already checked), or why it does not exist. */
+function dayNumber(text: string): number | DateProblem {
+  const year = twoDigits(text, 0) * 100 + twoDigits(text, 2);
+  const month = twoDigits(text, 5);
+  const day = twoDigits(text, 8);
+  if (month < 1 || month > 12) return notADate(text, `there is no month ${text.slice(5, 7)}`);
+  const last = daysInMonth(year, month);
+  if (day < 1) return notADate(text, `there is no day ${text.slice(8, 10)}`);
+  if (day > last) return notADate(text, `${MONTHS[month - 1]} ${year} has ${last} days`);
+  return daysFromCivil(year, month, day);
+}
+
+function notADate(text: string, why: string): DateProblem {
+  return `${quote(text)} is not a real date: ${why}`;
+}
+
+/** Days from 1970-01-01 to a proleptic Gregorian date (H. Hinnant's days_from_civil). */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
 }

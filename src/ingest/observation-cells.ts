@@ -6,7 +6,7 @@
  * definition of validity, and test/ingest/observation-cells.test.ts asserts both agree.
  */
 import { UNGRADED } from '../domain/conditions.js';
-import { parseZonedDateTime } from '../domain/time.js';
+import { parseInstant } from '../domain/time.js';
 import type { CanonicalRecord } from './records.js';
 import { CURRENCY, DIGITS, GRADE, GRADER, NO_CONTROL_200, PRICE, PRICE_MINOR, SOURCE, toCents } from './record-patterns.js';
 import type { ObservationValues } from './observation-values.js';
@@ -70,8 +70,8 @@ export function readObservationCells(fields: readonly string[], columns: Observa
   if (source === undefined || !SOURCE.test(source)) return false;
   const observedAtText = cell(fields, columns.observedAt);
   if (observedAtText === undefined) return false;
-  const observedAt = parseZonedDateTime(observedAtText);
-  if (observedAt === null) return false;
+  const observedAt = parseInstant(observedAtText);
+  if (typeof observedAt !== 'number') return false;
 
   const priceMinorText = cell(fields, columns.priceMinor);
   const priceText = cell(fields, columns.price);

@@ -48,6 +48,7 @@ export class ParallelCsvReader {
     store: Store,
     options: CsvRowOptions,
     private readonly writer: RecordWriter,
+    private readonly clock: () => number,
   ) {
     const data: ParseWorkerData = { dbPath: store.path, options };
     this.worker = new Worker(WORKER_SCRIPT, { workerData: data });
@@ -63,8 +64,9 @@ export class ParallelCsvReader {
     await this.until(() => this.inFlight < MAX_IN_FLIGHT);
   }
 
+  /** The clock goes with the text: the worker refuses observations dated after it (a live pipe keeps it current). */
   push(text: string): void {
-    this.send({ text });
+    this.send({ text, now: this.clock() });
   }
 
   /** Sends the end of the input and waits until every row is written. */

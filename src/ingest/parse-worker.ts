@@ -7,6 +7,7 @@
  * thread inserts them; see parallel-csv-reader.ts for the protocol and the flow control.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { futureObservationProblem } from '../domain/observation.js';
 import { openStore } from '../store/store.js';
 import { CsvParser } from './csv-parser.js';
 import { csvRowHandler, type CsvRowOptions, type CsvRowSink } from './csv-rows.js';
@@ -29,8 +30,8 @@ export interface WorkerReject {
   record: unknown;
 }
 
-/** Messages to the worker: text to parse, then the end of the input. */
-export type ToParseWorker = { text: string } | { end: true };
+/** Messages to the worker: text to parse with the writing thread's clock (epoch ms), then the end of the input. */
+export type ToParseWorker = { text: string; now: number } | { end: true };
 
 /** An error as it crosses threads. */
 export interface WorkerError {
@@ -52,15 +53,22 @@ export type FromParseWorker = { rows: PackedRows; rejects: WorkerReject[]; line:
 class PackingSink implements NormalizedRecordSink, CsvRowSink {
   line = 0;
   rejects: WorkerReject[] = [];
+  /** The writing thread's clock, as of the text being parsed. */
+  now: number;
   private readonly values = new ObservationValues();
 
   constructor(
     private readonly resolver: ProductResolver,
     private readonly packer: RowPacker,
-  ) {}
+    now: number,
+  ) {
+    this.now = now;
+  }
 
   observationCells(fields: readonly string[], columns: ObservationColumns): void {
     if (!readObservationCells(fields, columns, this.values)) return this.observation(cellsRecord(fields, columns), true);
+    const future = futureObservationProblem(this.values.observedAt, this.now);
+    if (future !== null) return this.rejectUnread(this.line, future, cellsRecord(fields, columns));
     const product = this.resolver.resolve(this.values);
     if (typeof product === 'string') this.rejectUnread(this.line, product, cellsRecord(fields, columns));
     else this.packer.add(product.id, this.values);
@@ -69,6 +77,8 @@ class PackingSink implements NormalizedRecordSink, CsvRowSink {
   observation(record: CanonicalRecord, normalized = false): void {
     const result = observationRecordSchema.safeParse(normalized ? record : normalizeRecord(record));
     if (!result.success) return this.rejectUnread(this.line, rejectReason(result.error), record);
+    const future = futureObservationProblem(result.data.observed_at, this.now);
+    if (future !== null) return this.rejectUnread(this.line, future, record);
     const product = this.resolver.resolve(this.values.fromRecord(result.data));
     if (typeof product === 'string') this.rejectUnread(this.line, product, record);
     else this.packer.add(product.id, this.values);
@@ -95,7 +105,7 @@ const post = (message: FromParseWorker, transfer?: ArrayBuffer[]) => port.postMe
 try {
   const store = await openStore(data.dbPath);
   const packer = new RowPacker();
-  const sink = new PackingSink(new ProductResolver(store.products), packer);
+  const sink = new PackingSink(new ProductResolver(store.products), packer, data.options.now);
   const parser = new CsvParser(data.options.source, csvRowHandler(data.options, sink, () => {}));
   const postRows = (line: number, error?: unknown): void => {
     const rows = packer.take();
@@ -105,7 +115,10 @@ try {
   };
   port.on('message', (message: ToParseWorker) => {
     try {
-      if ('text' in message) parser.push(message.text);
+      if ('text' in message) {
+        sink.now = message.now;
+        parser.push(message.text);
+      }
       else {
         parser.end();
         store.close();

@@ -49,7 +49,7 @@ export interface IngestOptions {
   rejects?: RejectsWriter | null;
   /** Aborting stops the run after committing what was read (Ctrl-C). */
   signal?: AbortSignal;
-  /** Epoch ms: the ingest-runs times and the default time of price-guide rows. */
+  /** Epoch ms: the ingest-runs times, the default time of price-guide rows, and what a future observation is. */
   clock: () => number;
   stdin: NodeJS.ReadableStream;
   onProgress?: (progress: IngestProgress) => void;
@@ -100,6 +100,7 @@ export async function ingestSource(store: Store, spec: string, options: IngestOp
     batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
     only: options.kind,
     rejects: options.rejects ?? null,
+    clock: options.clock,
   });
   let format = options.format ?? 'unknown';
   let runId: number | null = null;
@@ -142,7 +143,7 @@ export async function ingestSource(store: Store, spec: string, options: IngestOp
       isCanonicalObservations(name, head, options);
     if (parallel) {
       startRun(options.kind ?? 'observations', 'csv');
-      reader = new ParallelCsvReader(store, csvRowOptions(name, options), writer);
+      reader = new ParallelCsvReader(store, csvRowOptions(name, options), writer, options.clock);
     } else if (container === 'csv') reader = csvReader(name, options, writer, startRun);
     else reader = jsonReader(name, container, options, writer, startRun);
     reader.push(head);

@@ -6,6 +6,7 @@
  * records are collected and written before the next observation, so a feed row's product
  * exists before its observations. Counts every outcome; rejects go to the --rejects file.
  */
+import { futureObservationProblem } from '../domain/observation.js';
 import type { Product } from '../domain/product.js';
 import type { ObservationWriter, Store } from '../store/store.js';
 import type { NormalizedRecordSink } from './formats/canonical-csv.js';
@@ -52,6 +53,8 @@ export interface RecordWriterOptions {
   /** Keep only this kind (records of the other kind are skipped, not counted). */
   only: RecordKind | undefined;
   rejects: RejectsWriter | null;
+  /** Epoch ms: what "the future" of an observation's date is measured from. */
+  clock: () => number;
 }
 
 export class RecordWriter implements NormalizedRecordSink {
@@ -82,6 +85,11 @@ export class RecordWriter implements NormalizedRecordSink {
   private readonly batchRefsources = new Map<string, string>();
   /** Dedup keys a dry run has counted. */
   private readonly drySeen = new Set<string>();
+  /**
+   * The clock as last read: read again only for an observation that looks future, so a long
+   * run (a live pipe) judges by the time it has reached, at no cost per row.
+   */
+  private now: number;
 
   constructor(
     private readonly store: Store,
@@ -89,6 +97,7 @@ export class RecordWriter implements NormalizedRecordSink {
   ) {
     this.resolver = new ProductResolver(store.products);
     this.writer = options.dryRun ? null : store.observations.openWriter();
+    this.now = options.clock();
   }
 
   observation(record: CanonicalRecord, normalized = false): void {
@@ -97,6 +106,8 @@ export class RecordWriter implements NormalizedRecordSink {
     this.counts.read += 1;
     const result = observationRecordSchema.safeParse(normalized ? record : normalizeRecord(record));
     if (!result.success) return this.reject(this.line, rejectReason(result.error), record);
+    const future = this.future(result.data.observed_at);
+    if (future !== null) return this.reject(this.line, future, record);
     const reason = this.write(this.values.fromRecord(result.data));
     if (reason !== null) this.unresolved(reason, record);
   }
@@ -107,8 +118,17 @@ export class RecordWriter implements NormalizedRecordSink {
     if (!readObservationCells(fields, columns, this.values)) return this.observation(cellsRecord(fields, columns), true);
     this.kinds.add('observations');
     this.counts.read += 1;
+    const future = this.future(this.values.observedAt);
+    if (future !== null) return this.reject(this.line, future, cellsRecord(fields, columns));
     const reason = this.write(this.values);
     if (reason !== null) this.unresolved(reason, cellsRecord(fields, columns));
+  }
+
+  /** Why an observation dated `observedAt` is refused as future, or null. */
+  private future(observedAt: number): string | null {
+    if (futureObservationProblem(observedAt, this.now) === null) return null;
+    this.now = this.options.clock();
+    return futureObservationProblem(observedAt, this.now);
   }
 
   product(record: CanonicalRecord, normalized = false): void {

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { UNGRADED } from '../domain/conditions.js';
 import { ERAS, PRODUCT_TYPES, type Product } from '../domain/product.js';
-import { parseUtcDate, parseZonedDateTime } from '../domain/time.js';
+import { parseCalendarDate, parseInstant } from '../domain/time.js';
 import { CURRENCY, DIGITS, GRADE, GRADER, NO_CONTROL_200, NO_CONTROL_2000, PRICE, PRICE_MINOR, SOURCE, toCents } from './record-patterns.js';
 
 /** A record as a format produced it: CONTRACT.md field names, values text or numbers. */
@@ -30,24 +30,21 @@ function text(field: string, pattern: RegExp, rule: string) {
     .regex(pattern, { error: (issue) => `${field} ${rule} (got ${show(issue.input)})` });
 }
 
-/** A date-time without Z or offset: CONTRACT.md rejects it as ambiguous. */
-const ZONELESS = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/i;
-
 const productKey = text('product_key', NO_CONTROL_200, 'must be 1 to 200 characters without control characters');
 const digits = (field: string) => text(field, DIGITS, 'must be digits');
 
-const observedAt = text('observed_at', /^./, 'is required').transform((value, ctx) => {
-  const ms = parseZonedDateTime(value);
-  if (ms !== null) return ms;
-  ctx.addIssue({
-    code: 'custom',
-    input: value,
-    message: ZONELESS.test(value)
-      ? `observed_at ${show(value)} has no time zone: add Z or an offset (a local time is ambiguous)`
-      : `observed_at must be an ISO-8601 date-time with Z or an offset (got ${show(value)})`,
+/** A text field a time.ts parser must accept; `keep` maps the text and the parsed instant to the value kept. */
+function dateField<T>(field: string, parse: (value: string) => number | string, keep: (value: string, ms: number) => T) {
+  return text(field, /^./, 'is required').transform((value, ctx) => {
+    const parsed = parse(value);
+    if (typeof parsed === 'number') return keep(value, parsed);
+    ctx.addIssue({ code: 'custom', input: value, message: `${field} ${parsed}` });
+    return z.NEVER;
   });
-  return z.NEVER;
-});
+}
+
+/** Epoch ms. Whether it is in the future is checked at ingest, which has the clock (domain/observation.ts). */
+const observedAt = dateField('observed_at', parseInstant, (_, ms) => ms);
 
 const positive = (field: string) => (cents: number) =>
   cents > 0 ? null : `${field} must be greater than 0 (got ${field === 'price' ? (cents / 100).toFixed(2) : cents})`;
@@ -133,11 +130,8 @@ export const catalogRecordSchema = z.strictObject(
       .enum(PRODUCT_TYPES, { error: (issue) => `product_type must be ${PRODUCT_TYPES.join(' or ')} (got ${show(issue.input)})` })
       .optional(),
     era: z.enum(ERAS, { error: (issue) => `era must be ${ERAS.join(' or ')} (got ${show(issue.input)})` }).optional(),
-    release_date: text('release_date', /^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')
-      .refine((value) => parseUtcDate(value) !== null, {
-        error: (issue) => `release_date is not a real calendar date (got ${show(issue.input)})`,
-      })
-      .optional(),
+    /** Kept as written: the store and the bundle's metadata hold the date as text. */
+    release_date: dateField('release_date', parseCalendarDate, (value) => value).optional(),
     tcgplayer_id: digits('tcgplayer_id').optional(),
   },
   { error: unknownFieldsMessage },

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { InvalidParameterError } from '../domain/errors.js';
 import { parseIntInRange } from '../domain/params.js';
-import { HOUR_MS, parseZonedDateTime, toIsoUtc, toUtcDate } from '../domain/time.js';
+import { HOUR_MS, parseInstant, toIsoUtc, toUtcDate } from '../domain/time.js';
 import { HISTORY_EPOCH } from './feed-model.js';
 import { DEFAULT_DAYS, DEFAULT_SEED, planSample, type SampleOptions } from './generate.js';
 import { SAMPLE_PRODUCTS } from './products.js';
@@ -73,8 +73,8 @@ function optionalInt(name: string, raw: string | undefined, max: number, min = 1
 
 function parseEnd(raw: string | undefined, now: () => number): number {
   if (raw === undefined || raw === 'now') return Math.floor(now() / HOUR_MS) * HOUR_MS;
-  const ms = parseZonedDateTime(raw);
-  if (ms === null) throw new InvalidParameterError('--end', `--end must be an ISO-8601 time with Z or an offset, or "now" (got ${JSON.stringify(raw)})`);
+  const ms = parseInstant(raw);
+  if (typeof ms === 'string') throw new InvalidParameterError('--end', `--end ${ms}`);
   return Math.floor(ms / 1000) * 1000;
 }
 

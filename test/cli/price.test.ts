@@ -109,7 +109,15 @@ describe.concurrent('oracle price', () => {
     [['charizard base/set é', '--window-hours', '73'], /--window-hours must be an integer from 1 to 72/],
     [['charizard base/set é', '--window-hours', '1.5'], /--window-hours must be an integer from 1 to 72/],
     [['charizard base/set é', '--outlier-stddevs', '0'], /--outlier-stddevs must be an integer from 1 to 10/],
-    [['charizard base/set é', '--at', '2026-10-15T12:00:00'], /--at must be an ISO-8601 date-time with Z or an offset/],
+    [['charizard base/set é', '--at', '2026-10-15T12:00:00'], /^oracle: --at "2026-10-15T12:00:00" has no time zone: add Z or an offset/],
+    [['charizard base/set é', '--at', 'yesterday'], /^oracle: --at must be an ISO-8601 date-time with Z or an offset/],
+    [['charizard base/set é', '--at', '2026-02-30T12:00:00Z'], /^oracle: --at "2026-02-30T12:00:00Z" is not a real date: February 2026 has 28 days\n$/],
+    [['charizard base/set é', '--at', '2026-10-15T24:00:00Z'], /^oracle: --at "2026-10-15T24:00:00Z" is not a real time: there is no hour 24/],
+    [['charizard base/set é', '--at', '2999-01-01T00:00:00Z'], /^oracle: --at "2999-01-01T00:00:00Z" is in the future \(now is \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)/],
+    [['charizard base/set é', '--window-hours', '024'], /^oracle: --window-hours must be an integer from 1 to 72, written as digits only .*\(got "024"\)/],
+    [['charizard base/set é', '--window-hours', '+24'], /^oracle: --window-hours must be an integer from 1 to 72, written as digits only .*\(got "\+24"\)/],
+    [['charizard base/set é', '--window-hours', ' 24'], /^oracle: --window-hours must be an integer from 1 to 72, written as digits only .*\(got " 24"\)/],
+    [['charizard base/set é', '--outlier-stddevs', '1e1'], /^oracle: --outlier-stddevs must be an integer from 1 to 10, written as digits only .*\(got "1e1"\)/],
     [['no-such-card'], /unknown product_key "no-such-card"/],
     [['--refsource', '999'], /no catalog mapping for refsource id "999"/],
     [[], /either a product_key or --refsource/],
@@ -151,8 +159,10 @@ describe.concurrent('oracle snapshot', () => {
 
   it.each([
     ['2999-01-01', /--date 2999-01-01 is in the future/],
-    ['2026-13-01', /--date must be a real calendar date as YYYY-MM-DD/],
-    ['14/10/2026', /--date must be a real calendar date as YYYY-MM-DD/],
+    ['2026-13-01', /^oracle: --date "2026-13-01" is not a real date: there is no month 13\n$/],
+    ['2026-02-30', /^oracle: --date "2026-02-30" is not a real date: February 2026 has 28 days\n$/],
+    ['2025-02-29', /^oracle: --date "2025-02-29" is not a real date: February 2025 has 28 days\n$/],
+    ['14/10/2026', /^oracle: --date must be a date as YYYY-MM-DD \(got "14\/10\/2026"\)\n$/],
   ])('exits 2 for --date %s', async (date, message) => {
     const result = await runCli(['--db', db, 'snapshot', '6910', '--date', date]);
     expect(result.code).toBe(2);

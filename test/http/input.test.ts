@@ -18,7 +18,7 @@ function outcome(parse: InputParser, input: Record<string, unknown>): Outcome {
   }
 }
 
-const INTEGERS = [undefined, '', ' ', '1', '24', '72', '73', '0', '-1', '+5', ' 5 ', '1.5', '1e1', '0x10', 'abc', '٣', '00012', '9'.repeat(30)];
+const INTEGERS = [undefined, '', ' ', '1', '24', '72', '73', '0', '-1', '-0', '+5', ' 5 ', ' 24', '24\n', '024', '24.0', '1.5', '1e1', '0x10', 'abc', '٣', '00012', '9'.repeat(30)];
 
 const TABLE: [string, z.ZodObject, Record<string, unknown>[]][] = [
   [

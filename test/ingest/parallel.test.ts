@@ -39,14 +39,14 @@ function observations(rows: number): string {
   return `${lines.join('\r\n')}\r\n`;
 }
 
-async function ingestBoth(name: string, content: string) {
+async function ingestBoth(name: string, content: string, clock: () => number = Date.now) {
   const path = join(dir, name);
   writeFileSync(path, content);
   const runs = [];
   for (const parallel of [false, true]) {
     const db = join(tempDir(), 'oracle.db');
     const store = await stores.openStore(db, { create: true });
-    const options = { maxRejects: 0, clock: Date.now, stdin: Readable.from([]), parallel };
+    const options = { maxRejects: 0, clock, stdin: Readable.from([]), parallel };
     await pipeline.ingestSource(store, join(dir, 'catalog.csv'), options);
     const rejectsPath = join(dir, `${name}.${parallel}.rejects`);
     const rejects = new rejectsModule.RejectsWriter(rejectsPath);
@@ -86,6 +86,21 @@ describe('canonical CSV observations parsed in a worker thread', () => {
     expect(single.outcome).toMatchObject({ counts: { read: 6_000, rejected: 26 } });
     expect(single.rows.length).toBeGreaterThan(5_000);
     expect(single.rejects.trim().split('\n')).toHaveLength(26);
+  });
+
+  it('refuse dates that do not exist and observations dated after the clock with the same reasons and lines', async () => {
+    const now = Date.parse('2025-01-03T00:00:00Z');
+    // Rows one minute apart from 2025-01-01 (observations()): the last 1,440 - 5 are after `now` + 5 minutes.
+    const content = `${observations(4_000)}charizard-4,,ebay,2025-02-29T00:00:00Z,1.00,,,\ncharizard-4,,ebay,2025-01-01T24:00:00Z,1.00,,,\n`;
+    const [single, parallel] = await ingestBoth('dates.csv', content, () => now);
+    expect(parallel).toEqual(single);
+    const reasons = single.rejects.trim().split('\n').map((line) => (JSON.parse(line) as { reason: string }).reason);
+    expect(reasons.filter((r) => r.includes('is in the future (more than 5 minutes after now, 2025-01-03T00:00:00Z)')).length).toBeGreaterThan(1_000);
+    expect(reasons.slice(-2)).toEqual([
+      'observed_at "2025-02-29T00:00:00Z" is not a real date: February 2025 has 28 days',
+      'observed_at "2025-01-01T24:00:00Z" is not a real time: there is no hour 24 (midnight is 00:00 of the next day)',
+    ]);
+    expect(single.rows.length).toBeGreaterThan(2_000);
   });
 
   it('keep the rows before a broken record and stop with the same InputError', async () => {

@@ -24,6 +24,8 @@ describe('observation records', () => {
     ['observed_at without a zone', { ...good, observed_at: '2025-03-01T12:00:00' }, /has no time zone: add Z or an offset/],
     ['a date without time or zone', { ...good, observed_at: '2025-03-01' }, /has no time zone/],
     ['observed_at that is no date', { ...good, observed_at: 'yesterday' }, /observed_at must be an ISO-8601 date-time with Z or an offset/],
+    ['observed_at on a day that does not exist', { ...good, observed_at: '2026-02-30T10:00:00Z' }, /^observed_at "2026-02-30T10:00:00Z" is not a real date: February 2026 has 28 days$/],
+    ['observed_at at hour 24', { ...good, observed_at: '2026-03-01T24:00:00Z' }, /^observed_at "2026-03-01T24:00:00Z" is not a real time: there is no hour 24/],
     ['price with more than 2 decimals', { ...good, price: '12.345' }, /price must be a US dollar amount with at most 2 decimals \(got "12.345"\)/],
     ['price of 0', { ...good, price: '0.00' }, /price must be greater than 0/],
     ['negative price', { ...good, price: '-5' }, /price must be greater than 0/],
@@ -70,7 +72,7 @@ describe('catalog records', () => {
     ['a missing product_name', { product_key: 'x' }, /product_name is required/],
     ['an unknown product_type', { ...product, product_type: 'deck' }, /product_type must be single_card or booster_box/],
     ['an unknown era', { ...product, era: 'golden' }, /era must be modern or vintage/],
-    ['a release_date that is not a date', { ...product, release_date: '2024-02-30' }, /release_date is not a real calendar date/],
+    ['a release_date that is not a date', { ...product, release_date: '2024-02-30' }, /release_date "2024-02-30" is not a real date: February 2024 has 29 days/],
     ['a refsource_id that is not digits', { ...product, refsource_id: 'x1' }, /refsource_id must be digits/],
   ])('rejects %s', (_name, record, expected) => {
     expect(reason(record, catalogRecordSchema)).toMatch(expected);

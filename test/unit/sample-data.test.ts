@@ -308,7 +308,7 @@ describe('the generate-sample-data command line', () => {
   });
 
   it.each([
-    [['--end', '2026-11-22T05:00:00'], '--end must be an ISO-8601 time'],
+    [['--end', '2026-11-22T05:00:00'], '--end "2026-11-22T05:00:00" has no time zone'],
     [['--products', '0'], '--products must be an integer from 1'],
     [['--bogus'], "Unknown option '--bogus'"],
   ])('exits 2 with one line naming the problem for %j', async (args, message) => {

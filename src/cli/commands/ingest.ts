@@ -3,6 +3,7 @@
  * source in turn with the pipeline, and prints one summary line per source on stdout.
  * A progress bar is drawn on stderr only when stderr is a terminal.
  */
+import { parseObservedAt } from '../../domain/params.js';
 import { ingestSource, type IngestResult } from '../../ingest/pipeline.js';
 import { formatNames } from '../../ingest/formats/index.js';
 import type { RecordKind } from '../../ingest/formats/types.js';
@@ -33,6 +34,8 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
     throw new UsageError(`--format must be one of ${formatNames().join(', ')} (got ${JSON.stringify(flags.format)})`);
   }
   if (sources.filter((s) => s === '-').length > 1) throw new UsageError("stdin ('-') can be given only once");
+  // Checked before any source is read; the feed formats read it again for each source.
+  if (flags.observedAt !== undefined) parseObservedAt(flags.observedAt, ctx.now);
 
   const store = await openStore(ctx.dbPath, { create: true });
   const rejects = flags.rejects === undefined ? null : new RejectsWriter(flags.rejects);

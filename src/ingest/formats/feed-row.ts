@@ -2,26 +2,18 @@
  * What the feed formats (price guides, marketplaces) share: the observation time the user
  * gives with --observed-at, and CSV rows read by column name so column order never matters.
  */
-import { InvalidParameterError } from '../../domain/errors.js';
-import { parseZonedDateTime } from '../../domain/time.js';
+import { parseObservedAt } from '../../domain/params.js';
 import type { FormatOptions, RawRow } from './types.js';
 
 /** A CSV row as column name -> cell text. */
 export type CsvFields = Readonly<Record<string, string | undefined>>;
 
 /**
- * The time a feed's quotes were observed: `--observed-at` (ISO-8601 with Z or an offset),
- * default the command's clock. Feeds like price guides carry no time of their own.
+ * The time a feed's quotes were observed: `--observed-at` (ISO-8601 with Z or an offset, not
+ * in the future), default the command's clock. Feeds like price guides carry no time of their own.
  */
 export function observedAtOf(options: Pick<FormatOptions, 'observedAt' | 'now'>): string {
-  if (options.observedAt === undefined) return new Date(options.now).toISOString();
-  const ms = parseZonedDateTime(options.observedAt);
-  if (ms === null) {
-    throw new InvalidParameterError(
-      'observed-at',
-      `--observed-at must be an ISO-8601 date-time with Z or an offset (got ${JSON.stringify(options.observedAt)})`,
-    );
-  }
+  const ms = options.observedAt === undefined ? options.now : parseObservedAt(options.observedAt, options.now);
   return new Date(ms).toISOString();
 }
 

@@ -61,7 +61,7 @@ describe('pricechartingFormat', () => {
   it('rejects an --observed-at without a zone as a usage error naming the flag', () => {
     const open = () => pricechartingFormat.open(PC_HEADER, { ...OPTIONS, observedAt: '2026-11-20 06:00' });
     expect(open).toThrow(InvalidParameterError);
-    expect(open).toThrow(/--observed-at must be an ISO-8601 date-time with Z or an offset/);
+    expect(open).toThrow(/--observed-at "2026-11-20 06:00" has no time zone/);
   });
 
   it('reads products with --kind catalog', () => {
@@ -91,12 +91,12 @@ describe('pricechartingFormat', () => {
 describe('tcgplayerFormat', () => {
   it('finds its columns by name and reports skipped rows by reason', () => {
     const { got, sink } = collect();
-    const map = tcgplayerFormat.open(TCG_HEADER, { ...OPTIONS, observedAt: '2026-11-20T20:00:00Z' });
+    const map = tcgplayerFormat.open(TCG_HEADER, { ...OPTIONS, observedAt: '2026-11-20T05:00:00Z' });
     map({ line: 2, fields: ['145/165', '517096', 'Zapdos', '1.10', '1.45', 'Holofoil', 'Rare'] }, sink);
     map({ line: 3, fields: ['145/165', '517096', 'Zapdos', '1.75', '2.10', 'Reverse Holofoil', 'Rare'] }, sink);
     map({ line: 4, fields: ['165/165', '517200', 'Poke Ball', '0.02', '', 'Normal', 'Common'] }, sink);
     expect(got.observations).toEqual([
-      { tcgplayer_id: '517096', source: 'tcgplayer', observed_at: '2026-11-20T20:00:00.000Z', price_minor: 145, grader: 'ungraded', grade: null },
+      { tcgplayer_id: '517096', source: 'tcgplayer', observed_at: '2026-11-20T05:00:00.000Z', price_minor: 145, grader: 'ungraded', grade: null },
     ]);
     expect(got.skipped).toEqual({ 'other printing': 1, 'no market price': 1 });
   });

@@ -1,0 +1,85 @@
+/**
+ * Numbers and dates as a client sends them, against a real server on port 0 over a seeded
+ * SQLite file: another spelling of a valid integer is a 400 naming the parameter and its
+ * range, and a date that does not exist is a 422 like a malformed one, never shifted.
+ */
+import { describe, expect, it } from 'vitest';
+import { toUtcDate } from '../../src/domain/time.js';
+import { DAY, pricingPath, PRODUCTS, STORED_KEY, useSeededServer } from './_helpers.js';
+
+const NOW = Date.now();
+const KEY = { 'x-api-key': STORED_KEY };
+const seeded = useSeededServer(NOW);
+
+async function get(path: string) {
+  const res = await fetch(seeded.server.url + path, { headers: KEY });
+  return { status: res.status, body: (await res.json()) as { detail?: string; window_hours?: number; outlier_stddevs?: number } };
+}
+
+const ROUTES = {
+  pricing: pricingPath(PRODUCTS.plain.productKey),
+  refsource: '/api/v1/developer/refsource/1001',
+};
+
+// As they arrive after URL decoding: a space, a plus, a leading zero, a newline, decimals, an exponent.
+const SPELLINGS_OF_24 = ['%2024', '24%20', '%2B24', '024', '24%0A', '24.0', '2.4e1'];
+
+describe('integer parameters are canonical decimal integers', () => {
+  it.each(Object.entries(ROUTES))('the %s route takes window_hours=24 and outlier_stddevs=3 as written', async (_route, path) => {
+    const { status, body } = await get(`${path}?window_hours=24&outlier_stddevs=3`);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ window_hours: 24, outlier_stddevs: 3 });
+  });
+
+  it.each(SPELLINGS_OF_24.flatMap((raw) => Object.entries(ROUTES).map(([route, path]) => [route, raw, path] as const)))(
+    'the %s route answers 400 to window_hours=%s naming the parameter and its range',
+    async (_route, raw, path) => {
+      const { status, body } = await get(`${path}?window_hours=${raw}`);
+      expect(status).toBe(400);
+      expect(body.detail).toBe(
+        `window_hours must be an integer from 1 to 72, written as digits only (no sign, spaces, leading zeros or decimals) (got ${JSON.stringify(decodeURIComponent(raw))})`,
+      );
+    },
+  );
+
+  it.each(['%202', '%2B2', '02', '2.0', '1e1', '2%0A'])('answers 400 to outlier_stddevs=%s naming the parameter and its range', async (raw) => {
+    const { status, body } = await get(`${ROUTES.pricing}?outlier_stddevs=${raw}`);
+    expect(status).toBe(400);
+    expect(body.detail).toMatch(/^outlier_stddevs must be an integer from 1 to 10/);
+  });
+
+  it('answers 400 to outlier_stddevs=02 on the snapshot route too', async () => {
+    const { status, body } = await get(`/api/v1/developer/refsource/1001/snapshot?date=${toUtcDate(NOW - DAY)}&outlier_stddevs=02`);
+    expect(status).toBe(400);
+    expect(body.detail).toMatch(/^outlier_stddevs must be an integer from 1 to 10, written as digits only/);
+  });
+});
+
+describe('snapshot dates that do not exist', () => {
+  it.each([
+    ['2026-02-30', 'date "2026-02-30" is not a real date: February 2026 has 28 days'],
+    ['2025-02-29', 'date "2025-02-29" is not a real date: February 2025 has 28 days'],
+    ['1900-02-29', 'date "1900-02-29" is not a real date: February 1900 has 28 days'],
+    ['2026-04-31', 'date "2026-04-31" is not a real date: April 2026 has 30 days'],
+    ['2026-13-01', 'date "2026-13-01" is not a real date: there is no month 13'],
+    ['2026-01-00', 'date "2026-01-00" is not a real date: there is no day 00'],
+    ['2026-1-05', 'date must be a date as YYYY-MM-DD (got "2026-1-05")'],
+  ])('answer 422 to date=%s with the reason', async (date, detail) => {
+    const { status, body } = await get(`/api/v1/developer/refsource/1001/snapshot?date=${date}`);
+    expect(status).toBe(422);
+    expect(body.detail).toBe(detail);
+  });
+
+  it('price a leap day that exists (2024-02-29)', async () => {
+    const { status } = await get('/api/v1/developer/refsource/1001/snapshot?date=2024-02-29');
+    expect(status).toBe(200);
+  });
+
+  it('refuse tomorrow as the future', async () => {
+    const tomorrow = toUtcDate(NOW + DAY);
+    const { status, body } = await get(`/api/v1/developer/refsource/1001/snapshot?date=${tomorrow}`);
+    expect(status).toBe(422);
+    expect(body.detail).toBe(`date ${tomorrow} is in the future (today is ${toUtcDate(NOW)} UTC)`);
+  });
+});
+
