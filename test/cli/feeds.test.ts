@@ -120,18 +120,18 @@ describe('feeding the oracle from PriceCharting, TCGplayer and sold listings', (
   });
 
   it('maps TCGplayer market prices by TCGplayer id, taking the first printing listed', async () => {
-    const summary = await ingest('--observed-at', '2027-01-10T20:00:00Z', TCG);
+    const summary = await ingest('--observed-at', '2026-06-10T20:00:00Z', TCG);
     expect(summary).toMatch(/read 5, inserted 2, duplicates 0, rejected 0, skipped 3 \(other printing 1, no market price 1, unmapped 1\)/);
-    const zapdos = await price(ZAPDOS, '2027-01-10T21:00:00Z');
+    const zapdos = await price(ZAPDOS, '2026-06-10T21:00:00Z');
     expect(zapdos.ungraded.price_minor).toBe(145); // Holofoil, listed before Reverse Holofoil
     expect(zapdos.ungraded.meta.source_counts).toEqual({ tcgplayer: 1 });
-    expect((await price(CHARIZARD_EX, '2027-01-10T21:00:00Z')).ungraded.price_minor).toBe(11837);
+    expect((await price(CHARIZARD_EX, '2026-06-10T21:00:00Z')).ungraded.price_minor).toBe(11837);
   });
 
   it('takes the printing named by --subtype', async () => {
-    const summary = await ingest('--format', 'tcgplayer', '--subtype', 'reverse holofoil', '--observed-at', '2027-03-01T20:00:00Z', TCG);
+    const summary = await ingest('--format', 'tcgplayer', '--subtype', 'reverse holofoil', '--observed-at', '2026-08-01T20:00:00Z', TCG);
     expect(summary).toMatch(/inserted 1, duplicates 0, rejected 0, skipped 4 \(other printing 4\)/);
-    expect((await price(ZAPDOS, '2027-03-01T21:00:00Z')).ungraded.price_minor).toBe(210);
+    expect((await price(ZAPDOS, '2026-08-01T21:00:00Z')).ungraded.price_minor).toBe(210);
   });
 
   it('ingests sold listings from stdin, once per item id, with the grader of the structured fields', async () => {
@@ -150,6 +150,6 @@ describe('feeding the oracle from PriceCharting, TCGplayer and sold listings', (
   it('rejects an --observed-at without a time zone as a usage error', async () => {
     const run = await oracle(['ingest', '--observed-at', '2026-11-20 00:00', PC_NEW]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/^oracle: --observed-at must be an ISO-8601 date-time with Z or an offset/);
+    expect(run.stderr).toMatch(/^oracle: --observed-at "2026-11-20 00:00" has no time zone: add Z or an offset/);
   });
 });
