@@ -118,8 +118,7 @@ try {
       if ('text' in message) {
         sink.now = message.now;
         parser.push(message.text);
-      }
-      else {
+      } else {
         parser.end();
         store.close();
       }
