@@ -21,11 +21,20 @@ export interface RefsourceClientOptions {
   token?: string | undefined;
   /** Longest wait for the TCP/TLS connection. */
   connectTimeoutMs?: number;
-  /** Longest wait for the response headers, and then between body chunks. */
-  responseTimeoutMs?: number;
+  /**
+   * Longest time one lookup may take in all: waiting for a free connection, connecting,
+   * the headers and the whole body. An upstream that sends its answer a byte at a time
+   * fails at the deadline like one that never answers.
+   */
+  deadlineMs?: number;
+  /** Most connections open to the upstream at once; further lookups queue, within their deadline. */
+  maxConnections?: number;
 }
 
-export const UPSTREAM_TIMEOUT_DEFAULTS = { connectTimeoutMs: 2_000, responseTimeoutMs: 5_000 } as const;
+export const UPSTREAM_DEFAULTS = { connectTimeoutMs: 2_000, deadlineMs: 5_000, maxConnections: 8 } as const;
+
+/** An answer's body is read (so the connection can be reused) up to this size, then dropped. */
+const MAX_BODY_BYTES = 64 * 1024;
 
 export interface RefsourceClient {
   lookup(id: string): Promise<UpstreamAnswer>;
@@ -34,16 +43,15 @@ export interface RefsourceClient {
 }
 
 export function createRefsourceClient(options: RefsourceClientOptions): RefsourceClient {
-  const responseTimeout = options.responseTimeoutMs ?? UPSTREAM_TIMEOUT_DEFAULTS.responseTimeoutMs;
+  const deadlineMs = options.deadlineMs ?? UPSTREAM_DEFAULTS.deadlineMs;
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   let undici: Promise<{ agent: Agent; request: typeof import('undici').request }> | undefined;
   const load = () =>
     (undici ??= import('undici').then(({ Agent, request }) => ({
       agent: new Agent({
-        connect: { timeout: options.connectTimeoutMs ?? UPSTREAM_TIMEOUT_DEFAULTS.connectTimeoutMs },
-        headersTimeout: responseTimeout,
-        bodyTimeout: responseTimeout,
+        connect: { timeout: options.connectTimeoutMs ?? UPSTREAM_DEFAULTS.connectTimeoutMs },
+        connections: options.maxConnections ?? UPSTREAM_DEFAULTS.maxConnections,
       }),
       request,
     })));
@@ -51,15 +59,17 @@ export function createRefsourceClient(options: RefsourceClientOptions): Refsourc
   return {
     async lookup(id) {
       const url = options.urlTemplate.replaceAll('{id}', encodeURIComponent(id));
+      const signal = AbortSignal.timeout(deadlineMs);
       try {
         const { agent, request } = await load();
-        const { statusCode, body } = await request(url, { method: 'GET', headers, dispatcher: agent });
-        // Drain the body so the connection goes back to the pool.
-        await body.dump();
+        const { statusCode, body } = await request(url, { method: 'GET', headers, dispatcher: agent, signal });
+        // The whole answer, within the same deadline: the connection then goes back to the pool.
+        await body.dump({ limit: MAX_BODY_BYTES, signal });
         if (statusCode === 200) return { status: 'found' };
         if (statusCode === 404 || statusCode === 410) return { status: 'gone' };
         return { status: 'failed', reason: `upstream answered HTTP ${statusCode}` };
       } catch (error) {
+        if (signal.aborted) return { status: 'failed', reason: `upstream timed out (no complete answer within ${deadlineMs} ms)` };
         return { status: 'failed', reason: describeNetworkError(error) };
       }
     },
@@ -77,6 +87,5 @@ export function createRefsourceClient(options: RefsourceClientOptions): Refsourc
 function describeNetworkError(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return 'upstream connection timed out';
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return 'upstream response timed out';
   return typeof code === 'string' ? `upstream unreachable (${code})` : 'upstream unreachable';
 }

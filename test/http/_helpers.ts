@@ -123,21 +123,36 @@ export async function startServer(options: StartOptions): Promise<TestServer> {
   };
 }
 
+/**
+ * How the fake upstream answers an id: a status (after `delayMs`), 'hang' (never answers),
+ * or 'trickle' (200 headers at once, then one byte of the body every `trickleMs`).
+ */
+export type UpstreamBehaviour = number | 'hang' | 'trickle';
+
 export interface FakeUpstream {
   /** URL template for --refsource-url. */
   template: string;
   /** Paths requested so far, with the Authorization header each carried. */
   calls: { path: string; authorization: string | undefined }[];
-  /** Status per id (default 200); 'hang' never answers. */
-  statusFor: (id: string) => number | 'hang';
+  statusFor: (id: string) => UpstreamBehaviour;
+  /** Delay before a status answer, ms. */
+  delayMs: number;
+  trickleMs: number;
+  /** Requests open right now, and the most ever open at once. */
+  inFlight: number;
+  maxInFlight: number;
   close(): Promise<void>;
 }
 
-export async function fakeUpstream(statusFor: (id: string) => number | 'hang' = () => 200): Promise<FakeUpstream> {
+export async function fakeUpstream(statusFor: (id: string) => UpstreamBehaviour = () => 200): Promise<FakeUpstream> {
   const upstream: FakeUpstream = {
     template: '',
     calls: [],
     statusFor,
+    delayMs: 0,
+    trickleMs: 3_000,
+    inFlight: 0,
+    maxInFlight: 0,
     close: () => new Promise((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
@@ -146,9 +161,29 @@ export async function fakeUpstream(statusFor: (id: string) => number | 'hang' = 
   const server: Server = createHttpServer((req: IncomingMessage, res) => {
     const id = decodeURIComponent(req.url!.split('/').pop()!);
     upstream.calls.push({ path: req.url!, authorization: req.headers.authorization });
-    const status = upstream.statusFor(id);
-    if (status === 'hang') return;
-    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ id }));
+    upstream.maxInFlight = Math.max(upstream.maxInFlight, ++upstream.inFlight);
+    const timers: NodeJS.Timeout[] = [];
+    res.on('close', () => {
+      upstream.inFlight -= 1;
+      timers.forEach(clearTimeout);
+    });
+    const behaviour = upstream.statusFor(id);
+    if (behaviour === 'hang') return;
+    if (behaviour === 'trickle') {
+      const body = JSON.stringify({ id, padding: 'x'.repeat(64) });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }).flushHeaders();
+      let sent = 0;
+      const drip = () => {
+        res.write(body[sent++]);
+        if (sent < body.length) timers.push(setTimeout(drip, upstream.trickleMs));
+        else res.end();
+      };
+      timers.push(setTimeout(drip, upstream.trickleMs));
+      return;
+    }
+    const answer = () => res.writeHead(behaviour, { 'content-type': 'application/json' }).end(JSON.stringify({ id }));
+    if (upstream.delayMs > 0) timers.push(setTimeout(answer, upstream.delayMs));
+    else answer();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   upstream.template = `http://127.0.0.1:${(server.address() as AddressInfo).port}/products/{id}`;

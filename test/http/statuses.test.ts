@@ -252,11 +252,11 @@ describe('reference-source upstream', () => {
   });
   afterAll(() => upstream.close());
 
-  async function serve(options: { failureThreshold?: number; responseTimeoutMs?: number } = {}) {
+  async function serve(options: { failureThreshold?: number; deadlineMs?: number } = {}) {
     const client = createRefsourceClient({
       urlTemplate: upstream.template,
       token: 'upstream-token',
-      responseTimeoutMs: options.responseTimeoutMs ?? 2_000,
+      deadlineMs: options.deadlineMs ?? 2_000,
     });
     server = await startServer({
       dbPath,
@@ -309,7 +309,7 @@ describe('reference-source upstream', () => {
 
   it('treats an upstream that does not answer in time as failed (502 without mapping)', async () => {
     statuses.set('424242', 'hang');
-    await serve({ responseTimeoutMs: 200 });
+    await serve({ deadlineMs: 200 });
     const started = Date.now();
     const { status, body } = await get(server, '/api/v1/developer/refsource/424242');
     expect(status).toBe(502);
