@@ -18,8 +18,9 @@ import { andThen } from '../service/awaitable.js';
 import { createKeySession, type KeySession } from '../service/key-verifier.js';
 import { createAccessLog, type AccessLog } from './access-log.js';
 import { authenticate } from './auth.js';
-import { httpFailure, RateLimitedError, ReadOnlyError, RouteNotFoundError } from './errors.js';
+import { httpFailure, MalformedRequestError, RateLimitedError, ReadOnlyError, RouteNotFoundError } from './errors.js';
 import { inputParser } from './input.js';
+import { handleMalformedRequests, JSON_TYPE, missingHost } from './malformed.js';
 import { createRateLimiter } from './rate-limit.js';
 import type { Route } from './route.js';
 import { apiRoutes } from './routes/index.js';
@@ -55,7 +56,6 @@ export interface OracleServer {
 }
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function createServer(deps: ServerDeps, options: ServerOptions): OracleServer {
   const { service } = deps;
@@ -173,7 +173,17 @@ export function createServer(deps: ServerDeps, options: ServerOptions): OracleSe
   });
   for (const route of apiRoutes(options.version ?? '0.0.0')) app.all(route.path, handlerFor(route));
 
-  const server = createHttpServer((req, res) => app.handler(req as Request, res, undefined as never));
+  // Node's own Host check answers an empty 400; the handler answers it with a {detail}.
+  const server = createHttpServer({ requireHostHeader: false }, (req, res) => {
+    if (missingHost(req)) {
+      res.shouldKeepAlive = false;
+      const status = sendError(req, res, new MalformedRequestError('missing Host header: HTTP/1.1 requires one'), null);
+      log({ method: req.method ?? '-', route: null, status, ms: 0, keyId: null });
+      return;
+    }
+    app.handler(req as Request, res, undefined as never);
+  });
+  handleMalformedRequests(server, log);
   server.keepAliveTimeout = options.keepAliveTimeoutMs ?? SERVER_TIMEOUT_DEFAULTS.keepAliveTimeoutMs;
   server.headersTimeout = options.headersTimeoutMs ?? SERVER_TIMEOUT_DEFAULTS.headersTimeoutMs;
   server.requestTimeout = options.requestTimeoutMs ?? SERVER_TIMEOUT_DEFAULTS.requestTimeoutMs;

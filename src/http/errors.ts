@@ -20,6 +20,9 @@ export class UnauthorizedError extends OracleError {}
 /** A valid key used with a method other than GET or HEAD. */
 export class ReadOnlyError extends OracleError {}
 
+/** The request itself is malformed (e.g. HTTP/1.1 without a Host header). */
+export class MalformedRequestError extends OracleError {}
+
 /** No route has this path. */
 export class RouteNotFoundError extends OracleError {}
 
@@ -39,6 +42,7 @@ type ErrorClass = abstract new (...args: never[]) => Error;
 
 /** First match wins: subclasses come before their parents. A 5xx is also logged with its cause. */
 const TABLE: readonly [ErrorClass, number, ((error: Error) => string)?][] = [
+  [MalformedRequestError, 400],
   [UnauthorizedError, 401],
   [ReadOnlyError, 403],
   [RouteNotFoundError, 404],
