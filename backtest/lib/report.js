@@ -1,0 +1,340 @@
+// @ts-check
+/**
+ * Turns the scored rows into the results: metrics per segment (overall, ungraded / graded,
+ * grades, BGS/CGC/SGC 10 without own sales, each scenario) in two views (instants where every
+ * method prices; all instants), jump following, the invariants, and issue 9's targets with
+ * their verdicts. Renders them as Markdown for docs/backtest.md and the console.
+ */
+import { absoluteError, coverage, FOLLOW_HORIZON_HOURS, intervalCoverage, summarizeErrors, summarizeFollow } from './metrics.js';
+import { CELLS, SCENARIOS } from './model.js';
+import { ENGINE, METHODS } from './score.js';
+
+/** @typedef {import('./score.js').Scores} Scores */
+/** @typedef {import('./market.js').Market} Market */
+/** @typedef {import('./metrics.js').ErrorSummary} ErrorSummary */
+
+/** Cells of BGS, CGC and SGC grade 10. */
+const OTHER_GRADER_TENS = new Set(CELLS.filter((c) => c.grade === 10 && c.grader !== 'PSA').map((c) => c.index));
+
+/**
+ * @typedef {{ id: string, label: string, test: (cell: number, own: boolean, scenario: string) => boolean }} Segment
+ * @type {readonly Segment[]}
+ */
+export const SEGMENTS = [
+  { id: 'all', label: 'all cells', test: () => true },
+  { id: 'ungraded', label: 'ungraded', test: (c) => c === 0 },
+  { id: 'graded', label: 'graded', test: (c) => c > 0 },
+  { id: 'graded_7_9', label: 'graded 7-9', test: (c) => c > 0 && CELLS[c]?.grade !== 10 },
+  { id: 'graded_10', label: 'graded 10', test: (c) => CELLS[c]?.grade === 10 },
+  { id: 'other10_without_own', label: 'BGS/CGC/SGC 10 without own sales', test: (c, own) => OTHER_GRADER_TENS.has(c) && !own },
+];
+
+/**
+ * @typedef {object} MethodResult
+ * @property {string} id
+ * @property {ErrorSummary} errors
+ * @property {number | null} coverage % of the segment's scored pairs it priced (in the common view: the common share)
+ * @property {number | null} interval % of the engine's intervals holding the truth; null without intervals (alternatives: null)
+ * @property {number} intervals how many priced pairs carried an interval
+ */
+
+/**
+ * @typedef {object} SegmentResult
+ * @property {string} id
+ * @property {string} label
+ * @property {number} scored
+ * @property {{ common: MethodResult[], all: MethodResult[] }} views
+ */
+
+/**
+ * Metrics of one set of rows.
+ * @param {Scores} scores
+ * @param {Int32Array} members row indices
+ * @returns {{ common: MethodResult[], all: MethodResult[] }}
+ */
+function segmentViews(scores, members) {
+  const { rows } = scores;
+  const common = members.filter((r) => METHODS.every((_, m) => !Number.isNaN(/** @type {Float64Array} */ (rows.price[m])[r])));
+  /** @param {Int32Array} set @param {number} m @param {boolean} isCommon */
+  const result = (set, m, isCommon) => {
+    const prices = /** @type {Float64Array} */ (rows.price[m]);
+    const priced = set.filter((r) => !Number.isNaN(/** @type {number} */ (prices[r])));
+    const errors = Float64Array.from(priced, (r) => absoluteError(/** @type {number} */ (prices[r]), /** @type {number} */ (rows.truth[r])));
+    /** @type {{ low: number, high: number, truth: number }[]} */
+    const intervals = [];
+    if (m === ENGINE) {
+      for (const r of priced) {
+        const low = /** @type {number} */ (rows.low[r]);
+        if (!Number.isNaN(low)) intervals.push({ low, high: /** @type {number} */ (rows.high[r]), truth: /** @type {number} */ (rows.truth[r]) });
+      }
+    }
+    return {
+      id: /** @type {(typeof METHODS)[number]} */ (METHODS[m]).id,
+      errors: summarizeErrors(errors),
+      coverage: coverage(isCommon ? common.length : priced.length, members.length),
+      interval: intervalCoverage(intervals),
+      intervals: intervals.length,
+    };
+  };
+  return {
+    common: METHODS.map((_, m) => result(common, m, true)),
+    all: METHODS.map((_, m) => result(members, m, false)),
+  };
+}
+
+/**
+ * @param {Market} market
+ * @param {Scores} scores
+ * @returns {{ segments: SegmentResult[], scenarios: SegmentResult[] }}
+ */
+export function aggregate(market, scores) {
+  const { rows } = scores;
+  const scenarioOf = market.products.map((p) => p.plan.scenario);
+  /** @param {(r: number) => boolean} test */
+  const select = (test) => {
+    const out = new Int32Array(rows.length);
+    let n = 0;
+    for (let r = 0; r < rows.length; r++) if (test(r)) out[n++] = r;
+    return out.slice(0, n);
+  };
+  const segments = SEGMENTS.map((s) => {
+    const members = select((r) => s.test(/** @type {number} */ (rows.cell[r]), rows.own[r] === 1, /** @type {string} */ (scenarioOf[/** @type {number} */ (rows.product[r])])));
+    return { id: s.id, label: s.label, scored: members.length, views: segmentViews(scores, members) };
+  });
+  const present = SCENARIOS.filter((s) => scenarioOf.includes(s.name));
+  const scenarios = present.map((s) => {
+    const members = select((r) => scenarioOf[/** @type {number} */ (rows.product[r])] === s.name);
+    return { id: s.name, label: s.name, scored: members.length, views: segmentViews(scores, members) };
+  });
+  return { segments, scenarios };
+}
+
+/**
+ * Jump following per method: all events, and per scenario.
+ * @param {Scores} scores
+ */
+export function jumpResults(scores) {
+  /** @param {import('./score.js').JumpEvent[]} events */
+  const per = (events) => METHODS.map((method, m) => ({ id: method.id, ...summarizeFollow(events.map((e) => e.hours[m] ?? null)) }));
+  const scenarios = [...new Set(scores.jumps.map((e) => e.scenario))];
+  return {
+    all: per(scores.jumps),
+    scenarios: scenarios.map((s) => ({ id: s, methods: per(scores.jumps.filter((e) => e.scenario === s)) })),
+  };
+}
+
+/**
+ * @typedef {{ target: string, value: string, pass: boolean | null }} Verdict pass null: not measurable yet
+ */
+
+/**
+ * Issue 9's targets for the engine, judged on this run.
+ * @param {{ segments: SegmentResult[], scenarios: SegmentResult[] }} results
+ * @param {Scores} scores
+ * @returns {Verdict[]}
+ */
+export function judgeTargets(results, scores) {
+  const segment = (/** @type {string} */ id) => /** @type {SegmentResult} */ (results.segments.find((s) => s.id === id));
+  const all = segment('all');
+  const engineOf = (/** @type {MethodResult[]} */ view) => /** @type {MethodResult} */ (view[ENGINE]);
+  const alternatives = all.views.common.slice(1);
+  const best = (/** @type {'mdape' | 'p99'} */ key) =>
+    alternatives.reduce((a, b) => ((b.errors[key] ?? Infinity) < (a.errors[key] ?? Infinity) ? b : a));
+  const ours = engineOf(all.views.common).errors;
+  const bestMd = best('mdape');
+  const bestP99 = best('p99');
+  /** @param {number | null} v */
+  const pct = (v) => (v === null ? 'n/a' : `${v.toFixed(1)} %`);
+  /** @param {number | null} v @param {(v: number) => boolean} ok */
+  const judge = (v, ok) => (v === null ? null : ok(v));
+  const label = (/** @type {string} */ id) => METHODS.find((m) => m.id === id)?.label ?? id;
+  const interval = engineOf(all.views.all).interval;
+  const scenarioIntervals = results.scenarios.map((s) => ({ id: s.id, value: engineOf(s.views.all).interval }));
+  const worst = scenarioIntervals.reduce((a, b) => ((b.value ?? Infinity) < (a.value ?? Infinity) ? b : a), { id: '', value: /** @type {number | null} */ (null) });
+  const graded = engineOf(segment('graded').views.all).errors.mdape;
+  const others = engineOf(segment('other10_without_own').views.all).errors.mdape;
+  const over25 = engineOf(all.views.all).errors.over25;
+  return [
+    {
+      target: 'common instants: median error <= 0.9x the best alternative\'s',
+      value: `${pct(ours.mdape)} vs 0.9 x ${pct(bestMd.errors.mdape)} (${label(bestMd.id)})`,
+      pass: ours.mdape === null || bestMd.errors.mdape === null ? null : ours.mdape <= 0.9 * bestMd.errors.mdape,
+    },
+    {
+      target: 'common instants: P99 <= the best alternative\'s',
+      value: `${pct(ours.p99)} vs ${pct(bestP99.errors.p99)} (${label(bestP99.id)})`,
+      pass: ours.p99 === null || bestP99.errors.p99 === null ? null : ours.p99 <= bestP99.errors.p99,
+    },
+    { target: 'all instants: > 25 % off in at most 5 % (post-jump hours included)', value: pct(over25), pass: judge(over25, (v) => v <= 5) },
+    { target: 'all instants: graded median error <= 12 %', value: pct(graded), pass: judge(graded, (v) => v <= 12) },
+    { target: 'all instants: BGS/CGC/SGC 10 without own sales, median error <= 20 %', value: pct(others), pass: judge(others, (v) => v <= 20) },
+    { target: 'interval coverage 72-88 % overall', value: pct(interval), pass: judge(interval, (v) => v >= 72 && v <= 88) },
+    {
+      target: 'interval coverage >= 65 % in every scenario',
+      value: worst.value === null ? 'n/a' : `lowest ${pct(worst.value)} (${worst.id})`,
+      pass: scenarioIntervals.some((s) => s.value === null) ? null : scenarioIntervals.every((s) => /** @type {number} */ (s.value) >= 65),
+    },
+    {
+      target: 'invariant: booster boxes get no graded price',
+      value: `${scores.sealedGraded.priced} of ${scores.sealedGraded.slots} graded slots priced`,
+      pass: scores.sealedGraded.slots === 0 ? null : scores.sealedGraded.priced === 0,
+    },
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Markdown
+
+/** @param {number | null} v a percentage */
+function pctText(v) {
+  if (v === null) return 'n/a';
+  return v >= 100 ? v.toFixed(0) : v.toFixed(1);
+}
+
+/** @param {MethodResult} r */
+function cellText(r) {
+  const e = r.errors;
+  if (e.n === 0) return '—';
+  return `${pctText(e.mdape)} / ${pctText(e.p99)} / ${pctText(e.over25)}`;
+}
+
+/** @param {string[]} header @param {string[][]} body */
+function table(header, body) {
+  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...body.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+}
+
+/** @param {SegmentResult} s @param {'common' | 'all'} view */
+function methodTable(s, view) {
+  return table(
+    ['method', 'MdAPE %', 'P90 %', 'P99 %', '> 25 % off', 'coverage %', 'interval coverage %', 'n'],
+    s.views[view].map((r, m) => [
+      /** @type {(typeof METHODS)[number]} */ (METHODS[m]).label,
+      pctText(r.errors.mdape),
+      pctText(r.errors.p90),
+      pctText(r.errors.p99),
+      pctText(r.errors.over25),
+      pctText(r.coverage),
+      m === ENGINE ? pctText(r.interval) : '',
+      String(r.errors.n),
+    ]),
+  );
+}
+
+/** @param {SegmentResult[]} list @param {'common' | 'all'} view */
+function segmentTable(list, view) {
+  return table(
+    ['', ...METHODS.map((m) => m.label), view === 'common' ? 'common share %' : 'coverage % (ours / alternatives)', 'ours: interval %'],
+    list.map((s) => {
+      const results = s.views[view];
+      const engine = /** @type {MethodResult} */ (results[ENGINE]);
+      const share =
+        view === 'common'
+          ? pctText(engine.coverage)
+          : results.map((r) => pctText(r.coverage)).join(' / ');
+      return [s.label, ...results.map(cellText), share, pctText(engine.interval)];
+    }),
+  );
+}
+
+/**
+ * @param {ReturnType<typeof jumpResults>} jumps
+ */
+function jumpTable(jumps) {
+  const row = (/** @type {string} */ label, /** @type {ReturnType<typeof jumpResults>['all']} */ methods) =>
+    [label, ...methods.map((f) => (f.events === 0 ? '—' : `${f.medianHours ?? `> ${FOLLOW_HORIZON_HOURS}`} h / ${f.p90Hours ?? `> ${FOLLOW_HORIZON_HOURS}`} h / ${pctText(f.within24h)} %`))];
+  const events = jumps.all[0]?.events ?? 0;
+  return [
+    `${events} (jump, traded cell) events; per method: median hours / P90 hours / share followed within 24 h.`,
+    '',
+    table(['', ...METHODS.map((m) => m.label)], [row('all jumps and crashes', jumps.all), ...jumps.scenarios.map((s) => row(s.id, s.methods))]),
+  ].join('\n');
+}
+
+/**
+ * The results section of docs/backtest.md.
+ * @param {object} run
+ * @param {string} run.seed
+ * @param {string} run.scale
+ * @param {ReturnType<typeof import('./market.js').marketCounts>} run.counts
+ * @param {number} run.instants
+ * @param {number} run.bundles
+ * @param {Verdict[]} run.targets
+ * @param {{ segments: SegmentResult[], scenarios: SegmentResult[] }} run.results
+ * @param {ReturnType<typeof jumpResults>} run.jumps
+ * @param {string[]} run.prepared what prepareStore ran
+ * @param {Record<string, number>} run.seconds
+ */
+export function renderMarkdown(run) {
+  const all = /** @type {SegmentResult} */ (run.results.segments[0]);
+  const n = (/** @type {number} */ x) => x.toLocaleString('en-US');
+  const verdict = (/** @type {boolean | null} */ p) => (p === null ? 'n/a' : p ? 'PASS' : 'FAIL');
+  const seconds = Object.entries(run.seconds)
+    .map(([k, v]) => `${k} ${v.toFixed(1)} s`)
+    .join(', ');
+  return [
+    `Seed ${run.seed}, scale ${run.scale}: ${n(run.counts.products)} products, ${n(run.counts.sales)} sales, ${n(run.counts.quotes)} price-guide quotes; ` +
+      `${run.instants} scored instants, ${n(all.scored)} scored (instant, cell) pairs, ${n(run.bundles)} engine bundles. ` +
+      `Calibration before scoring: ${run.prepared.length === 0 ? 'none' : run.prepared.join('; ')}. Run time: ${seconds}.`,
+    '',
+    '### Scenarios of this run',
+    '',
+    table(
+      ['scenario', 'what changes from the defaults', 'products', 'sales', 'quotes'],
+      SCENARIOS.filter((s) => run.counts.scenarios[s.name]).map((s) => {
+        const c = /** @type {{ products: number, sales: number, quotes: number }} */ (run.counts.scenarios[s.name]);
+        return [s.name, s.description, n(c.products), n(c.sales), n(c.quotes)];
+      }),
+    ),
+    '',
+    '### Targets (issue 9)',
+    '',
+    table(['target', 'ours', 'verdict'], run.targets.map((t) => [t.target, t.value, verdict(t.pass)])),
+    '',
+    '### Overall, instants where every method prices',
+    '',
+    methodTable(all, 'common'),
+    '',
+    '### Overall, all instants',
+    '',
+    methodTable(all, 'all'),
+    '',
+    '### By cell group, instants where every method prices',
+    '',
+    'Each method: MdAPE / P99 / share > 25 % off, in %.',
+    '',
+    segmentTable(run.results.segments, 'common'),
+    '',
+    '### By cell group, all instants',
+    '',
+    segmentTable(run.results.segments, 'all'),
+    '',
+    '### By scenario, instants where every method prices',
+    '',
+    segmentTable(run.results.scenarios, 'common'),
+    '',
+    '### By scenario, all instants',
+    '',
+    segmentTable(run.results.scenarios, 'all'),
+    '',
+    '### Following jumps and crashes',
+    '',
+    jumpTable(run.jumps),
+    '',
+  ].join('\n');
+}
+
+/** The markers around the generated section of docs/backtest.md. */
+export const RESULTS_START = '<!-- backtest:results:start -->';
+export const RESULTS_END = '<!-- backtest:results:end -->';
+
+/**
+ * `doc` with the text between the markers replaced by `section`.
+ * @param {string} doc
+ * @param {string} section
+ */
+export function replaceResults(doc, section) {
+  const start = doc.indexOf(RESULTS_START);
+  const end = doc.indexOf(RESULTS_END);
+  if (start < 0 || end < start) throw new Error(`docs/backtest.md lacks the markers ${RESULTS_START} ... ${RESULTS_END}`);
+  return `${doc.slice(0, start + RESULTS_START.length)}\n${section}\n${doc.slice(end)}`;
+}

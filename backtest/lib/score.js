@@ -1,0 +1,209 @@
+// @ts-check
+/**
+ * Prices the simulated market at every scored instant with our engine (the service call of
+ * `oracle price`, on the store loaded by load.js) and with the four alternatives, and keeps
+ * one row per scored (product, instant, cell): the truth, each method's price, the engine's
+ * interval when its bundle carries one. Also follows each jump and crash hour by hour.
+ */
+import { codaBlend, lowerBound, mean24, median24, sevenDayAt, sevenDayTrack, WINDOW_MS } from './alternatives.js';
+import { service } from './built.js';
+import { truthAt } from './market.js';
+import { hoursToFollow, FOLLOW_HORIZON_HOURS } from './metrics.js';
+import { CELLS, END, HOUR, INSTANT_OFFSET_HOURS, INSTANT_STEP_HOURS, OUTLIER_STDDEVS, SCORED_START, START, WINDOW_HOURS } from './model.js';
+
+/** @typedef {import('./market.js').Market} Market */
+/** @typedef {import('./market.js').ProductMarket} ProductMarket */
+/** @typedef {import('./market.js').Series} Series */
+/** @typedef {import('../../src/store/store.js').Store} Store */
+/** @typedef {import('../../src/domain/bundle.js').PricingBundle} PricingBundle */
+/** @typedef {import('../../src/domain/bundle.js').Slot} Slot */
+
+/** The methods compared, ours first. */
+export const METHODS = /** @type {const} */ ([
+  { id: 'engine', label: 'ours' },
+  { id: 'mean24', label: 'mean 24 h' },
+  { id: 'median24', label: 'median 24 h' },
+  { id: 'coda', label: 'mean±2sd blend' },
+  { id: 'median7d', label: '7-day median' },
+]);
+export const ENGINE = 0;
+
+/** A cell is followed after a jump when it trades at least this often (sales a day): others cannot follow anything. */
+export const FOLLOW_MIN_RATE = 2;
+
+/** The scored instants: every INSTANT_STEP_HOURS from the end of the warm-up, on the hour. */
+export function scoredInstants() {
+  /** @type {number[]} */
+  const out = [];
+  for (let t = SCORED_START + INSTANT_OFFSET_HOURS * HOUR; t < END; t += INSTANT_STEP_HOURS * HOUR) out.push(t);
+  return out;
+}
+
+/**
+ * @typedef {object} Rows one entry per scored (product, instant, cell), columns in typed arrays
+ * @property {number} length
+ * @property {Int32Array} product index into market.products
+ * @property {Int32Array} instant index into `instants`
+ * @property {Uint8Array} cell model.js CELLS index
+ * @property {Uint8Array} own 1 when the cell has an observation of its own in the 24 h window
+ * @property {Float64Array} truth US cents
+ * @property {Float64Array[]} price per method (METHODS order), US cents; NaN = not priced
+ * @property {Float64Array} low the engine's interval (meta.confidence), NaN when absent
+ * @property {Float64Array} high
+ */
+
+/**
+ * @typedef {object} JumpEvent
+ * @property {string} product
+ * @property {string} scenario
+ * @property {string} cell
+ * @property {string} at ISO-8601 of the jump
+ * @property {number} factor new truth / old truth
+ * @property {(number | null)[]} hours per method: hours to follow, null = not within the horizon
+ */
+
+/**
+ * @typedef {object} Scores
+ * @property {number[]} instants
+ * @property {Rows} rows
+ * @property {JumpEvent[]} jumps
+ * @property {{ slots: number, priced: number, examples: string[] }} sealedGraded booster boxes' graded slots and how many the engine priced
+ * @property {number} bundles engine bundles computed
+ */
+
+/** @param {PricingBundle} bundle @param {import('./model.js').Cell} cell @returns {Slot} */
+function slotOf(bundle, cell) {
+  if (cell.grader === null || cell.grade === null) return bundle.ungraded;
+  return bundle.graded[cell.grader][/** @type {'7' | '8' | '9' | '10'} */ (String(cell.grade))];
+}
+
+/** @param {Slot} slot @returns {{ low: number, high: number } | null} */
+function confidenceOf(slot) {
+  const c = /** @type {{ low_minor?: unknown, high_minor?: unknown } | undefined} */ (slot.meta.confidence);
+  if (!c || typeof c.low_minor !== 'number' || typeof c.high_minor !== 'number') return null;
+  return { low: c.low_minor, high: c.high_minor };
+}
+
+/**
+ * Every method's price of one cell at `t`, in METHODS order (NaN: not priced).
+ * @param {Slot} slot the engine's
+ * @param {Series} series the cell's own observations
+ * @param {Float64Array} track its 7-day published prices
+ * @param {number} t
+ */
+function pricesAt(slot, series, track, t) {
+  return [slot.price_minor, mean24(series, t), median24(series, t), codaBlend(series, t), sevenDayAt(track, t)].map((p) =>
+    p === null ? Number.NaN : p,
+  );
+}
+
+/**
+ * Scores a market loaded into `store`.
+ * @param {Market} market
+ * @param {Store} store
+ * @param {{ log?: (line: string) => void }} [options]
+ * @returns {Scores}
+ */
+export function scoreMarket(market, store, options = {}) {
+  const oracle = service.createOracle({ store });
+  const instants = scoredInstants();
+  const capacity = market.products.length * instants.length * CELLS.length;
+  /** @type {Rows} */
+  const rows = {
+    length: 0,
+    product: new Int32Array(capacity),
+    instant: new Int32Array(capacity),
+    cell: new Uint8Array(capacity),
+    own: new Uint8Array(capacity),
+    truth: new Float64Array(capacity),
+    price: METHODS.map(() => new Float64Array(capacity)),
+    low: new Float64Array(capacity),
+    high: new Float64Array(capacity),
+  };
+  /** @type {JumpEvent[]} */
+  const jumps = [];
+  const sealedGraded = { slots: 0, priced: 0, examples: /** @type {string[]} */ ([]) };
+  let bundles = 0;
+  const price = (/** @type {import('../../src/store/store.js').StoredProduct} */ stored, /** @type {number} */ t) => {
+    bundles++;
+    return oracle.price(stored, { windowHours: WINDOW_HOURS, outlierStddevs: OUTLIER_STDDEVS, asOf: t }, null);
+  };
+
+  market.products.forEach((product, pi) => {
+    const { plan } = product;
+    const stored = oracle.productByKey(plan.key);
+    const tracks = product.cells.map((s) => sevenDayTrack(s));
+    const sealed = plan.productType === 'booster_box';
+    instants.forEach((t, ii) => {
+      const bundle = price(stored, t);
+      for (const cell of CELLS) {
+        const slot = slotOf(bundle, cell);
+        if (sealed && cell.index > 0) {
+          sealedGraded.slots++;
+          if (slot.price_minor !== null) {
+            sealedGraded.priced++;
+            if (sealedGraded.examples.length < 3) sealedGraded.examples.push(`${plan.key} ${cell.key} at ${new Date(t).toISOString()}: ${slot.price_minor}`);
+          }
+          continue;
+        }
+        const series = /** @type {Series} */ (product.cells[cell.index]);
+        const r = rows.length++;
+        rows.product[r] = pi;
+        rows.instant[r] = ii;
+        rows.cell[r] = cell.index;
+        rows.truth[r] = truthAt(product, cell.index, t);
+        rows.own[r] = lowerBound(series.t, t - WINDOW_MS) < lowerBound(series.t, t) ? 1 : 0;
+        pricesAt(slot, series, /** @type {Float64Array} */ (tracks[cell.index]), t).forEach((p, m) => {
+          /** @type {Float64Array} */ (rows.price[m])[r] = p;
+        });
+        const interval = confidenceOf(slot);
+        rows.low[r] = interval?.low ?? Number.NaN;
+        rows.high[r] = interval?.high ?? Number.NaN;
+      }
+    });
+    jumps.push(...followJumps(product, stored, tracks, price));
+    if (options.log && (pi + 1) % 50 === 0) options.log(`scored ${pi + 1}/${market.products.length} products`);
+  });
+  return { instants, rows, jumps, sealedGraded, bundles };
+}
+
+/**
+ * Prices each traded cell of a product hour by hour after each of its jumps.
+ * @param {ProductMarket} product
+ * @param {import('../../src/store/store.js').StoredProduct} stored
+ * @param {Float64Array[]} tracks
+ * @param {(stored: import('../../src/store/store.js').StoredProduct, t: number) => PricingBundle} price
+ * @returns {JumpEvent[]}
+ */
+function followJumps(product, stored, tracks, price) {
+  const { plan } = product;
+  const cells = CELLS.filter((c) => /** @type {number} */ (plan.cellRate[c.index]) >= FOLLOW_MIN_RATE && Number.isFinite(plan.logMultiple[c.index]));
+  /** @type {JumpEvent[]} */
+  const events = [];
+  for (const jump of plan.jumps) {
+    const jumpAt = START + jump.hour * HOUR;
+    if (jumpAt < SCORED_START) continue;
+    /** @type {{ price: number | null, truth: number }[][][]} per cell, per method, hourly */
+    const hourly = cells.map(() => /** @type {{ price: number | null, truth: number }[][]} */ (METHODS.map(() => [])));
+    for (let h = 1; h <= FOLLOW_HORIZON_HOURS && jumpAt + h * HOUR < END; h++) {
+      const t = jumpAt + h * HOUR;
+      const bundle = price(stored, t);
+      cells.forEach((cell, ci) => {
+        const truth = truthAt(product, cell.index, t);
+        const prices = pricesAt(slotOf(bundle, cell), /** @type {Series} */ (product.cells[cell.index]), /** @type {Float64Array} */ (tracks[cell.index]), t);
+        prices.forEach((p, m) => /** @type {{ price: number | null, truth: number }[][]} */ (hourly[ci])[m]?.push({ price: Number.isNaN(p) ? null : p, truth }));
+      });
+    }
+    cells.forEach((cell, ci) => {
+      events.push({
+        product: plan.key,
+        scenario: plan.scenario,
+        cell: cell.key,
+        at: new Date(jumpAt).toISOString(),
+        factor: jump.factor,
+        hours: METHODS.map((_, m) => hoursToFollow(/** @type {{ price: number | null, truth: number }[][]} */ (hourly[ci])[m] ?? [])),
+      });
+    });
+  }
+  return events;
+}

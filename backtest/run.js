@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+// @ts-check
+/**
+ * `npm run backtest [-- --seed <n>] [--scale small|full] [--scenario <name>] [--out <dir>]`
+ *
+ * Scores the BUILT engine (dist/, through the service `oracle price` calls) against four simple
+ * alternatives on a seeded simulated market with a known true price (docs/backtest.md). Prints
+ * the results; `--out` writes results.json (and results.md) there; the default run (seed 1, full
+ * scale, every scenario) also rewrites the results section of docs/backtest.md.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { SCENARIOS, scenarioByName } from './lib/model.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DOC = join(ROOT, 'docs', 'backtest.md');
+const DEFAULT_SEED = '1';
+
+const USAGE = `usage: npm run backtest -- [--seed <n>] [--scale small|full] [--scenario <name>] [--out <dir>] [--no-docs]
+  --seed      seed of the simulated market (default ${DEFAULT_SEED})
+  --scale     full (default: ~340 products) or small (a few products per scenario, seconds)
+  --scenario  run only one scenario: ${SCENARIOS.map((s) => s.name).join(', ')}
+  --out       write results.json and results.md into this directory
+  --no-docs   do not rewrite docs/backtest.md (it is rewritten only by the default run:
+              seed ${DEFAULT_SEED}, full scale, every scenario)`;
+
+const { values } = parseArgs({
+  options: {
+    seed: { type: 'string', default: DEFAULT_SEED },
+    scale: { type: 'string', default: 'full' },
+    scenario: { type: 'string' },
+    out: { type: 'string' },
+    'no-docs': { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+/** @param {string} message */
+const usage = (message) => {
+  console.error(`backtest: ${message}\n${USAGE}`);
+  process.exit(2);
+};
+if (values.scale !== 'small' && values.scale !== 'full') usage(`unknown scale ${JSON.stringify(values.scale)}`);
+if (values.scenario !== undefined && scenarioByName(values.scenario) === null) usage(`unknown scenario ${JSON.stringify(values.scenario)}`);
+if (!/^\d+$/.test(values.seed)) usage(`--seed must be a whole number (got ${JSON.stringify(values.seed)})`);
+if (!existsSync(join(ROOT, 'dist', 'service', 'oracle.js'))) usage('dist/ is missing: run `npm run build` first (`npm run backtest` does)');
+
+// Loaded after the checks: it imports the built product.
+const { runBacktest } = await import('./lib/backtest.js');
+const started = performance.now();
+const log = (/** @type {string} */ line) => console.error(`[backtest ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+const scale = /** @type {'small' | 'full'} */ (values.scale);
+const { summary, markdown } = await runBacktest({ seed: values.seed, scale, scenario: values.scenario ?? null, log });
+
+console.log(markdown);
+if (values.out) {
+  mkdirSync(values.out, { recursive: true });
+  writeFileSync(join(values.out, 'results.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  writeFileSync(join(values.out, 'results.md'), markdown);
+  log(`wrote ${join(values.out, 'results.json')} and results.md`);
+}
+const canonical = values.seed === DEFAULT_SEED && scale === 'full' && values.scenario === undefined;
+if (canonical && !values['no-docs']) {
+  const { replaceResults } = await import('./lib/report.js');
+  writeFileSync(DOC, replaceResults(readFileSync(DOC, 'utf8'), markdown));
+  log(`rewrote the results section of ${DOC}`);
+}
