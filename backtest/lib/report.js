@@ -47,38 +47,66 @@ export const SEGMENTS = [
  */
 
 /**
- * Metrics of one set of rows.
+ * Per row, computed once for every group: each method's error (NaN: not priced) and whether
+ * every method priced it.
+ * @typedef {{ errors: Float64Array[], common: Uint8Array }} RowErrors
+ */
+
+/**
  * @param {Scores} scores
+ * @returns {RowErrors}
+ */
+function rowErrors(scores) {
+  const { rows } = scores;
+  const common = new Uint8Array(rows.length).fill(1);
+  const errors = rows.price.map((prices) => {
+    const out = new Float64Array(rows.length);
+    for (let r = 0; r < rows.length; r++) {
+      const p = /** @type {number} */ (prices[r]);
+      out[r] = Number.isNaN(p) ? Number.NaN : absoluteError(p, /** @type {number} */ (rows.truth[r]));
+      if (Number.isNaN(p)) common[r] = 0;
+    }
+    return out;
+  });
+  return { errors, common };
+}
+
+/**
+ * Metrics of one group of rows.
+ * @param {Scores} scores
+ * @param {RowErrors} perRow
  * @param {Int32Array} members row indices
  * @returns {{ common: MethodResult[], all: MethodResult[] }}
  */
-function segmentViews(scores, members) {
+function segmentViews(scores, perRow, members) {
   const { rows } = scores;
-  const common = members.filter((r) => METHODS.every((_, m) => !Number.isNaN(/** @type {Float64Array} */ (rows.price[m])[r])));
-  /** @param {Int32Array} set @param {number} m @param {boolean} isCommon */
-  const result = (set, m, isCommon) => {
-    const prices = /** @type {Float64Array} */ (rows.price[m]);
-    const priced = set.filter((r) => !Number.isNaN(/** @type {number} */ (prices[r])));
-    const errors = Float64Array.from(priced, (r) => absoluteError(/** @type {number} */ (prices[r]), /** @type {number} */ (rows.truth[r])));
+  let commonCount = 0;
+  for (const r of members) commonCount += /** @type {number} */ (perRow.common[r]);
+  /** @param {number} m @param {boolean} onlyCommon */
+  const result = (m, onlyCommon) => {
+    const errorOf = /** @type {Float64Array} */ (perRow.errors[m]);
+    const errors = new Float64Array(members.length);
+    let n = 0;
     /** @type {{ low: number, high: number, truth: number }[]} */
     const intervals = [];
-    if (m === ENGINE) {
-      for (const r of priced) {
-        const low = /** @type {number} */ (rows.low[r]);
-        if (!Number.isNaN(low)) intervals.push({ low, high: /** @type {number} */ (rows.high[r]), truth: /** @type {number} */ (rows.truth[r]) });
-      }
+    for (const r of members) {
+      const e = /** @type {number} */ (errorOf[r]);
+      if (Number.isNaN(e) || (onlyCommon && perRow.common[r] === 0)) continue;
+      errors[n++] = e;
+      const low = /** @type {number} */ (rows.low[r]);
+      if (m === ENGINE && !Number.isNaN(low)) intervals.push({ low, high: /** @type {number} */ (rows.high[r]), truth: /** @type {number} */ (rows.truth[r]) });
     }
     return {
       id: /** @type {(typeof METHODS)[number]} */ (METHODS[m]).id,
-      errors: summarizeErrors(errors),
-      coverage: coverage(isCommon ? common.length : priced.length, members.length),
+      errors: summarizeErrors(errors.subarray(0, n)),
+      coverage: coverage(onlyCommon ? commonCount : n, members.length),
       interval: intervalCoverage(intervals),
       intervals: intervals.length,
     };
   };
   return {
-    common: METHODS.map((_, m) => result(common, m, true)),
-    all: METHODS.map((_, m) => result(members, m, false)),
+    common: METHODS.map((_, m) => result(m, true)),
+    all: METHODS.map((_, m) => result(m, false)),
   };
 }
 
@@ -89,6 +117,7 @@ function segmentViews(scores, members) {
  */
 export function aggregate(market, scores) {
   const { rows } = scores;
+  const perRow = rowErrors(scores);
   const scenarioOf = market.products.map((p) => p.plan.scenario);
   /** @param {(r: number) => boolean} test */
   const select = (test) => {
@@ -99,12 +128,12 @@ export function aggregate(market, scores) {
   };
   const segments = SEGMENTS.map((s) => {
     const members = select((r) => s.test(/** @type {number} */ (rows.cell[r]), rows.own[r] === 1, /** @type {string} */ (scenarioOf[/** @type {number} */ (rows.product[r])])));
-    return { id: s.id, label: s.label, scored: members.length, views: segmentViews(scores, members) };
+    return { id: s.id, label: s.label, scored: members.length, views: segmentViews(scores, perRow, members) };
   });
   const present = SCENARIOS.filter((s) => scenarioOf.includes(s.name));
   const scenarios = present.map((s) => {
     const members = select((r) => scenarioOf[/** @type {number} */ (rows.product[r])] === s.name);
-    return { id: s.name, label: s.name, scored: members.length, views: segmentViews(scores, members) };
+    return { id: s.name, label: s.name, scored: members.length, views: segmentViews(scores, perRow, members) };
   });
   return { segments, scenarios };
 }
@@ -184,6 +213,10 @@ export function judgeTargets(results, scores) {
 
 // ---------------------------------------------------------------------------------------------
 // Markdown
+
+/** @type {readonly ('common' | 'all')[]} */
+const VIEWS = ['common', 'all'];
+const VIEW_TITLES = { common: 'instants where every method prices', all: 'all instants' };
 
 /** @param {number | null} v a percentage */
 function pctText(v) {
@@ -290,32 +323,20 @@ export function renderMarkdown(run) {
     '',
     table(['target', 'ours', 'verdict'], run.targets.map((t) => [t.target, t.value, verdict(t.pass)])),
     '',
-    '### Overall, instants where every method prices',
-    '',
-    methodTable(all, 'common'),
-    '',
-    '### Overall, all instants',
-    '',
-    methodTable(all, 'all'),
-    '',
-    '### By cell group, instants where every method prices',
-    '',
-    'Each method: MdAPE / P99 / share > 25 % off, in %.',
-    '',
-    segmentTable(run.results.segments, 'common'),
-    '',
-    '### By cell group, all instants',
-    '',
-    segmentTable(run.results.segments, 'all'),
-    '',
-    '### By scenario, instants where every method prices',
-    '',
-    segmentTable(run.results.scenarios, 'common'),
-    '',
-    '### By scenario, all instants',
-    '',
-    segmentTable(run.results.scenarios, 'all'),
-    '',
+    ...VIEWS.flatMap((view) => [`### Overall, ${VIEW_TITLES[view]}`, '', methodTable(all, view), '']),
+    ...[
+      ['By cell group', run.results.segments],
+      ['By scenario', run.results.scenarios],
+    ].flatMap(([title, list]) =>
+      VIEWS.flatMap((view) => [
+        `### ${title}, ${VIEW_TITLES[view]}`,
+        '',
+        'Each method: MdAPE / P99 / share > 25 % off, in %.',
+        '',
+        segmentTable(/** @type {SegmentResult[]} */ (list), view),
+        '',
+      ]),
+    ),
     '### Following jumps and crashes',
     '',
     jumpTable(run.jumps),
