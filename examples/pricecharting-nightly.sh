@@ -9,5 +9,6 @@ export ORACLE_DB="${ORACLE_DB:-/var/lib/oracle/oracle.db}"
 csv="$(mktemp "${TMPDIR:-/tmp}/pricecharting.XXXXXX.csv")"
 trap 'rm -f "$csv"' EXIT
 curl -fsS --retry 3 -o "$csv" "$PRICECHARTING_CSV_URL"
-oracle ingest --kind catalog "$csv"
+# A new product without a release date (its era cannot be told) is rejected and listed here.
+oracle ingest --kind catalog --max-rejects 1000 --rejects /var/log/oracle/pricecharting-catalog-rejects.ndjson "$csv"
 oracle ingest --format pricecharting --observed-at "$(date -u +%Y-%m-%dT00:00:00Z)" "$csv"

@@ -45,7 +45,7 @@ export function createProgram(): Command {
     .option('--max-rejects <n>', 'exit 3 when more records than n are rejected', '0')
     .option('--dry-run', 'validate and report, write nothing')
     .option('--observed-at <time>', 'observation time for price-guide rows (pricecharting, tcgplayer), ISO-8601 with zone, at most 5 minutes ahead (default: now)')
-    .option('--subtype <name>', 'tcgplayer: the printing to take (default: the first listed per product)')
+    .option('--subtype <name>', 'tcgplayer: read only this printing (default: every printing, each on its own product)')
     .action(lazy(() => import('./commands/ingest.js')));
 
   program

@@ -20,6 +20,11 @@ export interface Product {
   releaseDate: string | null;
   /** TCGplayer product id, kept to map TCGplayer price rows to the product. */
   tcgplayerId: string | null;
+  /**
+   * The card's printing as TCGplayer names it (`Reverse Holofoil`, `1st Edition`); null or
+   * absent: its regular printing (docs/feeds.md, "Printings").
+   */
+  printing?: string | null;
 }
 
 /** One row of `oracle catalog` (SPEC.md 2.6 plus subtitle, set and observation count for the table and search). */

@@ -6,8 +6,8 @@
 import { OracleError } from '../domain/errors.js';
 import type { CsvRowHandler } from './csv-parser.js';
 import { chooseCsvFormat } from './detect.js';
-import { InputError } from './errors.js';
-import type { FormatOptions, RecordKind, RecordSink, RowFormat, RowMapper } from './formats/types.js';
+import { InputError, MapperBugError } from './errors.js';
+import { RowRejection, type FormatOptions, type RecordKind, type RecordSink, type RowFormat, type RowMapper } from './formats/types.js';
 import type { CanonicalRecord } from './records.js';
 
 /** Where rows go: records, and rows that are no record at all. */
@@ -27,11 +27,13 @@ export function csvRowHandler(options: CsvRowOptions, sink: CsvRowSink, onFormat
   const name = options.source;
   let header: string[] | null = null;
   let mapper: RowMapper | null = null;
+  let formatName = '';
   return (fields, line) => {
     if (mapper === null) {
       header = fields;
       try {
         const format = chooseCsvFormat(fields, options.format, options.kind);
+        formatName = format.name;
         mapper = format.open(fields, options);
         onFormat(format);
       } catch (error) {
@@ -44,10 +46,23 @@ export function csvRowHandler(options: CsvRowOptions, sink: CsvRowSink, onFormat
     try {
       mapper({ line, fields }, sink);
     } catch (error) {
-      if (error instanceof OracleError) throw error;
-      sink.rejectUnread(line, (error as Error).message, rowRecord(header as string[], fields));
+      if (!(error instanceof RowRejection)) throw mapperFailure(name, line, formatName, error);
+      sink.rejectUnread(line, error.message, rowRecord(header as string[], fields));
     }
   };
+}
+
+/**
+ * An error a row mapper threw that is no RowRejection: the OracleErrors it passes on
+ * (a bad --observed-at), or a bug in the mapper, which stops the run naming the row rather
+ * than passing for a bad row.
+ */
+export function mapperFailure(source: string, line: number, format: string, error: unknown): unknown {
+  if (error instanceof OracleError) return error;
+  const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return new MapperBugError(`${source}:${line}: the ${format} format failed on this record (a bug in oracle, not in the file): ${what}`, {
+    cause: error,
+  });
 }
 
 /** A CSV row as a record for the rejects file: named cells, or the bare cells when the count is off. */

@@ -20,6 +20,12 @@ export class InputError extends OracleError {
   }
 }
 
+/**
+ * A feed format's mapper threw something other than a RowRejection: a bug, reported as one
+ * (exit 1) instead of as a rejected record.
+ */
+export class MapperBugError extends OracleError {}
+
 /** The run was interrupted (Ctrl-C); every batch read before the signal is committed. */
 export class IngestInterruptedError extends OracleError {}
 

@@ -12,6 +12,8 @@ export class ObservationValues {
   productKey: string | undefined = undefined;
   refsourceId: string | undefined = undefined;
   tcgplayerId: string | undefined = undefined;
+  /** With tcgplayerId: the printing of a TCGplayer price (feed records only; CSV cells have none). */
+  printing: string | undefined = undefined;
   source = '';
   observedAt = 0;
   priceMinor = 0;
@@ -62,6 +64,7 @@ export class ObservationValues {
       r.grade,
       r.external_id,
     );
+    this.printing = r.printing;
     return this;
   }
 }

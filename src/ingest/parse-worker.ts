@@ -70,7 +70,7 @@ class PackingSink implements NormalizedRecordSink, CsvRowSink {
     const future = futureObservationProblem(this.values.observedAt, this.now);
     if (future !== null) return this.rejectUnread(this.line, future, cellsRecord(fields, columns));
     const product = this.resolver.resolve(this.values);
-    if (typeof product === 'string') this.rejectUnread(this.line, product, cellsRecord(fields, columns));
+    if ('reason' in product) this.rejectUnread(this.line, product.reason, cellsRecord(fields, columns));
     else this.packer.add(product.id, this.values);
   }
 
@@ -80,7 +80,7 @@ class PackingSink implements NormalizedRecordSink, CsvRowSink {
     const future = futureObservationProblem(result.data.observed_at, this.now);
     if (future !== null) return this.rejectUnread(this.line, future, record);
     const product = this.resolver.resolve(this.values.fromRecord(result.data));
-    if (typeof product === 'string') this.rejectUnread(this.line, product, record);
+    if ('reason' in product) this.rejectUnread(this.line, product.reason, record);
     else this.packer.add(product.id, this.values);
   }
 

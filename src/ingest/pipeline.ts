@@ -116,7 +116,7 @@ export async function ingestSource(store: Store, spec: string, options: IngestOp
   let commitFailure: unknown = null;
   const committer = setInterval(() => {
     try {
-      writer.flush();
+      writer.commitWritten();
     } catch (error) {
       commitFailure ??= error;
     }

@@ -7,6 +7,7 @@
  * exists before its observations. Counts every outcome; rejects go to the --rejects file.
  */
 import { futureObservationProblem } from '../domain/observation.js';
+import { samePrinting } from '../domain/printing.js';
 import type { Product } from '../domain/product.js';
 import type { ObservationWriter, Store } from '../store/store.js';
 import type { NormalizedRecordSink } from './formats/canonical-csv.js';
@@ -23,7 +24,7 @@ import {
   type CatalogRecord,
 } from './records.js';
 import type { RejectsWriter } from './rejects.js';
-import { ProductResolver } from './resolve.js';
+import { ProductResolver, type Unresolved } from './resolve.js';
 
 /** What a run did; read = inserted + updated + duplicates + rejected. */
 export interface RecordCounts {
@@ -80,9 +81,8 @@ export class RecordWriter implements NormalizedRecordSink {
   private uncommittedInserted = 0;
   private uncommittedDuplicates = 0;
   private readonly resolver: ProductResolver;
-  /** Products of this batch (of the whole run when dry), by key, and refsource_id owners. */
+  /** Products of this batch (of the whole run when dry), by key. */
   private readonly batchProducts = new Map<string, Product>();
-  private readonly batchRefsources = new Map<string, string>();
   /** Dedup keys a dry run has counted. */
   private readonly drySeen = new Set<string>();
   /**
@@ -161,6 +161,15 @@ export class RecordWriter implements NormalizedRecordSink {
   /** Writes the pending catalog records and commits the open transaction (dry: only counts). */
   flush(): void {
     this.writeProducts();
+    this.commitWritten();
+  }
+
+  /**
+   * Commits what is written, keeping catalog records pending: they are written together (at
+   * the end of the source, or every batchSize records) so that two records claiming one
+   * identity are both seen before either is written.
+   */
+  commitWritten(): void {
     if (this.writer !== null && this.uncommitted > 0) {
       this.writer.commit();
       this.counts.inserted += this.uncommittedInserted;
@@ -182,11 +191,11 @@ export class RecordWriter implements NormalizedRecordSink {
     this.writer?.close();
   }
 
-  /** Resolves and writes (dry: counts) one valid observation; the reason when its product is unknown. */
-  private write(v: ObservationValues): string | null {
+  /** Resolves and writes (dry: counts) one valid observation; why not when its product is unknown. */
+  private write(v: ObservationValues): Unresolved | null {
     if (this.products.length > 0) this.writeProducts(); // a feed row's product comes first
     const product = this.resolver.resolve(v);
-    if (typeof product === 'string') return product;
+    if ('reason' in product) return product;
     this.keep(product.id, v);
     return null;
   }
@@ -217,9 +226,9 @@ export class RecordWriter implements NormalizedRecordSink {
   }
 
   /** An observation whose product the catalog lacks: skipped for feeds that cover a whole market, else rejected. */
-  private unresolved(reason: string, record: CanonicalRecord): void {
-    if (this.skipUnmapped) this.countSkipped('unmapped', 1);
-    else this.reject(this.line, reason, record);
+  private unresolved(why: Unresolved, record: CanonicalRecord): void {
+    if (this.skipUnmapped) this.countSkipped(why.skip, 1);
+    else this.reject(this.line, why.reason, record);
   }
 
   private reject(line: number, reason: string, record: unknown): void {
@@ -228,22 +237,36 @@ export class RecordWriter implements NormalizedRecordSink {
     this.options.rejects?.add({ source: this.options.source, line, reason, record });
   }
 
+  /**
+   * Writes the pending catalog records (dry: counts them). Two records that claim one
+   * identity, the same refsource_id or the same (tcgplayer_id, printing), under two
+   * product_keys, or one that claims the identity of a stored product it is not, are all
+   * rejected with a reason naming both keys, and neither product changes.
+   */
   private writeProducts(): void {
     if (this.products.length === 0) return;
-    const changed: Product[] = [];
-    for (const { line, record, value } of this.products) {
-      let product = toProduct(value);
-      const refsourceId = product.refsourceId;
-      if (refsourceId !== null) {
-        const owner = this.batchRefsources.get(refsourceId) ?? this.store.products.findByRefsourceId(refsourceId)?.productKey;
-        if (owner !== undefined && owner !== product.productKey) {
-          if (!this.keepStoredKeys) {
-            this.reject(line, `refsource_id ${refsourceId} already belongs to product_key ${JSON.stringify(owner)}`, record);
-            continue;
-          }
-          product = { ...product, productKey: owner }; // renamed upstream: keep the key scripts use
+    const pending = [];
+    for (const p of this.products) {
+      const product = this.keyedProduct(toProduct(p.value));
+      if (this.keepStoredKeys && p.value.era === undefined) {
+        // A feed that cannot tell the era leaves it out: keep the stored one, never guess one.
+        const stored = this.store.products.findByKey(product.productKey);
+        if (stored === undefined) {
+          this.reject(p.line, UNKNOWN_ERA, p.record);
+          continue;
         }
-        this.batchRefsources.set(refsourceId, product.productKey);
+        product.era = stored.era;
+      }
+      pending.push({ ...p, product });
+    }
+    this.products = [];
+    const conflicts = this.identityConflicts(pending.map((p) => p.product));
+    const changed: Product[] = [];
+    for (const { line, record, product } of pending) {
+      const conflict = conflicts.get(product.productKey);
+      if (conflict !== undefined) {
+        this.reject(line, conflict, record);
+        continue;
       }
       const key = product.productKey;
       const stored = this.batchProducts.get(key) ?? this.store.products.findByKey(key);
@@ -252,10 +275,13 @@ export class RecordWriter implements NormalizedRecordSink {
         this.counts.duplicates += 1;
         continue;
       } else this.counts.updated += 1;
-      this.batchProducts.set(key, { ...product, tcgplayerId: product.tcgplayerId ?? stored?.tcgplayerId ?? null });
+      this.batchProducts.set(key, {
+        ...product,
+        tcgplayerId: product.tcgplayerId ?? stored?.tcgplayerId ?? null,
+        printing: product.printing ?? stored?.printing ?? null,
+      });
       changed.push(product);
     }
-    this.products = [];
     if (this.writer === null) {
       this.resolver.assume(changed);
       return;
@@ -267,11 +293,70 @@ export class RecordWriter implements NormalizedRecordSink {
     }
     this.uncommitted += changed.length;
     this.batchProducts.clear();
-    this.batchRefsources.clear();
+  }
+
+  /**
+   * The product under the key it is stored with: a feed deriving keys from names
+   * (RowFormat.keepsProductKeys) keeps the key of the product holding its refsource_id, so a
+   * product renamed upstream keeps the key scripts use.
+   */
+  private keyedProduct(product: Product): Product {
+    if (!this.keepStoredKeys || product.refsourceId === null) return product;
+    const owner = this.store.products.findByRefsourceId(product.refsourceId)?.productKey;
+    return owner === undefined || owner === product.productKey ? product : { ...product, productKey: owner };
+  }
+
+  /** The reject reason of every product_key of `products` caught in an identity conflict. */
+  private identityConflicts(products: readonly Product[]): Map<string, string> {
+    const inBatch = new Map<string, Product>();
+    for (const p of products) inBatch.set(p.productKey, p);
+    /** Identity -> the keys claiming it, in order, and what to call it in a message. */
+    const claims = new Map<string, { what: string; keys: string[] }>();
+    const claim = (identity: string, what: string, key: string) => {
+      const entry = claims.get(identity) ?? { what, keys: [] };
+      if (!entry.keys.includes(key)) entry.keys.push(key);
+      claims.set(identity, entry);
+    };
+    for (const p of inBatch.values()) {
+      const stored = this.batchProducts.get(p.productKey) ?? this.store.products.findByKey(p.productKey);
+      if (p.refsourceId !== null) {
+        const owner = this.store.products.findByRefsourceId(p.refsourceId)?.productKey;
+        // A stored owner keeps its claim unless this batch gives it another refsource_id.
+        const ownerNext = inBatch.get(owner ?? '');
+        if (owner !== undefined && (ownerNext === undefined || ownerNext.refsourceId === p.refsourceId)) {
+          claim(`r:${p.refsourceId}`, `refsource_id ${p.refsourceId}`, owner);
+        }
+        claim(`r:${p.refsourceId}`, `refsource_id ${p.refsourceId}`, p.productKey);
+      }
+      // As stored: a record without tcgplayer_id or printing keeps the stored one.
+      const tcgplayerId = p.tcgplayerId ?? stored?.tcgplayerId ?? null;
+      if (tcgplayerId === null) continue;
+      const printing = p.printing ?? stored?.printing ?? null;
+      const identity = `t:${tcgplayerId}:${printing?.toLowerCase() ?? ''}`;
+      const what = `tcgplayer_id ${tcgplayerId} with ${printing === null ? 'no printing' : `printing ${JSON.stringify(printing)}`}`;
+      for (const other of this.store.products.findByTcgplayerId(tcgplayerId)) {
+        const next = inBatch.get(other.productKey);
+        const otherPrinting = next === undefined ? other.printing : (next.printing ?? other.printing);
+        const otherTcg = next === undefined ? other.tcgplayerId : (next.tcgplayerId ?? other.tcgplayerId);
+        if (otherTcg === tcgplayerId && samePrinting(otherPrinting, printing)) claim(identity, what, other.productKey);
+      }
+      claim(identity, what, p.productKey);
+    }
+    const conflicts = new Map<string, string>();
+    for (const { what, keys } of claims.values()) {
+      if (keys.length < 2) continue;
+      const reason = `${what} is claimed by product_key ${keys.map((k) => JSON.stringify(k)).join(' and product_key ')}: neither is changed`;
+      for (const key of keys) if (inBatch.has(key)) conflicts.set(key, conflicts.get(key) ?? reason);
+    }
+    return conflicts;
   }
 }
 
-/** True when storing `next` would change nothing (a missing tcgplayer_id keeps the stored one). */
+const UNKNOWN_ERA =
+  'release-date is empty, so the era (vintage before 2004, modern after) cannot be told: the product is not added; ' +
+  'add it once with a catalog record that gives its era, and later runs keep that era';
+
+/** True when storing `next` would change nothing (a missing tcgplayer_id or printing keeps the stored one). */
 function sameProduct(stored: Product, next: Product): boolean {
   return (
     stored.refsourceId === next.refsourceId &&
@@ -282,6 +367,7 @@ function sameProduct(stored: Product, next: Product): boolean {
     stored.productType === next.productType &&
     stored.era === next.era &&
     stored.releaseDate === next.releaseDate &&
-    (next.tcgplayerId === null || stored.tcgplayerId === next.tcgplayerId)
+    (next.tcgplayerId === null || stored.tcgplayerId === next.tcgplayerId) &&
+    (next.printing == null || stored.printing === next.printing)
   );
 }

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { UNGRADED } from '../domain/conditions.js';
+import { canonicalPrinting } from '../domain/printing.js';
 import { ERAS, PRODUCT_TYPES, type Product } from '../domain/product.js';
 import { parseCalendarDate, parseInstant } from '../domain/time.js';
 import { CURRENCY, DIGITS, GRADE, GRADER, NO_CONTROL_200, NO_CONTROL_2000, PRICE, PRICE_MINOR, SOURCE, toCents } from './record-patterns.js';
@@ -29,6 +30,8 @@ function text(field: string, pattern: RegExp, rule: string) {
     })
     .regex(pattern, { error: (issue) => `${field} ${rule} (got ${show(issue.input)})` });
 }
+
+const PRINTING = /^[^\u0000-\u001f\u007f]{1,64}$/;
 
 const productKey = text('product_key', NO_CONTROL_200, 'must be 1 to 200 characters without control characters');
 const digits = (field: string) => text(field, DIGITS, 'must be digits');
@@ -81,8 +84,10 @@ export const observationRecordSchema = z
     {
       product_key: productKey.optional(),
       refsource_id: digits('refsource_id').optional(),
-      /** Internal: resolves a TCGplayer price row through products.tcgplayer_id. */
+      /** Internal: resolves a TCGplayer price row through products.tcgplayer_id ... */
       tcgplayer_id: digits('tcgplayer_id').optional(),
+      /** ... and products.printing (docs/feeds.md, "Printings"). */
+      printing: text('printing', PRINTING, 'must be 1 to 64 characters without control characters').optional(),
       source: text('source', SOURCE, 'must be 1 to 32 characters of a-z, 0-9, _ and -'),
       observed_at: observedAt,
       price_minor: positiveAmount('price_minor', PRICE_MINOR, 'must be a whole number of US cents', Number).optional(),
@@ -111,13 +116,20 @@ export const observationRecordSchema = z
 
 export type ObservationRecord = z.output<typeof observationRecordSchema>;
 
-/** Fields an observation record may have, in CONTRACT.md's order. */
-export const OBSERVATION_FIELDS: readonly string[] = Object.keys(observationRecordSchema.shape);
+/**
+ * Columns a canonical CSV of observations may have, in CONTRACT.md's order. `printing` is
+ * not one: only TCGplayer rows carry it, and the CSV fast path (observation-cells.ts) reads
+ * none.
+ */
+export const OBSERVATION_FIELDS: readonly string[] = Object.keys(observationRecordSchema.shape).filter((name) => name !== 'printing');
 
 const optionalText = (field: string) =>
   text(field, NO_CONTROL_2000, 'must be at most 2,000 characters without control characters').optional();
 
-/** The canonical catalog record (CONTRACT.md), plus `tcgplayer_id` to map TCGplayer price rows. */
+/**
+ * The canonical catalog record (CONTRACT.md), plus `tcgplayer_id` and `printing`, which map
+ * TCGplayer price rows onto the product of their printing.
+ */
 export const catalogRecordSchema = z.strictObject(
   {
     product_key: productKey,
@@ -133,6 +145,9 @@ export const catalogRecordSchema = z.strictObject(
     /** Kept as written: the store and the bundle's metadata hold the date as text. */
     release_date: dateField('release_date', parseCalendarDate, (value) => value).optional(),
     tcgplayer_id: digits('tcgplayer_id').optional(),
+    printing: text('printing', PRINTING, 'must be 1 to 64 characters without control characters')
+      .transform((value) => canonicalPrinting(value) as string)
+      .optional(),
   },
   { error: unknownFieldsMessage },
 );
@@ -155,6 +170,7 @@ export function toProduct(record: CatalogRecord): Product {
     era: record.era ?? 'modern',
     releaseDate: record.release_date ?? null,
     tcgplayerId: record.tcgplayer_id ?? null,
+    printing: record.printing ?? null,
   };
 }
 

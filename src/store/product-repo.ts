@@ -7,6 +7,7 @@ import { matchAllWords, matchAnyWord } from './fts-query.js';
 /** A product with its row id, which observation queries take. */
 export interface StoredProduct extends Product {
   id: number;
+  printing: string | null;
 }
 
 interface ProductRow {
@@ -21,10 +22,11 @@ interface ProductRow {
   era: Era;
   release_date: string | null;
   tcgplayer_id: string | null;
+  printing: string | null;
 }
 
 const PRODUCT_COLUMNS =
-  'id, product_key, refsource_id, product_name, subtitle, set_name, image_url, product_type, era, release_date, tcgplayer_id';
+  'id, product_key, refsource_id, product_name, subtitle, set_name, image_url, product_type, era, release_date, tcgplayer_id, printing';
 
 function toProduct(row: ProductRow): StoredProduct {
   return {
@@ -39,6 +41,7 @@ function toProduct(row: ProductRow): StoredProduct {
     era: row.era,
     releaseDate: row.release_date,
     tcgplayerId: row.tcgplayer_id,
+    printing: row.printing,
   };
 }
 
@@ -46,16 +49,17 @@ export function createProductRepo(db: SqliteDatabase) {
   const byKey = db.prepare<[string], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE product_key = ?`);
   const byRefsource = db.prepare<[string], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE refsource_id = ?`);
   const byTcgplayer = db.prepare<[string], ProductRow>(
-    `SELECT ${PRODUCT_COLUMNS} FROM products WHERE tcgplayer_id = ? ORDER BY id LIMIT 1`,
+    `SELECT ${PRODUCT_COLUMNS} FROM products WHERE tcgplayer_id = ? ORDER BY id`,
   );
   const upsert = db.prepare(
-    `INSERT INTO products (product_key, refsource_id, product_name, subtitle, set_name, image_url, product_type, era, release_date, tcgplayer_id)
-     VALUES (@productKey, @refsourceId, @productName, @subtitle, @setName, @imageUrl, @productType, @era, @releaseDate, @tcgplayerId)
+    `INSERT INTO products (product_key, refsource_id, product_name, subtitle, set_name, image_url, product_type, era, release_date, tcgplayer_id, printing)
+     VALUES (@productKey, @refsourceId, @productName, @subtitle, @setName, @imageUrl, @productType, @era, @releaseDate, @tcgplayerId, @printing)
      ON CONFLICT (product_key) DO UPDATE SET
        refsource_id = excluded.refsource_id, product_name = excluded.product_name, subtitle = excluded.subtitle,
        set_name = excluded.set_name, image_url = excluded.image_url, product_type = excluded.product_type,
        era = excluded.era, release_date = excluded.release_date,
-       tcgplayer_id = COALESCE(excluded.tcgplayer_id, products.tcgplayer_id)`,
+       tcgplayer_id = COALESCE(excluded.tcgplayer_id, products.tcgplayer_id),
+       printing = COALESCE(excluded.printing, products.printing)`,
   );
   const exists = db.prepare<[string], { id: number }>('SELECT id FROM products WHERE product_key = ?');
   const catalogAll = db.prepare<[], CatalogRow>(`SELECT ${CATALOG_COLUMNS} FROM products ORDER BY product_key`);
@@ -91,9 +95,9 @@ export function createProductRepo(db: SqliteDatabase) {
       const row = byRefsource.get(refsourceId);
       return row && toProduct(row);
     },
-    findByTcgplayerId(tcgplayerId: string): StoredProduct | undefined {
-      const row = byTcgplayer.get(tcgplayerId);
-      return row && toProduct(row);
+    /** Every product of a TCGplayer id (one per printing), oldest first. */
+    findByTcgplayerId(tcgplayerId: string): StoredProduct[] {
+      return byTcgplayer.all(tcgplayerId).map(toProduct);
     },
     /** Creates or updates products in one transaction; returns how many were new. */
     upsertMany(products: readonly Product[]): { inserted: number; updated: number } {
@@ -101,7 +105,7 @@ export function createProductRepo(db: SqliteDatabase) {
       db.transaction(() => {
         for (const p of products) {
           const isNew = exists.get(p.productKey) === undefined;
-          upsert.run(p);
+          upsert.run({ ...p, printing: p.printing ?? null });
           if (isNew) inserted += 1;
         }
       })();

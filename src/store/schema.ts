@@ -21,6 +21,13 @@ export const products = sqliteTable(
     era: text('era', { enum: ['modern', 'vintage'] }).notNull().default('modern'),
     releaseDate: text('release_date'),
     tcgplayerId: text('tcgplayer_id'),
+    /**
+     * The printing of the card this product is, as TCGplayer names it (`Normal`, `Holofoil`,
+     * `Reverse Holofoil`, `1st Edition`, ...); null for a product of one printing or its
+     * regular one. With tcgplayer_id it maps a TCGplayer price row onto the product
+     * (docs/feeds.md); ingest keeps (tcgplayer_id, printing) unique.
+     */
+    printing: text('printing'),
     // Maintained by every observation insert, in the same transaction, so the catalog
     // never scans the observation table for its earliest date or its count.
     earliestObservedAt: integer('earliest_observed_at'),
@@ -29,7 +36,7 @@ export const products = sqliteTable(
   (t) => [
     uniqueIndex('products_product_key').on(t.productKey),
     uniqueIndex('products_refsource_id').on(t.refsourceId),
-    index('products_tcgplayer_id').on(t.tcgplayerId),
+    index('products_tcgplayer_id').on(t.tcgplayerId, t.printing),
   ],
 );
 

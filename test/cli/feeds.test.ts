@@ -13,7 +13,11 @@ const FIXTURES = join(ROOT, 'test/fixtures');
 const PC_NEW = join(FIXTURES, 'pricecharting/price-guide-new-header.csv');
 const PC_OLD = join(FIXTURES, 'pricecharting/price-guide-old-header.csv');
 const PC_RENAMED = join(FIXTURES, 'pricecharting/price-guide-renamed.csv');
+const PC_UNDATED = join(FIXTURES, 'pricecharting/price-guide-undated.csv');
+const PC_PRINTINGS = join(FIXTURES, 'pricecharting/price-guide-printings.csv');
 const TCG = join(FIXTURES, 'tcgplayer/ProductsAndPrices.csv');
+const TCG_PRINTINGS = join(FIXTURES, 'tcgplayer/ProductsAndPrices-printings.csv');
+const TCG_CATALOG = join(FIXTURES, 'tcgplayer/catalog-printings.csv');
 const SOLD = join(FIXTURES, 'sold-listings/ebay-sold.ndjson');
 
 const CHARIZARD = 'pokemon-base-set-charizard-4';
@@ -86,6 +90,17 @@ describe('feeding the oracle from PriceCharting, TCGplayer and sold listings', (
     expect(await ingest('--kind', 'catalog', PC_NEW)).toMatch(/inserted 0, updated 1, duplicates 5, rejected 0/); // and back
   });
 
+  it('never guesses an era: an undated stored product keeps its era, an undated new one is rejected', async () => {
+    const dir = tempDir('oracle-undated-');
+    const run = await oracle(['ingest', '--kind', 'catalog', '--max-rejects', '1', '--rejects', join(dir, 'rejects.ndjson'), PC_UNDATED]);
+    expect(run.stdout).toMatch(/read 2, inserted 0, updated 1, duplicates 0, rejected 1/);
+    const reject = JSON.parse(readFileSync(join(dir, 'rejects.ndjson'), 'utf8')) as { line: number; reason: string };
+    expect(reject).toMatchObject({ line: 3, reason: expect.stringMatching(/^release-date is empty, so the era \(vintage before 2004, modern after\) cannot be told/) });
+    const catalog = JSON.parse((await oracle(['catalog', '--json', '--search', 'Charizard #4'])).stdout) as { products: unknown[] };
+    expect(catalog.products).toEqual([expect.objectContaining({ product_key: CHARIZARD, era: 'vintage' })]);
+    expect(await ingest('--kind', 'catalog', PC_NEW)).toMatch(/inserted 0, updated 1, duplicates 5, rejected 0/); // its date back
+  });
+
   it('ingests quotes of the older header, skipping blank prices and ids not in the catalog', async () => {
     const summary = await ingest('--observed-at', '2026-09-01T00:00:00Z', PC_OLD);
     // 9 + 3 quotes, the repeated row's 3 again, 1 quote of an unknown id, 20 blank cells.
@@ -119,19 +134,37 @@ describe('feeding the oracle from PriceCharting, TCGplayer and sold listings', (
     expect(await ingest('--observed-at', '2026-11-20T00:00:00Z', PC_NEW)).toMatch(/read 114, inserted 0, duplicates 45, rejected 0/);
   });
 
-  it('maps TCGplayer market prices by TCGplayer id, taking the first printing listed', async () => {
+  it('sets printings from PriceCharting tags at catalog bootstrap, reading M/D/YYYY release dates', async () => {
+    expect(await ingest('--kind', 'catalog', PC_PRINTINGS)).toMatch(/read 2, inserted 2, updated 0, duplicates 0, rejected 0/);
+    const catalog = JSON.parse((await oracle(['catalog', '--json', '--search', '[1st Edition]'])).stdout) as { products: unknown[] };
+    expect(catalog.products).toEqual([expect.objectContaining({ product_key: 'pokemon-base-set-charizard-1st-edition-4', era: 'vintage' })]);
+  });
+
+  it('puts each TCGplayer printing on the product of that printing, the regular one on the product without a tag', async () => {
     const summary = await ingest('--observed-at', '2026-06-10T20:00:00Z', TCG);
-    expect(summary).toMatch(/read 5, inserted 2, duplicates 0, rejected 0, skipped 3 \(other printing 1, no market price 1, unmapped 1\)/);
+    expect(summary).toMatch(/read 5, inserted 3, duplicates 0, rejected 0, skipped 2 \(no market price 1, unmapped 1\)/);
     const zapdos = await price(ZAPDOS, '2026-06-10T21:00:00Z');
-    expect(zapdos.ungraded.price_minor).toBe(145); // Holofoil, listed before Reverse Holofoil
+    expect(zapdos.ungraded.price_minor).toBe(145); // Holofoil, the regular printing of a holo rare
     expect(zapdos.ungraded.meta.source_counts).toEqual({ tcgplayer: 1 });
+    expect((await price('pokemon-scarlet-and-violet-151-zapdos-reverse-holo-145', '2026-06-10T21:00:00Z')).ungraded.price_minor).toBe(210);
     expect((await price(CHARIZARD_EX, '2026-06-10T21:00:00Z')).ungraded.price_minor).toBe(11837);
   });
 
-  it('takes the printing named by --subtype', async () => {
+  it('lands one productId with four printings on four products, and counts a printing without product by name', async () => {
+    expect(await ingest(TCG_CATALOG)).toMatch(/read 4, inserted 4, updated 0, duplicates 0, rejected 0/);
+    const summary = await ingest('--format', 'tcgplayer', '--observed-at', '2026-07-01T20:00:00Z', TCG_PRINTINGS);
+    expect(summary).toMatch(/read 5, inserted 4, duplicates 0, rejected 0, skipped 1 \(no Unlimited Holofoil product 1\)/);
+    const at = '2026-07-01T21:00:00Z';
+    const prices = await Promise.all(
+      ['', '-holo', '-reverse-holo', '-1st-edition'].map(async (tag) => (await price(`pokemon-team-rocket-dark-dragonite${tag}-5`, at)).ungraded.price_minor),
+    );
+    expect(prices).toEqual([1050, 2499, 3740, 7995]);
+  });
+
+  it('reads only the printing --subtype names, still each on its own product', async () => {
     const summary = await ingest('--format', 'tcgplayer', '--subtype', 'reverse holofoil', '--observed-at', '2026-08-01T20:00:00Z', TCG);
     expect(summary).toMatch(/inserted 1, duplicates 0, rejected 0, skipped 4 \(other printing 4\)/);
-    expect((await price(ZAPDOS, '2026-08-01T21:00:00Z')).ungraded.price_minor).toBe(210);
+    expect((await price('pokemon-scarlet-and-violet-151-zapdos-reverse-holo-145', '2026-08-01T21:00:00Z')).ungraded.price_minor).toBe(210);
   });
 
   it('ingests sold listings from stdin, once per item id, with the grader of the structured fields', async () => {
@@ -151,5 +184,73 @@ describe('feeding the oracle from PriceCharting, TCGplayer and sold listings', (
     const run = await oracle(['ingest', '--observed-at', '2026-11-20 00:00', PC_NEW]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^oracle: --observed-at "2026-11-20 00:00" has no time zone: add Z or an offset/);
+  });
+});
+
+describe('identity conflicts in a catalog ingest', () => {
+  let conflictsDb: string;
+  let rejects: string;
+  const run = (args: string[], input?: string) => runCli(['--db', conflictsDb, ...args], { input });
+  const catalog = async () =>
+    (JSON.parse((await run(['catalog', '--json'])).stdout) as { products: { product_key: string; product_name: string; refsource_id: string | null }[] }).products;
+
+  beforeAll(async () => {
+    const dir = tempDir('oracle-identity-');
+    conflictsDb = join(dir, 'oracle.db');
+    rejects = join(dir, 'rejects.ndjson');
+    const seed = [
+      'product_key,product_name,refsource_id,tcgplayer_id,printing',
+      'zapdos-145,Zapdos #145,5001301,517096,',
+      'zapdos-145-reverse,Zapdos [Reverse Holo] #145,5001302,517096,Reverse Holofoil',
+    ].join('\n');
+    expect((await run(['ingest', '--kind', 'catalog', '-'], seed)).code).toBe(0);
+  });
+
+  it('rejects two new products claiming one refsource_id, naming both keys, and adds neither', async () => {
+    const file = ['product_key,product_name,refsource_id', 'mew-a,Mew A,777', 'mew-b,Mew B,777', 'pikachu,Pikachu,778'].join('\n');
+    const result = await run(['ingest', '--kind', 'catalog', '--max-rejects', '5', '--rejects', rejects, '-'], file);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/read 3, inserted 1, updated 0, duplicates 0, rejected 2/);
+    const reasons = readFileSync(rejects, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { reason: string }).reason);
+    expect(reasons).toEqual([
+      'refsource_id 777 is claimed by product_key "mew-a" and product_key "mew-b": neither is changed',
+      'refsource_id 777 is claimed by product_key "mew-a" and product_key "mew-b": neither is changed',
+    ]);
+    expect((await catalog()).map((p) => p.product_key)).toEqual(['pikachu', 'zapdos-145', 'zapdos-145-reverse']);
+  });
+
+  it('rejects a product claiming the refsource_id of a stored one, which stays as it was', async () => {
+    const file = ['product_key,product_name,refsource_id', 'zapdos-copy,Zapdos copy,5001301'].join('\n');
+    const result = await run(['ingest', '--kind', 'catalog', '--max-rejects', '5', '--rejects', rejects, '-'], file);
+    expect(result.stdout).toMatch(/inserted 0, updated 0, duplicates 0, rejected 1/);
+    expect(readFileSync(rejects, 'utf8')).toContain('refsource_id 5001301 is claimed by product_key \\"zapdos-145\\" and product_key \\"zapdos-copy\\"');
+    expect((await catalog()).find((p) => p.refsource_id === '5001301')?.product_key).toBe('zapdos-145');
+  });
+
+  it('rejects two products claiming one (tcgplayer_id, printing), stored or new, and changes neither', async () => {
+    const file = [
+      'product_key,product_name,refsource_id,tcgplayer_id,printing',
+      'zapdos-145,Zapdos renamed,5001301,517096,reverse holofoil',
+      'zapdos-145-alt,Zapdos alt,5001303,517096,',
+      'zapdos-145-alt2,Zapdos alt 2,5001304,517096,',
+    ].join('\n');
+    const result = await run(['ingest', '--kind', 'catalog', '--max-rejects', '5', '--rejects', rejects, '-'], file);
+    expect(result.stdout).toMatch(/read 3, inserted 0, updated 0, duplicates 0, rejected 3/);
+    const reasons = readFileSync(rejects, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { reason: string }).reason);
+    expect(reasons).toEqual([
+      'tcgplayer_id 517096 with printing "Reverse Holofoil" is claimed by product_key "zapdos-145" and product_key "zapdos-145-reverse": neither is changed',
+      'tcgplayer_id 517096 with no printing is claimed by product_key "zapdos-145-alt" and product_key "zapdos-145-alt2": neither is changed',
+      'tcgplayer_id 517096 with no printing is claimed by product_key "zapdos-145-alt" and product_key "zapdos-145-alt2": neither is changed',
+    ]);
+    expect((await catalog()).find((p) => p.product_key === 'zapdos-145')?.product_name).toBe('Zapdos #145');
+  });
+
+  it('lets a stored product move to another printing when another takes its old one in the same file', async () => {
+    const file = [
+      'product_key,product_name,tcgplayer_id,printing',
+      'zapdos-145,Zapdos #145,517096,Holofoil',
+      'zapdos-145-plain,Zapdos plain #145,517096,Normal',
+    ].join('\n');
+    expect((await run(['ingest', '--kind', 'catalog', '-'], file)).stdout).toMatch(/read 2, inserted 1, updated 1, duplicates 0, rejected 0/);
   });
 });

@@ -139,7 +139,8 @@ describe('store', () => {
   it('updates an existing product on upsert and keeps its tcgplayer id when the update has none', () => {
     store.products.upsertMany([{ ...product('p', '7'), tcgplayerId: '555' }]);
     expect(store.products.upsertMany([{ ...product('p', '7'), productName: 'Renamed' }])).toEqual({ inserted: 0, updated: 1 });
-    const p = store.products.findByTcgplayerId('555')!;
+    const [p] = store.products.findByTcgplayerId('555');
+    if (p === undefined) throw new Error('no product of tcgplayer id 555');
     expect(p.productName).toBe('Renamed');
     expect(p.tcgplayerId).toBe('555');
   });

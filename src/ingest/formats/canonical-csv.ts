@@ -5,7 +5,7 @@
  */
 import { observationColumns, type ObservationColumns } from '../observation-cells.js';
 import { CATALOG_FIELDS, OBSERVATION_FIELDS, type CanonicalRecord } from '../records.js';
-import type { RecordKind, RecordSink, RowFormat, RowMapper } from './types.js';
+import { RowRejection, type RecordKind, type RecordSink, type RowFormat, type RowMapper } from './types.js';
 
 /** The sink of canonical rows, whose records are already normalised (trimmed, empty cells left out). */
 export interface NormalizedRecordSink extends RecordSink {
@@ -61,13 +61,13 @@ function createMapper(kind: RecordKind, names: readonly string[]): RowMapper {
   if (kind === 'observations') {
     const columns = observationColumns(names);
     return (row, out) => {
-      if (row.fields.length !== width) throw new Error(`expected ${width} fields as in the header, found ${row.fields.length}`);
+      if (row.fields.length !== width) throw new RowRejection(`expected ${width} fields as in the header, found ${row.fields.length}`);
       (out as NormalizedRecordSink).observationCells(row.fields, columns);
     };
   }
   return (row, out) => {
     const fields = row.fields;
-    if (fields.length !== width) throw new Error(`expected ${width} fields as in the header, found ${fields.length}`);
+    if (fields.length !== width) throw new RowRejection(`expected ${width} fields as in the header, found ${fields.length}`);
     const record: CanonicalRecord = {};
     for (let i = 0; i < width; i += 1) {
       const value = (fields[i] as string).trim();

@@ -3,7 +3,7 @@
  * gives with --observed-at, and CSV rows read by column name so column order never matters.
  */
 import { parseObservedAt } from '../../domain/params.js';
-import type { FormatOptions, RawRow } from './types.js';
+import { RowRejection, type FormatOptions, type RawRow } from './types.js';
 
 /** A CSV row as column name -> cell text. */
 export type CsvFields = Readonly<Record<string, string | undefined>>;
@@ -22,7 +22,7 @@ export function fieldsByName(header: readonly string[]): (row: RawRow) => CsvFie
   const names = header.map((cell) => cell.trim());
   return (row) => {
     if (row.fields.length !== names.length) {
-      throw new Error(`expected ${names.length} fields as in the header, found ${row.fields.length}`);
+      throw new RowRejection(`expected ${names.length} fields as in the header, found ${row.fields.length}`);
     }
     const fields: Record<string, string> = {};
     names.forEach((name, i) => (fields[name] = row.fields[i] as string));

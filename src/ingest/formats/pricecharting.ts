@@ -6,9 +6,11 @@
  */
 import { POOLED_GRADER, UNGRADED } from '../../domain/conditions.js';
 import type { Era, ProductType } from '../../domain/product.js';
+import { parseCalendarDate } from '../../domain/time.js';
+import { InputError } from '../errors.js';
 import { fieldsByName, observedAtOf, type CsvFields } from './feed-row.js';
-import type { RowFormat } from './types.js';
-import { parseUsdCents } from './usd-cents.js';
+import { RowRejection, type RowFormat } from './types.js';
+import { columnCents } from './usd-cents.js';
 
 export const PRICECHARTING_SOURCE = 'pricecharting';
 
@@ -103,12 +105,7 @@ export function mapPriceChartingRow(fields: CsvFields, observedAt: string): Pric
   for (const [column, target] of Object.entries(PRICE_COLUMNS)) {
     const text = fields[column];
     if (text === undefined) continue; // the older header lacks condition-9 ... condition-22
-    let cents: number | null;
-    try {
-      cents = parseUsdCents(text);
-    } catch (error) {
-      throw new RangeError(`${column}: ${(error as Error).message}`, { cause: error });
-    }
+    const cents = columnCents(column, text);
     if (cents === null) {
       blank += 1;
       continue;
@@ -125,17 +122,20 @@ export interface PriceGuideProduct {
   product_name: string;
   set_name: string;
   product_type: ProductType;
-  era: Era;
+  /** Absent when the release date is unknown. */
+  era?: Era;
   release_date: string | null;
   /** TCGplayer product id (`tcg-id`), kept to map TCGplayer price rows to this product. */
   tcgplayer_id: string | null;
+  /** The printing its name's tag names (`[Reverse Holo]`), null for the regular printing. */
+  printing: string | null;
 }
 
 /**
  * Products released before this year are `vintage`: it ends the first print era of the big
  * games (Wizards of the Coast's Pokémon sets ran until 2003, Magic changed its card frame in
  * 2003), whose cards reach grade 10 far more rarely and so need their own ratio table.
- * Products without a release date are `modern`.
+ * A product without a release date has no era the download can tell.
  */
 export const VINTAGE_BEFORE_YEAR = 2004;
 
@@ -174,21 +174,45 @@ export function productTypeFor(productName: string): ProductType {
   return BOOSTER_BOX.test(productName) ? 'booster_box' : 'single_card';
 }
 
-/** `vintage` when released before VINTAGE_BEFORE_YEAR, else `modern`. */
-export function eraFor(releaseDate: string | null): Era {
-  return releaseDate !== null && Number(releaseDate.slice(0, 4)) < VINTAGE_BEFORE_YEAR ? 'vintage' : 'modern';
+/** `vintage` when released before VINTAGE_BEFORE_YEAR, else `modern`; null when the date is unknown. */
+export function eraFor(releaseDate: string | null): Era | null {
+  if (releaseDate === null) return null;
+  return Number(releaseDate.slice(0, 4)) < VINTAGE_BEFORE_YEAR ? 'vintage' : 'modern';
+}
+
+/**
+ * PriceCharting's printing tags in product names (`Zapdos [Reverse Holo] #145`) and the
+ * TCGplayer printing each is. Other tags (`[Shadowless]`, `[Staff]`, `[Holo]`) name products
+ * TCGplayer lists under their own productId, in their regular printing.
+ */
+export const PRINTING_TAGS: Readonly<Record<string, string>> = {
+  'reverse holo': 'Reverse Holofoil',
+  '1st edition': '1st Edition',
+};
+
+/** The printing a product name's tags name, or null for the regular printing. */
+export function printingFor(productName: string): string | null {
+  for (const [, tag] of productName.matchAll(/\[([^\]]*)\]/g)) {
+    const printing = PRINTING_TAGS[(tag ?? '').trim().toLowerCase()];
+    if (printing !== undefined) return printing;
+  }
+  return null;
 }
 
 /**
  * Maps one row to a catalog product. `productKey` overrides the slug (the caller
- * disambiguates two ids whose names slug alike). Throws when `id` is not digits or a name is missing.
+ * disambiguates two ids whose names slug alike). `era` is left out when the release date is
+ * unknown: the writer keeps a stored product's era and rejects a new product
+ * (RowFormat.keepsProductKeys), never guessing. Throws RowRejection when `id` is not digits,
+ * the name is missing or the release date is not a real date.
  */
 export function mapPriceChartingProduct(fields: CsvFields, productKey?: string): PriceGuideProduct {
   const id = requireId(fields);
   const productName = (fields['product-name'] ?? '').trim();
   const setName = (fields['console-name'] ?? '').trim();
-  if (productName === '') throw new RangeError('product-name is empty');
+  if (productName === '') throw new RowRejection('product-name is empty');
   const releaseDate = releaseDateOf(fields['release-date']);
+  const era = eraFor(releaseDate);
   const tcgId = (fields['tcg-id'] ?? '').trim();
   return {
     product_key: productKey ?? productKeyFor(setName, productName, id),
@@ -196,9 +220,10 @@ export function mapPriceChartingProduct(fields: CsvFields, productKey?: string):
     product_name: productName,
     set_name: setName,
     product_type: productTypeFor(productName),
-    era: eraFor(releaseDate),
+    ...(era === null ? {} : { era }),
     release_date: releaseDate,
     tcgplayer_id: /^[1-9]\d*$/.test(tcgId) ? tcgId : null,
+    printing: printingFor(productName),
   };
 }
 
@@ -219,14 +244,60 @@ export function createProductKeyAllocator(): (fields: CsvFields) => string {
 
 function requireId(fields: CsvFields): string {
   const id = (fields.id ?? '').trim();
-  if (!/^\d+$/.test(id)) throw new RangeError(`id must be digits (got ${JSON.stringify(fields.id ?? '')})`);
+  if (!/^\d+$/.test(id)) throw new RowRejection(`id must be digits (got ${JSON.stringify(fields.id ?? '')})`);
   return id;
 }
 
-// PriceCharting prints YYYY-MM-DD, and "none" or nothing when unknown.
-function releaseDateOf(text: string | undefined): string | null {
+/**
+ * The release date of a row as YYYY-MM-DD, or null when the download has none (empty or
+ * `none`). PriceCharting writes ISO dates (`1999-01-09`) and, in some downloads, US dates
+ * (`7/3/2025`, month first). Throws RowRejection for any other text and for a date that
+ * does not exist (`2/30/2025`): it is rejected, never shifted to another day.
+ */
+export function releaseDateOf(text: string | undefined): string | null {
   const trimmed = (text ?? '').trim();
-  return /^\d{4}-\d{2}-\d{2}$/.test(trimmed) ? trimmed : null;
+  if (trimmed === '' || trimmed.toLowerCase() === 'none') return null;
+  const us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(trimmed);
+  const iso = us === null ? trimmed : `${us[3]}-${(us[1] as string).padStart(2, '0')}-${(us[2] as string).padStart(2, '0')}`;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(iso)) {
+    throw new RowRejection(`release-date must be YYYY-MM-DD or M/D/YYYY (got ${JSON.stringify(text)})`);
+  }
+  const day = parseCalendarDate(iso);
+  if (typeof day === 'string') throw new RowRejection(`release-date ${JSON.stringify(text)}: ${day}`);
+  return iso;
+}
+
+/**
+ * Trading-card games PriceCharting files under a console-name starting with the game's name
+ * (`Pokemon Base Set`, `Magic Alpha`), for rows whose genre does not say "card".
+ */
+const CARD_GAMES = ['Pokemon', 'Magic', 'YuGiOh', 'One Piece', 'Lorcana', 'Digimon', 'Dragon Ball'];
+
+/**
+ * The category of a row that is not a trading card, as `<column> "<value>"`, or null for a
+ * trading card: a genre with the word card(s) (`Pokemon Card`, `Japanese Pokemon Card`,
+ * `Baseball Cards`), or a console-name of a card game. PriceCharting reuses its video-game
+ * columns for every category, and they mean other things outside cards (loose / complete /
+ * new for a game, grade tiers for a comic), so such rows must not be read as card grades.
+ */
+export function nonCardCategory(fields: CsvFields): string | null {
+  const genre = (fields.genre ?? '').trim();
+  const consoleName = (fields['console-name'] ?? '').trim();
+  if (/\bcards?\b/i.test(genre)) return null;
+  if (CARD_GAMES.some((game) => consoleName.toLowerCase().startsWith(`${game.toLowerCase()} `))) return null;
+  return genre !== '' ? `genre ${JSON.stringify(genre)}` : `console-name ${JSON.stringify(consoleName)}`;
+}
+
+/** Stops the run at a row of another category than trading cards (the download is of one category). */
+function checkCategory(fields: CsvFields, source: string, line: number): void {
+  const category = nonCardCategory(fields);
+  if (category === null) return;
+  throw new InputError(
+    source,
+    line,
+    `${category} is not a trading-card category: PriceCharting's price columns mean other things there ` +
+      '(loose, complete and new for video games; other grades for comics), so this file is not read (download the trading-card category)',
+  );
 }
 
 /**
@@ -249,12 +320,15 @@ export const pricechartingFormat: RowFormat = {
       const keyOf = createProductKeyAllocator();
       return (row, out) => {
         const fields = read(row);
+        checkCategory(fields, options.source, row.line);
         out.product({ ...mapPriceChartingProduct(fields, keyOf(fields)) });
       };
     }
     const observedAt = observedAtOf(options);
     return (row, out) => {
-      const { records, blank } = mapPriceChartingRow(read(row), observedAt);
+      const fields = read(row);
+      checkCategory(fields, options.source, row.line);
+      const { records, blank } = mapPriceChartingRow(fields, observedAt);
       for (const record of records) out.observation({ ...record });
       if (blank > 0) out.skip('blank price', blank);
     };

@@ -2,13 +2,15 @@
  * TCGplayer price rows as the tcgcsv mirror publishes them (ProductsAndPrices.csv:
  * `productId,name,...,lowPrice,midPrice,highPrice,marketPrice,directLowPrice,subTypeName`
  * plus `ext*` columns in any order). Columns are looked up by name, so their order and the
- * `ext*` set do not matter. Each product's market price becomes an ungraded observation of
- * source `tcgplayer`, for the catalog product whose tcgplayer_id is the row's productId.
+ * `ext*` set do not matter. Each row's market price becomes an ungraded observation of
+ * source `tcgplayer` for the catalog product of that productId and printing (subTypeName);
+ * docs/feeds.md, "Printings", says which product that is.
  */
 import { UNGRADED } from '../../domain/conditions.js';
+import { canonicalPrinting } from '../../domain/printing.js';
 import { fieldsByName, observedAtOf, type CsvFields } from './feed-row.js';
-import type { RowFormat } from './types.js';
-import { parseUsdCents } from './usd-cents.js';
+import { RowRejection, type RowFormat } from './types.js';
+import { columnCents } from './usd-cents.js';
 
 export const TCGPLAYER_SOURCE = 'tcgplayer';
 
@@ -27,8 +29,9 @@ export function isTcgplayerHeader(header: readonly string[]): boolean {
 
 /** An observation of a TCGplayer row, in the canonical record's field names. */
 export interface TcgplayerObservation {
-  /** Resolved to the catalog product through products.tcgplayer_id at ingest. */
+  /** With printing, resolved to the catalog product at ingest (resolve.ts). */
   tcgplayer_id: string;
+  printing: string;
   source: typeof TCGPLAYER_SOURCE;
   observed_at: string;
   price_minor: number;
@@ -43,39 +46,35 @@ export type TcgplayerRowResult = { record: TcgplayerObservation } | { skipped: T
 
 export interface TcgplayerOptions {
   observedAt: string;
-  /** The printing to take (`Holofoil`, `Reverse Holofoil`; any case); default: each product's first listed. */
+  /**
+   * `--subtype`: read only the rows of this printing (any case). Every printing lands on its
+   * own product anyway; this only narrows a run.
+   */
   subtype?: string;
 }
 
 /**
- * A mapper for one file. A product is listed once per printing (subTypeName), each with its
- * own price, and one product's time series must stay on one printing: with `subtype` the rows
- * of that printing are taken, otherwise the printing listed first for each productId is, even
- * when it has no market price (falling back to another printing would mix two series).
- * Throws when productId is not digits or marketPrice is not an amount.
+ * A mapper for one file: every row with a market price is an observation of its productId
+ * and printing. A printing never falls back to another: a row without a market price gives
+ * nothing that day. Throws RowRejection when productId is not digits, subTypeName is empty or
+ * marketPrice is not an amount.
  */
 export function createTcgplayerMapper(options: TcgplayerOptions): (fields: CsvFields) => TcgplayerRowResult {
-  const wanted = options.subtype?.trim().toLowerCase();
-  const firstListed = new Map<string, string>();
+  const wanted = options.subtype === undefined ? null : canonicalPrinting(options.subtype);
   return (fields) => {
     const productId = (fields.productId ?? '').trim();
     if (!/^\d+$/.test(productId)) {
-      throw new RangeError(`productId must be digits (got ${JSON.stringify(fields.productId ?? '')})`);
+      throw new RowRejection(`productId must be digits (got ${JSON.stringify(fields.productId ?? '')})`);
     }
-    const subtype = (fields.subTypeName ?? '').trim().toLowerCase();
-    let chosen = wanted ?? firstListed.get(productId);
-    if (chosen === undefined) firstListed.set(productId, (chosen = subtype));
-    if (subtype !== chosen) return { skipped: 'other printing' };
-    let cents: number | null;
-    try {
-      cents = parseUsdCents(fields.marketPrice ?? '');
-    } catch (error) {
-      throw new RangeError(`marketPrice: ${(error as Error).message}`, { cause: error });
-    }
+    const printing = canonicalPrinting(fields.subTypeName ?? '');
+    if (printing === null) throw new RowRejection('subTypeName is empty: the row names no printing');
+    if (wanted !== null && printing.toLowerCase() !== wanted.toLowerCase()) return { skipped: 'other printing' };
+    const cents = columnCents('marketPrice', fields.marketPrice ?? '');
     if (cents === null) return { skipped: 'no market price' };
     return {
       record: {
         tcgplayer_id: productId,
+        printing,
         source: TCGPLAYER_SOURCE,
         observed_at: options.observedAt,
         price_minor: cents,
@@ -88,8 +87,9 @@ export function createTcgplayerMapper(options: TcgplayerOptions): (fields: CsvFi
 
 /**
  * `--format tcgplayer`, recognised by its header: market prices as ungraded observations.
- * Rows without a market price, of another printing, or of a product no catalog entry maps
- * are skipped and counted in the summary, never rejected.
+ * Rows without a market price, of a printing `--subtype` leaves out, of a productId no
+ * catalog product has, or of a printing none of its products is, are skipped and counted in
+ * the summary (the last by printing), never rejected.
  */
 export const tcgplayerFormat: RowFormat = {
   name: 'tcgplayer',

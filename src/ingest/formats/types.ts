@@ -40,9 +40,16 @@ export interface FormatOptions {
 }
 
 /**
- * Turns one row into zero or more records. Throwing rejects the whole row: the error's
- * message becomes the reject reason (name the column and the value).
+ * What a mapper throws for a row it cannot map (a malformed price, an id that is not digits):
+ * the row is rejected with this message as its reason (name the column and the value) and
+ * the run goes on. Any other error thrown by a mapper (a TypeError) is a bug in it: the run
+ * stops with that error, never hiding it as a rejected row.
  */
+export class RowRejection extends Error {
+  override readonly name = 'RowRejection';
+}
+
+/** Turns one row into zero or more records; throws RowRejection to reject the row. */
 export type RowMapper = (row: RawRow, out: RecordSink) => void;
 
 export interface RowFormat {
@@ -58,7 +65,8 @@ export interface RowFormat {
   /**
    * Catalog records whose refsource_id the catalog already has update that product under its
    * stored product_key, instead of being rejected: a feed deriving keys from names would
-   * otherwise give a product renamed upstream a second key.
+   * otherwise give a product renamed upstream a second key. A record without `era` (the feed
+   * cannot tell it) keeps the stored product's era; a new product without one is rejected.
    */
   readonly keepsProductKeys?: boolean;
   /** True when a CSV header (cells as written) is this format's; used when --format is not given. */

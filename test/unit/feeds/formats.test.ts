@@ -3,7 +3,8 @@ import { InvalidParameterError } from '../../../src/domain/errors.js';
 import { chooseCsvFormat } from '../../../src/ingest/detect.js';
 import { pricechartingFormat } from '../../../src/ingest/formats/pricecharting.js';
 import { tcgplayerFormat } from '../../../src/ingest/formats/tcgplayer.js';
-import type { FormatOptions, RecordSink } from '../../../src/ingest/formats/types.js';
+import { InputError } from '../../../src/ingest/errors.js';
+import { RowRejection, type FormatOptions, type RecordSink } from '../../../src/ingest/formats/types.js';
 import type { CanonicalRecord } from '../../../src/ingest/records.js';
 
 const PC_HEADER = ['id', 'console-name', 'product-name', 'loose-price', 'cib-price', 'new-price', 'graded-price', 'box-only-price', 'manual-only-price', 'bgs-10-price', 'tcg-id', 'release-date'];
@@ -78,8 +79,22 @@ describe('pricechartingFormat', () => {
         era: 'vintage',
         release_date: '1999-01-09',
         tcgplayer_id: '42382',
+        printing: null,
       },
     ]);
+  });
+
+  it('stops at a row of another category than trading cards, naming the column and the category', () => {
+    const header = [...PC_HEADER, 'genre'];
+    const game = ['3924', 'Nintendo 64', 'Super Mario 64', '$39.48', '$137.84', '$1,629.85', '$3,999.99', '$41.29', '$14.50', '', '', '1996-09-26', 'Platformer'];
+    for (const kind of [undefined, 'catalog'] as const) {
+      const { got, sink } = collect();
+      const map = () => pricechartingFormat.open(header, { ...OPTIONS, kind })({ line: 7, fields: game }, sink);
+      expect(map).toThrow(InputError);
+      expect(map).toThrow(/^test\.csv:7: genre "Platformer" is not a trading-card category/);
+      expect(got.observations).toEqual([]);
+      expect(got.products).toEqual([]);
+    }
   });
 
   it('rejects a row whose width differs from the header', () => {
@@ -95,13 +110,21 @@ describe('tcgplayerFormat', () => {
     map({ line: 2, fields: ['145/165', '517096', 'Zapdos', '1.10', '1.45', 'Holofoil', 'Rare'] }, sink);
     map({ line: 3, fields: ['145/165', '517096', 'Zapdos', '1.75', '2.10', 'Reverse Holofoil', 'Rare'] }, sink);
     map({ line: 4, fields: ['165/165', '517200', 'Poke Ball', '0.02', '', 'Normal', 'Common'] }, sink);
+    const zapdos = { tcgplayer_id: '517096', source: 'tcgplayer', observed_at: '2026-11-20T05:00:00.000Z', grader: 'ungraded', grade: null };
     expect(got.observations).toEqual([
-      { tcgplayer_id: '517096', source: 'tcgplayer', observed_at: '2026-11-20T05:00:00.000Z', price_minor: 145, grader: 'ungraded', grade: null },
+      { ...zapdos, printing: 'Holofoil', price_minor: 145 },
+      { ...zapdos, printing: 'Reverse Holofoil', price_minor: 210 },
     ]);
-    expect(got.skipped).toEqual({ 'other printing': 1, 'no market price': 1 });
+    expect(got.skipped).toEqual({ 'no market price': 1 });
   });
 
-  it('takes the printing --subtype names', () => {
+  it('rejects a row without a printing', () => {
+    const { sink } = collect();
+    const map = tcgplayerFormat.open(TCG_HEADER, OPTIONS);
+    expect(() => map({ line: 2, fields: ['145/165', '517096', 'Zapdos', '1.10', '1.45', ' ', 'Rare'] }, sink)).toThrow(RowRejection);
+  });
+
+  it('reads only the printing --subtype names', () => {
     const { got, sink } = collect();
     const map = tcgplayerFormat.open(TCG_HEADER, { ...OPTIONS, subtype: 'Reverse Holofoil' });
     map({ line: 2, fields: ['145/165', '517096', 'Zapdos', '1.10', '1.45', 'Holofoil', 'Rare'] }, sink);

@@ -5,10 +5,13 @@ import {
   isPriceChartingHeader,
   mapPriceChartingProduct,
   mapPriceChartingRow,
+  nonCardCategory,
+  printingFor,
   productKeyFor,
   productTypeFor,
   slugify,
 } from '../../../src/ingest/formats/pricecharting.js';
+import { RowRejection } from '../../../src/ingest/formats/types.js';
 
 const OLD_HEADER =
   'id,console-name,product-name,loose-price,cib-price,new-price,graded-price,box-only-price,manual-only-price,bgs-10-price,condition-17-price,condition-18-price,gamestop-price,gamestop-trade-price,retail-loose-buy,retail-loose-sell,retail-cib-buy,retail-cib-sell,retail-new-buy,retail-new-sell,upc,sales-volume,genre,tcg-id,asin,epid,release-date'.split(',');
@@ -111,14 +114,65 @@ describe('catalog mapping', () => {
       era: 'vintage',
       release_date: '1999-01-09',
       tcgplayer_id: '42382',
+      printing: null,
     });
   });
 
-  it('leaves the release date and TCGplayer id null when the file has none', () => {
-    const product = mapPriceChartingProduct(
-      row({ id: '5', 'console-name': 'Pokemon Promo', 'product-name': 'Pikachu', 'tcg-id': '0', 'release-date': 'none' }),
-    );
-    expect(product).toMatchObject({ release_date: null, tcgplayer_id: null, era: 'modern' });
+  it('leaves the release date and TCGplayer id null and the era out when the file has none', () => {
+    for (const date of ['none', '', '  ']) {
+      const product = mapPriceChartingProduct(
+        row({ id: '5', 'console-name': 'Pokemon Promo', 'product-name': 'Pikachu', 'tcg-id': '0', 'release-date': date }),
+      );
+      expect(product).toMatchObject({ release_date: null, tcgplayer_id: null });
+      expect(product).not.toHaveProperty('era');
+    }
+  });
+
+  it.each([
+    ['1999-01-09', '1999-01-09', 'vintage'],
+    ['7/3/2025', '2025-07-03', 'modern'],
+    ['12/31/2003', '2003-12-31', 'vintage'],
+    ['1/1/2004', '2004-01-01', 'modern'],
+    ['02/29/2024', '2024-02-29', 'modern'],
+  ])('reads release-date %j as %s (%s)', (text, date, era) => {
+    expect(mapPriceChartingProduct(row({ id: '5', 'product-name': 'Pikachu', 'release-date': text }))).toMatchObject({ release_date: date, era });
+  });
+
+  it.each([
+    ['2/30/2025', /^release-date "2\/30\/2025": "2025-02-30" is not a real date: February 2025 has 28 days/],
+    ['2025-02-30', /is not a real date: February 2025 has 28 days/],
+    ['13/1/2025', /is not a real date/],
+    ['2/29/2025', /is not a real date/],
+    ['July 3, 2025', /must be YYYY-MM-DD or M\/D\/YYYY/],
+    ['2025/07/03', /must be YYYY-MM-DD or M\/D\/YYYY/],
+  ])('rejects release-date %j rather than shifting it', (text, reason) => {
+    expect(() => mapPriceChartingProduct(row({ id: '5', 'product-name': 'Pikachu', 'release-date': text }))).toThrow(RowRejection);
+    expect(() => mapPriceChartingProduct(row({ id: '5', 'product-name': 'Pikachu', 'release-date': text }))).toThrow(reason);
+  });
+
+  it.each([
+    ['Zapdos [Reverse Holo] #145', 'Reverse Holofoil'],
+    ['Charizard [1st Edition] #4', '1st Edition'],
+    ["Farfetch'd [1st Edition] #27", '1st Edition'],
+    ['Charizard #4', null],
+    ['Charizard [Shadowless] #4', null],
+    ['Charizard [Holo] #4', null],
+    ['Dawn [Regional Championships Staff] #87', null],
+  ])('reads the printing of %j as %j', (name, printing) => {
+    expect(printingFor(name)).toBe(printing);
+  });
+
+  it.each([
+    [{ genre: 'Pokemon Card', 'console-name': 'Pokemon Base Set' }, null],
+    [{ genre: 'Japanese Pokemon Card', 'console-name': 'Pokemon Japanese Promo' }, null],
+    [{ genre: 'Baseball Cards', 'console-name': 'Baseball Cards 1952 Topps' }, null],
+    [{ genre: 'Pokemon kortti', 'console-name': 'Pokemon Finnish Promo' }, null],
+    [{ genre: '', 'console-name': 'Magic Alpha' }, null],
+    [{ genre: 'RPG', 'console-name': 'Super Nintendo' }, 'genre "RPG"'],
+    [{ genre: 'Comic Book', 'console-name': 'Comic Books Amazing Spider-Man' }, 'genre "Comic Book"'],
+    [{ genre: '', 'console-name': 'Nintendo 64' }, 'console-name "Nintendo 64"'],
+  ])('tells the category of %j: %j', (fields, category) => {
+    expect(nonCardCategory(fields)).toBe(category);
   });
 
   it.each([
@@ -159,7 +213,7 @@ describe('catalog mapping', () => {
     ['1999-01-09', 'vintage'],
     ['2003-12-31', 'vintage'],
     ['2004-01-01', 'modern'],
-    [null, 'modern'],
+    [null, null],
   ])('dates released %j as %s', (date, era) => {
     expect(eraFor(date)).toBe(era);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTcgplayerMapper, isTcgplayerHeader } from '../../../src/ingest/formats/tcgplayer.js';
+import { RowRejection } from '../../../src/ingest/formats/types.js';
 
 const AT = '2026-11-20T06:00:00Z';
 
@@ -22,19 +23,18 @@ describe('createTcgplayerMapper', () => {
   it('maps the market price to an ungraded observation keyed by the TCGplayer id', () => {
     const map = createTcgplayerMapper({ observedAt: AT });
     expect(map(row('517045', 'Holofoil', '118.37'))).toEqual({
-      record: { tcgplayer_id: '517045', source: 'tcgplayer', observed_at: AT, price_minor: 11837, grader: 'ungraded', grade: null },
+      record: { tcgplayer_id: '517045', printing: 'Holofoil', source: 'tcgplayer', observed_at: AT, price_minor: 11837, grader: 'ungraded', grade: null },
     });
   });
 
-  it('takes the printing listed first for each product by default', () => {
+  it('keeps every printing of a product, each with its own printing named in TCGplayer spelling', () => {
     const map = createTcgplayerMapper({ observedAt: AT });
-    expect(map(row('1', 'Holofoil', '1.45'))).toMatchObject({ record: { price_minor: 145 } });
-    expect(map(row('1', 'Reverse Holofoil', '2.10'))).toEqual({ skipped: 'other printing' });
-    expect(map(row('2', 'Reverse Holofoil', '3.00'))).toMatchObject({ record: { tcgplayer_id: '2', price_minor: 300 } });
-    expect(map(row('2', 'Holofoil', '4.00'))).toEqual({ skipped: 'other printing' });
+    expect(map(row('1', 'Holofoil', '1.45'))).toMatchObject({ record: { printing: 'Holofoil', price_minor: 145 } });
+    expect(map(row('1', 'reverse  holofoil', '2.10'))).toMatchObject({ record: { printing: 'Reverse Holofoil', price_minor: 210 } });
+    expect(map(row('1', '1st Edition Holofoil', '30.00'))).toMatchObject({ record: { printing: '1st Edition Holofoil', price_minor: 3000 } });
   });
 
-  it('takes the printing named by subtype, in any case', () => {
+  it('reads only the printing named by subtype, in any case', () => {
     const map = createTcgplayerMapper({ observedAt: AT, subtype: 'reverse holofoil' });
     expect(map(row('1', 'Holofoil', '1.45'))).toEqual({ skipped: 'other printing' });
     expect(map(row('1', 'Reverse Holofoil', '2.10'))).toMatchObject({ record: { price_minor: 210 } });
@@ -43,11 +43,12 @@ describe('createTcgplayerMapper', () => {
   it('reports a row without a market price instead of falling back to another printing', () => {
     const map = createTcgplayerMapper({ observedAt: AT });
     expect(map(row('1', 'Normal', ''))).toEqual({ skipped: 'no market price' });
-    expect(map(row('1', 'Reverse Holofoil', '0.50'))).toEqual({ skipped: 'other printing' });
+    expect(map(row('1', 'Reverse Holofoil', '0.50'))).toMatchObject({ record: { printing: 'Reverse Holofoil', price_minor: 50 } });
   });
 
   it('throws on a malformed productId or market price', () => {
     const map = createTcgplayerMapper({ observedAt: AT });
+    expect(() => map(row('x1', 'Normal', '1.00'))).toThrow(RowRejection);
     expect(() => map(row('x1', 'Normal', '1.00'))).toThrow(/productId must be digits/);
     expect(() => map(row('1', 'Normal', '1.005'))).toThrow(/marketPrice/);
   });
