@@ -18,11 +18,14 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DOC = join(ROOT, 'docs', 'backtest.md');
 const DEFAULT_SEED = '1';
 
-const USAGE = `usage: npm run backtest -- [--seed <n>] [--scale small|full] [--scenario <name>] [--out <dir>] [--no-docs]
+const USAGE = `usage: npm run backtest -- [--seed <n>] [--scale small|full] [--scenario <name>] [--out <dir>] [--keep-db <dir>] [--no-docs]
   --seed      seed of the simulated market (default ${DEFAULT_SEED})
   --scale     full (default: ~340 products) or small (a few products per scenario, seconds)
   --scenario  run only one scenario: ${SCENARIOS.map((s) => s.name).join(', ')}
-  --out       write results.json and results.md into this directory
+  --out       write results.json, results.md and worst.csv (the engine's 500 worst-priced
+              (instant, cell) pairs, every method beside the truth) into this directory
+  --keep-db   keep the market's CSVs and SQLite database in this directory (it must not exist),
+              to look at a price with \`oracle --db <dir>/backtest.db price <key> --at <instant>\`
   --no-docs   do not rewrite docs/backtest.md (it is rewritten only by the default run:
               seed ${DEFAULT_SEED}, full scale, every scenario)`;
 
@@ -32,6 +35,7 @@ const { values } = parseArgs({
     scale: { type: 'string', default: 'full' },
     scenario: { type: 'string' },
     out: { type: 'string' },
+    'keep-db': { type: 'string' },
     'no-docs': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
@@ -48,6 +52,7 @@ const usage = (message) => {
 if (values.scale !== 'small' && values.scale !== 'full') usage(`unknown scale ${JSON.stringify(values.scale)}`);
 if (values.scenario !== undefined && scenarioByName(values.scenario) === null) usage(`unknown scenario ${JSON.stringify(values.scenario)}`);
 if (!/^\d+$/.test(values.seed)) usage(`--seed must be a whole number (got ${JSON.stringify(values.seed)})`);
+if (values['keep-db'] !== undefined && existsSync(values['keep-db'])) usage(`--keep-db ${values['keep-db']} exists: name a new directory`);
 if (!existsSync(join(ROOT, 'dist', 'service', 'oracle.js'))) usage('dist/ is missing: run `npm run build` first (`npm run backtest` does)');
 
 // Loaded after the checks: it imports the built product.
@@ -55,14 +60,25 @@ const { runBacktest } = await import('./lib/backtest.js');
 const started = performance.now();
 const log = (/** @type {string} */ line) => console.error(`[backtest ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
 const scale = /** @type {'small' | 'full'} */ (values.scale);
-const { summary, markdown } = await runBacktest({ seed: values.seed, scale, scenario: values.scenario ?? null, log });
+const keepDb = values['keep-db'];
+if (keepDb !== undefined) mkdirSync(keepDb, { recursive: true });
+const { summary, markdown, worst } = await runBacktest({
+  seed: values.seed,
+  scale,
+  scenario: values.scenario ?? null,
+  log,
+  ...(keepDb === undefined ? {} : { workDir: keepDb }),
+});
 
 console.log(markdown);
 if (values.out) {
   mkdirSync(values.out, { recursive: true });
   writeFileSync(join(values.out, 'results.json'), `${JSON.stringify(summary, null, 2)}\n`);
   writeFileSync(join(values.out, 'results.md'), markdown);
-  log(`wrote ${join(values.out, 'results.json')} and results.md`);
+  const columns = Object.keys(worst[0] ?? {});
+  const csv = [columns.join(','), ...worst.map((w) => columns.map((c) => w[c] ?? '').join(','))];
+  writeFileSync(join(values.out, 'worst.csv'), `${csv.join('\n')}\n`);
+  log(`wrote results.json, results.md and worst.csv into ${values.out}`);
 }
 const canonical = values.seed === DEFAULT_SEED && scale === 'full' && values.scenario === undefined;
 if (canonical && !values['no-docs']) {

@@ -11,8 +11,11 @@ import { loadMarket } from './load.js';
 import { buildMarket, marketCounts } from './market.js';
 import { SCORED_START } from './model.js';
 import { prepareStore } from './prepare.js';
-import { aggregate, judgeTargets, jumpResults, renderMarkdown } from './report.js';
+import { aggregate, judgeTargets, jumpResults, renderMarkdown, worstPairs } from './report.js';
 import { scoreMarket } from './score.js';
+
+/** How many of the engine's worst-priced pairs a run lists (run.js writes them to worst.csv). */
+const WORST_PAIRS = 500;
 
 /**
  * @typedef {object} BacktestOptions
@@ -73,5 +76,5 @@ export async function runBacktest(options) {
     jumps,
     sealedGraded: scores.sealedGraded,
   };
-  return { market, scores, summary, markdown: renderMarkdown(summary) };
+  return { market, scores, summary, markdown: renderMarkdown(summary), worst: worstPairs(market, scores, WORST_PAIRS) };
 }

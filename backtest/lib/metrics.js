@@ -86,16 +86,15 @@ export function intervalCoverage(intervals) {
 /**
  * Hours a method took to follow a jump: the first hour h (1, 2, ...) after the jump from which its
  * price is within FOLLOW_TOLERANCE of the truth at h and at each of the next FOLLOW_HOLD_HOURS - 1
- * hourly instants (those the horizon has). An unpriced instant is not within. null: not followed
+ * hourly instants, all inside the horizon. An unpriced instant is not within. null: not followed
  * within the horizon.
  * @param {readonly { price: number | null, truth: number }[]} hourly the instants 1..horizon hours after the jump
  * @returns {number | null}
  */
 export function hoursToFollow(hourly) {
   const within = hourly.map(({ price, truth }) => price !== null && absoluteError(price, truth) <= FOLLOW_TOLERANCE);
-  for (let i = 0; i < within.length; i++) {
-    const hold = within.slice(i, i + FOLLOW_HOLD_HOURS);
-    if (hold.every(Boolean)) return i + 1;
+  for (let i = 0; i + FOLLOW_HOLD_HOURS <= within.length; i++) {
+    if (within.slice(i, i + FOLLOW_HOLD_HOURS).every(Boolean)) return i + 1;
   }
   return null;
 }

@@ -85,7 +85,10 @@ export const PARAMS = {
   lotSize: { min: 2, max: 5 },
   /** A best-offer lowball: truth x uniform [min, max]. */
   lowball: { min: 0.5, max: 0.8 },
-  /** Share of single cards (outside the `guides` and `sealed` scenarios) with price-guide quotes. */
+  /**
+   * Share of products with price-guide quotes, outside the `guides` scenario (all quoted) and the
+   * scenarios built on a cell's exact count of sales (none quoted).
+   */
   guideShare: 0.4,
   /** pricecharting: one quote a day at 00:00Z, the mean truth of the previous 7 days x exp(0.02 N). */
   pricecharting: { lagHours: 168, noise: 0.02, hourOfDay: 0 },
@@ -174,10 +177,11 @@ export const SCENARIOS = [
   },
   {
     name: 'typo_x10_of_3',
-    description: 'two real sales a day; every ~4 days one more at x10, so a 24 h window often holds three sales, one of them x10',
+    description: 'two real sales a day; every ~4 days one more at x10, so a 24 h window often holds three sales, one of them x10; no price guide',
     count: { full: 15, small: 1 },
     shape(plan, rng) {
       scaleUngraded(plan, 2);
+      plan.guides = false;
       for (let day = 2 + rng.int(0, 3); day < DAYS - 1; day += rng.int(3, 5)) {
         plan.injected.push({ cell: 0, hour: at(day, rng.int(0, 23)), factor: 10 });
       }
@@ -185,10 +189,11 @@ export const SCENARIOS = [
   },
   {
     name: 'typo_2x10_of_5',
-    description: 'three real sales a day; every ~5 days two more at x10 within 12 h (two x10 among five)',
+    description: 'three real sales a day; every ~5 days two more at x10 within 12 h (two x10 among five); no price guide',
     count: { full: 15, small: 1 },
     shape(plan, rng) {
       scaleUngraded(plan, 3);
+      plan.guides = false;
       for (let day = 2 + rng.int(0, 4); day < DAYS - 1; day += rng.int(4, 6)) {
         const hour = at(day, rng.int(0, 11));
         plan.injected.push({ cell: 0, hour, factor: 10 }, { cell: 0, hour: hour + rng.int(1, 12), factor: 10 });
@@ -258,9 +263,10 @@ export const SCENARIOS = [
   },
   {
     name: 'thin_grader_typo',
-    description: 'CGC traded thinly (a CGC 10 sale every ~10 days) and one CGC 10 sale at 10x in the scored period',
+    description: 'CGC traded thinly (a CGC 10 sale every ~10 days) and one CGC 10 sale at 10x in the scored period; no price guide',
     count: { full: 15, small: 2 },
     shape(plan, rng) {
+      plan.guides = false;
       const cgc = GRADERS.indexOf('CGC');
       const share = /** @type {Record<number, number>} */ (PARAMS.gradeShare);
       GRADES.forEach((grade, ni) => {

@@ -148,7 +148,11 @@ export function jumpResults(scores) {
   const scenarios = [...new Set(scores.jumps.map((e) => e.scenario))];
   return {
     all: per(scores.jumps),
-    scenarios: scenarios.map((s) => ({ id: s, methods: per(scores.jumps.filter((e) => e.scenario === s)) })),
+    groups: [
+      { id: 'ungraded cells', methods: per(scores.jumps.filter((e) => e.cell === 'ungraded')) },
+      { id: 'graded cells', methods: per(scores.jumps.filter((e) => e.cell !== 'ungraded')) },
+      ...scenarios.map((s) => ({ id: s, methods: per(scores.jumps.filter((e) => e.scenario === s)) })),
+    ],
   };
 }
 
@@ -209,6 +213,47 @@ export function judgeTargets(results, scores) {
       pass: scores.sealedGraded.slots === 0 ? null : scores.sealedGraded.priced === 0,
     },
   ];
+}
+
+/**
+ * The pairs our engine prices worst (all instants), every method's price beside the truth:
+ * where to look first.
+ * @param {Market} market
+ * @param {Scores} scores
+ * @param {number} count
+ */
+export function worstPairs(market, scores, count) {
+  const { rows } = scores;
+  const ours = /** @type {Float64Array} */ (rows.price[ENGINE]);
+  /** @type {{ r: number, error: number }[]} */
+  let worst = [];
+  for (let r = 0; r < rows.length; r++) {
+    const p = /** @type {number} */ (ours[r]);
+    if (Number.isNaN(p)) continue;
+    worst.push({ r, error: absoluteError(p, /** @type {number} */ (rows.truth[r])) });
+    if (worst.length >= 4 * count) worst = worst.sort((a, b) => b.error - a.error).slice(0, count);
+  }
+  return worst
+    .sort((a, b) => b.error - a.error)
+    .slice(0, count)
+    .map(({ r, error }) => {
+      const product = /** @type {import('./market.js').ProductMarket} */ (market.products[/** @type {number} */ (rows.product[r])]);
+      /** @type {Record<string, string | number | null>} */
+      const entry = {
+        product: product.plan.key,
+        scenario: product.plan.scenario,
+        cell: /** @type {import('./model.js').Cell} */ (CELLS[/** @type {number} */ (rows.cell[r])]).key,
+        at: new Date(/** @type {number} */ (scores.instants[/** @type {number} */ (rows.instant[r])])).toISOString(),
+        own_in_window: /** @type {number} */ (rows.own[r]),
+        truth_minor: Math.round(/** @type {number} */ (rows.truth[r])),
+        error_pct: Math.round(error * 1000) / 10,
+      };
+      METHODS.forEach((m, i) => {
+        const p = /** @type {number} */ (/** @type {Float64Array} */ (rows.price[i])[r]);
+        entry[`${m.id}_minor`] = Number.isNaN(p) ? null : Math.round(p);
+      });
+      return entry;
+    });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -279,7 +324,7 @@ function jumpTable(jumps) {
   return [
     `${events} (jump, traded cell) events; per method: median hours / P90 hours / share followed within 24 h.`,
     '',
-    table(['', ...METHODS.map((m) => m.label)], [row('all jumps and crashes', jumps.all), ...jumps.scenarios.map((s) => row(s.id, s.methods))]),
+    table(['', ...METHODS.map((m) => m.label)], [row('all jumps and crashes', jumps.all), ...jumps.groups.map((s) => row(s.id, s.methods))]),
   ].join('\n');
 }
 

@@ -70,8 +70,9 @@ describe('metrics', () => {
     expect(hoursToFollow([far, far, near, near, far, near, near, near, near, near, near])).toBe(6);
     expect(hoursToFollow([near, unpriced, near, near, near, near, near, near])).toBe(3);
     expect(hoursToFollow([far, far, far])).toBeNull();
-    // Near the horizon, the hours that remain must all be within.
-    expect(hoursToFollow([far, far, near, near])).toBe(3);
+    // The 6 hours must all lie inside the horizon.
+    expect(hoursToFollow([far, far, near, near, near, near, near])).toBeNull();
+    expect(hoursToFollow([far, near, near, near, near, near, near])).toBe(2);
     const summary = summarizeFollow([3, null, 10, 30]);
     expect(summary).toEqual({ events: 4, medianHours: 10, p90Hours: null, within24h: 50, notFollowed: 1 });
   });
@@ -269,6 +270,9 @@ describe('npm run backtest', () => {
     const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
     expect(results).toMatchObject({ seed: '1', scale: 'small', scenario: 'sealed', counts: { products: 2 } });
     expect(results.results.scenarios.map((s: { id: string }) => s.id)).toEqual(['sealed']);
+    const worst = readFileSync(join(out, 'worst.csv'), 'utf8').split('\n');
+    expect(worst[0]).toBe('product,scenario,cell,at,own_in_window,truth_minor,error_pct,engine_minor,mean24_minor,median24_minor,coda_minor,median7d_minor');
+    expect(worst[1]).toMatch(/^bt-sealed-00[12],sealed,ungraded,2026-/);
     // stdout is the same Markdown, printed with a closing newline.
     expect(`${readFileSync(join(out, 'results.md'), 'utf8')}\n`).toBe(stdout);
   }, 60_000);
