@@ -19,8 +19,8 @@ await build({
   platform: 'node',
   target: 'node20',
   sourcemap: true,
-  // Loaded only by ingest and serve (and the ORM only to migrate): left to node_modules.
-  external: ['drizzle-orm', 'undici', 'zod', 'polka'],
+  // Loaded only by ingest and serve (and the ORM only to migrate; the Redis client only by serve --redis): left to node_modules.
+  external: ['drizzle-orm', 'undici', 'zod', 'polka', '@redis/client'],
   // Bundled CommonJS packages (commander, cli-table3, better-sqlite3's JS) call require().
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   logLevel: 'warning',

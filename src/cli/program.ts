@@ -101,6 +101,7 @@ export function createProgram(): Command {
     .option('--rate-limit <n>', 'requests per minute per key on pricing routes (env ORACLE_RATE_LIMIT, default 120)')
     .option('--refsource-url <template>', 'upstream URL template containing {id} (env ORACLE_REFSOURCE_URL)')
     .option('--offline', 'resolve reference-source ids from the local catalog only')
+    .option('--redis <url>', 'keep the rate limit in Redis, shared by every replica: redis://host:port[/db] (env ORACLE_REDIS_URL)')
     .action(lazy(() => import('./commands/serve.js')));
 
   for (const command of [program, ...program.commands, ...keys.commands]) {

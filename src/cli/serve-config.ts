@@ -16,6 +16,8 @@ export interface ServeConfig {
   offline: boolean;
   /** Keys from ORACLE_API_KEYS, accepted besides the stored ones. */
   apiKeys: string[];
+  /** Redis holding the rate limit's buckets, shared by every replica; undefined: the buckets live in this process. */
+  redisUrl?: string;
 }
 
 export const SERVE_DEFAULTS = { host: '127.0.0.1', port: 8080, rateLimitPerMinute: 120 } as const;
@@ -45,6 +47,10 @@ const schema = z.object({
     .string()
     .optional()
     .transform((list) => (list ?? '').split(',').map((key) => key.trim()).filter((key) => key !== '')),
+  redisUrl: z
+    .url({ protocol: /^redis$/, error: 'must be a redis:// URL: redis://[user:password@]host:port[/db]' })
+    .refine((url) => !URL.canParse(url) || /^\/?(\d+)?$/.test(new URL(url).pathname), 'must name the database by its number, e.g. redis://host:6379/0')
+    .optional(),
 });
 
 /** Names of the options as the user typed them, for error messages. */
@@ -56,6 +62,7 @@ const OPTION_NAMES: Record<string, string> = {
   refsourceToken: 'ORACLE_REFSOURCE_TOKEN',
   offline: '--offline',
   apiKeys: 'ORACLE_API_KEYS',
+  redisUrl: '--redis (ORACLE_REDIS_URL)',
 };
 
 export function parseServeConfig(options: Record<string, unknown>, env: NodeJS.ProcessEnv): ServeConfig {
@@ -67,6 +74,7 @@ export function parseServeConfig(options: Record<string, unknown>, env: NodeJS.P
     refsourceToken: nonEmpty(env.ORACLE_REFSOURCE_TOKEN),
     offline: options.offline === true,
     apiKeys: env.ORACLE_API_KEYS,
+    redisUrl: nonEmpty(options.redis ?? env.ORACLE_REDIS_URL),
   });
   if (!result.success) {
     const issue = result.error.issues[0];

@@ -21,7 +21,7 @@ import { authenticate } from './auth.js';
 import { httpFailure, MalformedRequestError, RateLimitedError, ReadOnlyError, RouteNotFoundError } from './errors.js';
 import { inputParser } from './input.js';
 import { handleMalformedRequests, JSON_TYPE, missingHost } from './malformed.js';
-import { createRateLimiter } from './rate-limit.js';
+import { createRateLimiter, type RateDecision, type RateLimiter } from './rate-limit.js';
 import type { Route } from './route.js';
 import { apiRoutes } from './routes/index.js';
 
@@ -32,6 +32,8 @@ export interface ServerDeps {
   /** Error lines, 5xx causes included (default: stderr). */
   errorLog?: (line: string) => void;
   now?: () => number;
+  /** The token buckets (default: in this process, of `rateLimitPerMinute`); e.g. shared ones in Redis. */
+  rateLimiter?: RateLimiter;
 }
 
 export interface ServerOptions {
@@ -62,7 +64,7 @@ export function createServer(deps: ServerDeps, options: ServerOptions): OracleSe
   const now = deps.now ?? Date.now;
   const log: AccessLog = createAccessLog(deps.accessLog ?? ((line) => process.stdout.write(line)));
   const errorLog = deps.errorLog ?? ((line) => process.stderr.write(line));
-  const limiter = createRateLimiter(options.rateLimitPerMinute);
+  const limiter = deps.rateLimiter ?? createRateLimiter(options.rateLimitPerMinute);
   const limitHeader = String(options.rateLimitPerMinute);
   let closing = false;
 
@@ -135,17 +137,18 @@ export function createServer(deps: ServerDeps, options: ServerOptions): OracleSe
         finish(200);
       };
       const fail = (error: unknown) => finish(sendError(req, res, error, route.path, headers));
+      const handle = () => route.handle({ params: parseParams(req.params) as never, query: parseQuery(req.query) as never, now: at, service });
+      const limited = (decision: RateDecision) => {
+        headers['ratelimit-limit'] = limitHeader;
+        headers['ratelimit-remaining'] = String(decision.remaining);
+        headers['ratelimit-reset'] = String(decision.resetSeconds);
+        if (!decision.allowed) throw new RateLimitedError(decision.retryAfterSeconds);
+        return handle();
+      };
       const answer = (id: string | null) => {
         keyId = id;
         if (!readOnly) throw new ReadOnlyError(`the API is read-only: ${req.method} is not allowed, use GET or HEAD`);
-        if (route.rateLimited) {
-          const decision = limiter.take(id as string, at);
-          headers['ratelimit-limit'] = limitHeader;
-          headers['ratelimit-remaining'] = String(decision.remaining);
-          headers['ratelimit-reset'] = String(decision.resetSeconds);
-          if (!decision.allowed) throw new RateLimitedError(decision.retryAfterSeconds);
-        }
-        return route.handle({ params: parseParams(req.params) as never, query: parseQuery(req.query) as never, now: at, service });
+        return route.rateLimited ? andThen(limiter.take(id as string, at), limited) : handle();
       };
       try {
         // 401 before 403 before everything else (CONTRACT.md decision 5); a write to a

@@ -6,7 +6,12 @@
  * Headers (draft-ietf-httpapi-ratelimit-headers): RateLimit-Limit is the bucket size,
  * RateLimit-Remaining the whole tokens left, RateLimit-Reset the seconds until the bucket
  * is full again; a 429 adds Retry-After, the seconds until the next token.
+ *
+ * Two implementations of one interface: the bucket in this process (below) and the bucket
+ * in Redis shared by every replica (redis-rate-limit.ts); test/http/rate-limit.test.ts runs
+ * one suite against both.
  */
+import type { Awaitable } from '../service/awaitable.js';
 
 export interface RateDecision {
   allowed: boolean;
@@ -18,7 +23,20 @@ export interface RateDecision {
 }
 
 export interface RateLimiter {
-  take(keyId: string, nowMs: number): RateDecision;
+  /** Takes a token from the key's bucket if it has one. `nowMs` is the request's time; a shared bucket reads its store's clock instead. */
+  take(keyId: string, nowMs: number): Awaitable<RateDecision>;
+}
+
+/** The decision and its headers' figures, from the tokens left after the take. */
+export function rateDecision(limitPerMinute: number, tokens: number, allowed: boolean): RateDecision {
+  const refillPerSecond = limitPerMinute / 60;
+  return {
+    allowed,
+    limit: limitPerMinute,
+    remaining: Math.floor(tokens),
+    resetSeconds: Math.ceil((limitPerMinute - tokens) / refillPerSecond),
+    retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - tokens) / refillPerSecond)),
+  };
 }
 
 interface Bucket {
@@ -29,7 +47,12 @@ interface Bucket {
 /** Buckets are kept for keys that verified, so their number is bounded by the key count; this caps it anyway. */
 const MAX_BUCKETS = 100_000;
 
-export function createRateLimiter(limitPerMinute: number): RateLimiter {
+/** The bucket in this process: its answer is always at hand. */
+export interface InProcessRateLimiter extends RateLimiter {
+  take(keyId: string, nowMs: number): RateDecision;
+}
+
+export function createRateLimiter(limitPerMinute: number): InProcessRateLimiter {
   const refillPerMs = limitPerMinute / 60_000;
   const buckets = new Map<string, Bucket>();
 
@@ -46,13 +69,7 @@ export function createRateLimiter(limitPerMinute: number): RateLimiter {
       }
       const allowed = bucket.tokens >= 1;
       if (allowed) bucket.tokens -= 1;
-      return {
-        allowed,
-        limit: limitPerMinute,
-        remaining: Math.floor(bucket.tokens),
-        resetSeconds: Math.ceil((limitPerMinute - bucket.tokens) / refillPerMs / 1000),
-        retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / refillPerMs / 1000)),
-      };
+      return rateDecision(limitPerMinute, bucket.tokens, allowed);
     },
   };
 }

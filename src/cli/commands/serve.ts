@@ -4,6 +4,7 @@
  */
 import { VERSION } from '../version.js';
 import { createServer } from '../../http/create-server.js';
+import type { RedisRateLimiter } from '../../http/redis-rate-limit.js';
 import { createApiService } from '../../service/api-service.js';
 import {
   createOfflineResolver,
@@ -18,14 +19,16 @@ import { parseServeConfig, type ServeConfig } from '../serve-config.js';
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
   const config = parseServeConfig(ctx.options, ctx.env);
   const service = createApiService({ dbPath: ctx.dbPath, resolver: resolverFor(config), envKeys: config.apiKeys });
+  const rateLimiter = config.redisUrl ? await sharedRateLimiter(config.redisUrl, config, ctx) : undefined;
   const server = createServer(
-    { service, accessLog: (line) => ctx.stdout.write(line), errorLog: (line) => ctx.stderr.write(line) },
+    { service, accessLog: (line) => ctx.stdout.write(line), errorLog: (line) => ctx.stderr.write(line), rateLimiter },
     { rateLimitPerMinute: config.rateLimitPerMinute, version: VERSION },
   );
   let address;
   try {
     address = await server.listen(config.port, config.host);
   } catch (error) {
+    await rateLimiter?.close();
     await service.close();
     throw error;
   }
@@ -37,8 +40,20 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
     process.once('SIGINT', resolve);
   });
   await server.close();
+  await rateLimiter?.close();
   await service.close();
   return 0;
+}
+
+/**
+ * The buckets in Redis (README "Rate limit"). Redis unreachable at start-up is no reason to
+ * refuse: the server starts, limits per process, says so, and shares the limit once Redis answers.
+ */
+async function sharedRateLimiter(url: string, config: ServeConfig, ctx: CommandContext): Promise<RedisRateLimiter> {
+  const { createRedisRateLimiter, redisLocation } = await import('../../http/redis-rate-limit.js');
+  const limiter = createRedisRateLimiter({ url, limitPerMinute: config.rateLimitPerMinute, log: (line) => ctx.stderr.write(line) });
+  if (await limiter.connect()) ctx.stderr.write(`rate limit: ${config.rateLimitPerMinute}/min per key, shared through Redis at ${redisLocation(url)}\n`);
+  return limiter;
 }
 
 /** CONTRACT.md decision 3: offline beats an upstream; neither means refsource routes answer 503. */
