@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { apiBenchmark } from './benchmarks/api.js';
 import { catalogBenchmark } from './benchmarks/catalog.js';
 import { cliStartBenchmark } from './benchmarks/cli-start.js';
+import { historyBenchmark } from './benchmarks/history.js';
 import { ingestBenchmark, prepareIngest } from './benchmarks/ingest.js';
 import { memoryBenchmark, prepareMemory } from './benchmarks/memory.js';
 import { preparePricing, pricingBenchmark } from './benchmarks/pricing.js';
@@ -34,6 +35,7 @@ const BENCHMARKS = {
   'cli-start': { run: cliStartBenchmark, prepare: sampleDatabase },
   catalog: { run: catalogBenchmark, prepare: preparePricing },
   memory: { run: memoryBenchmark, prepare: prepareMemory },
+  history: { run: historyBenchmark, prepare: preparePricing },
 };
 
 const USAGE = `usage: npm run bench -- [--scale quick|full|smoke] [--only ${Object.keys(BENCHMARKS).join(',')}] [--fresh] [--profile] [--prepare]

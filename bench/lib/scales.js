@@ -14,6 +14,7 @@
  * @property {{ pairs: number }} cliStart
  * @property {{ runs: number }} catalog
  * @property {{ bytes: number, products: number }} memory
+ * @property {{ rounds: number }} history
  */
 
 /**
@@ -38,6 +39,7 @@ export const SCALES = {
     cliStart: { pairs: 2 },
     catalog: { runs: 2 },
     memory: { bytes: 4 * 1024 ** 2, products: 50 },
+    history: { rounds: 3 },
   },
   quick: {
     name: 'quick',
@@ -52,6 +54,7 @@ export const SCALES = {
     cliStart: { pairs: 10 },
     catalog: { runs: 5 },
     memory: { bytes: 200 * 1024 ** 2, products: 1_000 },
+    history: { rounds: 15 },
   },
   full: {
     name: 'full',
@@ -66,6 +69,7 @@ export const SCALES = {
     cliStart: { pairs: 30 },
     catalog: { runs: 15 },
     memory: { bytes: 2 * 1024 ** 3, products: 10_000 },
+    history: { rounds: 30 },
   },
 };
 

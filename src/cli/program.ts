@@ -60,6 +60,29 @@ export function createProgram(): Command {
     .action(lazy(() => import('./commands/price.js')));
 
   program
+    .command('history')
+    .description('price history of a product: a chart of each slot, first/last/min/max and the change over 7, 30 and 90 days')
+    .argument('[product_key]', 'catalog key of the product')
+    .option('--refsource <id>', 'address the product by its reference-source id instead')
+    .option('--slots <list>', 'comma-separated slots: ungraded, psa10, bgs9 ... (grader and grade 7-10)', 'ungraded,psa10')
+    .option('--from <time>', 'first instant, ISO-8601 with zone (default: 90 days before --to)')
+    .option('--to <time>', 'last instant, ISO-8601 with zone (default: now)')
+    .option('--every <step>', 'step between points: <n>h, <n>d or <n>w (at most 1,000 points)', '1d')
+    .option('--window-hours <n>', 'TWAP lookback in hours, 1-72, as for price', '24')
+    .option('--outlier-stddevs <n>', 'outlier threshold in robust standard deviations, 1-10, as for price', '2')
+    .option('--json', 'print {product_key, slots, every, points: [{at, <slot>: {price_minor, confidence}}]} (the API body)')
+    .option('--csv', 'print CSV: at, then per slot its price and interval in cents')
+    .addHelpText(
+      'after',
+      examples(
+        'oracle history pokemon-base-set-charizard-4-102',
+        'oracle history --refsource 631245 --slots ungraded,psa9,bgs10 --every 1w --from 2026-01-01T00:00:00Z',
+        'oracle history pokemon-base-set-charizard-4-102 --every 1h --from 2026-11-20T00:00:00Z --csv > hourly.csv',
+      ),
+    )
+    .action(lazy(() => import('./commands/history.js')));
+
+  program
     .command('snapshot')
     .description('price a product as of a past UTC date (window 00:00Z of the date to 00:00Z of the next)')
     .argument('<refsource_id>', 'reference-source id of the product')

@@ -12,6 +12,8 @@ import { parseIntInRange, parseOutlierStddevs, parseWindowHours } from '../domai
 import { ERAS, PRODUCT_TYPES } from '../domain/product.js';
 import { SEARCH_LIMIT, type CatalogBody, type SearchBody } from '../service/catalog.js';
 import { MAX_SEARCH_CHARS, parseSearchText } from '../domain/search.js';
+import { HISTORY_DEFAULT_DAYS, HISTORY_DEFAULT_EVERY, HISTORY_DEFAULT_SLOTS, HISTORY_MAX_POINTS, SLOT_KEYS } from '../domain/history.js';
+import type { HistoryBody } from '../service/history.js';
 import { DEFER, withFastParse } from './input.js';
 
 /**
@@ -36,7 +38,26 @@ const outlierStddevs = intParam(
   'Observations beyond this many standard deviations are dropped.',
 );
 
-export const pricingQuery = z.object({ window_hours: windowHours, outlier_stddevs: outlierStddevs });
+/** A raw string parameter: checked by the route's handler, which has the request's clock. */
+function rawParam(doc: Record<string, unknown>) {
+  return queryParam((raw) => raw, { type: 'string', ...doc });
+}
+
+const at = rawParam({
+  format: 'date-time',
+  description: 'Price as of this ISO-8601 instant with `Z` or an offset, not later than now (default: now). Not in SPEC.md: point-in-time by key.',
+});
+
+export const pricingQuery = z.object({ window_hours: windowHours, outlier_stddevs: outlierStddevs, at });
+
+export const historyQuery = z.object({
+  from: rawParam({ format: 'date-time', description: `First instant, ISO-8601 with zone (default: ${HISTORY_DEFAULT_DAYS} days before \`to\`).` }),
+  to: rawParam({ format: 'date-time', description: 'Last instant, ISO-8601 with zone, not later than now (default: now). Points step back from it.' }),
+  every: rawParam({ pattern: '^[1-9][0-9]{0,3}[hdw]$', default: HISTORY_DEFAULT_EVERY, description: `Step between points: \`<n>h\`, \`<n>d\` or \`<n>w\`. At most ${HISTORY_MAX_POINTS} points a request.` }),
+  slots: rawParam({ default: HISTORY_DEFAULT_SLOTS.join(','), description: `Comma-separated slots: ${SLOT_KEYS.join(', ')}.` }),
+  window_hours: windowHours,
+  outlier_stddevs: outlierStddevs,
+});
 
 export const snapshotQuery = z.object({
   // Checked by the service (422, CONTRACT.md decision 2), which needs the clock.
@@ -148,6 +169,25 @@ export const searchResponse = z
   })
   .register(apiComponents, { id: 'CatalogSearch' });
 
+const confidence = z
+  .object({ level: z.number(), low_minor: z.int(), high_minor: z.int() })
+  .nullable()
+  .meta({ description: "The slot's interval (meta.confidence of pricing v2); null when the bundle carries none." });
+
+export const historyResponse = z
+  .object({
+    product_key: z.string(),
+    slots: z.array(z.string()),
+    every: z.string(),
+    points: z.array(
+      z
+        .object({ at: z.string() })
+        .catchall(z.union([z.string(), z.object({ price_minor: z.int().nullable(), confidence })]))
+        .meta({ description: 'The instant, then one `{price_minor, confidence}` per requested slot, keyed by slot.' }),
+    ),
+  })
+  .register(apiComponents, { id: 'History' });
+
 export const healthResponse = z.object({ status: z.literal('ok') }).register(apiComponents, { id: 'Health' });
 
 export const errorResponse = z.object({ detail: z.string() }).register(apiComponents, { id: 'Error' });
@@ -160,5 +200,7 @@ const bundleMatches: Same<z.output<typeof pricingBundle>, PricingBundle> = true;
 const catalogMatches: Same<z.output<typeof catalogResponse>, CatalogBody> = true;
 void bundleMatches;
 void catalogMatches;
+const historyMatches: Same<z.output<typeof historyResponse>['product_key'], HistoryBody['product_key']> = true;
+void historyMatches;
 const searchMatches: Same<z.output<typeof searchResponse>, SearchBody> = true;
 void searchMatches;

@@ -12,13 +12,17 @@ import type { Awaitable } from './awaitable.js';
 import { createBundleCache, BUNDLE_CACHE_DEFAULTS, type BundleCacheOptions } from './bundle-cache.js';
 import type { CatalogBody, SearchBody } from './catalog.js';
 import { createKeyVerifier, type KeyIdentity, type KeySession } from './key-verifier.js';
-import { createOracle, type Oracle } from './oracle.js';
+import { createOracle, type Oracle, type SeriesParams } from './oracle.js';
+import type { HistoryRequest } from '../domain/history.js';
+import type { HistoryBody } from './history.js';
 import type { RefsourceResolver, Resolution } from './refsource-resolver.js';
 import { createStoreHandle, type StoreHandle } from './store-handle.js';
 
 export interface PricingQuery {
   windowHours: number;
   outlierStddevs: number;
+  /** Price as of this instant (the API's `at`, already checked against the clock); default: now. */
+  asOf?: number;
 }
 
 export interface ApiService {
@@ -35,6 +39,8 @@ export interface ApiService {
   snapshot(id: string, date: string | undefined, outlierStddevs: number, now: number): Promise<PricingBundle>;
   /** SPEC.md 4.5. */
   catalog(): Awaitable<CatalogBody>;
+  /** The price history of a catalog key's slots (CONTRACT.md additions 4). */
+  history(productKey: string, params: SeriesParams, request: HistoryRequest): Awaitable<HistoryBody>;
   /** Catalog full-text search (CONTRACT.md additions 4): best matches first. */
   search(q: string, limit: number): Awaitable<SearchBody>;
   /** Writes pending key last-used times and closes the upstream client and the store. */
@@ -106,15 +112,17 @@ export function createApiService(deps: ApiServiceDeps): ApiService {
     },
 
     pricing(productKey, query, now) {
-      return cachedBundle(`k|${query.windowHours}|${query.outlierStddevs}|${productKey}`, now, null, (oracle) =>
-        oracle.price(oracle.productByKey(productKey), { ...query, asOf: now }, null),
+      const { windowHours, outlierStddevs, asOf = now } = query;
+      return cachedBundle(`k|${windowHours}|${outlierStddevs}|${query.asOf ?? ''}|${productKey}`, now, null, (oracle) =>
+        oracle.price(oracle.productByKey(productKey), { windowHours, outlierStddevs, asOf }, null),
       );
     },
 
     async refsource(id, query, now) {
+      const { windowHours, outlierStddevs, asOf = now } = query;
       const resolution = await deps.resolver.resolve(id, findLocal);
-      return cachedBundle(`r|${query.windowHours}|${query.outlierStddevs}|${id}`, now, resolution, (oracle) =>
-        oracle.price(resolution.product, { ...query, asOf: now }, id),
+      return cachedBundle(`r|${windowHours}|${outlierStddevs}|${query.asOf ?? ''}|${id}`, now, resolution, (oracle) =>
+        oracle.price(resolution.product, { windowHours, outlierStddevs, asOf }, id),
       );
     },
 
@@ -132,6 +140,10 @@ export function createApiService(deps: ApiServiceDeps): ApiService {
         if (catalogCache?.version !== version) catalogCache = { version, body: oracle.catalog() };
         return catalogCache.body;
       });
+    },
+
+    history(productKey, params, request) {
+      return withStore((_store, _version, oracle) => oracle.history(oracle.productByKey(productKey), params, request, null).body);
     },
 
     search(q, limit) {

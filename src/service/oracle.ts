@@ -9,6 +9,9 @@ import { computeBundle, pointsRequest } from '../engine/index.js';
 import type { Store, StoredProduct } from '../store/store.js';
 import { catalogBody, searchBody, type CatalogBody, type SearchBody } from './catalog.js';
 import { suggestKeys } from './suggest.js';
+import { historyOf, priceChange, PRICE_CHANGE_DAYS, type History, type PriceChange } from './history.js';
+import type { HistoryRequest } from '../domain/history.js';
+import { DAY_MS, toIsoUtc } from '../domain/time.js';
 
 /** The snapshot window is always 24 hours (SPEC.md 4.4). */
 export const SNAPSHOT_WINDOW_HOURS = 24;
@@ -25,6 +28,15 @@ export interface Oracle {
    * (00:00Z of the date to 00:00Z of the next day).
    */
   snapshot(product: StoredProduct, day: { start: number; end: number }, outlierStddevs: number): PricingBundle;
+  /**
+   * The bundles of one product at many instants, as `price` gives each (the store read once
+   * for all of them, see price-point-series.ts).
+   */
+  priceSeries(product: StoredProduct, params: SeriesParams, instants: readonly number[], id: string | null): PricingBundle[];
+  /** The history of a product's slots over the request's instants, with its summary. */
+  history(product: StoredProduct, params: SeriesParams, request: HistoryRequest, id: string | null): History;
+  /** `price`, and how the ungraded price moved over the 7 and 30 days before `params.asOf`. */
+  priceWithChanges(product: StoredProduct, params: PricingParams, id: string | null): { bundle: PricingBundle; changes: PriceChange[] };
   catalog(search?: string): CatalogBody;
   /** The same body as JSON text, built by the store (the fast path of `oracle catalog --json`). */
   catalogJson(search?: string): string;
@@ -34,11 +46,21 @@ export interface Oracle {
   search(q: string, limit: number): SearchBody;
 }
 
+/** Pricing parameters of a series: those of one price, without its instant. */
+export type SeriesParams = Omit<PricingParams, 'asOf'>;
+
 export function createOracle(deps: { store: Store }): Oracle {
   const { store } = deps;
   const price: Oracle['price'] = (product, params, id) => {
     const points = store.pricePoints.read(product.id, pointsRequest(params));
     return computeBundle({ product, points, params, id });
+  };
+  const priceSeries: Oracle['priceSeries'] = (product, params, instants, id) => {
+    const points = store.pricePointSeries.readSeries(
+      product.id,
+      instants.map((asOf) => pointsRequest({ ...params, asOf })),
+    );
+    return instants.map((asOf, i) => computeBundle({ product, points: points[i]!, params: { ...params, asOf }, id }));
   };
   return {
     productByKey(productKey) {
@@ -52,6 +74,22 @@ export function createOracle(deps: { store: Store }): Oracle {
       return product;
     },
     price,
+    priceSeries,
+    history(product, params, request, id) {
+      return historyOf(product.productKey, request, priceSeries(product, params, request.instants, id));
+    },
+    priceWithChanges(product, params, id) {
+      const { asOf, ...series } = params;
+      const instants = [...PRICE_CHANGE_DAYS.map((days) => asOf - days * DAY_MS), asOf];
+      const bundles = priceSeries(product, series, instants, id);
+      const bundle = bundles.at(-1)!;
+      const priced = (i: number) => {
+        const price = bundles[i]!.ungraded.price_minor;
+        return price === null ? null : { at: toIsoUtc(instants[i]!), price_minor: price };
+      };
+      const now = priced(instants.length - 1);
+      return { bundle, changes: PRICE_CHANGE_DAYS.map((days, i) => priceChange(days, priced(i), now)) };
+    },
     snapshot(product, day, outlierStddevs) {
       return price(product, { windowHours: SNAPSHOT_WINDOW_HOURS, outlierStddevs, asOf: day.end }, product.refsourceId);
     },

@@ -8,6 +8,7 @@ import { closeDatabase, openDatabase, type OpenOptions, type SqliteDatabase } fr
 import { createIngestRunRepo } from './ingest-run-repo.js';
 import { createObservationRepo } from './observation-repo.js';
 import { createPricePointReader, type PricePointReader } from './price-points.js';
+import { createPricePointSeriesReader, type PricePointSeriesReader } from './price-point-series.js';
 import { createProductRepo } from './product-repo.js';
 
 export interface Store {
@@ -16,6 +17,8 @@ export interface Store {
   readonly observations: ReturnType<typeof createObservationRepo>;
   /** The bounded read pricing needs (price-points.ts). */
   readonly pricePoints: PricePointReader;
+  /** The same read for many instants of one product, in two statements (price-point-series.ts). */
+  readonly pricePointSeries: PricePointSeriesReader;
   readonly apiKeys: ReturnType<typeof createApiKeyRepo>;
   readonly ingestRuns: ReturnType<typeof createIngestRunRepo>;
   /** Changes whenever another connection commits a write: the cue to drop cached bundles. */
@@ -51,6 +54,7 @@ export async function openStore(path: string, options: OpenOptions = {}): Promis
     products: createProductRepo(db),
     observations: createObservationRepo(db),
     pricePoints: createPricePointReader(db),
+    pricePointSeries: createPricePointSeriesReader(db),
     apiKeys: createApiKeyRepo(db),
     ingestRuns: createIngestRunRepo(db),
     dataVersion: () => dataVersion.get() as number,

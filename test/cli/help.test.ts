@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createProgram } from '../../src/cli/program.js';
+import { runCli } from '../_setup.js';
 
 /** Every command, with its full name (`keys create`). */
 function commands(program: Command): { name: string; command: Command }[] {
@@ -24,7 +25,7 @@ describe('help and documentation', () => {
 
   it('has every command of CONTRACT.md', () => {
     expect(all.map((c) => c.name).sort()).toEqual(
-      ['catalog', 'ingest', 'keys', 'keys create', 'keys list', 'keys revoke', 'price', 'serve', 'snapshot'].sort(),
+      ['catalog', 'history', 'ingest', 'keys', 'keys create', 'keys list', 'keys revoke', 'price', 'serve', 'snapshot'].sort(),
     );
   });
 
@@ -41,4 +42,16 @@ describe('help and documentation', () => {
       for (const option of command.options) expect(readme, `${name} ${option.long}`).toContain(option.long!);
     },
   );
+});
+
+describe('--help of the analyst commands', () => {
+  it.each(['catalog', 'history'])('"oracle %s --help" ends with runnable examples', async (name) => {
+    const result = await runCli([name, '--help']);
+    expect(result.code).toBe(0);
+    const examples = result.stdout.split('\nExamples:\n')[1];
+    expect(examples, result.stdout).toBeDefined();
+    const lines = examples!.trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line).toMatch(new RegExp(`^ {2}\\$ oracle ${name} `));
+  });
 });

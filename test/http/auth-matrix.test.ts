@@ -13,6 +13,7 @@ const ROUTES = [
   { name: 'health', path: '/api/v1/health', public: true },
   { name: 'openapi', path: '/api/v1/openapi.json', public: true },
   { name: 'pricing', path: pricingPath('base-set-charizard'), public: false },
+  { name: 'history', path: pricingPath('base-set-charizard', '/history?every=1w'), public: false },
   { name: 'refsource', path: '/api/v1/developer/refsource/1001', public: false },
   { name: 'snapshot', path: `/api/v1/developer/refsource/1001/snapshot?date=${toUtcDate(NOW)}`, public: false },
   { name: 'catalog', path: '/api/v1/developer/catalog', public: false },

@@ -104,6 +104,7 @@ describe('GET /api/v1/openapi.json', () => {
       '/api/v1/developer/catalog',
       '/api/v1/developer/catalog/search',
       '/api/v1/developer/pricing/{product_key}',
+      '/api/v1/developer/pricing/{product_key}/history',
       '/api/v1/developer/refsource/{refsource_id}',
       '/api/v1/developer/refsource/{refsource_id}/snapshot',
       '/api/v1/health',
@@ -114,6 +115,7 @@ describe('GET /api/v1/openapi.json', () => {
       'path:product_key',
       'query:window_hours',
       'query:outlier_stddevs',
+      'query:at',
     ]);
     expect(pricing.parameters[1].schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 72, default: 24 });
     expect(Object.keys(pricing.responses)).toEqual(['200', '400', '401', '403', '429', '500', '503']);

@@ -9,6 +9,7 @@ import type { Product } from '../../src/domain/product.js';
 import { DAY_MS, HOUR_MS } from '../../src/domain/time.js';
 import { computeBundle, pointsRequest } from '../../src/engine/index.js';
 import { createPricePointReader } from '../../src/store/price-points.js';
+import { createPricePointSeriesReader } from '../../src/store/price-point-series.js';
 import { openStore, type ResolvedObservation, type Store } from '../../src/store/store.js';
 
 const product = (key: string): Product => ({
@@ -126,6 +127,80 @@ describe('price point reader', () => {
       }
       const bundle = (points: PricePoint[]) => JSON.stringify(computeBundle({ product: product('p'), points, params, id: null }));
       expect(bundle(read)).toBe(bundle(all));
+    }
+  });
+});
+
+describe('price point series reader', () => {
+  let dir: string;
+  let store: Store;
+  let path: string;
+  let id: number;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'oracle-price-series-'));
+    path = join(dir, 'oracle.db');
+    store = await openStore(path, { create: true });
+    store.products.upsertMany([product('p')]);
+    id = store.products.findByKey('p')!.id;
+    // Irregular trading over 120 days: busy stretches, quiet weeks, ties at one instant, several conditions.
+    const conditions: Array<[string, number | null]> = [['ungraded', null], ['PSA', 10], ['PSA', 9], ['ANY', 9], ['BGS', 8]];
+    let n = 0;
+    const rows: ResolvedObservation[] = [];
+    for (let day = 0; day < 120; day += 1) {
+      conditions.forEach(([grader, grade], c) => {
+        const count = (day * 7 + c * 3) % 11 < 4 ? 0 : ((day + c) % 5) + 1;
+        for (let i = 0; i < count; i++) {
+          const observedAt = day * DAY_MS + ((i * 5 + c) % 24) * HOUR_MS;
+          rows.push({ productId: id, productKey: 'p', source: i % 2 ? 'ebay' : 'tcgplayer', observedAt, priceMinor: 1_000 + ((n * 37) % 300), grader, grade, externalId: `s${n++}` });
+        }
+      });
+    }
+    store.observations.insertMany(rows);
+  });
+  afterEach(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('gives every instant of a series the bundle a single read gives it', () => {
+    for (const windowHours of [1, 24, 72]) {
+      const instants = Array.from({ length: 60 }, (_, i) => 20 * DAY_MS + i * 37 * HOUR_MS);
+      const ranges = instants.map((asOf) => pointsRequest({ windowHours, outlierStddevs: 2, asOf }));
+      const series = store.pricePointSeries.readSeries(id, ranges);
+      expect(series).toHaveLength(instants.length);
+      instants.forEach((asOf, i) => {
+        const params = { windowHours, outlierStddevs: 2, asOf };
+        const bundle = (points: PricePoint[]) => JSON.stringify(computeBundle({ product: product('p'), points, params, id: null }));
+        expect(bundle(series[i]!), `${windowHours} h at ${asOf}`).toBe(bundle(store.pricePoints.read(id, ranges[i]!)));
+      });
+    }
+  });
+
+  it('reads the same points per instant as the single read, in time order per condition', () => {
+    const instants = [5 * DAY_MS, 33 * DAY_MS + 3 * HOUR_MS, 90 * DAY_MS, 119 * DAY_MS];
+    const ranges = instants.map((asOf) => pointsRequest({ windowHours: 24, outlierStddevs: 2, asOf }));
+    const series = store.pricePointSeries.readSeries(id, ranges);
+    const key = (p: PricePoint) => `${p.condition}|${p.observedAt}|${p.priceMinor}|${p.source}`;
+    ranges.forEach((range, i) => {
+      const single = store.pricePoints.read(id, range);
+      expect(series[i]!.map(key).sort()).toEqual(single.map(key).sort());
+      for (const condition of new Set(series[i]!.map((p) => p.condition))) {
+        const times = series[i]!.filter((p) => p.condition === condition).map((p) => p.observedAt);
+        expect(times).toEqual([...times].sort((a, b) => a - b));
+      }
+    });
+  });
+
+  it('takes two statements for the whole series', () => {
+    const executed: string[] = [];
+    const traced = new Database(path, { readonly: true, verbose: (sql) => executed.push(String(sql)) });
+    try {
+      const ranges = Array.from({ length: 50 }, (_, i) => pointsRequest({ windowHours: 24, outlierStddevs: 2, asOf: (30 + i) * DAY_MS }));
+      createPricePointSeriesReader(traced).readSeries(id, ranges);
+      expect(executed).toHaveLength(2);
+    } finally {
+      traced.close();
     }
   });
 });

@@ -3,7 +3,8 @@ import { parseSearchText } from '../../domain/search.js';
 import { createOracle } from '../../service/oracle.js';
 import { openStore } from '../../store/store.js';
 import type { CommandContext } from '../context.js';
-import { DEFAULT_WIDTH, renderCatalogTable } from '../format/catalog-table.js';
+import { renderCatalogTable } from '../format/catalog-table.js';
+import { outputWidth } from '../format/columns.js';
 
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
   const { json, search: raw } = ctx.options as { json?: boolean; search?: string };
@@ -14,7 +15,7 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
     ctx.stdout.write(
       json
         ? `${oracle.catalogJson(search)}\n`
-        : renderCatalogTable(oracle.catalogEntries(search), ctx.stdout.isTTY ? (ctx.stdout.columns ?? DEFAULT_WIDTH) : DEFAULT_WIDTH),
+        : renderCatalogTable(oracle.catalogEntries(search), outputWidth(ctx.stdout)),
     );
   } finally {
     store.close();

@@ -4,6 +4,7 @@ import { createOracle } from '../../service/oracle.js';
 import { openStore } from '../../store/store.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../exit-codes.js';
+import { formatChanges } from '../format/change.js';
 import { printBundle } from '../format/print-bundle.js';
 
 interface PriceOptions {
@@ -28,11 +29,15 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   const store = await openStore(ctx.dbPath);
   try {
     const oracle = createOracle({ store });
-    const bundle =
-      o.refsource === undefined
-        ? oracle.price(oracle.productByKey(productKey as string), params, null)
-        : oracle.price(oracle.productByRefsource(o.refsource), params, o.refsource);
-    await printBundle(bundle, o.json === true, ctx.stdout);
+    const product = o.refsource === undefined ? oracle.productByKey(productKey as string) : oracle.productByRefsource(o.refsource);
+    const id = o.refsource ?? null;
+    if (o.json) {
+      await printBundle(oracle.price(product, params, id), true, ctx.stdout);
+    } else {
+      const { bundle, changes } = oracle.priceWithChanges(product, params, id);
+      await printBundle(bundle, false, ctx.stdout);
+      ctx.stdout.write(`change:      ungraded ${formatChanges(changes)}\n`);
+    }
   } finally {
     store.close();
   }

@@ -4,10 +4,7 @@
  * columns when the width is unknown): name and set give up width first, cut with "…".
  */
 import type { CatalogEntry } from '../../domain/product.js';
-import { fitColumns, type Column } from './columns.js';
-
-/** Width used when stdout is not a terminal (a pipe, a file). */
-export const DEFAULT_WIDTH = 80;
+import { DEFAULT_WIDTH, fitColumns, type Column } from './columns.js';
 
 export function renderCatalogTable(entries: readonly CatalogEntry[], width = DEFAULT_WIDTH): string {
   const columns: Column[] = [

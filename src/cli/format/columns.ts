@@ -18,6 +18,14 @@ export interface Column {
 
 const GAP = '  ';
 
+/** Width used when stdout is not a terminal (a pipe, a file). */
+export const DEFAULT_WIDTH = 80;
+
+/** The terminal's width, or DEFAULT_WIDTH for a pipe or a file. */
+export function outputWidth(out: { isTTY?: boolean; columns?: number }): number {
+  return out.isTTY && out.columns ? out.columns : DEFAULT_WIDTH;
+}
+
 function naturalWidth(c: Column): number {
   return Math.max(c.head.length, ...c.cells.map((s) => s.length));
 }

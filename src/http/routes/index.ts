@@ -4,11 +4,12 @@ import { catalogRoute } from './catalog.js';
 import { catalogSearchRoute } from './catalog-search.js';
 import { healthRoute } from './health.js';
 import { createOpenApiRoute } from './openapi.js';
+import { historyRoute } from './history.js';
 import { pricingRoute } from './pricing.js';
 import { refsourceRoute, snapshotRoute } from './refsource.js';
 
 export function apiRoutes(version: string): Route[] {
-  const routes = [healthRoute, pricingRoute, refsourceRoute, snapshotRoute, catalogRoute, catalogSearchRoute];
+  const routes = [healthRoute, pricingRoute, historyRoute, refsourceRoute, snapshotRoute, catalogRoute, catalogSearchRoute];
   routes.push(createOpenApiRoute(routes, version));
   return routes;
 }

@@ -1,4 +1,5 @@
 /** GET /api/v1/developer/pricing/{product_key} (SPEC.md 4.2). */
+import { parseAsOf } from '../../domain/params.js';
 import { defineRoute, API_PREFIX } from '../route.js';
 import { pricingBundle, pricingQuery, productKeyPath } from '../schemas.js';
 
@@ -6,7 +7,7 @@ export const pricingRoute = defineRoute({
   path: `${API_PREFIX}/developer/pricing/:product_key`,
   operationId: 'getPricing',
   summary: 'Pricing bundle of a catalog product',
-  description: 'The ungraded price and the 4 graders x grades 7-10 matrix, as of now. `id` is null on this route.',
+  description: 'The ungraded price and the 4 graders x grades 7-10 matrix, as of now (or `at`). `id` is null on this route.',
   auth: true,
   rateLimited: true,
   pathParams: productKeyPath,
@@ -16,7 +17,7 @@ export const pricingRoute = defineRoute({
   handle: ({ params, query, now, service }) =>
     service.pricing(
       params.product_key,
-      { windowHours: query.window_hours, outlierStddevs: query.outlier_stddevs },
+      { windowHours: query.window_hours, outlierStddevs: query.outlier_stddevs, asOf: query.at === undefined ? undefined : parseAsOf(query.at, now, 'at') },
       now,
     ),
 });

@@ -1,0 +1,69 @@
+// @ts-check
+/**
+ * Child process of the history benchmark: with the BUILT service (dist/), in process, times
+ * `oracle.history` of one product over N daily points against N single `oracle.price` calls
+ * at the same instants (what a history costs without the series read), alternated round by
+ * round, and checks both give the same prices. Prints one JSON line.
+ *
+ * The first history call (cold: nothing compiled yet, as in a fresh `oracle history`) is
+ * reported apart; then WARMUP_ROUNDS untimed rounds, as the pricing benchmark warms up.
+ *
+ * Usage: node history-probe.js <db> <product_key> <to ISO> <points> <rounds>
+ */
+
+/** @type {typeof import('../../src/store/store.js')} */
+const { openStore } = await import(new URL('../../dist/store/store.js', import.meta.url).href);
+/** @type {typeof import('../../src/service/oracle.js')} */
+const { createOracle } = await import(new URL('../../dist/service/oracle.js', import.meta.url).href);
+/** @type {typeof import('../../src/domain/history.js')} */
+const { parseHistoryRequest } = await import(new URL('../../dist/domain/history.js', import.meta.url).href);
+
+const [db, productKey, toIso, pointsArg, roundsArg] = process.argv.slice(2);
+if (!db || !productKey || !toIso) throw new Error('usage: history-probe.js <db> <product_key> <to> <points> <rounds>');
+const points = Number(pointsArg ?? 365);
+const rounds = Number(roundsArg ?? 20);
+const DAY = 86_400_000;
+
+const store = await openStore(db);
+const oracle = createOracle({ store });
+const product = oracle.productByKey(productKey);
+const params = { windowHours: 24, outlierStddevs: 2 };
+const to = Date.parse(toIso);
+const from = new Date(to - (points - 1) * DAY).toISOString();
+const request = parseHistoryRequest({ from, to: toIso, every: '1d', slots: 'ungraded,psa10' }, to);
+if (request.instants.length !== points) throw new Error(`asked for ${points} points, got ${request.instants.length}`);
+
+const history = () => oracle.history(product, params, request, null);
+const singles = () => request.instants.map((asOf) => oracle.price(product, { ...params, asOf }, null));
+
+const WARMUP_ROUNDS = 3;
+
+// The two paths must agree before their times mean anything.
+const cold = performance.now();
+const h = history();
+const coldMs = performance.now() - cold;
+const s = singles();
+request.instants.forEach((_, i) => {
+  const a = /** @type {{ price_minor: number | null }} */ (h.body.points[i]?.ungraded);
+  if (a.price_minor !== s[i]?.ungraded.price_minor) throw new Error(`point ${i}: history ${a.price_minor} != price ${s[i]?.ungraded.price_minor}`);
+});
+
+for (let r = 0; r < WARMUP_ROUNDS; r += 1) {
+  history();
+  singles();
+}
+/** @type {number[]} */
+const historyMs = [];
+/** @type {number[]} */
+const singlesMs = [];
+for (let r = 0; r < rounds; r += 1) {
+  let t0 = performance.now();
+  history();
+  historyMs.push(performance.now() - t0);
+  t0 = performance.now();
+  singles();
+  singlesMs.push(performance.now() - t0);
+}
+const priced = h.body.points.filter((p) => /** @type {{ price_minor: number | null }} */ (p.ungraded).price_minor !== null).length;
+store.close();
+process.stdout.write(`${JSON.stringify({ historyMs, singlesMs, coldMs, points, priced })}\n`);

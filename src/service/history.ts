@@ -1,0 +1,145 @@
+/**
+ * Price history: the bundle at each instant of a request, reduced to the chosen slots' prices
+ * and intervals (the body of the history route and `oracle history --json`), and the summary
+ * the CLI shows beside its chart (first, last, min, max, change over 7, 30 and 90 days).
+ * Prices and intervals are the bundles' own: nothing here prices anything.
+ */
+import type { BundleMetadata, PricingBundle, Slot } from '../domain/bundle.js';
+import { UNGRADED, type Grader, type MatrixGradeKey } from '../domain/conditions.js';
+import type { HistoryRequest } from '../domain/history.js';
+import { DAY_MS, toIsoUtc } from '../domain/time.js';
+
+/** A slot's interval, as the bundle's `meta.confidence` gives it (pricing v2); null without one. */
+export interface Confidence {
+  level: number;
+  low_minor: number;
+  high_minor: number;
+}
+
+export interface HistoryValue {
+  price_minor: number | null;
+  confidence: Confidence | null;
+}
+
+export type HistoryPoint = { at: string } & { [slot: string]: HistoryValue | string };
+
+export interface HistoryBody {
+  product_key: string;
+  slots: string[];
+  every: string;
+  points: HistoryPoint[];
+}
+
+/** A price at an instant. */
+export interface PricedAt {
+  at: string;
+  price_minor: number;
+}
+
+/** How a price moved over `days`: from the price `days` before `to` (null when either is unknown). */
+export interface PriceChange {
+  days: number;
+  from: PricedAt | null;
+  to: PricedAt | null;
+  change_minor: number | null;
+  /** Percent of `from`, one decimal. */
+  change_pct: number | null;
+}
+
+export interface SlotSummary {
+  slot: string;
+  priced_points: number;
+  first: PricedAt | null;
+  last: PricedAt | null;
+  min: PricedAt | null;
+  max: PricedAt | null;
+  changes: PriceChange[];
+}
+
+export interface History {
+  body: HistoryBody;
+  summary: SlotSummary[];
+  /** The product's catalog fields, for a title. */
+  metadata: BundleMetadata;
+  /** The latest instant's interval per slot (null without one), for the summary. */
+  latest: Record<string, Confidence | null>;
+}
+
+/** The spans `oracle history` reports a change over. */
+export const HISTORY_CHANGE_DAYS = [7, 30, 90] as const;
+/** The spans `oracle price` reports the ungraded price's change over. */
+export const PRICE_CHANGE_DAYS = [7, 30] as const;
+
+/** A bundle's slot by key: `ungraded` or grader and grade (`psa10`). */
+export function slotOf(bundle: PricingBundle, key: string): Slot {
+  if (key === UNGRADED) return bundle.ungraded;
+  const m = /^([a-z]+)(\d+)$/.exec(key);
+  const slot = m ? bundle.graded[m[1]!.toUpperCase() as Grader]?.[m[2] as MatrixGradeKey] : undefined;
+  if (!slot) throw new RangeError(`no slot ${key} in a bundle`);
+  return slot;
+}
+
+export function confidenceOf(slot: Slot): Confidence | null {
+  const c = slot.meta.confidence as Partial<Confidence> | undefined;
+  if (!c || typeof c.low_minor !== 'number' || typeof c.high_minor !== 'number' || typeof c.level !== 'number') return null;
+  return { level: c.level, low_minor: c.low_minor, high_minor: c.high_minor };
+}
+
+export function historyOf(productKey: string, request: HistoryRequest, bundles: readonly PricingBundle[]): History {
+  const points = bundles.map((bundle, i) => {
+    const point: HistoryPoint = { at: toIsoUtc(request.instants[i]!) };
+    for (const key of request.slots) {
+      const slot = slotOf(bundle, key);
+      point[key] = { price_minor: slot.price_minor, confidence: confidenceOf(slot) };
+    }
+    return point;
+  });
+  const summary = request.slots.map((key) => {
+    const priced = request.instants.flatMap((t, i) => {
+      const price = slotOf(bundles[i]!, key).price_minor;
+      return price === null ? [] : [{ t, at: toIsoUtc(t), price_minor: price }];
+    });
+    return summarize(key, priced);
+  });
+  const newest = bundles.at(-1)!;
+  return {
+    body: { product_key: productKey, slots: [...request.slots], every: request.every, points },
+    summary,
+    metadata: newest.metadata,
+    latest: Object.fromEntries(request.slots.map((key) => [key, confidenceOf(slotOf(newest, key))])),
+  };
+}
+
+type Timed = PricedAt & { t: number };
+
+const plain = (p: Timed | undefined): PricedAt | null => (p ? { at: p.at, price_minor: p.price_minor } : null);
+
+function summarize(slot: string, priced: readonly Timed[]): SlotSummary {
+  let min: Timed | undefined;
+  let max: Timed | undefined;
+  for (const p of priced) {
+    if (!min || p.price_minor < min.price_minor) min = p;
+    if (!max || p.price_minor > max.price_minor) max = p;
+  }
+  const last = priced.at(-1);
+  return {
+    slot,
+    priced_points: priced.length,
+    first: plain(priced[0]),
+    last: plain(last),
+    min: plain(min),
+    max: plain(max),
+    changes: HISTORY_CHANGE_DAYS.map((days) => {
+      // The priced point at or just before `days` before the last one, if the history reaches back that far.
+      const target = last === undefined ? undefined : last.t - days * DAY_MS;
+      const from = target === undefined ? undefined : priced.findLast((p) => p.t <= target);
+      return priceChange(days, plain(from), plain(last));
+    }),
+  };
+}
+
+export function priceChange(days: number, from: PricedAt | null, to: PricedAt | null): PriceChange {
+  if (from === null || to === null) return { days, from, to, change_minor: null, change_pct: null };
+  const change = to.price_minor - from.price_minor;
+  return { days, from, to, change_minor: change, change_pct: Math.round((change / from.price_minor) * 1000) / 10 };
+}
