@@ -118,6 +118,8 @@ describe.concurrent('oracle history', () => {
       [['--slots', 'ungraded,psa6'], /--slots must be .*unknown: "psa6"/],
       [['--from', '2026-10-01'], /--from /],
       [['--to', 'now'], /--to /],
+      [['--from', '2026-02-30T00:00:00Z'], /--from .*February 2026 has 28 days/],
+      [['--to', toIsoUtc(Date.now() + DAY)], /--to .*is in the future/],
       [['--from', TO, '--to', toIsoUtc(TO_MS - DAY)], /--from must not be later than --to/],
       [['--json', '--csv'], /--json and --csv are exclusive/],
     ];

@@ -62,6 +62,8 @@ describe('GET /api/v1/developer/pricing/{product_key}/history', () => {
       ['slots=', /^slots must be/],
       ['from=yesterday', /^from /],
       ['to=2026-13-01T00:00:00Z', /^to /],
+      ['from=2026-02-29T00:00:00Z', /^from .*February 2026 has 28 days/],
+      [`to=${toIsoUtc(Date.now() + DAY)}`, /^to .*is in the future/],
       [`from=${toIsoUtc(NOW - HOUR)}&to=${toIsoUtc(NOW - 2 * HOUR)}`, /^from must not be later than to/],
       ['window_hours=0', /^window_hours must be an integer from 1 to 72/],
     ];
@@ -107,7 +109,7 @@ describe('at= on the pricing and refsource routes', () => {
   });
 
   it('answers 400 naming at for a malformed instant', async () => {
-    for (const bad of ['yesterday', '2026-11-01', '2026-11-01T00:00']) {
+    for (const bad of ['yesterday', '2026-11-01', '2026-11-01T00:00', '2026-02-30T00:00:00Z', toIsoUtc(Date.now() + DAY)]) {
       const res = await get(pricingPath(key, `?at=${encodeURIComponent(bad)}`));
       expect(res.status, bad).toBe(400);
       expect(((await res.json()) as { detail: string }).detail, bad).toMatch(/^at /);
