@@ -1,15 +1,14 @@
 // @ts-check
 /**
  * One backtest run: build the seeded market, load it into a fresh SQLite file through the
- * ingest pipeline, run the operator's preparation (the calibration hook), score every method
- * on the same instants, and gather the results. run.js is its command line; the tests call it.
+ * ingest pipeline (running the operator's preparation, the calibration hook, at the end of the
+ * warm-up), score every method on the same instants, and gather the results. run.js is its command line; the tests call it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadMarket } from './load.js';
 import { buildMarket, marketCounts } from './market.js';
-import { SCORED_START } from './model.js';
 import { prepareStore } from './prepare.js';
 import { aggregate, judgeTargets, jumpResults, renderMarkdown, worstPairs } from './report.js';
 import { scoreMarket } from './score.js';
@@ -44,14 +43,11 @@ export async function runBacktest(options) {
   log(`market: ${counts.products} products, ${counts.sales} sales, ${counts.quotes} quotes`);
 
   const dir = options.workDir ?? mkdtempSync(join(tmpdir(), 'oracle-backtest-'));
-  const store = await loadMarket(market, dir);
+  const { store, prepared } = await loadMarket(market, dir, prepareStore);
   let scores;
-  let prepared;
   try {
     lap('load');
-    log(`loaded into ${join(dir, 'backtest.db')}`);
-    prepared = await prepareStore(store, SCORED_START);
-    lap('prepare');
+    log(`loaded into ${join(dir, 'backtest.db')}${prepared.steps.length === 0 ? '' : `, prepared: ${prepared.steps.join('; ')}`}`);
     scores = scoreMarket(market, store, { log });
     lap('score');
   } finally {

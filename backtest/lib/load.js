@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { ingest, store as storeModule } from './built.js';
 import { SOURCES } from './market.js';
-import { CELLS, END, GRADES } from './model.js';
+import { CELLS, END, GRADES, SCORED_START, START } from './model.js';
 
 /** @typedef {import('./market.js').Market} Market */
 /** @typedef {import('../../src/store/store.js').Store} Store */
@@ -47,11 +47,16 @@ function* catalogLines(market) {
   }
 }
 
-/** @param {Market} market */
-function* observationLines(market) {
+/**
+ * The observations dated in [from, to), header first. Each has an external id made of its
+ * product, series and rank, the same whichever file it lands in.
+ * @param {Market} market
+ * @param {number} from
+ * @param {number} to
+ */
+function* observationLines(market, from, to) {
   yield OBSERVATION_HEADER;
-  let id = 0;
-  for (const p of market.products) {
+  for (const [pi, p] of market.products.entries()) {
     const key = p.plan.key;
     const series = [
       ...p.cells.map((s, i) => {
@@ -60,29 +65,27 @@ function* observationLines(market) {
       }),
       ...p.pooled.map((s, i) => ({ s, grader: 'ANY', grade: String(GRADES[i]) })),
     ];
-    for (const { s, grader, grade } of series) {
+    for (const [si, { s, grader, grade }] of series.entries()) {
       for (let i = 0; i < s.t.length; i++) {
+        const t = /** @type {number} */ (s.t[i]);
+        if (t < from || t >= to) continue;
         const source = SOURCES[/** @type {number} */ (s.source[i])];
-        yield `${key},${source},${new Date(/** @type {number} */ (s.t[i])).toISOString()},${s.price[i]},${grader},${grade},bt${++id}`;
+        yield `${key},${source},${new Date(t).toISOString()},${s.price[i]},${grader},${grade},bt${pi}.${si}.${i}`;
       }
     }
   }
 }
 
 /**
- * Ingests `path` with the product's pipeline; throws unless every record was written.
+ * Ingests `path` with the product's pipeline, as `oracle ingest` would at `now`; throws unless
+ * every record was written.
  * @param {Store} store
  * @param {string} path
  * @param {'catalog' | 'observations'} kind
+ * @param {number} now the ingest's clock: a simulated instant, never the wall clock
  */
-async function ingestFile(store, path, kind) {
-  const result = await ingest.ingestSource(store, path, {
-    kind,
-    maxRejects: 0,
-    // The simulated period's end: no wall clock (and no observation lies after it).
-    clock: () => END,
-    stdin: Readable.from([]),
-  });
+async function ingestFile(store, path, kind, now) {
+  const result = await ingest.ingestSource(store, path, { kind, maxRejects: 0, clock: () => now, stdin: Readable.from([]) });
   if (result.counts.rejected > 0) {
     throw new Error(`ingest of ${path} rejected ${result.counts.rejected} records; first: ${JSON.stringify(result.firstReject)}`);
   }
@@ -90,23 +93,32 @@ async function ingestFile(store, path, kind) {
 }
 
 /**
- * Writes the market's CSVs into `dir`, ingests them into `dir`/backtest.db and returns the open store.
+ * Loads the market as an operator running since START would have: the catalog and the warm-up's
+ * observations, ingested at the end of the warm-up; then `prepare` (the operator's steps, with
+ * only that data in the database); then the rest of the observations, ingested at END. The CSV
+ * files and `backtest.db` are written into `dir`.
+ * @template T
  * @param {Market} market
  * @param {string} dir
- * @returns {Promise<Store>}
+ * @param {(store: Store, asOf: number) => Promise<T>} prepare
+ * @returns {Promise<{ store: Store, prepared: T }>} the store, open
  */
-export async function loadMarket(market, dir) {
+export async function loadMarket(market, dir, prepare) {
   const catalog = join(dir, 'catalog.csv');
-  const observations = join(dir, 'observations.csv');
+  const warmup = join(dir, 'observations-warmup.csv');
+  const scored = join(dir, 'observations-scored.csv');
   await writeLines(catalog, catalogLines(market));
-  await writeLines(observations, observationLines(market));
+  await writeLines(warmup, observationLines(market, START, SCORED_START));
+  await writeLines(scored, observationLines(market, SCORED_START, END));
   const store = await storeModule.openStore(join(dir, 'backtest.db'), { create: true });
   try {
-    await ingestFile(store, catalog, 'catalog');
-    await ingestFile(store, observations, 'observations');
+    await ingestFile(store, catalog, 'catalog', SCORED_START);
+    await ingestFile(store, warmup, 'observations', SCORED_START);
+    const prepared = await prepare(store, SCORED_START);
+    await ingestFile(store, scored, 'observations', END);
+    return { store, prepared };
   } catch (error) {
     store.close();
     throw error;
   }
-  return store;
 }

@@ -14,6 +14,15 @@ export const FOLLOW_HOLD_HOURS = 6;
 export const FOLLOW_HORIZON_HOURS = 120;
 
 /**
+ * Signed error as a fraction of the truth: above 0 when the price is too high.
+ * @param {number} price
+ * @param {number} truth
+ */
+export function relativeError(price, truth) {
+  return (price - truth) / truth;
+}
+
+/**
  * Absolute error as a fraction of the truth.
  * @param {number} price
  * @param {number} truth
@@ -41,17 +50,19 @@ export function sortedQuantile(sorted, q) {
  * @property {number | null} p90 90th percentile of the absolute error, %
  * @property {number | null} p99 99th percentile, %
  * @property {number | null} over25 share of prices off by more than 25 %, %
+ * @property {number | null} bias median signed error, % of truth (above 0: priced too high)
  */
 
 /**
- * Summarises absolute errors (fractions of the truth).
- * @param {ArrayLike<number>} errors
+ * Summarises signed errors (fractions of the truth, `relativeError`).
+ * @param {ArrayLike<number>} signed
  * @returns {ErrorSummary}
  */
-export function summarizeErrors(errors) {
-  const n = errors.length;
-  if (n === 0) return { n, mdape: null, p90: null, p99: null, over25: null };
-  const sorted = Float64Array.from(errors).sort();
+export function summarizeErrors(signed) {
+  const n = signed.length;
+  if (n === 0) return { n, mdape: null, p90: null, p99: null, over25: null, bias: null };
+  const sortedSigned = Float64Array.from(signed).sort();
+  const sorted = sortedSigned.map(Math.abs).sort();
   let bad = 0;
   for (const e of sorted) if (e > BAD_ERROR) bad++;
   return {
@@ -60,6 +71,7 @@ export function summarizeErrors(errors) {
     p90: 100 * sortedQuantile(sorted, 0.9),
     p99: 100 * sortedQuantile(sorted, 0.99),
     over25: (100 * bad) / n,
+    bias: 100 * sortedQuantile(sortedSigned, 0.5),
   };
 }
 

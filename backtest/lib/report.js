@@ -5,7 +5,7 @@
  * method prices; all instants), jump following, the invariants, and issue 9's targets with
  * their verdicts. Renders them as Markdown for docs/backtest.md and the console.
  */
-import { absoluteError, coverage, FOLLOW_HORIZON_HOURS, intervalCoverage, summarizeErrors, summarizeFollow } from './metrics.js';
+import { absoluteError, coverage, relativeError, FOLLOW_HORIZON_HOURS, intervalCoverage, summarizeErrors, summarizeFollow } from './metrics.js';
 import { CELLS, SCENARIOS } from './model.js';
 import { ENGINE, METHODS } from './score.js';
 
@@ -17,7 +17,7 @@ import { ENGINE, METHODS } from './score.js';
 const OTHER_GRADER_TENS = new Set(CELLS.filter((c) => c.grade === 10 && c.grader !== 'PSA').map((c) => c.index));
 
 /**
- * @typedef {{ id: string, label: string, test: (cell: number, own: boolean, scenario: string) => boolean }} Segment
+ * @typedef {{ id: string, label: string, test: (cell: number, own: boolean) => boolean }} Segment
  * @type {readonly Segment[]}
  */
 export const SEGMENTS = [
@@ -47,7 +47,7 @@ export const SEGMENTS = [
  */
 
 /**
- * Per row, computed once for every group: each method's error (NaN: not priced) and whether
+ * Per row, computed once for every group: each method's signed error (NaN: not priced) and whether
  * every method priced it.
  * @typedef {{ errors: Float64Array[], common: Uint8Array }} RowErrors
  */
@@ -63,7 +63,7 @@ function rowErrors(scores) {
     const out = new Float64Array(rows.length);
     for (let r = 0; r < rows.length; r++) {
       const p = /** @type {number} */ (prices[r]);
-      out[r] = Number.isNaN(p) ? Number.NaN : absoluteError(p, /** @type {number} */ (rows.truth[r]));
+      out[r] = Number.isNaN(p) ? Number.NaN : relativeError(p, /** @type {number} */ (rows.truth[r]));
       if (Number.isNaN(p)) common[r] = 0;
     }
     return out;
@@ -113,7 +113,7 @@ function segmentViews(scores, perRow, members) {
 /**
  * @param {Market} market
  * @param {Scores} scores
- * @returns {{ segments: SegmentResult[], scenarios: SegmentResult[] }}
+ * @returns {{ segments: SegmentResult[], scenarios: SegmentResult[], scenarioCells: SegmentResult[] }}
  */
 export function aggregate(market, scores) {
   const { rows } = scores;
@@ -127,15 +127,21 @@ export function aggregate(market, scores) {
     return out.slice(0, n);
   };
   const segments = SEGMENTS.map((s) => {
-    const members = select((r) => s.test(/** @type {number} */ (rows.cell[r]), rows.own[r] === 1, /** @type {string} */ (scenarioOf[/** @type {number} */ (rows.product[r])])));
+    const members = select((r) => s.test(/** @type {number} */ (rows.cell[r]), rows.own[r] === 1));
     return { id: s.id, label: s.label, scored: members.length, views: segmentViews(scores, perRow, members) };
   });
   const present = SCENARIOS.filter((s) => scenarioOf.includes(s.name));
-  const scenarios = present.map((s) => {
-    const members = select((r) => scenarioOf[/** @type {number} */ (rows.product[r])] === s.name);
-    return { id: s.name, label: s.name, scored: members.length, views: segmentViews(scores, perRow, members) };
-  });
-  return { segments, scenarios };
+  const inScenario = (/** @type {string} */ name, /** @type {(cell: number) => boolean} */ cells) =>
+    select((r) => scenarioOf[/** @type {number} */ (rows.product[r])] === name && cells(/** @type {number} */ (rows.cell[r])));
+  /** @param {string} id @param {Int32Array} members @returns {SegmentResult} */
+  const result = (id, members) => ({ id, label: id, scored: members.length, views: segmentViews(scores, perRow, members) });
+  const scenarios = present.map((s) => result(s.name, inScenario(s.name, () => true)));
+  // Each scenario's ungraded and graded cells apart (results.json only: the tables would be long).
+  const scenarioCells = present.flatMap((s) => [
+    result(`${s.name} ungraded`, inScenario(s.name, (c) => c === 0)),
+    result(`${s.name} graded`, inScenario(s.name, (c) => c > 0)),
+  ]);
+  return { segments, scenarios, scenarioCells };
 }
 
 /**
@@ -284,13 +290,14 @@ function table(header, body) {
 /** @param {SegmentResult} s @param {'common' | 'all'} view */
 function methodTable(s, view) {
   return table(
-    ['method', 'MdAPE %', 'P90 %', 'P99 %', '> 25 % off', 'coverage %', 'interval coverage %', 'n'],
+    ['method', 'MdAPE %', 'P90 %', 'P99 %', '> 25 % off', 'median signed error %', 'coverage %', 'interval coverage %', 'n'],
     s.views[view].map((r, m) => [
       /** @type {(typeof METHODS)[number]} */ (METHODS[m]).label,
       pctText(r.errors.mdape),
       pctText(r.errors.p90),
       pctText(r.errors.p99),
       pctText(r.errors.over25),
+      r.errors.bias === null ? 'n/a' : `${r.errors.bias > 0 ? '+' : ''}${r.errors.bias.toFixed(1)}`,
       pctText(r.coverage),
       m === ENGINE ? pctText(r.interval) : '',
       String(r.errors.n),

@@ -10,18 +10,21 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bandMedian7d, codaBlend, mean24, median24, sevenDayAt, sevenDayTrack } from '../../backtest/lib/alternatives.js';
 import { runBacktest } from '../../backtest/lib/backtest.js';
-import { buildMarket, type Market, type Series } from '../../backtest/lib/market.js';
+import { loadMarket } from '../../backtest/lib/load.js';
+import { buildMarket, type Market, type ProductMarket, type Series } from '../../backtest/lib/market.js';
 import {
   absoluteError,
   coverage,
   hoursToFollow,
   intervalCoverage,
+  relativeError,
   summarizeErrors,
   summarizeFollow,
 } from '../../backtest/lib/metrics.js';
-import { CELLS, HOUR, START } from '../../backtest/lib/model.js';
+import { CELLS, HOUR, SCORED_START, START } from '../../backtest/lib/model.js';
 import { aggregate } from '../../backtest/lib/report.js';
 import { METHODS, type Scores } from '../../backtest/lib/score.js';
+import type { Store } from '../../src/store/store.js';
 import { ROOT, tempDir } from '../_setup.js';
 
 const run = promisify(execFile);
@@ -36,16 +39,19 @@ function series(points: [number, number][]): Series {
 }
 
 describe('metrics', () => {
-  it('summarises errors as type-7 percentiles and the share above 25 %', () => {
-    const s = summarizeErrors([0.5, 0.1, 0.3, 0.2, 0.4]);
+  it('summarises errors as type-7 percentiles of their size, the share above 25 % and the median signed error', () => {
+    const s = summarizeErrors([0.5, -0.1, -0.3, 0.2, 0.4]);
     expect(s.n).toBe(5);
     expect(s.mdape).toBeCloseTo(30, 10);
     // h = 4 x 0.9 = 3.6: 0.4 + 0.6 x (0.5 - 0.4)
     expect(s.p90).toBeCloseTo(46, 10);
     expect(s.p99).toBeCloseTo(49.6, 10);
     expect(s.over25).toBeCloseTo(60, 10);
-    expect(summarizeErrors([])).toEqual({ n: 0, mdape: null, p90: null, p99: null, over25: null });
+    // Signed, sorted: -0.3, -0.1, 0.2, 0.4, 0.5.
+    expect(s.bias).toBeCloseTo(20, 10);
+    expect(summarizeErrors([])).toEqual({ n: 0, mdape: null, p90: null, p99: null, over25: null, bias: null });
     expect(absoluteError(90, 100)).toBeCloseTo(0.1, 12);
+    expect(relativeError(90, 100)).toBeCloseTo(-0.1, 12);
   });
 
   it('counts coverage and interval coverage', () => {
@@ -154,7 +160,7 @@ describe('aggregation', () => {
       bundles: 4,
     } satisfies Scores;
     const market = { seed: '0', scale: 'small', products: [{ plan: { scenario: 'baseline' } }] } as unknown as Market;
-    const { segments, scenarios } = aggregate(market, scores);
+    const { segments, scenarios, scenarioCells } = aggregate(market, scores);
     const all = segments.find((s) => s.id === 'all')!;
     expect(all.scored).toBe(4);
     // Common pairs: the first two, the only ones every method prices.
@@ -164,11 +170,36 @@ describe('aggregation', () => {
     const ours = all.views.all[0]!;
     expect(ours.errors).toMatchObject({ n: 4, over25: 25 });
     expect(ours.errors.mdape).toBeCloseTo(10, 10);
+    expect(ours.errors.bias).toBeCloseTo(5, 10); // signed: -0.1, 0, 0.1, 0.5
     // Intervals on three pairs, two holding the truth (91-99 misses 100).
     expect([ours.intervals, ours.interval]).toEqual([3, (100 * 2) / 3]);
     expect(all.views.all[1]!.interval).toBeNull();
     expect(segments.find((s) => s.id === 'graded')!.scored).toBe(0);
     expect(scenarios.map((s) => [s.id, s.scored])).toEqual([['baseline', 4]]);
+    expect(scenarioCells.map((s) => [s.id, s.scored])).toEqual([
+      ['baseline ungraded', 4],
+      ['baseline graded', 0],
+    ]);
+  });
+});
+
+describe('loading', () => {
+  it('runs the operator\'s preparation with only the warm-up in the database, then loads the rest', async () => {
+    const market = buildMarket('3', 'small', 'crash');
+    const seen: { asOf: number; counts: number[] }[] = [];
+    const countOf = (store: Store) => store.products.catalog().map((e) => e.observation_count);
+    const { store } = await loadMarket(market, tempDir('oracle-backtest-load-'), async (s, asOf) => {
+      seen.push({ asOf, counts: countOf(s) });
+    });
+    try {
+      const before = (p: ProductMarket, to: number) => [...p.cells, ...p.pooled].reduce((n, s) => n + s.t.filter((t) => t < to).length, 0);
+      const keys = store.products.catalog().map((e) => e.product_key);
+      const byKey = (key: string) => market.products.find((p) => p.plan.key === key)!;
+      expect(seen).toEqual([{ asOf: SCORED_START, counts: keys.map((k) => before(byKey(k), SCORED_START)) }]);
+      expect(countOf(store)).toEqual(keys.map((k) => before(byKey(k), Number.POSITIVE_INFINITY)));
+    } finally {
+      store.close();
+    }
   });
 });
 
