@@ -272,7 +272,6 @@ export const SCENARIOS = [
       GRADES.forEach((grade, ni) => {
         plan.cellRate[cellIndex(cgc, ni)] = grade === 10 ? 0.1 : 0.3 * (share[grade] ?? 0);
       });
-      plan.graderWeight[cgc] = Math.max(plan.graderWeight[cgc] ?? 0, 0.05);
       plan.injected.push({ cell: cellIndex(cgc, 3), hour: scoredHour(rng), factor: 10 });
     },
   },
