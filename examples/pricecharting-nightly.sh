@@ -10,5 +10,5 @@ csv="$(mktemp "${TMPDIR:-/tmp}/pricecharting.XXXXXX.csv")"
 trap 'rm -f "$csv"' EXIT
 curl -fsS --retry 3 -o "$csv" "$PRICECHARTING_CSV_URL"
 # A new product without a release date (its era cannot be told) is rejected and listed here.
-oracle ingest --kind catalog --max-rejects 1000 --rejects /var/log/oracle/pricecharting-catalog-rejects.ndjson "$csv"
+oracle ingest --kind catalog --max-rejects 1000 --rejects "${REJECTS:-/var/log/oracle/pricecharting-catalog-rejects.ndjson}" "$csv"
 oracle ingest --format pricecharting --observed-at "$(date -u +%Y-%m-%dT00:00:00Z)" "$csv"

@@ -36,8 +36,13 @@ export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 
 /** Runs `node bin/oracle.js ...args` and resolves with its exit code and output. */
 export function runCli(args: readonly string[], options: RunOptions = {}): Promise<CliResult> {
+  return runCommand(process.execPath, [BIN, ...args], options);
+}
+
+/** Runs `file ...args` (a script of examples/, say) as runCli runs the CLI. */
+export function runCommand(file: string, args: readonly string[], options: RunOptions = {}): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(file, [...args], {
       cwd: options.cwd ?? ROOT,
       env: childEnv(options.env),
       stdio: ['pipe', 'pipe', 'pipe'],

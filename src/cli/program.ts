@@ -40,7 +40,7 @@ export function createProgram(): Command {
     .description('load observation or catalog records from files, stdin (-) or http(s) URLs; *.gz is decompressed')
     .argument('<source...>', "file path, '-' for stdin, or an http(s) URL")
     .addOption(new Option('--kind <kind>', 'record kind (default: detected from the header or keys)').choices(['observations', 'catalog']))
-    .option('--format <format>', 'csv | ndjson | json | pricecharting | tcgplayer (default: from the extension, else sniffed)')
+    .option('--format <format>', 'csv | ndjson | json | pricecharting | tcgplayer | sold-listings (default: from the extension, else sniffed)')
     .option('--rejects <file>', 'write rejected records as NDJSON {source, line, reason, record}')
     .option('--max-rejects <n>', 'exit 3 when more records than n are rejected', '0')
     .option('--dry-run', 'validate and report, write nothing')

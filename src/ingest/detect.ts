@@ -4,14 +4,15 @@
  * or the first JSON record's keys, unless --kind says it.
  */
 import { canonicalCsv, columnName } from './formats/canonical-csv.js';
-import { FEED_FORMATS, findFeedFormat, isContainerFormat, type ContainerFormat } from './formats/index.js';
+import { FEED_FORMATS, findFeedFormat, findJsonFeedFormat, isContainerFormat, type ContainerFormat } from './formats/index.js';
 import type { RecordKind, RowFormat } from './formats/types.js';
 
 /** The container of a source. `head` is its first text (at least one non-blank character). */
 export function chooseContainer(format: string | undefined, path: string, head: string): ContainerFormat {
-  if (format !== undefined) return isContainerFormat(format) ? format : 'csv'; // feed formats are CSV
-  const extension = /\.([a-z0-9]+)$/i.exec(path.replace(/\.gz$/i, ''))?.[1]?.toLowerCase();
   const first = head.trimStart()[0];
+  if (findJsonFeedFormat(format) !== undefined) return first === '[' ? 'json' : 'ndjson'; // JSON feeds: an array, else NDJSON
+  if (format !== undefined) return isContainerFormat(format) ? format : 'csv'; // the other feed formats are CSV
+  const extension = /\.([a-z0-9]+)$/i.exec(path.replace(/\.gz$/i, ''))?.[1]?.toLowerCase();
   if (extension === 'csv') return 'csv';
   if (extension === 'ndjson' || extension === 'jsonl') return 'ndjson';
   if (extension === 'json') return first === '[' ? 'json' : 'ndjson';

@@ -5,11 +5,12 @@
  */
 import type { Store } from '../store/store.js';
 import { CsvParser } from './csv-parser.js';
-import { csvRowHandler, type CsvRowOptions } from './csv-rows.js';
+import { csvRowHandler, mapperFailure, type CsvRowOptions } from './csv-rows.js';
 import { decodeUtf8 } from './decode.js';
 import { chooseContainer, chooseCsvFormat, kindOfFields } from './detect.js';
 import { IngestInterruptedError, InputError } from './errors.js';
-import type { RecordKind } from './formats/types.js';
+import { findJsonFeedFormat } from './formats/index.js';
+import { RowRejection, type JsonFormat, type RecordKind } from './formats/types.js';
 import { JsonArrayReader } from './json-array.js';
 import type { JsonRecordHandler } from './json-records.js';
 import { NdjsonReader } from './ndjson.js';
@@ -264,6 +265,8 @@ function jsonReader(
 ): Reader {
   let kind: RecordKind | null = null;
   let line = 1;
+  const feed = findJsonFeedFormat(options.format);
+  if (feed !== undefined) return jsonFeedReader(name, container, feed, options, writer, startRun);
   const handler: JsonRecordHandler = {
     value(value, at) {
       line = at;
@@ -289,6 +292,43 @@ function jsonReader(
   return { push: (text) => reader.push(text), end: () => reader.end(), line: () => line };
 }
 
+/**
+ * A reader of a JSON feed format (sold listings): each value goes through the format's
+ * mapper; a RowRejection rejects the value, any other error stops the run as a bug.
+ */
+function jsonFeedReader(
+  name: string,
+  container: 'ndjson' | 'json',
+  feed: JsonFormat,
+  options: IngestOptions,
+  writer: RecordWriter,
+  startRun: StartRun,
+): Reader {
+  if (options.kind !== undefined && !feed.kinds.includes(options.kind)) {
+    throw new InputError(name, 1, `--format ${feed.name} makes ${feed.kinds.join(' and ')} records, not ${options.kind}`);
+  }
+  const map = feed.open(csvRowOptions(name, options));
+  startRun(feed.kinds.join('+'), feed.name);
+  let line = 1;
+  const handler: JsonRecordHandler = {
+    value(value, at) {
+      line = writer.line = at;
+      try {
+        map(value, writer);
+      } catch (error) {
+        if (!(error instanceof RowRejection)) throw mapperFailure(name, at, feed.name, error);
+        writer.rejectUnread(at, error.message, value);
+      }
+    },
+    invalid(at, reason, text) {
+      line = at;
+      writer.rejectUnread(at, reason, text);
+    },
+  };
+  const reader = container === 'json' ? new JsonArrayReader(name, handler) : new NdjsonReader(name, handler);
+  return { push: (text) => reader.push(text), end: () => reader.end(), line: () => line };
+}
+
 function firstRecordKind(name: string, line: number, keys: readonly string[], kind: RecordKind | undefined): RecordKind {
   const detected = kindOfFields(keys);
   if (kind !== undefined && detected !== null && detected !== kind) {
@@ -296,7 +336,12 @@ function firstRecordKind(name: string, line: number, keys: readonly string[], ki
   }
   const chosen = kind ?? detected;
   if (chosen === null) {
-    throw new InputError(name, line, 'cannot tell the record kind from the first record: observations need source, observed_at and a price; catalog records need product_key and product_name (or use --kind)');
+    const listing = keys.includes('itemId') || keys.includes('lastSoldPrice') ? '; a marketplace sold listing needs --format sold-listings' : '';
+    throw new InputError(
+      name,
+      line,
+      `cannot tell the record kind from the first record: observations need source, observed_at and a price; catalog records need product_key and product_name (or use --kind)${listing}`,
+    );
   }
   return chosen;
 }

@@ -4,7 +4,7 @@
  * quotes of both headers, TCGplayer rows and sold listings, checked with `oracle price --json`.
  * Quotes of one feed are observed weeks apart, so each price checked has one point per cell.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, runCli, tempDir, type CliResult } from '../_setup.js';
@@ -18,7 +18,14 @@ const PC_PRINTINGS = join(FIXTURES, 'pricecharting/price-guide-printings.csv');
 const TCG = join(FIXTURES, 'tcgplayer/ProductsAndPrices.csv');
 const TCG_PRINTINGS = join(FIXTURES, 'tcgplayer/ProductsAndPrices-printings.csv');
 const TCG_CATALOG = join(FIXTURES, 'tcgplayer/catalog-printings.csv');
-const SOLD = join(FIXTURES, 'sold-listings/ebay-sold.ndjson');
+const SOLD_SEARCH = join(FIXTURES, 'sold-listings/item-sales-search.json');
+const SOLD_LATER = join(FIXTURES, 'sold-listings/item-sales-search-later.json');
+const SOLD_BROWSE = join(FIXTURES, 'sold-listings/browse-enriched.ndjson');
+
+/** The listings of an item_sales/search response file. */
+function soldListings(path: string): Record<string, unknown>[] {
+  return (JSON.parse(readFileSync(path, 'utf8')) as { itemSales: Record<string, unknown>[] }).itemSales;
+}
 
 const CHARIZARD = 'pokemon-base-set-charizard-4';
 const CHARIZARD_EX = 'pokemon-scarlet-and-violet-151-charizard-ex-199';
@@ -167,17 +174,51 @@ describe('feeding the oracle from PriceCharting, TCGplayer and sold listings', (
     expect((await price('pokemon-scarlet-and-violet-151-zapdos-reverse-holo-145', '2026-08-01T21:00:00Z')).ungraded.price_minor).toBe(210);
   });
 
-  it('ingests sold listings from stdin, once per item id, with the grader of the structured fields', async () => {
-    const listings = readFileSync(SOLD, 'utf8');
-    const first = await oracle(['ingest', '-'], listings);
-    expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/read 6, inserted 5, duplicates 1, rejected 0/);
-    expect((await oracle(['ingest', '-'], listings)).stdout).toMatch(/read 6, inserted 0, duplicates 6, rejected 0/);
+  it('prices raw sold listings: graded by the title where the condition says graded, N units for quantity N, lots rejected', async () => {
+    const dir = tempDir('oracle-sold-');
+    // The listings as the marketplace returned them, each with the product it is a sale of.
+    const listings = soldListings(SOLD_SEARCH).map((listing) => ({ ...listing, product_key: CHARIZARD }));
+    const file = join(dir, 'charizard-sold.ndjson');
+    writeFileSync(file, listings.map((listing) => JSON.stringify(listing)).join('\n'));
+    const rejects = join(dir, 'rejects.ndjson');
+    const first = await oracle(['ingest', '--format', 'sold-listings', '--max-rejects', '1', '--rejects', rejects, file]);
+    expect(first.stderr).toBe('');
+    expect(first.stdout).toMatch(/read 8, inserted 7, duplicates 0, rejected 1/); // 3 units of the raw listing; the lot rejected
+    expect(readFileSync(rejects, 'utf8')).toContain('the title says \\"Lot\\": a lot, not a sale of one card');
 
+    // The day's price-guide quotes (00:00) are in the window too: one point each.
     const bundle = await price(CHARIZARD, '2026-11-20T14:00:00Z');
-    expect(bundle.ungraded.meta.source_counts).toEqual({ ebay: 1, pricecharting: 1 });
-    expect(bundle.graded.PSA?.['10']?.included_points).toBe(2); // the guide's PSA 10 and one sale; TAG 10 is not PSA
-    expect(bundle.graded.BGS?.['9']?.included_points).toBeGreaterThanOrEqual(1);
+    expect(bundle.graded.PSA?.['10']?.included_points).toBe(2); // the guide's PSA 10 and the "PSA 10 GEM MINT" sale
+    expect(bundle.graded.BGS?.['9']?.included_points).toBe(1); // "Beckett 9" (the guide has no BGS 9)
+    // 3 units at $305 and the "PSA 10 READY" raw card, beside the guide's $310; TAG 10 is stored, not priced.
+    expect(bundle.ungraded.meta.source_counts).toEqual({ ebay: 4, pricecharting: 1 });
+
+    // Ingesting the same listings again adds nothing.
+    expect((await oracle(['ingest', '--format', 'sold-listings', '--max-rejects', '1', file])).stdout).toMatch(
+      /read 8, inserted 0, duplicates 7, rejected 1/,
+    );
+  });
+
+  it('adds only the units sold since when a listing is read again with a later last sale, from a JSON array', async () => {
+    const dir = tempDir('oracle-sold-later-');
+    const file = join(dir, 'charizard-sold-later.json');
+    writeFileSync(file, JSON.stringify(soldListings(SOLD_LATER).map((listing) => ({ ...listing, product_key: CHARIZARD }))));
+    expect(await ingest('--format', 'sold-listings', file)).toMatch(/read 6, inserted 2, duplicates 4, rejected 0/);
+    const bundle = await price(CHARIZARD, '2026-11-20T14:00:00Z');
+    expect(bundle.ungraded.meta.source_counts).toEqual({ ebay: 6, pricecharting: 1 }); // units 4 and 5 at the later $310
+    expect(await ingest('--format', 'sold-listings', file)).toMatch(/read 6, inserted 0, duplicates 6, rejected 0/);
+  });
+
+  it('takes grader and grade from condition descriptors when a listing carries them, and rejects a price in another currency', async () => {
+    const dir = tempDir('oracle-sold-browse-');
+    const rejects = join(dir, 'rejects.ndjson');
+    const run = await oracle(['ingest', '--format', 'sold-listings', '--max-rejects', '1', '--rejects', rejects, SOLD_BROWSE]);
+    expect(run.stdout).toMatch(/read 5, inserted 4, duplicates 0, rejected 1/);
+    expect(readFileSync(rejects, 'utf8')).toContain('lastSoldPrice.currency is \\"GBP\\": only USD prices are stored');
+    const bundle = await price(CHARIZARD_EX, '2026-11-20T12:00:00Z');
+    expect(bundle.graded.PSA?.['10']?.included_points).toBe(2); // the guide's $1,150 and the $1,090 sale the descriptors grade PSA 10
+    expect(bundle.graded.BGS?.['10']?.included_points ?? 0).toBe(0); // BGS 9.5 is stored, not priced
+    expect(bundle.ungraded.meta.source_counts).toEqual({ ebay: 2, pricecharting: 1 }); // conditionId 4000: ungraded, whatever the title hopes
   });
 
   it('rejects an --observed-at without a time zone as a usage error', async () => {

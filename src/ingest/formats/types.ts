@@ -77,3 +77,19 @@ export interface RowFormat {
    */
   open(header: readonly string[], options: FormatOptions): RowMapper;
 }
+
+/** Turns one parsed JSON value (an NDJSON line, an array element) into zero or more records; throws RowRejection to reject it. */
+export type JsonMapper = (value: unknown, out: RecordSink) => void;
+
+/**
+ * A feed of JSON records (NDJSON or a JSON array, told apart as for canonical records):
+ * each value goes through the mapper instead of being a canonical record itself.
+ */
+export interface JsonFormat {
+  /** The `--format` value that selects it. */
+  readonly name: string;
+  /** The kinds of record it makes. */
+  readonly kinds: readonly RecordKind[];
+  /** Prepares the mapper for one source (options checked once). */
+  open(options: FormatOptions): JsonMapper;
+}
