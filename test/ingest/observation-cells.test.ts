@@ -105,8 +105,8 @@ describe('the fast path of canonical CSV observations', () => {
     );
   });
 
-  it('agrees with the schema on the sold-listings fixture and on the edge cases of each rule', () => {
-    const fixture = readFileSync(join(ROOT, 'test/fixtures/sold-listings/ebay-sold.ndjson'), 'utf8')
+  it('agrees with the schema on the canonical observations fixture and on the edge cases of each rule', () => {
+    const fixture = readFileSync(join(ROOT, 'test/fixtures/canonical/observations.ndjson'), 'utf8')
       .trim()
       .split('\n')
       .map((line) => normalizeRecord(JSON.parse(line) as CanonicalRecord) as Record<string, string>);
