@@ -20,7 +20,7 @@ await build({
   target: 'node20',
   sourcemap: true,
   // Loaded only by ingest and serve (and the ORM only to migrate; the Redis client only by serve --redis): left to node_modules.
-  external: ['drizzle-orm', 'undici', 'zod', 'polka', '@redis/client'],
+  external: ['drizzle-orm', 'undici', 'zod', 'polka', 'ioredis'],
   // Bundled CommonJS packages (commander, cli-table3, better-sqlite3's JS) call require().
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   logLevel: 'warning',

@@ -10,12 +10,13 @@
  *
  * Redis down (README "Rate limit"): the limit fails open to a bucket in this process, so
  * each replica limits on its own; never a 5xx, never a hang. A command that has no answer
- * within REDIS_COMMAND_TIMEOUT_MS counts as Redis down. While it is down, a circuit breaker
+ * within REDIS_COMMAND_TIMEOUT_MS counts as Redis down (ioredis's commandTimeout, which
+ * covers the reply, not only the write). While it is down, a circuit breaker
  * lets one request a second try Redis again; the others use the local bucket at once. One
  * line is logged when Redis goes away and one when it is back.
  */
 import { createHash } from 'node:crypto';
-import { createClient } from '@redis/client';
+import { Redis } from 'ioredis';
 import { CircuitBreaker } from '../upstream/circuit-breaker.js';
 import { createRateLimiter, rateDecision, type RateDecision, type RateLimiter } from './rate-limit.js';
 
@@ -82,14 +83,25 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
   const { limitPerMinute } = options;
   const timeoutMs = options.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS;
   const where = redisLocation(options.url);
-  const client = createClient({
-    url: options.url,
-    // A command while reconnecting fails at once (and the local bucket answers) instead of queueing.
-    disableOfflineQueue: true,
-    socket: { connectTimeout: REDIS_CONNECT_TIMEOUT_MS, reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, REDIS_RETRY_MS) },
+  const client = new Redis(options.url, {
+    lazyConnect: true,
+    connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
+    commandTimeout: timeoutMs,
+    // A command while Redis is away fails at once (and the local bucket answers) instead of
+    // waiting in a queue or being sent again after a reconnect.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
+    retryStrategy: (retries) => Math.min(50 * 2 ** retries, REDIS_RETRY_MS),
+    // How long close() waits for a socket to end before destroying it; a socket that never
+    // connected never ends, and would hold the process open that long at shutdown.
+    disconnectTimeout: timeoutMs,
   });
-  // Every failed reconnect emits one; the breaker's transitions below are what gets logged.
-  client.on('error', () => {});
+  // Every failed reconnect emits one; the breaker's transitions below are what gets logged,
+  // with the socket's last error as the reason where the command's own says only "closed".
+  let socketError: Error | undefined;
+  client.on('error', (error: Error) => (socketError = error));
+  client.on('ready', () => (socketError = undefined));
   const local = createRateLimiter(limitPerMinute);
   const breaker = new CircuitBreaker({ failureThreshold: 1, coolDownMs: REDIS_RETRY_MS });
   const limitArg = String(limitPerMinute);
@@ -102,7 +114,8 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
     breaker.failure();
     if (down) return;
     down = true;
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason =
+      socketError?.message ?? (client.status !== 'ready' ? 'connection closed' : error instanceof Error ? error.message : String(error));
     log('warn', `rate limit: Redis at ${where} unreachable (${reason}); each process limits on its own until it is back`);
   }
 
@@ -116,26 +129,17 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
   async function evaluate(keyId: string): Promise<[number, string]> {
     const key = KEY_PREFIX + keyId;
     try {
-      return await client.sendCommand(['EVALSHA', TAKE_SHA1, '1', key, limitArg]);
+      return (await client.evalsha(TAKE_SHA1, 1, key, limitArg)) as [number, string];
     } catch (error) {
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      return client.sendCommand(['EVAL', TAKE_SCRIPT, '1', key, limitArg]);
+      return (await client.eval(TAKE_SCRIPT, 1, key, limitArg)) as [number, string];
     }
-  }
-
-  /** The script's answer, or a rejection after `timeoutMs`: a command once written waits for its reply however long Redis takes. */
-  function withDeadline<T>(promise: Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-    });
-    return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
   }
 
   return {
     take(keyId, nowMs): RateDecision | Promise<RateDecision> {
       if (!breaker.tryAcquire()) return local.take(keyId, nowMs);
-      return withDeadline(evaluate(keyId)).then(
+      return evaluate(keyId).then(
         ([allowed, tokens]) => {
           cameBack();
           return rateDecision(limitPerMinute, Number(tokens), allowed === 1);
@@ -148,18 +152,18 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
     },
 
     async connect() {
-      // connect() keeps retrying while Redis is unreachable: its first error decides.
-      let onError: (error: Error) => void = () => {};
-      const failed = new Promise<Error>((resolve) => client.once('error', (onError = resolve)));
-      const outcome = await Promise.race([client.connect().then(() => null, (error: Error) => error), failed]);
-      client.off('error', onError);
-      if (outcome === null) return true;
-      wentDown(outcome);
-      return false;
+      try {
+        // Rejects on the first failed attempt; the client keeps reconnecting in the background.
+        await client.connect();
+        return true;
+      } catch (error) {
+        wentDown(error);
+        return false;
+      }
     },
 
     async close() {
-      if (client.isOpen) client.destroy();
+      client.disconnect();
     },
   };
 }

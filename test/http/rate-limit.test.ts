@@ -5,7 +5,7 @@
  * stopped and hung mid-test.
  */
 import { randomUUID } from 'node:crypto';
-import { createClient } from '@redis/client';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRateLimiter, type RateDecision, type RateLimiter } from '../../src/http/rate-limit.js';
 import { createRedisRateLimiter, REDIS_RETRY_MS, type RedisRateLimiter } from '../../src/http/redis-rate-limit.js';
@@ -83,12 +83,11 @@ for (const impl of implementations) {
 }
 
 describeWithRedis('token bucket in Redis, shared', () => {
-  let admin: ReturnType<typeof createClient>;
-  beforeAll(async () => {
-    admin = createClient({ url: redisDatabase(DB) });
-    await admin.connect();
+  let admin: Redis;
+  beforeAll(() => {
+    admin = new Redis(redisDatabase(DB));
   });
-  afterAll(() => admin.destroy());
+  afterAll(() => admin.disconnect());
 
   it('gives two replicas with clocks an hour apart exactly the limit together, under concurrent load', async () => {
     const [a, b] = [await redisLimiter(redisDatabase(DB), 10), await redisLimiter(redisDatabase(DB), 10)];
@@ -104,7 +103,7 @@ describeWithRedis('token bucket in Redis, shared', () => {
     const limiter = await redisLimiter(redisDatabase(DB), 6);
     const key = randomUUID();
     await takeMany(limiter, key, 2);
-    const ttl = await admin.pTTL(`oracle:ratelimit:${key}`);
+    const ttl = await admin.pttl(`oracle:ratelimit:${key}`);
     // Two tokens taken at 6/min: full again in 20 s.
     expect(ttl).toBeGreaterThan(19_000);
     expect(ttl).toBeLessThanOrEqual(20_000);
@@ -114,7 +113,7 @@ describeWithRedis('token bucket in Redis, shared', () => {
     const limiter = await redisLimiter(redisDatabase(DB), 3);
     const key = randomUUID();
     await takeMany(limiter, key, 1);
-    await admin.scriptFlush();
+    await admin.script('FLUSH');
     expect((await takeMany(limiter, key, 3)).map((d) => [d.allowed, d.remaining])).toEqual([
       [true, 1],
       [true, 0],
@@ -161,7 +160,7 @@ describeWithRedis('token bucket in Redis, while Redis is down', () => {
     process.kill(pid, 'SIGSTOP');
     try {
       expect((await takeMany(limiter, key, 2)).map((d) => d.allowed)).toEqual([true, true]);
-      expect(log.map((line) => JSON.parse(line).message)).toEqual([expect.stringMatching(/unreachable \(no answer within \d+ ms\)/)]);
+      expect(log.map((line) => JSON.parse(line).message)).toEqual([expect.stringMatching(/unreachable \(Command timed out\)/)]);
     } finally {
       process.kill(pid, 'SIGCONT');
     }
@@ -181,12 +180,11 @@ describeWithRedis('token bucket in Redis, while Redis is down', () => {
 });
 
 async function redisInfo(url: string): Promise<Record<string, string>> {
-  const client = createClient({ url });
-  await client.connect();
+  const client = new Redis(url);
   try {
     const text = await client.info('server');
     return Object.fromEntries(text.split('\r\n').filter((line) => line.includes(':')).map((line) => line.split(':', 2) as [string, string]));
   } finally {
-    client.destroy();
+    client.disconnect();
   }
 }
