@@ -2,10 +2,13 @@
 /**
  * Issue 6.3: requests/s and p99 latency of GET /api/v1/developer/pricing/{key} with auth and
  * rate limiting on (limit raised out of the way), from autocannon in a second process on
- * loopback, against a bare node:http server answering a fixed body of the same size.
+ * loopback, against a bare node:http server answering a fixed body of the same size. Beside
+ * it, when redis-server is installed, the same server with `--redis` (the buckets in a real
+ * Redis on loopback, one round trip per request), against the in-process bucket.
  */
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { findRedisServer, REDIS_INSTALL_HINT, startRedis } from '../../scripts/test-services.js';
 import { sampleDatabase } from '../lib/data.js';
 import { hottestProduct } from '../lib/db-query.js';
 import { nodeFlags, ORACLE_BIN, oracleChecked } from '../lib/oracle.js';
@@ -88,6 +91,9 @@ export async function apiBenchmark(ctx) {
   const server = await startService(process.execPath, [...serverArgs, '--rate-limit', String(RATE_LIMIT)], LISTENING);
   /** @type {import('../lib/proc.js').Service | null} */
   let bare = null;
+  const redis = findRedisServer() ? await startRedis() : null;
+  /** @type {import('../lib/proc.js').Service | null} */
+  let shared = null;
   try {
     const path = `/api/v1/developer/pricing/${encodeURIComponent(product.productKey)}`;
     const oracleUrl = `${server.ready[1]}${path}`;
@@ -97,22 +103,28 @@ export async function apiBenchmark(ctx) {
     if (first.status !== 200) throw new Error(`GET ${path} answered ${first.status}: ${body.toString().slice(0, 300)}`);
     bare = await startService(process.execPath, [BARE_SERVER, String(body.length)], LISTENING);
     const bareUrl = `${bare.ready[1]}${path}`;
+    if (redis) shared = await startService(process.execPath, [...serverArgs, '--rate-limit', String(RATE_LIMIT), '--redis', redis.url], LISTENING);
+    const sharedUrl = shared ? `${shared.ready[1]}${path}` : '';
 
     /** @type {Load[]} */
     const ours = [];
     /** @type {Load[]} */
     const theirs = [];
+    /** @type {Load[]} */
+    const withRedis = [];
     // One second of load on each first, untimed: JIT warm-up and the first bundle computation.
     await load({ ...s, durationSeconds: 1 }, bare, bareUrl, headers);
     await load({ ...s, durationSeconds: 1 }, server, oracleUrl, headers);
+    if (shared) await load({ ...s, durationSeconds: 1 }, shared, sharedUrl, headers);
     for (let round = 0; round < s.rounds; round += 1) {
       // Alternate which side goes first, so a slower stretch of a busy machine hits both.
       ctx.log(`api round ${round + 1}/${s.rounds} (${s.durationSeconds} s per side)`);
       if (round % 2 === 0) theirs.push(await load(s, bare, bareUrl, headers));
       ours.push(await load(s, server, oracleUrl, headers));
+      if (shared) withRedis.push(await load(s, shared, sharedUrl, headers));
       if (round % 2 === 1) theirs.push(await load(s, bare, bareUrl, headers));
     }
-    const bad = ours.reduce((n, l) => n + l.bad, 0) + theirs.reduce((n, l) => n + l.bad, 0);
+    const bad = [...ours, ...theirs, ...withRedis].reduce((n, l) => n + l.bad, 0);
     const rps = median(ours.map((l) => l.rps));
     const baseRps = median(theirs.map((l) => l.rps));
     const p99 = median(ours.map((l) => l.p99));
@@ -158,6 +170,7 @@ export async function apiBenchmark(ctx) {
           ratioDefinition: 'oracle / bare (the cost of the request path, robust to a busy machine)',
           target: null,
         }),
+        ...(shared ? redisFigures(rps, ours, withRedis) : []),
         figure({
           figure: 'Latency p50',
           value: median(ours.map((l) => l.p50)),
@@ -171,11 +184,48 @@ export async function apiBenchmark(ctx) {
       ],
       notes: [
         ...(bad > 0 ? [`${bad} responses were not 2xx (or errored): the figure is not valid.`] : []),
+        redis
+          ? `With --redis: the same server with its buckets in Redis (Debian's redis-server, nothing persisted) on loopback, run right after the in-process one in each round; Redis shares the machine's 2 cores with the server and autocannon, as it would not in a deployment.`
+          : `With --redis: not measured, redis-server is not installed (${REDIS_INSTALL_HINT}).`,
         `Cores busy in the server process (req/s x CPU per request): oracle ${utilisation(rps, ours)}, bare ${utilisation(baseRps, theirs)}; a server near 1.00 is CPU-bound, one well below is held back by the load generator on the other core.`,
       ],
     };
   } finally {
+    await shared?.stop();
+    await redis?.stop();
     await bare?.stop();
     await server.stop();
   }
+}
+
+/**
+ * The Redis-backed server beside the in-process one of the same run.
+ * @param {number} rps the in-process server's req/s
+ * @param {Load[]} ours
+ * @param {Load[]} withRedis
+ */
+function redisFigures(rps, ours, withRedis) {
+  const baseline = 'the same oracle serve, buckets in process';
+  const redisRps = median(withRedis.map((l) => l.rps));
+  return [
+    figure({
+      figure: 'Requests/s with --redis',
+      value: Math.round(redisRps),
+      unit: 'req/s',
+      baseline,
+      baselineValue: Math.round(rps),
+      ratio: round(redisRps / rps, 2),
+      ratioDefinition: '--redis / in process',
+      target: null,
+    }),
+    figure({
+      figure: 'Server CPU per request with --redis',
+      value: cpuPerRequest(withRedis),
+      unit: 'µs',
+      baseline,
+      baselineValue: cpuPerRequest(ours),
+      ratioDefinition: '--redis / in process',
+      target: null,
+    }),
+  ];
 }
