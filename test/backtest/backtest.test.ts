@@ -8,10 +8,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bandMedian7d, codaBlend, mean24, median24, sevenDayAt, sevenDayTrack } from '../../backtest/lib/alternatives.js';
+import { bandMedian7d, codaBlend, mean24, median24, sevenDayAt, sevenDayTrack, windowPrices } from '../../backtest/lib/alternatives.js';
 import { runBacktest } from '../../backtest/lib/backtest.js';
 import { loadMarket } from '../../backtest/lib/load.js';
-import { buildMarket, type Market, type ProductMarket, type Series } from '../../backtest/lib/market.js';
+import { buildMarket, SOURCE, truthAt, type Market, type ProductMarket, type Series } from '../../backtest/lib/market.js';
 import {
   absoluteError,
   coverage,
@@ -263,17 +263,49 @@ describe('a small seeded run', () => {
   });
 
   it('the market holds every contamination its scenarios promise', () => {
-    const truthOf = (key: string) => first.market.products.find((p) => p.plan.key.startsWith(key))!;
-    // A x10 typo among the thin card's sales: some sale is above 5x its truth.
-    const typo = truthOf('bt-typo-x10-of-3');
-    const cell = typo.cells[0]!;
-    const ratios = Array.from(cell.t, (t, i) => cell.price[i]! / Math.exp(typo.logTruth[Math.floor((t - START) / HOUR)]!));
-    expect(ratios.some((x) => x > 5)).toBe(true);
-    // Graded-only products have no ungraded observation; dead ones none after their death.
-    expect(truthOf('bt-graded-only').cells[0]!.t.length).toBe(0);
-    const dead = truthOf('bt-dead');
+    const product = (scenario: string) => first.market.products.find((p) => p.plan.scenario === scenario)!;
+    /** Per scored instant: how many observations the 24 h window of a cell holds, and how many are above 5x the truth. */
+    const windows = (p: ProductMarket, cell: number) =>
+      first.scores.instants.map((t) => {
+        const prices = Array.from(windowPrices(p.cells[cell]!, t - 24 * HOUR, t));
+        return `${prices.length}:${prices.filter((x) => x > 5 * truthAt(p, cell, t)).length}`;
+      });
+    // A x10 among only three observations in a window; two x10 among five.
+    expect(windows(product('typo_x10_of_3'), 0)).toContain('3:1');
+    expect(windows(product('typo_2x10_of_5'), 0)).toContain('5:2');
+    // One CGC 10 sale at 10x in a thin grader cell.
+    const thinGrader = product('thin_grader_typo');
+    const cgc10 = CELLS.find((c) => c.key === 'cgc10')!.index;
+    expect(windows(thinGrader, cgc10)).toContain('1:1');
+    // Shill bursts: some hour holds more sales at about 2x (1.8x or more) than below it.
+    const shill = product('shill');
+    const hourly = new Map<number, [number, number]>();
+    shill.cells[0]!.t.forEach((t, i) => {
+      const h = Math.floor((t - START) / HOUR);
+      const counts = hourly.get(h) ?? [0, 0];
+      counts[shill.cells[0]!.price[i]! >= 1.8 * truthAt(shill, 0, START + (h + 1) * HOUR) ? 1 : 0]++;
+      hourly.set(h, counts);
+    });
+    expect([...hourly.values()].some(([real, high]) => high > real + 1)).toBe(true);
+    // A -43 % crash with sales on both sides of it.
+    const crash = product('crash');
+    const at = crash.plan.jumps[0]!.hour;
+    expect(crash.plan.jumps.map((j) => j.factor)).toEqual([0.57]);
+    const sold = (from: number, to: number) => crash.cells[0]!.t.filter((t) => t >= START + from * HOUR && t < START + to * HOUR).length;
+    expect(sold(at - 24, at)).toBeGreaterThan(0);
+    expect(sold(at, at + 24)).toBeGreaterThan(sold(at - 24, at) / 2);
+    // Hundreds of sales a day on a hot card; a sale every few days on a thin one.
+    const salesPerDay = (p: ProductMarket) => p.cells[0]!.source.filter((s) => s === SOURCE.sale).length / 60;
+    expect(salesPerDay(product('hot'))).toBeGreaterThan(100);
+    expect(salesPerDay(product('thin'))).toBeLessThan(1);
+    // Graded-only products have no ungraded observation; dead ones none after their death;
+    // booster boxes no graded one.
+    expect(product('graded_only').cells[0]!.t.length).toBe(0);
+    const dead = product('dead');
     const deadAt = START + dead.plan.deadFrom! * HOUR;
     expect([...dead.cells, ...dead.pooled].every((s) => s.t.every((t) => t < deadAt))).toBe(true);
+    const sealed = product('sealed');
+    expect([...sealed.cells.slice(1), ...sealed.pooled].every((s) => s.t.length === 0)).toBe(true);
     // Price guides quote the pooled ANY grades.
     expect(first.market.products.some((p) => p.pooled[2]!.t.length > 0)).toBe(true);
   });
