@@ -12,6 +12,8 @@ export const FOLLOW_TOLERANCE = 0.1;
 export const FOLLOW_HOLD_HOURS = 6;
 /** Hours after a jump or crash that are watched. */
 export const FOLLOW_HORIZON_HOURS = 120;
+/** The first hours after a jump, where the share of prices off by more than BAD_ERROR is counted. */
+export const AFTER_JUMP_HOURS = 24;
 
 /**
  * Signed error as a fraction of the truth: above 0 when the price is too high.
@@ -112,8 +114,26 @@ export function hoursToFollow(hourly) {
 }
 
 /**
+ * How many of the first AFTER_JUMP_HOURS hourly instants after a jump a method priced, and how
+ * many of those prices were off by more than BAD_ERROR.
+ * @param {readonly { price: number | null, truth: number }[]} hourly the instants 1..horizon hours after the jump
+ * @returns {{ priced: number, off: number }}
+ */
+export function offAfterJump(hourly) {
+  let priced = 0;
+  let off = 0;
+  for (const { price, truth } of hourly.slice(0, AFTER_JUMP_HOURS)) {
+    if (price === null) continue;
+    priced++;
+    if (absoluteError(price, truth) > BAD_ERROR) off++;
+  }
+  return { priced, off };
+}
+
+/**
  * Summary of hours-to-follow over jump events.
  * @param {readonly (number | null)[]} hours null = not followed within the horizon
+ * @returns {{ events: number, medianHours: number | null, p90Hours: number | null, within24h: number | null, notFollowed: number }}
  */
 export function summarizeFollow(hours) {
   const n = hours.length;
@@ -132,4 +152,13 @@ export function summarizeFollow(hours) {
     within24h: (100 * hours.filter((h) => h !== null && h <= 24).length) / n,
     notFollowed: hours.filter((h) => h === null).length,
   };
+}
+
+/**
+ * Share (%) of the priced instants off by more than BAD_ERROR, over events' `offAfterJump` counts.
+ * @param {readonly { priced: number, off: number }[]} counts
+ */
+export function shareOffAfterJumps(counts) {
+  const priced = counts.reduce((a, c) => a + c.priced, 0);
+  return priced === 0 ? null : (100 * counts.reduce((a, c) => a + c.off, 0)) / priced;
 }

@@ -5,7 +5,7 @@
  * method prices; all instants), jump following, the invariants, and issue 9's targets with
  * their verdicts. Renders them as Markdown for docs/backtest.md and the console.
  */
-import { absoluteError, coverage, relativeError, FOLLOW_HORIZON_HOURS, intervalCoverage, summarizeErrors, summarizeFollow } from './metrics.js';
+import { absoluteError, coverage, FOLLOW_HORIZON_HOURS, intervalCoverage, relativeError, shareOffAfterJumps, summarizeErrors, summarizeFollow } from './metrics.js';
 import { CELLS, SCENARIOS } from './model.js';
 import { ENGINE, METHODS } from './score.js';
 
@@ -150,7 +150,12 @@ export function aggregate(market, scores) {
  */
 export function jumpResults(scores) {
   /** @param {import('./score.js').JumpEvent[]} events */
-  const per = (events) => METHODS.map((method, m) => ({ id: method.id, ...summarizeFollow(events.map((e) => e.hours[m] ?? null)) }));
+  const per = (events) =>
+    METHODS.map((method, m) => ({
+      id: method.id,
+      ...summarizeFollow(events.map((e) => e.hours[m] ?? null)),
+      off25First24h: shareOffAfterJumps(events.map((e) => e.first24h[m] ?? { priced: 0, off: 0 })),
+    }));
   const scenarios = [...new Set(scores.jumps.map((e) => e.scenario))];
   return {
     all: per(scores.jumps),
@@ -326,10 +331,17 @@ function segmentTable(list, view) {
  */
 function jumpTable(jumps) {
   const row = (/** @type {string} */ label, /** @type {ReturnType<typeof jumpResults>['all']} */ methods) =>
-    [label, ...methods.map((f) => (f.events === 0 ? '—' : `${f.medianHours ?? `> ${FOLLOW_HORIZON_HOURS}`} h / ${f.p90Hours ?? `> ${FOLLOW_HORIZON_HOURS}`} h / ${pctText(f.within24h)} %`))];
+    [
+      label,
+      ...methods.map((f) => {
+        if (f.events === 0) return '—';
+        const beyond = `> ${FOLLOW_HORIZON_HOURS}`;
+        return `${f.medianHours ?? beyond} h / ${f.p90Hours ?? beyond} h / ${pctText(f.within24h)} % / ${pctText(f.off25First24h)} %`;
+      }),
+    ];
   const events = jumps.all[0]?.events ?? 0;
   return [
-    `${events} (jump, traded cell) events; per method: median hours / P90 hours / share followed within 24 h.`,
+    `${events} (jump, traded cell) events; per method: median hours to follow / P90 hours / share followed within 24 h / share of its prices > 25 % off in the first 24 h.`,
     '',
     table(['', ...METHODS.map((m) => m.label)], [row('all jumps and crashes', jumps.all), ...jumps.groups.map((s) => row(s.id, s.methods))]),
   ].join('\n');

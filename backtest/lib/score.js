@@ -8,7 +8,7 @@
 import { codaBlend, lowerBound, mean24, median24, sevenDayAt, sevenDayTrack, WINDOW_MS } from './alternatives.js';
 import { service } from './built.js';
 import { truthAt } from './market.js';
-import { hoursToFollow, FOLLOW_HORIZON_HOURS } from './metrics.js';
+import { FOLLOW_HORIZON_HOURS, hoursToFollow, offAfterJump } from './metrics.js';
 import { CELLS, END, HOUR, INSTANT_OFFSET_HOURS, INSTANT_STEP_HOURS, OUTLIER_STDDEVS, SCORED_START, START, WINDOW_HOURS } from './model.js';
 
 /** @typedef {import('./market.js').Market} Market */
@@ -60,6 +60,7 @@ export function scoredInstants() {
  * @property {string} at ISO-8601 of the jump
  * @property {number} factor new truth / old truth
  * @property {(number | null)[]} hours per method: hours to follow, null = not within the horizon
+ * @property {{ priced: number, off: number }[]} first24h per method: the first 24 hourly instants priced, and off by > 25 %
  */
 
 /**
@@ -202,6 +203,7 @@ function followJumps(product, stored, tracks, price) {
         at: new Date(jumpAt).toISOString(),
         factor: jump.factor,
         hours: METHODS.map((_, m) => hoursToFollow(/** @type {{ price: number | null, truth: number }[][]} */ (hourly[ci])[m] ?? [])),
+        first24h: METHODS.map((_, m) => offAfterJump(/** @type {{ price: number | null, truth: number }[][]} */ (hourly[ci])[m] ?? [])),
       });
     });
   }

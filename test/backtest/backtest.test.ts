@@ -17,7 +17,9 @@ import {
   coverage,
   hoursToFollow,
   intervalCoverage,
+  offAfterJump,
   relativeError,
+  shareOffAfterJumps,
   summarizeErrors,
   summarizeFollow,
 } from '../../backtest/lib/metrics.js';
@@ -79,6 +81,12 @@ describe('metrics', () => {
     // The 6 hours must all lie inside the horizon.
     expect(hoursToFollow([far, far, near, near, near, near, near])).toBeNull();
     expect(hoursToFollow([far, near, near, near, near, near, near])).toBe(2);
+    // The first 24 hourly instants after a jump: 2 unpriced, 22 priced of which 5 off by > 25 %
+    // (hours 25 and 26 are not counted).
+    const first = [unpriced, unpriced, ...Array(5).fill(far), ...Array(17).fill(near), far, far];
+    expect(offAfterJump(first)).toEqual({ priced: 22, off: 5 });
+    expect(shareOffAfterJumps([{ priced: 20, off: 5 }, { priced: 4, off: 1 }])).toBe(25);
+    expect(shareOffAfterJumps([{ priced: 0, off: 0 }])).toBeNull();
     const summary = summarizeFollow([3, null, 10, 30]);
     expect(summary).toEqual({ events: 4, medianHours: 10, p90Hours: null, within24h: 50, notFollowed: 1 });
   });
