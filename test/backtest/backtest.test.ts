@@ -214,10 +214,22 @@ describe('loading', () => {
 describe('a small seeded run', () => {
   let first: Awaited<ReturnType<typeof runBacktest>>;
   let crashOnly: Awaited<ReturnType<typeof runBacktest>>;
+  let crashAgain: Awaited<ReturnType<typeof runBacktest>>;
   beforeAll(async () => {
     first = await runBacktest({ seed: '1', scale: 'small', scenario: null });
     crashOnly = await runBacktest({ seed: '1', scale: 'small', scenario: 'crash' });
+    crashAgain = await runBacktest({ seed: '1', scale: 'small', scenario: 'crash' });
   }, 120_000);
+
+  it('the same run twice gives identical scores, ours included', () => {
+    const a = crashOnly.scores;
+    const b = crashAgain.scores;
+    expect(b.rows.length).toBeGreaterThan(0);
+    expect(b.rows).toEqual(a.rows);
+    expect(b.jumps).toEqual(a.jumps);
+    expect(crashAgain.summary.results).toEqual(crashOnly.summary.results);
+    expect(crashAgain.worst).toEqual(crashOnly.worst);
+  });
 
   it('the same seed makes the same market; another seed another', () => {
     const again = buildMarket('1', 'small');
