@@ -310,9 +310,11 @@ function jsonFeedReader(
   const map = feed.open(csvRowOptions(name, options));
   startRun(feed.kinds.join('+'), feed.name);
   let line = 1;
+  let seen = false;
   const handler: JsonRecordHandler = {
     value(value, at) {
       line = writer.line = at;
+      seen = true;
       try {
         map(value, writer);
       } catch (error) {
@@ -322,6 +324,8 @@ function jsonFeedReader(
     },
     invalid(at, reason, text) {
       line = at;
+      // A first line that is no JSON: not NDJSON at all (a pretty-printed response, say).
+      if (!seen) throw new InputError(name, at, `${reason} (is this ${container === 'json' ? 'a JSON array' : 'NDJSON'}? ${feed.notJsonRecordsHint})`);
       writer.rejectUnread(at, reason, text);
     },
   };

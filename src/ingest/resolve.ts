@@ -43,7 +43,7 @@ export class ProductResolver {
   private readonly byKey = new Map<string, ResolvedProduct | null>();
   private readonly byRefsource = new Map<string, ResolvedProduct | null>();
   private readonly byTcgplayer = new Map<string, TcgplayerProduct[]>();
-  /** Products without a printing, by row id, and the regular printing that landed on them in this run. */
+  /** Products without a printing, by product_key, and the regular printing that landed on them in this run. */
   private readonly regularTaken = new Map<string, string>();
 
   constructor(private readonly products: Lookup) {}
@@ -95,9 +95,9 @@ export class ProductResolver {
         };
       }
       if (landing === null) {
-        const taken = this.regularTaken.get(String(product.id));
+        const taken = this.regularTaken.get(product.productKey);
         if (taken !== undefined && !samePrinting(taken, printing)) break;
-        this.regularTaken.set(String(product.id), printing);
+        this.regularTaken.set(product.productKey, printing);
       }
       return product;
     }

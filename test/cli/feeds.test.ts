@@ -221,6 +221,12 @@ describe('feeding the oracle from PriceCharting, TCGplayer and sold listings', (
     expect(bundle.ungraded.meta.source_counts).toEqual({ ebay: 2, pricecharting: 1 }); // conditionId 4000: ungraded, whatever the title hopes
   });
 
+  it('refuses a whole item_sales/search response with the jq line that unwraps it', async () => {
+    const run = await oracle(['ingest', '--format', 'sold-listings', SOLD_SEARCH]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^oracle: .*item-sales-search\.json:1: not valid JSON: .* \(is this NDJSON\? a whole item_sales\/search response is not read: give its listings, one per line, each with product_key \(jq -c '\.itemSales\[\] \+ \{product_key: "\.\.\."\}'/);
+  });
+
   it('rejects an --observed-at without a time zone as a usage error', async () => {
     const run = await oracle(['ingest', '--observed-at', '2026-11-20 00:00', PC_NEW]);
     expect(run.code).toBe(2);

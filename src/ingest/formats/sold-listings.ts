@@ -30,6 +30,8 @@ const GRADE_DESCRIPTORS = ['grade', '27502'];
 /** Grader names as eBay's descriptor values may spell them, to the name observations use. */
 const GRADER_ALIASES: Readonly<Record<string, string>> = { BECKETT: 'BGS' };
 
+const UNWRAP = `give its listings, one per line, each with product_key (jq -c '.itemSales[] + {product_key: "..."}', docs/feeds.md)`;
+
 /** One observation of a sold listing, in the canonical record's field names. */
 export interface SoldListingObservation {
   source: string;
@@ -57,12 +59,7 @@ export function mapSoldListing(value: unknown): SoldListingObservation[] {
     throw new RowRejection(`a sold listing must be a JSON object (got ${Array.isArray(value) ? 'an array' : typeof value})`);
   }
   const fields = value as Fields;
-  if (Array.isArray(fields.itemSales)) {
-    throw new RowRejection(
-      'this is a whole item_sales/search response: give its listings, one per line, each with product_key ' +
-        `(jq -c '.itemSales[] + {product_key: "..."}', docs/feeds.md)`,
-    );
-  }
+  if (Array.isArray(fields.itemSales)) throw new RowRejection(`this is a whole item_sales/search response: ${UNWRAP}`);
   const itemId = requiredText(fields, 'itemId');
   const reference = productReference(fields);
   const observedAt = requiredText(fields, 'lastSoldDate');
@@ -178,6 +175,7 @@ function fromDescriptors(descriptors: unknown): { grader: string; grade: number 
 export const soldListingsFormat: JsonFormat = {
   name: 'sold-listings',
   kinds: ['observations'],
+  notJsonRecordsHint: `a whole item_sales/search response is not read: ${UNWRAP}`,
   open() {
     return (value, out) => {
       for (const sale of mapSoldListing(value)) out.observation({ ...sale });

@@ -90,6 +90,8 @@ export interface JsonFormat {
   readonly name: string;
   /** The kinds of record it makes. */
   readonly kinds: readonly RecordKind[];
+  /** What to tell a user whose file is no JSON records at all (its first line is no JSON). */
+  readonly notJsonRecordsHint: string;
   /** Prepares the mapper for one source (options checked once). */
   open(options: FormatOptions): JsonMapper;
 }
