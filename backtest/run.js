@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // @ts-check
 /**
- * `npm run backtest [-- --seed <n>] [--scale small|full] [--scenario <name>] [--out <dir>]`
+ * `npm run backtest [-- --seed <n>] [--scale small|full] [--scenario <name,...>] [--out <dir>] [--keep-db <dir>] [--no-docs]`
  *
  * Scores the BUILT engine (dist/, through the service `oracle price` calls) against four simple
  * alternatives on a seeded simulated market with a known true price (docs/backtest.md). Prints
@@ -18,10 +18,10 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DOC = join(ROOT, 'docs', 'backtest.md');
 const DEFAULT_SEED = '1';
 
-const USAGE = `usage: npm run backtest -- [--seed <n>] [--scale small|full] [--scenario <name>] [--out <dir>] [--keep-db <dir>] [--no-docs]
+const USAGE = `usage: npm run backtest -- [--seed <n>] [--scale small|full] [--scenario <name,...>] [--out <dir>] [--keep-db <dir>] [--no-docs]
   --seed      seed of the simulated market (default ${DEFAULT_SEED})
   --scale     full (default: ~340 products) or small (a few products per scenario, seconds)
-  --scenario  run only one scenario: ${SCENARIOS.map((s) => s.name).join(', ')}
+  --scenario  run only these scenarios (comma-separated): ${SCENARIOS.map((s) => s.name).join(', ')}
   --out       write results.json, results.md and worst.csv (the engine's 500 worst-priced
               (instant, cell) pairs, every method beside the truth) into this directory
   --keep-db   keep the market's CSVs and SQLite database in this directory (it must not exist),
@@ -50,7 +50,8 @@ const usage = (message) => {
   process.exit(2);
 };
 if (values.scale !== 'small' && values.scale !== 'full') usage(`unknown scale ${JSON.stringify(values.scale)}`);
-if (values.scenario !== undefined && scenarioByName(values.scenario) === null) usage(`unknown scenario ${JSON.stringify(values.scenario)}`);
+const unknown = (values.scenario?.split(',') ?? []).filter((name) => scenarioByName(name) === null);
+if (unknown.length > 0) usage(`unknown scenario ${unknown.map((name) => JSON.stringify(name)).join(', ')}`);
 if (!/^\d+$/.test(values.seed)) usage(`--seed must be a whole number (got ${JSON.stringify(values.seed)})`);
 if (values['keep-db'] !== undefined && existsSync(values['keep-db'])) usage(`--keep-db ${values['keep-db']} exists: name a new directory`);
 if (!existsSync(join(ROOT, 'dist', 'service', 'oracle.js'))) usage('dist/ is missing: run `npm run build` first (`npm run backtest` does)');

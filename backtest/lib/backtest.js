@@ -20,7 +20,7 @@ const WORST_PAIRS = 500;
  * @typedef {object} BacktestOptions
  * @property {string} seed
  * @property {'small' | 'full'} scale
- * @property {string | null} scenario run only this scenario's products
+ * @property {string | null} scenario run only the products of these scenarios (names, comma-separated)
  * @property {(line: string) => void} [log]
  * @property {string} [workDir] where the CSVs and the database go (default: a fresh temporary directory, removed after)
  */

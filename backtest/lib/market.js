@@ -40,20 +40,21 @@ export const SOURCE = { sale: 0, pricecharting: 1, tcgplayer: 2 };
 const lognormal = (rng, d) => d.median * Math.exp(d.logSd * rng.normal());
 
 /**
- * The products of a scale, optionally of one scenario only (a product's key, id and plan do
+ * The products of a scale, optionally of some scenarios only (a product's key, id and plan do
  * not depend on which scenarios run).
  * @param {string} seed
  * @param {'small' | 'full'} scale
- * @param {string | null} only a scenario name
+ * @param {string | null} only scenario names, comma-separated
  * @returns {ProductPlan[]}
  */
 export function planProducts(seed, scale, only) {
+  const names = only === null ? null : new Set(only.split(','));
   /** @type {ProductPlan[]} */
   const plans = [];
   let index = 0;
   for (const scenario of SCENARIOS) {
     for (let i = 0; i < scenario.count[scale]; i++, index++) {
-      if (only !== null && scenario.name !== only) continue;
+      if (names !== null && !names.has(scenario.name)) continue;
       const key = `bt-${scenario.name.replaceAll('_', '-')}-${String(i + 1).padStart(3, '0')}`;
       plans.push(planProduct(seed, scenario, key, String(9_000_001 + index)));
     }
@@ -327,7 +328,7 @@ function addGuideQuotes(seed, plan, logTruth, cells, pooled) {
  * The whole market of a scale.
  * @param {string} seed
  * @param {'small' | 'full'} scale
- * @param {string | null} only a scenario name
+ * @param {string | null} only scenario names, comma-separated
  * @returns {Market}
  */
 export function buildMarket(seed, scale, only = null) {

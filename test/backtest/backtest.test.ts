@@ -240,6 +240,9 @@ describe('a small seeded run', () => {
       expect(p.cells).toEqual(before.cells);
       expect(p.pooled).toEqual(before.pooled);
     });
+    // Some scenarios alone: the same products, drawn the same.
+    const some = buildMarket('1', 'small', 'crash,sealed');
+    expect(some.products.map((p) => p.plan)).toEqual(first.market.products.filter((p) => ['crash', 'sealed'].includes(p.plan.scenario)).map((p) => p.plan));
     const other = buildMarket('2', 'small');
     expect(other.products[0]!.logTruth).not.toEqual(first.market.products[0]!.logTruth);
   });
@@ -363,7 +366,7 @@ describe('npm run backtest', () => {
   it('rejects an unknown scale or scenario with exit 2', async () => {
     const bad = run(process.execPath, [join(ROOT, 'backtest', 'run.js'), '--scale', 'huge']);
     await expect(bad).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('unknown scale "huge"') });
-    const none = run(process.execPath, [join(ROOT, 'backtest', 'run.js'), '--scenario', 'nope']);
+    const none = run(process.execPath, [join(ROOT, 'backtest', 'run.js'), '--scenario', 'crash,nope']);
     await expect(none).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('unknown scenario "nope"') });
   });
 });
