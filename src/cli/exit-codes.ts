@@ -3,7 +3,7 @@
  * Nothing else in the CLI decides an exit code.
  */
 import { InvalidParameterError, NoCatalogMappingError, OracleError, UnknownProductError } from '../domain/errors.js';
-import { IngestInterruptedError, InputError } from '../ingest/errors.js';
+import { GzipCorruptError, IngestInterruptedError, InputError } from '../ingest/errors.js';
 
 export const EXIT = {
   ok: 0,
@@ -15,7 +15,19 @@ export const EXIT = {
   tooManyRejects: 3,
   /** Interrupted by Ctrl-C (128 + SIGINT, as shells report it); committed batches stay. */
   interrupted: 130,
+  /** Stopped by SIGTERM (128 + 15), after committing like Ctrl-C. */
+  terminated: 143,
 } as const;
+
+/**
+ * The worst of two outcomes, for a command that goes on after a failure (ingest of several
+ * sources): a runtime failure (1) beats unusable input (2), which beats too many rejects (3),
+ * which beats success.
+ */
+export function worseExit(a: number, b: number): number {
+  const rank = (code: number) => [EXIT.ok, EXIT.tooManyRejects, EXIT.usage, EXIT.runtime].indexOf(code as 0);
+  return rank(b) > rank(a) ? b : a;
+}
 
 /** Thrown by commands for a usage error that is not a parameter of the engine (a bad flag value). */
 export class UsageError extends OracleError {}
@@ -23,8 +35,8 @@ export class UsageError extends OracleError {}
 export function exitCodeFor(error: unknown): number {
   if (error instanceof UsageError || error instanceof InvalidParameterError) return EXIT.usage;
   if (error instanceof UnknownProductError || error instanceof NoCatalogMappingError) return EXIT.usage;
-  // Unusable ingest input (empty, wrong kind, unknown columns, invalid UTF-8, broken CSV/JSON).
-  if (error instanceof InputError) return EXIT.usage;
-  if (error instanceof IngestInterruptedError) return EXIT.interrupted;
+  // Unusable ingest input (empty, wrong kind, unknown columns, invalid UTF-8, broken CSV/JSON, corrupt gzip).
+  if (error instanceof InputError || error instanceof GzipCorruptError) return EXIT.usage;
+  if (error instanceof IngestInterruptedError) return error.signal === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
   return EXIT.runtime;
 }

@@ -5,6 +5,7 @@
 import { CommanderError } from 'commander';
 import { createProgram } from './program.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
+import { reportError } from './report-error.js';
 
 export async function main(argv: readonly string[]): Promise<number> {
   const program = createProgram();
@@ -19,13 +20,4 @@ export async function main(argv: readonly string[]): Promise<number> {
     reportError(error);
     return exitCodeFor(error);
   }
-}
-
-function reportError(error: unknown): void {
-  if (process.env.ORACLE_DEBUG === '1') {
-    console.error(error);
-    return;
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`oracle: ${message.split('\n')[0]}\n`);
 }

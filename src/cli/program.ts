@@ -46,6 +46,7 @@ export function createProgram(): Command {
     .option('--dry-run', 'validate and report, write nothing')
     .option('--observed-at <time>', 'observation time for price-guide rows (pricecharting, tcgplayer), ISO-8601 with zone, at most 5 minutes ahead (default: now)')
     .option('--subtype <name>', 'tcgplayer: read only this printing (default: every printing, each on its own product)')
+    .option('--lock-wait <seconds>', 'how long to wait for another writer of the database before giving up', '600')
     .action(lazy(() => import('./commands/ingest.js')));
 
   program

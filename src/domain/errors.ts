@@ -62,5 +62,8 @@ export class DatabaseUnavailableError extends OracleError {
   }
 }
 
+/** Another writer held SQLite's write lock longer than this one would wait. */
+export class DatabaseBusyError extends DatabaseUnavailableError {}
+
 /** An input source (file, stdin, URL) cannot be read; the message names it. */
 export class SourceUnreadableError extends OracleError {}

@@ -26,8 +26,21 @@ export class InputError extends OracleError {
  */
 export class MapperBugError extends OracleError {}
 
-/** The run was interrupted (Ctrl-C); every batch read before the signal is committed. */
-export class IngestInterruptedError extends OracleError {}
+/**
+ * A gzip stream failed its own checks (a bad deflate block, CRC-32 or length): none of its
+ * text can be trusted, and the pipeline rolls back everything read from it.
+ */
+export class GzipCorruptError extends OracleError {}
+
+/** The run was stopped by a signal (Ctrl-C, SIGTERM); what was read before it is committed (not of a gzip source). */
+export class IngestInterruptedError extends OracleError {
+  constructor(
+    readonly signal: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 /** Longest record (CSV record, NDJSON line, JSON array element) accepted, in characters. */
 export const MAX_RECORD_CHARS = 64 * 1024;

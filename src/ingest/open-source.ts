@@ -2,12 +2,17 @@
  * Opens one ingest source as a stream of bytes: a file path, '-' for stdin, or an http(s)
  * URL fetched with undici. Gzip is recognised by its magic bytes (so `*.gz` files and
  * gzip-encoded responses both work) and decompressed on the fly; nothing is read whole.
+ * Gzip checks its data only at the end of the stream (CRC-32 and length), so a gzip source
+ * says so (`compressed()`) and can finish that check without its text (`verify()`).
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable, pipeline } from 'node:stream';
-import { createGunzip } from 'node:zlib';
+import { finished } from 'node:stream/promises';
+import { createGunzip, type Gunzip } from 'node:zlib';
 import { SourceUnreadableError } from '../domain/errors.js';
+import { GzipCorruptError } from './errors.js';
+
 
 export interface OpenedSource {
   /** How messages and the ingest-runs table name the source: the path, the URL, or `stdin`. */
@@ -20,6 +25,16 @@ export interface OpenedSource {
   bytesRead(): number;
   /** Size of the source when known (file size, Content-Length). */
   readonly totalBytes: number | null;
+  /** True when the bytes are gzip; known once the first chunk was read. */
+  compressed(): boolean;
+  /**
+   * Reads the rest of a gzip stream without handing it on and resolves when gzip's own
+   * checks passed; throws GzipCorruptError (or SourceUnreadableError) otherwise. Nothing for
+   * uncompressed sources. Call it only after `chunks` stopped being read.
+   */
+  verify(): Promise<void>;
+  /** Stops reading and releases the file, socket or decompressor. */
+  close(): void;
 }
 
 /**
@@ -79,36 +94,64 @@ function wrap(name: string, path: string, raw: AsyncIterable<Buffer>, totalBytes
       }
     } catch (error) {
       throw new SourceUnreadableError(`${name}: read failed: ${describeFsError(error)}`, { cause: error });
+    } finally {
+      (raw as Partial<Readable>).destroy?.();
     }
   }
-  return { name, path, totalBytes, bytesRead: () => bytes, chunks: gunzipIfCompressed(counted(), name) };
+  const counting = counted();
+  let gunzip: Gunzip | null = null;
+  let gunzipFailure: Promise<Error | null> | null = null;
+
+  /** Passes bytes through, or through gunzip when they start with gzip's magic bytes 1f 8b. */
+  async function* decompressed(): AsyncGenerator<Buffer> {
+    const first = await counting.next();
+    if (first.done) return;
+    const head = first.value;
+    if (head.length < 2 || head[0] !== 0x1f || head[1] !== 0x8b) {
+      yield head;
+      yield* counting;
+      return;
+    }
+    async function* all(): AsyncGenerator<Buffer> {
+      yield head;
+      yield* counting;
+    }
+    const inflate = (gunzip = createGunzip());
+    // Errors of either side, the read or the checks, end up here (and in `inflate`).
+    gunzipFailure = new Promise((resolve) => pipeline(Readable.from(all()), inflate, (error) => resolve(error ?? null)));
+    try {
+      // Not destroyed when the reader stops early: verify() may still read it to its end.
+      for await (const chunk of inflate.iterator({ destroyOnReturn: false })) yield chunk as Buffer;
+    } catch (error) {
+      throw gzipError(name, error);
+    }
+  }
+
+  return {
+    name,
+    path,
+    totalBytes,
+    bytesRead: () => bytes,
+    chunks: decompressed(),
+    compressed: () => gunzip !== null,
+    async verify() {
+      if (gunzip === null || gunzipFailure === null) return;
+      gunzip.resume(); // what is left is read and dropped; only gzip's verdict matters
+      const [failure] = await Promise.all([gunzipFailure, finished(gunzip).catch(() => undefined)]);
+      if (failure !== null) throw gzipError(name, failure);
+    },
+    close() {
+      gunzip?.destroy();
+      (raw as Partial<Readable>).destroy?.(); // also ends a read waiting on a quiet pipe or socket
+    },
+  };
 }
 
-/** Passes bytes through, or through gunzip when they start with gzip's magic bytes 1f 8b. */
-async function* gunzipIfCompressed(raw: AsyncGenerator<Buffer>, name: string): AsyncGenerator<Buffer> {
-  const first = await raw.next();
-  if (first.done) return;
-  const head = first.value;
-  if (head.length < 2 || head[0] !== 0x1f || head[1] !== 0x8b) {
-    yield head;
-    yield* raw;
-    return;
-  }
-  async function* all(): AsyncGenerator<Buffer> {
-    yield head;
-    yield* raw;
-  }
-  const gunzip = createGunzip();
-  // The callback only keeps pipeline from throwing; errors reach us through `gunzip`.
-  pipeline(Readable.from(all()), gunzip, () => {});
-  try {
-    for await (const chunk of gunzip) yield chunk as Buffer;
-  } catch (error) {
-    if (error instanceof SourceUnreadableError) throw error;
-    throw new SourceUnreadableError(`${name}: cannot decompress gzip: ${(error as Error).message}`, { cause: error });
-  } finally {
-    gunzip.destroy();
-  }
+/** The error of a gzip stream that failed: a read failure stays one, anything zlib says means corrupt data. */
+function gzipError(name: string, error: unknown): Error {
+  if (error instanceof SourceUnreadableError || error instanceof GzipCorruptError) return error;
+  const reason = (error as Error).message;
+  return new GzipCorruptError(`${name}: the gzip data is corrupt (${reason}): nothing from this source was committed`, { cause: error });
 }
 
 function describeFsError(error: unknown): string {

@@ -3,18 +3,19 @@
  * and record the run in the ingest-runs table. Everything streams: memory holds a chunk,
  * the row being written and the product cache, whatever the size of the source.
  */
+import { DatabaseBusyError, SourceUnreadableError } from '../domain/errors.js';
 import type { Store } from '../store/store.js';
 import { CsvParser } from './csv-parser.js';
 import { csvRowHandler, mapperFailure, type CsvRowOptions } from './csv-rows.js';
 import { decodeUtf8 } from './decode.js';
 import { chooseContainer, chooseCsvFormat, kindOfFields } from './detect.js';
-import { IngestInterruptedError, InputError } from './errors.js';
+import { GzipCorruptError, IngestInterruptedError, InputError } from './errors.js';
 import { findJsonFeedFormat } from './formats/index.js';
 import { RowRejection, type JsonFormat, type RecordKind } from './formats/types.js';
 import { JsonArrayReader } from './json-array.js';
 import type { JsonRecordHandler } from './json-records.js';
 import { NdjsonReader } from './ndjson.js';
-import { openSource } from './open-source.js';
+import { openSource, type OpenedSource } from './open-source.js';
 import { ParallelCsvReader, parallelReaderAvailable } from './parallel-csv-reader.js';
 import type { CanonicalRecord } from './records.js';
 import { RecordWriter, type RecordCounts } from './record-writer.js';
@@ -48,7 +49,10 @@ export interface IngestOptions {
   observedAt?: string;
   subtype?: string;
   rejects?: RejectsWriter | null;
-  /** Aborting stops the run after committing what was read (Ctrl-C). */
+  /**
+   * Aborting stops the run after committing what was read (Ctrl-C, SIGTERM); the abort reason,
+   * a signal name, is named in the message.
+   */
   signal?: AbortSignal;
   /** Epoch ms: the ingest-runs times, the default time of price-guide rows, and what a future observation is. */
   clock: () => number;
@@ -71,6 +75,8 @@ export interface IngestResult {
   firstReject: { line: number; reason: string } | null;
   /** More rejects than --max-rejects. */
   overLimit: boolean;
+  /** Why the source stopped early (what it committed before stays in `counts`); null when it was read to its end. */
+  failure: Error | null;
   elapsedMs: number;
 }
 
@@ -90,7 +96,12 @@ interface Reader {
 /** Sources smaller than this are read on one thread: starting the worker costs more than it saves. */
 export const PARALLEL_MIN_BYTES = 8 * 2 ** 20;
 
-/** Ingests one source (path, '-' or URL). Throws InputError, SourceUnreadableError, IngestInterruptedError. */
+/**
+ * Ingests one source (path, '-' or URL). A bad source (SourceUnreadableError, InputError,
+ * GzipCorruptError) ends with a result whose `failure` says why, after keeping what is
+ * trustworthy; an interruption (IngestInterruptedError) or a database failure is thrown,
+ * since it stops every source.
+ */
 export async function ingestSource(store: Store, spec: string, options: IngestOptions): Promise<IngestResult> {
   const name = spec === '-' ? 'stdin' : spec;
   const startedAt = options.clock();
@@ -111,8 +122,10 @@ export async function ingestSource(store: Store, spec: string, options: IngestOp
     return (runId ??= store.ingestRuns.start({ source: name, kind, format, dryRun, startedAt }));
   };
 
+  let source: OpenedSource | undefined;
   let texts: AsyncGenerator<string> | undefined;
   let reader: Reader | undefined;
+  let failure: Error | null = null;
   // Runs between chunks only (everything else is synchronous), so it never splits a row.
   let commitFailure: unknown = null;
   const committer = setInterval(() => {
@@ -123,8 +136,10 @@ export async function ingestSource(store: Store, spec: string, options: IngestOp
     }
   }, COMMIT_INTERVAL_MS);
   committer.unref();
+  const stopReading = () => source?.close();
+  options.signal?.addEventListener('abort', stopReading);
   try {
-    const source = await openSource(spec, options.stdin);
+    source = await openSource(spec, options.stdin);
     texts = decodeUtf8(source.chunks, name);
     // Read until the first non-blank text, which decides the container.
     let head = '';
@@ -134,6 +149,8 @@ export async function ingestSource(store: Store, spec: string, options: IngestOp
       head += next.value;
       if (head.trim() !== '') break;
     }
+    // Nothing of a gzip stream is committed before its checksum at the end has passed.
+    if (source.compressed()) writer.holdCommits();
     if (head.trim() === '') throw new InputError(name, 1, 'the file is empty: no header and no records');
     const container = chooseContainer(options.format, source.path, head);
     const parallel =
@@ -150,47 +167,68 @@ export async function ingestSource(store: Store, spec: string, options: IngestOp
     reader.push(head);
     for (;;) {
       options.onProgress?.({ source: name, records: writer.counts.read, bytes: source.bytesRead(), totalBytes: source.totalBytes });
-      if (options.signal?.aborted) {
-        writer.flush();
-        throw new IngestInterruptedError(
-          `${name}:${reader.line()}: interrupted; ${writer.counts.read.toLocaleString('en-US')} records read and committed, run the same command again to complete`,
-        );
-      }
+      if (options.signal?.aborted) break;
       const next = await texts.next();
       if (commitFailure !== null) throw commitFailure;
-      if (next.done) break;
+      if (options.signal?.aborted || next.done) break;
       await reader.ready?.();
       reader.push(next.value);
     }
+    if (options.signal?.aborted) throw interrupted(name, reader.line(), writer, source, options.signal);
     await reader.end();
+    writer.releaseCommits();
     writer.flush();
-  } catch (error) {
-    // Keep the good records read before a bad line; a database error leaves them to the re-run.
+  } catch (caught) {
+    let error = caught;
+    // A signal that ended a read (a quiet pipe closed by stopReading) is the interruption.
+    if (options.signal?.aborted && !(error instanceof IngestInterruptedError)) {
+      error = interrupted(name, reader?.line() ?? 1, writer, source, options.signal);
+    }
+    if (error instanceof DatabaseBusyError) {
+      error = new DatabaseBusyError(`${name}:${reader?.line() ?? 1}: gave up: ${error.message}; run the same command again to complete`, { cause: error });
+    }
+    // Garbage inflated from a corrupt gzip stream fails as bad text first: gzip's verdict decides.
+    if (error instanceof InputError && source?.compressed()) {
+      try {
+        await source.verify();
+      } catch (gzipFailure) {
+        error = gzipFailure;
+      }
+    }
+    // Keep the good records read before a bad line; anything else leaves them to the re-run.
     try {
       if (error instanceof InputError) {
         await reader?.settle?.();
+        writer.releaseCommits();
         writer.flush();
-      } else writer.abandon();
+      } else if (error instanceof IngestInterruptedError && !source?.compressed()) writer.flush();
+      else writer.abandon();
     } catch {
       abandonQuietly(writer);
     }
     try {
       const id = startRun(options.kind ?? 'unknown', format);
-      store.ingestRuns.finish(id, options.clock(), 'failed', writer.counts, (error as Error).message);
+      const status = error instanceof IngestInterruptedError ? 'interrupted' : 'failed';
+      store.ingestRuns.finish(id, options.clock(), status, writer.counts, (error as Error).message);
     } catch {
       // The database itself failed: the original error is the one to report.
     }
-    throw error;
+    if (!isSourceFailure(error)) throw error;
+    failure = error;
   } finally {
+    options.signal?.removeEventListener('abort', stopReading);
     clearInterval(committer);
     await reader?.close?.();
     writer.close();
     await texts?.return(undefined);
+    source?.close();
   }
-  const overLimit = writer.counts.rejected > options.maxRejects;
+  const overLimit = failure === null && writer.counts.rejected > options.maxRejects;
   const kinds = [...writer.kinds];
-  const id = startRun(kinds.join('+') || options.kind || 'unknown', format);
-  store.ingestRuns.finish(id, options.clock(), overLimit ? 'rejected' : 'ok', writer.counts);
+  if (failure === null) {
+    const id = startRun(kinds.join('+') || options.kind || 'unknown', format);
+    store.ingestRuns.finish(id, options.clock(), overLimit ? 'rejected' : 'ok', writer.counts);
+  }
   return {
     source: name,
     kinds,
@@ -199,8 +237,23 @@ export async function ingestSource(store: Store, spec: string, options: IngestOp
     counts: writer.counts,
     firstReject: writer.firstReject,
     overLimit,
+    failure,
     elapsedMs: options.clock() - startedAt,
   };
+}
+
+/** Failures of the source itself: they end that source only. */
+function isSourceFailure(error: unknown): error is Error {
+  return error instanceof InputError || error instanceof SourceUnreadableError || error instanceof GzipCorruptError;
+}
+
+/** The error of a run stopped by a signal (the abort reason names it, e.g. 'SIGTERM'). */
+function interrupted(name: string, line: number, writer: RecordWriter, source: OpenedSource | undefined, signal: AbortSignal): IngestInterruptedError {
+  const by = typeof signal.reason === 'string' ? signal.reason : 'SIGINT';
+  const kept = source?.compressed()
+    ? 'nothing from this gzip source committed (its checksum is at its end)'
+    : `${writer.counts.read.toLocaleString('en-US')} records read and committed`;
+  return new IngestInterruptedError(by, `${name}:${line}: interrupted by ${by}; ${kept}, run the same command again to complete`);
 }
 
 type StartRun = (kind: string, format: string) => void;

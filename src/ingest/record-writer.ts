@@ -90,6 +90,8 @@ export class RecordWriter implements NormalizedRecordSink {
    * run (a live pipe) judges by the time it has reached, at no cost per row.
    */
   private now: number;
+  /** While true, flush() writes into the open transaction but never commits it (see holdCommits). */
+  private held = false;
 
   constructor(
     private readonly store: Store,
@@ -138,7 +140,7 @@ export class RecordWriter implements NormalizedRecordSink {
     const result = catalogRecordSchema.safeParse(normalized ? record : normalizeRecord(record));
     if (!result.success) return this.reject(this.line, rejectReason(result.error), record);
     this.products.push({ line: this.line, record, value: result.data });
-    if (this.uncommitted + this.products.length >= this.options.batchSize) this.flush();
+    if (!this.held && this.uncommitted + this.products.length >= this.options.batchSize) this.flush();
   }
 
   /** Values of a row that are no record and no error (see RecordSink.skip): counted as read and skipped. */
@@ -158,7 +160,19 @@ export class RecordWriter implements NormalizedRecordSink {
     this.reject(line, reason, record);
   }
 
-  /** Writes the pending catalog records and commits the open transaction (dry: only counts). */
+  /**
+   * Keeps everything from here on in one transaction, rejects included, until
+   * releaseCommits(): for input whose integrity is known only at its end (gzip's checksum).
+   */
+  holdCommits(): void {
+    this.held = true;
+  }
+
+  releaseCommits(): void {
+    this.held = false;
+  }
+
+  /** Writes the pending catalog records and commits the open transaction (dry: only counts); held: only writes. */
   flush(): void {
     this.writeProducts();
     this.commitWritten();
@@ -170,6 +184,7 @@ export class RecordWriter implements NormalizedRecordSink {
    * identity are both seen before either is written.
    */
   commitWritten(): void {
+    if (this.held) return;
     if (this.writer !== null && this.uncommitted > 0) {
       this.writer.commit();
       this.counts.inserted += this.uncommittedInserted;
@@ -184,6 +199,7 @@ export class RecordWriter implements NormalizedRecordSink {
     this.writer?.rollback();
     this.products = [];
     this.uncommitted = this.uncommittedInserted = this.uncommittedDuplicates = 0;
+    this.options.rejects?.discard();
   }
 
   /** Ends the writer; what is not flushed is rolled back. */
@@ -222,7 +238,7 @@ export class RecordWriter implements NormalizedRecordSink {
       this.uncommittedInserted += 1;
     } else this.uncommittedDuplicates += 1;
     this.uncommitted += 1;
-    if (this.uncommitted >= this.options.batchSize) this.flush();
+    if (!this.held && this.uncommitted >= this.options.batchSize) this.flush();
   }
 
   /** An observation whose product the catalog lacks: skipped for feeds that cover a whole market, else rejected. */

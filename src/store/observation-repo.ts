@@ -2,6 +2,7 @@
 import { conditionKey } from '../domain/conditions.js';
 import type { Observation } from '../domain/observation.js';
 import type { SqliteDatabase } from './connection.js';
+import type { WriteLock } from './write-lock.js';
 
 /** An observation whose product is resolved to its row id. */
 export interface ResolvedObservation extends Observation {
@@ -54,7 +55,7 @@ function identityKey(productId: number, condition: string, observedAt: number, p
   return `f|${source}|${productId}|${observedAt}|${priceMinor}|${condition}`;
 }
 
-export function createObservationRepo(db: SqliteDatabase) {
+export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) {
   const insert = db.prepare(
     `INSERT OR IGNORE INTO observations (product_id, condition, observed_at, price_minor, source, grader, grade, external_id)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -105,7 +106,7 @@ export function createObservationRepo(db: SqliteDatabase) {
     const perProduct = new Map<number, [number, number]>();
     const start = () => {
       if (open) return;
-      begin.run();
+      writeLock.run(() => begin.run());
       open = true;
     };
     return {

@@ -100,8 +100,14 @@ export const ingestRuns = sqliteTable('ingest_runs', {
   dryRun: integer('dry_run', { mode: 'boolean' }).notNull().default(false),
   startedAt: integer('started_at').notNull(),
   finishedAt: integer('finished_at'),
-  /** `running` until the run ends; `ok`, `rejected` (over --max-rejects) or `failed`. */
+  /**
+   * `running` until the run ends; `ok`, `rejected` (over --max-rejects), `failed`, or
+   * `interrupted` (a signal stopped it, or its process died: see host and pid).
+   */
   status: text('status').notNull().default('running'),
+  /** The process running the ingest: a `running` row whose process is gone was killed. */
+  host: text('host'),
+  pid: integer('pid'),
   readCount: integer('read_count').notNull().default(0),
   insertedCount: integer('inserted_count').notNull().default(0),
   duplicateCount: integer('duplicate_count').notNull().default(0),

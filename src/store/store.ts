@@ -10,6 +10,7 @@ import { createObservationRepo } from './observation-repo.js';
 import { createPricePointReader, type PricePointReader } from './price-points.js';
 import { createPricePointSeriesReader, type PricePointSeriesReader } from './price-point-series.js';
 import { createProductRepo } from './product-repo.js';
+import { createWriteLock, type WriteLock } from './write-lock.js';
 
 export interface Store {
   readonly path: string;
@@ -21,6 +22,8 @@ export interface Store {
   readonly pricePointSeries: PricePointSeriesReader;
   readonly apiKeys: ReturnType<typeof createApiKeyRepo>;
   readonly ingestRuns: ReturnType<typeof createIngestRunRepo>;
+  /** How the ingest's writes wait for another writer (default: the busy timeout, then fail). */
+  readonly writeLock: WriteLock;
   /** Changes whenever another connection commits a write: the cue to drop cached bundles. */
   dataVersion(): number;
   /** Runs `fn` in one transaction. */
@@ -49,14 +52,16 @@ export async function openStore(path: string, options: OpenOptions = {}): Promis
             (SELECT coalesce(sum(observation_count), 0) FROM products) AS observations,
             (SELECT count(*) FROM api_keys WHERE revoked_at IS NULL) AS activeKeys`,
   );
+  const writeLock = createWriteLock(db);
   return {
     path,
     products: createProductRepo(db),
-    observations: createObservationRepo(db),
+    observations: createObservationRepo(db, writeLock),
     pricePoints: createPricePointReader(db),
     pricePointSeries: createPricePointSeriesReader(db),
     apiKeys: createApiKeyRepo(db),
-    ingestRuns: createIngestRunRepo(db),
+    ingestRuns: createIngestRunRepo(db, writeLock),
+    writeLock,
     dataVersion: () => dataVersion.get() as number,
     transaction: (fn) => db.transaction(fn)(),
     integrityCheck: () => db.pragma('integrity_check', { simple: true }) as string,

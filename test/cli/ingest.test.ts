@@ -1,13 +1,11 @@
 /** `oracle ingest` as users and cron jobs run it: real child processes of bin/oracle.js (build first). */
-import Database from 'better-sqlite3';
-import { spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, childEnv, runCli, tempDir } from '../_setup.js';
+import { runCli, tempDir } from '../_setup.js';
 
 const CATALOG = 'product_key,refsource_id,product_name,product_type,era,release_date\ncharizard-4,1001,Charizard #4,single_card,vintage,1999-01-09\nbase-box,1002,Base Set Booster Box,booster_box,vintage,\n';
 const HEADER = 'product_key,source,observed_at,price_minor,external_id';
@@ -119,90 +117,7 @@ describe('oracle ingest on bad input: one clear stderr line naming the source (a
     expect(result.code).toBe(code);
     expect(result.stderr).toMatch(message);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stdout).toBe('');
+    // The source's summary says what it kept; the error line is on stderr.
+    expect(result.stdout).toMatch(/^failed \S+: read \d+, inserted \d+, duplicates 0, rejected 0 in \d+\.\d s\n$/);
   });
-});
-
-describe('oracle ingest interrupted mid-file', () => {
-  const ROWS = 200_000;
-  let big: string;
-  beforeAll(() => {
-    // Every tenth row is repeated: the file has 220,000 rows and 200,000 distinct records.
-    const lines = [HEADER];
-    for (let i = 0; i < ROWS; i += 1) {
-      const row = `charizard-4,ebay,${new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString()},${1000 + (i % 977)},k-${i}`;
-      lines.push(row);
-      if (i % 10 === 0) lines.push(row);
-    }
-    big = join(tempDir(), 'big.csv');
-    writeFileSync(big, `${lines.join('\n')}\n`);
-  });
-
-  /** Starts an ingest of `big` into `path` and resolves once some batch is committed. */
-  async function startIngest(path: string) {
-    const child = spawn(process.execPath, [BIN, '--db', path, 'ingest', big], { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    let committed = 0;
-    while (committed === 0) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      committed = observationCount(path);
-    }
-    return { child, exited, committed, stderr: () => stderr };
-  }
-
-  function observationCount(path: string): number {
-    if (!existsSync(path)) return 0;
-    try {
-      const reader = new Database(path, { readonly: true, fileMustExist: true });
-      try {
-        return (reader.prepare('SELECT count(*) AS n FROM observations').get() as { n: number }).n;
-      } finally {
-        reader.close();
-      }
-    } catch {
-      return 0; // not created or migrated yet
-    }
-  }
-
-  async function freshDbWithCatalog(): Promise<string> {
-    const path = join(tempDir(), 'oracle.db');
-    expect((await runCli(['--db', path, 'ingest', join(dir, 'catalog.csv')])).code).toBe(0);
-    return path;
-  }
-
-  it('leaves a consistent database after kill -9, and a re-run completes it with no duplicates', async () => {
-    const path = await freshDbWithCatalog();
-    const run = await startIngest(path);
-    run.child.kill('SIGKILL');
-    await run.exited;
-    const atKill = observationCount(path);
-    expect(atKill).toBeLessThan(ROWS); // killed mid-file
-    const rerun = await runCli(['--db', path, 'ingest', big]);
-    expect(rerun.code).toBe(0);
-    expect(rerun.stdout).toMatch(new RegExp(`read 220,000, inserted ${(ROWS - atKill).toLocaleString('en-US')}, duplicates ${(20_000 + atKill).toLocaleString('en-US')}`));
-    const check = new Database(path, { readonly: true });
-    try {
-      expect((check.prepare('SELECT count(*) AS n FROM observations').get() as { n: number }).n).toBe(ROWS);
-      expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
-    } finally {
-      check.close();
-    }
-  }, 120_000);
-
-  it('stops on Ctrl-C after committing what it read, exits 130 and records the run as failed', async () => {
-    const path = await freshDbWithCatalog();
-    const run = await startIngest(path);
-    run.child.kill('SIGINT');
-    expect(await run.exited).toBe(130);
-    expect(run.stderr()).toMatch(/^oracle: \S*big\.csv:\d+: interrupted; [\d,]+ records read and committed, run the same command again to complete\n$/);
-    const check = new Database(path, { readonly: true });
-    try {
-      const last = check.prepare("SELECT status, error FROM ingest_runs WHERE source LIKE '%big.csv' ORDER BY id DESC").get();
-      expect(last).toMatchObject({ status: 'failed', error: expect.stringMatching(/interrupted/) });
-    } finally {
-      check.close();
-    }
-  }, 120_000);
 });

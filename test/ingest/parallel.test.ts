@@ -49,11 +49,9 @@ async function ingestBoth(name: string, content: string, clock: () => number = D
     const options = { maxRejects: 0, clock, stdin: Readable.from([]), parallel };
     await pipeline.ingestSource(store, join(dir, 'catalog.csv'), options);
     const rejectsPath = join(dir, `${name}.${parallel}.rejects`);
-    const rejects = new rejectsModule.RejectsWriter(rejectsPath);
-    const outcome = await pipeline.ingestSource(store, path, { ...options, rejects }).then(
-      (result) => ({ counts: result.counts, firstReject: result.firstReject }),
-      (error: Error) => ({ error: error.message }),
-    );
+    const rejects = new rejectsModule.RejectsWriter(rejectsPath, 0);
+    const result = await pipeline.ingestSource(store, path, { ...options, rejects });
+    const outcome = result.failure === null ? { counts: result.counts, firstReject: result.firstReject } : { error: result.failure.message };
     rejects.close();
     const { default: Database } = await import('better-sqlite3');
     const reader = new Database(db, { readonly: true });

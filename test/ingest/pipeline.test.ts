@@ -99,14 +99,16 @@ describe('ingestSource', () => {
   });
 
   it('rejects bad records with their line and keeps every good one; the rejects file has them as NDJSON', async () => {
-    const rejects = new RejectsWriter(join(dir, 'rejects.ndjson'));
+    const rejects = new RejectsWriter(join(dir, 'rejects.ndjson'), Date.UTC(2026, 10, 23, 5, 0, 0));
     const input = [OBSERVATIONS.split('\r\n')[0], 'charizard-4,,ebay,2025-03-01T10:00:00,1,,,', 'unknown-card,,ebay,2025-03-01T10:00:00Z,1,,,', ',1002,ebay,2025-03-03T00:00:00Z,2.00,,,', 'too,few'].join('\n');
     const result = await ingestSource(store, file('mixed.csv', input), options({ rejects }));
     rejects.close();
     expect(result.counts).toMatchObject({ read: 4, inserted: 1, rejected: 3 });
     expect(result.overLimit).toBe(true);
     const lines = readFileSync(join(dir, 'rejects.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines.map((l) => [l.line, l.source.endsWith('mixed.csv')])).toEqual(expect.arrayContaining([[2, true], [3, true], [5, true]]));
+    expect(lines.map((l) => [l.line, l.source.endsWith('mixed.csv'), l.run_at])).toEqual(
+      expect.arrayContaining([[2, true, '2026-11-23T05:00:00.000Z'], [3, true, '2026-11-23T05:00:00.000Z'], [5, true, '2026-11-23T05:00:00.000Z']]),
+    );
     expect(lines.find((l) => l.line === 3)).toMatchObject({ reason: expect.stringMatching(/unknown product_key "unknown-card"/), record: { product_key: 'unknown-card' } });
     expect(lines.find((l) => l.line === 5)).toMatchObject({ reason: 'expected 8 fields as in the header, found 2', record: ['too', 'few'] });
   });
@@ -131,7 +133,7 @@ describe('ingestSource', () => {
 
   it('records every run in the ingest-runs table, failed ones with their error', async () => {
     await ingestSource(store, file('obs.csv', OBSERVATIONS), options());
-    await expect(ingestSource(store, join(dir, 'missing.csv'), options())).rejects.toThrow(SourceUnreadableError);
+    expect((await ingestSource(store, join(dir, 'missing.csv'), options())).failure).toBeInstanceOf(SourceUnreadableError);
     const [failed, ok] = store.ingestRuns.recent(2);
     expect(ok).toMatchObject({ kind: 'observations', format: 'csv', status: 'ok', read_count: 4, inserted_count: 3, duplicate_count: 1 });
     expect(failed).toMatchObject({ status: 'failed', error: expect.stringMatching(/missing\.csv: no such file/) });
@@ -144,16 +146,18 @@ describe('ingestSource', () => {
     ['a header of no known kind', 'what.csv', 'foo,bar\n1,2\n', undefined, /what\.csv:1: cannot tell the record kind/],
     ['a file of the wrong kind for --kind', 'cat.csv', CATALOG, 'observations' as const, /cat\.csv:1: the header has catalog columns but --kind is observations/],
     ['NDJSON of the wrong kind', 'cat.ndjson', '\n{"product_key":"a","product_name":"A"}', 'observations' as const, /cat\.ndjson:2: the first record has catalog fields/],
-  ])('stops with InputError on %s', async (_name, name, content, kind, message) => {
-    const run = ingestSource(store, file(name, content), options({ kind }));
-    await expect(run).rejects.toThrow(InputError);
-    await expect(ingestSource(store, join(dir, name), options({ kind }))).rejects.toThrow(message);
+  ])('stops that source with InputError on %s', async (_name, name, content, kind, message) => {
+    const result = await ingestSource(store, file(name, content), options({ kind }));
+    expect(result.failure).toBeInstanceOf(InputError);
+    expect(result.failure?.message).toMatch(message);
   });
 
   it('commits the batches read before invalid UTF-8 and names its line', async () => {
     const good = OBSERVATIONS.split('\r\n').slice(0, 3).join('\n');
     const bytes = Buffer.concat([Buffer.from(`${good}\n`), Buffer.from('charizard-4,,eb'), Buffer.from([0xff]), Buffer.from('ay,2025-03-01T10:00:00Z,1,,,\n')]);
-    await expect(ingestSource(store, file('bad.csv', bytes), options({ batchSize: 1 }))).rejects.toThrow(/bad\.csv:4: invalid UTF-8/);
+    const result = await ingestSource(store, file('bad.csv', bytes), options({ batchSize: 1 }));
+    expect(result.failure?.message).toMatch(/bad\.csv:4: invalid UTF-8/);
+    expect(result.counts).toMatchObject({ read: 2, inserted: 2 });
     expect(count('observations')).toBe(2);
   });
 
@@ -161,11 +165,12 @@ describe('ingestSource', () => {
     const controller = new AbortController();
     const rows = Array.from({ length: 30_000 }, (_, i) => `charizard-4,ebay,2025-03-01T10:00:00Z,${i + 1}`);
     const path = file('big.csv', `product_key,source,observed_at,price_minor\n${rows.join('\n')}\n`);
-    const run = ingestSource(store, path, options({ signal: controller.signal, onProgress: (p) => p.records > 0 && controller.abort() }));
+    const run = ingestSource(store, path, options({ signal: controller.signal, onProgress: (p) => p.records > 0 && controller.abort('SIGTERM') }));
     await expect(run).rejects.toThrow(IngestInterruptedError);
+    await expect(run).rejects.toThrow(/big\.csv:\d+: interrupted by SIGTERM; [\d,]+ records read and committed/);
     const committed = count('observations');
     expect(committed).toBeGreaterThan(0);
-    expect(store.ingestRuns.recent(1)[0]).toMatchObject({ status: 'failed', inserted_count: committed });
+    expect(store.ingestRuns.recent(1)[0]).toMatchObject({ status: 'interrupted', inserted_count: committed });
     const rerun = await ingestSource(store, path, options());
     expect(rerun.counts).toMatchObject({ inserted: 30_000 - committed, duplicates: committed });
   });
@@ -194,8 +199,8 @@ describe('ingestSource from URLs', () => {
   });
 
   it('fails with SourceUnreadableError naming the URL when the server answers 500', async () => {
-    const run = ingestSource(store, `${base}/broken.csv`, options());
-    await expect(run).rejects.toThrow(SourceUnreadableError);
-    await expect(ingestSource(store, `${base}/broken.csv`, options())).rejects.toThrow(`${base}/broken.csv: HTTP 500`);
+    const { failure } = await ingestSource(store, `${base}/broken.csv`, options());
+    expect(failure).toBeInstanceOf(SourceUnreadableError);
+    expect(failure?.message).toBe(`${base}/broken.csv: HTTP 500 from the server`);
   });
 });

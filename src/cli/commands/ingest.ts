@@ -1,9 +1,11 @@
 /**
- * `oracle ingest <source...>`: checks the flags, opens (creating) the database, ingests each
- * source in turn with the pipeline, and prints one summary line per source on stdout.
+ * `oracle ingest <source...>`: checks the flags, opens (creating) the database, marks the runs
+ * of killed ingests `interrupted`, ingests each source in turn with the pipeline, and prints
+ * one summary line per source on stdout (a failed source's error also on stderr).
  * A progress bar is drawn on stderr only when stderr is a terminal.
  */
 import { parseObservedAt } from '../../domain/params.js';
+import { resolve } from 'node:path';
 import { ingestSource, type IngestResult } from '../../ingest/pipeline.js';
 import { formatNames } from '../../ingest/formats/index.js';
 import type { RecordKind } from '../../ingest/formats/types.js';
@@ -11,7 +13,8 @@ import { createProgressBar } from '../../ingest/progress.js';
 import { RejectsWriter } from '../../ingest/rejects.js';
 import { openStore } from '../../store/store.js';
 import type { CommandContext } from '../context.js';
-import { EXIT, UsageError } from '../exit-codes.js';
+import { EXIT, exitCodeFor, UsageError, worseExit } from '../exit-codes.js';
+import { reportError } from '../report-error.js';
 
 interface IngestFlags {
   kind?: RecordKind;
@@ -21,6 +24,7 @@ interface IngestFlags {
   dryRun?: boolean;
   observedAt?: string;
   subtype?: string;
+  lockWait: string;
 }
 
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
@@ -30,6 +34,10 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
     throw new UsageError(`--max-rejects must be a whole number, 0 or more (got ${JSON.stringify(flags.maxRejects)})`);
   }
   const maxRejects = Number(flags.maxRejects.trim());
+  if (!/^\d+$/.test(flags.lockWait.trim()) || Number(flags.lockWait) < 1) {
+    throw new UsageError(`--lock-wait must be a whole number of seconds, 1 or more (got ${JSON.stringify(flags.lockWait)})`);
+  }
+  const lockWaitS = Number(flags.lockWait.trim());
   if (flags.format !== undefined && !formatNames().includes(flags.format)) {
     throw new UsageError(`--format must be one of ${formatNames().join(', ')} (got ${JSON.stringify(flags.format)})`);
   }
@@ -38,15 +46,30 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   if (flags.observedAt !== undefined) parseObservedAt(flags.observedAt, ctx.now);
 
   const store = await openStore(ctx.dbPath, { create: true });
-  const rejects = flags.rejects === undefined ? null : new RejectsWriter(flags.rejects);
+  let rejects: RejectsWriter | null = null;
   const progress = ctx.stderr.isTTY ? createProgressBar(ctx.stderr) : null;
-  // Ctrl-C: stop after committing what was read. A second Ctrl-C kills at once (the
-  // listener is gone); SQLite's transactions keep the file consistent either way.
+  // Ctrl-C or SIGTERM: stop after committing what was read. A second signal kills at once
+  // (the listener is gone); SQLite's transactions keep the file consistent either way.
   const interrupt = new AbortController();
-  const onSigint = () => interrupt.abort();
+  const onSigint = () => interrupt.abort('SIGINT');
+  const onSigterm = () => interrupt.abort('SIGTERM');
   process.once('SIGINT', onSigint);
+  process.once('SIGTERM', onSigterm);
   let code: number = EXIT.ok;
+  // Another ingest may hold the write lock for a while: wait for it, and say so on a terminal.
+  store.writeLock.configure({
+    maxWaitMs: lockWaitS * 1000,
+    onWait: ctx.stderr.isTTY
+      ? () => {
+          progress?.clear();
+          ctx.stderr.write(`oracle: another process is writing ${resolve(ctx.dbPath)}: waiting for it (up to ${lockWaitS} s, --lock-wait)...\n`);
+        }
+      : undefined,
+  });
   try {
+    store.ingestRuns.markInterrupted();
+    if (flags.rejects !== undefined) rejects = new RejectsWriter(flags.rejects, ctx.now);
+    // Every source is read: a bad one stops only itself, and the exit code is the worst of all.
     for (const source of sources) {
       const result = await ingestSource(store, source, {
         kind: flags.kind,
@@ -63,18 +86,22 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
       });
       progress?.clear();
       ctx.stdout.write(`${summaryLine(result)}\n`);
-      if (result.overLimit) {
+      if (result.failure !== null) {
+        reportError(result.failure, ctx.stderr);
+        code = worseExit(code, exitCodeFor(result.failure));
+      } else if (result.overLimit) {
         const first = result.firstReject as { line: number; reason: string };
         ctx.stderr.write(
           `oracle: ${result.source}:${first.line}: ${count(result.counts.rejected)} record${result.counts.rejected === 1 ? '' : 's'} rejected, ` +
             `more than --max-rejects ${maxRejects}${flags.rejects ? ` (see ${flags.rejects})` : ''}; first: ${first.reason}\n`,
         );
-        code = EXIT.tooManyRejects;
+        code = worseExit(code, EXIT.tooManyRejects);
       }
     }
   } finally {
     progress?.clear();
     process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigterm);
     rejects?.close();
     store.close();
   }
@@ -85,7 +112,8 @@ const count = (n: number) => n.toLocaleString('en-US');
 
 /**
  * `ingested obs.csv: read 10, inserted 8, duplicates 2, rejected 0 in 0.1 s`; catalog
- * sources add `updated`; a dry run says `checked ... (dry run)` and `would insert`.
+ * sources add `updated`; a dry run says `checked ... (dry run)` and `would insert`; a source
+ * that stopped early says `failed ...` with what it kept (its error goes to stderr).
  */
 export function summaryLine(result: IngestResult): string {
   const { counts } = result;
@@ -96,6 +124,6 @@ export function summaryLine(result: IngestResult): string {
     const reasons = Object.entries(counts.skippedBy).map(([reason, n]) => `${reason} ${count(n)}`);
     parts.push(`skipped ${count(counts.skipped)} (${reasons.join(', ')})`);
   }
-  const head = result.dryRun ? `checked ${result.source} (dry run)` : `ingested ${result.source}`;
+  const head = result.failure !== null ? `failed ${result.source}` : result.dryRun ? `checked ${result.source} (dry run)` : `ingested ${result.source}`;
   return `${head}: ${parts.join(', ')} in ${(result.elapsedMs / 1000).toFixed(1)} s`;
 }

@@ -1,0 +1,268 @@
+/**
+ * `oracle ingest` under faults, with real parts: child processes of bin/oracle.js (build
+ * first), real signals and kill -9, real gzip files with flipped bytes, several sources in one
+ * run, and concurrent writers on one SQLite file.
+ */
+import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN, childEnv, runCli, tempDir } from '../_setup.js';
+
+const CATALOG = 'product_key,refsource_id,product_name,product_type,era,release_date\ncharizard-4,1001,Charizard #4,single_card,vintage,1999-01-09\n';
+const HEADER = 'product_key,source,observed_at,price_minor,external_id';
+const ROWS = 200_000;
+
+let dir: string;
+let catalog: string;
+let big: string;
+let bigGz: Buffer;
+
+/** `count` observations of charizard-4, one a minute from `start`, ids `<prefix>-<i>`; every tenth row repeated when `repeat`. */
+function observations(count: number, prefix: string, start = Date.UTC(2025, 0, 1), repeat = false): string {
+  const lines = [HEADER];
+  for (let i = 0; i < count; i += 1) {
+    const row = `charizard-4,ebay,${new Date(start + i * 60_000).toISOString()},${1000 + (i % 977)},${prefix}-${i}`;
+    lines.push(row);
+    if (repeat && i % 10 === 0) lines.push(row);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+beforeAll(() => {
+  dir = tempDir();
+  catalog = join(dir, 'catalog.csv');
+  writeFileSync(catalog, CATALOG);
+  // 220,000 rows, 200,000 distinct records: more than one batch of 200,000.
+  const text = observations(ROWS, 'k', Date.UTC(2025, 0, 1), true);
+  big = join(dir, 'big.csv');
+  writeFileSync(big, text);
+  bigGz = gzipSync(text);
+});
+
+function query<T>(path: string, sql: string): T {
+  const reader = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    return reader.prepare(sql).get() as T;
+  } finally {
+    reader.close();
+  }
+}
+
+function observationCount(path: string): number {
+  if (!existsSync(path)) return 0;
+  try {
+    return query<{ n: number }>(path, 'SELECT count(*) AS n FROM observations').n;
+  } catch {
+    return 0; // not created or migrated yet
+  }
+}
+
+async function freshDbWithCatalog(): Promise<string> {
+  const path = join(tempDir(), 'oracle.db');
+  expect((await runCli(['--db', path, 'ingest', catalog])).code).toBe(0);
+  return path;
+}
+
+/** Starts `oracle --db <path> ingest <args>`; with `untilCommitted`, resolves once some batch is committed. */
+async function startIngest(path: string, args: string[], untilCommitted = true) {
+  const child = spawn(process.execPath, [BIN, '--db', path, 'ingest', ...args], { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  let committed = 0;
+  while (untilCommitted && committed === 0) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    committed = observationCount(path);
+  }
+  return { child, exited, committed, stdout: () => stdout, stderr: () => stderr };
+}
+
+describe('oracle ingest stopped mid-file', () => {
+  it('leaves a consistent database after kill -9; the next ingest marks the killed run interrupted and completes it without duplicates', async () => {
+    const path = await freshDbWithCatalog();
+    const run = await startIngest(path, [big]);
+    run.child.kill('SIGKILL');
+    await run.exited;
+    const atKill = observationCount(path);
+    expect(atKill).toBeLessThan(ROWS); // killed mid-file
+    const killed = query<{ id: number; status: string }>(path, "SELECT id, status FROM ingest_runs WHERE source LIKE '%big.csv'");
+    expect(killed.status).toBe('running');
+
+    const rerun = await runCli(['--db', path, 'ingest', big]);
+    expect(rerun.code).toBe(0);
+    expect(rerun.stdout).toMatch(new RegExp(`read 220,000, inserted ${(ROWS - atKill).toLocaleString('en-US')}, duplicates ${(20_000 + atKill).toLocaleString('en-US')}`));
+    expect(observationCount(path)).toBe(ROWS);
+    expect(query(path, `SELECT status, error FROM ingest_runs WHERE id = ${killed.id}`)).toEqual({
+      status: 'interrupted',
+      error: `its process (pid ${run.child.pid}) ended without finishing the run (killed?); what it committed stays, a re-run completes it`,
+    });
+    expect(query(path, 'SELECT status FROM ingest_runs ORDER BY id DESC LIMIT 1')).toEqual({ status: 'ok' });
+    expect(query(path, 'PRAGMA integrity_check')).toEqual({ integrity_check: 'ok' });
+  }, 120_000);
+
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('on %s commits what it read, exits %i with one line, and records the run as interrupted', async (signal, code) => {
+    const path = await freshDbWithCatalog();
+    const run = await startIngest(path, [big]);
+    run.child.kill(signal);
+    expect(await run.exited).toBe(code);
+    expect(run.stderr()).toMatch(new RegExp(`^oracle: \\S*big\\.csv:\\d+: interrupted by ${signal}; [\\d,]+ records read and committed, run the same command again to complete\\n$`));
+    const last = query<{ status: string; inserted_count: number }>(path, "SELECT status, inserted_count FROM ingest_runs WHERE source LIKE '%big.csv'");
+    // What the run says it inserted is exactly what the file holds: the open batch was committed, not dropped.
+    expect(last).toEqual({ status: 'interrupted', inserted_count: observationCount(path) });
+    expect(last.inserted_count).toBeGreaterThanOrEqual(run.committed);
+    const rerun = await runCli(['--db', path, 'ingest', big]);
+    expect(rerun.code).toBe(0);
+    expect(observationCount(path)).toBe(ROWS);
+  }, 120_000);
+});
+
+describe('oracle ingest of a corrupt gzip commits nothing from it', () => {
+  const TRAILER = 8; // CRC-32, then ISIZE (the length mod 2^32)
+  const flip = (at: (gz: Buffer) => number, width = 1) => {
+    const gz = Buffer.from(bigGz);
+    const start = at(gz);
+    for (let i = start; i < start + width; i += 1) gz[i] = (gz[i] as number) ^ 0xff;
+    return gz;
+  };
+  // Made when run: the gzip file is written by beforeAll.
+  const cases: [string, () => Buffer][] = [
+    ['4 bytes flipped in the middle of the deflate stream', () => flip((gz) => Math.floor(gz.length / 2), 4)],
+    ['a byte flipped near the end of the deflate stream (after the first 200,000-row batch)', () => flip((gz) => gz.length - TRAILER - 200)],
+    ['a byte of the CRC-32 flipped', () => flip((gz) => gz.length - TRAILER)],
+    ['a byte of ISIZE flipped', () => flip((gz) => gz.length - 2)],
+  ];
+
+  it.each(cases)('%s: exit 2, the message names the source and says the gzip data is corrupt', async (_name, corrupt) => {
+    const path = await freshDbWithCatalog();
+    const file = join(tempDir(), 'observations.csv.gz');
+    writeFileSync(file, corrupt());
+    const result = await runCli(['--db', path, 'ingest', file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(new RegExp(`^oracle: ${file}: the gzip data is corrupt \\([^)]+\\): nothing from this source was committed\\n$`));
+    expect(result.stdout).toMatch(new RegExp(`^failed ${file}: read [\\d,]+, inserted 0, duplicates 0, rejected [\\d,]+ in `));
+    expect(observationCount(path)).toBe(0);
+    expect(query(path, "SELECT status FROM ingest_runs WHERE source LIKE '%.gz'")).toEqual({ status: 'failed' });
+  }, 60_000);
+
+  it('on stdin too (read by the parse worker), and the intact file then loads in full', async () => {
+    const path = await freshDbWithCatalog();
+    const result = await runCli(['--db', path, 'ingest', '-'], { input: flip((gz) => gz.length - TRAILER) });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^oracle: stdin: the gzip data is corrupt \(incorrect data check\): nothing from this source was committed\n$/);
+    expect(observationCount(path)).toBe(0);
+    const intact = await runCli(['--db', path, 'ingest', '-'], { input: bigGz });
+    expect(intact.code).toBe(0);
+    expect(observationCount(path)).toBe(ROWS);
+  }, 60_000);
+});
+
+describe('oracle ingest of several sources', () => {
+  it('reads every source: a missing first file stops only itself, the second lands, exit 1', async () => {
+    const path = await freshDbWithCatalog();
+    const good = join(tempDir(), 'good.csv');
+    writeFileSync(good, observations(3, 'g'));
+    const missing = join(dir, 'missing.csv');
+    const result = await runCli(['--db', path, 'ingest', missing, good]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`oracle: ${missing}: no such file\n`);
+    expect(result.stdout).toMatch(new RegExp(`^failed ${missing}: read 0, inserted 0, duplicates 0, rejected 0 in \\d+\\.\\d s\\ningested ${good}: read 3, inserted 3, duplicates 0, rejected 0 in `));
+    expect(observationCount(path)).toBe(3);
+  });
+
+  it('exits with the worst outcome: unusable input (2) beats too many rejects (3), a runtime failure (1) beats both', async () => {
+    const path = await freshDbWithCatalog();
+    const sub = tempDir();
+    const rejecting = join(sub, 'one-reject.csv');
+    writeFileSync(rejecting, `${HEADER}\ncharizard-4,ebay,2025-03-05T10:00:00,100,r-1\ncharizard-4,ebay,2025-03-05T10:00:00Z,100,r-2\n`);
+    const empty = join(sub, 'empty.csv');
+    writeFileSync(empty, '');
+    const good = join(sub, 'good.csv');
+    writeFileSync(good, observations(2, 'w'));
+    const twoAndThree = await runCli(['--db', path, 'ingest', rejecting, empty, good]);
+    expect(twoAndThree.code).toBe(2);
+    expect(twoAndThree.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/one-reject\.csv:2: 1 record rejected, more than --max-rejects 0/),
+      `oracle: ${empty}:1: the file is empty: no header and no records`,
+    ]);
+    expect(twoAndThree.stdout.trim().split('\n').map((l) => l.split(':')[0])).toEqual([`ingested ${rejecting}`, `failed ${empty}`, `ingested ${good}`]);
+    expect(observationCount(path)).toBe(3);
+    expect((await runCli(['--db', path, 'ingest', empty, join(sub, 'missing.csv'), rejecting])).code).toBe(1);
+  });
+});
+
+describe('oracle ingest --rejects', () => {
+  it('appends: a second run keeps the first run\'s rejects, each line saying its run, source and line', async () => {
+    const path = await freshDbWithCatalog();
+    const sub = tempDir();
+    const rejectsFile = join(sub, 'rejects.ndjson');
+    const first = join(sub, 'first.csv');
+    writeFileSync(first, `${HEADER}\ncharizard-4,ebay,2025-03-05T10:00:00,100,a-1\n`);
+    const second = join(sub, 'second.csv');
+    writeFileSync(second, `${HEADER}\ncharizard-4,ebay,2025-03-05T10:00:00Z,100,b-1\nno-such-card,ebay,2025-03-05T10:00:00Z,100,b-2\n`);
+    expect((await runCli(['--db', path, 'ingest', first, '--rejects', rejectsFile, '--max-rejects', '5'])).code).toBe(0);
+    expect((await runCli(['--db', path, 'ingest', second, '--rejects', rejectsFile, '--max-rejects', '5'])).code).toBe(0);
+    const lines = readFileSync(rejectsFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.source, l.line])).toEqual([
+      [first, 2],
+      [second, 3],
+    ]);
+    for (const l of lines) expect(l.run_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(lines[0].run_at < lines[1].run_at).toBe(true);
+    expect(lines[0].reason).toMatch(/no time zone/);
+  });
+});
+
+describe('concurrent ingests into one database', () => {
+  it('three processes ingesting different files at once all succeed: writers wait their turn', async () => {
+    const path = await freshDbWithCatalog();
+    const sub = tempDir();
+    const ROWS_EACH = 250_000;
+    const files = ['a.csv', 'b.csv', 'c.csv.gz'].map((name, i) => {
+      const file = join(sub, name);
+      const text = observations(ROWS_EACH, name, Date.UTC(2022 + i, 0, 1));
+      writeFileSync(file, name.endsWith('.gz') ? gzipSync(text) : text);
+      return file;
+    });
+    const runs = await Promise.all(files.map((file) => startIngest(path, [file], false)));
+    expect(await Promise.all(runs.map((run) => run.exited))).toEqual([0, 0, 0]);
+    runs.forEach((run, i) => {
+      expect(run.stderr()).toBe('');
+      expect(run.stdout()).toMatch(new RegExp(`^ingested ${files[i]}: read 250,000, inserted 250,000, duplicates 0, rejected 0 in `));
+    });
+    expect(observationCount(path)).toBe(3 * ROWS_EACH);
+  }, 120_000);
+
+  it('gives up after --lock-wait with one line naming the source, its line and the other writer, exit 1', async () => {
+    const path = await freshDbWithCatalog();
+    const file = join(tempDir(), 'waiting.csv');
+    writeFileSync(file, observations(3, 'w'));
+    const holder = new Database(path);
+    holder.exec('BEGIN IMMEDIATE'); // another writer, holding the write lock
+    try {
+      const result = await runCli(['--db', path, 'ingest', '--lock-wait', '1', file]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(
+        new RegExp(`^oracle: ${file}:\\d+: gave up: another writer held the database for more than 1 s \\(see --lock-wait\\); run the same command again to complete\\n$`),
+      );
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
+    expect(observationCount(path)).toBe(0);
+    expect((await runCli(['--db', path, 'ingest', file])).code).toBe(0);
+    expect(observationCount(path)).toBe(3);
+  }, 60_000);
+
+  it('exits 2 naming --lock-wait when it is not a whole number of seconds', async () => {
+    const result = await runCli(['--db', join(tempDir(), 'x.db'), 'ingest', '--lock-wait', '0.5', '-']);
+    expect(result).toMatchObject({ code: 2, stderr: 'oracle: --lock-wait must be a whole number of seconds, 1 or more (got "0.5")\n' });
+  });
+});
