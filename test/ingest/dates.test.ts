@@ -4,7 +4,7 @@
  * with its line and reason; every good record still lands. The clock is injected.
  */
 import Database from 'better-sqlite3';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -45,7 +45,8 @@ function write(name: string, content: string): string {
 /** Ingests `path` with a rejects file; the rejects as {line, reason}. */
 async function ingestWithRejects(path: string, extra: Partial<IngestOptions> = {}) {
   const rejectsPath = join(dir, 'rejects.ndjson');
-  const rejects = new RejectsWriter(rejectsPath);
+  rmSync(rejectsPath, { force: true }); // the writer appends: this call's rejects only
+  const rejects = new RejectsWriter(rejectsPath, NOW);
   const result = await ingestSource(store, path, options({ rejects, ...extra }));
   rejects.close();
   const lines = readFileSync(rejectsPath, 'utf8').trim().split('\n').filter(Boolean);
