@@ -86,6 +86,7 @@ function* observationLines(market, from, to) {
  */
 async function ingestFile(store, path, kind, now) {
   const result = await ingest.ingestSource(store, path, { kind, maxRejects: 0, clock: () => now, stdin: Readable.from([]) });
+  if (result.failure !== null) throw result.failure; // a bad source ends with its failure, not a throw
   if (result.counts.rejected > 0) {
     throw new Error(`ingest of ${path} rejected ${result.counts.rejected} records; first: ${JSON.stringify(result.firstReject)}`);
   }
