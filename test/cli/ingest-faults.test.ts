@@ -17,7 +17,6 @@ const ROWS = 200_000;
 
 let dir: string;
 let catalog: string;
-let big: string;
 let bigGz: Buffer;
 
 /** `count` observations of charizard-4, one a minute from `start`, ids `<prefix>-<i>`; every tenth row repeated when `repeat`. */
@@ -36,10 +35,7 @@ beforeAll(() => {
   catalog = join(dir, 'catalog.csv');
   writeFileSync(catalog, CATALOG);
   // 220,000 rows, 200,000 distinct records: more than one batch of 200,000.
-  const text = observations(ROWS, 'k', Date.UTC(2025, 0, 1), true);
-  big = join(dir, 'big.csv');
-  writeFileSync(big, text);
-  bigGz = gzipSync(text);
+  bigGz = gzipSync(observations(ROWS, 'k', Date.UTC(2025, 0, 1), true));
 });
 
 function query<T>(path: string, sql: string): T {
@@ -66,37 +62,54 @@ async function freshDbWithCatalog(): Promise<string> {
   return path;
 }
 
-/** Starts `oracle --db <path> ingest <args>`; with `untilCommitted`, resolves once some batch is committed. */
-async function startIngest(path: string, args: string[], untilCommitted = true) {
+/** Starts `oracle --db <path> ingest <args>`. */
+function startIngest(path: string, args: string[]) {
   const child = spawn(process.execPath, [BIN, '--db', path, 'ingest', ...args], { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
   child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  let committed = 0;
-  while (untilCommitted && committed === 0) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    committed = observationCount(path);
-  }
-  return { child, exited, committed, stdout: () => stdout, stderr: () => stderr };
+  return { exited, stdout: () => stdout, stderr: () => stderr };
 }
 
-describe('oracle ingest stopped mid-file', () => {
+describe('oracle ingest stopped mid-input', () => {
+  const PACED = 60_000;
+  const pacedText = () => observations(PACED, 'p', Date.UTC(2024, 0, 1));
+
+  /**
+   * Starts `oracle ingest -` fed through a pipe that stays open, so the process is certainly
+   * mid-input when stopped: 50,000 rows, then (once the first commit is visible) 10,000 more,
+   * which sit in the open transaction.
+   */
+  async function startPacedIngest(path: string) {
+    const lines = pacedText().split('\n');
+    const child = spawn(process.execPath, [BIN, '--db', path, 'ingest', '-'], { env: childEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    child.stdin.on('error', () => {}); // the pipe breaks when the child is killed
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    child.stdin.write(`${lines.slice(0, 50_001).join('\n')}\n`);
+    while (observationCount(path) === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.stdin.write(`${lines.slice(50_001).join('\n')}`);
+    return { child, exited, stderr: () => stderr };
+  }
+
   it('leaves a consistent database after kill -9; the next ingest marks the killed run interrupted and completes it without duplicates', async () => {
     const path = await freshDbWithCatalog();
-    const run = await startIngest(path, [big]);
+    const run = await startPacedIngest(path);
     run.child.kill('SIGKILL');
     await run.exited;
     const atKill = observationCount(path);
-    expect(atKill).toBeLessThan(ROWS); // killed mid-file
-    const killed = query<{ id: number; status: string }>(path, "SELECT id, status FROM ingest_runs WHERE source LIKE '%big.csv'");
+    const killed = query<{ id: number; status: string }>(path, "SELECT id, status FROM ingest_runs WHERE source = 'stdin'");
     expect(killed.status).toBe('running');
 
-    const rerun = await runCli(['--db', path, 'ingest', big]);
+    const file = join(tempDir(), 'paced.csv');
+    writeFileSync(file, pacedText());
+    const rerun = await runCli(['--db', path, 'ingest', file]);
     expect(rerun.code).toBe(0);
-    expect(rerun.stdout).toMatch(new RegExp(`read 220,000, inserted ${(ROWS - atKill).toLocaleString('en-US')}, duplicates ${(20_000 + atKill).toLocaleString('en-US')}`));
-    expect(observationCount(path)).toBe(ROWS);
+    expect(rerun.stdout).toMatch(new RegExp(`read 60,000, inserted ${(PACED - atKill).toLocaleString('en-US')}, duplicates ${atKill.toLocaleString('en-US')},`));
+    expect(observationCount(path)).toBe(PACED);
     expect(query(path, `SELECT status, error FROM ingest_runs WHERE id = ${killed.id}`)).toEqual({
       status: 'interrupted',
       error: `its process (pid ${run.child.pid}) ended without finishing the run (killed?); what it committed stays, a re-run completes it`,
@@ -108,19 +121,15 @@ describe('oracle ingest stopped mid-file', () => {
   it.each([
     ['SIGINT', 130],
     ['SIGTERM', 143],
-  ] as const)('on %s commits what it read, exits %i with one line, and records the run as interrupted', async (signal, code) => {
+  ] as const)('on %s commits everything it read (the open batch too), exits %i with one line, and records the run as interrupted', async (signal, code) => {
     const path = await freshDbWithCatalog();
-    const run = await startIngest(path, [big]);
+    const run = await startPacedIngest(path);
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the last 10,000 rows read, not yet committed
     run.child.kill(signal);
     expect(await run.exited).toBe(code);
-    expect(run.stderr()).toMatch(new RegExp(`^oracle: \\S*big\\.csv:\\d+: interrupted by ${signal}; [\\d,]+ records read and committed, run the same command again to complete\\n$`));
-    const last = query<{ status: string; inserted_count: number }>(path, "SELECT status, inserted_count FROM ingest_runs WHERE source LIKE '%big.csv'");
-    // What the run says it inserted is exactly what the file holds: the open batch was committed, not dropped.
-    expect(last).toEqual({ status: 'interrupted', inserted_count: observationCount(path) });
-    expect(last.inserted_count).toBeGreaterThanOrEqual(run.committed);
-    const rerun = await runCli(['--db', path, 'ingest', big]);
-    expect(rerun.code).toBe(0);
-    expect(observationCount(path)).toBe(ROWS);
+    expect(run.stderr()).toMatch(new RegExp(`^oracle: stdin:\\d+: interrupted by ${signal}; 60,000 records read and committed, run the same command again to complete\\n$`));
+    expect(observationCount(path)).toBe(PACED);
+    expect(query(path, "SELECT status, inserted_count FROM ingest_runs WHERE source = 'stdin'")).toEqual({ status: 'interrupted', inserted_count: PACED });
   }, 120_000);
 });
 
@@ -231,7 +240,7 @@ describe('concurrent ingests into one database', () => {
       writeFileSync(file, name.endsWith('.gz') ? gzipSync(text) : text);
       return file;
     });
-    const runs = await Promise.all(files.map((file) => startIngest(path, [file], false)));
+    const runs = files.map((file) => startIngest(path, [file]));
     expect(await Promise.all(runs.map((run) => run.exited))).toEqual([0, 0, 0]);
     runs.forEach((run, i) => {
       expect(run.stderr()).toBe('');
