@@ -4,9 +4,9 @@
  * quotes of both headers, TCGplayer rows and sold listings, checked with `oracle price --json`.
  * Quotes of one feed are observed weeks apart, so each price checked has one point per cell.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ROOT, runCli, tempDir, type CliResult } from '../_setup.js';
 
 const FIXTURES = join(ROOT, 'test/fixtures');
@@ -252,6 +252,8 @@ describe('identity conflicts in a catalog ingest', () => {
     ].join('\n');
     expect((await run(['ingest', '--kind', 'catalog', '-'], seed)).code).toBe(0);
   });
+  // --rejects appends: each test reads only its own run's rejects.
+  beforeEach(() => rmSync(rejects, { force: true }));
 
   it('rejects two new products claiming one refsource_id, naming both keys, and adds neither', async () => {
     const file = ['product_key,product_name,refsource_id', 'mew-a,Mew A,777', 'mew-b,Mew B,777', 'pikachu,Pikachu,778'].join('\n');
