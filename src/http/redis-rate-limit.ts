@@ -20,7 +20,7 @@ import { Redis } from 'ioredis';
 import { CircuitBreaker } from '../upstream/circuit-breaker.js';
 import { createRateLimiter, rateDecision, type RateDecision, type RateLimiter } from './rate-limit.js';
 
-/** Redis on the same network answers in well under a millisecond; past this it is taken for down. */
+/** Far above a healthy Redis's answer time on a local network, yet short enough that a client barely notices; past it Redis is taken for down. */
 export const REDIS_COMMAND_TIMEOUT_MS = 250;
 /** Longest wait for a TCP connection to Redis (at start-up and on each reconnect). */
 export const REDIS_CONNECT_TIMEOUT_MS = 1_000;
@@ -126,14 +126,13 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
     log('info', `rate limit: Redis at ${where} is back; the limit is shared by every process again`);
   }
 
-  async function evaluate(keyId: string): Promise<[number, string]> {
+  function evaluate(keyId: string): Promise<[number, string]> {
     const key = KEY_PREFIX + keyId;
-    try {
-      return (await client.evalsha(TAKE_SHA1, 1, key, limitArg)) as [number, string];
-    } catch (error) {
+    const reply = client.evalsha(TAKE_SHA1, 1, key, limitArg).catch((error: unknown) => {
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      return (await client.eval(TAKE_SCRIPT, 1, key, limitArg)) as [number, string];
-    }
+      return client.eval(TAKE_SCRIPT, 1, key, limitArg);
+    });
+    return reply as Promise<[number, string]>;
   }
 
   return {
