@@ -84,6 +84,21 @@ export function createProgram(): Command {
     .action(lazy(() => import('./commands/history.js')));
 
   program
+    .command('value')
+    .description("value a collection: each line's unit price, interval and subtotal, the total with its interval, the gain against cost basis")
+    .argument('<collection.csv>', "CSV with product_key or refsource_id, condition, quantity[, cost_basis_minor]; '-' for stdin")
+    .option('--at <time>', 'value as of this ISO-8601 time with zone (default: now)')
+    .option('--window-hours <n>', 'TWAP lookback in hours, 1-72, as for price', '24')
+    .option('--outlier-stddevs <n>', 'outlier threshold in robust standard deviations, 1-10, as for price', '2')
+    .option('--json', 'print {at, lines, total, problems} as JSON')
+    .option('--csv', 'print CSV: one row per line, then a total row')
+    .addHelpText(
+      'after',
+      examples('oracle value my-cards.csv', 'oracle value my-cards.csv --at 2026-10-01T00:00:00Z --csv > value-october.csv'),
+    )
+    .action(lazy(() => import('./commands/value.js')));
+
+  program
     .command('snapshot')
     .description('price a product as of a past UTC date (window 00:00Z of the date to 00:00Z of the next)')
     .argument('<refsource_id>', 'reference-source id of the product')

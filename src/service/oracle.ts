@@ -11,6 +11,8 @@ import { catalogBody, searchBody, type CatalogBody, type SearchBody } from './ca
 import { suggestKeys } from './suggest.js';
 import { historyOf, priceChange, PRICE_CHANGE_DAYS, type History, type PriceChange } from './history.js';
 import type { HistoryRequest } from '../domain/history.js';
+import type { CollectionRow, RowProblem } from '../domain/collection.js';
+import { valueCollection, type Valuation } from './valuation.js';
 import { DAY_MS, toIsoUtc } from '../domain/time.js';
 
 /** The snapshot window is always 24 hours (SPEC.md 4.4). */
@@ -35,6 +37,8 @@ export interface Oracle {
   priceSeries(product: StoredProduct, params: SeriesParams, instants: readonly number[], id: string | null): PricingBundle[];
   /** The history of a product's slots over the request's instants, with its summary. */
   history(product: StoredProduct, params: SeriesParams, request: HistoryRequest, id: string | null): History;
+  /** The value of a collection's rows as of `params.asOf` (valuation.ts); `problems` are the file's bad records. */
+  value(rows: readonly CollectionRow[], problems: readonly RowProblem[], params: PricingParams): Valuation;
   /** `price`, and how the ungraded price moved over the 7 and 30 days before `params.asOf`. */
   priceWithChanges(product: StoredProduct, params: PricingParams, id: string | null): { bundle: PricingBundle; changes: PriceChange[] };
   catalog(search?: string): CatalogBody;
@@ -62,18 +66,21 @@ export function createOracle(deps: { store: Store }): Oracle {
     );
     return instants.map((asOf, i) => computeBundle({ product, points: points[i]!, params: { ...params, asOf }, id }));
   };
+  const productByKey: Oracle['productByKey'] = (productKey) => {
+    const product = store.products.findByKey(productKey);
+    if (!product) throw new UnknownProductError(productKey, suggestKeys(store, productKey));
+    return product;
+  };
+  const productByRefsource: Oracle['productByRefsource'] = (refsourceId) => {
+    const product = store.products.findByRefsourceId(refsourceId);
+    if (!product) throw new NoCatalogMappingError(refsourceId);
+    return product;
+  };
   return {
-    productByKey(productKey) {
-      const product = store.products.findByKey(productKey);
-      if (!product) throw new UnknownProductError(productKey, suggestKeys(store, productKey));
-      return product;
-    },
-    productByRefsource(refsourceId) {
-      const product = store.products.findByRefsourceId(refsourceId);
-      if (!product) throw new NoCatalogMappingError(refsourceId);
-      return product;
-    },
+    productByKey,
+    productByRefsource,
     price,
+    value: (rows, problems, params) => valueCollection({ productByKey, productByRefsource, price }, rows, problems, params),
     priceSeries,
     history(product, params, request, id) {
       return historyOf(product.productKey, request, priceSeries(product, params, request.instants, id));

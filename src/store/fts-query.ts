@@ -25,9 +25,17 @@ export function matchAllWords(text: string): string | null {
   return p.length === 0 ? null : p.join(' AND ');
 }
 
-/** Any word may match (bm25 ranks the products matching more and rarer words first); null when none. */
+/** Letters a word keeps as a fallback prefix, so a typo later in it ("charzard") still finds "charizard". */
+const TYPO_PREFIX = 3;
+
+/**
+ * Any word, or the first letters of any longer word, may match (bm25 ranks the products
+ * matching more and rarer words first); null when none.
+ */
 export function matchAnyWord(text: string): string | null {
   // Split on punctuation too: a key's parts ("base-set-charizard") are the words to look for.
-  const p = phrases(text.replace(/[^\p{L}\p{N}\p{M}]+/gu, ' '));
+  const words = text.match(WORD_PARTS) ?? [];
+  const prefixes = words.filter((w) => w.length > TYPO_PREFIX).map((w) => w.slice(0, TYPO_PREFIX));
+  const p = phrases([...new Set([...words, ...prefixes])].join(' '));
   return p.length === 0 ? null : p.join(' OR ');
 }

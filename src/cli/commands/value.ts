@@ -1,0 +1,57 @@
+/** `oracle value <collection.csv>`: what a collection is worth, line by line, with its interval and gain. */
+import { readFile } from 'node:fs/promises';
+import { parseCollectionCsv } from '../../domain/collection.js';
+import { SourceUnreadableError } from '../../domain/errors.js';
+import { parseAsOf, parseOutlierStddevs, parseWindowHours } from '../../domain/params.js';
+import { createOracle } from '../../service/oracle.js';
+import { openStore } from '../../store/store.js';
+import type { CommandContext } from '../context.js';
+import { EXIT, UsageError } from '../exit-codes.js';
+import { outputWidth } from '../format/columns.js';
+import { renderValuation, renderValuationCsv } from '../format/valuation-view.js';
+
+interface ValueOptions {
+  at?: string;
+  windowHours?: string;
+  outlierStddevs?: string;
+  json?: boolean;
+  csv?: boolean;
+}
+
+async function readText(path: string, stdin: NodeJS.ReadableStream): Promise<string> {
+  try {
+    if (path !== '-') return await readFile(path, 'utf8');
+    let text = '';
+    for await (const chunk of stdin) text += String(chunk);
+    return text;
+  } catch (error) {
+    throw new SourceUnreadableError(`cannot read ${path}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
+  const path = args[0] as string;
+  const o = ctx.options as ValueOptions;
+  if (o.json && o.csv) throw new UsageError('--json and --csv are exclusive: choose one');
+  const params = {
+    windowHours: parseWindowHours(o.windowHours, '--window-hours'),
+    outlierStddevs: parseOutlierStddevs(o.outlierStddevs, '--outlier-stddevs'),
+    asOf: parseAsOf(o.at, ctx.now, '--at'),
+  };
+  const { rows, problems } = parseCollectionCsv(await readText(path, ctx.stdin), path);
+  const store = await openStore(ctx.dbPath);
+  let valuation;
+  try {
+    valuation = createOracle({ store }).value(rows, problems, params);
+  } finally {
+    store.close();
+  }
+  ctx.stdout.write(
+    o.json ? `${JSON.stringify(valuation)}\n` : o.csv ? renderValuationCsv(valuation) : renderValuation(valuation, outputWidth(ctx.stdout)),
+  );
+  for (const p of valuation.problems) ctx.stderr.write(`oracle: ${path}:${p.line}: ${p.reason}\n`);
+  if (valuation.problems.length === 0) return EXIT.ok;
+  const total = valuation.problems.length + valuation.lines.length;
+  ctx.stderr.write(`oracle: ${valuation.problems.length} of ${total} row${total === 1 ? '' : 's'} could not be valued; the others are above\n`);
+  return EXIT.tooManyRejects;
+}

@@ -1,0 +1,68 @@
+/** `oracle value` for people (a table of lines, then the total) and as CSV. */
+import type { Valuation, ValuedLine } from '../../service/valuation.js';
+import { fitColumns, type Column } from './columns.js';
+import { formatUsd } from './money.js';
+
+const usd = (cents: number | null) => (cents === null ? '-' : formatUsd(cents));
+const signed = (cents: number | null) => (cents === null ? '-' : `${cents > 0 ? '+' : cents < 0 ? '-' : '±'}${formatUsd(Math.abs(cents))}`);
+const range = (low: number | null, high: number | null) => (low === null || high === null ? '-' : `${formatUsd(low)}-${formatUsd(high)}`);
+
+export function renderValuation(v: Valuation, width: number): string {
+  const lines = v.lines;
+  const cells = (pick: (l: ValuedLine) => string) => lines.map(pick);
+  const columns: Column[] = [
+    { head: 'line', cells: cells((l) => String(l.line)), shrink: 0, min: 4, alignRight: true },
+    { head: 'product key', cells: cells((l) => l.product_key), shrink: 1, min: 16 },
+    { head: 'cond', cells: cells((l) => l.condition), shrink: 0, min: 4 },
+    { head: 'qty', cells: cells((l) => l.quantity.toLocaleString('en-US')), shrink: 0, min: 3, alignRight: true },
+    { head: 'unit', cells: cells((l) => (l.unit_price_minor === null ? 'no price' : formatUsd(l.unit_price_minor))), shrink: 0, min: 4, alignRight: true },
+    { head: 'subtotal', cells: cells((l) => usd(l.subtotal_minor)), shrink: 0, min: 8, alignRight: true },
+  ];
+  if (lines.some((l) => l.cost_basis_minor !== null)) {
+    columns.push({ head: 'gain', cells: cells((l) => signed(l.gain_minor)), shrink: 0, min: 4, alignRight: true });
+  }
+  const t = v.total;
+  const table = lines.length > 0 ? fitColumns(columns, width).trimEnd().split('\n') : ['no line could be valued'];
+  // An interval does not fit beside the rest in 80 columns: it gets its own line under its row.
+  const out = lines.some((l) => l.subtotal_low_minor !== null)
+    ? table.flatMap((row, i) => {
+        const l = lines[i - 1];
+        if (!l) return [row];
+        const level = l.level === null ? '' : `${Math.round(l.level * 100)}% `;
+        return [row, `      interval ${l.subtotal_low_minor === null ? '-' : `${level}${range(l.subtotal_low_minor, l.subtotal_high_minor)}`} (unit ${range(l.unit_low_minor, l.unit_high_minor)})`];
+      })
+    : table;
+  out.push('');
+  const counted = `${t.priced_lines} line${t.priced_lines === 1 ? '' : 's'} priced${t.unpriced_lines > 0 ? `, ${t.unpriced_lines} without a price (not counted)` : ''}`;
+  out.push(`total:       ${formatUsd(t.value_minor)}  (${counted})`);
+  out.push(
+    t.low_minor === null
+      ? 'interval:    - (not every priced line has one)'
+      : `interval:    ${t.level === null ? '' : `${Math.round(t.level * 100)}% `}${range(t.low_minor, t.high_minor)}  (sum of the lines' intervals)`,
+  );
+  if (t.cost_basis_minor !== null) {
+    out.push(`cost basis:  ${formatUsd(t.cost_basis_minor)}  gain ${signed(t.gain_minor)}${t.gain_pct === null ? '' : ` (${t.gain_pct > 0 ? '+' : ''}${t.gain_pct.toFixed(1)}%)`}`);
+  }
+  out.push(`as of:       ${v.at}`);
+  return `${out.join('\n')}\n`;
+}
+
+const CSV_COLUMNS = [
+  'line', 'product_key', 'refsource_id', 'condition', 'quantity', 'unit_price_minor', 'unit_low_minor', 'unit_high_minor',
+  'subtotal_minor', 'subtotal_low_minor', 'subtotal_high_minor', 'cost_basis_minor', 'gain_minor',
+] as const;
+
+/** One row per valued line, then a `total` row (line column `total`) with the sums. */
+export function renderValuationCsv(v: Valuation): string {
+  const field = (value: unknown) => {
+    const text = value === null || value === undefined ? '' : String(value);
+    return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  };
+  const t = v.total;
+  const totalRow: Record<string, unknown> = {
+    line: 'total', subtotal_minor: t.value_minor, subtotal_low_minor: t.low_minor, subtotal_high_minor: t.high_minor,
+    cost_basis_minor: t.cost_basis_minor, gain_minor: t.gain_minor,
+  };
+  const rows = [...v.lines.map((l) => l as unknown as Record<string, unknown>), totalRow];
+  return `${[CSV_COLUMNS.join(','), ...rows.map((r) => CSV_COLUMNS.map((c) => field(r[c])).join(','))].join('\n')}\n`;
+}

@@ -1,0 +1,77 @@
+/**
+ * A collection file for `oracle value`: a CSV with a header naming `product_key` and/or
+ * `refsource_id`, `condition`, `quantity` and optionally `cost_basis_minor` (what the line's
+ * units cost in total, in cents). Each record is checked on its own: a bad one is named with
+ * its line number and the rest are still valued. Unusable files (no header, unknown or
+ * missing columns, broken CSV) are an InputError (exit 2).
+ */
+import { CsvParser } from '../ingest/csv-parser.js';
+import { InputError } from '../ingest/errors.js';
+import { SLOT_KEYS } from './history.js';
+import { parseIntInRange } from './params.js';
+
+export interface CollectionRow {
+  /** Physical line of the record in the file (the header is line 1). */
+  line: number;
+  productKey: string | null;
+  refsourceId: string | null;
+  /** A slot of the bundle: `ungraded`, `psa10`, `bgs9` ... */
+  condition: string;
+  quantity: number;
+  /** Total cost of the line's units, in cents; null when not given. */
+  costBasisMinor: number | null;
+}
+
+export interface RowProblem {
+  line: number;
+  reason: string;
+}
+
+const COLUMNS = ['product_key', 'refsource_id', 'condition', 'quantity', 'cost_basis_minor'] as const;
+/** Units on one line, at most (a typo guard, far above any real holding). */
+export const MAX_QUANTITY = 1_000_000;
+
+export function parseCollectionCsv(text: string, source: string): { rows: CollectionRow[]; problems: RowProblem[] } {
+  const rows: CollectionRow[] = [];
+  const problems: RowProblem[] = [];
+  let header: string[] | null = null;
+  const parser = new CsvParser(source, (fields, line) => {
+    if (header === null) {
+      header = fields.map((f) => f.trim().toLowerCase());
+      const unknown = header.filter((h) => !(COLUMNS as readonly string[]).includes(h));
+      if (unknown.length > 0) throw new InputError(source, line, `unknown column ${unknown.map((u) => JSON.stringify(u)).join(', ')}: the columns are ${COLUMNS.join(', ')}`);
+      const missing = ['condition', 'quantity'].filter((c) => !header!.includes(c));
+      if (!header.includes('product_key') && !header.includes('refsource_id')) missing.unshift('product_key or refsource_id');
+      if (missing.length > 0) throw new InputError(source, line, `missing column ${missing.join(', ')}`);
+      return;
+    }
+    const cell = (name: string) => {
+      const i = header!.indexOf(name);
+      const value = i < 0 ? '' : (fields[i] ?? '').trim();
+      return value === '' ? null : value;
+    };
+    try {
+      rows.push(collectionRow(line, cell));
+    } catch (error) {
+      problems.push({ line, reason: (error as Error).message });
+    }
+  });
+  parser.push(text.startsWith('\uFEFF') ? text.slice(1) : text);
+  parser.end();
+  if (header === null) throw new InputError(source, 1, 'empty file: expected a header such as product_key,condition,quantity,cost_basis_minor');
+  return { rows, problems };
+}
+
+function collectionRow(line: number, cell: (name: string) => string | null): CollectionRow {
+  const productKey = cell('product_key');
+  const refsourceId = cell('refsource_id');
+  if (productKey === null && refsourceId === null) throw new Error('product_key or refsource_id is required');
+  const condition = (cell('condition') ?? '').toLowerCase();
+  if (!SLOT_KEYS.includes(condition)) {
+    throw new Error(`condition must be ungraded or a grader and grade 7-10 (psa10, bgs9, cgc8, sgc7) (got ${JSON.stringify(cell('condition') ?? '')})`);
+  }
+  const quantity = parseIntInRange('quantity', cell('quantity') ?? '', { min: 1, max: MAX_QUANTITY, default: 1 });
+  const cost = cell('cost_basis_minor');
+  const costBasisMinor = cost === null ? null : parseIntInRange('cost_basis_minor', cost, { min: 0, max: Number.MAX_SAFE_INTEGER, default: 0 });
+  return { line, productKey, refsourceId, condition, quantity, costBasisMinor };
+}

@@ -1,0 +1,125 @@
+/**
+ * The value of a collection: each line's unit price and interval from its product's bundle
+ * (one bundle per product, whatever its number of lines), times its quantity; the total and
+ * its interval; the gain against cost basis. Prices come from the bundles, never from here.
+ *
+ * The total's interval is the sum of the lines' lows and the sum of their highs: exact at the
+ * bundles' level when the lines' errors move together (one market lifting or sinking every
+ * card), wider than needed when they are independent, so it never claims more precision than
+ * the lines have. It is given only when every priced line has an interval.
+ */
+import type { PricingBundle, PricingParams } from '../domain/bundle.js';
+import type { CollectionRow, RowProblem } from '../domain/collection.js';
+import { toIsoUtc } from '../domain/time.js';
+import type { StoredProduct } from '../store/store.js';
+import { confidenceOf, slotOf } from './history.js';
+
+export interface ValuedLine {
+  line: number;
+  product_key: string;
+  refsource_id: string | null;
+  condition: string;
+  quantity: number;
+  /** Null when the slot has no price (no observations). */
+  unit_price_minor: number | null;
+  unit_low_minor: number | null;
+  unit_high_minor: number | null;
+  /** The interval's level (e.g. 0.8), null without one. */
+  level: number | null;
+  subtotal_minor: number | null;
+  subtotal_low_minor: number | null;
+  subtotal_high_minor: number | null;
+  cost_basis_minor: number | null;
+  /** subtotal - cost basis, when both are known. */
+  gain_minor: number | null;
+}
+
+export interface ValuationTotal {
+  value_minor: number;
+  /** Sums of the lines' lows and highs; null unless every priced line has an interval. */
+  low_minor: number | null;
+  high_minor: number | null;
+  level: number | null;
+  priced_lines: number;
+  unpriced_lines: number;
+  /** Cost basis and gain over the priced lines that have a cost basis. */
+  cost_basis_minor: number | null;
+  gain_minor: number | null;
+  /** Gain in percent of that cost basis, one decimal. */
+  gain_pct: number | null;
+}
+
+export interface Valuation {
+  at: string;
+  lines: ValuedLine[];
+  total: ValuationTotal;
+  /** Lines that could not be valued, with why: bad records and unknown products. */
+  problems: RowProblem[];
+}
+
+export interface ProductLookup {
+  productByKey(productKey: string): StoredProduct;
+  productByRefsource(refsourceId: string): StoredProduct;
+  price(product: StoredProduct, params: PricingParams, id: string | null): PricingBundle;
+}
+
+const times = (a: number | null, n: number) => (a === null ? null : a * n);
+
+export function valueCollection(oracle: ProductLookup, rows: readonly CollectionRow[], problems: readonly RowProblem[], params: PricingParams): Valuation {
+  const bundles = new Map<number, PricingBundle>();
+  const lines: ValuedLine[] = [];
+  const failed: RowProblem[] = [...problems];
+  for (const row of rows) {
+    let product: StoredProduct;
+    try {
+      product = row.productKey !== null ? oracle.productByKey(row.productKey) : oracle.productByRefsource(row.refsourceId!);
+    } catch (error) {
+      failed.push({ line: row.line, reason: (error as Error).message });
+      continue;
+    }
+    let bundle = bundles.get(product.id);
+    if (!bundle) bundles.set(product.id, (bundle = oracle.price(product, params, null)));
+    const slot = slotOf(bundle, row.condition);
+    const confidence = slot.price_minor === null ? null : confidenceOf(slot);
+    const subtotal = times(slot.price_minor, row.quantity);
+    lines.push({
+      line: row.line,
+      product_key: product.productKey,
+      refsource_id: product.refsourceId,
+      condition: row.condition,
+      quantity: row.quantity,
+      unit_price_minor: slot.price_minor,
+      unit_low_minor: confidence?.low_minor ?? null,
+      unit_high_minor: confidence?.high_minor ?? null,
+      level: confidence?.level ?? null,
+      subtotal_minor: subtotal,
+      subtotal_low_minor: times(confidence?.low_minor ?? null, row.quantity),
+      subtotal_high_minor: times(confidence?.high_minor ?? null, row.quantity),
+      cost_basis_minor: row.costBasisMinor,
+      gain_minor: subtotal === null || row.costBasisMinor === null ? null : subtotal - row.costBasisMinor,
+    });
+  }
+  failed.sort((a, b) => a.line - b.line);
+  return { at: toIsoUtc(params.asOf), lines, total: total(lines), problems: failed };
+}
+
+function total(lines: readonly ValuedLine[]): ValuationTotal {
+  const priced = lines.filter((l) => l.subtotal_minor !== null);
+  const sum = (pick: (l: ValuedLine) => number | null, of: readonly ValuedLine[]) => of.reduce((s, l) => s + (pick(l) ?? 0), 0);
+  const withInterval = priced.every((l) => l.subtotal_low_minor !== null && l.subtotal_high_minor !== null);
+  const levels = new Set(priced.map((l) => l.level));
+  const withCost = priced.filter((l) => l.cost_basis_minor !== null);
+  const cost = withCost.length === 0 ? null : sum((l) => l.cost_basis_minor, withCost);
+  const gain = cost === null ? null : sum((l) => l.gain_minor, withCost);
+  return {
+    value_minor: sum((l) => l.subtotal_minor, priced),
+    low_minor: priced.length > 0 && withInterval ? sum((l) => l.subtotal_low_minor, priced) : null,
+    high_minor: priced.length > 0 && withInterval ? sum((l) => l.subtotal_high_minor, priced) : null,
+    level: priced.length > 0 && withInterval && levels.size === 1 ? [...levels][0]! : null,
+    priced_lines: priced.length,
+    unpriced_lines: lines.length - priced.length,
+    cost_basis_minor: cost,
+    gain_minor: gain,
+    gain_pct: cost === null || gain === null || cost === 0 ? null : Math.round((gain / cost) * 1000) / 10,
+  };
+}

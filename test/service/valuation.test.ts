@@ -1,0 +1,83 @@
+/**
+ * How `oracle value` combines line intervals, on real bundles from a real SQLite file. The
+ * engine gives no interval yet (pricing v2 adds meta.confidence), so the bundles here get
+ * one set on their slots as v2 will: that is the input valuation.ts reads.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PricingBundle } from '../../src/domain/bundle.js';
+import { parseCollectionCsv } from '../../src/domain/collection.js';
+import { createOracle } from '../../src/service/oracle.js';
+import { valueCollection } from '../../src/service/valuation.js';
+import { openStore, type Store } from '../../src/store/store.js';
+import { tempDir } from '../_setup.js';
+
+const HOUR = 3_600_000;
+const AT = Date.parse('2026-10-15T12:00:00Z');
+let store: Store;
+
+beforeAll(async () => {
+  store = await openStore(join(tempDir(), 'oracle.db'), { create: true });
+  const base = { subtitle: '', setName: 'Base Set', imageUrl: '', productType: 'single_card', era: 'vintage', releaseDate: null, tcgplayerId: null } as const;
+  store.products.upsertMany([
+    { ...base, productKey: 'a', refsourceId: '1', productName: 'A' },
+    { ...base, productKey: 'b', refsourceId: '2', productName: 'B' },
+  ]);
+  const rows = ['a', 'b'].flatMap((key, k) => {
+    const productId = store.products.findByKey(key)!.id;
+    return Array.from({ length: 10 }, (_, i) => ({
+      productId, productKey: key, source: 'ebay', observedAt: AT - (i + 1) * HOUR, priceMinor: (k + 1) * 10_000, grader: 'ungraded', grade: null, externalId: `${key}${i}`,
+    }));
+  });
+  store.observations.insertMany(rows);
+});
+afterAll(() => store.close());
+
+/** The real oracle, its bundles' ungraded slots given an 80% interval of ±10%. */
+function withIntervals(only?: string) {
+  const oracle = createOracle({ store });
+  return {
+    ...oracle,
+    price: (...args: Parameters<typeof oracle.price>): PricingBundle => {
+      const bundle = oracle.price(...args);
+      if (only !== undefined && bundle.product_key !== only) return bundle;
+      const p = bundle.ungraded.price_minor!;
+      return { ...bundle, ungraded: { ...bundle.ungraded, meta: { ...bundle.ungraded.meta, confidence: { level: 0.8, low_minor: p - p / 10, high_minor: p + p / 10 } } } };
+    },
+  };
+}
+
+const csv = 'product_key,condition,quantity,cost_basis_minor\na,ungraded,2,15000\nb,ungraded,3,\n';
+const params = { windowHours: 24, outlierStddevs: 2, asOf: AT };
+
+describe('valueCollection', () => {
+  it("scales each line's interval by its quantity and sums lows and highs for the total", () => {
+    const { rows, problems } = parseCollectionCsv(csv, 'c.csv');
+    const v = valueCollection(withIntervals(), rows, problems, params);
+    expect(v.lines.map((l) => [l.unit_price_minor, l.unit_low_minor, l.unit_high_minor, l.subtotal_low_minor, l.subtotal_high_minor])).toEqual([
+      [10_000, 9_000, 11_000, 18_000, 22_000],
+      [20_000, 18_000, 22_000, 54_000, 66_000],
+    ]);
+    expect(v.total).toEqual({
+      value_minor: 80_000,
+      low_minor: 72_000,
+      high_minor: 88_000,
+      level: 0.8,
+      priced_lines: 2,
+      unpriced_lines: 0,
+      cost_basis_minor: 15_000,
+      gain_minor: 5_000,
+      gain_pct: 33.3,
+    });
+  });
+
+  it('gives no total interval when a priced line has none', () => {
+    const { rows, problems } = parseCollectionCsv(csv, 'c.csv');
+    const v = valueCollection(withIntervals('a'), rows, problems, params);
+    expect(v.lines[0]!.subtotal_low_minor).toBe(18_000);
+    expect(v.lines[1]!.subtotal_low_minor).toBeNull();
+    expect(v.total.low_minor).toBeNull();
+    expect(v.total.high_minor).toBeNull();
+    expect(v.total.value_minor).toBe(80_000);
+  });
+});
