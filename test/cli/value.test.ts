@@ -3,26 +3,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PricingBundle } from '../../src/domain/bundle.js';
-import type { Product } from '../../src/domain/product.js';
 import { toIsoUtc } from '../../src/domain/time.js';
 import { runCli, tempDir } from '../_setup.js';
 
 const HOUR = 3_600_000;
 const AT_MS = Date.parse('2026-10-15T12:00:00Z');
 const AT = toIsoUtc(AT_MS);
-
-const product = (productKey: string, refsourceId: string, productName: string): Product => ({
-  productKey,
-  refsourceId,
-  productName,
-  subtitle: '',
-  setName: 'Base Set',
-  imageUrl: '',
-  productType: 'single_card',
-  era: 'vintage',
-  releaseDate: null,
-  tcgplayerId: null,
-});
 
 let dir: string;
 let db: string;
