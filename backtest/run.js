@@ -29,26 +29,34 @@ const USAGE = `usage: npm run backtest -- [--seed <n>] [--scale small|full] [--s
   --no-docs   do not rewrite docs/backtest.md (it is rewritten only by the default run:
               seed ${DEFAULT_SEED}, full scale, every scenario)`;
 
-const { values } = parseArgs({
-  options: {
-    seed: { type: 'string', default: DEFAULT_SEED },
-    scale: { type: 'string', default: 'full' },
-    scenario: { type: 'string' },
-    out: { type: 'string' },
-    'keep-db': { type: 'string' },
-    'no-docs': { type: 'boolean', default: false },
-    help: { type: 'boolean', short: 'h', default: false },
-  },
-});
+/** @param {string} message */
+const usage = (message) => {
+  console.error(`backtest: ${message}\n${USAGE}`);
+  return process.exit(2);
+};
+/** The flags; an unknown or malformed one is a usage error (node:util's message names it). */
+function parseOptions() {
+  try {
+    return parseArgs({
+      options: {
+        seed: { type: 'string', default: DEFAULT_SEED },
+        scale: { type: 'string', default: 'full' },
+        scenario: { type: 'string' },
+        out: { type: 'string' },
+        'keep-db': { type: 'string' },
+        'no-docs': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    return usage(error instanceof Error ? error.message : String(error));
+  }
+}
+const { values } = parseOptions();
 if (values.help) {
   console.log(USAGE);
   process.exit(0);
 }
-/** @param {string} message */
-const usage = (message) => {
-  console.error(`backtest: ${message}\n${USAGE}`);
-  process.exit(2);
-};
 if (values.scale !== 'small' && values.scale !== 'full') usage(`unknown scale ${JSON.stringify(values.scale)}`);
 const unknown = (values.scenario?.split(',') ?? []).filter((name) => scenarioByName(name) === null);
 if (unknown.length > 0) usage(`unknown scenario ${unknown.map((name) => JSON.stringify(name)).join(', ')}`);

@@ -363,10 +363,12 @@ describe('npm run backtest', () => {
     expect(`${readFileSync(join(out, 'results.md'), 'utf8')}\n`).toBe(stdout);
   }, 60_000);
 
-  it('rejects an unknown scale or scenario with exit 2', async () => {
+  it('rejects an unknown scale, scenario or flag with exit 2', async () => {
     const bad = run(process.execPath, [join(ROOT, 'backtest', 'run.js'), '--scale', 'huge']);
     await expect(bad).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('unknown scale "huge"') });
     const none = run(process.execPath, [join(ROOT, 'backtest', 'run.js'), '--scenario', 'crash,nope']);
     await expect(none).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('unknown scenario "nope"') });
+    const flag = run(process.execPath, [join(ROOT, 'backtest', 'run.js'), '--scal', 'small']);
+    await expect(flag).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/^backtest: Unknown option '--scal'/) });
   });
 });
