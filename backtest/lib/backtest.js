@@ -43,15 +43,21 @@ export async function runBacktest(options) {
   log(`market: ${counts.products} products, ${counts.sales} sales, ${counts.quotes} quotes`);
 
   const dir = options.workDir ?? mkdtempSync(join(tmpdir(), 'oracle-backtest-'));
-  const { store, prepared } = await loadMarket(market, dir, prepareStore);
   let scores;
+  let prepared;
   try {
-    lap('load');
-    log(`loaded into ${join(dir, 'backtest.db')}${prepared.steps.length === 0 ? '' : `, prepared: ${prepared.steps.join('; ')}`}`);
-    scores = scoreMarket(market, store, { log });
-    lap('score');
+    // loadMarket closes the store itself when it fails.
+    const loaded = await loadMarket(market, dir, prepareStore);
+    prepared = loaded.prepared;
+    try {
+      lap('load');
+      log(`loaded into ${join(dir, 'backtest.db')}${prepared.steps.length === 0 ? '' : `, prepared: ${prepared.steps.join('; ')}`}`);
+      scores = scoreMarket(market, loaded.store, { log });
+      lap('score');
+    } finally {
+      loaded.store.close();
+    }
   } finally {
-    store.close();
     if (options.workDir === undefined) rmSync(dir, { recursive: true, force: true });
   }
   const results = aggregate(market, scores);
