@@ -105,7 +105,7 @@ export function mapPriceChartingRow(fields: CsvFields, observedAt: string): Pric
   for (const [column, target] of Object.entries(PRICE_COLUMNS)) {
     const text = fields[column];
     if (text === undefined) continue; // the older header lacks condition-9 ... condition-22
-    const cents = columnCents(column, text);
+    const cents = priceCents(column, text);
     if (cents === null) {
       blank += 1;
       continue;
@@ -113,6 +113,20 @@ export function mapPriceChartingRow(fields: CsvFields, observedAt: string): Pric
     records.push({ refsource_id: id, source: PRICECHARTING_SOURCE, observed_at: observedAt, price_minor: cents, ...target });
   }
   return { records, blank };
+}
+
+/**
+ * A price cell in cents. PriceCharting writes dollars in its CSV download (`$2,325.00`), and
+ * an integer number of pennies in its API and in downloads made from it (`232500`), as its
+ * API documentation defines prices: a bare integer, without `$` and decimal point, is pennies.
+ * Blank or zero is no price (null).
+ */
+export function priceCents(column: string, text: string): number | null {
+  const trimmed = text.trim();
+  if (!/^\d+$/.test(trimmed)) return columnCents(column, text);
+  const pennies = Number(trimmed);
+  if (!Number.isSafeInteger(pennies)) throw new RowRejection(`${column}: amount out of range: ${JSON.stringify(text)}`);
+  return pennies === 0 ? null : pennies;
 }
 
 /** A catalog product of a price-guide row, in the canonical catalog record's field names. */

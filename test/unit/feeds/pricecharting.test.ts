@@ -6,6 +6,7 @@ import {
   mapPriceChartingProduct,
   mapPriceChartingRow,
   nonCardCategory,
+  priceCents,
   printingFor,
   productKeyFor,
   productTypeFor,
@@ -97,6 +98,26 @@ describe('mapPriceChartingRow', () => {
 
   it('throws when the id is not digits', () => {
     expect(() => mapPriceChartingRow(row({ id: 'abc', 'loose-price': '$1.00' }), AT)).toThrow(/id must be digits/);
+  });
+});
+
+describe('price cells', () => {
+  it.each([
+    ['$2,325.00', 232500],
+    ['$18.99', 1899],
+    ['18.99', 1899],
+    ['232500', 232500],
+    ['1899', 1899],
+    ['0', null],
+    ['$0.00', null],
+    ['', null],
+  ])('reads %j as %j cents (a bare integer is pennies, as the API gives prices)', (text, cents) => {
+    expect(priceCents('loose-price', text)).toBe(cents);
+  });
+
+  it('rejects a cell that is no amount, naming the column', () => {
+    expect(() => priceCents('cib-price', '$1,2345.00')).toThrow(RowRejection);
+    expect(() => priceCents('cib-price', '$1,2345.00')).toThrow(/^cib-price: not a USD amount/);
   });
 });
 
