@@ -169,6 +169,24 @@ describe.concurrent('oracle snapshot', () => {
     expect(result.stderr).toMatch(message);
   });
 
+  it('given a product_key, exits 2 naming its refsource id and the oracle price command over the same day', async () => {
+    const result = await runCli(['--db', db, 'snapshot', 'empty-product', '--date', '2026-10-14']);
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toBe(
+      "oracle: snapshot takes a refsource id, not a product_key: for empty-product run 'oracle snapshot 42 --date 2026-10-14' (its refsource id) or 'oracle price empty-product --at 2026-10-15T00:00:00Z' (the same 24 hours)\n",
+    );
+    // What it suggests is the same bundle: the snapshot's window is the 24 hours before that instant.
+    const snapshot = JSON.parse((await runCli(['--db', db, 'snapshot', '6910', '--date', '2026-10-14', '--json'])).stdout) as PricingBundle;
+    const price = JSON.parse((await runCli(['--db', db, 'price', 'charizard base/set é', '--at', '2026-10-15T00:00:00Z', '--json'])).stdout) as PricingBundle;
+    expect(price.ungraded).toEqual(snapshot.ungraded);
+  });
+
+  it('given neither a refsource id nor a product_key, exits 2 saying what it takes', async () => {
+    const result = await runCli(['--db', db, 'snapshot', 'no-such-card', '--date', '2026-10-14']);
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toBe('oracle: snapshot takes a refsource id (digits), not "no-such-card", which is no product_key either (see oracle catalog --search)\n');
+  });
+
   it('exits 2 when --date is missing', async () => {
     const result = await runCli(['--db', db, 'snapshot', '6910']);
     expect(result.code).toBe(2);

@@ -1,9 +1,15 @@
 /** `oracle snapshot <refsource_id> --date YYYY-MM-DD`: the bundle over one past UTC day. */
+import { UnknownProductError } from '../../domain/errors.js';
 import { parseOutlierStddevs, parseSnapshotDate } from '../../domain/params.js';
-import { createOracle } from '../../service/oracle.js';
+import { toIsoUtc } from '../../domain/time.js';
+import { createOracle, type Oracle } from '../../service/oracle.js';
 import { openStore } from '../../store/store.js';
 import type { CommandContext } from '../context.js';
+import { UsageError } from '../exit-codes.js';
 import { printBundle } from '../format/print-bundle.js';
+
+/** Refsource ids are digits (the catalog refuses anything else). */
+const REFSOURCE_ID = /^\d+$/;
 
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
   const refsourceId = args[0] as string;
@@ -13,10 +19,31 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   const store = await openStore(ctx.dbPath);
   try {
     const oracle = createOracle({ store });
+    if (!REFSOURCE_ID.test(refsourceId)) throw notARefsourceId(oracle, refsourceId, day.end, o.date as string);
     const bundle = oracle.snapshot(oracle.productByRefsource(refsourceId), day, outlierStddevs);
     await printBundle(bundle, o.json === true, ctx.stdout);
   } finally {
     store.close();
   }
   return 0;
+}
+
+/**
+ * The error for an argument that cannot be a refsource id, most often a product key: it names
+ * the two commands that do what was meant (the product's snapshot by its refsource id, or
+ * `oracle price` over the same 24 hours, which end at `dayEnd`).
+ */
+function notARefsourceId(oracle: Oracle, arg: string, dayEnd: number, date: string): UsageError {
+  const price = `'oracle price ${arg} --at ${toIsoUtc(dayEnd)}' (the same 24 hours)`;
+  let product;
+  try {
+    product = oracle.productByKey(arg);
+  } catch (error) {
+    if (!(error instanceof UnknownProductError)) throw error;
+    return new UsageError(
+      `snapshot takes a refsource id (digits), not ${JSON.stringify(arg)}, which is no product_key either (see oracle catalog --search)`,
+    );
+  }
+  const snapshot = product.refsourceId === null ? '' : ` 'oracle snapshot ${product.refsourceId} --date ${date}' (its refsource id) or`;
+  return new UsageError(`snapshot takes a refsource id, not a product_key: for ${arg} run${snapshot} ${price}`);
 }
