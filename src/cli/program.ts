@@ -99,6 +99,20 @@ export function createProgram(): Command {
     .action(lazy(() => import('./commands/value.js')));
 
   program
+    .command('export')
+    .description("every product's bundle as of one instant, streamed as NDJSON or CSV: the bulk dump")
+    .option('--at <time>', 'price as of this ISO-8601 time with zone (default: now)')
+    .addOption(new Option('--format <format>', 'ndjson: one API bundle per line; csv: one row per product, every slot in cents').choices(['ndjson', 'csv']).default('ndjson'))
+    .option('--out <file>', 'write to this file (via <file>.partial, renamed when complete) instead of stdout')
+    .option('--window-hours <n>', 'TWAP lookback in hours, 1-72, as for price', '24')
+    .option('--outlier-stddevs <n>', 'outlier threshold in robust standard deviations, 1-10, as for price', '2')
+    .addHelpText(
+      'after',
+      examples('oracle export --out prices.ndjson', 'oracle export --at 2026-11-01T00:00:00Z --format csv --out prices-2026-11-01.csv'),
+    )
+    .action(lazy(() => import('./commands/export.js')));
+
+  program
     .command('snapshot')
     .description('price a product as of a past UTC date (window 00:00Z of the date to 00:00Z of the next)')
     .argument('<refsource_id>', 'reference-source id of the product')

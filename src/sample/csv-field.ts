@@ -1,7 +1,4 @@
-/**
- * RFC 4180 field quoting for the CSV files the generator writes. Kept here because nothing
- * in src/ shares a CSV writer yet (src/ingest only reads CSV).
- */
+/** RFC 4180 field quoting for the CSV files oracle writes: the sample generator's, `value --csv`, `export --format csv`. */
 
 const NEEDS_QUOTES = /[",\r\n]/;
 

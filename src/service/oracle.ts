@@ -39,6 +39,14 @@ export interface Oracle {
   history(product: StoredProduct, params: SeriesParams, request: HistoryRequest, id: string | null): History;
   /** The value of a collection's rows as of `params.asOf` (valuation.ts); `problems` are the file's bad records. */
   value(rows: readonly CollectionRow[], problems: readonly RowProblem[], params: PricingParams): Valuation;
+  /** How many products `exportBundles` yields. */
+  productCount(): number;
+  /**
+   * Every product's bundle as of `params.asOf`, one at a time in catalog row order, `id` set
+   * to the product's refsource id: products are read a page at a time, so memory stays flat
+   * whatever the catalog's size.
+   */
+  exportBundles(params: PricingParams): Generator<PricingBundle>;
   /** `price`, and how the ungraded price moved over the 7 and 30 days before `params.asOf`. */
   priceWithChanges(product: StoredProduct, params: PricingParams, id: string | null): { bundle: PricingBundle; changes: PriceChange[] };
   catalog(search?: string): CatalogBody;
@@ -49,6 +57,9 @@ export interface Oracle {
   /** Full-text search: products matching every word of `q` (prefixes, any order), best first. */
   search(q: string, limit: number): SearchBody;
 }
+
+/** Products read per page by `exportBundles`. */
+export const EXPORT_PAGE_SIZE = 500;
 
 /** Pricing parameters of a series: those of one price, without its instant. */
 export type SeriesParams = Omit<PricingParams, 'asOf'>;
@@ -80,6 +91,16 @@ export function createOracle(deps: { store: Store }): Oracle {
     productByKey,
     productByRefsource,
     price,
+    productCount: () => store.products.count(),
+    *exportBundles(params) {
+      let after = 0;
+      for (;;) {
+        const page = store.products.pageAfter(after, EXPORT_PAGE_SIZE);
+        for (const product of page) yield price(product, params, product.refsourceId);
+        if (page.length < EXPORT_PAGE_SIZE) return;
+        after = page.at(-1)!.id;
+      }
+    },
     value: (rows, problems, params) => valueCollection({ productByKey, productByRefsource, price }, rows, problems, params),
     priceSeries,
     history(product, params, request, id) {

@@ -86,7 +86,17 @@ export function createProductRepo(db: SqliteDatabase) {
     )
     .pluck();
 
+  const pageAfter = db.prepare<[number, number], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE id > ? ORDER BY id LIMIT ?`);
+  const count = db.prepare<[], number>('SELECT count(*) FROM products').pluck();
+
   return {
+    /** Up to `limit` products after row id `afterId`, by id: a cursor over the catalog in constant memory. */
+    pageAfter(afterId: number, limit: number): StoredProduct[] {
+      return pageAfter.all(afterId, limit).map(toProduct);
+    },
+    count(): number {
+      return count.get() as number;
+    },
     findByKey(productKey: string): StoredProduct | undefined {
       const row = byKey.get(productKey);
       return row && toProduct(row);

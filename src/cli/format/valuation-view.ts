@@ -1,6 +1,8 @@
 /** `oracle value` for people (a table of lines, then the total) and as CSV. */
 import type { Valuation, ValuedLine } from '../../service/valuation.js';
+import { csvLine } from '../../sample/csv-field.js';
 import { fitColumns, type Column } from './columns.js';
+import { cellText } from './export-rows.js';
 import { formatUsd } from './money.js';
 
 const usd = (cents: number | null) => (cents === null ? '-' : formatUsd(cents));
@@ -54,15 +56,11 @@ const CSV_COLUMNS = [
 
 /** One row per valued line, then a `total` row (line column `total`) with the sums. */
 export function renderValuationCsv(v: Valuation): string {
-  const field = (value: unknown) => {
-    const text = value === null || value === undefined ? '' : String(value);
-    return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-  };
   const t = v.total;
   const totalRow: Record<string, unknown> = {
     line: 'total', subtotal_minor: t.value_minor, subtotal_low_minor: t.low_minor, subtotal_high_minor: t.high_minor,
     cost_basis_minor: t.cost_basis_minor, gain_minor: t.gain_minor,
   };
   const rows = [...v.lines.map((l) => l as unknown as Record<string, unknown>), totalRow];
-  return `${[CSV_COLUMNS.join(','), ...rows.map((r) => CSV_COLUMNS.map((c) => field(r[c])).join(','))].join('\n')}\n`;
+  return `${[CSV_COLUMNS.join(','), ...rows.map((r) => csvLine(CSV_COLUMNS.map((c) => cellText(r[c]))))].join('\n')}\n`;
 }

@@ -1,0 +1,79 @@
+/**
+ * `oracle export`: every product's bundle as of one instant, as NDJSON or CSV, to stdout or a
+ * file. Bundles are priced and written one at a time with the stream's backpressure, so memory
+ * stays flat whatever the catalog's size; `--out` writes `<file>.partial` and renames it when
+ * complete, so a cut-off export never looks finished.
+ */
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { parseAsOf, parseOutlierStddevs, parseWindowHours } from '../../domain/params.js';
+import { createOracle } from '../../service/oracle.js';
+import { openStore } from '../../store/store.js';
+import type { CommandContext } from '../context.js';
+import { UsageError } from '../exit-codes.js';
+import { createCountProgress } from '../format/count-progress.js';
+import { EXPORT_FORMATS, exportHeader, exportRow, type ExportFormat } from '../format/export-rows.js';
+
+interface ExportOptions {
+  at?: string;
+  format?: string;
+  out?: string;
+  windowHours?: string;
+  outlierStddevs?: string;
+}
+
+/** Text gathered before a write: one write per few dozen bundles, not per bundle. */
+const WRITE_CHARS = 64 * 1024;
+
+export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
+  const o = ctx.options as ExportOptions;
+  const format = (o.format ?? 'ndjson') as ExportFormat;
+  if (!EXPORT_FORMATS.includes(format)) throw new UsageError(`--format must be ${EXPORT_FORMATS.join(' or ')} (got ${JSON.stringify(o.format)})`);
+  const params = {
+    windowHours: parseWindowHours(o.windowHours, '--window-hours'),
+    outlierStddevs: parseOutlierStddevs(o.outlierStddevs, '--outlier-stddevs'),
+    asOf: parseAsOf(o.at, ctx.now, '--at'),
+  };
+  const store = await openStore(ctx.dbPath);
+  const partial = o.out === undefined ? undefined : `${o.out}.partial`;
+  const out: NodeJS.WritableStream = partial === undefined ? ctx.stdout : createWriteStream(partial);
+  const write = async (text: string) => {
+    if (!out.write(text)) await once(out, 'drain');
+  };
+  try {
+    const oracle = createOracle({ store });
+    const progress = ctx.stderr.isTTY ? createCountProgress(ctx.stderr, 'export', oracle.productCount()) : null;
+    let pending = exportHeader(format);
+    let done = 0;
+    for (const bundle of oracle.exportBundles(params)) {
+      pending += exportRow(bundle, format);
+      done += 1;
+      if (pending.length >= WRITE_CHARS) {
+        await write(pending);
+        pending = '';
+        progress?.update(done);
+      }
+    }
+    await write(pending);
+    progress?.update(done);
+    progress?.clear();
+    if (partial !== undefined) {
+      out.end();
+      await once(out, 'finish');
+      await rename(partial, o.out!);
+      ctx.stderr.write(`exported ${done.toLocaleString('en-US')} product${done === 1 ? '' : 's'} to ${o.out}\n`);
+    }
+  } catch (error) {
+    if (partial !== undefined) {
+      out.end();
+      await rm(partial, { force: true });
+    }
+    // The reader stopped reading (`oracle export | head`): what it wanted was written.
+    if ((error as NodeJS.ErrnoException).code === 'EPIPE') return 0;
+    throw error;
+  } finally {
+    store.close();
+  }
+  return 0;
+}

@@ -1,0 +1,31 @@
+/**
+ * Rows of `oracle export`: a bundle as one NDJSON line (the API's body) or one CSV row of
+ * every slot's price and interval in cents.
+ */
+import type { PricingBundle } from '../../domain/bundle.js';
+import { SLOT_KEYS } from '../../domain/history.js';
+import { csvLine } from '../../sample/csv-field.js';
+import { confidenceOf, slotOf } from '../../service/history.js';
+
+export const EXPORT_FORMATS = ['ndjson', 'csv'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** A cell's text: empty for null. */
+export const cellText = (value: unknown) => (value === null || value === undefined ? '' : String(value));
+
+export function exportHeader(format: ExportFormat): string {
+  if (format === 'ndjson') return '';
+  const slots = SLOT_KEYS.flatMap((s) => [`${s}_price_minor`, `${s}_low_minor`, `${s}_high_minor`]);
+  return `${['product_key', 'refsource_id', 'at', ...slots].join(',')}\n`;
+}
+
+export function exportRow(bundle: PricingBundle, format: ExportFormat): string {
+  if (format === 'ndjson') return `${JSON.stringify(bundle)}\n`;
+  const cells: (string | number | null)[] = [bundle.product_key, bundle.id, bundle.ungraded.window_end];
+  for (const key of SLOT_KEYS) {
+    const slot = slotOf(bundle, key);
+    const c = confidenceOf(slot);
+    cells.push(slot.price_minor, c?.low_minor ?? null, c?.high_minor ?? null);
+  }
+  return `${csvLine(cells.map(cellText))}\n`;
+}

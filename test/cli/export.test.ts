@@ -1,0 +1,125 @@
+/** `oracle export` as a child process over a generated catalog of more products than one page. */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Product } from '../../src/domain/product.js';
+import { toIsoUtc } from '../../src/domain/time.js';
+import { createOracle, EXPORT_PAGE_SIZE } from '../../src/service/oracle.js';
+import { openStore } from '../../src/store/store.js';
+import { runCli, tempDir } from '../_setup.js';
+
+const HOUR = 3_600_000;
+const AT_MS = Date.parse('2026-10-15T12:00:00Z');
+const AT = toIsoUtc(AT_MS);
+/** More than two pages of the export's product cursor. */
+const PRODUCTS = 2 * EXPORT_PAGE_SIZE + 137;
+
+const product = (i: number): Product => ({
+  productKey: `card-${String(i).padStart(5, '0')}`,
+  refsourceId: String(100_000 + i),
+  productName: `Card ${i}`,
+  subtitle: `${i}/999`,
+  setName: i % 2 ? 'Odd Set' : 'Even, "Quoted" Set',
+  imageUrl: '',
+  productType: 'single_card',
+  era: 'modern',
+  releaseDate: null,
+  tcgplayerId: null,
+});
+
+let dir: string;
+let db: string;
+const cli = (...args: string[]) => runCli(['--db', db, 'export', ...args]);
+
+beforeAll(async () => {
+  dir = tempDir();
+  db = join(dir, 'oracle.db');
+  const store = await openStore(db, { create: true });
+  store.products.upsertMany(Array.from({ length: PRODUCTS }, (_, i) => product(i)));
+  // Every 100th product has a day of sales; the rest are unpriced.
+  const rows = [];
+  for (let i = 0; i < PRODUCTS; i += 100) {
+    const p = store.products.findByKey(product(i).productKey)!;
+    for (let h = 1; h <= 12; h++) {
+      rows.push({ productId: p.id, productKey: p.productKey, source: 'ebay', observedAt: AT_MS - h * HOUR, priceMinor: 1_000 + i + h, grader: 'ungraded', grade: null, externalId: `${i}-${h}` });
+    }
+  }
+  store.observations.insertMany(rows);
+  store.close();
+});
+
+describe.concurrent('oracle export', () => {
+  it('writes one NDJSON bundle per product, each the bundle oracle price gives by refsource id', async () => {
+    const result = await cli('--at', AT);
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(PRODUCTS);
+    const bundles = lines.map((l) => JSON.parse(l));
+    expect(new Set(bundles.map((b) => b.product_key)).size).toBe(PRODUCTS);
+    for (const i of [0, 100, 1_100, 1_136]) {
+      const single = await runCli(['--db', db, 'price', '--refsource', product(i).refsourceId!, '--at', AT, '--json']);
+      expect(bundles.find((b) => b.product_key === product(i).productKey)).toEqual(JSON.parse(single.stdout));
+    }
+    expect(bundles.filter((b) => b.ungraded.price_minor !== null)).toHaveLength(Math.ceil(PRODUCTS / 100));
+  });
+
+  it('--format csv: a header and one row per product, every slot with price and interval', async () => {
+    const result = await cli('--at', AT, '--format', 'csv');
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(PRODUCTS + 1);
+    const header = lines[0]!.split(',');
+    expect(header.slice(0, 6)).toEqual(['product_key', 'refsource_id', 'at', 'ungraded_price_minor', 'ungraded_low_minor', 'ungraded_high_minor']);
+    expect(header).toHaveLength(3 + 17 * 3);
+    const first = lines[1]!.split(',');
+    expect(first).toHaveLength(header.length);
+    expect(first.slice(0, 3)).toEqual([product(0).productKey, product(0).refsourceId, AT]);
+    expect(Number(first[3])).toBeGreaterThan(1_000);
+  });
+
+  it('--out writes the file whole and names the count; no .partial stays', async () => {
+    const out = join(dir, 'prices.ndjson');
+    const result = await cli('--at', AT, '--out', out);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`exported ${PRODUCTS.toLocaleString('en-US')} products to ${out}\n`);
+    expect(readFileSync(out, 'utf8').trimEnd().split('\n')).toHaveLength(PRODUCTS);
+    expect(existsSync(`${out}.partial`)).toBe(false);
+  });
+
+  it('exits 2 for a bad --format or --at, writing nothing', async () => {
+    const out = join(dir, 'never.csv');
+    const format = await cli('--format', 'xml', '--out', out);
+    expect(format.code).toBe(2);
+    expect(format.stderr).toMatch(/--format.*ndjson, csv/);
+    const future = await cli('--at', toIsoUtc(Date.now() + 86_400_000), '--out', out);
+    expect(future.code).toBe(2);
+    expect(future.stderr).toMatch(/--at .*in the future/);
+    expect(existsSync(out) || existsSync(`${out}.partial`)).toBe(false);
+  });
+});
+
+describe('the export service', () => {
+  it('reads the catalog a page at a time while it yields bundles', async () => {
+    const store = await openStore(db);
+    try {
+      const pages: number[] = [];
+      const pageAfter = store.products.pageAfter.bind(store.products);
+      // Counting the pages read: the real reader, observed.
+      (store.products as { pageAfter: typeof pageAfter }).pageAfter = (after, limit) => {
+        const page = pageAfter(after, limit);
+        pages.push(page.length);
+        return page;
+      };
+      const bundles = createOracle({ store }).exportBundles({ windowHours: 24, outlierStddevs: 2, asOf: AT_MS });
+      bundles.next();
+      expect(pages).toEqual([EXPORT_PAGE_SIZE]);
+      let n = 1;
+      for (const _ of bundles) n += 1;
+      expect(n).toBe(PRODUCTS);
+      expect(pages).toEqual([EXPORT_PAGE_SIZE, EXPORT_PAGE_SIZE, PRODUCTS - 2 * EXPORT_PAGE_SIZE]);
+    } finally {
+      store.close();
+    }
+  });
+});
