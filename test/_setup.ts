@@ -2,10 +2,11 @@
  * Shared test helpers: run the compiled CLI as a child process (`npm run build` first) and
  * make temporary directories that are removed when the test file ends.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
 
@@ -56,6 +57,38 @@ export function runCommand(file: string, args: readonly string[], options: RunOp
     child.stdin.on('error', () => {}); // the child may exit before reading all of it
     child.stdin.end(options.input ?? '');
   });
+}
+
+export interface ServeProcess {
+  child: ChildProcess;
+  /** The URL of the `listening on` line; rejects when the process exits first. */
+  url: Promise<string>;
+  exited: Promise<number | null>;
+  /** Lines written so far (stdout: the access log; stderr: start-up lines and errors). */
+  stdout: string[];
+  stderr: string[];
+}
+
+/** Starts `oracle ...args --port 0` (args end with `serve` and its options); stop it with a signal. */
+export function spawnServe(args: readonly string[], env: Record<string, string> = {}): ServeProcess {
+  const child = spawn(process.execPath, [BIN, ...args, '--port', '0'], {
+    cwd: ROOT,
+    env: childEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  createInterface({ input: child.stdout! }).on('line', (line) => stdout.push(line));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const url = new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stderr! }).on('line', (line) => {
+      stderr.push(line);
+      const match = /^listening on (http:\/\/\S+)$/.exec(line);
+      if (match) resolve(match[1]!);
+    });
+    child.on('exit', () => reject(new Error(`serve exited before listening: ${stderr.join('\n')}`)));
+  });
+  return { child, url, exited, stdout, stderr };
 }
 
 const dirs: string[] = [];

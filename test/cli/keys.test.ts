@@ -1,15 +1,12 @@
 /**
- * `oracle keys create | list | revoke` and a real `oracle serve` process: the built CLI
- * (dist/, made by `npm test`'s build step) spawned for real.
+ * `oracle keys create | list | revoke`: the built CLI (dist/, made by `npm test`'s build
+ * step) spawned for real.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/store.js';
-import { BIN, childEnv, runCli as oracle, tempDir } from '../_setup.js';
-import { fakeUpstream, seedDatabase, type FakeUpstream } from '../http/_helpers.js';
+import { runCli as oracle, tempDir } from '../_setup.js';
 
 describe('oracle keys', () => {
   const dir = tempDir('oracle-keys-');
@@ -80,76 +77,5 @@ describe('oracle keys', () => {
     const { code, stderr } = await oracle(['--db', db, 'keys', 'create', '--label', '  ']);
     expect(code).toBe(2);
     expect(stderr).toMatch(/--label/);
-  });
-});
-
-/** Starts `oracle serve --port 0`, resolves with its URL from the listening line. */
-function serve(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [BIN, ...args, '--port', '0'], {
-    env: childEnv(env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const stdout: string[] = [];
-  createInterface({ input: child.stdout! }).on('line', (line) => stdout.push(line));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const url = new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stderr! }).on('line', (line) => {
-      const match = /^listening on (http:\/\/\S+)$/.exec(line);
-      if (match) resolve(match[1]!);
-    });
-    child.on('exit', () => reject(new Error('serve exited before listening')));
-  });
-  return { child, url, exited, stdout };
-}
-
-describe('oracle serve', () => {
-  const db = `${tempDir('oracle-serve-')}/serve.db`;
-  let upstream: FakeUpstream;
-  beforeAll(async () => {
-    await seedDatabase(db, Date.now());
-    upstream = await fakeUpstream();
-  });
-  afterAll(async () => {
-    await upstream.close();
-  });
-
-  it('listens on a free port, serves keys from ORACLE_API_KEYS, logs JSON lines, and exits 0 on SIGTERM', async () => {
-    const server = serve(['--db', db, 'serve'], { ORACLE_API_KEYS: 'ork_env-one, ork_env-two' });
-    const url = await server.url;
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect((await fetch(`${url}/api/v1/health`)).status).toBe(200);
-    const res = await fetch(`${url}/api/v1/developer/catalog`, { headers: { authorization: 'Bearer ork_env-two' } });
-    expect(res.status).toBe(200);
-    // No upstream configured and not offline: 503.
-    expect((await fetch(`${url}/api/v1/developer/refsource/1001`, { headers: { 'x-api-key': 'ork_env-one' } })).status).toBe(503);
-    server.child.kill('SIGTERM');
-    expect(await server.exited).toBe(0);
-    const lines = server.stdout.map((l) => JSON.parse(l));
-    expect(lines.map((l) => [l.status, l.key_id])).toEqual([
-      [200, null],
-      [200, 'env-2'],
-      [503, 'env-1'],
-    ]);
-    expect(server.stdout.join('\n')).not.toContain('ork_env');
-  });
-
-  it('with --offline resolves ids from the local catalog and never calls the configured upstream', async () => {
-    const server = serve(['--db', db, 'serve', '--offline'], { ORACLE_API_KEYS: 'k', ORACLE_REFSOURCE_URL: upstream.template });
-    const url = await server.url;
-    const headers = { 'x-api-key': 'k' };
-    expect((await fetch(`${url}/api/v1/developer/refsource/1001`, { headers })).status).toBe(200);
-    expect((await fetch(`${url}/api/v1/developer/refsource/31337`, { headers })).status).toBe(400);
-    expect(upstream.calls).toEqual([]);
-    server.child.kill('SIGINT');
-    expect(await server.exited).toBe(0);
-  });
-
-  it('exits 2 naming the option for a bad --port or --refsource-url', async () => {
-    const port = await oracle(['--db', db, 'serve', '--port', '99999']);
-    expect(port.code).toBe(2);
-    expect(port.stderr).toMatch(/^oracle: --port \(ORACLE_PORT\) must be an integer from 0 to 65535/);
-    const url = await oracle(['--db', db, 'serve', '--refsource-url', 'http://x.example/products']);
-    expect(url.code).toBe(2);
-    expect(url.stderr).toMatch(/--refsource-url.*\{id\}/);
   });
 });
