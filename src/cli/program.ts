@@ -155,6 +155,8 @@ export function createProgram(): Command {
     .option('--refsource-url <template>', 'upstream URL template containing {id} (env ORACLE_REFSOURCE_URL)')
     .option('--offline', 'resolve reference-source ids from the local catalog only')
     .option('--redis <url>', 'keep the rate limit in Redis, shared by every replica: redis://host:port[/db] (env ORACLE_REDIS_URL)')
+    .option('--metrics', 'serve Prometheus metrics at GET /metrics (env ORACLE_METRICS=1)')
+    .option('--cors <origin>', 'let browsers on this origin (or comma-separated origins, or *) call the API (env ORACLE_CORS_ORIGIN)')
     .action(lazy(() => import('./commands/serve.js')));
 
   for (const command of [program, ...program.commands, ...keys.commands]) {

@@ -18,11 +18,20 @@ export interface ServeConfig {
   apiKeys: string[];
   /** Redis holding the rate limit's buckets, shared by every replica; undefined: the buckets live in this process. */
   redisUrl?: string;
+  /** Serve Prometheus metrics at GET /metrics. */
+  metrics: boolean;
+  /** Origins a browser may call the API from (CORS); `*` for any; empty: CORS off. */
+  corsOrigins: string[];
 }
 
 export const SERVE_DEFAULTS = { host: '127.0.0.1', port: 8080, rateLimitPerMinute: 120 } as const;
 
 const nonEmpty = (value: unknown) => (value === '' ? undefined : value);
+
+const ON_OFF: Record<string, boolean> = { '1': true, true: true, yes: true, on: true, '0': false, false: false, no: false, off: false };
+
+/** `*`, or an origin as a browser sends it: scheme, host, optional port; no path. */
+const ORIGIN = /^(\*|https?:\/\/[^/\s:]+(:\d{1,5})?)$/;
 
 const schema = z.object({
   host: z.string().min(1, 'must not be empty').default(SERVE_DEFAULTS.host),
@@ -51,6 +60,18 @@ const schema = z.object({
     .url({ protocol: /^redis$/, error: 'must be a redis:// URL: redis://[user:password@]host:port[/db]' })
     .refine((url) => !URL.canParse(url) || /^\/?(\d+)?$/.test(new URL(url).pathname), 'must name the database by its number, e.g. redis://host:6379/0')
     .optional(),
+  metrics: z
+    .union([z.boolean(), z.string().transform((value) => ON_OFF[value.trim().toLowerCase()])])
+    .pipe(z.boolean({ error: 'must be 1 or 0 (true/false, yes/no, on/off)' }))
+    .default(false),
+  corsOrigins: z
+    .string()
+    .optional()
+    .transform((list) => (list ?? '').split(',').map((origin) => origin.trim().replace(/\/$/, '')).filter((origin) => origin !== ''))
+    .refine(
+      (origins) => origins.every((origin) => ORIGIN.test(origin)),
+      'must be * or origins like https://dashboard.example.com (scheme, host and optional port, comma-separated)',
+    ),
 });
 
 /** Names of the options as the user typed them, for error messages. */
@@ -63,6 +84,8 @@ const OPTION_NAMES: Record<string, string> = {
   offline: '--offline',
   apiKeys: 'ORACLE_API_KEYS',
   redisUrl: '--redis (ORACLE_REDIS_URL)',
+  metrics: '--metrics (ORACLE_METRICS)',
+  corsOrigins: '--cors (ORACLE_CORS_ORIGIN)',
 };
 
 export function parseServeConfig(options: Record<string, unknown>, env: NodeJS.ProcessEnv): ServeConfig {
@@ -75,6 +98,8 @@ export function parseServeConfig(options: Record<string, unknown>, env: NodeJS.P
     offline: options.offline === true,
     apiKeys: env.ORACLE_API_KEYS,
     redisUrl: nonEmpty(options.redis ?? env.ORACLE_REDIS_URL),
+    metrics: options.metrics === true ? true : nonEmpty(env.ORACLE_METRICS),
+    corsOrigins: nonEmpty(options.cors ?? env.ORACLE_CORS_ORIGIN),
   });
   if (!result.success) {
     const issue = result.error.issues[0];

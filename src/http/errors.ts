@@ -23,6 +23,9 @@ export class ReadOnlyError extends OracleError {}
 /** The request itself is malformed (e.g. HTTP/1.1 without a Host header). */
 export class MalformedRequestError extends OracleError {}
 
+/** The server runs but cannot serve yet (readiness): no API key exists. */
+export class NotReadyError extends OracleError {}
+
 /** No route has this path. */
 export class RouteNotFoundError extends OracleError {}
 
@@ -53,6 +56,7 @@ const TABLE: readonly [ErrorClass, number, ((error: Error) => string)?][] = [
   [NoCatalogMappingError, 400],
   [UpstreamUnavailableError, 502],
   [UpstreamNotConfiguredError, 503],
+  [NotReadyError, 503],
   // The message names the file path: the operator reads it in the error log, the client gets the reason.
   [DatabaseUnavailableError, 503, (error) => `database unavailable: ${(error as DatabaseUnavailableError).reason}`],
 ];

@@ -190,6 +190,18 @@ export const historyResponse = z
 
 export const healthResponse = z.object({ status: z.literal('ok') }).register(apiComponents, { id: 'Health' });
 
+export const readyResponse = z
+  .object({
+    status: z.literal('ready'),
+    products: z.number().int().meta({ description: 'Products in the catalog.' }),
+    observations: z.number().int().meta({ description: 'Observations stored.' }),
+    keys: z.number().int().meta({ description: 'API keys that can call the API: stored and not revoked, plus ORACLE_API_KEYS.' }),
+    refsource: z.enum(['upstream', 'offline', 'unconfigured']).meta({
+      description: 'How reference-source ids are resolved; `unconfigured`: the refsource and snapshot routes answer 503.',
+    }),
+  })
+  .register(apiComponents, { id: 'Ready' });
+
 export const errorResponse = z.object({ detail: z.string() }).register(apiComponents, { id: 'Error' });
 
 export const openApiResponse = z.record(z.string(), z.unknown()).register(apiComponents, { id: 'OpenApiDocument' });

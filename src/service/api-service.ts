@@ -15,7 +15,7 @@ import { createKeyVerifier, type KeyIdentity, type KeySession } from './key-veri
 import { createOracle, type Oracle, type SeriesParams } from './oracle.js';
 import type { HistoryRequest } from '../domain/history.js';
 import type { HistoryBody } from './history.js';
-import type { RefsourceResolver, Resolution } from './refsource-resolver.js';
+import type { RefsourceResolver, Resolution, ResolverMode } from './refsource-resolver.js';
 import { createStoreHandle, type StoreHandle } from './store-handle.js';
 
 export interface PricingQuery {
@@ -41,10 +41,24 @@ export interface ApiService {
   catalog(): Awaitable<CatalogBody>;
   /** The price history of a catalog key's slots (CONTRACT.md additions 4). */
   history(productKey: string, params: SeriesParams, request: HistoryRequest): Awaitable<HistoryBody>;
+  /**
+   * What the server has to serve: the database's products and observations, the keys that
+   * can call it (stored and not revoked, plus ORACLE_API_KEYS), and where reference-source
+   * ids are resolved. Throws DatabaseUnavailableError when the database cannot be read.
+   */
+  inventory(): Awaitable<ServiceInventory>;
   /** Catalog full-text search (CONTRACT.md additions 4): best matches first. */
   search(q: string, limit: number): Awaitable<SearchBody>;
   /** Writes pending key last-used times and closes the upstream client and the store. */
   close(): Promise<void>;
+}
+
+export interface ServiceInventory {
+  products: number;
+  observations: number;
+  storedKeys: number;
+  envKeys: number;
+  refsource: ResolverMode;
 }
 
 export interface ApiServiceDeps {
@@ -66,7 +80,9 @@ export function createApiService(deps: ApiServiceDeps): ApiService {
   const buildOracle = deps.createOracle ?? createOracle;
   const bundles = createBundleCache(deps.bundleCache ?? BUNDLE_CACHE_DEFAULTS);
   const keys = createKeyVerifier(deps.envKeys ?? []);
+  const envKeyCount = deps.envKeys?.length ?? 0;
   let catalogCache: { version: number; body: CatalogBody } | undefined;
+  let inventoryCache: { version: number; body: ServiceInventory } | undefined;
 
   // Caches are only valid for the connection that filled them: data_version is per connection.
   let current: { store: Store; oracle: Oracle } | undefined;
@@ -77,6 +93,7 @@ export function createApiService(deps: ApiServiceDeps): ApiService {
         bundles.clear();
         keys.reset();
         catalogCache = undefined;
+        inventoryCache = undefined;
       }
       return fn(store, version, current.oracle);
     });
@@ -148,6 +165,19 @@ export function createApiService(deps: ApiServiceDeps): ApiService {
 
     search(q, limit) {
       return withStore((_store, _version, oracle) => oracle.search(q, limit));
+    },
+
+    inventory() {
+      return withStore((store, version) => {
+        if (inventoryCache?.version !== version) {
+          const { products, observations, activeKeys } = store.inventory();
+          inventoryCache = {
+            version,
+            body: { products, observations, storedKeys: activeKeys, envKeys: envKeyCount, refsource: deps.resolver.mode },
+          };
+        }
+        return inventoryCache.body;
+      });
     },
 
     async close() {

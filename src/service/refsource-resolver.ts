@@ -22,7 +22,11 @@ export interface Resolution {
   upstream: 'unavailable' | null;
 }
 
+/** Where reference-source ids are resolved: an upstream, the local catalog alone, or nowhere (503). */
+export type ResolverMode = 'upstream' | 'offline' | 'unconfigured';
+
 export interface RefsourceResolver {
+  readonly mode: ResolverMode;
   /** Resolves `id`; `findLocal` reads the local catalog mapping. Throws the errors of decision 3. */
   resolve(id: string, findLocal: (id: string) => Awaitable<StoredProduct | undefined>): Promise<Resolution>;
   close(): Promise<void>;
@@ -46,6 +50,7 @@ export const RESOLVER_DEFAULTS: ResolverOptions = {
 /** `--offline`: the local catalog alone decides, the upstream is never asked. */
 export function createOfflineResolver(): RefsourceResolver {
   return {
+    mode: 'offline',
     async resolve(id, findLocal) {
       const product = await findLocal(id);
       if (!product) throw new NoCatalogMappingError(id);
@@ -58,6 +63,7 @@ export function createOfflineResolver(): RefsourceResolver {
 /** No upstream configured and not offline: every refsource request is a 503. */
 export function createUnconfiguredResolver(): RefsourceResolver {
   return {
+    mode: 'unconfigured',
     async resolve() {
       throw new UpstreamNotConfiguredError(
         'no upstream reference source is configured on this server (it needs --refsource-url or --offline)',
@@ -100,6 +106,7 @@ export function createUpstreamResolver(
   }
 
   return {
+    mode: 'upstream',
     async resolve(id, findLocal) {
       const answer = await ask(id);
       const product = await findLocal(id);

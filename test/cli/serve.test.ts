@@ -3,7 +3,8 @@
  * the readiness route as an operator's probe sees them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli as oracle, spawnServe, tempDir } from '../_setup.js';
+import { relative } from 'node:path';
+import { ROOT, runCli as oracle, spawnServe, tempDir } from '../_setup.js';
 import { fakeUpstream, seedDatabase, type FakeUpstream } from '../http/_helpers.js';
 
 describe('oracle serve', () => {
@@ -55,5 +56,68 @@ describe('oracle serve', () => {
     const url = await oracle(['--db', db, 'serve', '--refsource-url', 'http://x.example/products']);
     expect(url.code).toBe(2);
     expect(url.stderr).toMatch(/--refsource-url.*\{id\}/);
+  });
+});
+
+describe('oracle serve start-up lines and readiness', () => {
+  const dir = tempDir('oracle-serve-start-');
+
+  it('names the database by absolute path with its counts, and says the refsource routes are off and how to turn them on', async () => {
+    const db = `${dir}/seeded.db`;
+    await seedDatabase(db, Date.now());
+    // Given relative to the working directory, named absolute.
+    const server = spawnServe(['--db', relative(ROOT, db), 'serve']);
+    const url = await server.url;
+    expect(server.stderr).toEqual([
+      `database: ${db} (5 products, 48 observations, 1 API key)`,
+      expect.stringMatching(/^refsource routes disabled: .*refsource\/\{refsource_id\} and its \/snapshot answer 503 .*--refsource-url .*--offline/),
+      'metrics: off (enable with --metrics)',
+      'CORS: off (enable with --cors <origin>)',
+      `listening on ${url}`,
+    ]);
+    const ready = await fetch(`${url}/api/v1/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ready', products: 5, observations: 48, keys: 1, refsource: 'unconfigured' });
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+
+  it('warns when the database is missing: /ready is 503 with the reason while /health stays 200, and both turn once it exists', async () => {
+    const db = `${dir}/later.db`;
+    const server = spawnServe(['--db', db, 'serve', '--offline']);
+    const url = await server.url;
+    expect(server.stderr[0]).toBe(`database: ${db}`);
+    expect(server.stderr[1]).toMatch(/^warning: database unavailable: the database file does not exist: .*oracle ingest/);
+    expect(server.stderr[2]).toMatch(/^refsource routes: offline/);
+    const ready = await fetch(`${url}/api/v1/ready`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toEqual({ detail: 'database unavailable: the database file does not exist' });
+    expect((await fetch(`${url}/api/v1/health`)).status).toBe(200);
+    await seedDatabase(db, Date.now());
+    expect((await fetch(`${url}/api/v1/ready`)).status).toBe(200);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+
+  it('warns when no key exists: /ready is 503 saying so, until ORACLE_API_KEYS or a stored key provides one', async () => {
+    const db = `${dir}/keyless.db`;
+    expect((await oracle(['--db', db, 'ingest', 'data/catalog.csv'])).code).toBe(0);
+    const server = spawnServe(['--db', db, 'serve']);
+    const url = await server.url;
+    expect(server.stderr[0]).toMatch(new RegExp(`^database: ${db} \\(\\d+ products, 0 observations, 0 API keys\\)$`));
+    expect(server.stderr[1]).toMatch(/^warning: no API key exists: every keyed route answers 401; create one with 'oracle keys create/);
+    const ready = await fetch(`${url}/api/v1/ready`);
+    expect(ready.status).toBe(503);
+    expect(((await ready.json()) as { detail: string }).detail).toMatch(/^no API key exists/);
+    expect((await oracle(['--db', db, 'keys', 'create', '--label', 'first'])).code).toBe(0);
+    expect((await fetch(`${url}/api/v1/ready`)).status).toBe(200);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+
+    const withEnv = spawnServe(['--db', db, 'serve'], { ORACLE_API_KEYS: 'ork_a,ork_b' });
+    await withEnv.url;
+    expect(withEnv.stderr[0]).toMatch(/, 3 API keys \(1 stored, 2 from ORACLE_API_KEYS\)\)$/);
+    withEnv.child.kill('SIGTERM');
+    expect(await withEnv.exited).toBe(0);
   });
 });

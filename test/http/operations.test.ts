@@ -109,6 +109,7 @@ describe('GET /api/v1/openapi.json', () => {
       '/api/v1/developer/refsource/{refsource_id}/snapshot',
       '/api/v1/health',
       '/api/v1/openapi.json',
+      '/api/v1/ready',
     ]);
     const pricing = doc.paths['/api/v1/developer/pricing/{product_key}'].get;
     expect(pricing.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual([

@@ -15,6 +15,7 @@ import {
 import { createRefsourceClient } from '../../upstream/refsource-client.js';
 import type { CommandContext } from '../context.js';
 import { parseServeConfig, type ServeConfig } from '../serve-config.js';
+import { startupLines } from '../serve-startup.js';
 
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
   const config = parseServeConfig(ctx.options, ctx.env);
@@ -26,6 +27,7 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
   );
   let address;
   try {
+    for (const line of await startupLines(service, config, ctx.dbPath)) ctx.stderr.write(`${line}\n`);
     address = await server.listen(config.port, config.host);
   } catch (error) {
     await rateLimiter?.close();

@@ -6,10 +6,11 @@ import { healthRoute } from './health.js';
 import { createOpenApiRoute } from './openapi.js';
 import { historyRoute } from './history.js';
 import { pricingRoute } from './pricing.js';
+import { readyRoute } from './ready.js';
 import { refsourceRoute, snapshotRoute } from './refsource.js';
 
 export function apiRoutes(version: string): Route[] {
-  const routes = [healthRoute, pricingRoute, historyRoute, refsourceRoute, snapshotRoute, catalogRoute, catalogSearchRoute];
+  const routes = [healthRoute, readyRoute, pricingRoute, historyRoute, refsourceRoute, snapshotRoute, catalogRoute, catalogSearchRoute];
   routes.push(createOpenApiRoute(routes, version));
   return routes;
 }
