@@ -17,6 +17,7 @@ import type { ApiService } from '../service/api-service.js';
 import { andThen } from '../service/awaitable.js';
 import { createKeySession, type KeySession } from '../service/key-verifier.js';
 import { createAccessLog, type AccessLog } from './access-log.js';
+import { createCors, type Cors } from './cors.js';
 import { authenticate } from './auth.js';
 import { httpFailure, MalformedRequestError, RateLimitedError, ReadOnlyError, RouteNotFoundError } from './errors.js';
 import { inputParser } from './input.js';
@@ -46,6 +47,8 @@ export interface ServerOptions {
   /** Longest wait for a request's headers, then for the whole request. */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /** Origins browsers may call from (`serve --cors`); empty or absent: CORS off. */
+  corsOrigins?: readonly string[];
 }
 
 export const SERVER_TIMEOUT_DEFAULTS = { keepAliveTimeoutMs: 5_000, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 } as const;
@@ -66,6 +69,7 @@ export function createServer(deps: ServerDeps, options: ServerOptions): OracleSe
   const errorLog = deps.errorLog ?? ((line) => process.stderr.write(line));
   const limiter = deps.rateLimiter ?? createRateLimiter(options.rateLimitPerMinute);
   const limitHeader = String(options.rateLimitPerMinute);
+  const cors: Cors | null = options.corsOrigins?.length ? createCors(options.corsOrigins) : null;
   let closing = false;
 
   /** One key session per keep-alive connection: its requests after the first skip hashing the same key. */
@@ -91,6 +95,7 @@ export function createServer(deps: ServerDeps, options: ServerOptions): OracleSe
     headers['content-type'] = JSON_TYPE;
     headers['content-length'] = bytes.length;
     if (closing) headers.connection = 'close';
+    if (cors) cors.apply(req, headers);
     res.writeHead(status, headers);
     res.end(req.method === 'HEAD' ? undefined : bytes);
   }
@@ -145,6 +150,11 @@ export function createServer(deps: ServerDeps, options: ServerOptions): OracleSe
         if (!decision.allowed) throw new RateLimitedError(decision.retryAfterSeconds);
         return handle();
       };
+      if (cors?.isPreflight(req)) {
+        res.writeHead(204, cors.preflightHeaders(req)).end();
+        finish(204);
+        return;
+      }
       const answer = (id: string | null) => {
         keyId = id;
         if (!readOnly) throw new ReadOnlyError(`the API is read-only: ${req.method} is not allowed, use GET or HEAD`);

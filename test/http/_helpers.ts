@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 import { tempDir } from '../_setup.js';
 import type { Product } from '../../src/domain/product.js';
-import { createServer, type OracleServer } from '../../src/http/create-server.js';
+import { createServer, type OracleServer, type ServerOptions } from '../../src/http/create-server.js';
 import { createApiService, type ApiService, type ApiServiceDeps } from '../../src/service/api-service.js';
 import { hashApiKey } from '../../src/service/key-verifier.js';
 import { createOfflineResolver, type RefsourceResolver } from '../../src/service/refsource-resolver.js';
@@ -91,6 +91,8 @@ export interface StartOptions {
   /** Replaces service methods (e.g. an engine that throws). */
   override?: (service: ApiService) => ApiService;
   serviceDeps?: Partial<ApiServiceDeps>;
+  /** Server options beyond the rate limit (CORS, metrics). */
+  serverOptions?: Partial<ServerOptions>;
   now?: () => number;
 }
 
@@ -107,7 +109,7 @@ export async function startServer(options: StartOptions): Promise<TestServer> {
   const errorLines: string[] = [];
   const server = createServer(
     { service, accessLog: (l) => accessLines.push(l), errorLog: (l) => errorLines.push(l), now: options.now },
-    { rateLimitPerMinute: options.rateLimitPerMinute ?? 10_000, version: '0.0.0-test' },
+    { rateLimitPerMinute: options.rateLimitPerMinute ?? 10_000, version: '0.0.0-test', ...options.serverOptions },
   );
   const address = await server.listen(0, '127.0.0.1');
   return {

@@ -23,7 +23,7 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
   const rateLimiter = config.redisUrl ? await sharedRateLimiter(config.redisUrl, config, ctx) : undefined;
   const server = createServer(
     { service, accessLog: (line) => ctx.stdout.write(line), errorLog: (line) => ctx.stderr.write(line), rateLimiter },
-    { rateLimitPerMinute: config.rateLimitPerMinute, version: VERSION },
+    { rateLimitPerMinute: config.rateLimitPerMinute, version: VERSION, corsOrigins: config.corsOrigins },
   );
   let address;
   try {
