@@ -16,11 +16,12 @@ import polka, { type Request } from 'polka';
 import type { ApiService } from '../service/api-service.js';
 import { andThen } from '../service/awaitable.js';
 import { createKeySession, type KeySession } from '../service/key-verifier.js';
-import { createAccessLog, type AccessLog } from './access-log.js';
+import { createAccessLog, type AccessLog, type AccessLogEntry } from './access-log.js';
 import { createCors, type Cors } from './cors.js';
 import { authenticate } from './auth.js';
 import { httpFailure, MalformedRequestError, RateLimitedError, ReadOnlyError, RouteNotFoundError } from './errors.js';
 import { inputParser } from './input.js';
+import type { ServerMetrics } from './metrics.js';
 import { handleMalformedRequests, JSON_TYPE, missingHost } from './malformed.js';
 import { createRateLimiter, type RateDecision, type RateLimiter } from './rate-limit.js';
 import type { Route } from './route.js';
@@ -35,6 +36,8 @@ export interface ServerDeps {
   now?: () => number;
   /** The token buckets (default: in this process, of `rateLimitPerMinute`); e.g. shared ones in Redis. */
   rateLimiter?: RateLimiter;
+  /** Prometheus metrics (`serve --metrics`): every answered request is observed, and GET /metrics exists. */
+  metrics?: ServerMetrics;
 }
 
 export interface ServerOptions {
@@ -65,7 +68,15 @@ const READ_METHODS = new Set(['GET', 'HEAD']);
 export function createServer(deps: ServerDeps, options: ServerOptions): OracleServer {
   const { service } = deps;
   const now = deps.now ?? Date.now;
-  const log: AccessLog = createAccessLog(deps.accessLog ?? ((line) => process.stdout.write(line)));
+  const accessLog: AccessLog = createAccessLog(deps.accessLog ?? ((line) => process.stdout.write(line)));
+  const { metrics } = deps;
+  /** Every answered request: an access-log line, and an observation when metrics are on. */
+  const log = metrics
+    ? (entry: AccessLogEntry) => {
+        accessLog(entry);
+        metrics.observe(entry);
+      }
+    : accessLog;
   const errorLog = deps.errorLog ?? ((line) => process.stderr.write(line));
   const limiter = deps.rateLimiter ?? createRateLimiter(options.rateLimitPerMinute);
   const limitHeader = String(options.rateLimitPerMinute);
@@ -90,9 +101,16 @@ export function createServer(deps: ServerDeps, options: ServerOptions): OracleSe
   }
 
   /** Writes status, headers and body in one go; HEAD gets GET's status and headers, no body (decision 5). */
-  function send(req: IncomingMessage, res: ServerResponse, status: number, body: unknown, headers: OutgoingHttpHeaders = {}): void {
-    const bytes = payload(body);
-    headers['content-type'] = JSON_TYPE;
+  function send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: number,
+    body: unknown,
+    headers: OutgoingHttpHeaders = {},
+    contentType?: string,
+  ): void {
+    const bytes = contentType ? Buffer.from(body as string) : payload(body);
+    headers['content-type'] = contentType ?? JSON_TYPE;
     headers['content-length'] = bytes.length;
     if (closing) headers.connection = 'close';
     if (cors) cors.apply(req, headers);
@@ -138,7 +156,7 @@ export function createServer(deps: ServerDeps, options: ServerOptions): OracleSe
       let keyId: string | null = null;
       const finish = (status: number) => log({ method: req.method, route: route.path, status, ms: performance.now() - started, keyId });
       const succeed = (body: unknown) => {
-        send(req, res, 200, body, headers);
+        send(req, res, 200, body, headers, route.contentType);
         finish(200);
       };
       const fail = (error: unknown) => finish(sendError(req, res, error, route.path, headers));
@@ -184,7 +202,7 @@ export function createServer(deps: ServerDeps, options: ServerOptions): OracleSe
       log({ method: req.method, route: null, status, ms: 0, keyId: null });
     },
   });
-  for (const route of apiRoutes(options.version ?? '0.0.0')) app.all(route.path, handlerFor(route));
+  for (const route of apiRoutes(options.version ?? '0.0.0', metrics)) app.all(route.path, handlerFor(route));
 
   // Node's own Host check answers an empty 400; the handler answers it with a {detail}.
   const server = createHttpServer({ requireHostHeader: false }, (req, res) => {
@@ -220,7 +238,7 @@ export function createServer(deps: ServerDeps, options: ServerOptions): OracleSe
         const force = setTimeout(() => server.closeAllConnections(), graceMs);
         server.close(() => {
           clearTimeout(force);
-          log.flush();
+          accessLog.flush();
           resolve();
         });
         server.closeIdleConnections();

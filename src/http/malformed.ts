@@ -6,7 +6,7 @@
  */
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { AccessLog } from './access-log.js';
+import type { AccessLogEntry } from './access-log.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -33,7 +33,7 @@ function describe(error: NodeJS.ErrnoException & { reason?: string }): { status:
   return { status: 400, detail: `malformed HTTP request: ${reason}` };
 }
 
-export function handleMalformedRequests(server: Server, log: AccessLog): void {
+export function handleMalformedRequests(server: Server, log: (entry: AccessLogEntry) => void): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     // As Node's default handler: nothing to answer on a reset or closed socket, or in the
     // middle of a response already being written on it.

@@ -50,7 +50,7 @@ export function openApiDocument(routes: readonly Route[], version: string): Reco
 
 function operation(route: Route): Record<string, unknown> {
   const responses: Record<string, unknown> = {
-    '200': { description: 'OK', content: { 'application/json': { schema: schemaOf(route.response) } } },
+    '200': { description: 'OK', content: { [route.contentType ?? 'application/json']: { schema: schemaOf(route.response) } } },
   };
   for (const status of route.errors) {
     responses[String(status)] = {

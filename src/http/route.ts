@@ -33,6 +33,8 @@ export interface Route<
   response: RS;
   /** Error statuses this route can answer, for the OpenAPI document. */
   errors: readonly number[];
+  /** The 200 body is this text type, sent as the string `handle` returns; absent: JSON. */
+  contentType?: string;
   handle(
     ctx: RouteContext<PS extends z.ZodObject ? z.output<PS> : undefined, QS extends z.ZodObject ? z.output<QS> : undefined>,
   ): Promise<z.output<RS>> | z.output<RS>;

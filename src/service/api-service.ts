@@ -15,7 +15,7 @@ import { createKeyVerifier, type KeyIdentity, type KeySession } from './key-veri
 import { createOracle, type Oracle, type SeriesParams } from './oracle.js';
 import type { HistoryRequest } from '../domain/history.js';
 import type { HistoryBody } from './history.js';
-import type { RefsourceResolver, Resolution, ResolverMode } from './refsource-resolver.js';
+import type { RefsourceResolver, Resolution, ResolverMode, UpstreamStats } from './refsource-resolver.js';
 import { createStoreHandle, type StoreHandle } from './store-handle.js';
 
 export interface PricingQuery {
@@ -49,6 +49,8 @@ export interface ApiService {
   inventory(): Awaitable<ServiceInventory>;
   /** Catalog full-text search (CONTRACT.md additions 4): best matches first. */
   search(q: string, limit: number): Awaitable<SearchBody>;
+  /** Counters for the metrics route: bundle cache lookups, upstream calls, the circuit's state. */
+  stats(): ServiceStats;
   /** Writes pending key last-used times and closes the upstream client and the store. */
   close(): Promise<void>;
 }
@@ -59,6 +61,11 @@ export interface ServiceInventory {
   storedKeys: number;
   envKeys: number;
   refsource: ResolverMode;
+}
+
+export interface ServiceStats {
+  bundleCache: { hits: number; misses: number };
+  upstream: UpstreamStats;
 }
 
 export interface ApiServiceDeps {
@@ -179,6 +186,8 @@ export function createApiService(deps: ApiServiceDeps): ApiService {
         return inventoryCache.body;
       });
     },
+
+    stats: () => ({ bundleCache: bundles.stats(), upstream: deps.resolver.stats() }),
 
     async close() {
       clearInterval(touchTimer);

@@ -29,20 +29,27 @@ export interface BundleCache {
   /** The bundle cached under `key` for this data `version` and younger than the TTL, else `compute()`'s, stored. */
   get(key: string, version: number, now: number, compute: () => PricingBundle): PricingBundle;
   clear(): void;
+  /** Lookups answered from the cache, and those computed, since the start. */
+  stats(): { hits: number; misses: number };
 }
 
 export function createBundleCache(options: BundleCacheOptions = BUNDLE_CACHE_DEFAULTS): BundleCache {
   const entries = new LruCache<string, Entry>(options.maxEntries);
+  let hits = 0;
+  let misses = 0;
   return {
     get(key, version, now, compute) {
       const hit = entries.get(key);
       if (hit && hit.version === version && now - hit.computedAt < options.ttlMs && now >= hit.computedAt) {
+        hits += 1;
         return hit.bundle;
       }
+      misses += 1;
       const bundle = compute();
       entries.set(key, { bundle, version, computedAt: now });
       return bundle;
     },
     clear: () => entries.clear(),
+    stats: () => ({ hits, misses }),
   };
 }

@@ -11,7 +11,7 @@ import {
 } from '../domain/errors.js';
 import type { StoredProduct } from '../store/store.js';
 import type { Awaitable } from './awaitable.js';
-import { CircuitBreaker, CIRCUIT_BREAKER_DEFAULTS, type CircuitBreakerOptions } from '../upstream/circuit-breaker.js';
+import { CircuitBreaker, CIRCUIT_BREAKER_DEFAULTS, type CircuitBreakerOptions, type CircuitState } from '../upstream/circuit-breaker.js';
 import type { RefsourceClient, UpstreamAnswer } from '../upstream/refsource-client.js';
 import { LruCache } from './lru-cache.js';
 
@@ -25,8 +25,21 @@ export interface Resolution {
 /** Where reference-source ids are resolved: an upstream, the local catalog alone, or nowhere (503). */
 export type ResolverMode = 'upstream' | 'offline' | 'unconfigured';
 
+/** Upstream calls by outcome since the start, and the circuit breaker's state now (null: no upstream). */
+export interface UpstreamStats {
+  found: number;
+  gone: number;
+  failed: number;
+  /** Lookups answered "down" by the open circuit, without a call. */
+  skipped: number;
+  circuit: CircuitState | null;
+}
+
+const NO_UPSTREAM_STATS: UpstreamStats = { found: 0, gone: 0, failed: 0, skipped: 0, circuit: null };
+
 export interface RefsourceResolver {
   readonly mode: ResolverMode;
+  stats(): UpstreamStats;
   /** Resolves `id`; `findLocal` reads the local catalog mapping. Throws the errors of decision 3. */
   resolve(id: string, findLocal: (id: string) => Awaitable<StoredProduct | undefined>): Promise<Resolution>;
   close(): Promise<void>;
@@ -51,6 +64,7 @@ export const RESOLVER_DEFAULTS: ResolverOptions = {
 export function createOfflineResolver(): RefsourceResolver {
   return {
     mode: 'offline',
+    stats: () => NO_UPSTREAM_STATS,
     async resolve(id, findLocal) {
       const product = await findLocal(id);
       if (!product) throw new NoCatalogMappingError(id);
@@ -64,6 +78,7 @@ export function createOfflineResolver(): RefsourceResolver {
 export function createUnconfiguredResolver(): RefsourceResolver {
   return {
     mode: 'unconfigured',
+    stats: () => NO_UPSTREAM_STATS,
     async resolve() {
       throw new UpstreamNotConfiguredError(
         'no upstream reference source is configured on this server (it needs --refsource-url or --offline)',
@@ -82,9 +97,15 @@ export function createUpstreamResolver(
   const inFlight = new Map<string, Promise<UpstreamAnswer>>();
   const breaker = new CircuitBreaker(breakerOptions, now);
 
+  const counts = { found: 0, gone: 0, failed: 0, skipped: 0 };
+
   async function callUpstream(id: string): Promise<UpstreamAnswer> {
-    if (!breaker.tryAcquire()) return { status: 'failed', reason: 'upstream marked down after repeated failures' };
+    if (!breaker.tryAcquire()) {
+      counts.skipped += 1;
+      return { status: 'failed', reason: 'upstream marked down after repeated failures' };
+    }
     const answer = await client.lookup(id);
+    counts[answer.status] += 1;
     if (answer.status === 'failed') {
       breaker.failure();
     } else {
@@ -107,6 +128,7 @@ export function createUpstreamResolver(
 
   return {
     mode: 'upstream',
+    stats: () => ({ ...counts, circuit: breaker.state }),
     async resolve(id, findLocal) {
       const answer = await ask(id);
       const product = await findLocal(id);

@@ -59,6 +59,39 @@ describe('oracle serve', () => {
   });
 });
 
+describe('oracle serve --metrics and --cors', () => {
+  const db = `${tempDir('oracle-serve-opt-')}/serve.db`;
+  beforeAll(() => seedDatabase(db, Date.now()));
+
+  it('serves /metrics with --metrics or ORACLE_METRICS=1, and CORS with --cors or ORACLE_CORS_ORIGIN', async () => {
+    for (const [args, env] of [
+      [['--metrics', '--cors', 'https://dash.example.com'], {}],
+      [[], { ORACLE_METRICS: '1', ORACLE_CORS_ORIGIN: 'https://dash.example.com' }],
+    ] as const) {
+      const server = spawnServe(['--db', db, 'serve', ...args], { ...env, ORACLE_API_KEYS: 'k' });
+      const url = await server.url;
+      expect(server.stderr).toContain('metrics: GET /metrics (Prometheus text format)');
+      expect(server.stderr).toContain('CORS: browsers on https://dash.example.com may call the API');
+      const metrics = await fetch(`${url}/metrics`);
+      expect(metrics.status).toBe(200);
+      expect(await metrics.text()).toMatch(/^# TYPE oracle_http_requests_total counter$/m);
+      const catalog = await fetch(`${url}/api/v1/developer/catalog`, { headers: { 'x-api-key': 'k', origin: 'https://dash.example.com' } });
+      expect(catalog.headers.get('access-control-allow-origin')).toBe('https://dash.example.com');
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+    }
+  });
+
+  it('exits 2 naming the option for a bad ORACLE_METRICS or --cors value', async () => {
+    const metrics = await oracle(['--db', db, 'serve'], { env: { ORACLE_METRICS: 'maybe' } });
+    expect(metrics.code).toBe(2);
+    expect(metrics.stderr).toMatch(/^oracle: --metrics \(ORACLE_METRICS\) must be 1 or 0/);
+    const cors = await oracle(['--db', db, 'serve', '--cors', 'https://dash.example.com/app']);
+    expect(cors.code).toBe(2);
+    expect(cors.stderr).toMatch(/^oracle: --cors \(ORACLE_CORS_ORIGIN\) must be \* or origins like/);
+  });
+});
+
 describe('oracle serve start-up lines and readiness', () => {
   const dir = tempDir('oracle-serve-start-');
 

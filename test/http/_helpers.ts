@@ -8,6 +8,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { tempDir } from '../_setup.js';
 import type { Product } from '../../src/domain/product.js';
 import { createServer, type OracleServer, type ServerOptions } from '../../src/http/create-server.js';
+import { createMetrics } from '../../src/http/metrics.js';
 import { createApiService, type ApiService, type ApiServiceDeps } from '../../src/service/api-service.js';
 import { hashApiKey } from '../../src/service/key-verifier.js';
 import { createOfflineResolver, type RefsourceResolver } from '../../src/service/refsource-resolver.js';
@@ -91,8 +92,10 @@ export interface StartOptions {
   /** Replaces service methods (e.g. an engine that throws). */
   override?: (service: ApiService) => ApiService;
   serviceDeps?: Partial<ApiServiceDeps>;
-  /** Server options beyond the rate limit (CORS, metrics). */
+  /** Server options beyond the rate limit (CORS). */
   serverOptions?: Partial<ServerOptions>;
+  /** Serve GET /metrics (as `serve --metrics`). */
+  metrics?: boolean;
   now?: () => number;
 }
 
@@ -108,7 +111,13 @@ export async function startServer(options: StartOptions): Promise<TestServer> {
   const accessLines: string[] = [];
   const errorLines: string[] = [];
   const server = createServer(
-    { service, accessLog: (l) => accessLines.push(l), errorLog: (l) => errorLines.push(l), now: options.now },
+    {
+      service,
+      accessLog: (l) => accessLines.push(l),
+      errorLog: (l) => errorLines.push(l),
+      now: options.now,
+      metrics: options.metrics ? createMetrics(service) : undefined,
+    },
     { rateLimitPerMinute: options.rateLimitPerMinute ?? 10_000, version: '0.0.0-test', ...options.serverOptions },
   );
   const address = await server.listen(0, '127.0.0.1');

@@ -21,8 +21,10 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
   const config = parseServeConfig(ctx.options, ctx.env);
   const service = createApiService({ dbPath: ctx.dbPath, resolver: resolverFor(config), envKeys: config.apiKeys });
   const rateLimiter = config.redisUrl ? await sharedRateLimiter(config.redisUrl, config, ctx) : undefined;
+  // prom-client is loaded only when metrics are asked for.
+  const metrics = config.metrics ? (await import('../../http/metrics.js')).createMetrics(service) : undefined;
   const server = createServer(
-    { service, accessLog: (line) => ctx.stdout.write(line), errorLog: (line) => ctx.stderr.write(line), rateLimiter },
+    { service, metrics, rateLimiter, accessLog: (line) => ctx.stdout.write(line), errorLog: (line) => ctx.stderr.write(line) },
     { rateLimitPerMinute: config.rateLimitPerMinute, version: VERSION, corsOrigins: config.corsOrigins },
   );
   let address;

@@ -1,16 +1,20 @@
 /** Every route of the API, in one list: the server registers it, the OpenAPI document describes it. */
+import type { ServerMetrics } from '../metrics.js';
 import type { Route } from '../route.js';
 import { catalogRoute } from './catalog.js';
 import { catalogSearchRoute } from './catalog-search.js';
 import { healthRoute } from './health.js';
+import { createMetricsRoute } from './metrics.js';
 import { createOpenApiRoute } from './openapi.js';
 import { historyRoute } from './history.js';
 import { pricingRoute } from './pricing.js';
 import { readyRoute } from './ready.js';
 import { refsourceRoute, snapshotRoute } from './refsource.js';
 
-export function apiRoutes(version: string): Route[] {
+/** `metrics`: the server's metrics when `serve --metrics` is on (the route exists only then). */
+export function apiRoutes(version: string, metrics?: ServerMetrics): Route[] {
   const routes = [healthRoute, readyRoute, pricingRoute, historyRoute, refsourceRoute, snapshotRoute, catalogRoute, catalogSearchRoute];
+  if (metrics) routes.push(createMetricsRoute(metrics));
   routes.push(createOpenApiRoute(routes, version));
   return routes;
 }
