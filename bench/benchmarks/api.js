@@ -4,7 +4,8 @@
  * rate limiting on (limit raised out of the way), from autocannon in a second process on
  * loopback, against a bare node:http server answering a fixed body of the same size. Beside
  * it, when redis-server is installed, the same server with `--redis` (the buckets in a real
- * Redis on loopback, one round trip per request), against the in-process bucket.
+ * Redis on loopback, one round trip per request), against the in-process bucket; and the
+ * same server with `--metrics`, in the same rounds, for what Prometheus metrics cost.
  */
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -94,6 +95,9 @@ export async function apiBenchmark(ctx) {
   const redis = findRedisServer() ? await startRedis() : null;
   /** @type {import('../lib/proc.js').Service | null} */
   let shared = null;
+  /** The same server with `--metrics`: what observing every request for Prometheus costs. */
+  /** @type {import('../lib/proc.js').Service | null} */
+  let metered = null;
   try {
     const path = `/api/v1/developer/pricing/${encodeURIComponent(product.productKey)}`;
     const oracleUrl = `${server.ready[1]}${path}`;
@@ -105,6 +109,8 @@ export async function apiBenchmark(ctx) {
     const bareUrl = `${bare.ready[1]}${path}`;
     if (redis) shared = await startService(process.execPath, [...serverArgs, '--rate-limit', String(RATE_LIMIT), '--redis', redis.url], LISTENING);
     const sharedUrl = shared ? `${shared.ready[1]}${path}` : '';
+    metered = await startService(process.execPath, [...serverArgs, '--rate-limit', String(RATE_LIMIT), '--metrics'], LISTENING);
+    const meteredUrl = `${metered.ready[1]}${path}`;
 
     /** @type {Load[]} */
     const ours = [];
@@ -112,19 +118,25 @@ export async function apiBenchmark(ctx) {
     const theirs = [];
     /** @type {Load[]} */
     const withRedis = [];
+    /** @type {Load[]} */
+    const metricsOn = [];
     // One second of load on each first, untimed: JIT warm-up and the first bundle computation.
     await load({ ...s, durationSeconds: 1 }, bare, bareUrl, headers);
     await load({ ...s, durationSeconds: 1 }, server, oracleUrl, headers);
     if (shared) await load({ ...s, durationSeconds: 1 }, shared, sharedUrl, headers);
+    await load({ ...s, durationSeconds: 1 }, metered, meteredUrl, headers);
     for (let round = 0; round < s.rounds; round += 1) {
       // Alternate which side goes first, so a slower stretch of a busy machine hits both.
       ctx.log(`api round ${round + 1}/${s.rounds} (${s.durationSeconds} s per side)`);
       if (round % 2 === 0) theirs.push(await load(s, bare, bareUrl, headers));
+      if (round % 2 === 1) metricsOn.push(await load(s, metered, meteredUrl, headers));
       ours.push(await load(s, server, oracleUrl, headers));
       if (shared) withRedis.push(await load(s, shared, sharedUrl, headers));
+      if (round % 2 === 0) metricsOn.push(await load(s, metered, meteredUrl, headers));
       if (round % 2 === 1) theirs.push(await load(s, bare, bareUrl, headers));
     }
-    const bad = [...ours, ...theirs, ...withRedis].reduce((n, l) => n + l.bad, 0);
+    const meteredRps = median(metricsOn.map((l) => l.rps));
+    const bad = [...ours, ...theirs, ...withRedis, ...metricsOn].reduce((n, l) => n + l.bad, 0);
     const rps = median(ours.map((l) => l.rps));
     const baseRps = median(theirs.map((l) => l.rps));
     const p99 = median(ours.map((l) => l.p99));
@@ -172,6 +184,25 @@ export async function apiBenchmark(ctx) {
         }),
         ...(shared ? redisFigures(rps, ours, withRedis) : []),
         figure({
+          figure: 'Requests/s with --metrics',
+          value: Math.round(meteredRps),
+          unit: 'req/s',
+          baseline: 'the same oracle serve without --metrics, same rounds',
+          baselineValue: Math.round(rps),
+          ratio: round(meteredRps / rps, 2),
+          ratioDefinition: 'with / without --metrics',
+          target: null,
+        }),
+        figure({
+          figure: 'Server CPU per request with --metrics',
+          value: cpuPerRequest(metricsOn),
+          unit: 'µs',
+          baseline: 'the same oracle serve without --metrics, same rounds',
+          baselineValue: cpuPerRequest(ours),
+          ratioDefinition: 'with / without --metrics (the cost of observing each request)',
+          target: null,
+        }),
+        figure({
           figure: 'Latency p50',
           value: median(ours.map((l) => l.p50)),
           unit: 'ms',
@@ -194,6 +225,7 @@ export async function apiBenchmark(ctx) {
     await shared?.stop();
     await redis?.stop();
     await bare?.stop();
+    await metered?.stop();
     await server.stop();
   }
 }

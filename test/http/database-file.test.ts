@@ -134,6 +134,18 @@ describe('a database file deleted or replaced under a running server', () => {
     expect((await contents(path)).products).toBe(3);
   });
 
+  it('answers 503, not 401, to a valid key when the key table vanishes from the file', async () => {
+    const { path } = await seeded();
+    server = await startServer({ dbPath: path });
+    expect((await get(server, CATALOG)).status).toBe(200);
+    const db = new Database(path);
+    db.exec('DROP TABLE api_keys');
+    db.close();
+    const { status, body } = await get(server, CATALOG);
+    expect(status).toBe(503);
+    expect(body.detail).toBe('database unavailable: the database has no api_keys table');
+  });
+
   it('refuses a SQLite file that is not an oracle database, and leaves it byte for byte as it was', async () => {
     const dir = tempDir('oracle-dbfile-');
     const path = `${dir}/oracle.db`;
