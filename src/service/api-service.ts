@@ -75,6 +75,8 @@ export interface ApiServiceDeps {
   /** Keys from ORACLE_API_KEYS, accepted besides the stored ones. */
   envKeys?: readonly string[];
   bundleCache?: BundleCacheOptions;
+  /** How often, at most, the path is checked for a deleted, emptied or replaced file (store-handle.ts). */
+  fileCheckIntervalMs?: number;
   /** For tests: how the oracle is built over the store. */
   createOracle?: (deps: { store: Store }) => Oracle;
 }
@@ -83,7 +85,7 @@ export interface ApiServiceDeps {
 export const KEY_TOUCH_INTERVAL_MS = 30_000;
 
 export function createApiService(deps: ApiServiceDeps): ApiService {
-  const handle: StoreHandle = createStoreHandle(deps.dbPath);
+  const handle: StoreHandle = createStoreHandle(deps.dbPath, { fileCheckIntervalMs: deps.fileCheckIntervalMs });
   const buildOracle = deps.createOracle ?? createOracle;
   const bundles = createBundleCache(deps.bundleCache ?? BUNDLE_CACHE_DEFAULTS);
   const keys = createKeyVerifier(deps.envKeys ?? []);

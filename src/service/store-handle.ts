@@ -3,10 +3,12 @@
  * before the first `oracle ingest` creates the file), read-only, and watched.
  *
  * An open connection keeps reading the file it opened even after that file is deleted,
- * replaced (`mv rebuilt.db oracle.db`) or truncated. So once per event-loop turn, beside the
- * data_version read the caches need, the path is stat'ed: a different file there (device
- * and inode) is opened in place of the old one; a missing or empty file drops the
- * connection and answers DatabaseUnavailableError until a valid database is back. The
+ * replaced (`mv rebuilt.db oracle.db`) or truncated. So the path is stat'ed beside the
+ * data_version read the caches need (once per event-loop turn), at most once per
+ * FILE_CHECK_INTERVAL_MS: a stat on every turn was a measurable share of a cached request
+ * (bench/findings.md). A different file there (device and inode) is opened in place of the
+ * old one; a missing or empty file drops the connection and answers
+ * DatabaseUnavailableError until a valid database is back. The
  * connection is read-only, and a file that is not an oracle database is refused, so the
  * server never writes a schema (or anything else) into a file it did not make. The one
  * write it does make, keys' last-used times, goes through a short-lived read-write
@@ -49,9 +51,20 @@ function unavailable(reason: string): DatabaseUnavailableError {
   return new DatabaseUnavailableError(`database unavailable: ${reason}`, { reason });
 }
 
-export function createStoreHandle(path: string): StoreHandle {
+/** How often, at most, the server checks that the path still names the file it reads. */
+export const FILE_CHECK_INTERVAL_MS = 250;
+
+export interface StoreHandleOptions {
+  /** Longest time between two checks of the path (0: every event-loop turn, as tests use). */
+  fileCheckIntervalMs?: number;
+}
+
+export function createStoreHandle(path: string, options: StoreHandleOptions = {}): StoreHandle {
+  const checkIntervalMs = options.fileCheckIntervalMs ?? FILE_CHECK_INTERVAL_MS;
   let store: Store | undefined;
   let identity: FileIdentity | undefined;
+  /** performance.now() after which the path is checked again. */
+  let nextCheck = 0;
   let opening: Promise<Store> | undefined;
   // The file is checked and the data version read once per event-loop turn: under load one
   // turn serves many requests, and a check a turn old is as fresh as the request itself.
@@ -80,6 +93,7 @@ export function createStoreHandle(path: string): StoreHandle {
       throw unavailable('the database file was deleted');
     }
     identity = { dev: stats.dev, ino: stats.ino };
+    nextCheck = performance.now() + checkIntervalMs;
     return (store = opened);
   }
 
@@ -100,6 +114,7 @@ export function createStoreHandle(path: string): StoreHandle {
    * there now (to be opened); throws when the file is gone or empty.
    */
   function checked(current: Store): Store | undefined {
+    nextCheck = performance.now() + checkIntervalMs;
     const stats = statSync(path, { throwIfNoEntry: false });
     if (!stats) {
       drop();
@@ -134,7 +149,7 @@ export function createStoreHandle(path: string): StoreHandle {
     use(fn) {
       try {
         let current = store;
-        if (current && turnVersion === undefined) current = checked(current);
+        if (current && turnVersion === undefined && performance.now() >= nextCheck) current = checked(current);
         if (!current) return opened(fn);
         return run(current, fn);
       } catch (error) {

@@ -32,6 +32,8 @@ async function contents(path: string) {
 }
 
 let server: TestServer | undefined;
+/** A server over `dbPath` that checks the path on every event-loop turn (the default is every 250 ms). */
+const serve = (dbPath: string) => startServer({ dbPath, serviceDeps: { fileCheckIntervalMs: 0 } });
 afterEach(async () => {
   await server?.close();
   server = undefined;
@@ -49,7 +51,7 @@ async function seeded() {
 describe('a database file truncated to 0 bytes under a running server', () => {
   it('answers 503 (never 401 for a valid key), writes nothing into it, and keeps a backup copied back with cp after it stops', async () => {
     const { path, backup } = await seeded();
-    server = await startServer({ dbPath: path });
+    server = await serve(path);
     expect((await get(server, CATALOG)).status).toBe(200);
     // A request leaves a last-used time to write at shutdown, the write that overwrote the restored backup.
     expect((await get(server, pricingPath(PRODUCTS.plain.productKey))).status).toBe(200);
@@ -78,7 +80,7 @@ describe('a database file truncated to 0 bytes under a running server', () => {
     const dir = tempDir('oracle-dbfile-');
     const path = `${dir}/oracle.db`;
     writeFileSync(path, '');
-    server = await startServer({ dbPath: path });
+    server = await serve(path);
     for (let i = 0; i < 3; i++) {
       const { status, body } = await get(server, CATALOG);
       expect(status).toBe(503);
@@ -93,7 +95,7 @@ describe('a database file truncated to 0 bytes under a running server', () => {
 describe('a database file deleted or replaced under a running server', () => {
   it('answers 503 once the file is deleted (not the old data), and serves the new file once one is there', async () => {
     const { path, backup } = await seeded();
-    server = await startServer({ dbPath: path });
+    server = await serve(path);
     expect((await get(server, CATALOG)).status).toBe(200);
     rmSync(path);
     const { status, body } = await get(server, CATALOG);
@@ -106,7 +108,7 @@ describe('a database file deleted or replaced under a running server', () => {
 
   it('serves a rebuilt file moved over the old one (mv), after an ingest wrote into the old one beside the server', async () => {
     const { dir, path } = await seeded();
-    server = await startServer({ dbPath: path });
+    server = await serve(path);
     expect((await get(server, CATALOG)).body.total).toBe(5);
 
     // An ingest writes into the old file while the server reads it.
@@ -136,7 +138,7 @@ describe('a database file deleted or replaced under a running server', () => {
 
   it('answers 503, not 401, to a valid key when the key table vanishes from the file', async () => {
     const { path } = await seeded();
-    server = await startServer({ dbPath: path });
+    server = await serve(path);
     expect((await get(server, CATALOG)).status).toBe(200);
     const db = new Database(path);
     db.exec('DROP TABLE api_keys');
@@ -153,7 +155,7 @@ describe('a database file deleted or replaced under a running server', () => {
     foreign.exec('CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES (\'mine\')');
     foreign.close();
     const before = readFileSync(path);
-    server = await startServer({ dbPath: path });
+    server = await serve(path);
     const { status, body } = await get(server, CATALOG);
     expect(status).toBe(503);
     expect(body.detail).toBe('database unavailable: the file is not an oracle database');
