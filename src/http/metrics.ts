@@ -4,16 +4,20 @@
  * outcome and the circuit breaker's state, bundle cache hits, and prom-client's process
  * metrics (CPU, memory, event-loop lag, GC). Loaded only when the flag is given.
  *
- * The request path pays one counter and one histogram update per request (label children
- * are looked up once per route, method and status); everything the service counts is read
- * from its plain counters when Prometheus scrapes, so the service never calls prom-client.
+ * The request path only adds to plain numbers (a map lookup and two increments); prom-client
+ * turns them into its registry's series when Prometheus scrapes. Its own Counter.inc and
+ * Histogram.observe hash the labels on every call, which cost more than a tenth of a cached
+ * request (bench/findings.md). What the service counts (cache, upstream) is read from its
+ * own counters the same way, so the service never calls prom-client.
  */
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type LabelValues } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry, type LabelValues, type Metric } from 'prom-client';
 import type { ApiService } from '../service/api-service.js';
 import type { AccessLogEntry } from './access-log.js';
 
 /** Latency buckets, seconds: a cached bundle is well under 1 ms, an upstream call up to its 5 s deadline. */
 const LATENCY_BUCKETS_S = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+const LATENCY_NAME = 'oracle_http_request_duration_seconds';
+const LATENCY_HELP = 'Time from a request reaching its route to its answer, by route pattern.';
 const CIRCUIT_STATES = ['closed', 'half-open', 'open'] as const;
 /** The route label of a request that matched no route (404, malformed, CONNECT). */
 const NO_ROUTE = 'none';
@@ -26,13 +30,25 @@ export interface ServerMetrics {
   readonly contentType: string;
 }
 
-/** A counter whose value is the service's own running total, set when scraped. */
+interface RequestSeries {
+  labels: { route: string; method: string; status: number };
+  count: number;
+}
+
+/** One route's latency histogram: per-bucket (not cumulative) counts, the last one +Inf. */
+interface LatencySeries {
+  buckets: number[];
+  sum: number;
+  count: number;
+}
+
+/** A counter whose value is a running total kept elsewhere, copied in when scraped. */
 function mirroredCounter<L extends string>(
   registry: Registry,
   name: string,
   help: string,
   labelNames: readonly L[],
-  read: () => [LabelValues<L>, number][],
+  read: () => Iterable<[LabelValues<L>, number]>,
 ): void {
   new Counter<L>({
     name,
@@ -46,28 +62,42 @@ function mirroredCounter<L extends string>(
   });
 }
 
+/** The latency histograms in the shape prom-client's registry formats (a histogram's get()). */
+function latencyMetric(series: Map<string, LatencySeries>): Metric {
+  const get = async () => ({
+    name: LATENCY_NAME,
+    help: LATENCY_HELP,
+    type: 'histogram',
+    aggregator: 'sum',
+    values: [...series].flatMap(([route, { buckets, sum, count }]) => {
+      let cumulative = 0;
+      return [
+        ...buckets.map((n, i) => ({
+          metricName: `${LATENCY_NAME}_bucket`,
+          labels: { le: LATENCY_BUCKETS_S[i] ?? '+Inf', route },
+          value: (cumulative += n),
+        })),
+        { metricName: `${LATENCY_NAME}_sum`, labels: { route }, value: sum },
+        { metricName: `${LATENCY_NAME}_count`, labels: { route }, value: count },
+      ];
+    }),
+  });
+  return { name: LATENCY_NAME, help: LATENCY_HELP, type: 'histogram', get, reset: () => series.clear() } as unknown as Metric;
+}
+
 export function createMetrics(service: ApiService): ServerMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
-  const requests = new Counter({
-    name: 'oracle_http_requests_total',
-    help: 'HTTP requests answered, by route pattern, method and status.',
-    labelNames: ['route', 'method', 'status'] as const,
-    registers: [registry],
-  });
-  const latency = new Histogram({
-    name: 'oracle_http_request_duration_seconds',
-    help: 'Time from a request reaching its route to its answer, by route pattern.',
-    labelNames: ['route'] as const,
-    buckets: LATENCY_BUCKETS_S,
-    registers: [registry],
-  });
-  const rateLimited = new Counter({
-    name: 'oracle_http_rate_limited_total',
-    help: 'Requests refused with 429 because the key had no token left.',
-    registers: [registry],
-  });
+  const requests = new Map<string, RequestSeries>();
+  const latency = new Map<string, LatencySeries>();
+  let rateLimited = 0;
+
+  mirroredCounter(registry, 'oracle_http_requests_total', 'HTTP requests answered, by route pattern, method and status.', ['route', 'method', 'status'], () =>
+    [...requests.values()].map(({ labels, count }): [LabelValues<'route' | 'method' | 'status'>, number] => [labels, count]),
+  );
+  registry.registerMetric(latencyMetric(latency));
+  mirroredCounter(registry, 'oracle_http_rate_limited_total', 'Requests refused with 429 because the key had no token left.', [], () => [[{}, rateLimited]]);
   mirroredCounter(registry, 'oracle_bundle_cache_requests_total', 'Pricing bundles asked for, by whether the cache had them.', ['result'], () => {
     const { hits, misses } = service.stats().bundleCache;
     return [
@@ -102,20 +132,22 @@ export function createMetrics(service: ApiService): ServerMetrics {
     },
   });
 
-  // Label children by key, so a request costs a map lookup instead of prom-client hashing its labels.
-  const requestChildren = new Map<string, Counter.Internal>();
-  const latencyChildren = new Map<string, Histogram.Internal<'route'>>();
   return {
     observe({ route, method, status, ms }) {
       const routeLabel = route ?? NO_ROUTE;
       const key = `${status} ${method} ${routeLabel}`;
-      let counter = requestChildren.get(key);
-      if (!counter) requestChildren.set(key, (counter = requests.labels({ route: routeLabel, method, status })));
-      counter.inc();
-      let histogram = latencyChildren.get(routeLabel);
-      if (!histogram) latencyChildren.set(routeLabel, (histogram = latency.labels({ route: routeLabel })));
-      histogram.observe(ms / 1000);
-      if (status === 429) rateLimited.inc();
+      const series = requests.get(key);
+      if (series) series.count += 1;
+      else requests.set(key, { labels: { route: routeLabel, method, status }, count: 1 });
+      let histogram = latency.get(routeLabel);
+      if (!histogram) latency.set(routeLabel, (histogram = { buckets: new Array<number>(LATENCY_BUCKETS_S.length + 1).fill(0), sum: 0, count: 0 }));
+      const seconds = ms / 1000;
+      let bucket = 0;
+      while (bucket < LATENCY_BUCKETS_S.length && seconds > (LATENCY_BUCKETS_S[bucket] as number)) bucket += 1;
+      histogram.buckets[bucket] = (histogram.buckets[bucket] as number) + 1;
+      histogram.sum += seconds;
+      histogram.count += 1;
+      if (status === 429) rateLimited += 1;
     },
     render: () => registry.metrics(),
     contentType: registry.contentType,

@@ -129,6 +129,10 @@ function checkOracleFile(db: SqliteDatabase, path: string, version: number): voi
 export function closeDatabase(db: SqliteDatabase): void {
   if (!db.readonly && db.open) {
     try {
+      // Without waiting: while another writer is busy the checkpoint gives up at once, and
+      // the last writer to close does it (waiting would hold concurrent ingests up to the
+      // busy timeout at every close).
+      db.pragma('busy_timeout = 0');
       db.pragma('wal_checkpoint(TRUNCATE)');
     } catch {
       // Best effort: a busy or broken file still gets closed.
