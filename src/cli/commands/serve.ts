@@ -19,6 +19,11 @@ import { startupLines } from '../serve-startup.js';
 
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
   const config = parseServeConfig(ctx.options, ctx.env);
+  // Listened for from the start: a stop asked for while starting waits for the start to finish.
+  const stopped = new Promise<void>((resolve) => {
+    process.once('SIGTERM', resolve);
+    process.once('SIGINT', resolve);
+  });
   const service = createApiService({ dbPath: ctx.dbPath, resolver: resolverFor(config), envKeys: config.apiKeys });
   const rateLimiter = config.redisUrl ? await sharedRateLimiter(config.redisUrl, config, ctx) : undefined;
   // prom-client is loaded only when metrics are asked for.
@@ -39,10 +44,7 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   ctx.stderr.write(`listening on http://${host}:${address.port}\n`);
 
-  await new Promise<void>((resolve) => {
-    process.once('SIGTERM', resolve);
-    process.once('SIGINT', resolve);
-  });
+  await stopped;
   await server.close();
   await rateLimiter?.close();
   await service.close();
