@@ -140,7 +140,9 @@ export class RecordWriter implements NormalizedRecordSink {
     const result = catalogRecordSchema.safeParse(normalized ? record : normalizeRecord(record));
     if (!result.success) return this.reject(this.line, rejectReason(result.error), record);
     this.products.push({ line: this.line, record, value: result.data });
-    if (!this.held && this.uncommitted + this.products.length >= this.options.batchSize) this.flush();
+    // Held (a gzip source): nothing is committed, but a batch of catalog records is still written.
+    const pending = this.held ? this.products.length : this.uncommitted + this.products.length;
+    if (pending >= this.options.batchSize) this.flush();
   }
 
   /** Values of a row that are no record and no error (see RecordSink.skip): counted as read and skipped. */

@@ -274,6 +274,29 @@ describe('concurrent ingests into one database', () => {
     expect(observationCount(path)).toBe(3);
   }, 60_000);
 
+  it('on a terminal, says it waits for another writer, and goes on once that one is done', async () => {
+    const path = await freshDbWithCatalog();
+    const file = join(tempDir(), 'patient.csv');
+    writeFileSync(file, observations(3, 't'));
+    const holder = new Database(path);
+    holder.exec('BEGIN IMMEDIATE');
+    // script(1) gives the ingest a real terminal (a pty) for stdout and stderr.
+    const child = spawn('script', ['-qfec', `${process.execPath} ${BIN} --db ${path} ingest ${file}`, '/dev/null'], { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let screen = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (screen += text));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    try {
+      while (!screen.includes('waiting for it')) await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
+    expect(await exited).toBe(0);
+    expect(screen).toContain(`oracle: another process is writing ${path}: waiting for it (up to 600 s, --lock-wait)...\r\n`);
+    expect(screen).toMatch(new RegExp(`ingested ${file}: read 3, inserted 3, duplicates 0, rejected 0 in `));
+    expect(observationCount(path)).toBe(3);
+  }, 60_000);
+
   it('exits 2 naming --lock-wait when it is not a whole number of seconds', async () => {
     const result = await runCli(['--db', join(tempDir(), 'x.db'), 'ingest', '--lock-wait', '0.5', '-']);
     expect(result).toMatchObject({ code: 2, stderr: 'oracle: --lock-wait must be a whole number of seconds, 1 or more (got "0.5")\n' });

@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
 import { SourceUnreadableError } from '../../src/domain/errors.js';
-import { IngestInterruptedError, InputError } from '../../src/ingest/errors.js';
+import { GzipCorruptError, IngestInterruptedError, InputError } from '../../src/ingest/errors.js';
 import { ingestSource, type IngestOptions } from '../../src/ingest/pipeline.js';
 import { RejectsWriter } from '../../src/ingest/rejects.js';
 import { openStore, type Store } from '../../src/store/store.js';
@@ -129,6 +129,21 @@ describe('ingestSource', () => {
     const result = await ingestSource(store, file('observations-export', gzipSync(OBSERVATIONS)), options());
     expect(result.counts.inserted).toBe(3);
     expect(result.format).toBe('csv');
+  });
+
+  it('writes a gzip catalog a batch at a time but commits it only at its end; a corrupt one changes no product', async () => {
+    const catalog = (name: string) => ['product_key,product_name', ...Array.from({ length: 50 }, (_, i) => `p-${i},${name} ${i}`)].join('\n');
+    const result = await ingestSource(store, file('more.csv.gz', gzipSync(catalog('P'))), options({ batchSize: 7 }));
+    expect(result.failure).toBeNull();
+    expect(result.counts).toMatchObject({ read: 50, inserted: 50 });
+    expect(count('products')).toBe(52);
+    const corrupt = gzipSync(catalog('Renamed'));
+    corrupt[corrupt.length - 8] = (corrupt[corrupt.length - 8] as number) ^ 0xff; // the CRC-32
+    const bad = await ingestSource(store, file('renamed.csv.gz', corrupt), options({ batchSize: 7 }));
+    expect(bad.failure).toBeInstanceOf(GzipCorruptError);
+    expect(bad.failure?.message).toBe(`${join(dir, 'renamed.csv.gz')}: the gzip data is corrupt (incorrect data check): nothing from this source was committed`);
+    expect(store.products.findByKey('p-0')?.productName).toBe('P 0');
+    expect(store.products.findByKey('p-49')?.productName).toBe('P 49');
   });
 
   it('records every run in the ingest-runs table, failed ones with their error', async () => {

@@ -19,7 +19,7 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   const store = await openStore(ctx.dbPath);
   try {
     const oracle = createOracle({ store });
-    if (!REFSOURCE_ID.test(refsourceId)) throw notARefsourceId(oracle, refsourceId, day.end, o.date as string);
+    if (!REFSOURCE_ID.test(refsourceId)) throw notARefsourceId(oracle, refsourceId, day.end > ctx.now ? null : day.end, o.date as string);
     const bundle = oracle.snapshot(oracle.productByRefsource(refsourceId), day, outlierStddevs);
     await printBundle(bundle, o.json === true, ctx.stdout);
   } finally {
@@ -31,10 +31,11 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
 /**
  * The error for an argument that cannot be a refsource id, most often a product key: it names
  * the two commands that do what was meant (the product's snapshot by its refsource id, or
- * `oracle price` over the same 24 hours, which end at `dayEnd`).
+ * `oracle price` over the same 24 hours, which end at `dayEnd`; null for today, which has not
+ * ended, so the price is the current one: --at may not be later than now).
  */
-function notARefsourceId(oracle: Oracle, arg: string, dayEnd: number, date: string): UsageError {
-  const price = `'oracle price ${arg} --at ${toIsoUtc(dayEnd)}' (the same 24 hours)`;
+function notARefsourceId(oracle: Oracle, arg: string, dayEnd: number | null, date: string): UsageError {
+  const price = dayEnd === null ? `'oracle price ${arg}' (the last 24 hours)` : `'oracle price ${arg} --at ${toIsoUtc(dayEnd)}' (the same 24 hours)`;
   let product;
   try {
     product = oracle.productByKey(arg);
