@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { apiBenchmark } from './benchmarks/api.js';
 import { catalogBenchmark } from './benchmarks/catalog.js';
 import { cliStartBenchmark } from './benchmarks/cli-start.js';
+import { exportBenchmark } from './benchmarks/export.js';
 import { historyBenchmark } from './benchmarks/history.js';
 import { ingestBenchmark, prepareIngest } from './benchmarks/ingest.js';
 import { memoryBenchmark, prepareMemory } from './benchmarks/memory.js';
@@ -36,6 +37,7 @@ const BENCHMARKS = {
   catalog: { run: catalogBenchmark, prepare: preparePricing },
   memory: { run: memoryBenchmark, prepare: prepareMemory },
   history: { run: historyBenchmark, prepare: preparePricing },
+  export: { run: exportBenchmark, prepare: preparePricing },
 };
 
 const USAGE = `usage: npm run bench -- [--scale quick|full|smoke] [--only ${Object.keys(BENCHMARKS).join(',')}] [--fresh] [--profile] [--prepare]
