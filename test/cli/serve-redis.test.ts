@@ -16,6 +16,7 @@ interface Answer {
   status: number;
   limit: string | null;
   remaining: string | null;
+  reset: string | null;
   retryAfter: string | null;
 }
 
@@ -23,7 +24,7 @@ async function get(url: string): Promise<Answer> {
   const res = await fetch(url + PATH, { headers: { 'x-api-key': STORED_KEY } });
   await res.arrayBuffer();
   const h = res.headers;
-  return { status: res.status, limit: h.get('ratelimit-limit'), remaining: h.get('ratelimit-remaining'), retryAfter: h.get('retry-after') };
+  return { status: res.status, limit: h.get('ratelimit-limit'), remaining: h.get('ratelimit-remaining'), reset: h.get('ratelimit-reset'), retryAfter: h.get('retry-after') };
 }
 
 /** One request after another to `url`. */
@@ -68,6 +69,12 @@ describeWithRedis('oracle serve replicas sharing --redis', () => {
     for (const side of [0, 1]) expect(answers.filter((answer, i) => i % 2 === side && answer.status === 429).length).toBeGreaterThanOrEqual(5);
     expect(allowed.map((answer) => Number(answer.remaining)).sort((x, y) => x - y)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     for (const answer of answers) expect(answer.limit).toBe('10');
+    for (const answer of allowed) {
+      // Full again 6 s per token taken, less what refilled since the burst began (under a second's worth).
+      const taken = 10 - Number(answer.remaining);
+      expect(Number(answer.reset)).toBeGreaterThanOrEqual(6 * taken - 1);
+      expect(Number(answer.reset)).toBeLessThanOrEqual(6 * taken);
+    }
     for (const answer of limited) {
       expect(answer.remaining).toBe('0');
       // A token comes back every 60/10 = 6 s.
