@@ -61,6 +61,7 @@ export function createProductRepo(db: SqliteDatabase) {
        tcgplayer_id = COALESCE(excluded.tcgplayer_id, products.tcgplayer_id),
        printing = COALESCE(excluded.printing, products.printing)`,
   );
+  const everyProduct = db.prepare<[], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products ORDER BY id`);
   const exists = db.prepare<[string], { id: number }>('SELECT id FROM products WHERE product_key = ?');
   const catalogAll = db.prepare<[], CatalogRow>(`SELECT ${CATALOG_COLUMNS} FROM products ORDER BY product_key`);
   // Search ranks by bm25 over the FTS5 index (drizzle/0001_products_fts.sql), a name match
@@ -104,6 +105,10 @@ export function createProductRepo(db: SqliteDatabase) {
     findByRefsourceId(refsourceId: string): StoredProduct | undefined {
       const row = byRefsource.get(refsourceId);
       return row && toProduct(row);
+    },
+    /** Every product, in id order (for `oracle calibrate`). */
+    all(): StoredProduct[] {
+      return everyProduct.all().map(toProduct);
     },
     /** Every product of a TCGplayer id (one per printing), oldest first. */
     findByTcgplayerId(tcgplayerId: string): StoredProduct[] {

@@ -115,3 +115,23 @@ export const ingestRuns = sqliteTable('ingest_runs', {
   error: text('error'),
 });
 
+
+/**
+ * Grader premiums and grade ratios fitted from the catalog's own observations by
+ * `oracle calibrate` (docs/methodology.md, calibration). One row per fit; the engine uses the
+ * newest fit whose `as_of` is not after the instant priced, so a historical price never
+ * sees a calibration from its future.
+ */
+export const calibrations = sqliteTable(
+  'calibrations',
+  {
+    id: integer('id').primaryKey(),
+    /** The instant the fit read observations before (epoch ms). */
+    asOf: integer('as_of').notNull(),
+    /** When the fit ran (epoch ms). */
+    createdAt: integer('created_at').notNull(),
+    /** The fitted tables as JSON (engine `Calibration` shape, without the dates). */
+    body: text('body').notNull(),
+  },
+  (t) => [index('calibrations_as_of').on(t.asOf)],
+);

@@ -4,6 +4,7 @@
  * command would cost ~90 ms of start-up, see connection.ts).
  */
 import { createApiKeyRepo } from './api-key-repo.js';
+import { createCalibrationRepo } from './calibration-repo.js';
 import { closeDatabase, openDatabase, type OpenOptions, type SqliteDatabase } from './connection.js';
 import { createIngestRunRepo } from './ingest-run-repo.js';
 import { createObservationRepo } from './observation-repo.js';
@@ -24,6 +25,8 @@ export interface Store {
   readonly ingestRuns: ReturnType<typeof createIngestRunRepo>;
   /** How the ingest's writes wait for another writer (default: the busy timeout, then fail). */
   readonly writeLock: WriteLock;
+  /** Fitted grader premiums and grade ratios (`oracle calibrate`). */
+  readonly calibrations: ReturnType<typeof createCalibrationRepo>;
   /** Changes whenever another connection commits a write: the cue to drop cached bundles. */
   dataVersion(): number;
   /** Runs `fn` in one transaction. */
@@ -62,6 +65,7 @@ export async function openStore(path: string, options: OpenOptions = {}): Promis
     apiKeys: createApiKeyRepo(db),
     ingestRuns: createIngestRunRepo(db, writeLock),
     writeLock,
+    calibrations: createCalibrationRepo(db),
     dataVersion: () => dataVersion.get() as number,
     transaction: (fn) => db.transaction(fn)(),
     integrityCheck: () => db.pragma('integrity_check', { simple: true }) as string,
@@ -75,3 +79,4 @@ export type { ResolvedObservation, InsertResult, ObservationWriter } from './obs
 export type { PricePointRange, PricePointReader } from './price-points.js';
 export type { ApiKeyRecord } from './api-key-repo.js';
 export type { IngestCounts, IngestRunStatus } from './ingest-run-repo.js';
+export type { StoredCalibration } from './calibration-repo.js';
