@@ -122,6 +122,14 @@ export function createProgram(): Command {
     .action(lazy(() => import('./commands/snapshot.js')));
 
   program
+    .command('calibrate')
+    .description('fit grader premiums and grade ratios from the observations before --at and store them (the engine prices with the newest fit as of each instant); --show prints the stored one')
+    .option('--at <time>', 'fit from the observations before this ISO-8601 time with zone (default: now)')
+    .option('--show', 'print the calibration the engine uses at --at instead of fitting a new one')
+    .option('--json', 'print the calibration as JSON')
+    .action(lazy(() => import('./commands/calibrate.js')));
+
+  program
     .command('catalog')
     .description('list or search tracked products: key, name, set and observation count')
     .option('--json', 'print exactly the API body ({total, products})')

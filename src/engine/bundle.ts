@@ -1,22 +1,19 @@
 /**
- * Assembles the bundle of SPEC.md 2.1-2.4 from the estimates: ungraded slot, one column per
- * grader, metadata. The developer_* keys of grades 7-9 are filled here because they need the
- * rounded prices of the column.
+ * Assembles the bundle of SPEC.md 2.1-2.4: own estimates per condition (§3-§5), the card
+ * model (§6) or own data alone for sealed products, the clamp per grader, then the slots.
+ * The developer_* keys of grades 7-9 are filled here because they need the column's prices.
  */
-import { GRADERS, conditionKey, type Grader, type MatrixGradeKey } from '../domain/conditions.js';
+import { GRADERS, UNGRADED, conditionKey, type Grader, type MatrixGradeKey } from '../domain/conditions.js';
 import type { BundleMetadata, GradedSlot, PricingBundle, PricingParams, Slot } from '../domain/bundle.js';
 import { InvalidParameterError } from '../domain/errors.js';
 import type { Product } from '../domain/product.js';
 import type { PricePoint } from '../domain/observation.js';
-import { HOUR_MS } from '../domain/time.js';
 import { OUTLIER_STDDEVS, WINDOW_HOURS } from '../domain/bundle.js';
-import { sourceCounts, type EstimateContext } from './estimate.js';
-import { buildEstimateSet, type EstimateSet } from './estimate-set.js';
-import { priceUngraded } from './fallback.js';
-import { priceGraderColumn, type LowerGradeCell } from './graded-matrix.js';
-import { GEM10_RATIOS } from './methodology.js';
+import { calibrationFor, type Calibration } from './calibration.js';
+import { conditionIndex, priceCard, priceOwnOnly, type CellPrice } from './card-model.js';
+import { estimateCondition, sourceCounts, type Estimate, type EstimateContext } from './estimate.js';
 import { requestedWindowStart } from './points-request.js';
-import { buildSeries } from './series.js';
+import { buildSeries, type SeriesSet } from './series.js';
 import { emptySlot, gradedSlot, memoIso, pricedSlot, roundCents, type SlotContext } from './slot.js';
 
 export interface ComputeBundleInput {
@@ -24,6 +21,8 @@ export interface ComputeBundleInput {
   points: readonly PricePoint[];
   params: PricingParams;
   id: string | null;
+  /** Fitted grader premiums and grade ratios (`oracle calibrate`); null or absent: the documented priors. */
+  calibration?: Calibration | null;
 }
 
 function checkParams(params: PricingParams): void {
@@ -40,45 +39,93 @@ function checkParams(params: PricingParams): void {
   if (!Number.isFinite(asOf)) throw new InvalidParameterError('at', 'as_of must be a finite epoch-milliseconds instant');
 }
 
+/** Every step from points to prices, for the slots and for `oracle explain`. */
+export interface BundleEvidence {
+  series: SeriesSet;
+  /** Own estimate per priced condition (PRICED_CONDITIONS order), null without points. */
+  own: (Estimate | null)[];
+  /** The price of every condition (PRICED_CONDITIONS order). */
+  cells: CellPrice[];
+  /** True when nothing lay in the 30 days and the last known points priced the bundle (§8). */
+  lastKnown: boolean;
+  sealed: boolean;
+  /** Whether each condition's ratio came from a calibration or the prior (PRICED_CONDITIONS order). */
+  priorRatios: boolean[];
+}
+
+/** The evidence of a bundle: own estimates and the card model, before rounding and the clamp. */
+export function computeEvidence(input: ComputeBundleInput): BundleEvidence {
+  const { product, points, params } = input;
+  checkParams(params);
+  const windowStart = requestedWindowStart(params);
+  const series = buildSeries(points, params.asOf, windowStart);
+  const ctx: EstimateContext = {
+    asOf: params.asOf,
+    windowStart,
+    k: params.outlierStddevs,
+    scratch: new Float64Array(series.maxLength),
+  };
+  const lastKnown = !series.hasCurrent;
+  const own = series.conditions.map((c) => estimateCondition(lastKnown ? c.prior : c.current, ctx));
+  const sealed = product.productType === 'booster_box';
+  const table = calibrationFor(input.calibration ?? null, product.era);
+  const cells = sealed ? priceOwnOnly(own) : priceCard(own, table);
+  return { series, own, cells, lastKnown, sealed, priorRatios: table.prior };
+}
+
 /** Four decimals for weights shown in meta (display only; prices use the exact weights). */
 function displayWeight(w: number): number {
   return Math.round(w * 10_000) / 10_000;
 }
 
-function lowerGradeMeta(cell: LowerGradeCell, price: number, gem10Price: number, era: string): Record<string, unknown> {
+function lowerGradeMeta(cell: CellPrice, price: number, gem10Price: number | null, era: string, clampedFrom: number | null) {
+  const band = cell.prediction;
+  const bandWeight = band === null ? 0 : 1 - cell.ownWeight;
   const meta: Record<string, unknown> = {
-    developer_band_primary_applied: cell.band !== null,
-    developer_composite_band_minor: cell.band === null ? null : roundCents(cell.band.value),
-    developer_band_blend_weights: {
-      band: displayWeight(cell.weights.band),
-      grader: displayWeight(cell.weights.grader),
-      gem10_anchor: displayWeight(cell.weights.gem10_anchor),
-    },
+    developer_band_primary_applied: bandWeight > 0,
+    developer_composite_band_minor: band === null ? null : roundCents(Math.exp(band.mean)),
+    developer_band_blend_weights: { band: displayWeight(bandWeight), grader: displayWeight(cell.ownWeight), gem10_anchor: 0 },
     developer_gem10_anchor_minor: gem10Price,
-    developer_anchor_ratio_vs_gem10: (price / gem10Price).toFixed(4),
+    developer_anchor_ratio_vs_gem10: gem10Price === null ? null : (price / gem10Price).toFixed(4),
     developer_gem10_ratio_era: era,
-    developer_grader_twap_minor: cell.own === null ? null : roundCents(cell.own.value),
+    developer_grader_twap_minor: cell.own === null ? null : roundCents(Math.exp(cell.own.mean)),
   };
-  if (cell.clampedFrom !== null) meta.developer_clamped_from_minor = roundCents(cell.clampedFrom);
+  if (clampedFrom !== null) meta.developer_clamped_from_minor = roundCents(clampedFrom);
   return meta;
 }
 
-function graderColumn(set: EstimateSet | null, grader: Grader, product: Product, ctx: SlotContext): Record<MatrixGradeKey, GradedSlot> {
-  const ratios = GEM10_RATIOS[product.era];
-  const column = set === null ? null : priceGraderColumn(set, grader, ratios, ctx.windowHours);
-  const key = (grade: 7 | 8 | 9 | 10) => conditionKey(grader, grade);
-  if (column === null) {
-    const empty = (grade: 7 | 8 | 9 | 10) => gradedSlot(emptySlot(key(grade), ctx, {}), grader, grade);
-    return { '7': empty(7), '8': empty(8), '9': empty(9), '10': empty(10) };
+function graderColumn(evidence: BundleEvidence, grader: Grader, product: Product, ctx: SlotContext): Record<MatrixGradeKey, GradedSlot> {
+  const grades = [7, 8, 9, 10] as const;
+  const cells = grades.map((g) => evidence.cells[conditionIndex(conditionKey(grader, g))]!);
+  // Clamp from the top down: a grade is lowered to the priced grade above it, never raised, so
+  // the oracle errs low. Rounding is monotone, so the order survives rounding to cents.
+  const price = cells.map((c) => (c.estimate === null ? null : Math.exp(c.estimate.mean)));
+  const clampedFrom: (number | null)[] = [null, null, null, null];
+  let ceiling = Infinity;
+  for (let i = 3; i >= 0; i--) {
+    const p = price[i];
+    if (p === null || p === undefined) continue;
+    if (p > ceiling) {
+      clampedFrom[i] = p;
+      price[i] = ceiling;
+    }
+    ceiling = price[i]!;
   }
-  const gem10Slot = pricedSlot(key(10), column.gem10, ctx, {});
-  const gem10Price = gem10Slot.price_minor!;
-  const lower = ([7, 8, 9] as const).map((grade, i) => {
-    const cell = column.lower[i]!;
-    const price = roundCents(cell.value.value);
-    return gradedSlot(pricedSlot(key(grade), cell, ctx, lowerGradeMeta(cell, price, gem10Price, product.era)), grader, grade);
+  const gem10Price = price[3] == null ? null : roundCents(price[3]);
+  const column = {} as Record<MatrixGradeKey, GradedSlot>;
+  grades.forEach((grade, i) => {
+    const key = conditionKey(grader, grade);
+    const cell = cells[i]!;
+    const p = price[i];
+    let slot: Slot;
+    if (p === null || p === undefined) slot = emptySlot(key, ctx, {});
+    else {
+      const meta = grade === 10 || evidence.sealed ? {} : lowerGradeMeta(cell, roundCents(p), gem10Price, product.era, clampedFrom[i]!);
+      slot = pricedSlot(key, cell, p, ctx, meta);
+    }
+    column[String(grade) as MatrixGradeKey] = gradedSlot(slot, grader, grade);
   });
-  return { '7': lower[0]!, '8': lower[1]!, '9': lower[2]!, '10': gradedSlot(gem10Slot, grader, 10) };
+  return column;
 }
 
 function metadata(product: Product): BundleMetadata {
@@ -98,31 +145,23 @@ function metadata(product: Product): BundleMetadata {
  * hold at least what `pointsRequest(params)` asks for; extra points never change the bundle.
  */
 export function computeBundle(input: ComputeBundleInput): PricingBundle {
-  const { product, points, params, id } = input;
-  checkParams(params);
-  const series = buildSeries(points, params.asOf, requestedWindowStart(params));
-  const estimateCtx: EstimateContext = {
-    asOf: params.asOf,
-    windowMs: params.windowHours * HOUR_MS,
-    k: params.outlierStddevs,
-    scratch: new Float64Array(series.maxLength),
-  };
-  const set = buildEstimateSet(series, estimateCtx);
+  const { product, params, id } = input;
+  const evidence = computeEvidence(input);
   const ctx: SlotContext = {
     asOf: params.asOf,
-    windowMs: estimateCtx.windowMs,
+    windowStart: requestedWindowStart(params),
     windowHours: params.windowHours,
-    stale: set?.stale ?? false,
+    lastKnown: evidence.lastKnown,
     iso: memoIso(),
   };
-  const ungradedPriced = set === null ? null : priceUngraded(set, GEM10_RATIOS[product.era], params.windowHours);
-  const ungradedMeta = { source_counts: sourceCounts(ungradedPriced?.own ?? null, series.sources) };
+  const u = evidence.cells[conditionIndex(UNGRADED)]!;
+  const ungradedMeta = { source_counts: sourceCounts(u.ownWeight > 0 ? u.own : null, evidence.series.sources) };
   const ungraded: Slot =
-    ungradedPriced === null
-      ? emptySlot('ungraded', ctx, ungradedMeta)
-      : pricedSlot('ungraded', ungradedPriced, ctx, ungradedMeta);
+    u.estimate === null
+      ? emptySlot(UNGRADED, ctx, ungradedMeta)
+      : pricedSlot(UNGRADED, u, Math.exp(u.estimate.mean), ctx, ungradedMeta);
   const graded = {} as Record<Grader, Record<MatrixGradeKey, GradedSlot>>;
-  for (const grader of GRADERS) graded[grader] = graderColumn(set, grader, product, ctx);
+  for (const grader of GRADERS) graded[grader] = graderColumn(evidence, grader, product, ctx);
   return {
     id,
     product_key: product.productKey,

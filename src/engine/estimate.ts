@@ -1,121 +1,182 @@
 /**
- * One estimate = one pool of observations in one window, filtered, weighted and guarded
- * (docs/methodology.md §3-§6), or the median of last known points (§9). Values stay
- * unrounded; rounding happens once, when a slot is built.
+ * One condition's own estimate (docs/methodology.md §3-§5): the reference set (the window,
+ * topped up with earlier points when thin), the robust filter with the regime rule,
+ * recency weights, and the estimate's uncertainty. Everything in ln(price); the step by step
+ * record stays on the result so `oracle explain` can show which points were kept and why.
  */
+import { DAY_MS } from '../domain/time.js';
 import {
-  FLOOR_MIN_POINTS,
-  FLOOR_MIN_SOURCES,
-  FLOOR_QUANTILE,
-  MIN_WINDOW_POINTS,
+  DRIFT_VARIANCE_PER_DAY,
+  MAD_TO_SIGMA,
+  MIN_HALF_LIFE_MS,
+  MIN_REFERENCE_POINTS,
+  RECENCY_POINTS,
+  REGIME_RUN_POINTS,
+  REGIME_SHARE,
+  REGIME_RECENT_GAPS,
+  REGIME_SPAN_GAPS,
+  SALE_SIGMA_PRIOR,
+  SALE_SIGMA_PRIOR_POINTS,
 } from './methodology.js';
-import { applyGuards } from './guards.js';
 import { isIncluded, robustBounds, type LogBounds } from './robust-filter.js';
-import { lowerBound, type ConditionSeries, type Series } from './series.js';
-import { median, quantile } from './stats.js';
-import type { Value } from './value.js';
-import { recencyWeightedMean, stepTwap } from './twap.js';
+import { lowerBound, type Series } from './series.js';
+import { median } from './stats.js';
 
-/** A value computed from one pool, with its filter counts. */
-export interface Estimate extends Value {
-  included: number;
-  excluded: number;
-  /** The pool and bounds, to count sources of the kept points afterwards. */
+/** A ln-price estimate and where it came from. */
+export interface LogEstimate {
+  /** ln(price in cents), unrounded. */
+  mean: number;
+  /** Variance of `mean` as an estimate of the ln true price now. */
+  variance: number;
+  /** Start of the widest window whose data entered the value (epoch ms). */
+  start: number;
+  /** True when points before the requested window entered the value. */
+  extended: boolean;
+  /** observedAt of the newest point that entered the value. */
+  newestAt: number;
+}
+
+/** A condition's own estimate, with the record of how it was made. */
+export interface Estimate extends LogEstimate {
   series: Series;
+  /** Points i0..i1-1 of the series form the reference set (after the regime rule); kept ones are within `bounds`. */
   i0: number;
   i1: number;
   bounds: LogBounds;
+  /** True when the newest points formed a run beyond one bound and became the reference (§3.2). */
+  regime: boolean;
+  included: number;
+  excluded: number;
+  halfLifeMs: number;
+  /** Robust sale-to-sale scale of the kept points (ln units, before the prior). */
+  sigma: number;
+  effectivePoints: number;
 }
-
-export type Weighting = 'step' | 'recency';
 
 /** Shared scratch space and parameters of one bundle computation. */
 export interface EstimateContext {
   asOf: number;
-  windowMs: number;
+  windowStart: number;
   k: number;
   scratch: Float64Array;
 }
 
-function contains(ids: Int32Array, count: number, id: number): boolean {
-  for (let j = 0; j < count; j++) if (ids[j] === id) return true;
-  return false;
+/**
+ * The regime rule (§3.2): the largest m such that, against the filter bounds of the points
+ * before them, at least REGIME_SHARE of the newest m lie beyond the same bound, those span at
+ * least REGIME_SPAN_GAPS mean gaps between the reference set's sales (a burst of shill sales
+ * within minutes on a card that sells twice a week is not a market move; the same run spread
+ * over days is), and the newest of them sold within REGIME_RECENT_GAPS mean gaps of the
+ * newest point (later sales back at the old level end a burst). m runs over
+ * REGIME_RUN_POINTS, then about x1.5 each step, while the older part keeps REGIME_RUN_POINTS
+ * points. 0 when none.
+ */
+function regimeRun(s: Series, i0: number, i1: number, k: number, scratch: Float64Array): number {
+  const n = i1 - i0;
+  const meanGap = (s.t[i1 - 1]! - s.t[i0]!) / (n - 1);
+  const newest = s.t[i1 - 1]!;
+  let best = 0;
+  for (let m = REGIME_RUN_POINTS; m <= n - REGIME_RUN_POINTS; m = Math.max(m + 1, Math.floor(m * 1.5))) {
+    const b = robustBounds(s, i0, i1 - m, k, scratch);
+    let above = 0;
+    let below = 0;
+    for (let i = i1 - m; i < i1; i++) {
+      if (s.y[i]! > b.hi) above++;
+      else if (s.y[i]! < b.lo) below++;
+    }
+    const side = above >= below ? 1 : -1;
+    if (Math.max(above, below) < REGIME_SHARE * m) continue;
+    // Time span of the points beyond, and how long ago the newest of them sold.
+    let first = Infinity;
+    let last = -Infinity;
+    for (let i = i1 - m; i < i1; i++) {
+      if (side > 0 ? s.y[i]! > b.hi : s.y[i]! < b.lo) {
+        first = Math.min(first, s.t[i]!);
+        last = s.t[i]!;
+      }
+    }
+    if (last - first >= REGIME_SPAN_GAPS * meanGap && newest - last <= REGIME_RECENT_GAPS * meanGap) best = m;
+  }
+  return best;
 }
 
-const ALL: LogBounds = { lo: -Infinity, hi: Infinity };
-
-/** Filter, weighted mean and guards over the points of `s` in [start, ctx.asOf); null when none. */
-export function estimateWindow(s: Series, start: number, weighting: Weighting, ctx: EstimateContext): Estimate | null {
-  const i0 = lowerBound(s, start);
-  const i1 = s.hi; // every point of a series is < asOf
+/**
+ * The estimate of one condition from the points of `s` (time-sorted, all before as_of); null
+ * when it has none. The reference set is every point from the requested window on, or the
+ * latest MIN_REFERENCE_POINTS when the window holds fewer.
+ */
+export function estimateCondition(s: Series, ctx: EstimateContext): Estimate | null {
+  const { asOf, k, scratch } = ctx;
+  const i1 = s.hi;
+  const iw = lowerBound(s, ctx.windowStart);
+  let i0 = i1 - iw >= MIN_REFERENCE_POINTS ? iw : Math.max(s.lo, i1 - MIN_REFERENCE_POINTS);
   if (i1 <= i0) return null;
-  const bounds = robustBounds(s, i0, i1, ctx.k, ctx.scratch);
-  const buf = ctx.scratch;
-  let included = 0;
-  let newestAt = -Infinity;
-  // Distinct sources of the kept points, counted up to FLOOR_MIN_SOURCES (all the guard needs).
-  const seen = new Int32Array(FLOOR_MIN_SOURCES);
-  let distinct = 0;
+  const shownFrom = Math.min(i0, iw);
+  const run = i1 - i0 >= 2 * REGIME_RUN_POINTS ? regimeRun(s, i0, i1, k, scratch) : 0;
+  const regime = run > 0;
+  if (regime) i0 = i1 - run;
+  const bounds = robustBounds(s, i0, i1, k, scratch);
+  // Kept points, newest first, into the scratch buffer: their ln prices.
+  let n = 0;
+  let oldestKept = -1;
+  for (let i = i1 - 1; i >= i0; i--) {
+    if (!isIncluded(s, i, bounds)) continue;
+    scratch[n++] = s.y[i]!;
+    oldestKept = i;
+  }
+  // The half-life: age of the RECENCY_POINTS-th newest kept point (or the oldest), at least the minimum.
+  let seen = 0;
+  let halfLifeMs = MIN_HALF_LIFE_MS;
+  for (let i = i1 - 1; i >= i0; i--) {
+    if (!isIncluded(s, i, bounds)) continue;
+    if (++seen === Math.min(RECENCY_POINTS, n)) {
+      halfLifeMs = Math.max(MIN_HALF_LIFE_MS, asOf - s.t[i]!);
+      break;
+    }
+  }
+  let sw = 0;
+  let sw2 = 0;
+  let swy = 0;
+  let swAge = 0;
   for (let i = i0; i < i1; i++) {
     if (!isIncluded(s, i, bounds)) continue;
-    buf[included++] = s.p[i]!;
-    newestAt = s.t[i]!;
-    if (distinct < FLOOR_MIN_SOURCES && !contains(seen, distinct, s.src[i]!)) seen[distinct++] = s.src[i]!;
+    const age = asOf - s.t[i]!;
+    const w = Math.pow(2, -age / halfLifeMs);
+    sw += w;
+    sw2 += w * w;
+    swy += w * s.y[i]!;
+    swAge += w * age;
   }
-  const twap =
-    weighting === 'step' ? stepTwap(s, i0, i1, bounds, ctx.asOf) : recencyWeightedMean(s, i0, i1, bounds, ctx.asOf);
-  const med = median(buf, included);
-  const depthOk = included >= FLOOR_MIN_POINTS && distinct >= FLOOR_MIN_SOURCES;
-  const floor = depthOk ? quantile(buf, included, FLOOR_QUANTILE) : null;
+  const mean = swy / sw;
+  const effectivePoints = (sw * sw) / sw2;
+  const centre = median(scratch, n);
+  for (let j = 0; j < n; j++) scratch[j] = Math.abs(scratch[j]! - centre);
+  const sigma = MAD_TO_SIGMA * median(scratch, n);
+  const pooled = (n * sigma * sigma + SALE_SIGMA_PRIOR_POINTS * SALE_SIGMA_PRIOR * SALE_SIGMA_PRIOR) / (n + SALE_SIGMA_PRIOR_POINTS);
+  const variance = pooled / effectivePoints + (DRIFT_VARIANCE_PER_DAY * swAge) / sw / DAY_MS;
+  const extended = oldestKept < iw;
   return {
-    value: applyGuards(twap, med, floor),
-    start,
-    extended: weighting === 'recency',
-    newestAt,
-    included,
-    excluded: i1 - i0 - included,
+    mean,
+    variance,
+    start: extended ? s.t[oldestKept]! : ctx.windowStart,
+    extended,
+    newestAt: s.t[lastKept(s, i0, i1, bounds)]!,
     series: s,
     i0,
     i1,
     bounds,
-  };
-}
-
-/**
- * A cell's own price: the requested window, or the extended recency-weighted window (30 days,
- * depth-capped, §2.1) when the requested one keeps fewer than MIN_WINDOW_POINTS points (§5).
- */
-export function estimateCell(c: ConditionSeries, ctx: EstimateContext): Estimate | null {
-  const inWindow = estimateWindow(c.current, ctx.asOf - ctx.windowMs, 'step', ctx);
-  if (inWindow !== null && inWindow.included >= MIN_WINDOW_POINTS) return inWindow;
-  return estimateWindow(c.current, c.extendedStart, 'recency', ctx) ?? inWindow;
-}
-
-/**
- * The composite band (§7): a step TWAP over the extended window, from the latest start of its
- * members (§2.1), so an old sale of one member never holds over the span a capped member hides.
- */
-export function estimateBand(c: ConditionSeries, ctx: EstimateContext): Estimate | null {
-  return estimateWindow(c.current, c.extendedStart, 'step', ctx);
-}
-
-/** Last known price (§9): the median of the latest points before the 30-day lookback. */
-export function estimateLastKnown(s: Series, ctx: EstimateContext): Estimate | null {
-  const n = s.hi - s.lo;
-  if (n === 0) return null;
-  for (let i = 0; i < n; i++) ctx.scratch[i] = s.p[s.lo + i]!;
-  return {
-    value: median(ctx.scratch, n),
-    start: s.t[s.lo]!,
-    extended: false,
-    newestAt: s.t[s.hi - 1]!,
+    regime,
     included: n,
-    excluded: 0,
-    series: s,
-    i0: s.lo,
-    i1: s.hi,
-    bounds: ALL,
+    excluded: i1 - shownFrom - n,
+    halfLifeMs,
+    sigma,
+    effectivePoints,
   };
+}
+
+function lastKept(s: Series, i0: number, i1: number, b: LogBounds): number {
+  for (let i = i1 - 1; i >= i0; i--) if (isIncluded(s, i, b)) return i;
+  return i1 - 1;
 }
 
 /** Kept points per source name of an estimate, keys in name order (for `meta.source_counts`). */

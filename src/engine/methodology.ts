@@ -1,98 +1,137 @@
 /**
- * Every constant, weight, threshold, ratio table, methodology key and fallback tier of the
- * pricing engine, in one place. Each comment names its section of docs/methodology.md;
- * changing a value here changes published prices, so change the document with it.
+ * Every constant, weight, threshold, prior, methodology key and fallback tier of the pricing
+ * engine (methodology v2), in one place. Each comment names its section of
+ * docs/methodology.md, where the backtest evidence for its value is; changing a value here
+ * changes published prices, so change the document with it.
  */
-import type { Era } from '../domain/product.js';
 import { DAY_MS, HOUR_MS } from '../domain/time.js';
 
-/** §2 Windows: the 30-day window of the sparse fallback and of the composite band. */
+/** §2 Windows: the 30-day lookback of the top-up (§3) and of the last-known pass (§8). */
 export const EXTENDED_WINDOW_MS = 30 * DAY_MS;
 export const EXTENDED_WINDOW_HOURS = EXTENDED_WINDOW_MS / HOUR_MS;
 
 /**
  * §2.1 Depth cap: of each priced condition's points in the 30 days before the requested
- * window, the extended window reads only the latest this many. A robust value needs depth,
- * not length: 32 points per condition (up to 160 in a band) keep the median, MAD and q20
- * steady, and a busy cell's older points carry little weight anyway (7-day half-life, §5).
- * Work per bundle is then at most the window plus 21 x (32 + 3) points. 32 rather than 16
- * (bench/findings.md §2 measured both): twice the band's memory for ~0.1-0.2 ms per bundle.
+ * window, only the latest this many are read. The top-up (§3) needs at most
+ * MIN_REFERENCE_POINTS of them, so the cost of a bundle grows with the points in its windows,
+ * not with a product's history.
  */
 export const EXTENDED_DEPTH_PER_CONDITION = 32;
 
-/** §9 Last known price: the latest points per condition older than 30 days that the median reads. */
+/** §8 Last known price: the latest points per condition older than 30 days. */
 export const PRIOR_POINTS_PER_CONDITION = 3;
 
-/** §5 Sparse data: fewer included points than this in the requested window extends it to 30 days. */
-export const MIN_WINDOW_POINTS = 3;
+/**
+ * §3 Reference set: a window with fewer points than this is topped up with the latest earlier
+ * points of the same condition, so the filter's median and MAD are built from enough points.
+ */
+export const MIN_REFERENCE_POINTS = 20;
 
-/** §5: half-life of the recency weight in the 30-day sparse window (7 days). */
-export const RECENCY_HALF_LIFE_MS = 7 * DAY_MS;
+/**
+ * §3.2 Regime change: when the newest points (at least this many) lie beyond the filter
+ * bounds of the points before them, the market moved: the reference becomes those points,
+ * so older sales never outvote a consistent run of new ones.
+ */
+export const REGIME_RUN_POINTS = 3;
+/** §3.2 Share of the newest points that must lie beyond the same bound. */
+export const REGIME_SHARE = 0.75;
+/** §3.2 The newest points must span at least this many mean gaps between the reference set's sales. */
+export const REGIME_SPAN_GAPS = 1;
+/** §3.2 The newest of them must have sold within this many mean gaps of the newest point. */
+export const REGIME_RECENT_GAPS = 2;
 
-/** §3 Outlier filter: MAD to standard deviation of a normal distribution (1 / Φ⁻¹(0.75)). */
+/** §3.1 MAD to standard deviation of a normal distribution (1 / Φ⁻¹(0.75)). */
 export const MAD_TO_SIGMA = 1.4826;
 
-/** §3: floor of the robust scale in natural-log price units (about 10 %), so MAD = 0 still filters
- * but ordinary sale-to-sale spread (±10 % per k) is never called an outlier. */
+/** §3.1 Floor of the filter's robust scale in ln(price) units (about 10 %). */
 export const LOG_SCALE_FLOOR = 0.1;
 
-/** §6.1 Median blend: relative TWAP/median divergence where the blend starts and where it is full. */
-export const BLEND_START_DIVERGENCE = 0.1;
-export const BLEND_FULL_DIVERGENCE = 0.3;
-/** §6.1: weight of the median at full divergence. */
-export const BLEND_MAX_MEDIAN_WEIGHT = 0.5;
+/**
+ * §4 Recency weights 2^(-age / h): the half-life h is the age of the RECENCY_POINTS-th newest
+ * kept point, but at least MIN_HALF_LIFE_MS, so a busy card averages its recent sales and a
+ * thin one its last few, whatever their age.
+ */
+export const MIN_HALF_LIFE_MS = 12 * HOUR_MS;
+export const RECENCY_POINTS = 8;
 
-/** §6.2 Capped downward adjustment: the blend lowers the TWAP by at most this fraction. */
-export const MAX_DOWNWARD_ADJUSTMENT = 0.15;
+/**
+ * §5 Uncertainty of one estimate: sale-to-sale scale (ln units) assumed before any point is
+ * seen, its weight in points, and the variance the true price drifts by per day of the
+ * weighted mean age of the points.
+ */
+export const SALE_SIGMA_PRIOR = 0.15;
+export const SALE_SIGMA_PRIOR_POINTS = 3;
+export const DRIFT_VARIANCE_PER_DAY = 0.0004;
 
-/** §6.3 Quantile floor guard: the quantile, its minimum depth and minimum distinct sources. */
-export const FLOOR_QUANTILE = 0.2;
-export const FLOOR_MIN_POINTS = 5;
-export const FLOOR_MIN_SOURCES = 2;
+/**
+ * §6.2 Cross-check: a thin condition (fewer kept points than CROSS_CHECK_MAX_POINTS) whose
+ * implied card level lies beyond CROSS_CHECK_SIGMAS standard deviations of the card's is set aside.
+ */
+export const CROSS_CHECK_SIGMAS = 3;
+export const CROSS_CHECK_MAX_POINTS = 3;
 
-/** §7 Grades 7-9: weight of the composite band in the band-primary blend; the rest is the grader part. */
-export const BAND_WEIGHT = 0.6;
-export const GRADER_WEIGHT = 1 - BAND_WEIGHT;
+/**
+ * §6.3 The other conditions' predictions of a cell share one card, so their pool is never
+ * given more than 1 / this times the precision of the best single one (variance floor factor).
+ */
+export const PREDICTION_VARIANCE_FLOOR = 0.5;
+/** §6.3 Huber weights of the pieces of a prediction: beyond this many standard deviations from the pool, weight · k/|r|; passes after the first. */
+export const PREDICTION_HUBER_K = 1.5;
+export const PREDICTION_HUBER_PASSES = 2;
 
-/** §7: grader-specific data with fewer included points than this is thin and shrinks to the gem-10 anchor. */
-export const THIN_GRADER_POINTS = 3;
+/** §7 Calibration: a condition needs this many products in an era to replace its prior. */
+export const CALIBRATION_MIN_PRODUCTS = 8;
 
-/** §8 Ratio tables: price of a grade (or ungraded) as a fraction of the same grader's grade 10. */
-export interface RatioTable {
-  7: number;
-  8: number;
-  9: number;
-  ungraded: number;
-}
-export const GEM10_RATIOS: Readonly<Record<Era, RatioTable>> = {
-  modern: { 7: 0.2, 8: 0.3, 9: 0.45, ungraded: 0.15 },
-  vintage: { 7: 0.06, 8: 0.12, 9: 0.25, ungraded: 0.04 },
-};
+/** §9 Confidence level of `meta.confidence` and its two-sided normal quantile. */
+export const CONFIDENCE_LEVEL = 0.8;
+export const CONFIDENCE_Z = 1.2816;
 
-/** §10 `methodology` values. The requested-window key carries the window hours (1-72). */
-export function twapMethodology(windowHours: number): string {
-  return `twap_${windowHours}h_robust_mad_v1_floor_q20`;
+/** §10 A slot is stale when its newest observation is older than this. */
+export const STALE_AFTER_MS = 7 * DAY_MS;
+
+/** §11 `methodology` values. The own-window key carries the window hours (1-72). */
+export function ownMethodology(windowHours: number): string {
+  return `robust_recency_${windowHours}h_v2`;
 }
 export const METHODOLOGY = {
-  /** Own observations, 30-day recency-weighted sparse fallback. */
-  sparse: 'twap_720h_recency_hl168h_robust_mad_v1_floor_q20',
-  /** Grade-10 cell priced by the 30-day composite band (same estimator as a direct TWAP). */
-  band: twapMethodology(EXTENDED_WINDOW_HOURS),
-  /** Grades 7-9: band-primary blend with grader data and gem-10 anchor. */
-  bandPrimary: 'band_primary_720h_gem10_ratio_v1',
-  /** A price carried through the era ratio tables from another cell. */
-  ratio: 'gem10_ratio_v1',
-  /** No observation in 30 days anywhere: medians of the last known points. */
-  lastKnown: 'last_known_median_v1',
+  /** Own observations, the window topped up with earlier ones (§3). */
+  toppedUp: `robust_recency_${EXTENDED_WINDOW_HOURS}h_v2`,
+  /** Priced from the card's other conditions (§6). */
+  cardModel: 'card_model_v2',
+  /** No observation in 30 days anywhere: the last known points (§8). */
+  lastKnown: 'last_known_v2',
 } as const;
 
-/** §9 `meta.oracle_fallback_tier` values. */
+/** §8 `meta.oracle_fallback_tier` values. */
 export const FALLBACK_TIER = {
-  bandTwap: 'band_twap',
-  adjacentGradeRatio: 'adjacent_grade_ratio',
-  bandRatio: 'band_ratio',
-  ungradedRatio: 'ungraded_ratio',
-  gem10Ratio: 'gem10_ratio',
+  /** Same grade, other graders, through the grader premiums. */
+  graderPremium: 'grader_premium',
+  /** Same grader, other grades, through the grade ratios. */
+  gradeRatio: 'grade_ratio',
+  /** Only other conditions (ungraded for a graded cell, or only other graders and grades). */
+  cardLevel: 'card_level',
+  /** Ungraded from graded conditions. */
+  gradedRatio: 'graded_ratio',
+  /** The cell's own points disagreed with the rest of the card and were set aside (§6.2). */
+  crossCheck: 'cross_check',
+  /** Own points older than 30 days, nothing newer in the product (§8). */
   lastKnownPrice: 'last_known_price',
 } as const;
 export type FallbackTier = (typeof FALLBACK_TIER)[keyof typeof FALLBACK_TIER];
+
+/**
+ * §9 Interval width factor per way a price was obtained (own data: `own`), applied to the
+ * estimate's standard deviation; fitted on the backtest so each lands near 80 % coverage.
+ */
+export const WIDTH_FACTOR: Readonly<Record<FallbackTier | 'own', number>> = {
+  own: 1.2,
+  grader_premium: 1.25,
+  grade_ratio: 1.25,
+  card_level: 1.25,
+  graded_ratio: 1.25,
+  cross_check: 1.25,
+  last_known_price: 1.25,
+};
+
+/** §6.1 Smallest between-card spread (ln units) a calibrated condition is trusted to: a fit is never exact. */
+export const MIN_DISPERSION = 0.05;

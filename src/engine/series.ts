@@ -1,6 +1,6 @@
 /**
- * Turns the caller's points (in any order) into time-sorted series per priced condition and
- * per composite band: two passes over the points into shared typed columns grouped by
+ * Turns the caller's points (in any order) into time-sorted series per priced condition:
+ * two passes over the points into shared typed columns grouped by
  * condition (a counting sort), then one sort per condition only when it is not already in
  * order (the store returns index order). Sorting uses full tie-breaks (time, price, source
  * name) so every later sum runs in the same order whatever the input order
@@ -8,8 +8,7 @@
  * window only the latest EXTENDED_DEPTH_PER_CONDITION per condition count. A series is a
  * range of shared columns, so building one costs no allocation.
  */
-import { GRADERS, MATRIX_GRADES, POOLED_GRADER, PRICED_CONDITIONS, UNGRADED, conditionKey } from '../domain/conditions.js';
-import type { Grader, MatrixGrade } from '../domain/conditions.js';
+import { PRICED_CONDITIONS } from '../domain/conditions.js';
 import type { PricePoint } from '../domain/observation.js';
 import { EXTENDED_DEPTH_PER_CONDITION, EXTENDED_WINDOW_MS, PRIOR_POINTS_PER_CONDITION } from './methodology.js';
 
@@ -31,25 +30,17 @@ export interface Series extends Columns {
   readonly hi: number;
 }
 
-/** The current (last 30 days, depth-capped) and prior (older, latest few) points of one pool. */
+/** The current (last 30 days, depth-capped) and prior (older, latest few) points of one condition. */
 export interface ConditionSeries {
   current: Series;
   prior: Series;
-  /**
-   * Start of the extended window this pool's current points cover in full: as_of - 30 days,
-   * or, when the depth cap is full, the oldest point kept (older ones may exist unread).
-   * A band starts at the latest start of its members, so every member is complete in it.
-   */
-  extendedStart: number;
 }
 
 export interface SeriesSet {
   /** Source names, sorted; `Series.src` values index this array. */
   sources: readonly string[];
-  ungraded: ConditionSeries;
-  cell(grader: Grader, grade: MatrixGrade): ConditionSeries;
-  /** Every grader's points at one grade plus the pooled `ANY` points (the composite band pool). */
-  band(grade: MatrixGrade): ConditionSeries;
+  /** One per priced condition, in the order of PRICED_CONDITIONS. */
+  conditions: readonly ConditionSeries[];
   /** True when no priced point exists before as_of. */
   empty: boolean;
   /** True when some priced point lies in the 30 days [asOf - EXTENDED_WINDOW_MS, asOf). */
@@ -100,39 +91,6 @@ export function lowerBound(s: Series, at: number): number {
     else hi = mid;
   }
   return lo;
-}
-
-/**
- * Merges sorted series into `out` from index `at` on; returns the merged series. Heads are
- * compared by time first, the full order only on equal times.
- */
-function mergeInto(parts: readonly Series[], out: Columns, at: number): Series {
-  const k = parts.length;
-  const heads = new Int32Array(k);
-  const headTime = new Float64Array(k);
-  for (let j = 0; j < k; j++) {
-    heads[j] = parts[j]!.lo;
-    headTime[j] = parts[j]!.lo < parts[j]!.hi ? parts[j]!.t[parts[j]!.lo]! : Infinity;
-  }
-  let w = at;
-  for (;;) {
-    let best = 0;
-    for (let j = 1; j < k; j++) {
-      const d = headTime[j]! - headTime[best]!;
-      if (d < 0 || (d === 0 && headTime[j]! !== Infinity && compareAt(parts[j]!, heads[j]!, parts[best]!, heads[best]!) < 0)) best = j;
-    }
-    if (headTime[best] === Infinity) break;
-    const s = parts[best]!;
-    const i = heads[best]!;
-    out.t[w] = s.t[i]!;
-    out.p[w] = s.p[i]!;
-    out.y[w] = s.y[i]!;
-    out.src[w] = s.src[i]!;
-    w++;
-    heads[best] = i + 1;
-    headTime[best] = i + 1 < s.hi ? s.t[i + 1]! : Infinity;
-  }
-  return range(out, at, w);
 }
 
 /**
@@ -208,27 +166,11 @@ export function buildSeries(points: readonly PricePoint[], asOf: number, windowS
     maxLength = Math.max(maxLength, hi - capLo, cut - priorLo);
     if (hi > capLo) hasCurrent = true;
     if (hi > capLo || cut > priorLo) empty = false;
-    // A full cap may hide older points of the 30 days: the window used starts at the oldest kept.
-    const capped = windowLo - capLo === EXTENDED_DEPTH_PER_CONDITION;
-    return { current: range(cols, capLo, hi), prior: range(cols, priorLo, cut), extendedStart: capped ? cols.t[capLo]! : from };
-  });
-  const byKey = (key: string) => bySeries[CONDITION_INDEX.get(key)!]!;
-  // The bands hold every graded point once, so one more set of columns fits them all.
-  const bandCols = columns(cols.t.length);
-  let at = 0;
-  const bands = MATRIX_GRADES.map((grade): ConditionSeries => {
-    const members = [...GRADERS, POOLED_GRADER].map((g) => byKey(conditionKey(g, grade)));
-    const current = mergeInto(members.map((m) => m.current), bandCols, at);
-    const prior = mergeInto(members.map((m) => m.prior), bandCols, current.hi);
-    at = prior.hi;
-    maxLength = Math.max(maxLength, current.hi - current.lo, prior.hi - prior.lo);
-    return { current, prior, extendedStart: Math.max(...members.map((m) => m.extendedStart)) };
+    return { current: range(cols, capLo, hi), prior: range(cols, priorLo, cut) };
   });
   return {
     sources,
-    ungraded: byKey(UNGRADED),
-    cell: (grader, grade) => byKey(conditionKey(grader, grade)),
-    band: (grade) => bands[grade - 7]!,
+    conditions: bySeries,
     empty,
     hasCurrent,
     maxLength,

@@ -1,21 +1,30 @@
 /**
- * Slot objects of SPEC.md 2.2 with the key order of its table, and the one rounding step of
- * the engine (docs/methodology.md §11).
+ * Slot objects of SPEC.md 2.2 with the key order of its table, the one rounding step of the
+ * engine (docs/methodology.md §12), and the meta every priced slot carries: the tier, the
+ * 80 % interval (§9) and the age of its data (§10).
  */
 import type { Grader, MatrixGrade } from '../domain/conditions.js';
 import type { GradedSlot, Slot } from '../domain/bundle.js';
 import { HOUR_MS, toIsoUtc } from '../domain/time.js';
-import type { Priced } from './fallback.js';
-import { FALLBACK_TIER, METHODOLOGY, twapMethodology } from './methodology.js';
+import type { CellPrice } from './card-model.js';
+import {
+  CONFIDENCE_LEVEL,
+  CONFIDENCE_Z,
+  FALLBACK_TIER,
+  METHODOLOGY,
+  STALE_AFTER_MS,
+  WIDTH_FACTOR,
+  ownMethodology,
+} from './methodology.js';
 
 /** What every slot of one bundle shares. */
 export interface SlotContext {
   asOf: number;
-  windowMs: number;
+  windowStart: number;
   windowHours: number;
-  /** The bundle was priced from last known points (docs/methodology.md §9). */
-  stale: boolean;
-  /** ISO-8601 UTC of an instant; memoised, since the slots of a bundle share a few windows. */
+  /** The bundle was priced from last known points (docs/methodology.md §8). */
+  lastKnown: boolean;
+  /** ISO-8601 UTC of an instant; memoised, since the slots of a bundle share a few instants. */
   iso(ms: number): string;
 }
 
@@ -44,8 +53,8 @@ export function emptySlot(conditionKey: string, ctx: SlotContext, meta: Record<s
     price_minor: null,
     currency: 'USD',
     condition_key: conditionKey,
-    methodology: twapMethodology(ctx.windowHours),
-    window_start: ctx.iso(ctx.asOf - ctx.windowMs),
+    methodology: ownMethodology(ctx.windowHours),
+    window_start: ctx.iso(ctx.windowStart),
     window_end: ctx.iso(ctx.asOf),
     included_points: 0,
     excluded_points: 0,
@@ -54,25 +63,55 @@ export function emptySlot(conditionKey: string, ctx: SlotContext, meta: Record<s
   };
 }
 
-/**
- * A priced slot. `meta` holds the slot-specific keys first (source_counts, developer_*);
- * the shared diagnostics follow: twap_sparse_window_extended, oracle_fallback_tier,
- * oracle_last_known_age_hours.
- */
-export function pricedSlot(conditionKey: string, priced: Priced, ctx: SlotContext, meta: Record<string, unknown>): Slot {
-  const tier = priced.tier ?? (ctx.stale ? FALLBACK_TIER.lastKnownPrice : null);
-  if (priced.value.extended) meta.twap_sparse_window_extended = true;
-  if (tier !== null) meta.oracle_fallback_tier = tier;
-  if (ctx.stale) meta.oracle_last_known_age_hours = Math.floor((ctx.asOf - priced.value.newestAt) / HOUR_MS);
+/** The tier a priced cell shows: its own, or `last_known_price` for own data in the last-known pass. */
+export function shownTier(cell: CellPrice, ctx: SlotContext): string | null {
+  return cell.tier ?? (ctx.lastKnown ? FALLBACK_TIER.lastKnownPrice : null);
+}
+
+/** The 80 % interval around a ln price with the given variance, widened per tier (§9). */
+export function confidence(mean: number, variance: number, tier: string | null, price: number) {
+  const half = CONFIDENCE_Z * Math.sqrt(variance) * WIDTH_FACTOR[(tier ?? 'own') as keyof typeof WIDTH_FACTOR];
   return {
-    price_minor: roundCents(priced.value.value),
+    level: CONFIDENCE_LEVEL,
+    low_minor: Math.min(price, roundCents(Math.exp(mean - half))),
+    high_minor: Math.max(price, roundCents(Math.exp(mean + half))),
+  };
+}
+
+/**
+ * A priced slot. `price` is the unrounded price in cents (after the clamp); `meta` holds the
+ * slot-specific keys first (source_counts, developer_*); the shared ones follow:
+ * twap_sparse_window_extended, oracle_fallback_tier, oracle_last_known_age_hours,
+ * confidence, newest_observation_at, stale.
+ */
+export function pricedSlot(conditionKey: string, cell: CellPrice, price: number, ctx: SlotContext, meta: Record<string, unknown>): Slot {
+  const e = cell.estimate!;
+  const tier = shownTier(cell, ctx);
+  const cents = roundCents(price);
+  if (e.extended) meta.twap_sparse_window_extended = true;
+  if (tier !== null) meta.oracle_fallback_tier = tier;
+  if (ctx.lastKnown) meta.oracle_last_known_age_hours = Math.floor((ctx.asOf - e.newestAt) / HOUR_MS);
+  meta.confidence = confidence(e.mean, e.variance, tier, cents);
+  meta.newest_observation_at = ctx.iso(e.newestAt);
+  meta.stale = ctx.asOf - e.newestAt > STALE_AFTER_MS;
+  const own = cell.ownWeight > 0 ? cell.own : null;
+  const methodology = ctx.lastKnown
+    ? METHODOLOGY.lastKnown
+    : own === null
+      ? METHODOLOGY.cardModel
+      : own.extended
+        ? METHODOLOGY.toppedUp
+        : ownMethodology(ctx.windowHours);
+  const set = cell.rejected ? cell.own : null;
+  return {
+    price_minor: cents,
     currency: 'USD',
     condition_key: conditionKey,
-    methodology: ctx.stale ? METHODOLOGY.lastKnown : priced.methodology,
-    window_start: ctx.iso(priced.value.start),
+    methodology,
+    window_start: ctx.iso(Math.min(e.start, ctx.windowStart)),
     window_end: ctx.iso(ctx.asOf),
-    included_points: priced.own?.included ?? 0,
-    excluded_points: priced.own?.excluded ?? 0,
+    included_points: own?.included ?? 0,
+    excluded_points: own?.excluded ?? (set === null ? 0 : set.included + set.excluded),
     error: null,
     meta,
   };

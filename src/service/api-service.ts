@@ -95,15 +95,20 @@ export function createApiService(deps: ApiServiceDeps): ApiService {
 
   // Caches are only valid for the connection that filled them: data_version is per connection.
   let current: { store: Store; oracle: Oracle } | undefined;
+  // The last data version seen: when another connection wrote, a new calibration may be among its writes.
+  let lastVersion: number | undefined;
   function withStore<T>(fn: (store: Store, version: number, oracle: Oracle) => T): Awaitable<T> {
     return handle.use((store, version) => {
       if (current?.store !== store) {
         current = { store, oracle: buildOracle({ store }) };
+        lastVersion = undefined;
         bundles.clear();
         keys.reset();
         catalogCache = undefined;
         inventoryCache = undefined;
       }
+      if (lastVersion !== undefined && lastVersion !== version) current.oracle.dataChanged();
+      lastVersion = version;
       return fn(store, version, current.oracle);
     });
   }

@@ -5,8 +5,9 @@
 import type { PricingBundle, PricingParams } from '../domain/bundle.js';
 import { NoCatalogMappingError, UnknownProductError } from '../domain/errors.js';
 import type { CatalogEntry } from '../domain/product.js';
-import { computeBundle, pointsRequest } from '../engine/index.js';
+import { computeBundle, pointsRequest, type Calibration } from '../engine/index.js';
 import type { Store, StoredProduct } from '../store/store.js';
+import { parseCalibration } from './calibration.js';
 import { catalogBody, searchBody, type CatalogBody, type SearchBody } from './catalog.js';
 import { suggestKeys } from './suggest.js';
 import { historyOf, priceChange, PRICE_CHANGE_DAYS, type History, type PriceChange } from './history.js';
@@ -56,6 +57,8 @@ export interface Oracle {
   catalogEntries(search?: string): CatalogEntry[];
   /** Full-text search: products matching every word of `q` (prefixes, any order), best first. */
   search(q: string, limit: number): SearchBody;
+  /** Forget the cached calibrations (another connection may have written one). */
+  dataChanged(): void;
 }
 
 /** Products read per page by `exportBundles`. */
@@ -66,9 +69,18 @@ export type SeriesParams = Omit<PricingParams, 'asOf'>;
 
 export function createOracle(deps: { store: Store }): Oracle {
   const { store } = deps;
+  // Calibrations are few and change only with `oracle calibrate`: read once, then picked in
+  // memory, so a bundle stays at the pricing read's two statements.
+  let calibrations: Calibration[] | undefined;
+  const calibrationAt = (at: number): Calibration | null => {
+    calibrations ??= store.calibrations.all().map(parseCalibration);
+    let usable: Calibration | null = null;
+    for (const c of calibrations) if (c.asOf <= at) usable = c; // ordered by as_of, then written
+    return usable;
+  };
   const price: Oracle['price'] = (product, params, id) => {
     const points = store.pricePoints.read(product.id, pointsRequest(params));
-    return computeBundle({ product, points, params, id });
+    return computeBundle({ product, points, params, id, calibration: calibrationAt(params.asOf) });
   };
   const priceSeries: Oracle['priceSeries'] = (product, params, instants, id) => {
     const points = store.pricePointSeries.readSeries(
@@ -128,5 +140,8 @@ export function createOracle(deps: { store: Store }): Oracle {
     catalogJson: (search) => (search ? JSON.stringify(catalogBody(store.products.catalog(search))) : store.products.catalogJson()),
     catalogEntries: (search) => store.products.catalog(search),
     search: (q, limit) => searchBody(q, limit, store.products.catalog(q, limit)),
+    dataChanged() {
+      calibrations = undefined;
+    },
   };
 }

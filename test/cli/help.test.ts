@@ -25,7 +25,7 @@ describe('help and documentation', () => {
 
   it('has every command of CONTRACT.md', () => {
     expect(all.map((c) => c.name).sort()).toEqual(
-      ['catalog', 'export', 'history', 'ingest', 'keys', 'keys create', 'keys list', 'keys revoke', 'price', 'serve', 'snapshot', 'value'].sort(),
+      ['calibrate', 'catalog', 'export', 'history', 'ingest', 'keys', 'keys create', 'keys list', 'keys revoke', 'price', 'serve', 'snapshot', 'value'].sort(),
     );
   });
 

@@ -4,22 +4,43 @@
  */
 import type { PricingBundle, Slot } from '../../domain/bundle.js';
 import { GRADERS, MATRIX_GRADES } from '../../domain/conditions.js';
+import { HOUR_MS, toIsoUtc } from '../../domain/time.js';
 import { formatUsd } from './money.js';
 
 const SPARSE_MARK = '~';
 const FALLBACK_MARK = '*';
+const STALE_MARK = '!';
 
-/** One cell: "$1,950.00 (12)", then ~ when the window was extended and * when a fallback tier priced it. */
+interface Confidence {
+  level: number;
+  low_minor: number;
+  high_minor: number;
+}
+
+/** The 80 % interval as ±% of the price: half its width, so "±8%" reads "within about 8 %". */
+function spread(slot: Slot): string {
+  const c = slot.meta.confidence as Confidence | undefined;
+  if (c === undefined || slot.price_minor === null) return '';
+  return ` ±${Math.round(((c.high_minor - c.low_minor) / 2 / slot.price_minor) * 100)}%`;
+}
+
+/** One cell: "$1,950.00 ±8% (12)", then ~ (window extended), * (fallback tier), ! (stale). */
 function cell(slot: Slot): string {
   if (slot.price_minor === null) return slot.error ?? '-';
   const marks =
     (slot.meta.twap_sparse_window_extended === true ? SPARSE_MARK : '') +
-    (typeof slot.meta.oracle_fallback_tier === 'string' ? FALLBACK_MARK : '');
-  return `${formatUsd(slot.price_minor)} (${slot.included_points})${marks}`;
+    (typeof slot.meta.oracle_fallback_tier === 'string' ? FALLBACK_MARK : '') +
+    (slot.meta.stale === true ? STALE_MARK : '');
+  return `${formatUsd(slot.price_minor)}${spread(slot)} (${slot.included_points})${marks}`;
 }
 
 function describeSlot(slot: Slot): string {
-  const parts = [`${slot.included_points} points used`, `${slot.excluded_points} excluded as outliers`];
+  const parts = [`${slot.included_points} points used`, `${slot.excluded_points} excluded`];
+  const c = slot.meta.confidence as Confidence | undefined;
+  if (c !== undefined) parts.push(`80 % interval ${formatUsd(c.low_minor)} - ${formatUsd(c.high_minor)}`);
+  if (typeof slot.meta.newest_observation_at === 'string') {
+    parts.push(`newest ${slot.meta.newest_observation_at}${slot.meta.stale === true ? ' (STALE)' : ''}`);
+  }
   if (slot.meta.twap_sparse_window_extended === true) parts.push('sparse: window extended (up to 30 days)');
   if (typeof slot.meta.oracle_fallback_tier === 'string') parts.push(`fallback: ${slot.meta.oracle_fallback_tier}`);
   return parts.join(', ');
@@ -53,10 +74,12 @@ export async function renderBundle(bundle: PricingBundle): Promise<string> {
   }
   lines.push(table.toString());
   lines.push(
-    `(n) points used   ${SPARSE_MARK} sparse: window extended (up to 30 days)   ${FALLBACK_MARK} priced by a fallback tier (see --json meta.oracle_fallback_tier)`,
+    `±% half the 80 % interval   (n) points used   ${SPARSE_MARK} sparse: window extended (up to 30 days)   ${FALLBACK_MARK} priced by a fallback tier (see --json meta.oracle_fallback_tier)   ${STALE_MARK} stale: newest observation older than 7 days`,
   );
   lines.push('');
-  lines.push(`window:      ${u.window_start} -> ${u.window_end} (${bundle.window_hours} h requested)`);
+  const requested = toIsoUtc(Date.parse(u.window_end) - bundle.window_hours * HOUR_MS);
+  const read = u.price_minor !== null && u.window_start !== requested ? `; ungraded read from ${u.window_start}` : '';
+  lines.push(`window:      ${requested} -> ${u.window_end} (${bundle.window_hours} h requested${read})`);
   lines.push(`outliers:    beyond ${bundle.outlier_stddevs} robust standard deviations excluded`);
   lines.push(`methodology: ${u.methodology} (docs/methodology.md)`);
   return `${lines.join('\n')}\n`;

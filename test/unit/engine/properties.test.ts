@@ -70,15 +70,43 @@ describe('engine invariants', () => {
     );
   });
 
-  it('constant prices give exactly that price in every slot', () => {
-    // Every priced condition gets at least 3 points, so no cell is thin and no ratio is needed.
-    const perCondition = fc.array(fc.integer({ min: 0, max: 30 * 24 * 60 - 1 }), { minLength: 3, maxLength: 6 });
+  it('multiplying every price by a factor multiplies every price, interval bound and none else (up to rounding)', () => {
+    // The method works in ln(price): a common factor shifts every ln price by the same amount.
     fc.assert(
-      fc.property(priceArb, fc.array(perCondition, { minLength: 21, maxLength: 21 }), paramsArb, (c, minutes, p) => {
-        const points = PRICED_CONDITIONS.flatMap((condition, i) =>
-          minutes[i]!.map((m, j) => ({ condition, source: SOURCES[j % 3]!, observedAt: AS_OF - (m + 1) * 60_000, priceMinor: c })),
-        );
-        for (const s of allSlots(bundleOf(points, p))) expect(s.price_minor).toBe(c);
+      fc.property(fc.array(pointArb(PRICED_CONDITIONS, fc.integer({ min: 100, max: 100_000 })), { maxLength: 60 }), fc.constantFrom(10, 100), paramsArb, (points, f, p) => {
+        const base = allSlots(bundleOf(points, p));
+        const scaled = allSlots(bundleOf(points.map((pt) => ({ ...pt, priceMinor: pt.priceMinor * f })), p));
+        base.forEach((s, i) => {
+          const t = scaled[i]!;
+          if (s.price_minor === null) return expect(t.price_minor).toBeNull();
+          // Each side rounds once to the cent: the scaled price is within f/2 + 1/2 cents of f times the base.
+          expect(Math.abs(t.price_minor! - f * s.price_minor)).toBeLessThanOrEqual(f / 2 + 0.5);
+          expect(t.included_points).toBe(s.included_points);
+          expect(t.meta.oracle_fallback_tier).toBe(s.meta.oracle_fallback_tier);
+        });
+      }),
+      RUNS,
+    );
+  });
+
+  it('every priced slot carries an 80 % interval around its price and the age of its newest observation', () => {
+    fc.assert(
+      fc.property(fc.array(pointArb(), { maxLength: 60 }), paramsArb, (points, p) => {
+        for (const s of allSlots(bundleOf(points, p))) {
+          if (s.price_minor === null) {
+            expect(s.meta).not.toHaveProperty('confidence');
+            continue;
+          }
+          const c = s.meta.confidence as { level: number; low_minor: number; high_minor: number };
+          expect(c.level).toBe(0.8);
+          expect(Number.isInteger(c.low_minor) && Number.isInteger(c.high_minor)).toBe(true);
+          expect(c.low_minor).toBeLessThanOrEqual(s.price_minor);
+          expect(c.high_minor).toBeGreaterThanOrEqual(s.price_minor);
+          const newest = Date.parse(s.meta.newest_observation_at as string);
+          expect(points.some((pt) => pt.observedAt === newest)).toBe(true);
+          expect(newest).toBeLessThan(AS_OF);
+          expect(s.meta.stale).toBe(AS_OF - newest > 7 * 24 * HOUR_MS);
+        }
       }),
       RUNS,
     );
@@ -191,7 +219,7 @@ describe('one far outlier', () => {
     fc.assert(
       fc.property(baseArb, outlierArb, fc.integer({ min: 1, max: 10 }), (base, outlier, k) => {
         const points = withOutlier(base, outlier);
-        const s = buildSeries(points, AS_OF, AS_OF - 24 * HOUR_MS).ungraded.current;
+        const s = buildSeries(points, AS_OF, AS_OF - 24 * HOUR_MS).conditions[0]!.current;
         const bounds = robustBounds(s, s.lo, s.hi, k, new Float64Array(s.hi - s.lo));
         const y = Math.log(points.at(-1)!.priceMinor);
         expect(y < bounds.lo || y > bounds.hi).toBe(true);

@@ -1,81 +1,88 @@
 /**
- * The worked example of docs/methodology.md §12, computed by hand there; every price must
- * match the document to the cent.
+ * The worked example of docs/methodology.md §13, computed there step by step from the
+ * documented formulas; every price and interval bound must match the document to the cent.
  */
 import { describe, expect, it } from 'vitest';
 import { computeBundle } from '../../../src/engine/index.js';
 import { params, product, pt } from './fixtures.js';
 
 const points = [
-  pt('ungraded', 24, 1250, 'ebay'),
-  pt('ungraded', 6, 1500, 'tcgplayer'),
-  pt('ungraded', 6, 1450, 'ebay'),
-  pt('ungraded', 4, 1550, 'ebay'),
-  pt('ungraded', 4, 150000, 'ebay'),
-  pt('ungraded', 2, 1500, 'tcgplayer'),
-  pt('ungraded', 1, 1600, 'ebay'),
+  pt('ungraded', 20, 4600, 'ebay'),
+  pt('ungraded', 12, 4800, 'tcgplayer'),
+  pt('ungraded', 8, 4500, 'ebay'),
+  pt('ungraded', 4, 4650, 'tcgplayer'),
+  pt('ungraded', 2, 46000, 'ebay'),
   pt('psa10', 22, 30000),
   pt('psa10', 12, 32000),
   pt('psa10', 6, 31000),
   pt('psa9', 5, 14000),
-  pt('bgs9', 240, 11000),
-  pt('any9', 120, 12000, 'pricecharting'),
-  pt('any9', 48, 12500, 'pricecharting'),
+  pt('cgc10', 3, 180000),
 ];
 
 describe('worked example of docs/methodology.md', () => {
   const bundle = computeBundle({ product: product('modern'), points, params: params(), id: null });
+  const interval = (s: { meta: Record<string, unknown> }) => {
+    const c = s.meta.confidence as { low_minor: number; high_minor: number };
+    return [c.low_minor, c.high_minor];
+  };
 
-  it('prices the ungraded slot at 14.50 USD through the quantile floor, excluding the 100x sale', () => {
+  it('prices the ungraded slot at 46.35 USD, excluding the x10 sale', () => {
     expect(bundle.ungraded).toMatchObject({
-      price_minor: 1450,
-      methodology: 'twap_24h_robust_mad_v1_floor_q20',
+      price_minor: 4635,
+      methodology: 'robust_recency_24h_v2',
       window_start: '2026-02-28T00:00:00Z',
       window_end: '2026-03-01T00:00:00Z',
-      included_points: 6,
+      included_points: 4,
       excluded_points: 1,
       error: null,
-      meta: { source_counts: { ebay: 4, tcgplayer: 2 } },
+    });
+    expect(bundle.ungraded.meta).toEqual({
+      source_counts: { ebay: 2, tcgplayer: 2 },
+      confidence: { level: 0.8, low_minor: 4279, high_minor: 5021 },
+      newest_observation_at: '2026-02-28T20:00:00Z',
+      stale: false,
     });
   });
 
-  it('gives every cell the price computed by hand', () => {
-    const prices = Object.fromEntries(
-      Object.entries(bundle.graded).map(([g, col]) => [g, Object.values(col).map((s) => s.price_minor)]),
-    );
+  it('gives every cell the price and interval computed by hand', () => {
+    const prices = Object.fromEntries(Object.entries(bundle.graded).map(([g, col]) => [g, Object.values(col).map((s) => s.price_minor)]));
     // Object.values lists "7", "8", "9", "10" in that order (integer-like keys ascend).
     expect(prices).toEqual({
-      PSA: [6164, 9245, 12544, 30818],
-      BGS: [6164, 9245, 12144, 30818],
-      CGC: [6164, 9245, 12526, 30818],
-      SGC: [6164, 9245, 12526, 30818],
+      PSA: [6214, 9321, 13993, 31081],
+      BGS: [6211, 9316, 13984, 34173],
+      CGC: [6211, 9316, 13984, 18640],
+      SGC: [6211, 9316, 13984, 21747],
     });
+    expect([7, 8, 9, 10].map((g) => interval(bundle.graded.PSA[String(g) as '7']))).toEqual([
+      [4635, 8331],
+      [6953, 12497],
+      [11754, 16657],
+      [28141, 34328],
+    ]);
+    expect(interval(bundle.graded.BGS['10'])).toEqual([25922, 45051]);
+    expect(interval(bundle.graded.CGC['10'])).toEqual([14139, 24573]);
+    expect(interval(bundle.graded.SGC['7'])).toEqual([4148, 9300]);
   });
 
   it('names how each cell was priced', () => {
-    const psa = bundle.graded.PSA;
-    expect(psa['10'].meta).toEqual({});
-    expect(psa['10'].included_points).toBe(3);
-    expect(bundle.graded.BGS['10'].meta).toEqual({ oracle_fallback_tier: 'band_twap' });
-    expect(bundle.graded.BGS['10'].methodology).toBe('twap_720h_robust_mad_v1_floor_q20');
-    expect(psa['9'].meta).toEqual({
+    const tier = (s: { meta: Record<string, unknown> }) => s.meta.oracle_fallback_tier;
+    expect(bundle.graded.PSA['10']).toMatchObject({ included_points: 3, methodology: 'robust_recency_24h_v2' });
+    expect(tier(bundle.graded.PSA['10'])).toBeUndefined();
+    expect(bundle.graded.CGC['10']).toMatchObject({ included_points: 0, excluded_points: 1, methodology: 'card_model_v2' });
+    expect(tier(bundle.graded.CGC['10'])).toBe('cross_check');
+    expect(tier(bundle.graded.BGS['10'])).toBe('grader_premium');
+    expect(tier(bundle.graded.PSA['8'])).toBe('grade_ratio');
+    expect(tier(bundle.graded.SGC['8'])).toBe('card_level');
+    expect(bundle.graded.PSA['9'].meta).toMatchObject({
       developer_band_primary_applied: true,
-      developer_composite_band_minor: 11631,
-      developer_band_blend_weights: { band: 0.6, grader: 0.1333, gem10_anchor: 0.2667 },
-      developer_gem10_anchor_minor: 30818,
-      developer_anchor_ratio_vs_gem10: '0.4070',
+      developer_composite_band_minor: 13970,
+      developer_band_blend_weights: { band: 0.2426, grader: 0.7574, gem10_anchor: 0 },
+      developer_gem10_anchor_minor: 31081,
+      developer_anchor_ratio_vs_gem10: '0.4502',
       developer_gem10_ratio_era: 'modern',
       developer_grader_twap_minor: 14000,
-      twap_sparse_window_extended: true,
+      newest_observation_at: '2026-02-28T20:00:00Z', // the ungraded sale 4 h back, through the prediction
+      stale: false,
     });
-    expect(bundle.graded.CGC['9'].meta.oracle_fallback_tier).toBe('band_twap');
-    expect(psa['8'].meta).toMatchObject({
-      developer_band_primary_applied: false,
-      developer_composite_band_minor: null,
-      developer_band_blend_weights: { band: 0, grader: 0, gem10_anchor: 1 },
-      developer_anchor_ratio_vs_gem10: '0.3000',
-      oracle_fallback_tier: 'gem10_ratio',
-    });
-    expect(psa['8'].methodology).toBe('gem10_ratio_v1');
   });
 });

@@ -1,0 +1,180 @@
+/**
+ * The card model (docs/methodology.md §6): every priced condition of a card is the card's
+ * level times the condition's calibrated ratio to PSA 10 (§7). Each condition with data
+ * implies a card level; the levels are cross-checked
+ * (a thin cell with a typo disagrees with the rest and is set aside; a cell with enough
+ * points of its own is evidence in itself and never set aside), pooled by precision,
+ * and every cell gets a prediction from the card's other conditions. A cell's price is its
+ * own estimate and that prediction weighted by their precisions, so plentiful own data
+ * takes (nearly) all the weight and a cell without data is priced from the rest.
+ */
+import { GRADERS, MATRIX_GRADES, POOLED_GRADER, PRICED_CONDITIONS, UNGRADED, conditionKey } from '../domain/conditions.js';
+import type { ConditionTable } from './calibration.js';
+import type { Estimate, LogEstimate } from './estimate.js';
+import {
+  CROSS_CHECK_MAX_POINTS,
+  CROSS_CHECK_SIGMAS,
+  FALLBACK_TIER,
+  MIN_DISPERSION,
+  PREDICTION_HUBER_K,
+  PREDICTION_HUBER_PASSES,
+  PREDICTION_VARIANCE_FLOOR,
+  type FallbackTier,
+} from './methodology.js';
+
+/** How one condition was priced. */
+export interface CellPrice {
+  /** The price (ln cents) and its variance, after the blend; null when the cell has no price. */
+  estimate: LogEstimate | null;
+  own: Estimate | null;
+  /** True when the cross-check set the own estimate aside. */
+  rejected: boolean;
+  /** Weight of the own estimate in the price (0 without own data, 1 without a prediction). */
+  ownWeight: number;
+  /** The prediction from the card's other conditions, or null when it has none. */
+  prediction: LogEstimate | null;
+  tier: FallbackTier | null;
+}
+
+const N = PRICED_CONDITIONS.length;
+const UNGRADED_INDEX = PRICED_CONDITIONS.indexOf(UNGRADED);
+/** Per condition: index of its grader in GRADERS (4 for ANY, -1 for ungraded) and its grade (0 for ungraded). */
+const GRADER_OF = new Int8Array(N).fill(-1);
+const GRADE_OF = new Int8Array(N);
+[...GRADERS, POOLED_GRADER].forEach((grader, gi) =>
+  MATRIX_GRADES.forEach((grade) => {
+    const c = PRICED_CONDITIONS.indexOf(conditionKey(grader, grade));
+    GRADER_OF[c] = gi;
+    GRADE_OF[c] = grade;
+  }),
+);
+
+/** Index of a condition key in PRICED_CONDITIONS (the order of `own` and of the result). */
+export function conditionIndex(condition: string): number {
+  return PRICED_CONDITIONS.indexOf(condition);
+}
+
+/** Lower weighted median of the values at `members` (weights > 0). */
+function weightedMedian(values: Float64Array, weights: Float64Array, members: number[]): number {
+  const order = [...members].sort((a, b) => values[a]! - values[b]!);
+  let total = 0;
+  for (const c of order) total += weights[c]!;
+  let acc = 0;
+  for (const c of order) {
+    acc += weights[c]!;
+    if (acc >= total / 2) return values[c]!;
+  }
+  return values[order[order.length - 1]!]!;
+}
+
+/** The price of every condition from the own estimates (indexed like PRICED_CONDITIONS). */
+export function priceCard(own: readonly (Estimate | null)[], table: ConditionTable): CellPrice[] {
+  const z = new Float64Array(N);
+  const v = new Float64Array(N);
+  const members: number[] = [];
+  for (let c = 0; c < N; c++) {
+    const e = own[c];
+    if (e == null) continue;
+    const d = Math.max(table.dispersion[c]!, MIN_DISPERSION);
+    z[c] = e.mean - table.logRatio[c]!;
+    v[c] = e.variance + d * d;
+    members.push(c);
+  }
+  const rejected = new Array<boolean>(N).fill(false);
+  if (members.length >= 2) {
+    const precision = new Float64Array(N);
+    for (const c of members) precision[c] = 1 / v[c]!;
+    const level = weightedMedian(z, precision, members);
+    for (const c of members) {
+      rejected[c] = own[c]!.included < CROSS_CHECK_MAX_POINTS && Math.abs(z[c]! - level) > CROSS_CHECK_SIGMAS * Math.sqrt(v[c]!);
+    }
+  }
+  const used = members.filter((c) => !rejected[c]);
+  const scratch = new Float64Array(2 * N);
+  const result: CellPrice[] = [];
+  for (let c = 0; c < N; c++) {
+    const prediction = predict(c, used, own, table, scratch);
+    const e = own[c] ?? null;
+    const ownUsable = e !== null && !rejected[c];
+    let estimate: LogEstimate | null = prediction;
+    let ownWeight = 0;
+    if (ownUsable) {
+      ownWeight = prediction === null ? 1 : 1 / e.variance / (1 / e.variance + 1 / prediction.variance);
+      estimate = prediction === null ? e : combine(e, prediction, ownWeight);
+    }
+    const tier = ownUsable || estimate === null ? null : rejected[c] ? FALLBACK_TIER.crossCheck : tierOf(c, used);
+    result.push({ estimate, own: e, rejected: rejected[c]!, ownWeight, prediction, tier });
+  }
+  return result;
+}
+
+/** The precision-weighted blend of an own estimate and a prediction. */
+function combine(a: LogEstimate, b: LogEstimate, wa: number): LogEstimate {
+  return {
+    mean: wa * a.mean + (1 - wa) * b.mean,
+    variance: 1 / (1 / a.variance + 1 / b.variance),
+    start: Math.min(a.start, b.start),
+    extended: a.extended || b.extended,
+    newestAt: Math.max(a.newestAt, b.newestAt),
+  };
+}
+
+/**
+ * Condition c predicted from the other used conditions: each one's own estimate carried to c
+ * through the calibrated ratios (a piece), with the variance of its estimate plus the pair's
+ * spread between cards, pooled by precision. Pieces far from the pool lose weight (Huber,
+ * PREDICTION_HUBER_PASSES passes): one card whose ungraded price sits far from the usual ratio
+ * must not drag every graded cell. The pieces share one card, so the pool never claims more
+ * than 1 / PREDICTION_VARIANCE_FLOOR times the precision of its best piece.
+ */
+function predict(c: number, used: readonly number[], own: readonly (Estimate | null)[], table: ConditionTable, scratch: Float64Array): LogEstimate | null {
+  let count = 0;
+  let best = Infinity;
+  let start = Infinity;
+  let extended = false;
+  let newestAt = -Infinity;
+  // scratch: piece values at [0, N), their variances at [N, 2N).
+  for (const j of used) {
+    if (j === c) continue;
+    const e = own[j]!;
+    const d = Math.max(table.pairDispersion[c * N + j]!, MIN_DISPERSION);
+    scratch[count] = e.mean - table.logRatio[j]! + table.logRatio[c]!;
+    scratch[N + count] = e.variance + d * d;
+    best = Math.min(best, scratch[N + count]!);
+    start = Math.min(start, e.start);
+    extended ||= e.extended;
+    newestAt = Math.max(newestAt, e.newestAt);
+    count++;
+  }
+  if (count === 0) return null;
+  let mean = 0;
+  let precision = 0;
+  for (let pass = 0; pass <= PREDICTION_HUBER_PASSES; pass++) {
+    let sum = 0;
+    let total = 0;
+    for (let i = 0; i < count; i++) {
+      const sd = Math.sqrt(scratch[N + i]!);
+      const r = pass === 0 ? 0 : Math.abs(scratch[i]! - mean) / sd;
+      const w = (r > PREDICTION_HUBER_K ? PREDICTION_HUBER_K / r : 1) / scratch[N + i]!;
+      sum += w * scratch[i]!;
+      total += w;
+    }
+    mean = sum / total;
+    precision = total;
+  }
+  return { mean, variance: Math.max(1 / precision, best * PREDICTION_VARIANCE_FLOOR), start, extended, newestAt };
+}
+
+/** The fallback tier of a cell priced by prediction alone: the closest evidence it had. */
+function tierOf(c: number, used: readonly number[]): FallbackTier {
+  if (c === UNGRADED_INDEX) return FALLBACK_TIER.gradedRatio;
+  const sameGrade = used.some((j) => j !== c && GRADE_OF[j] === GRADE_OF[c]);
+  if (sameGrade) return FALLBACK_TIER.graderPremium;
+  const sameGrader = used.some((j) => j !== c && GRADER_OF[j] === GRADER_OF[c]);
+  return sameGrader ? FALLBACK_TIER.gradeRatio : FALLBACK_TIER.cardLevel;
+}
+
+/** Own estimates only (sealed products, §6.5): each cell from its own points or not at all. */
+export function priceOwnOnly(own: readonly (Estimate | null)[]): CellPrice[] {
+  return own.map((e) => ({ estimate: e, own: e, rejected: false, ownWeight: e === null ? 0 : 1, prediction: null, tier: null }));
+}

@@ -1,0 +1,94 @@
+/** `oracle calibrate`: fits ratios from a real database, stores them with their date, shows them, and pricing uses them. */
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { PricingBundle } from '../../src/domain/bundle.js';
+import type { CalibrationReport } from '../../src/service/calibration.js';
+import { openStore, type ResolvedObservation } from '../../src/store/store.js';
+import { runCli, tempDir } from '../_setup.js';
+
+const HOUR = 3_600_000;
+const FIT_AT = '2026-10-15T00:00:00Z';
+const FIT_AT_MS = Date.parse(FIT_AT);
+const PRODUCTS = 12;
+
+let db: string;
+
+/**
+ * Twelve modern cards at different price levels, each trading ungraded, PSA 10 and BGS 10 every
+ * 3 hours for 4 days; BGS 10 always 1.4x PSA 10 and ungraded 0.2x (the priors say 1.1x and 0.15x).
+ * One more card, `probe`, trades only PSA 10.
+ */
+beforeAll(async () => {
+  db = join(tempDir(), 'oracle.db');
+  const store = await openStore(db, { create: true });
+  const product = (key: string) => ({
+    productKey: key,
+    refsourceId: null,
+    productName: key,
+    subtitle: '',
+    setName: 'Test Set',
+    imageUrl: '',
+    productType: 'single_card' as const,
+    era: 'modern' as const,
+    releaseDate: null,
+    tcgplayerId: null,
+  });
+  store.products.upsertMany([...Array.from({ length: PRODUCTS }, (_, i) => product(`card-${i}`)), product('probe')]);
+  const rows: ResolvedObservation[] = [];
+  for (let i = 0; i <= PRODUCTS; i++) {
+    const p = store.products.findByKey(i === PRODUCTS ? 'probe' : `card-${i}`)!;
+    const psa10 = 10_000 * (i + 1);
+    for (let h = 1; h <= 96; h += 3) {
+      const observedAt = FIT_AT_MS - h * HOUR;
+      const at = (grader: string, grade: number | null, priceMinor: number) =>
+        rows.push({ productId: p.id, productKey: p.productKey, source: 'ebay', observedAt, priceMinor, grader, grade, externalId: `${p.productKey}-${grader}${grade}-${h}` });
+      at('PSA', 10, psa10);
+      if (i === PRODUCTS) continue;
+      at('BGS', 10, psa10 * 1.4);
+      at('ungraded', null, psa10 * 0.2);
+    }
+  }
+  store.observations.insertMany(rows);
+  store.close();
+});
+
+async function cli(args: string[]) {
+  const result = await runCli(['--db', db, ...args]);
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  return result.stdout;
+}
+
+const bgs10 = async (at: string) => (JSON.parse(await cli(['price', 'probe', '--at', at, '--json'])) as PricingBundle).graded.BGS['10'].price_minor!;
+
+describe('oracle calibrate', () => {
+  it('has nothing to show before a fit, and pricing uses the priors', async () => {
+    expect(await cli(['calibrate', '--show', '--at', FIT_AT])).toMatch(/no calibration stored for that instant/);
+    expect(await cli(['calibrate', '--show', '--at', FIT_AT, '--json'])).toBe('null\n');
+    // Prior: BGS 10 = 1.1 x PSA 10 (the probe's PSA 10 is 130000).
+    expect(await bgs10(FIT_AT)).toBe(143000);
+  });
+
+  it('fits the ratios from the observations before --at, stores them with that date and prints them', async () => {
+    const report = JSON.parse(await cli(['calibrate', '--at', FIT_AT, '--json'])) as CalibrationReport;
+    expect(report.as_of).toBe(FIT_AT);
+    expect(report.products.modern).toBe(PRODUCTS + 1);
+    const row = (condition: string) => report.eras.modern.find((r) => r.condition === condition)!;
+    expect(row('bgs10')).toMatchObject({ ratio_vs_psa10: 1.4, products: PRODUCTS, source: 'fitted' });
+    expect(row('ungraded')).toMatchObject({ ratio_vs_psa10: 0.2, products: PRODUCTS, source: 'fitted' });
+    // The probe has PSA 10 alone: it says nothing about a ratio, so the fit leaves it out.
+    expect(row('psa10')).toMatchObject({ ratio_vs_psa10: 1, products: PRODUCTS });
+    // CGC 10 never traded: the prior holds.
+    expect(row('cgc10')).toMatchObject({ ratio_vs_psa10: 0.6, products: 0, source: 'prior' });
+    const table = await cli(['calibrate', '--show', '--at', FIT_AT]);
+    expect(table).toContain(`calibration fitted from observations before ${FIT_AT}`);
+    expect(table).toMatch(/bgs10\s*│\s*1\.4000/);
+  });
+
+  it('prices with the newest fit made as of the instant priced, never a later one', async () => {
+    // The probe's BGS 10, without own sales, now follows the fitted 1.4x.
+    expect(await bgs10(FIT_AT)).toBe(182000);
+    // An hour before the fit's date, no calibration existed yet.
+    expect(await bgs10('2026-10-14T23:00:00Z')).toBe(143000);
+  });
+});
