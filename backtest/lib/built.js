@@ -12,6 +12,8 @@ const dist = (path) => new URL(`../../dist/${path}`, import.meta.url).href;
 export const store = await import(dist('store/store.js'));
 /** @type {typeof import('../../src/service/oracle.js')} */
 export const service = await import(dist('service/oracle.js'));
+/** @type {typeof import('../../src/service/calibration.js')} */
+export const calibration = await import(dist('service/calibration.js'));
 /** @type {typeof import('../../src/ingest/pipeline.js')} */
 export const ingest = await import(dist('ingest/pipeline.js'));
 /** @type {typeof import('../../src/sample/prng.js')} */

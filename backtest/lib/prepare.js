@@ -11,15 +11,23 @@
  * the backtest changes; the scores include whatever the calibration does.
  */
 
+import { calibration, time } from './built.js';
+
 /** @typedef {import('../../src/store/store.js').Store} Store */
 
 /**
+ * `oracle calibrate --at <asOf>`: the service call the command makes, fitted from the
+ * observations before the end of the warm-up and stored with that date.
  * @param {Store} store the backtest's database: the catalog and every observation before `asOf`
- * @param {number} asOf epoch ms, the end of the warm-up: every scored instant is later
- * @returns {Promise<{ steps: string[] }>} what was run, for the report (empty: nothing to run yet)
+ * @param {number} asOf epoch ms: the first scored instant is later; use no data from after it
+ * @returns {Promise<{ steps: string[] }>} what was run, for the report
  */
 export async function prepareStore(store, asOf) {
-  void store;
-  void asOf;
-  return { steps: [] };
+  const report = calibration.calibrate(store, asOf, asOf);
+  const fitted = report.eras.modern.filter((r) => r.source === 'fitted').length + report.eras.vintage.filter((r) => r.source === 'fitted').length;
+  return {
+    steps: [
+      `oracle calibrate --at ${time.toIsoUtc(asOf)} (${report.products.modern} modern and ${report.products.vintage} vintage products, ${fitted} of ${report.eras.modern.length + report.eras.vintage.length} ratios fitted, the rest priors)`,
+    ],
+  };
 }

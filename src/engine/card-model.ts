@@ -99,7 +99,7 @@ export function priceCard(own: readonly (Estimate | null)[], table: ConditionTab
     let estimate: LogEstimate | null = prediction;
     let ownWeight = 0;
     if (ownUsable) {
-      ownWeight = prediction === null ? 1 : 1 / e.variance / (1 / e.variance + 1 / prediction.variance);
+      ownWeight = prediction === null ? 1 : blendWeight(e, prediction);
       estimate = prediction === null ? e : combine(e, prediction, ownWeight);
     }
     const tier = ownUsable || estimate === null ? null : rejected[c] ? FALLBACK_TIER.crossCheck : tierOf(c, used);
@@ -108,11 +108,23 @@ export function priceCard(own: readonly (Estimate | null)[], table: ConditionTab
   return result;
 }
 
+/**
+ * Weight of the own estimate against the prediction: their precisions, the prediction's
+ * scaled by k/|r| when the two lie r > PREDICTION_HUBER_K standard deviations apart (the card
+ * is unusual: its own data says so, and the usual ratio must not pull it far).
+ */
+function blendWeight(own: LogEstimate, prediction: LogEstimate): number {
+  const r = Math.abs(own.mean - prediction.mean) / Math.sqrt(own.variance + prediction.variance);
+  const predPrecision = (r > PREDICTION_HUBER_K ? PREDICTION_HUBER_K / r : 1) / prediction.variance;
+  return 1 / own.variance / (1 / own.variance + predPrecision);
+}
+
 /** The precision-weighted blend of an own estimate and a prediction. */
 function combine(a: LogEstimate, b: LogEstimate, wa: number): LogEstimate {
   return {
     mean: wa * a.mean + (1 - wa) * b.mean,
-    variance: 1 / (1 / a.variance + 1 / b.variance),
+    // 1 / (own precision + the prediction's, as weighted) = wa · own variance.
+    variance: wa * a.variance,
     start: Math.min(a.start, b.start),
     extended: a.extended || b.extended,
     newestAt: Math.max(a.newestAt, b.newestAt),

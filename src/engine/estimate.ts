@@ -63,13 +63,13 @@ export interface EstimateContext {
 
 /**
  * The regime rule (§3.2): the largest m such that, against the filter bounds of the points
- * before them, at least REGIME_SHARE of the newest m lie beyond the same bound, those span at
+ * before them, the median of the newest m lies beyond a bound, at least REGIME_SHARE of the
+ * newest m lie past the midpoint between the older centre and that median, those span at
  * least REGIME_SPAN_GAPS mean gaps between the reference set's sales (a burst of shill sales
  * within minutes on a card that sells twice a week is not a market move; the same run spread
- * over days is), and the newest of them sold within REGIME_RECENT_GAPS mean gaps of the
- * newest point (later sales back at the old level end a burst). m runs over
- * REGIME_RUN_POINTS, then about x1.5 each step, while the older part keeps REGIME_RUN_POINTS
- * points. 0 when none.
+ * over days is), and the newest of them sold within REGIME_RECENT_GAPS mean gaps of the newest
+ * point (later sales back at the old level end a burst). m runs over REGIME_RUN_POINTS, then
+ * about x1.5 each step, while the older part keeps REGIME_RUN_POINTS points. 0 when none.
  */
 function regimeRun(s: Series, i0: number, i1: number, k: number, scratch: Float64Array): number {
   const n = i1 - i0;
@@ -78,24 +78,22 @@ function regimeRun(s: Series, i0: number, i1: number, k: number, scratch: Float6
   let best = 0;
   for (let m = REGIME_RUN_POINTS; m <= n - REGIME_RUN_POINTS; m = Math.max(m + 1, Math.floor(m * 1.5))) {
     const b = robustBounds(s, i0, i1 - m, k, scratch);
-    let above = 0;
-    let below = 0;
-    for (let i = i1 - m; i < i1; i++) {
-      if (s.y[i]! > b.hi) above++;
-      else if (s.y[i]! < b.lo) below++;
-    }
-    const side = above >= below ? 1 : -1;
-    if (Math.max(above, below) < REGIME_SHARE * m) continue;
-    // Time span of the points beyond, and how long ago the newest of them sold.
+    for (let j = 0; j < m; j++) scratch[j] = s.y[i1 - m + j]!;
+    const centreNew = median(scratch, m);
+    if (centreNew <= b.hi && centreNew >= b.lo) continue;
+    const mid = (centreNew + (b.lo + b.hi) / 2) / 2;
+    const up = centreNew > b.hi;
+    let past = 0;
     let first = Infinity;
     let last = -Infinity;
     for (let i = i1 - m; i < i1; i++) {
-      if (side > 0 ? s.y[i]! > b.hi : s.y[i]! < b.lo) {
+      if (up ? s.y[i]! > mid : s.y[i]! < mid) {
+        past++;
         first = Math.min(first, s.t[i]!);
         last = s.t[i]!;
       }
     }
-    if (last - first >= REGIME_SPAN_GAPS * meanGap && newest - last <= REGIME_RECENT_GAPS * meanGap) best = m;
+    if (past >= REGIME_SHARE * m && last - first >= REGIME_SPAN_GAPS * meanGap && newest - last <= REGIME_RECENT_GAPS * meanGap) best = m;
   }
   return best;
 }

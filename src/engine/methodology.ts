@@ -28,13 +28,13 @@ export const PRIOR_POINTS_PER_CONDITION = 3;
 export const MIN_REFERENCE_POINTS = 20;
 
 /**
- * §3.2 Regime change: when the newest points (at least this many) lie beyond the filter
- * bounds of the points before them, the market moved: the reference becomes those points,
- * so older sales never outvote a consistent run of new ones.
+ * §3.2 Regime change: when the median of the newest points (at least this many) lies beyond
+ * the filter bounds of the points before them, the market moved: the reference becomes those
+ * points, so older sales never outvote a consistent run of new ones.
  */
 export const REGIME_RUN_POINTS = 3;
-/** §3.2 Share of the newest points that must lie beyond the same bound. */
-export const REGIME_SHARE = 0.75;
+/** §3.2 Share of the newest points that must lie past the midpoint between the old centre and their median. */
+export const REGIME_SHARE = 0.8;
 /** §3.2 The newest points must span at least this many mean gaps between the reference set's sales. */
 export const REGIME_SPAN_GAPS = 1;
 /** §3.2 The newest of them must have sold within this many mean gaps of the newest point. */
@@ -124,13 +124,13 @@ export type FallbackTier = (typeof FALLBACK_TIER)[keyof typeof FALLBACK_TIER];
  * estimate's standard deviation; fitted on the backtest so each lands near 80 % coverage.
  */
 export const WIDTH_FACTOR: Readonly<Record<FallbackTier | 'own', number>> = {
-  own: 1.2,
-  grader_premium: 1.25,
-  grade_ratio: 1.25,
-  card_level: 1.25,
-  graded_ratio: 1.25,
-  cross_check: 1.25,
-  last_known_price: 1.25,
+  own: 1.5,
+  grader_premium: 1.5,
+  grade_ratio: 1.5,
+  card_level: 1.5,
+  graded_ratio: 1.5,
+  cross_check: 1.5,
+  last_known_price: 1.5,
 };
 
 /** §6.1 Smallest between-card spread (ln units) a calibrated condition is trusted to: a fit is never exact. */

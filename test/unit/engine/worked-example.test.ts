@@ -38,7 +38,7 @@ describe('worked example of docs/methodology.md', () => {
     });
     expect(bundle.ungraded.meta).toEqual({
       source_counts: { ebay: 2, tcgplayer: 2 },
-      confidence: { level: 0.8, low_minor: 4279, high_minor: 5021 },
+      confidence: { level: 0.8, low_minor: 4195, high_minor: 5122 },
       newest_observation_at: '2026-02-28T20:00:00Z',
       stale: false,
     });
@@ -54,14 +54,14 @@ describe('worked example of docs/methodology.md', () => {
       SGC: [6211, 9316, 13984, 21747],
     });
     expect([7, 8, 9, 10].map((g) => interval(bundle.graded.PSA[String(g) as '7']))).toEqual([
-      [4635, 8331],
-      [6953, 12497],
-      [11754, 16657],
-      [28141, 34328],
+      [4371, 8834],
+      [6557, 13251],
+      [11253, 17399],
+      [27451, 35192],
     ]);
-    expect(interval(bundle.graded.BGS['10'])).toEqual([25922, 45051]);
-    expect(interval(bundle.graded.CGC['10'])).toEqual([14139, 24573]);
-    expect(interval(bundle.graded.SGC['7'])).toEqual([4148, 9300]);
+    expect(interval(bundle.graded.BGS['10'])).toEqual([24529, 47611]);
+    expect(interval(bundle.graded.CGC['10'])).toEqual([13379, 25970]);
+    expect(interval(bundle.graded.SGC['7'])).toEqual([3826, 10082]);
   });
 
   it('names how each cell was priced', () => {
