@@ -16,6 +16,7 @@ import {
   CROSS_CHECK_SIGMAS,
   FALLBACK_TIER,
   MIN_DISPERSION,
+  OWN_FULL_WEIGHT_POINTS,
   PREDICTION_HUBER_K,
   PREDICTION_HUBER_PASSES,
   PREDICTION_VARIANCE_FLOOR,
@@ -99,13 +100,18 @@ export function priceCard(own: readonly (Estimate | null)[], table: ConditionTab
     let estimate: LogEstimate | null = prediction;
     let ownWeight = 0;
     if (ownUsable) {
-      ownWeight = prediction === null ? 1 : blendWeight(e, prediction);
+      ownWeight = prediction === null || plentiful(e) ? 1 : blendWeight(e, prediction);
       estimate = prediction === null ? e : combine(e, prediction, ownWeight);
     }
     const tier = ownUsable || estimate === null ? null : rejected[c] ? FALLBACK_TIER.crossCheck : tierOf(c, used);
     result.push({ estimate, own: e, rejected: rejected[c]!, ownWeight, prediction, tier });
   }
   return result;
+}
+
+/** Own data that is priced alone: enough kept points in the requested window. */
+function plentiful(e: Estimate): boolean {
+  return e.windowKept >= OWN_FULL_WEIGHT_POINTS;
 }
 
 /**

@@ -46,6 +46,8 @@ export interface Estimate extends LogEstimate {
   /** True when the newest points formed a run beyond one bound and became the reference (§3.2). */
   regime: boolean;
   included: number;
+  /** Kept points inside the requested window. */
+  windowKept: number;
   excluded: number;
   halfLifeMs: number;
   /** Robust sale-to-sale scale of the kept points (ln units, before the prior). */
@@ -117,10 +119,12 @@ export function estimateCondition(s: Series, ctx: EstimateContext): Estimate | n
   // Kept points, newest first, into the scratch buffer: their ln prices.
   let n = 0;
   let oldestKept = -1;
+  let windowKept = 0;
   for (let i = i1 - 1; i >= i0; i--) {
     if (!isIncluded(s, i, bounds)) continue;
     scratch[n++] = s.y[i]!;
     oldestKept = i;
+    if (i >= iw) windowKept++;
   }
   // The half-life: age of the RECENCY_POINTS-th newest kept point (or the oldest), at least the minimum.
   let seen = 0;
@@ -165,6 +169,7 @@ export function estimateCondition(s: Series, ctx: EstimateContext): Estimate | n
     bounds,
     regime,
     included: n,
+    windowKept,
     excluded: i1 - shownFrom - n,
     halfLifeMs,
     sigma,

@@ -75,6 +75,8 @@ export const CROSS_CHECK_MAX_POINTS = 3;
  * given more than 1 / this times the precision of the best single one (variance floor factor).
  */
 export const PREDICTION_VARIANCE_FLOOR = 0.5;
+/** §6.4 A cell with at least this many kept points in the requested window is priced by its own estimate alone (full weight to plentiful own data). */
+export const OWN_FULL_WEIGHT_POINTS = 10;
 /** §6.3 Huber weights of the pieces of a prediction: beyond this many standard deviations from the pool, weight · k/|r|; passes after the first. */
 export const PREDICTION_HUBER_K = 1.5;
 export const PREDICTION_HUBER_PASSES = 2;

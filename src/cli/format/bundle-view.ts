@@ -35,15 +35,15 @@ function cell(slot: Slot): string {
 }
 
 function describeSlot(slot: Slot): string {
-  const parts = [`${slot.included_points} points used`, `${slot.excluded_points} excluded`];
+  const parts = [`${slot.included_points} points used, ${slot.excluded_points} excluded`];
   const c = slot.meta.confidence as Confidence | undefined;
-  if (c !== undefined) parts.push(`80 % interval ${formatUsd(c.low_minor)} - ${formatUsd(c.high_minor)}`);
+  if (c !== undefined) parts.push(`80 %: ${formatUsd(c.low_minor)} - ${formatUsd(c.high_minor)}`);
   if (typeof slot.meta.newest_observation_at === 'string') {
     parts.push(`newest ${slot.meta.newest_observation_at}${slot.meta.stale === true ? ' (STALE)' : ''}`);
   }
-  if (slot.meta.twap_sparse_window_extended === true) parts.push('sparse: window extended (up to 30 days)');
+  if (slot.meta.twap_sparse_window_extended === true) parts.push('window extended');
   if (typeof slot.meta.oracle_fallback_tier === 'string') parts.push(`fallback: ${slot.meta.oracle_fallback_tier}`);
-  return parts.join(', ');
+  return parts.join('; ');
 }
 
 export async function renderBundle(bundle: PricingBundle): Promise<string> {
@@ -74,7 +74,8 @@ export async function renderBundle(bundle: PricingBundle): Promise<string> {
   }
   lines.push(table.toString());
   lines.push(
-    `±% half the 80 % interval   (n) points used   ${SPARSE_MARK} sparse: window extended (up to 30 days)   ${FALLBACK_MARK} priced by a fallback tier (see --json meta.oracle_fallback_tier)   ${STALE_MARK} stale: newest observation older than 7 days`,
+    `±% half the 80 % interval (meta.confidence)   (n) points used   ${SPARSE_MARK} sparse: window extended (up to 30 days)\n` +
+      `${FALLBACK_MARK} priced by a fallback tier (meta.oracle_fallback_tier)   ${STALE_MARK} stale: newest observation older than 7 days`,
   );
   lines.push('');
   const requested = toIsoUtc(Date.parse(u.window_end) - bundle.window_hours * HOUR_MS);
