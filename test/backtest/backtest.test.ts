@@ -250,8 +250,7 @@ describe('a small seeded run', () => {
   it('the same seed gives the same scores (a scenario run alone scores its products identically)', () => {
     // The engine prices with a calibration fitted on every product loaded (prepareStore), so a
     // scenario run alone gives it another calibration: the alternatives, which read one cell
-    // each, must match exactly; the engine's determinism is checked on the bundles themselves
-    // (test/unit/engine/properties.test.ts).
+    // each, must match exactly; the engine's determinism is the run-twice test above.
     const keys = first.market.products.map((p) => p.plan.key);
     const { rows } = first.scores;
     const crash = crashOnly.scores.rows;
