@@ -75,8 +75,12 @@ describe.concurrent('oracle value', () => {
       cost_basis_minor: 1_030_000,
       gain_minor: psa10 - 1_000_000 + 2 * blast - 30_000,
     });
-    // v1 bundles carry no interval: none is made up.
-    expect(v.total.low_minor).toBeNull();
+    // Every line's slot carries its 80 % interval (methodology v2): the total's is the sums of
+    // the lines' lows and highs, each times its quantity.
+    const bounds = (slot: { meta: Record<string, unknown> }) => slot.meta.confidence as { low_minor: number; high_minor: number };
+    const lines = [[bounds(charizard.graded.PSA['10']), 1], [bounds(charizard.ungraded), 3], [bounds(blastoise.ungraded), 2]] as const;
+    expect(v.total.low_minor).toBe(lines.reduce((a, [c, q]) => a + q * c.low_minor, 0));
+    expect(v.total.high_minor).toBe(lines.reduce((a, [c, q]) => a + q * c.high_minor, 0));
     expect(v.problems).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 /**
  * How `oracle value` combines line intervals, on real bundles from a real SQLite file. The
- * engine gives no interval yet (pricing v2 adds meta.confidence), so the bundles here get
- * one set on their slots as v2 will: that is the input valuation.ts reads.
+ * bundles here get a known interval (±10 %) set on their slots, or none, in place of the
+ * engine's meta.confidence: that is the input valuation.ts reads.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,7 +40,11 @@ function withIntervals(only?: string) {
     ...oracle,
     price: (...args: Parameters<typeof oracle.price>): PricingBundle => {
       const bundle = oracle.price(...args);
-      if (only !== undefined && bundle.product_key !== only) return bundle;
+      if (only !== undefined && bundle.product_key !== only) {
+        // A slot without an interval, as a last-known or older bundle may be: drop the engine's.
+        const { confidence: _dropped, ...meta } = bundle.ungraded.meta;
+        return { ...bundle, ungraded: { ...bundle.ungraded, meta } };
+      }
       const p = bundle.ungraded.price_minor!;
       return { ...bundle, ungraded: { ...bundle.ungraded, meta: { ...bundle.ungraded.meta, confidence: { level: 0.8, low_minor: p - p / 10, high_minor: p + p / 10 } } } };
     },
