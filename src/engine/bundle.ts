@@ -3,13 +3,13 @@
  * model (§6) or own data alone for sealed products, the clamp per grader, then the slots.
  * The developer_* keys of grades 7-9 are filled here because they need the column's prices.
  */
-import { GRADERS, UNGRADED, conditionKey, type Grader, type MatrixGradeKey } from '../domain/conditions.js';
+import { GRADERS, MATRIX_GRADES, UNGRADED, conditionKey, type Grader, type MatrixGradeKey } from '../domain/conditions.js';
 import type { BundleMetadata, GradedSlot, PricingBundle, PricingParams, Slot } from '../domain/bundle.js';
 import { InvalidParameterError } from '../domain/errors.js';
 import type { Product } from '../domain/product.js';
 import type { PricePoint } from '../domain/observation.js';
 import { OUTLIER_STDDEVS, WINDOW_HOURS } from '../domain/bundle.js';
-import { calibrationFor, type Calibration } from './calibration.js';
+import { calibrationFor, type Calibration, type ConditionTable } from './calibration.js';
 import { conditionIndex, priceCard, priceOwnOnly, type CellPrice } from './card-model.js';
 import { estimateCondition, sourceCounts, type Estimate, type EstimateContext } from './estimate.js';
 import { requestedWindowStart } from './points-request.js';
@@ -51,6 +51,8 @@ export interface BundleEvidence {
   sealed: boolean;
   /** Whether each condition's ratio came from a calibration or the prior (PRICED_CONDITIONS order). */
   priorRatios: boolean[];
+  /** The ratios and spreads the card model used (the era's calibration or the priors). */
+  table: ConditionTable;
 }
 
 /** The evidence of a bundle: own estimates and the card model, before rounding and the clamp. */
@@ -70,7 +72,7 @@ export function computeEvidence(input: ComputeBundleInput): BundleEvidence {
   const sealed = product.productType === 'booster_box';
   const table = calibrationFor(input.calibration ?? null, product.era);
   const cells = sealed ? priceOwnOnly(own) : priceCard(own, table);
-  return { series, own, cells, lastKnown, sealed, priorRatios: table.prior };
+  return { series, own, cells, lastKnown, sealed, priorRatios: table.prior, table };
 }
 
 /** Four decimals for weights shown in meta (display only; prices use the exact weights). */
@@ -94,9 +96,16 @@ function lowerGradeMeta(cell: CellPrice, price: number, gem10Price: number | nul
   return meta;
 }
 
-function graderColumn(evidence: BundleEvidence, grader: Grader, product: Product, ctx: SlotContext): Record<MatrixGradeKey, GradedSlot> {
-  const grades = [7, 8, 9, 10] as const;
-  const cells = grades.map((g) => evidence.cells[conditionIndex(conditionKey(grader, g))]!);
+/** One grader's grades 7-10 after the clamp of §6.4 (unrounded cents; null where unpriced). */
+export interface ClampedColumn {
+  price: (number | null)[];
+  /** The unclamped price where the clamp lowered a grade, else null. */
+  clampedFrom: (number | null)[];
+}
+
+/** The clamp of one grader's column (§6.4), grades 7, 8, 9, 10 in that order. */
+export function clampColumn(evidence: BundleEvidence, grader: Grader): ClampedColumn {
+  const cells = MATRIX_GRADES.map((g) => evidence.cells[conditionIndex(conditionKey(grader, g))]!);
   // Clamp from the top down: a grade is lowered to the priced grade above it, never raised, so
   // the oracle errs low. Rounding is monotone, so the order survives rounding to cents.
   const price = cells.map((c) => (c.estimate === null ? null : Math.exp(c.estimate.mean)));
@@ -111,6 +120,13 @@ function graderColumn(evidence: BundleEvidence, grader: Grader, product: Product
     }
     ceiling = price[i]!;
   }
+  return { price, clampedFrom };
+}
+
+function graderColumn(evidence: BundleEvidence, grader: Grader, product: Product, ctx: SlotContext): Record<MatrixGradeKey, GradedSlot> {
+  const grades = MATRIX_GRADES;
+  const cells = grades.map((g) => evidence.cells[conditionIndex(conditionKey(grader, g))]!);
+  const { price, clampedFrom } = clampColumn(evidence, grader);
   const gem10Price = price[3] == null ? null : roundCents(price[3]);
   const column = {} as Record<MatrixGradeKey, GradedSlot>;
   grades.forEach((grade, i) => {
@@ -145,15 +161,24 @@ function metadata(product: Product): BundleMetadata {
  * hold at least what `pointsRequest(params)` asks for; extra points never change the bundle.
  */
 export function computeBundle(input: ComputeBundleInput): PricingBundle {
-  const { product, params, id } = input;
-  const evidence = computeEvidence(input);
-  const ctx: SlotContext = {
+  return bundleFromEvidence(input, computeEvidence(input));
+}
+
+/** What every slot of a bundle priced from `evidence` shares. */
+export function slotContext(params: PricingParams, evidence: BundleEvidence): SlotContext {
+  return {
     asOf: params.asOf,
     windowStart: requestedWindowStart(params),
     windowHours: params.windowHours,
     lastKnown: evidence.lastKnown,
     iso: memoIso(),
   };
+}
+
+/** The bundle of `computeBundle`, from evidence already computed for the same input. */
+export function bundleFromEvidence(input: ComputeBundleInput, evidence: BundleEvidence): PricingBundle {
+  const { product, params, id } = input;
+  const ctx = slotContext(params, evidence);
   const u = evidence.cells[conditionIndex(UNGRADED)]!;
   const ungradedMeta = { source_counts: sourceCounts(u.ownWeight > 0 ? u.own : null, evidence.series.sources) };
   const ungraded: Slot =

@@ -68,8 +68,20 @@ function weightedMedian(values: Float64Array, weights: Float64Array, members: nu
   return values[order[order.length - 1]!]!;
 }
 
-/** The price of every condition from the own estimates (indexed like PRICED_CONDITIONS). */
-export function priceCard(own: readonly (Estimate | null)[], table: ConditionTable): CellPrice[] {
+/** The cross-check of §6.1-§6.2: each condition's implied card level, the card's level, and which were set aside. */
+export interface CardLevels {
+  /** Implied PSA 10 level (ln cents) and its variance per condition (indexed like PRICED_CONDITIONS; 0 without an estimate). */
+  z: Float64Array;
+  v: Float64Array;
+  /** Conditions with an own estimate. */
+  members: number[];
+  /** The card's level: the lower weighted median of the members' z; null with fewer than two members. */
+  level: number | null;
+  rejected: boolean[];
+}
+
+/** The implied levels and the cross-check of the own estimates (§6.1-§6.2). */
+export function cardLevels(own: readonly (Estimate | null)[], table: ConditionTable): CardLevels {
   const z = new Float64Array(N);
   const v = new Float64Array(N);
   const members: number[] = [];
@@ -82,14 +94,21 @@ export function priceCard(own: readonly (Estimate | null)[], table: ConditionTab
     members.push(c);
   }
   const rejected = new Array<boolean>(N).fill(false);
+  let level: number | null = null;
   if (members.length >= 2) {
     const precision = new Float64Array(N);
     for (const c of members) precision[c] = 1 / v[c]!;
-    const level = weightedMedian(z, precision, members);
+    level = weightedMedian(z, precision, members);
     for (const c of members) {
       rejected[c] = own[c]!.included < CROSS_CHECK_MAX_POINTS && Math.abs(z[c]! - level) > CROSS_CHECK_SIGMAS * Math.sqrt(v[c]!);
     }
   }
+  return { z, v, members, level, rejected };
+}
+
+/** The price of every condition from the own estimates (indexed like PRICED_CONDITIONS). */
+export function priceCard(own: readonly (Estimate | null)[], table: ConditionTable): CellPrice[] {
+  const { members, rejected } = cardLevels(own, table);
   const used = members.filter((c) => !rejected[c]);
   const scratch = new Float64Array(2 * N);
   const result: CellPrice[] = [];
@@ -110,7 +129,7 @@ export function priceCard(own: readonly (Estimate | null)[], table: ConditionTab
 }
 
 /** Own data that is priced alone: enough kept points in the requested window. */
-function plentiful(e: Estimate): boolean {
+export function plentiful(e: Estimate): boolean {
   return e.windowKept >= OWN_FULL_WEIGHT_POINTS;
 }
 
@@ -119,7 +138,7 @@ function plentiful(e: Estimate): boolean {
  * scaled by k/|r| when the two lie r > PREDICTION_HUBER_K standard deviations apart (the card
  * is unusual: its own data says so, and the usual ratio must not pull it far).
  */
-function blendWeight(own: LogEstimate, prediction: LogEstimate): number {
+export function blendWeight(own: LogEstimate, prediction: LogEstimate): number {
   const r = Math.abs(own.mean - prediction.mean) / Math.sqrt(own.variance + prediction.variance);
   const predPrecision = (r > PREDICTION_HUBER_K ? PREDICTION_HUBER_K / r : 1) / prediction.variance;
   return 1 / own.variance / (1 / own.variance + predPrecision);
@@ -145,8 +164,16 @@ function combine(a: LogEstimate, b: LogEstimate, wa: number): LogEstimate {
  * must not drag every graded cell. The pieces share one card, so the pool never claims more
  * than 1 / PREDICTION_VARIANCE_FLOOR times the precision of its best piece.
  */
-function predict(c: number, used: readonly number[], own: readonly (Estimate | null)[], table: ConditionTable, scratch: Float64Array): LogEstimate | null {
+export function predict(
+  c: number,
+  used: readonly number[],
+  own: readonly (Estimate | null)[],
+  table: ConditionTable,
+  scratch: Float64Array,
+  record?: PredictionPiece[],
+): LogEstimate | null {
   let count = 0;
+  const from: number[] | undefined = record && [];
   let best = Infinity;
   let start = Infinity;
   let extended = false;
@@ -162,6 +189,7 @@ function predict(c: number, used: readonly number[], own: readonly (Estimate | n
     start = Math.min(start, e.start);
     extended ||= e.extended;
     newestAt = Math.max(newestAt, e.newestAt);
+    from?.push(j);
     count++;
   }
   if (count === 0) return null;
@@ -174,6 +202,7 @@ function predict(c: number, used: readonly number[], own: readonly (Estimate | n
       const sd = Math.sqrt(scratch[N + i]!);
       const r = pass === 0 ? 0 : Math.abs(scratch[i]! - mean) / sd;
       const w = (r > PREDICTION_HUBER_K ? PREDICTION_HUBER_K / r : 1) / scratch[N + i]!;
+      if (from && pass === PREDICTION_HUBER_PASSES) record!.push({ condition: from[i]!, value: scratch[i]!, variance: scratch[N + i]!, weight: w });
       sum += w * scratch[i]!;
       total += w;
     }
@@ -181,6 +210,16 @@ function predict(c: number, used: readonly number[], own: readonly (Estimate | n
     precision = total;
   }
   return { mean, variance: Math.max(1 / precision, best * PREDICTION_VARIANCE_FLOOR), start, extended, newestAt };
+}
+
+/** One piece of a prediction as it entered the pool's last pass (for `oracle explain`). */
+export interface PredictionPiece {
+  /** Index of the condition it came from (PRICED_CONDITIONS). */
+  condition: number;
+  /** ln cents carried to the predicted cell, its variance, and its final (Huber) weight. */
+  value: number;
+  variance: number;
+  weight: number;
 }
 
 /** The fallback tier of a cell priced by prediction alone: the closest evidence it had. */

@@ -41,6 +41,8 @@ export interface Estimate extends LogEstimate {
   series: Series;
   /** Points i0..i1-1 of the series form the reference set (after the regime rule); kept ones are within `bounds`. */
   i0: number;
+  /** Start of the reference set before the regime rule (<= i0): points before it were outside the reference set. */
+  referenceStart: number;
   i1: number;
   bounds: LogBounds;
   /** True when the newest points formed a run beyond one bound and became the reference (§3.2). */
@@ -53,6 +55,11 @@ export interface Estimate extends LogEstimate {
   /** Robust sale-to-sale scale of the kept points (ln units, before the prior). */
   sigma: number;
   effectivePoints: number;
+}
+
+/** The recency weight of a kept point of age `ageMs` (§4): 2^(-age / half-life). */
+export function recencyWeight(ageMs: number, halfLifeMs: number): number {
+  return Math.pow(2, -ageMs / halfLifeMs);
 }
 
 /** Shared scratch space and parameters of one bundle computation. */
@@ -143,7 +150,7 @@ export function estimateCondition(s: Series, ctx: EstimateContext): Estimate | n
   for (let i = i0; i < i1; i++) {
     if (!isIncluded(s, i, bounds)) continue;
     const age = asOf - s.t[i]!;
-    const w = Math.pow(2, -age / halfLifeMs);
+    const w = recencyWeight(age, halfLifeMs);
     sw += w;
     sw2 += w * w;
     swy += w * s.y[i]!;
@@ -165,6 +172,7 @@ export function estimateCondition(s: Series, ctx: EstimateContext): Estimate | n
     newestAt: s.t[lastKept(s, i0, i1, bounds)]!,
     series: s,
     i0,
+    referenceStart: shownFrom,
     i1,
     bounds,
     regime,

@@ -8,3 +8,4 @@ export { pointsRequest, type PointsRequest } from './points-request.js';
 export { calibrationFor, fitCalibration, type Calibration, type ProductLevels } from './calibration.js';
 export { conditionLevels, levelsRequest } from './levels.js';
 export { CALIBRATED_CONDITIONS, type CalibratedCell } from './calibration.js';
+export { explainSlot } from './explain.js';

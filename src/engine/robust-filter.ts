@@ -12,6 +12,9 @@ import { median } from './stats.js';
 export interface LogBounds {
   lo: number;
   hi: number;
+  /** The median and robust scale the bounds came from (`oracle explain` shows each point's z). */
+  centre: number;
+  sigma: number;
 }
 
 /**
@@ -25,7 +28,7 @@ export function robustBounds(s: Series, i0: number, i1: number, k: number, scrat
   const centre = median(scratch, n);
   for (let i = 0; i < n; i++) scratch[i] = Math.abs(s.y[i0 + i]! - centre);
   const sigma = Math.max(MAD_TO_SIGMA * median(scratch, n), LOG_SCALE_FLOOR);
-  return { lo: centre - k * sigma, hi: centre + k * sigma };
+  return { lo: centre - k * sigma, hi: centre + k * sigma, centre, sigma };
 }
 
 /** Whether point i of the series passes the filter. */

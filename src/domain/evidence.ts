@@ -1,0 +1,75 @@
+/**
+ * The evidence behind one slot's price (`oracle explain --json` and the evidence route): every
+ * observation the computation read, kept or not and why, and each step from those points to
+ * the published price, each step naming its section of docs/methodology.md.
+ */
+import { InvalidParameterError } from './errors.js';
+import { SLOT_KEYS } from './history.js';
+
+/** One observation the slot's computation read. */
+export interface EvidencePoint {
+  /** The condition it was observed in: the slot's own, or another condition of the card (§6.3). */
+  condition: string;
+  observed_at: string;
+  source: string;
+  price_minor: number;
+  /** True when it entered the published price. */
+  kept: boolean;
+  /** Why it was left out (null when kept): `outlier: ...`, `before_regime_change: ...`, ... */
+  reason: string | null;
+  /** Its robust z against the filter's median and scale (§3.1); null when it was not filtered. */
+  z: number | null;
+  /**
+   * Its share of its condition's own estimate (§4): the recency weight over the sum of the kept
+   * points' weights, so ŷ = Σ weight · ln(price_minor) per condition; 0 when not kept.
+   */
+  weight: number;
+}
+
+/**
+ * One step from the points to the price. `value_minor` is the step's result in cents (unrounded,
+ * but for `rounding`), `value_ln` the same as ln cents where the step works in logs; `inputs`
+ * holds every number the step used, exact, so the step can be redone by hand.
+ */
+export interface EvidenceStep {
+  /** reference_set, filter, own_estimate, cross_check, prediction, blend, clamp, rounding, tier, interval, freshness. */
+  name: string;
+  /** The condition the step is about, for the per-condition steps (reference_set, filter, own_estimate). */
+  condition?: string;
+  /** Section of docs/methodology.md (`3.1`) and its link. */
+  section: string;
+  doc: string;
+  text: string;
+  value_minor?: number | null;
+  value_ln?: number;
+  inputs?: Record<string, unknown>;
+}
+
+export interface EvidenceBody {
+  id: string | null;
+  product_key: string;
+  slot: string;
+  as_of: string;
+  window_hours: number;
+  outlier_stddevs: number;
+  /** The published price of the slot (the bundle's `price_minor`). */
+  price_minor: number | null;
+  methodology: string;
+  points: EvidencePoint[];
+  steps: EvidenceStep[];
+}
+
+/** The slot to explain (`--slot` / `slot`): `ungraded` or a grader and grade 7-10 (`psa9`). */
+export function parseSlot(raw: string | undefined, name = 'slot'): string {
+  if (raw === undefined || raw.trim() === '') {
+    throw new InvalidParameterError(name, `${name} is required: ungraded or a grader and grade 7-10 (psa10, bgs9, cgc8, sgc7)`);
+  }
+  const slot = raw.trim().toLowerCase();
+  if (!SLOT_KEYS.includes(slot)) {
+    throw new InvalidParameterError(
+      name,
+      `${name} must be ungraded or a grader and grade 7-10 (psa10, bgs9, cgc8, sgc7); got ${JSON.stringify(raw)}`,
+    );
+  }
+  return slot;
+}

@@ -1,0 +1,387 @@
+/**
+ * The evidence of one slot (`oracle explain`): the points its computation read, kept or not and
+ * why, and each step of docs/methodology.md from them to the published price, with the numbers
+ * each step used. Built from the same evidence the bundle is built from (computeEvidence), so
+ * the explanation and the price cannot disagree; pure like the rest of the engine.
+ */
+import { UNGRADED, conditionKey, PRICED_CONDITIONS, type Grader, type MatrixGradeKey } from '../domain/conditions.js';
+import type { EvidenceBody, EvidencePoint, EvidenceStep } from '../domain/evidence.js';
+import type { Slot } from '../domain/bundle.js';
+import { HOUR_MS } from '../domain/time.js';
+import { bundleFromEvidence, clampColumn, computeEvidence, slotContext, type BundleEvidence, type ComputeBundleInput } from './bundle.js';
+import { cardLevels, conditionIndex, plentiful, predict, type CardLevels, type PredictionPiece } from './card-model.js';
+import { recencyWeight, type Estimate } from './estimate.js';
+import {
+  CONFIDENCE_Z,
+  CROSS_CHECK_MAX_POINTS,
+  CROSS_CHECK_SIGMAS,
+  LOG_SCALE_FLOOR,
+  MAD_TO_SIGMA,
+  MIN_HALF_LIFE_MS,
+  MIN_REFERENCE_POINTS,
+  OWN_FULL_WEIGHT_POINTS,
+  PREDICTION_HUBER_K,
+  RECENCY_POINTS,
+  STALE_AFTER_MS,
+  WIDTH_FACTOR,
+} from './methodology.js';
+import { isIncluded } from './robust-filter.js';
+import { lowerBound, type Series } from './series.js';
+import { roundCents, type SlotContext } from './slot.js';
+
+/** GitHub anchors of the sections of docs/methodology.md a step can name. */
+const SECTIONS: Readonly<Record<string, string>> = {
+  '3': '3-own-estimate-reference-set-and-filter',
+  '3.1': '31-filter-robust-log-price',
+  '3.2': '32-regime-change-older-sales-never-outvote-a-run-of-new-ones',
+  '4': '4-recency-weights',
+  '5': '5-uncertainty-of-an-estimate',
+  '6.2': '62-cross-check',
+  '6.3': '63-prediction-from-the-other-conditions',
+  '6.4': '64-blend-clamp',
+  '6.5': '65-sealed-products',
+  '8': '8-fallback-tiers-and-the-last-known-price',
+  '9': '9-the-80--interval',
+  '10': '10-freshness',
+  '11': '11-methodology-values-and-meta',
+  '12': '12-rounding',
+};
+
+function step(name: string, section: string, text: string, extra: Partial<EvidenceStep> = {}): EvidenceStep {
+  const { condition, ...rest } = extra;
+  return {
+    name,
+    ...(condition === undefined ? {} : { condition }),
+    section,
+    doc: `docs/methodology.md#${SECTIONS[section]!}`,
+    text,
+    ...rest,
+  };
+}
+
+const cents = (x: number) => `${x.toFixed(2)} cents`;
+const ln = (x: number) => x.toFixed(6);
+const hours = (ms: number) => `${+(ms / HOUR_MS).toFixed(2)} h`;
+
+/** The slot's published object in a bundle. */
+function publishedSlot(bundle: ReturnType<typeof bundleFromEvidence>, slot: string): Slot {
+  if (slot === UNGRADED) return bundle.ungraded;
+  const m = /^([a-z]+)(\d+)$/.exec(slot)!;
+  return bundle.graded[m[1]!.toUpperCase() as Grader][m[2] as MatrixGradeKey];
+}
+
+/** How a condition's points stand: `used` in the price, set aside by the cross-check, or only shown. */
+type Standing = 'used' | 'rejected';
+
+/** The points of one condition the computation read, newest first, and the sum of the kept weights. */
+function conditionPoints(j: number, e: Estimate, standing: Standing, ev: BundleEvidence, ctx: SlotContext, k: number): EvidencePoint[] {
+  const { asOf, iso } = ctx;
+  const cs = ev.series.conditions[j]!;
+  const used = ev.lastKnown ? cs.prior : cs.current;
+  const condition = PRICED_CONDITIONS[j]!;
+  const source = (s: Series, i: number) => ev.series.sources[s.src[i]!]!;
+  const windowPoints = used.hi - lowerBound(used, ctx.windowStart);
+  let sw = 0;
+  if (standing === 'used') {
+    for (let i = e.i0; i < e.i1; i++) if (isIncluded(used, i, e.bounds)) sw += recencyWeight(asOf - used.t[i]!, e.halfLifeMs);
+  }
+  const points: EvidencePoint[] = [];
+  for (let i = used.hi - 1; i >= used.lo; i--) {
+    const point: EvidencePoint = {
+      condition,
+      observed_at: iso(used.t[i]!),
+      source: source(used, i),
+      price_minor: used.p[i]!,
+      kept: false,
+      reason: null,
+      z: null,
+      weight: 0,
+    };
+    if (i < e.referenceStart) {
+      point.reason =
+        windowPoints >= MIN_REFERENCE_POINTS
+          ? `outside_reference_set: before the requested window, which held ${windowPoints} points (at least ${MIN_REFERENCE_POINTS}) (§3)`
+          : `outside_reference_set: older than the latest ${MIN_REFERENCE_POINTS} points the thin window was topped up to (§3)`;
+    } else if (i < e.i0) {
+      point.reason = `before_regime_change: the newest ${e.i1 - e.i0} points moved the market and alone form the reference set (§3.2)`;
+    } else {
+      const z = (used.y[i]! - e.bounds.centre) / e.bounds.sigma;
+      point.z = z;
+      if (!isIncluded(used, i, e.bounds)) point.reason = `outlier: robust z ${z >= 0 ? '+' : ''}${z.toFixed(2)} beyond the threshold ±${k} (§3.1)`;
+      else if (standing === 'rejected') point.reason = `cross_check: the condition's own estimate disagreed with the rest of the card and was set aside (§6.2)`;
+      else {
+        point.kept = true;
+        point.weight = recencyWeight(asOf - used.t[i]!, e.halfLifeMs) / sw;
+      }
+    }
+    points.push(point);
+  }
+  if (!ev.lastKnown) {
+    for (let i = cs.prior.hi - 1; i >= cs.prior.lo; i--) {
+      points.push({
+        condition,
+        observed_at: iso(cs.prior.t[i]!),
+        source: source(cs.prior, i),
+        price_minor: cs.prior.p[i]!,
+        kept: false,
+        reason: 'older_than_30_days: used only when nothing of the product is newer (§8)',
+        z: null,
+        weight: 0,
+      });
+    }
+  }
+  return points;
+}
+
+/** reference_set, filter and own_estimate of one condition. */
+function conditionSteps(j: number, e: Estimate, ev: BundleEvidence, windowStart: number, k: number): EvidenceStep[] {
+  const condition = PRICED_CONDITIONS[j]!;
+  const s = e.series;
+  const windowPoints = s.hi - lowerBound(s, windowStart);
+  const reference = e.i1 - e.referenceStart;
+  let text: string;
+  if (ev.lastKnown) text = `Nothing of the product in the 30 days before as_of: ${condition}'s last known points, its ${reference} latest older than 30 days, form the reference set.`;
+  else if (e.referenceStart === lowerBound(s, windowStart)) text = `The requested window holds ${windowPoints} ${condition} point(s) (at least ${MIN_REFERENCE_POINTS}, or nothing earlier in the 30 days): they form the reference set.`;
+  else text = `The requested window holds ${windowPoints} ${condition} point(s) (fewer than ${MIN_REFERENCE_POINTS}): topped up with the latest earlier points of the 30 days, a reference set of ${reference}.`;
+  const run = e.regime ? e.i1 - e.i0 : 0;
+  if (e.regime) text += ` Regime change: the newest ${run} points lie past the bounds of the older ones and alone form the reference set.`;
+  const steps = [
+    step('reference_set', ev.lastKnown ? '8' : e.regime ? '3.2' : '3', text, {
+      condition,
+      inputs: { window_points: windowPoints, reference_points: reference, regime_run: run, last_known: ev.lastKnown },
+    }),
+  ];
+  const { centre, sigma } = e.bounds;
+  const excluded = e.i1 - e.i0 - e.included;
+  steps.push(
+    step(
+      'filter',
+      '3.1',
+      `Median ln price m = ${ln(centre)} (${cents(Math.exp(centre))}); robust scale σ = max(${MAD_TO_SIGMA} · MAD, ${LOG_SCALE_FLOOR}) = ${sigma.toFixed(6)}; ` +
+        `a point is kept when |ln price - m| <= ${k} · σ, i.e. from ${cents(Math.exp(e.bounds.lo))} to ${cents(Math.exp(e.bounds.hi))}: ${e.included} kept, ${excluded} excluded.`,
+      {
+        condition,
+        inputs: { centre_ln: centre, sigma, k, low_minor: Math.exp(e.bounds.lo), high_minor: Math.exp(e.bounds.hi), kept: e.included, excluded },
+      },
+    ),
+  );
+  steps.push(
+    step(
+      'own_estimate',
+      '4',
+      `Half-life h = ${hours(e.halfLifeMs)} (the age of the ${RECENCY_POINTS}th newest kept point, or the oldest, at least ${hours(MIN_HALF_LIFE_MS)}); ` +
+        `each kept point weighs 2^(-age / h), shown as its share of the sum; ŷ = Σ weight · ln price = ${ln(e.mean)} (${cents(Math.exp(e.mean))}). ` +
+        `Its variance (§5): ${e.variance.toFixed(6)} (sale scale ${e.sigma.toFixed(6)}, ${e.effectivePoints.toFixed(3)} effective points).`,
+      {
+        condition,
+        value_ln: e.mean,
+        value_minor: Math.exp(e.mean),
+        inputs: { half_life_hours: e.halfLifeMs / HOUR_MS, kept: e.included, sale_sigma: e.sigma, effective_points: e.effectivePoints, variance: e.variance },
+      },
+    ),
+  );
+  return steps;
+}
+
+/**
+ * The evidence of `slot` (`ungraded` or `psa9` ...) in the bundle of `input`: its points (the
+ * slot's own condition first, then, when the card model entered its price, the conditions it
+ * came from) and its steps.
+ */
+export function explainSlot(input: ComputeBundleInput, slot: string): EvidenceBody {
+  const { params } = input;
+  const ev = computeEvidence(input);
+  const bundle = bundleFromEvidence(input, ev);
+  const published = publishedSlot(bundle, slot);
+  const ctx = slotContext(params, ev);
+  const iso = ctx.iso;
+  const k = params.outlierStddevs;
+  const c = conditionIndex(slot);
+  const cell = ev.cells[c]!;
+  const body: EvidenceBody = {
+    id: input.id,
+    product_key: input.product.productKey,
+    slot,
+    as_of: iso(params.asOf),
+    window_hours: params.windowHours,
+    outlier_stddevs: k,
+    price_minor: published.price_minor,
+    methodology: published.methodology,
+    points: [],
+    steps: [],
+  };
+  if (cell.estimate === null) {
+    body.steps.push(
+      step('tier', ev.sealed ? '6.5' : '8', ev.sealed
+        ? `A sealed product's ${slot} is priced only from its own observations, and it has none before as_of: no price.`
+        : 'The product has no observation before as_of: no price (error no_observations).'),
+    );
+    return body;
+  }
+  const levels = ev.sealed ? null : cardLevels(ev.own, ev.table);
+  const pieces: PredictionPiece[] = [];
+  const predictionUsed = cell.prediction !== null && cell.ownWeight < 1;
+  if (predictionUsed) {
+    const used = levels!.members.filter((j) => !levels!.rejected[j]);
+    predict(c, used, ev.own, ev.table, new Float64Array(2 * PRICED_CONDITIONS.length), pieces);
+  }
+  // The conditions whose points entered: the slot's own, then the prediction's pieces, then those set aside.
+  const listed: { j: number; standing: Standing }[] = [];
+  if (ev.own[c] !== null) listed.push({ j: c, standing: cell.rejected ? 'rejected' : 'used' });
+  for (const p of pieces) listed.push({ j: p.condition, standing: 'used' });
+  if (predictionUsed) for (const j of levels!.members) if (j !== c && levels!.rejected[j]) listed.push({ j, standing: 'rejected' });
+  for (const { j, standing } of listed) {
+    const e = ev.own[j]!;
+    body.points.push(...conditionPoints(j, e, standing, ev, ctx, k));
+    body.steps.push(...conditionSteps(j, e, ev, ctx.windowStart, k));
+  }
+  if (levels !== null && levels.level !== null) body.steps.push(crossCheckStep(levels, ev, c));
+  if (predictionUsed) body.steps.push(predictionStep(c, pieces, cell.prediction!.variance, ev));
+  body.steps.push(blendStep(c, ev));
+  const unclamped = Math.exp(cell.estimate.mean);
+  let price = unclamped;
+  if (slot !== UNGRADED) {
+    const m = /^([a-z]+)(\d+)$/.exec(slot)!;
+    const grader = m[1]!.toUpperCase() as Grader;
+    const gi = Number(m[2]) - 7;
+    const column = clampColumn(ev, grader);
+    price = column.price[gi]!;
+    const above = gi < 3 ? column.price.slice(gi + 1).find((p) => p !== null) ?? null : null;
+    const aboveKey = above === null ? null : conditionKey(grader, 7 + gi + 1 + column.price.slice(gi + 1).findIndex((p) => p !== null));
+    body.steps.push(
+      step(
+        'clamp',
+        '6.4',
+        above === null
+          ? `No priced grade of ${grader} above ${slot}: nothing to clamp; ${cents(price)}.`
+          : column.clampedFrom[gi] !== null
+            ? `${cents(unclamped)} is above ${aboveKey}'s ${cents(above)}: lowered to it (a grade is never priced above the grade over it).`
+            : `${cents(unclamped)} is not above ${aboveKey}'s ${cents(above)}: unchanged.`,
+        { value_minor: price, inputs: { unclamped_minor: unclamped, ceiling_minor: above, ceiling_slot: aboveKey, clamped: column.clampedFrom[gi] !== null } },
+      ),
+    );
+  }
+  body.steps.push(
+    step('rounding', '12', `Rounded once, half up, to whole cents, at least 1: max(1, ⌊${price.toFixed(4)} + 0.5⌋) = ${roundCents(price)}.`, {
+      value_minor: roundCents(price),
+      inputs: { unrounded_minor: price },
+    }),
+  );
+  body.steps.push(tierStep(published));
+  body.steps.push(intervalStep(published, cell.estimate.mean, cell.estimate.variance));
+  body.steps.push(freshnessStep(published, params.asOf - cell.estimate.newestAt));
+  return body;
+}
+
+function crossCheckStep(levels: CardLevels, ev: BundleEvidence, c: number): EvidenceStep {
+  const level = levels.level!;
+  const conditions = levels.members.map((j) => ({
+    condition: PRICED_CONDITIONS[j]!,
+    level_ln: levels.z[j]!,
+    variance: levels.v[j]!,
+    sd_off: Math.abs(levels.z[j]! - level) / Math.sqrt(levels.v[j]!),
+    kept_points: ev.own[j]!.included,
+    set_aside: levels.rejected[j]!,
+  }));
+  const own = conditions.find((x) => x.condition === PRICED_CONDITIONS[c]);
+  const aside = conditions.filter((x) => x.set_aside).map((x) => x.condition);
+  const text =
+    `Each condition with data implies a PSA 10 level z = ŷ - ln r (r its ratio to PSA 10); the card's level L is their weighted median, ${ln(level)} (${cents(Math.exp(level))}). ` +
+    (own === undefined ? '' : `${own.condition} lies ${own.sd_off.toFixed(2)} sd from it. `) +
+    `A condition with fewer than ${CROSS_CHECK_MAX_POINTS} kept points more than ${CROSS_CHECK_SIGMAS} sd off is set aside: ${aside.length === 0 ? 'none' : aside.join(', ')}.`;
+  return step('cross_check', '6.2', text, { value_ln: level, inputs: { level_ln: level, threshold_sd: CROSS_CHECK_SIGMAS, conditions } });
+}
+
+function predictionStep(c: number, pieces: readonly PredictionPiece[], variance: number, ev: BundleEvidence): EvidenceStep {
+  const target = PRICED_CONDITIONS[c]!;
+  const logRatio = ev.table.logRatio[c]!;
+  let sum = 0;
+  let total = 0;
+  const rows = pieces.map((p) => {
+    sum += p.weight * p.value;
+    total += p.weight;
+    return {
+      condition: PRICED_CONDITIONS[p.condition]!,
+      own_ln: ev.own[p.condition]!.mean,
+      log_ratio: ev.table.logRatio[p.condition]!,
+      value_ln: p.value,
+      variance: p.variance,
+      weight: p.weight,
+    };
+  });
+  const mean = sum / total;
+  const list = rows.map((r) => `${r.condition} ${cents(Math.exp(r.value_ln))} (weight ${r.weight.toFixed(4)})`).join(', ');
+  return step(
+    'prediction',
+    '6.3',
+    `${target} predicted from the card's other conditions: each gives ŷ_j - ln r_j + ln r_${target} (ln r_${target} = ${ln(logRatio)}, ${ev.priorRatios[c] ? 'the prior' : 'calibrated'}), ` +
+      `weighted 1 / variance, then Huber (beyond ${PREDICTION_HUBER_K} sd): ${list}; weighted mean ${ln(mean)} (${cents(Math.exp(mean))}), variance ${variance.toFixed(6)}.`,
+    { value_ln: mean, value_minor: Math.exp(mean), inputs: { target_log_ratio: logRatio, prior_ratio: ev.priorRatios[c], pieces: rows, variance } },
+  );
+}
+
+function blendStep(c: number, ev: BundleEvidence): EvidenceStep {
+  const cell = ev.cells[c]!;
+  const e = cell.estimate!;
+  const own = cell.ownWeight > 0 ? cell.own! : null;
+  const pred = cell.prediction;
+  let text: string;
+  if (ev.sealed) text = 'A sealed product: every condition is priced from its own estimate alone.';
+  else if (own === null) text = `No usable own estimate: the price is the prediction${cell.rejected ? ' (the own points were set aside by the cross-check)' : ''}.`;
+  else if (pred === null) text = 'No other condition of the card has data: the own estimate alone.';
+  else if (plentiful(own)) text = `${own.windowKept} kept points in the requested window (at least ${OWN_FULL_WEIGHT_POINTS}): the own estimate alone.`;
+  else {
+    const r = Math.abs(own.mean - pred.mean) / Math.sqrt(own.variance + pred.variance);
+    text =
+      `Own and prediction lie r = ${r.toFixed(3)} sd apart (Huber factor ${Math.min(1, PREDICTION_HUBER_K / r).toFixed(4)}); own weight w = ${cell.ownWeight.toFixed(6)}: ` +
+      `ŷ = w · ${ln(own.mean)} + (1 - w) · ${ln(pred.mean)} = ${ln(e.mean)}.`;
+  }
+  text += ` Price e^ŷ = ${cents(Math.exp(e.mean))}.`;
+  return step('blend', ev.sealed ? '6.5' : '6.4', text, {
+    value_ln: e.mean,
+    value_minor: Math.exp(e.mean),
+    inputs: {
+      own_ln: own?.mean ?? null,
+      own_variance: own?.variance ?? null,
+      prediction_ln: pred?.mean ?? null,
+      prediction_variance: pred?.variance ?? null,
+      own_weight: cell.ownWeight,
+      variance: e.variance,
+    },
+  });
+}
+
+function tierStep(slot: Slot): EvidenceStep {
+  const tier = (slot.meta.oracle_fallback_tier as string | undefined) ?? null;
+  return step(
+    'tier',
+    '11',
+    `methodology ${slot.methodology}; ${tier === null ? 'no fallback tier: the price rests on the condition\'s own observations (blended with the prediction as the blend step says)' : `fallback tier ${tier} (§8)`}; ` +
+      `${slot.included_points} own point(s) included, ${slot.excluded_points} excluded.`,
+    { inputs: { methodology: slot.methodology, tier, included_points: slot.included_points, excluded_points: slot.excluded_points } },
+  );
+}
+
+function intervalStep(slot: Slot, mean: number, variance: number): EvidenceStep {
+  const tier = (slot.meta.oracle_fallback_tier as keyof typeof WIDTH_FACTOR | undefined) ?? 'own';
+  const factor = WIDTH_FACTOR[tier];
+  const half = CONFIDENCE_Z * factor * Math.sqrt(variance);
+  const conf = slot.meta.confidence as { low_minor: number; high_minor: number };
+  return step(
+    'interval',
+    '9',
+    `80 % interval: e^(ŷ ± ${CONFIDENCE_Z} · ${factor} · √${variance.toFixed(6)}) = e^(${ln(mean)} ± ${half.toFixed(6)}), rounded as prices and widened to contain the price: ${conf.low_minor} to ${conf.high_minor} cents.`,
+    { inputs: { variance, z: CONFIDENCE_Z, width_factor: factor, low_minor: conf.low_minor, high_minor: conf.high_minor } },
+  );
+}
+
+function freshnessStep(slot: Slot, ageMs: number): EvidenceStep {
+  const newest = slot.meta.newest_observation_at as string;
+  const stale = slot.meta.stale as boolean;
+  return step(
+    'freshness',
+    '10',
+    `Newest observation that entered the price: ${newest}, ${hours(ageMs)} before as_of; ${stale ? 'stale' : 'not stale'} (stale beyond ${hours(STALE_AFTER_MS)}).`,
+    { inputs: { newest_observation_at: newest, stale } },
+  );
+}
