@@ -113,6 +113,26 @@ export function createProgram(): Command {
     .action(lazy(() => import('./commands/export.js')));
 
   program
+    .command('explain')
+    .description('the evidence behind one slot\'s price: every observation read, kept or why not, its weight, and each step to the price')
+    .argument('[product_key]', 'catalog key of the product')
+    .option('--slot <slot>', 'the slot to explain: ungraded or a grader and grade 7-10 (psa9, bgs10 ...)')
+    .option('--refsource <id>', 'address the product by its reference-source id instead')
+    .option('--window-hours <n>', 'TWAP lookback in hours, 1-72, as for price', '24')
+    .option('--outlier-stddevs <n>', 'outlier threshold in robust standard deviations, 1-10, as for price', '2')
+    .option('--at <time>', 'as of this ISO-8601 time with zone, now at the latest (default: now)')
+    .option('--json', 'print {product_key, slot, price_minor, points: [{condition, observed_at, source, price_minor, kept, reason, z, weight}], steps: [{name, section, doc, text, value_minor, value_ln, inputs}]} (the API body)')
+    .addHelpText(
+      'after',
+      examples(
+        'oracle explain pokemon-base-set-charizard-4-102 --slot psa9',
+        'oracle explain --refsource 631245 --slot ungraded --at 2026-11-01T00:00:00Z',
+        'oracle explain pokemon-base-set-charizard-4-102 --slot bgs10 --json | jq \'.points[] | select(.kept | not)\'',
+      ),
+    )
+    .action(lazy(() => import('./commands/explain.js')));
+
+  program
     .command('snapshot')
     .description('price a product as of a past UTC date (window 00:00Z of the date to 00:00Z of the next)')
     .argument('<refsource_id>', 'reference-source id of the product')

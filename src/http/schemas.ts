@@ -14,6 +14,7 @@ import { SEARCH_LIMIT, type CatalogBody, type SearchBody } from '../service/cata
 import { MAX_SEARCH_CHARS, parseSearchText } from '../domain/search.js';
 import { HISTORY_DEFAULT_DAYS, HISTORY_DEFAULT_EVERY, HISTORY_DEFAULT_SLOTS, HISTORY_MAX_POINTS, SLOT_KEYS } from '../domain/history.js';
 import type { HistoryBody } from '../service/history.js';
+import { parseSlot, type EvidenceBody } from '../domain/evidence.js';
 import { DEFER, withFastParse } from './input.js';
 
 /**
@@ -49,6 +50,17 @@ const at = rawParam({
 });
 
 export const pricingQuery = z.object({ window_hours: windowHours, outlier_stddevs: outlierStddevs, at });
+
+export const evidenceQuery = z.object({
+  slot: queryParam((raw) => parseSlot(raw), {
+    type: 'string',
+    enum: SLOT_KEYS,
+    description: 'The slot to explain: `ungraded` or a grader and grade 7-10 (`psa9`). Required.',
+  }),
+  at,
+  window_hours: windowHours,
+  outlier_stddevs: outlierStddevs,
+});
 
 export const historyQuery = z.object({
   from: rawParam({ format: 'date-time', description: `First instant, ISO-8601 with zone (default: ${HISTORY_DEFAULT_DAYS} days before \`to\`).` }),
@@ -188,6 +200,43 @@ export const historyResponse = z
   })
   .register(apiComponents, { id: 'History' });
 
+const evidencePoint = z.object({
+  condition: z.string(),
+  observed_at: z.string(),
+  source: z.string(),
+  price_minor: z.int(),
+  kept: z.boolean(),
+  reason: z.string().nullable().meta({ description: 'Why it was left out (`outlier: ...`, `outside_reference_set: ...`, `before_regime_change: ...`, `cross_check: ...`, `older_than_30_days: ...`); null when kept.' }),
+  z: z.number().nullable().meta({ description: "Its robust z against the filter's median and scale; null when it was not filtered." }),
+  weight: z.number().meta({ description: "Its share of its condition's own estimate (ŷ = Σ weight · ln price_minor); 0 when not kept." }),
+});
+
+const evidenceStep = z.object({
+  name: z.string().meta({ description: 'reference_set, filter, own_estimate (per condition), cross_check, prediction, blend, clamp, rounding, tier, interval, freshness.' }),
+  condition: z.string().optional(),
+  section: z.string().meta({ description: 'Section of docs/methodology.md.' }),
+  doc: z.string(),
+  text: z.string().meta({ description: 'The step in words and numbers.' }),
+  value_minor: z.number().nullable().optional().meta({ description: "The step's result in cents, unrounded except in `rounding`." }),
+  value_ln: z.number().optional(),
+  inputs: z.record(z.string(), z.unknown()).optional().meta({ description: 'Every number the step used, exact.' }),
+});
+
+export const evidenceResponse = z
+  .object({
+    id: z.string().nullable(),
+    product_key: z.string(),
+    slot: z.string(),
+    as_of: z.string(),
+    window_hours: z.int(),
+    outlier_stddevs: z.int(),
+    price_minor: z.int().nullable(),
+    methodology: z.string(),
+    points: z.array(evidencePoint),
+    steps: z.array(evidenceStep),
+  })
+  .register(apiComponents, { id: 'Evidence' });
+
 export const healthResponse = z.object({ status: z.literal('ok') }).register(apiComponents, { id: 'Health' });
 
 export const readyResponse = z
@@ -214,5 +263,7 @@ void bundleMatches;
 void catalogMatches;
 const historyMatches: Same<z.output<typeof historyResponse>['product_key'], HistoryBody['product_key']> = true;
 void historyMatches;
+const evidenceMatches: Same<z.output<typeof evidenceResponse>, EvidenceBody> = true;
+void evidenceMatches;
 const searchMatches: Same<z.output<typeof searchResponse>, SearchBody> = true;
 void searchMatches;

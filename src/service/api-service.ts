@@ -14,6 +14,7 @@ import type { CatalogBody, SearchBody } from './catalog.js';
 import { createKeyVerifier, type KeyIdentity, type KeySession } from './key-verifier.js';
 import { createOracle, type Oracle, type SeriesParams } from './oracle.js';
 import type { HistoryRequest } from '../domain/history.js';
+import type { EvidenceBody } from '../domain/evidence.js';
 import type { HistoryBody } from './history.js';
 import type { RefsourceResolver, Resolution, ResolverMode, UpstreamStats } from './refsource-resolver.js';
 import { createStoreHandle, type StoreHandle } from './store-handle.js';
@@ -47,6 +48,8 @@ export interface ApiService {
    * ids are resolved. Throws DatabaseUnavailableError when the database cannot be read.
    */
   inventory(): Awaitable<ServiceInventory>;
+  /** The evidence of one slot of a catalog key's bundle (`oracle explain`): not cached, it is read to be understood. */
+  evidence(productKey: string, slot: string, query: PricingQuery, now: number): Awaitable<EvidenceBody>;
   /** Catalog full-text search (CONTRACT.md additions 4): best matches first. */
   search(q: string, limit: number): Awaitable<SearchBody>;
   /** Counters for the metrics route: bundle cache lookups, upstream calls, the circuit's state. */
@@ -175,6 +178,13 @@ export function createApiService(deps: ApiServiceDeps): ApiService {
 
     history(productKey, params, request) {
       return withStore((_store, _version, oracle) => oracle.history(oracle.productByKey(productKey), params, request, null).body);
+    },
+
+    evidence(productKey, slot, query, now) {
+      const { windowHours, outlierStddevs, asOf = now } = query;
+      return withStore((_store, _version, oracle) =>
+        oracle.explain(oracle.productByKey(productKey), slot, { windowHours, outlierStddevs, asOf }, null),
+      );
     },
 
     search(q, limit) {

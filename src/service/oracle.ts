@@ -5,7 +5,8 @@
 import type { PricingBundle, PricingParams } from '../domain/bundle.js';
 import { NoCatalogMappingError, UnknownProductError } from '../domain/errors.js';
 import type { CatalogEntry } from '../domain/product.js';
-import { computeBundle, pointsRequest, type Calibration } from '../engine/index.js';
+import { computeBundle, explainSlot, pointsRequest, type Calibration, type ComputeBundleInput } from '../engine/index.js';
+import type { EvidenceBody } from '../domain/evidence.js';
 import type { Store, StoredProduct } from '../store/store.js';
 import { parseCalibration } from './calibration.js';
 import { catalogBody, searchBody, type CatalogBody, type SearchBody } from './catalog.js';
@@ -26,6 +27,8 @@ export interface Oracle {
   productByRefsource(refsourceId: string): StoredProduct;
   /** Prices one product; `id` is the bundle's reference-source id (null on the pricing route). */
   price(product: StoredProduct, params: PricingParams, id: string | null): PricingBundle;
+  /** The evidence of one slot (`ungraded`, `psa9` ...) of the bundle `price` gives: its points and steps. */
+  explain(product: StoredProduct, slot: string, params: PricingParams, id: string | null): EvidenceBody;
   /**
    * Prices a product over a snapshot day, the window `parseSnapshotDate` gives
    * (00:00Z of the date to 00:00Z of the next day).
@@ -78,10 +81,15 @@ export function createOracle(deps: { store: Store }): Oracle {
     for (const c of calibrations) if (c.asOf <= at) usable = c; // ordered by as_of, then written
     return usable;
   };
-  const price: Oracle['price'] = (product, params, id) => {
-    const points = store.pricePoints.read(product.id, pointsRequest(params));
-    return computeBundle({ product, points, params, id, calibration: calibrationAt(params.asOf) });
-  };
+  /** What the engine prices one product from: the points `pointsRequest` names and the calibration of the instant. */
+  const engineInput = (product: StoredProduct, params: PricingParams, id: string | null): ComputeBundleInput => ({
+    product,
+    points: store.pricePoints.read(product.id, pointsRequest(params)),
+    params,
+    id,
+    calibration: calibrationAt(params.asOf),
+  });
+  const price: Oracle['price'] = (product, params, id) => computeBundle(engineInput(product, params, id));
   const priceSeries: Oracle['priceSeries'] = (product, params, instants, id) => {
     const points = store.pricePointSeries.readSeries(
       product.id,
@@ -114,6 +122,7 @@ export function createOracle(deps: { store: Store }): Oracle {
       }
     },
     value: (rows, problems, params) => valueCollection({ productByKey, productByRefsource, price }, rows, problems, params),
+    explain: (product, slot, params, id) => explainSlot(engineInput(product, params, id), slot),
     priceSeries,
     history(product, params, request, id) {
       return historyOf(product.productKey, request, priceSeries(product, params, request.instants, id));

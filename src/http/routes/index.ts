@@ -6,6 +6,7 @@ import { catalogSearchRoute } from './catalog-search.js';
 import { healthRoute } from './health.js';
 import { createMetricsRoute } from './metrics.js';
 import { createOpenApiRoute } from './openapi.js';
+import { evidenceRoute } from './evidence.js';
 import { historyRoute } from './history.js';
 import { pricingRoute } from './pricing.js';
 import { readyRoute } from './ready.js';
@@ -13,7 +14,7 @@ import { refsourceRoute, snapshotRoute } from './refsource.js';
 
 /** `metrics`: the server's metrics when `serve --metrics` is on (the route exists only then). */
 export function apiRoutes(version: string, metrics?: ServerMetrics): Route[] {
-  const routes = [healthRoute, readyRoute, pricingRoute, historyRoute, refsourceRoute, snapshotRoute, catalogRoute, catalogSearchRoute];
+  const routes = [healthRoute, readyRoute, pricingRoute, historyRoute, evidenceRoute, refsourceRoute, snapshotRoute, catalogRoute, catalogSearchRoute];
   if (metrics) routes.push(createMetricsRoute(metrics));
   routes.push(createOpenApiRoute(routes, version));
   return routes;

@@ -1,0 +1,28 @@
+/**
+ * GET /api/v1/developer/pricing/{product_key}/evidence (CONTRACT.md additions): the evidence
+ * of one slot, the body of `oracle explain --json`. One token of the shared bucket.
+ */
+import { parseAsOf } from '../../domain/params.js';
+import { defineRoute, API_PREFIX } from '../route.js';
+import { evidenceQuery, evidenceResponse, productKeyPath } from '../schemas.js';
+
+export const evidenceRoute = defineRoute({
+  path: `${API_PREFIX}/developer/pricing/:product_key/evidence`,
+  operationId: 'getPricingEvidence',
+  summary: 'The evidence behind one slot of a pricing bundle',
+  description:
+    'Every observation the slot\'s computation read (`points`: kept or not, why not, its robust z and weight) and each step from them to the published price (`steps`: name, section of docs/methodology.md, text, value, inputs), as of now (or `at`), with the parameters of the pricing route.',
+  auth: true,
+  rateLimited: true,
+  pathParams: productKeyPath,
+  query: evidenceQuery,
+  response: evidenceResponse,
+  errors: [400, 401, 403, 429, 500, 503],
+  handle: ({ params, query, now, service }) =>
+    service.evidence(
+      params.product_key,
+      query.slot,
+      { windowHours: query.window_hours, outlierStddevs: query.outlier_stddevs, asOf: query.at === undefined ? undefined : parseAsOf(query.at, now, 'at') },
+      now,
+    ),
+});
