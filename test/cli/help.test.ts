@@ -25,7 +25,7 @@ describe('help and documentation', () => {
 
   it('has every command of CONTRACT.md', () => {
     expect(all.map((c) => c.name).sort()).toEqual(
-      ['calibrate', 'catalog', 'export', 'history', 'ingest', 'keys', 'keys create', 'keys list', 'keys revoke', 'price', 'serve', 'snapshot', 'value'].sort(),
+      ['calibrate', 'catalog', 'explain', 'export', 'history', 'ingest', 'keys', 'keys create', 'keys list', 'keys revoke', 'price', 'serve', 'snapshot', 'value'].sort(),
     );
   });
 
@@ -45,7 +45,7 @@ describe('help and documentation', () => {
 });
 
 describe('--help of the analyst commands', () => {
-  it.each(['catalog', 'export', 'history', 'value'])('"oracle %s --help" ends with runnable examples', async (name) => {
+  it.each(['catalog', 'explain', 'export', 'history', 'value'])('"oracle %s --help" ends with runnable examples', async (name) => {
     const result = await runCli([name, '--help']);
     expect(result.code).toBe(0);
     const examples = result.stdout.split('\nExamples:\n')[1];

@@ -104,6 +104,7 @@ describe('GET /api/v1/openapi.json', () => {
       '/api/v1/developer/catalog',
       '/api/v1/developer/catalog/search',
       '/api/v1/developer/pricing/{product_key}',
+      '/api/v1/developer/pricing/{product_key}/evidence',
       '/api/v1/developer/pricing/{product_key}/history',
       '/api/v1/developer/refsource/{refsource_id}',
       '/api/v1/developer/refsource/{refsource_id}/snapshot',

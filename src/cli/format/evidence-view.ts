@@ -35,16 +35,16 @@ export function renderEvidence(ev: EvidenceBody, width: number): string {
           { head: 'z', cells: p.map((x) => (x.z === null ? '' : `${x.z >= 0 ? '+' : ''}${x.z.toFixed(2)}`)), shrink: 0, min: 5, alignRight: true, optional: true },
         ],
         width,
-      ),
+      ).trimEnd(),
     );
   }
   // Why each point was left out: one line per distinct reason and condition, with how many it covers.
-  const reasons = new Map<string, { condition: string; reason: string; count: number; first: string; last: string }>();
+  const reasons = new Map<string, { condition: string; reason: string; count: number; first: string; last: string; price: number }>();
   for (const x of ev.points) {
     if (x.reason === null) continue;
     const key = `${x.condition}|${x.reason}`;
     const r = reasons.get(key);
-    if (r === undefined) reasons.set(key, { condition: x.condition, reason: x.reason, count: 1, first: x.observed_at, last: x.observed_at });
+    if (r === undefined) reasons.set(key, { condition: x.condition, reason: x.reason, count: 1, first: x.observed_at, last: x.observed_at, price: x.price_minor });
     else {
       r.count++;
       r.first = x.observed_at; // points are newest first
@@ -54,7 +54,7 @@ export function renderEvidence(ev: EvidenceBody, width: number): string {
     lines.push('');
     lines.push('Left out:');
     for (const r of reasons.values()) {
-      const span = r.count === 1 ? r.first : `${r.count} points, ${r.first} to ${r.last}`;
+      const span = r.count === 1 ? `${r.first} ${formatUsd(r.price)}` : `${r.count} points, ${r.first} to ${r.last}`;
       lines.push(`  ${r.condition} ${span}: ${r.reason}`);
     }
   }

@@ -1,6 +1,6 @@
 /**
- * GET /api/v1/developer/pricing/{product_key}/evidence (CONTRACT.md additions): the evidence
- * of one slot, the body of `oracle explain --json`. One token of the shared bucket.
+ * GET /api/v1/developer/pricing/{product_key}/evidence: the evidence
+ * of one slot, the body of `oracle explain --json` (README, HTTP API). One token of the shared bucket.
  */
 import { parseAsOf } from '../../domain/params.js';
 import { defineRoute, API_PREFIX } from '../route.js';
