@@ -14,7 +14,7 @@ import type { PricePoint } from '../../../src/domain/observation.js';
 import type { Product } from '../../../src/domain/product.js';
 import { computeBundle, explainSlot } from '../../../src/engine/index.js';
 import { ROOT } from '../../_setup.js';
-import { AS_OF, params, product, pt } from './fixtures.js';
+import { AS_OF, params, product, pt, WORKED_EXAMPLE_POINTS } from './fixtures.js';
 
 const CONDITIONS = ['ungraded', 'psa10', 'psa9', 'psa8', 'psa7', 'bgs10', 'bgs9', 'cgc10', 'sgc9', 'any10', 'any8'];
 /** Rough price of each condition relative to the card's level, so the card model has something to tie. */
@@ -135,19 +135,7 @@ describe('explainSlot', () => {
   });
 
   it('shows the worked example of docs/methodology.md §13: the x10 sale out with its z, the weights of §13 step 3', () => {
-    const points = [
-      pt('ungraded', 20, 4600, 'ebay'),
-      pt('ungraded', 12, 4800, 'tcgplayer'),
-      pt('ungraded', 8, 4500, 'ebay'),
-      pt('ungraded', 4, 4650, 'tcgplayer'),
-      pt('ungraded', 2, 46000, 'ebay'),
-      pt('psa10', 22, 30000),
-      pt('psa10', 12, 32000),
-      pt('psa10', 6, 31000),
-      pt('psa9', 5, 14000),
-      pt('cgc10', 3, 180000),
-    ];
-    const ev = explainSlot({ product: product('modern'), points, params: params(), id: null }, 'ungraded');
+    const ev = explainSlot({ product: product('modern'), points: WORKED_EXAMPLE_POINTS, params: params(), id: null }, 'ungraded');
     expect(ev.price_minor).toBe(4635);
     const own = ev.points.filter((p) => p.condition === 'ungraded');
     expect(own.map((p) => [p.price_minor, p.kept])).toEqual([

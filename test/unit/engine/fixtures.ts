@@ -30,3 +30,17 @@ export function pt(condition: string, hoursBefore: number, priceMinor: number, s
 export function params(overrides: Partial<PricingParams> = {}): PricingParams {
   return { windowHours: 24, outlierStddevs: 2, asOf: AS_OF, ...overrides };
 }
+
+/** The observations of the worked example of docs/methodology.md §13. */
+export const WORKED_EXAMPLE_POINTS: readonly PricePoint[] = [
+  pt('ungraded', 20, 4600, 'ebay'),
+  pt('ungraded', 12, 4800, 'tcgplayer'),
+  pt('ungraded', 8, 4500, 'ebay'),
+  pt('ungraded', 4, 4650, 'tcgplayer'),
+  pt('ungraded', 2, 46000, 'ebay'),
+  pt('psa10', 22, 30000),
+  pt('psa10', 12, 32000),
+  pt('psa10', 6, 31000),
+  pt('psa9', 5, 14000),
+  pt('cgc10', 3, 180000),
+];

@@ -4,20 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { computeBundle } from '../../../src/engine/index.js';
-import { params, product, pt } from './fixtures.js';
+import { params, product, WORKED_EXAMPLE_POINTS } from './fixtures.js';
 
-const points = [
-  pt('ungraded', 20, 4600, 'ebay'),
-  pt('ungraded', 12, 4800, 'tcgplayer'),
-  pt('ungraded', 8, 4500, 'ebay'),
-  pt('ungraded', 4, 4650, 'tcgplayer'),
-  pt('ungraded', 2, 46000, 'ebay'),
-  pt('psa10', 22, 30000),
-  pt('psa10', 12, 32000),
-  pt('psa10', 6, 31000),
-  pt('psa9', 5, 14000),
-  pt('cgc10', 3, 180000),
-];
+const points = WORKED_EXAMPLE_POINTS;
 
 describe('worked example of docs/methodology.md', () => {
   const bundle = computeBundle({ product: product('modern'), points, params: params(), id: null });
