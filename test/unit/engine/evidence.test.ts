@@ -20,30 +20,48 @@ const CONDITIONS = ['ungraded', 'psa10', 'psa9', 'psa8', 'psa7', 'bgs10', 'bgs9'
 /** Rough price of each condition relative to the card's level, so the card model has something to tie. */
 const LEVEL: Record<string, number> = { ungraded: 0.15, psa10: 1, psa9: 0.45, psa8: 0.3, psa7: 0.2, bgs10: 1.1, bgs9: 0.45, cgc10: 0.6, sgc9: 0.45, any10: 1, any8: 0.3 };
 
-/** A point of a card worth about `level` cents in PSA 10: sale noise, now and then a x10 or x0.1 typo. */
-function pointArb(level: number): fc.Arbitrary<PricePoint> {
+/** The card's market: its PSA 10 level in cents, and a move by `jump` for sales newer than `jumpHours`. */
+interface Market {
+  level: number;
+  jump: number;
+  jumpHours: number;
+}
+
+/**
+ * A point of the card: mostly the last 3 days (dense windows, regime changes), else up to 40 days
+ * back (top-ups, last known prices); sale noise, wide enough to break the grade order now and
+ * then (clamps); now and then a x10 or x0.1 typo (outliers, the cross-check).
+ */
+function pointArb(m: Market): fc.Arbitrary<PricePoint> {
   return fc
     .record({
-      condition: fc.constantFrom(...CONDITIONS),
+      condition: fc.constantFrom(...CONDITIONS, 'ungraded', 'psa10', 'psa9'),
       source: fc.constantFrom('ebay', 'tcgplayer', 'pricecharting'),
-      minutes: fc.integer({ min: 1, max: 24 * 60 * 40 }),
-      noise: fc.double({ min: -0.3, max: 0.3, noNaN: true }),
+      minutes: fc.oneof(fc.integer({ min: 1, max: 72 * 60 }), fc.integer({ min: 1, max: 24 * 60 * 40 })),
+      noise: fc.double({ min: -0.5, max: 0.5, noNaN: true }),
       typo: fc.constantFrom(1, 1, 1, 1, 1, 1, 1, 1, 10, 0.1),
     })
     .map(({ condition, source, minutes, noise, typo }) => ({
       condition,
       source,
       observedAt: AS_OF - minutes * 60_000,
-      priceMinor: Math.max(1, Math.round(level * LEVEL[condition]! * Math.exp(noise) * typo)),
+      priceMinor: Math.max(1, Math.round(m.level * LEVEL[condition]! * (minutes < m.jumpHours * 60 ? m.jump : 1) * Math.exp(noise) * typo)),
     }));
 }
 
 const bundleArb = fc
-  .record({ level: fc.integer({ min: 200, max: 5_000_000 }), sealed: fc.boolean(), era: fc.constantFrom('modern' as const, 'vintage' as const) })
-  .chain(({ level, sealed, era }) =>
+  .record({
+    level: fc.integer({ min: 200, max: 5_000_000 }),
+    jump: fc.constantFrom(1, 1, 0.5, 1.6),
+    jumpHours: fc.integer({ min: 1, max: 72 }),
+    sealed: fc.boolean(),
+    era: fc.constantFrom('modern' as const, 'vintage' as const),
+  })
+  .chain(({ sealed, era, ...market }) =>
     fc.record({
       product: fc.constant<Product>({ ...product(era), productType: sealed ? 'booster_box' : 'single_card' }),
-      points: fc.array(pointArb(level), { maxLength: 80 }),
+      // Thin cards and busy ones: fast-check keeps arrays short unless told otherwise.
+      points: fc.oneof(fc.array(pointArb(market), { maxLength: 12 }), fc.array(pointArb(market), { minLength: 40, maxLength: 160, size: 'max' })),
       windowHours: fc.integer({ min: 1, max: 72 }),
       outlierStddevs: fc.integer({ min: 1, max: 4 }),
     }),
