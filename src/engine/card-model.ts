@@ -138,7 +138,7 @@ export function plentiful(e: Estimate): boolean {
  * scaled by k/|r| when the two lie r > PREDICTION_HUBER_K standard deviations apart (the card
  * is unusual: its own data says so, and the usual ratio must not pull it far).
  */
-export function blendWeight(own: LogEstimate, prediction: LogEstimate): number {
+function blendWeight(own: LogEstimate, prediction: LogEstimate): number {
   const r = Math.abs(own.mean - prediction.mean) / Math.sqrt(own.variance + prediction.variance);
   const predPrecision = (r > PREDICTION_HUBER_K ? PREDICTION_HUBER_K / r : 1) / prediction.variance;
   return 1 / own.variance / (1 / own.variance + predPrecision);
