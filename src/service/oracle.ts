@@ -82,20 +82,19 @@ export function createOracle(deps: { store: Store }): Oracle {
     return usable;
   };
   /** What the engine prices one product from: the points `pointsRequest` names and the calibration of the instant. */
-  const engineInput = (product: StoredProduct, params: PricingParams, id: string | null): ComputeBundleInput => ({
-    product,
-    points: store.pricePoints.read(product.id, pointsRequest(params)),
-    params,
-    id,
-    calibration: calibrationAt(params.asOf),
-  });
+  const engineInput = (
+    product: StoredProduct,
+    params: PricingParams,
+    id: string | null,
+    points = store.pricePoints.read(product.id, pointsRequest(params)),
+  ): ComputeBundleInput => ({ product, points, params, id, calibration: calibrationAt(params.asOf) });
   const price: Oracle['price'] = (product, params, id) => computeBundle(engineInput(product, params, id));
   const priceSeries: Oracle['priceSeries'] = (product, params, instants, id) => {
     const points = store.pricePointSeries.readSeries(
       product.id,
       instants.map((asOf) => pointsRequest({ ...params, asOf })),
     );
-    return instants.map((asOf, i) => computeBundle({ product, points: points[i]!, params: { ...params, asOf }, id }));
+    return instants.map((asOf, i) => computeBundle(engineInput(product, { ...params, asOf }, id, points[i]!)));
   };
   const productByKey: Oracle['productByKey'] = (productKey) => {
     const product = store.products.findByKey(productKey);

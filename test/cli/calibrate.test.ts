@@ -91,4 +91,13 @@ describe('oracle calibrate', () => {
     // An hour before the fit's date, no calibration existed yet.
     expect(await bgs10('2026-10-14T23:00:00Z')).toBe(143000);
   });
+
+  it('history prices each instant with the calibration of that instant, as price does', async () => {
+    const args = ['history', 'probe', '--slots', 'bgs10', '--from', '2026-10-14T23:00:00Z', '--to', FIT_AT, '--every', '1h', '--json'];
+    const history = JSON.parse(await cli(args)) as { points: { at: string; bgs10: { price_minor: number } }[] };
+    expect(history.points.map((p) => [p.at, p.bgs10.price_minor])).toEqual([
+      ['2026-10-14T23:00:00Z', 143000],
+      [FIT_AT, 182000],
+    ]);
+  });
 });
