@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
+import type { Product } from '../src/domain/product.js';
 
 export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 export const BIN = join(ROOT, 'bin', 'oracle.js');
@@ -101,4 +102,21 @@ export function tempDir(prefix = 'oracle-test-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   dirs.push(dir);
   return dir;
+}
+
+/** A catalog product for tests: the Base Set Charizard unless `overrides` say otherwise. */
+export function testProduct(overrides: Partial<Product> = {}): Product {
+  return {
+    productKey: 'pokemon-base-set-charizard-4-102',
+    refsourceId: '631245',
+    productName: 'Charizard',
+    subtitle: '4/102 Holo',
+    setName: 'Base Set',
+    imageUrl: '',
+    productType: 'single_card',
+    era: 'vintage',
+    releaseDate: '1999-01-09',
+    tcgplayerId: null,
+    ...overrides,
+  };
 }

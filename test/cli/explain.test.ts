@@ -1,28 +1,16 @@
 /** `oracle explain`, run as a child process over a real SQLite file. */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Product } from '../../src/domain/product.js';
 import { toIsoUtc } from '../../src/domain/time.js';
 import { openStore } from '../../src/store/store.js';
-import { runCli, tempDir } from '../_setup.js';
+import { runCli, tempDir, testProduct } from '../_setup.js';
 
 const HOUR = 3_600_000;
 const AT_MS = Date.parse('2026-10-15T12:00:00Z');
 const AT = toIsoUtc(AT_MS);
 const KEY = 'pokemon-base-set-charizard-4-102';
 
-const card: Product = {
-  productKey: KEY,
-  refsourceId: '631245',
-  productName: 'Charizard',
-  subtitle: '4/102 Holo',
-  setName: 'Base Set',
-  imageUrl: '',
-  productType: 'single_card',
-  era: 'vintage',
-  releaseDate: '1999-01-09',
-  tcgplayerId: null,
-};
+const card = testProduct({ productKey: KEY });
 
 /** Ungraded: 12 sales in the 24 h window around $100 and one x10 typo 3 h before AT; PSA 9: 2 sales; PSA 10: 3. */
 const UNGRADED = [10_000, 10_200, 9_900, 10_100, 9_800, 10_300, 10_000, 9_950, 10_050, 10_150, 9_850, 10_000];

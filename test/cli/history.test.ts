@@ -1,11 +1,10 @@
 /** `oracle history` and the change line of `oracle price`, run as child processes over a real SQLite file. */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Product } from '../../src/domain/product.js';
 import { toIsoUtc } from '../../src/domain/time.js';
 import { createOracle } from '../../src/service/oracle.js';
 import { openStore } from '../../src/store/store.js';
-import { runCli, tempDir } from '../_setup.js';
+import { runCli, tempDir, testProduct } from '../_setup.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -13,18 +12,7 @@ const TO_MS = Date.parse('2026-10-15T12:00:00Z');
 const TO = toIsoUtc(TO_MS);
 const KEY = 'pokemon-base-set-charizard-4-102';
 
-const card: Product = {
-  productKey: KEY,
-  refsourceId: '631245',
-  productName: 'Charizard',
-  subtitle: '4/102 Holo',
-  setName: 'Base Set',
-  imageUrl: '',
-  productType: 'single_card',
-  era: 'vintage',
-  releaseDate: '1999-01-09',
-  tcgplayerId: null,
-};
+const card = testProduct({ productKey: KEY });
 
 /** Three flat stretches: $50 until 20 days before TO, $100 until 5 days before, $200 since. */
 function ungradedPrice(t: number): number {

@@ -7,19 +7,10 @@ import { DatabaseUnavailableError } from '../../src/domain/errors.js';
 import type { Product } from '../../src/domain/product.js';
 import { catalogBody } from '../../src/service/catalog.js';
 import { openStore, type Store } from '../../src/store/store.js';
+import { testProduct } from '../_setup.js';
 
-const product = (key: string, refsourceId: string | null = null): Product => ({
-  productKey: key,
-  refsourceId,
-  productName: `Name of ${key}`,
-  subtitle: '',
-  setName: 'Base Set',
-  imageUrl: '',
-  productType: 'single_card',
-  era: 'vintage',
-  releaseDate: '1999-01-09',
-  tcgplayerId: null,
-});
+const product = (key: string, refsourceId: string | null = null): Product =>
+  testProduct({ productKey: key, refsourceId, productName: `Name of ${key}`, subtitle: '' });
 
 const DAY = 86_400_000;
 
