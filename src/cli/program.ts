@@ -26,6 +26,12 @@ function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
 }
 
+/** The pricing options every pricing command shares (same names, ranges and defaults as the API). */
+const windowHoursOption = () => new Option('--window-hours <n>', 'TWAP lookback in hours, 1-72').default('24');
+const outlierStddevsOption = () =>
+  new Option('--outlier-stddevs <n>', 'outlier threshold in robust standard deviations, 1-10').default('2');
+const refsourceOption = () => new Option('--refsource <id>', 'address the product by its reference-source id instead');
+
 export function createProgram(): Command {
   const program = new Command('oracle')
     .description('Open price oracle for collectible trading cards: TWAP prices with outlier filtering over a local SQLite file.')
@@ -53,9 +59,9 @@ export function createProgram(): Command {
     .command('price')
     .description('price one product: the ungraded price and the grader x grade matrix')
     .argument('[product_key]', 'catalog key of the product')
-    .option('--refsource <id>', 'address the product by its reference-source id instead')
-    .option('--window-hours <n>', 'TWAP lookback in hours, 1-72', '24')
-    .option('--outlier-stddevs <n>', 'outlier threshold in robust standard deviations, 1-10', '2')
+    .addOption(refsourceOption())
+    .addOption(windowHoursOption())
+    .addOption(outlierStddevsOption())
     .option('--at <time>', 'price as of this ISO-8601 time with zone, now at the latest (default: now)')
     .option('--json', 'print exactly the API body')
     .action(lazy(() => import('./commands/price.js')));
@@ -64,13 +70,13 @@ export function createProgram(): Command {
     .command('history')
     .description('price history of a product: a chart of each slot, first/last/min/max and the change over 7, 30 and 90 days')
     .argument('[product_key]', 'catalog key of the product')
-    .option('--refsource <id>', 'address the product by its reference-source id instead')
+    .addOption(refsourceOption())
     .option('--slots <list>', 'comma-separated slots: ungraded, psa10, bgs9 ... (grader and grade 7-10)', 'ungraded,psa10')
     .option('--from <time>', 'first instant, ISO-8601 with zone (default: 90 days before --to)')
     .option('--to <time>', 'last instant, ISO-8601 with zone (default: now)')
     .option('--every <step>', 'step between points: <n>h, <n>d or <n>w (at most 1,000 points)', '1d')
-    .option('--window-hours <n>', 'TWAP lookback in hours, 1-72, as for price', '24')
-    .option('--outlier-stddevs <n>', 'outlier threshold in robust standard deviations, 1-10, as for price', '2')
+    .addOption(windowHoursOption())
+    .addOption(outlierStddevsOption())
     .option('--json', 'print {product_key, slots, every, points: [{at, <slot>: {price_minor, confidence}}]} (the API body)')
     .option('--csv', 'print CSV: at, then per slot its price and interval in cents')
     .addHelpText(
@@ -88,8 +94,8 @@ export function createProgram(): Command {
     .description("value a collection: each line's unit price, interval and subtotal, the total with its interval, the gain against cost basis")
     .argument('<collection.csv>', "CSV with product_key or refsource_id, condition, quantity[, cost_basis_minor]; '-' for stdin")
     .option('--at <time>', 'value as of this ISO-8601 time with zone (default: now)')
-    .option('--window-hours <n>', 'TWAP lookback in hours, 1-72, as for price', '24')
-    .option('--outlier-stddevs <n>', 'outlier threshold in robust standard deviations, 1-10, as for price', '2')
+    .addOption(windowHoursOption())
+    .addOption(outlierStddevsOption())
     .option('--json', 'print {at, lines, total, problems} as JSON')
     .option('--csv', 'print CSV: one row per line, then a total row')
     .addHelpText(
@@ -104,8 +110,8 @@ export function createProgram(): Command {
     .option('--at <time>', 'price as of this ISO-8601 time with zone (default: now)')
     .addOption(new Option('--format <format>', 'ndjson: one API bundle per line; csv: one row per product, every slot in cents').choices(['ndjson', 'csv']).default('ndjson'))
     .option('--out <file>', 'write to this file (via <file>.partial, renamed when complete) instead of stdout')
-    .option('--window-hours <n>', 'TWAP lookback in hours, 1-72, as for price', '24')
-    .option('--outlier-stddevs <n>', 'outlier threshold in robust standard deviations, 1-10, as for price', '2')
+    .addOption(windowHoursOption())
+    .addOption(outlierStddevsOption())
     .addHelpText(
       'after',
       examples('oracle export --out prices.ndjson', 'oracle export --at 2026-11-01T00:00:00Z --format csv --out prices-2026-11-01.csv'),
@@ -117,9 +123,9 @@ export function createProgram(): Command {
     .description('the evidence behind one slot\'s price: every observation read, kept or why not, its weight, and each step to the price')
     .argument('[product_key]', 'catalog key of the product')
     .option('--slot <slot>', 'the slot to explain: ungraded or a grader and grade 7-10 (psa9, bgs10 ...)')
-    .option('--refsource <id>', 'address the product by its reference-source id instead')
-    .option('--window-hours <n>', 'TWAP lookback in hours, 1-72, as for price', '24')
-    .option('--outlier-stddevs <n>', 'outlier threshold in robust standard deviations, 1-10, as for price', '2')
+    .addOption(refsourceOption())
+    .addOption(windowHoursOption())
+    .addOption(outlierStddevsOption())
     .option('--at <time>', 'as of this ISO-8601 time with zone, now at the latest (default: now)')
     .option('--json', 'print {product_key, slot, price_minor, points: [{condition, observed_at, source, price_minor, kept, reason, z, weight}], steps: [{name, section, doc, text, value_minor, value_ln, inputs}]} (the API body)')
     .addHelpText(
@@ -137,7 +143,7 @@ export function createProgram(): Command {
     .description('price a product as of a past UTC date (window 00:00Z of the date to 00:00Z of the next)')
     .argument('<refsource_id>', 'reference-source id of the product')
     .requiredOption('--date <YYYY-MM-DD>', 'the date, today (UTC) at the latest')
-    .option('--outlier-stddevs <n>', 'outlier threshold in robust standard deviations, 1-10', '2')
+    .addOption(outlierStddevsOption())
     .option('--json', 'print exactly the API body')
     .action(lazy(() => import('./commands/snapshot.js')));
 
