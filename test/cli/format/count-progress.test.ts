@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createCountProgress, renderCount } from '../../src/cli/format/count-progress.js';
+import { createCountProgress, renderCount } from '../../../src/cli/format/count-progress.js';
 
 describe('count progress bar (oracle export)', () => {
   it('shows the bar, done of total and the rate', () => {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalPrinting, landingPrintings } from '../../../src/domain/printing.js';
-import type { Product } from '../../../src/domain/product.js';
-import { csvRowHandler } from '../../../src/ingest/csv-rows.js';
-import { MapperBugError } from '../../../src/ingest/errors.js';
-import { ProductResolver } from '../../../src/ingest/resolve.js';
-import { openStore, type Store } from '../../../src/store/store.js';
+import { canonicalPrinting, landingPrintings } from '../../src/domain/printing.js';
+import type { Product } from '../../src/domain/product.js';
+import { csvRowHandler } from '../../src/ingest/csv-rows.js';
+import { MapperBugError } from '../../src/ingest/errors.js';
+import { ProductResolver } from '../../src/ingest/resolve.js';
+import { openStore, type Store } from '../../src/store/store.js';
 
 describe('printings', () => {
   it.each([

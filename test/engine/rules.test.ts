@@ -1,13 +1,13 @@
 /** One hand-computed fixture per rule of docs/methodology.md. */
 import { describe, expect, it } from 'vitest';
-import type { PricePoint } from '../../../src/domain/observation.js';
-import { InvalidParameterError } from '../../../src/domain/errors.js';
-import { DAY_MS, HOUR_MS } from '../../../src/domain/time.js';
-import { computeBundle, pointsRequest } from '../../../src/engine/index.js';
-import { EXTENDED_WINDOW_MS, PRIOR_POINTS_PER_CONDITION } from '../../../src/engine/methodology.js';
-import { fitCalibration, type Calibration } from '../../../src/engine/calibration.js';
-import { roundCents } from '../../../src/engine/slot.js';
-import { PRICED_CONDITIONS } from '../../../src/domain/conditions.js';
+import type { PricePoint } from '../../src/domain/observation.js';
+import { InvalidParameterError } from '../../src/domain/errors.js';
+import { DAY_MS, HOUR_MS } from '../../src/domain/time.js';
+import { computeBundle, pointsRequest } from '../../src/engine/index.js';
+import { EXTENDED_WINDOW_MS, PRIOR_POINTS_PER_CONDITION } from '../../src/engine/methodology.js';
+import { fitCalibration, type Calibration } from '../../src/engine/calibration.js';
+import { roundCents } from '../../src/engine/slot.js';
+import { PRICED_CONDITIONS } from '../../src/domain/conditions.js';
 import { AS_OF, params, product, pt } from './fixtures.js';
 
 function price(points: PricePoint[], overrides = {}, era: 'modern' | 'vintage' = 'modern', calibration: Calibration | null = null) {

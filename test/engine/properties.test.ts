@@ -1,13 +1,13 @@
 /** Invariants of the engine, checked with fast-check over generated observations. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { GRADERS, PRICED_CONDITIONS } from '../../../src/domain/conditions.js';
-import type { PricingBundle } from '../../../src/domain/bundle.js';
-import type { PricePoint } from '../../../src/domain/observation.js';
-import { HOUR_MS } from '../../../src/domain/time.js';
-import { computeBundle, pointsRequest } from '../../../src/engine/index.js';
-import { robustBounds } from '../../../src/engine/robust-filter.js';
-import { buildSeries } from '../../../src/engine/series.js';
+import { GRADERS, PRICED_CONDITIONS } from '../../src/domain/conditions.js';
+import type { PricingBundle } from '../../src/domain/bundle.js';
+import type { PricePoint } from '../../src/domain/observation.js';
+import { HOUR_MS } from '../../src/domain/time.js';
+import { computeBundle, pointsRequest } from '../../src/engine/index.js';
+import { robustBounds } from '../../src/engine/robust-filter.js';
+import { buildSeries } from '../../src/engine/series.js';
 import { AS_OF, params, product } from './fixtures.js';
 
 const RUNS = { numRuns: 150 };

@@ -7,13 +7,13 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { PricingBundle, Slot } from '../../../src/domain/bundle.js';
-import type { EvidenceBody, EvidenceStep } from '../../../src/domain/evidence.js';
-import { SLOT_KEYS } from '../../../src/domain/history.js';
-import type { PricePoint } from '../../../src/domain/observation.js';
-import type { Product } from '../../../src/domain/product.js';
-import { computeBundle, explainSlot } from '../../../src/engine/index.js';
-import { ROOT } from '../../_setup.js';
+import type { PricingBundle, Slot } from '../../src/domain/bundle.js';
+import type { EvidenceBody, EvidenceStep } from '../../src/domain/evidence.js';
+import { SLOT_KEYS } from '../../src/domain/history.js';
+import type { PricePoint } from '../../src/domain/observation.js';
+import type { Product } from '../../src/domain/product.js';
+import { computeBundle, explainSlot } from '../../src/engine/index.js';
+import { ROOT } from '../_setup.js';
 import { AS_OF, params, product, pt, WORKED_EXAMPLE_POINTS } from './fixtures.js';
 
 const CONDITIONS = ['ungraded', 'psa10', 'psa9', 'psa8', 'psa7', 'bgs10', 'bgs9', 'cgc10', 'sgc9', 'any10', 'any8'];

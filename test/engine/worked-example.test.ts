@@ -3,7 +3,7 @@
  * documented formulas; every price and interval bound must match the document to the cent.
  */
 import { describe, expect, it } from 'vitest';
-import { computeBundle } from '../../../src/engine/index.js';
+import { computeBundle } from '../../src/engine/index.js';
 import { params, product, WORKED_EXAMPLE_POINTS } from './fixtures.js';
 
 const points = WORKED_EXAMPLE_POINTS;

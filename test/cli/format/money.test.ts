@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatUsd } from '../../src/cli/format/money.js';
+import { formatUsd } from '../../../src/cli/format/money.js';
 
 describe('formatUsd', () => {
   it.each([

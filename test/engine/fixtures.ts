@@ -1,8 +1,8 @@
 /** Hand-made inputs shared by the engine tests. */
-import type { PricingParams } from '../../../src/domain/bundle.js';
-import type { PricePoint } from '../../../src/domain/observation.js';
-import type { Era, Product } from '../../../src/domain/product.js';
-import { HOUR_MS } from '../../../src/domain/time.js';
+import type { PricingParams } from '../../src/domain/bundle.js';
+import type { PricePoint } from '../../src/domain/observation.js';
+import type { Era, Product } from '../../src/domain/product.js';
+import { HOUR_MS } from '../../src/domain/time.js';
 
 /** The instant every test prices at: 2026-03-01T00:00:00Z. */
 export const AS_OF = Date.UTC(2026, 2, 1);
