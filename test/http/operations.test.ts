@@ -1,16 +1,14 @@
 /**
  * What an operator relies on: revocation and ingests seen at once by a running server,
- * graceful shutdown, the OpenAPI document, and the pieces behind them (token bucket, breaker).
+ * graceful shutdown, the OpenAPI document.
  */
 import { describe, expect, it } from 'vitest';
 import { createServer } from '../../src/http/create-server.js';
-import { createRateLimiter } from '../../src/http/rate-limit.js';
 import { catalogResponse, pricingBundle } from '../../src/http/schemas.js';
 import { createApiService } from '../../src/service/api-service.js';
 import { hashApiKey } from '../../src/service/key-verifier.js';
 import { createOfflineResolver } from '../../src/service/refsource-resolver.js';
 import { openStore } from '../../src/store/store.js';
-import { CircuitBreaker } from '../../src/upstream/circuit-breaker.js';
 import { getJson, HOUR, pricingPath, PRODUCTS, startServer, STORED_KEY, useSeededServer } from './_helpers.js';
 
 const NOW = Date.now();
@@ -134,39 +132,5 @@ describe('GET /api/v1/openapi.json', () => {
     expect(pricingBundle.safeParse(bundle).success).toBe(true);
     const catalog = await getJson(`${seeded.server.url}/api/v1/developer/catalog`, KEY);
     expect(catalogResponse.safeParse(catalog).success).toBe(true);
-  });
-});
-
-describe('token bucket', () => {
-  it('allows a burst of the limit, then one token per 60/limit seconds', () => {
-    const limiter = createRateLimiter(60);
-    for (let i = 0; i < 60; i++) expect(limiter.take('a', 1_000).allowed).toBe(true);
-    const denied = limiter.take('a', 1_000);
-    expect(denied).toMatchObject({ allowed: false, remaining: 0, retryAfterSeconds: 1, resetSeconds: 60 });
-    expect(limiter.take('a', 2_000).allowed).toBe(true);
-    expect(limiter.take('a', 2_000).allowed).toBe(false);
-    expect(limiter.take('b', 2_000)).toMatchObject({ allowed: true, remaining: 59 });
-  });
-});
-
-describe('circuit breaker', () => {
-  it('opens after the threshold, lets one probe through after the cool-down, and closes on success', () => {
-    let now = 0;
-    const breaker = new CircuitBreaker({ failureThreshold: 2, coolDownMs: 1_000 }, () => now);
-    breaker.failure();
-    expect(breaker.tryAcquire()).toBe(true);
-    breaker.failure();
-    expect(breaker.state).toBe('open');
-    expect(breaker.tryAcquire()).toBe(false);
-    now = 1_000;
-    expect(breaker.tryAcquire()).toBe(true);
-    expect(breaker.tryAcquire()).toBe(false);
-    breaker.failure();
-    expect(breaker.state).toBe('open');
-    now = 2_000;
-    expect(breaker.tryAcquire()).toBe(true);
-    breaker.success();
-    expect(breaker.state).toBe('closed');
-    expect(breaker.tryAcquire()).toBe(true);
   });
 });

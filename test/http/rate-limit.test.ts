@@ -53,6 +53,18 @@ async function takeMany(limiter: RateLimiter, key: string, n: number): Promise<R
   return decisions;
 }
 
+describe('token bucket (in-process, on a given clock)', () => {
+  it('allows a burst of the limit, then one token per 60/limit seconds', () => {
+    const limiter = createRateLimiter(60);
+    for (let i = 0; i < 60; i++) expect(limiter.take('a', 1_000).allowed).toBe(true);
+    const denied = limiter.take('a', 1_000);
+    expect(denied).toMatchObject({ allowed: false, remaining: 0, retryAfterSeconds: 1, resetSeconds: 60 });
+    expect(limiter.take('a', 2_000).allowed).toBe(true);
+    expect(limiter.take('a', 2_000).allowed).toBe(false);
+    expect(limiter.take('b', 2_000)).toMatchObject({ allowed: true, remaining: 59 });
+  });
+});
+
 for (const impl of implementations) {
   (impl.available ? describe : describe.skip)(`token bucket (${impl.name})`, () => {
     it('allows a burst of the limit with Remaining counting down and Reset growing by 60/limit s, then denies with Retry-After', async () => {

@@ -1,37 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalPrinting, landingPrintings } from '../../src/domain/printing.js';
 import type { Product } from '../../src/domain/product.js';
-import { csvRowHandler } from '../../src/ingest/csv-rows.js';
-import { MapperBugError } from '../../src/ingest/errors.js';
 import { ProductResolver } from '../../src/ingest/resolve.js';
 import { openStore, type Store } from '../../src/store/store.js';
-
-describe('printings', () => {
-  it.each([
-    ['reverse holofoil', 'Reverse Holofoil'],
-    ['  1st   edition ', '1st Edition'],
-    ['UNLIMITED HOLOFOIL', 'Unlimited Holofoil'],
-    ['Foil', 'Foil'],
-    ['   ', null],
-  ])('stores %j as %j', (text, printing) => {
-    expect(canonicalPrinting(text)).toBe(printing);
-  });
-
-  it.each([
-    ['Normal', ['Normal', null]],
-    ['Holofoil', ['Holofoil', null]],
-    ['Reverse Holofoil', ['Reverse Holofoil']],
-    ['1st Edition', ['1st Edition']],
-    ['1st Edition Holofoil', ['1st Edition Holofoil', '1st Edition']],
-    ['1st Edition Normal', ['1st Edition Normal', '1st Edition']],
-    ['Unlimited Normal', ['Unlimited Normal', null]],
-    ['Unlimited', ['Unlimited', null]],
-    ['Unlimited Holofoil', ['Unlimited Holofoil', null]],
-    ['Foil', ['Foil']],
-  ])('lands a TCGplayer row of %j on the catalog printings %j, in that order', (subType, landings) => {
-    expect(landingPrintings(subType)).toEqual(landings);
-  });
-});
 
 describe('resolving TCGplayer rows by (tcgplayer_id, printing)', () => {
   let store: Store;
@@ -86,31 +56,5 @@ describe('resolving TCGplayer rows by (tcgplayer_id, printing)', () => {
   it('resolves a tcgplayer_id without printing to the product without one', () => {
     expect(keyOf(new ProductResolver(store.products), '1')).toBe('zapdos');
     expect(keyOf(new ProductResolver(store.products), '2')).toBe('unmapped');
-  });
-});
-
-describe('a mapper that fails', () => {
-  it('stops the run with a MapperBugError naming the row, never rejecting the row', () => {
-    const rejected: string[] = [];
-    const handler = csvRowHandler(
-      { source: 'prices.csv', format: 'tcgplayer', kind: undefined, observedAt: '2026-11-20T20:00:00Z', subtype: undefined, now: Date.UTC(2026, 10, 21) },
-      {
-        line: 0,
-        observation: () => {
-          throw new TypeError("Cannot read properties of undefined (reading 'price')");
-        },
-        product: () => {},
-        skip: () => {},
-        rejectUnread: (_line, reason) => rejected.push(reason),
-      },
-      () => {},
-    );
-    handler(['productId', 'marketPrice', 'subTypeName'], 1);
-    handler(['x', '1.00', 'Normal'], 2); // a bad row is a reject
-    expect(rejected).toEqual(['productId must be digits (got "x")']);
-    const bug = () => handler(['1', '1.00', 'Normal'], 3);
-    expect(bug).toThrow(MapperBugError);
-    expect(bug).toThrow(/^prices\.csv:3: the tcgplayer format failed on this record \(a bug in oracle, not in the file\): TypeError: Cannot read/);
-    expect(rejected).toHaveLength(1);
   });
 });
