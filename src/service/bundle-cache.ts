@@ -3,9 +3,11 @@
  * The database version (PRAGMA data_version) changes whenever another connection commits,
  * so a server running beside a cron `oracle ingest` never serves a bundle older than the
  * last write; the TTL bounds how far a cached bundle's window end (its "now") may lag.
+ * lru-cache keeps the bound and the TTL; the TTL runs on the request's clock (`now`), which
+ * the service reads once per request, so a bundle's age is measured as its window is.
  */
+import { LRUCache } from 'lru-cache';
 import type { PricingBundle } from '../domain/bundle.js';
-import { LruCache } from './lru-cache.js';
 
 export interface BundleCacheOptions {
   /** Longest age of a cached bundle, in ms. */
@@ -22,7 +24,6 @@ export const BUNDLE_CACHE_DEFAULTS: BundleCacheOptions = { ttlMs: 1_000, maxEntr
 interface Entry {
   bundle: PricingBundle;
   version: number;
-  computedAt: number;
 }
 
 export interface BundleCache {
@@ -34,19 +35,22 @@ export interface BundleCache {
 }
 
 export function createBundleCache(options: BundleCacheOptions = BUNDLE_CACHE_DEFAULTS): BundleCache {
-  const entries = new LruCache<string, Entry>(options.maxEntries);
+  /** The clock lru-cache ages entries by: the `now` of the lookup under way (read as is: ttlResolution 0). */
+  const clock = { time: 0, now: () => clock.time };
+  const entries = new LRUCache<string, Entry>({ max: options.maxEntries, ttl: options.ttlMs, ttlResolution: 0, perf: clock });
   let hits = 0;
   let misses = 0;
   return {
     get(key, version, now, compute) {
+      clock.time = now;
       const hit = entries.get(key);
-      if (hit && hit.version === version && now - hit.computedAt < options.ttlMs && now >= hit.computedAt) {
+      if (hit !== undefined && hit.version === version) {
         hits += 1;
         return hit.bundle;
       }
       misses += 1;
       const bundle = compute();
-      entries.set(key, { bundle, version, computedAt: now });
+      entries.set(key, { bundle, version });
       return bundle;
     },
     clear: () => entries.clear(),

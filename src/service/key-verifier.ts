@@ -15,9 +15,9 @@
  * refuses the very next request on an open connection too.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { Store } from '../store/store.js';
 import { andThen, type Awaitable } from './awaitable.js';
-import { LruCache } from './lru-cache.js';
 
 /** Who is calling: a public key id, safe for logs. */
 export interface KeyIdentity {
@@ -84,7 +84,7 @@ const MAX_CACHED_LOOKUPS = 10_000;
 
 export function createKeyVerifier(envKeys: readonly string[]): KeyVerifier {
   const envDigests = envKeys.map(sha256);
-  const lookups = new LruCache<string, CachedLookup>(MAX_CACHED_LOOKUPS);
+  const lookups = new LRUCache<string, CachedLookup>({ max: MAX_CACHED_LOOKUPS });
   const lastUsed = new Map<string, number>();
 
   function matchEnv(digest: Buffer): KeyIdentity | null {

@@ -4,6 +4,7 @@
  * questions about one id share one call, and a circuit breaker stops calls to an upstream
  * that keeps failing. The local catalog then decides.
  */
+import { LRUCache } from 'lru-cache';
 import {
   NoCatalogMappingError,
   UpstreamNotConfiguredError,
@@ -13,7 +14,6 @@ import type { StoredProduct } from '../store/store.js';
 import type { Awaitable } from './awaitable.js';
 import { CircuitBreaker, CIRCUIT_BREAKER_DEFAULTS, type CircuitBreakerOptions, type CircuitState } from '../upstream/circuit-breaker.js';
 import type { RefsourceClient, UpstreamAnswer } from '../upstream/refsource-client.js';
-import { LruCache } from './lru-cache.js';
 
 /** What a resolution found: the product, and the upstream's failure when pricing went on without it. */
 export interface Resolution {
@@ -88,42 +88,52 @@ export function createUnconfiguredResolver(): RefsourceResolver {
   };
 }
 
+/** A failed upstream answer travels as a rejection, which lru-cache never caches but hands to every caller sharing the call. */
+class FailedAnswer {
+  constructor(readonly answer: UpstreamAnswer) {}
+}
+
 export function createUpstreamResolver(
   client: RefsourceClient,
   options: Partial<ResolverOptions> = {},
 ): RefsourceResolver {
   const { answerTtlMs, maxAnswers, breaker: breakerOptions, now } = { ...RESOLVER_DEFAULTS, ...options };
-  const answers = new LruCache<string, { answer: UpstreamAnswer; at: number }>(maxAnswers);
-  const inFlight = new Map<string, Promise<UpstreamAnswer>>();
   const breaker = new CircuitBreaker(breakerOptions, now);
-
   const counts = { found: 0, gone: 0, failed: 0, skipped: 0 };
 
   async function callUpstream(id: string): Promise<UpstreamAnswer> {
     if (!breaker.tryAcquire()) {
       counts.skipped += 1;
-      return { status: 'failed', reason: 'upstream marked down after repeated failures' };
+      throw new FailedAnswer({ status: 'failed', reason: 'upstream marked down after repeated failures' });
     }
     const answer = await client.lookup(id);
     counts[answer.status] += 1;
     if (answer.status === 'failed') {
       breaker.failure();
-    } else {
-      breaker.success();
-      answers.set(id, { answer, at: now() });
+      throw new FailedAnswer(answer);
     }
+    breaker.success();
     return answer;
   }
 
-  function ask(id: string): Promise<UpstreamAnswer> {
-    const cached = answers.get(id);
-    if (cached && now() - cached.at < answerTtlMs) return Promise.resolve(cached.answer);
-    let pending = inFlight.get(id);
-    if (!pending) {
-      pending = callUpstream(id).finally(() => inFlight.delete(id));
-      inFlight.set(id, pending);
+  // Healthy answers (found / gone) are kept for answerTtlMs; fetch() shares one call among
+  // concurrent askers of an id. An answer evicted while its call is out still reaches them.
+  const answers = new LRUCache<string, UpstreamAnswer>({
+    max: maxAnswers,
+    ttl: answerTtlMs,
+    ttlResolution: 0,
+    perf: { now },
+    ignoreFetchAbort: true,
+    fetchMethod: (id) => callUpstream(id),
+  });
+
+  async function ask(id: string): Promise<UpstreamAnswer> {
+    try {
+      return (await answers.fetch(id)) as UpstreamAnswer;
+    } catch (error) {
+      if (error instanceof FailedAnswer) return error.answer;
+      throw error;
     }
-    return pending;
   }
 
   return {
