@@ -16,8 +16,8 @@ export const service = await import(dist('service/oracle.js'));
 export const calibration = await import(dist('service/calibration.js'));
 /** @type {typeof import('../../src/ingest/pipeline.js')} */
 export const ingest = await import(dist('ingest/pipeline.js'));
-/** @type {typeof import('../../src/sample/prng.js')} */
-export const prng = await import(dist('sample/prng.js'));
+/** @type {typeof import('../../sample/prng.js')} */
+export const prng = await import(new URL('../../build/sample/prng.js', import.meta.url).href); // the sample generator's, built beside dist/
 /** @type {typeof import('../../src/engine/stats.js')} */
 export const stats = await import(dist('engine/stats.js'));
 /** @type {typeof import('../../src/domain/time.js')} */

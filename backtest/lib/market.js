@@ -8,7 +8,7 @@
 import { prng } from './built.js';
 import { CELLS, DAYS, GRADERS, GRADES, HOUR, HOURS, PARAMS, SCENARIOS, START, cellIndex } from './model.js';
 
-/** @typedef {import('../../src/sample/prng.js').Prng} Prng */
+/** @typedef {import('../../sample/prng.js').Prng} Prng */
 /** @typedef {import('./model.js').ProductPlan} ProductPlan */
 /** @typedef {import('./model.js').Scenario} Scenario */
 

@@ -126,13 +126,13 @@ export const PARAMS = {
  * @property {string} description one line for the docs
  * @property {{ full: number, small: number }} count
  * @property {'booster_box'} [productType] default: single_card
- * @property {(plan: ProductPlan, rng: import('../../src/sample/prng.js').Prng) => void} [shape] changes the default plan
+ * @property {(plan: ProductPlan, rng: import('../../sample/prng.js').Prng) => void} [shape] changes the default plan
  */
 
 /** Hour index of a day of the period plus hours. */
 const at = (/** @type {number} */ day, hours = 0) => day * 24 + hours;
 /** A random hour inside the scored period, away from its ends. */
-const scoredHour = (/** @type {import('../../src/sample/prng.js').Prng} */ rng, firstDay = WARMUP_DAYS + 3, lastDay = DAYS - 6) =>
+const scoredHour = (/** @type {import('../../sample/prng.js').Prng} */ rng, firstDay = WARMUP_DAYS + 3, lastDay = DAYS - 6) =>
   at(rng.int(firstDay, lastDay), rng.int(0, 23));
 
 /** @type {readonly Scenario[]} */

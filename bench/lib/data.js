@@ -46,7 +46,7 @@ export const DATA_END = '2026-11-01T00:00:00Z';
 export async function generatedData(ctx, shape) {
   const end = shape.end ?? DATA_END;
   const name = `data-p${shape.products}-o${shape.observations}-h${shape.hot ?? 0}`;
-  const params = { ...shape, end, generator: codeFingerprint(['dist/sample', 'scripts/generate-sample-data.js']) };
+  const params = { ...shape, end, generator: codeFingerprint(['build/sample', 'scripts/generate-sample-data.js']) };
   const artifact = await cached(
     name,
     params,
@@ -78,7 +78,7 @@ export async function generatedData(ctx, shape) {
  */
 export async function sampleDatabase(ctx) {
   const end = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000).toISOString().replace('.000Z', 'Z');
-  const params = { end, code: codeFingerprint(['drizzle', 'dist/sample']) };
+  const params = { end, code: codeFingerprint(['drizzle', 'build/sample']) };
   const artifact = await cached(
     'sample-db',
     params,

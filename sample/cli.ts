@@ -4,17 +4,14 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { InvalidParameterError } from '../domain/errors.js';
-import { parseIntInRange } from '../domain/params.js';
-import { HOUR_MS, parseInstant, toIsoUtc, toUtcDate } from '../domain/time.js';
+import { InvalidParameterError } from '../src/domain/errors.js';
+import { parseIntInRange } from '../src/domain/params.js';
+import { HOUR_MS, parseInstant, toIsoUtc, toUtcDate } from '../src/domain/time.js';
 import { HISTORY_EPOCH } from './feed-model.js';
 import { DEFAULT_DAYS, DEFAULT_SEED, planSample, type SampleOptions } from './generate.js';
 import { SAMPLE_PRODUCTS } from './products.js';
 import { writeSample } from './write-csv.js';
-
-const DEFAULT_OUT_DIR = fileURLToPath(new URL('../../data/', import.meta.url));
 
 export const HELP = `Usage: node scripts/generate-sample-data.js [options]
 
@@ -78,8 +75,12 @@ function parseEnd(raw: string | undefined, now: () => number): number {
   return Math.floor(ms / 1000) * 1000;
 }
 
-/** Runs the generator with command-line arguments (without node and script); returns the exit code. */
-export async function main(args: readonly string[], io: CliIo = defaultIo): Promise<number> {
+/**
+ * Runs the generator with command-line arguments (without node and script); returns the exit
+ * code. `defaultOutDir` is where files go without --out-dir: the script passes the package's
+ * data/, which it knows from its own location (this module runs from source and from a bundle).
+ */
+export async function main(args: readonly string[], io: CliIo = defaultIo, defaultOutDir = 'data'): Promise<number> {
   let options: SampleOptions;
   let outDir: string;
   let gzip: boolean;
@@ -114,7 +115,7 @@ export async function main(args: readonly string[], io: CliIo = defaultIo): Prom
     };
     const scale = [options.products, options.observations, options.hotProductObservations].some((v) => v !== undefined);
     gzip = !scale || values.gzip === true;
-    outDir = resolve(values['out-dir'] ?? DEFAULT_OUT_DIR);
+    outDir = resolve(values['out-dir'] ?? defaultOutDir);
   } catch (error) {
     io.stderr(`generate-sample-data: ${error instanceof Error ? error.message : String(error)}\n(run with --help for usage)\n`);
     return 2;

@@ -9,8 +9,8 @@
  * - scale mode, when a total or a hot-product count is asked for (exact-history.ts): exact
  *   row counts for benchmarks, planned from the end, so a later end gives other rows.
  */
-import { DAY_MS } from '../domain/time.js';
-import type { Era, ProductType } from '../domain/product.js';
+import { DAY_MS } from '../src/domain/time.js';
+import type { Era, ProductType } from '../src/domain/product.js';
 import type { ObservationDay } from './day-buffer.js';
 import { exactDays, planExact, type ExactPlan } from './exact-history.js';
 import { SOURCES } from './feed-model.js';

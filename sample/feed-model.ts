@@ -3,7 +3,7 @@
  * the feeds, their publication hours and noise, outlier rates, the price walk's parameters,
  * and which conditions and feeds a product appears in.
  */
-import type { Era } from '../domain/product.js';
+import type { Era } from '../src/domain/product.js';
 import { GUIDE_CONDITIONS, SAMPLE_CONDITIONS, salesRate, UNGRADED_CONDITION } from './market-model.js';
 import type { Prng } from './prng.js';
 import type { ModelProduct } from './sample-products.js';

@@ -15,7 +15,7 @@
  * - `pricecharting` quotes every guide column at 06:00Z, `tcgplayer` ungraded at 02:00Z;
  * - sparse products sell every few weeks on a schedule fixed from the epoch (sparse-sales.ts).
  */
-import { DAY_MS, HOUR_MS, toUtcDate } from '../domain/time.js';
+import { DAY_MS, HOUR_MS, toUtcDate } from '../src/domain/time.js';
 import { DayBuffer, type ObservationDay } from './day-buffer.js';
 import {
   conditionSalesRate,

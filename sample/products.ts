@@ -6,7 +6,7 @@
  * realistic magnitudes; they are not quotes. Release dates are given where they are well
  * known and left empty otherwise (the catalog allows it). refsource ids are made up.
  */
-import type { ProductType } from '../domain/product.js';
+import type { ProductType } from '../src/domain/product.js';
 
 export type Game = 'pokemon' | 'mtg' | 'baseball' | 'basketball' | 'football';
 

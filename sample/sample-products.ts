@@ -2,7 +2,7 @@
  * The products a generation run covers: the real catalog (or its first N entries), then
  * synthetic variants of the liquid real products when more are asked for (scale mode).
  */
-import type { Era } from '../domain/product.js';
+import type { Era } from '../src/domain/product.js';
 import type { SampleProduct } from './products.js';
 import { eraOf, SAMPLE_PRODUCTS } from './products.js';
 import { derivePrng } from './prng.js';

@@ -11,7 +11,7 @@
  * - guide quotes as in the sample, thinned out to every k days when they would take more than
  *   their share of the requested total.
  */
-import { DAY_MS, HOUR_MS } from '../domain/time.js';
+import { DAY_MS, HOUR_MS } from '../src/domain/time.js';
 import { DayBuffer, type ObservationDay } from './day-buffer.js';
 import {
   EBAY,

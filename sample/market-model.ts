@@ -3,8 +3,8 @@
  * condition's price relates to the ungraded price, and how sales spread over conditions.
  * The numbers are hobby rules of thumb, chosen for realistic shapes, not fitted to data.
  */
-import { GRADERS, MATRIX_GRADES, POOLED_GRADER, type Grader } from '../domain/conditions.js';
-import type { Era } from '../domain/product.js';
+import { GRADERS, MATRIX_GRADES, POOLED_GRADER, type Grader } from '../src/domain/conditions.js';
+import type { Era } from '../src/domain/product.js';
 
 /** A condition as the observation CSV spells it: empty grader and grade for ungraded. */
 export interface SampleCondition {

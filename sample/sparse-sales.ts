@@ -3,7 +3,7 @@
  * schedule fixed in absolute time: a renewal process from an origin date, so the sales of a
  * period are the same whatever the end of the generated history.
  */
-import { DAY_MS } from '../domain/time.js';
+import { DAY_MS } from '../src/domain/time.js';
 import { conditionSalesRate, pickWeighted, productConditions, SALE_NOISE } from './feed-model.js';
 import { derivePrng } from './prng.js';
 import type { ModelProduct } from './sample-products.js';
