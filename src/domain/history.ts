@@ -19,7 +19,8 @@ export const HISTORY_DEFAULT_SLOTS: readonly string[] = [UNGRADED, conditionKey(
 export const SLOT_KEYS: readonly string[] = [UNGRADED, ...GRADERS.flatMap((g) => MATRIX_GRADES.map((n) => conditionKey(g, n)))];
 
 const STEP_UNITS = { h: HOUR_MS, d: DAY_MS, w: 7 * DAY_MS } as const;
-const STEP = /^([1-9]\d{0,3})([hdw])$/;
+/** A step between points: a whole number 1-9999, then h, d or w. */
+export const STEP = /^([1-9]\d{0,3})([hdw])$/;
 
 export interface HistoryNames {
   from: string;

@@ -76,6 +76,14 @@ export function parseObservedAt(raw: string, now: number, name = '--observed-at'
   return ms;
 }
 
+/** A date parameter as far as it can be checked without a clock: required, YYYY-MM-DD, a real date; its 00:00Z instant. */
+export function parseDateParam(raw: string | undefined, name = 'date'): number {
+  if (raw === undefined || raw === '') throw new InvalidDateError(name, `${name} is required, as YYYY-MM-DD`);
+  const start = parseCalendarDate(raw);
+  if (typeof start === 'string') throw new InvalidDateError(name, `${name} ${start}`);
+  return start;
+}
+
 /**
  * A snapshot date: YYYY-MM-DD, today (UTC) at the latest. Returns the window of
  * CONTRACT.md decision 2: from 00:00:00Z of the date to 00:00:00Z of the next day.
@@ -85,10 +93,8 @@ export function parseSnapshotDate(
   now: number,
   name = 'date',
 ): { start: number; end: number } {
-  if (raw === undefined || raw === '') throw new InvalidDateError(name, `${name} is required, as YYYY-MM-DD`);
-  const start = parseCalendarDate(raw);
-  if (typeof start === 'string') throw new InvalidDateError(name, `${name} ${start}`);
-  if (raw > toUtcDate(now)) {
+  const start = parseDateParam(raw, name);
+  if ((raw as string) > toUtcDate(now)) {
     throw new InvalidDateError(name, `${name} ${raw} is in the future (today is ${toUtcDate(now)} UTC)`);
   }
   return { start, end: start + DAY_MS };

@@ -68,18 +68,21 @@ function operation(route: Route): Record<string, unknown> {
   };
 }
 
+/** One parameter per field: its schema as the handler receives the value, required when it has no default. */
 function parameters(schema: z.ZodObject | undefined, location: 'path' | 'query'): unknown[] {
   if (!schema) return [];
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as {
-    properties?: Record<string, { description?: string }>;
-  };
-  return Object.entries(json.properties ?? {}).map(([name, { description, ...paramSchema }]) => ({
-    name,
-    in: location,
-    required: location === 'path',
-    ...(description ? { description } : {}),
-    schema: paramSchema,
-  }));
+  return Object.entries(schema.shape as Record<string, z.ZodType>).map(([name, field]) => {
+    const { description, ...paramSchema } = stripSchemaHeader(z.toJSONSchema(field, { io: 'output', target: 'draft-2020-12' })) as {
+      description?: string;
+    };
+    return {
+      name,
+      in: location,
+      required: location === 'path' || !field.safeParse(undefined).success,
+      ...(description ? { description } : {}),
+      schema: paramSchema,
+    };
+  });
 }
 
 /** A named component by reference, anything else inline. */

@@ -1,119 +1,173 @@
 /**
- * The zod schemas of the API: path and query parameters (validated on every request, each
- * field with its fast parser, see input.ts) and response bodies (the routes' declared return
- * types, checked against the domain types below). The OpenAPI document is generated from
- * these same objects, so it cannot drift.
+ * The zod schemas of the API: path and query parameters (every request's input goes through
+ * them, input.ts) and response bodies (the routes' declared return types, checked against the
+ * domain types below). The OpenAPI document is generated from these same objects.
  */
 import { z } from 'zod';
 import { OUTLIER_STDDEVS, WINDOW_HOURS, type PricingBundle } from '../domain/bundle.js';
 import { GRADERS, MATRIX_GRADES } from '../domain/conditions.js';
 import { InvalidParameterError } from '../domain/errors.js';
-import { parseIntInRange, parseOutlierStddevs, parseWindowHours } from '../domain/params.js';
+import { parseAsOf, parseDateParam, parseIntInRange } from '../domain/params.js';
 import { ERAS, PRODUCT_TYPES } from '../domain/product.js';
 import { SEARCH_LIMIT, type CatalogBody, type SearchBody } from '../service/catalog.js';
 import { MAX_SEARCH_CHARS, parseSearchText } from '../domain/search.js';
-import { HISTORY_DEFAULT_DAYS, HISTORY_DEFAULT_EVERY, HISTORY_DEFAULT_SLOTS, HISTORY_MAX_POINTS, SLOT_KEYS } from '../domain/history.js';
+import {
+  HISTORY_DEFAULT_DAYS,
+  HISTORY_DEFAULT_EVERY,
+  HISTORY_DEFAULT_SLOTS,
+  HISTORY_MAX_POINTS,
+  parseEvery,
+  parseSlots,
+  SLOT_KEYS,
+  STEP,
+} from '../domain/history.js';
 import type { HistoryBody } from '../service/history.js';
 import { parseSlot, type EvidenceBody } from '../domain/evidence.js';
-import { DEFER, withFastParse } from './input.js';
+import { parseCalendarDate, parseInstant } from '../domain/time.js';
+import { unprocessableInputs } from './input.js';
 
 /**
- * A query parameter parsed by the shared domain parser (so the 400 names the parameter and
- * its range in the CLI's words) and documented by `doc`. A repeated parameter arrives as an
- * array; joined, it fails the parser like any other malformed value.
+ * Words a field's failure as the shared domain parser words it for the CLI (CONTRACT.md
+ * decision 1: the detail names the parameter and its range), from the raw value zod refused.
+ * The schema decides what is valid; test/http/input.test.ts checks that the parser refuses
+ * the same values, so there is always such a message.
  */
-function queryParam<T>(parse: (raw: string | undefined) => T, doc: Record<string, unknown>) {
-  // The schema accepts any input and its transform decides: the same function is the fast path.
-  const parseRaw = (raw: unknown) => parse(Array.isArray(raw) ? raw.join(',') : (raw as string | undefined));
-  return withFastParse(z.unknown().optional().meta(doc).transform(parseRaw), parseRaw);
+function wording(parse: (raw: string | undefined) => unknown) {
+  return (issue: { input?: unknown }): string | undefined => {
+    try {
+      parse(issue.input === undefined ? undefined : String(issue.input));
+    } catch (error) {
+      if (error instanceof InvalidParameterError) return error.message;
+      throw error;
+    }
+    return undefined;
+  };
 }
 
-function intParam(parse: (raw: string | undefined) => number, range: { min: number; max: number; default: number }, description: string) {
-  return queryParam(parse, { type: 'integer', minimum: range.min, maximum: range.max, default: range.default, description });
+/**
+ * A decimal integer as a program prints it (no sign but a minus, no spaces, leading zeros,
+ * decimals or exponent: domain/params.ts says why), short enough to be exact as a number.
+ */
+const DECIMAL_INTEGER = /^(0|-?[1-9]\d{0,14})$/;
+
+function intQuery(name: string, range: { min: number; max: number; default: number }, description: string) {
+  const error = wording((raw) => parseIntInRange(name, raw, range));
+  return z
+    .string({ error })
+    .regex(DECIMAL_INTEGER, { error })
+    .transform(Number)
+    .pipe(z.int().min(range.min, { error }).max(range.max, { error }))
+    .default(range.default)
+    .meta({ description });
 }
 
-const windowHours = intParam(parseWindowHours, WINDOW_HOURS, 'TWAP lookback in hours.');
-const outlierStddevs = intParam(
-  parseOutlierStddevs,
-  OUTLIER_STDDEVS,
-  'Observations beyond this many standard deviations are dropped.',
+const windowHours = intQuery('window_hours', WINDOW_HOURS, 'TWAP lookback in hours.');
+const outlierStddevs = intQuery('outlier_stddevs', OUTLIER_STDDEVS, 'Observations beyond this many standard deviations are dropped.');
+
+/**
+ * An ISO-8601 instant with a zone, as time.ts reads it (RFC 3339, plus a space or lower-case
+ * `t` for `T`, optional seconds, `+hhmm` offsets). Whether it is later than now is the
+ * route's check: it has the request's clock.
+ */
+function instantQuery(name: string, description: string) {
+  const error = wording((raw) => raw !== undefined && parseAsOf(raw, Number.POSITIVE_INFINITY, name));
+  return z
+    .string({ error })
+    .refine((raw) => typeof parseInstant(raw) === 'number', { error })
+    .optional()
+    .meta({ format: 'date-time', description });
+}
+
+const at = instantQuery(
+  'at',
+  'Price as of this ISO-8601 instant with `Z` or an offset, not later than now (default: now). Not in SPEC.md: point-in-time by key.',
 );
-
-/** A raw string parameter: checked by the route's handler, which has the request's clock. */
-function rawParam(doc: Record<string, unknown>) {
-  return queryParam((raw) => raw, { type: 'string', ...doc });
-}
-
-const at = rawParam({
-  format: 'date-time',
-  description: 'Price as of this ISO-8601 instant with `Z` or an offset, not later than now (default: now). Not in SPEC.md: point-in-time by key.',
-});
 
 export const pricingQuery = z.object({ window_hours: windowHours, outlier_stddevs: outlierStddevs, at });
 
+const slotWording = wording(parseSlot);
+const slotKey = (raw: string) => raw.trim().toLowerCase();
+
 export const evidenceQuery = z.object({
-  slot: queryParam((raw) => parseSlot(raw), {
-    type: 'string',
-    enum: SLOT_KEYS,
-    description: 'The slot to explain: `ungraded` or a grader and grade 7-10 (`psa9`). Required.',
-  }),
+  // Any case, spaces around it ignored, as parseSlot takes it.
+  slot: z
+    .string({ error: slotWording })
+    .refine((raw) => SLOT_KEYS.includes(slotKey(raw)), { error: slotWording })
+    .transform(slotKey)
+    .pipe(z.enum(SLOT_KEYS as [string, ...string[]]))
+    .meta({ description: 'The slot to explain: `ungraded` or a grader and grade 7-10 (`psa9`), any case. Required.' }),
   at,
   window_hours: windowHours,
   outlier_stddevs: outlierStddevs,
 });
 
+/** `word` in any case, as a pattern without flags (JSON Schema patterns have none). */
+const anyCase = (word: string) => word.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`);
+const ANY_SLOT = `(?:${SLOT_KEYS.map(anyCase).join('|')})`;
+/** What parseSlots takes: slots in any case, comma-separated, spaces around each ignored. */
+const SLOT_LIST = new RegExp(`^\\s*${ANY_SLOT}\\s*(?:,\\s*${ANY_SLOT}\\s*)*$`);
+
+const everyWording = wording((raw) => parseEvery(raw));
+const slotsWording = wording((raw) => parseSlots(raw));
+
 export const historyQuery = z.object({
-  from: rawParam({ format: 'date-time', description: `First instant, ISO-8601 with zone (default: ${HISTORY_DEFAULT_DAYS} days before \`to\`).` }),
-  to: rawParam({ format: 'date-time', description: 'Last instant, ISO-8601 with zone, not later than now (default: now). Points step back from it.' }),
-  every: rawParam({ pattern: '^[1-9][0-9]{0,3}[hdw]$', default: HISTORY_DEFAULT_EVERY, description: `Step between points: \`<n>h\`, \`<n>d\` or \`<n>w\`. At most ${HISTORY_MAX_POINTS} points a request.` }),
-  slots: rawParam({ default: HISTORY_DEFAULT_SLOTS.join(','), description: `Comma-separated slots: ${SLOT_KEYS.join(', ')}.` }),
+  from: instantQuery('from', `First instant, ISO-8601 with zone (default: ${HISTORY_DEFAULT_DAYS} days before \`to\`).`),
+  to: instantQuery('to', 'Last instant, ISO-8601 with zone, not later than now (default: now). Points step back from it.'),
+  every: z
+    .string({ error: everyWording })
+    .regex(STEP, { error: everyWording })
+    .default(HISTORY_DEFAULT_EVERY)
+    .meta({ description: `Step between points: \`<n>h\`, \`<n>d\` or \`<n>w\`. At most ${HISTORY_MAX_POINTS} points a request.` }),
+  slots: z
+    .string({ error: slotsWording })
+    .regex(SLOT_LIST, { error: slotsWording })
+    .default(HISTORY_DEFAULT_SLOTS.join(','))
+    .meta({ description: `Comma-separated slots, any case: ${SLOT_KEYS.join(', ')}.` }),
   window_hours: windowHours,
   outlier_stddevs: outlierStddevs,
 });
 
+const dateWording = wording((raw) => parseDateParam(raw));
 export const snapshotQuery = z.object({
-  // Checked by the service (422, CONTRACT.md decision 2), which needs the clock.
-  date: queryParam((raw) => raw, {
-    type: 'string',
-    format: 'date',
-    description: 'UTC date YYYY-MM-DD, today at the latest. Window: 00:00Z of the date to 00:00Z of the next day.',
-  }),
+  // A bad date is a 422 (CONTRACT.md decision 2); a future one is the service's check, which has the clock.
+  date: z
+    .string({ error: dateWording })
+    .refine((raw) => typeof parseCalendarDate(raw) === 'number', { error: dateWording })
+    .meta({
+      format: 'date',
+      description: 'UTC date YYYY-MM-DD, today at the latest. Window: 00:00Z of the date to 00:00Z of the next day.',
+    })
+    .register(unprocessableInputs, {}),
   outlier_stddevs: outlierStddevs,
 });
 
+const searchWording = wording(parseSearchText);
+
 export const searchQuery = z.object({
-  q: queryParam((raw) => parseSearchText(raw), {
-    type: 'string',
-    minLength: 1,
-    maxLength: MAX_SEARCH_CHARS,
-    description: 'Words to find, in any order, each a prefix, across key, name, set and subtitle (e.g. `base charizard 4/102`, `char 4/102`). Punctuation is not syntax.',
-  }),
-  limit: intParam((raw) => parseIntInRange('limit', raw, SEARCH_LIMIT), SEARCH_LIMIT, 'Most results returned, best match first.'),
+  q: z
+    .string({ error: searchWording })
+    .max(MAX_SEARCH_CHARS, { error: searchWording })
+    .regex(/\S/, { error: searchWording })
+    .meta({
+      description:
+        'Words to find, in any order, each a prefix, across key, name, set and subtitle (e.g. `base charizard 4/102`, `char 4/102`). Punctuation is not syntax. Required, not blank.',
+    }),
+  limit: intQuery('limit', SEARCH_LIMIT, 'Most results returned, best match first.'),
 });
 
 export const productKeyPath = z.object({
-  product_key: withFastParse(z.string().min(1).meta({ description: 'Catalog key, URL-encoded.' }), (raw) =>
-    typeof raw === 'string' && raw.length >= 1 ? raw : DEFER,
-  ),
+  product_key: z.string().min(1).meta({ description: 'Catalog key, URL-encoded.' }),
 });
 
 const REFSOURCE_ID = /^\d{1,20}$/;
-
-function refsourceId(id: string): string {
-  if (!REFSOURCE_ID.test(id)) {
-    throw new InvalidParameterError('refsource_id', `refsource_id must be a string of 1 to 20 digits (got ${JSON.stringify(id)})`);
-  }
-  return id;
-}
+const refsourceIdWording = (issue: { input?: unknown }) =>
+  `refsource_id must be a string of 1 to 20 digits (got ${JSON.stringify(issue.input)})`;
 
 export const refsourceIdPath = z.object({
-  refsource_id: withFastParse(
-    z
-      .string()
-      .meta({ type: 'string', pattern: REFSOURCE_ID.source, description: 'Upstream reference-source product id (digits).' })
-      .transform(refsourceId),
-    (raw) => (typeof raw === 'string' ? refsourceId(raw) : DEFER),
-  ),
+  refsource_id: z
+    .string({ error: refsourceIdWording })
+    .regex(REFSOURCE_ID, { error: refsourceIdWording })
+    .meta({ description: 'Upstream reference-source product id (digits).' }),
 });
 
 /** The named response schemas: `components.schemas` of the OpenAPI document. */

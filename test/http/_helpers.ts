@@ -4,6 +4,8 @@
  */
 import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import formats from 'ajv-formats';
 import { afterAll, beforeAll } from 'vitest';
 import { tempDir } from '../_setup.js';
 import type { Product } from '../../src/domain/product.js';
@@ -232,4 +234,9 @@ export function useSeededServer(now: number): { readonly server: TestServer; rea
     },
     dbPath,
   };
+}
+
+/** A JSON Schema 2020-12 validator (OpenAPI 3.1's dialect) that checks `format`s too. */
+export function jsonSchemaValidator(): Ajv2020 {
+  return formats.default(new Ajv2020({ strict: false }));
 }

@@ -1,76 +1,164 @@
 /**
- * The fast input parsers against their definition, the zod schemas: on every input of the
- * table both give the same value, or the same named error with the same message.
+ * The route input schemas (src/http/schemas.ts) are what the server enforces: queries made
+ * from the OpenAPI document's own parameter constraints, valid and not, sent to a real server
+ * on port 0. A query the schema refuses must answer 4xx with the schema's detail, one it takes
+ * must be priced, and one the document calls valid must be taken. Beside it, the schema and
+ * the CLI's parsers (src/domain) take and refuse the same values in the same words.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { z } from 'zod';
-import { inputParser, schemaParser, type InputParser } from '../../src/http/input.js';
-import { pricingQuery, productKeyPath, refsourceIdPath, snapshotQuery } from '../../src/http/schemas.js';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { OUTLIER_STDDEVS } from '../../src/domain/bundle.js';
+import { parseSlot } from '../../src/domain/evidence.js';
+import { parseEvery, parseHistoryRequest, parseSlots } from '../../src/domain/history.js';
+import { parseAsOf, parseDateParam, parseIntInRange, parseSnapshotDate, parseWindowHours } from '../../src/domain/params.js';
+import { parseSearchText } from '../../src/domain/search.js';
+import { toIsoUtc, toUtcDate } from '../../src/domain/time.js';
+import { inputParser } from '../../src/http/input.js';
+import { evidenceQuery, historyQuery, pricingQuery, searchQuery, snapshotQuery } from '../../src/http/schemas.js';
+import { SEARCH_LIMIT } from '../../src/service/catalog.js';
+import { DAY, getJson, jsonSchemaValidator, pricingPath, PRODUCTS, STORED_KEY, useSeededServer } from './_helpers.js';
 
-type Outcome = { value: unknown } | { error: string; message: string; parameter: unknown };
+const NOW = Date.now();
+const seeded = useSeededServer(NOW);
 
-function outcome(parse: InputParser, input: Record<string, unknown>): Outcome {
+/** What parsing one value gave: the value, or the error's class and message. */
+type Outcome = { ok: true } | { ok: false; error: string; message: string };
+
+function outcome(parse: () => unknown): Outcome {
   try {
-    return { value: parse(input) };
+    parse();
+    return { ok: true };
   } catch (error) {
-    const e = error as Error & { parameter?: unknown };
-    return { error: e.constructor.name, message: e.message, parameter: e.parameter };
+    return { ok: false, error: (error as Error).constructor.name, message: (error as Error).message };
   }
 }
 
-const INTEGERS = [undefined, '', ' ', '1', '24', '72', '73', '0', '-1', '-0', '+5', ' 5 ', ' 24', '24\n', '024', '24.0', '1.5', '1e1', '0x10', 'abc', '٣', '00012', '9'.repeat(30)];
+// Strings near the valid ones as well as anything: digits, signs, spaces, dates, slots, steps.
+const NEAR = fc.oneof(
+  fc.string({ maxLength: 30 }),
+  fc.stringMatching(/^[ +\-0-9.e]{0,6}$/),
+  fc.stringMatching(/^ ?(ungraded|[pPbBcCsS][sSgG][aAsScC]1?[0-9]) ?$/),
+  fc.stringMatching(/^[0-9]{1,5}[hdwmy]?$/),
+  fc.stringMatching(/^[0-9]{4}-[0-9]{1,2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,10})?)?([zZ]|[+-][0-9]{2}:?[0-9]{2})?)?$/),
+);
 
-const TABLE: [string, z.ZodObject, Record<string, unknown>[]][] = [
-  [
-    'pricing query',
-    pricingQuery,
-    [
-      {},
-      { extra: '1' },
-      ...INTEGERS.map((raw) => ({ window_hours: raw })),
-      ...INTEGERS.map((raw) => ({ outlier_stddevs: raw })),
-      { window_hours: ['2', '3'] },
-      { window_hours: ['5'] },
-      { outlier_stddevs: [] },
-      { window_hours: '0', outlier_stddevs: '0' },
-      { window_hours: '12', outlier_stddevs: '9' },
-    ],
-  ],
-  [
-    'snapshot query',
-    snapshotQuery,
-    [{}, { date: '2025-01-01' }, { date: ['2025-01-01', '2025-01-02'] }, { date: '' }, { outlier_stddevs: '11' }, { date: 'x', outlier_stddevs: '4' }],
-  ],
-  ['product key', productKeyPath, [{ product_key: 'base-set-charizard' }, { product_key: 'ポケモン é/x' }, { product_key: '' }, {}, { product_key: 5 }]],
-  [
-    'refsource id',
-    refsourceIdPath,
-    [{ refsource_id: '1001' }, { refsource_id: '1'.repeat(20) }, { refsource_id: '1'.repeat(21) }, { refsource_id: '12a' }, { refsource_id: '' }, {}, { refsource_id: 7 }],
-  ],
+const FIELDS: [string, z.ZodObject, string, (raw: string | undefined) => unknown][] = [
+  ['window_hours', pricingQuery, 'window_hours', (raw) => parseWindowHours(raw)],
+  ['outlier_stddevs', snapshotQuery, 'outlier_stddevs', (raw) => parseIntInRange('outlier_stddevs', raw, OUTLIER_STDDEVS)],
+  ['at', pricingQuery, 'at', (raw) => raw !== undefined && parseAsOf(raw, Number.POSITIVE_INFINITY, 'at')],
+  ['slot', evidenceQuery, 'slot', (raw) => parseSlot(raw)],
+  ['every', historyQuery, 'every', (raw) => parseEvery(raw)],
+  ['slots', historyQuery, 'slots', (raw) => parseSlots(raw)],
+  ['date', snapshotQuery, 'date', (raw) => parseDateParam(raw)],
+  ['q', searchQuery, 'q', (raw) => parseSearchText(raw)],
+  ['limit', searchQuery, 'limit', (raw) => parseIntInRange('limit', raw, SEARCH_LIMIT)],
 ];
 
-describe('fast input parsers', () => {
-  afterEach(() => vi.restoreAllMocks());
+/** Values every other field of the query takes, so only the field under test decides. */
+const OTHERS: Record<string, string> = { slot: 'ungraded', date: '2025-01-01', q: 'charizard' };
 
-  it.each(TABLE)('agree with the zod schema of the %s on every input of the table', (_name, schema, inputs) => {
-    const fast = inputParser(schema);
-    const slow = schemaParser(schema);
-    for (const input of inputs) {
-      expect(outcome(fast, input), JSON.stringify(input)).toEqual(outcome(slow, input));
-    }
+describe('the input schemas and the CLI parsers', () => {
+  it.each(FIELDS)('take and refuse the same %s values, in the same words', (_name, schema, field, parse) => {
+    const parseInput = inputParser(schema);
+    fc.assert(
+      fc.property(fc.option(NEAR, { nil: undefined }), (raw) => {
+        const others = Object.fromEntries(Object.entries(OTHERS).filter(([name]) => name !== field && name in schema.shape));
+        const viaSchema = outcome(() => parseInput({ ...others, [field]: raw }));
+        expect(viaSchema, JSON.stringify(raw)).toEqual(outcome(() => parse(raw)));
+      }),
+      { numRuns: 400 },
+    );
   });
+});
 
-  it.each(TABLE)('validate good %s input without a zod parse', (_name, schema, inputs) => {
-    const fast = inputParser(schema);
-    const good = inputs.filter((input) => 'value' in outcome(schemaParser(schema), input));
-    expect(good.length).toBeGreaterThan(0);
-    const spy = vi.spyOn(schema, 'safeParse');
-    for (const input of good) fast(input);
-    expect(spy).not.toHaveBeenCalled();
-  });
+interface Parameter {
+  name: string;
+  in: string;
+  required: boolean;
+  schema: Record<string, unknown> & { type?: string; enum?: unknown[]; pattern?: string; format?: string; minimum?: number; maximum?: number };
+}
 
-  it('gives the defaults and the parsed integers as numbers', () => {
-    expect(inputParser(pricingQuery)({})).toEqual({ window_hours: 24, outlier_stddevs: 2 });
-    expect(inputParser(pricingQuery)({ window_hours: '72', outlier_stddevs: '10', extra: 'x' })).toEqual({ window_hours: 72, outlier_stddevs: 10 });
+/** Values for one documented parameter: mostly from its constraints (in range, at the edges, outside), sometimes anything. */
+function valuesFor(p: Parameter): fc.Arbitrary<unknown> {
+  const s = p.schema;
+  const variants: fc.Arbitrary<unknown>[] = [];
+  if (s.type === 'integer') {
+    const [min, max] = [s.minimum ?? -1000, s.maximum ?? 1000];
+    variants.push(fc.integer({ min: min - 3, max: max + 3 }), fc.integer({ min, max }).chain((n) => fc.constantFrom(`0${n}`, `+${n}`, ` ${n}`, `${n}.0`)));
+  }
+  if (s.enum) variants.push(fc.constantFrom(...s.enum), fc.constantFrom(...(s.enum as string[])).map((v) => ` ${v.toUpperCase()}`));
+  if (s.pattern) variants.push(fc.stringMatching(new RegExp(s.pattern)));
+  // Within the last 60 days, so a history's span is often within its limit.
+  const past = fc.date({ min: new Date(NOW - 60 * DAY), max: new Date(NOW - DAY), noInvalidDate: true });
+  if (s.format === 'date') variants.push(past.map((d) => toUtcDate(d.getTime())), fc.stringMatching(/^20[0-9]{2}-(0[0-9]|1[0-3])-([0-2][0-9]|3[0-2])$/));
+  if (s.format === 'date-time') variants.push(past.map((d) => d.toISOString()), past.map((d) => toIsoUtc(d.getTime()).replace('Z', '+02:00')), past.map((d) => d.toISOString().slice(0, 19)));
+  if (variants.length === 0) variants.push(fc.string({ minLength: 1, maxLength: 20 }));
+  const value = fc.oneof({ arbitrary: fc.oneof(...variants), weight: 4 }, { arbitrary: fc.string({ maxLength: 12 }), weight: 1 });
+  return p.required ? value : fc.option(value, { nil: undefined, freq: 3 });
+}
+
+const ajv = jsonSchemaValidator();
+
+const asOf = (q: Record<string, string>) => q.at !== undefined && parseAsOf(q.at, NOW);
+
+const ROUTES = [
+  { route: 'pricing', path: pricingPath(PRODUCTS.plain.productKey), schema: pricingQuery, clockChecks: asOf },
+  { route: 'refsource', path: `/api/v1/developer/refsource/${PRODUCTS.plain.refsourceId}`, schema: pricingQuery, clockChecks: asOf },
+  {
+    route: 'snapshot',
+    path: `/api/v1/developer/refsource/${PRODUCTS.plain.refsourceId}/snapshot`,
+    schema: snapshotQuery,
+    clockChecks: (q: Record<string, string>) => parseSnapshotDate(q.date, NOW),
+  },
+  { route: 'evidence', path: pricingPath(PRODUCTS.plain.productKey, '/evidence'), schema: evidenceQuery, clockChecks: asOf },
+  {
+    route: 'history',
+    path: pricingPath(PRODUCTS.plain.productKey, '/history'),
+    schema: historyQuery,
+    clockChecks: (q: Record<string, string>) => parseHistoryRequest(q, NOW),
+  },
+  { route: 'search', path: '/api/v1/developer/catalog/search', schema: searchQuery, clockChecks: () => undefined },
+];
+
+/** The documented template of a concrete path. */
+function templateOf(doc: { paths: Record<string, unknown> }, path: string): string {
+  const found = Object.keys(doc.paths).find((t) => new RegExp(`^${t.replace(/\{\w+\}/g, '[^/]+')}$`).test(path));
+  if (!found) throw new Error(`no documented path for ${path}`);
+  return found;
+}
+
+describe('queries made from the OpenAPI document against a real server', () => {
+  it.each(ROUTES)('the $route route refuses what its schema refuses and takes what it and the document take', async ({ path, schema, clockChecks }) => {
+    const doc = await getJson(`${seeded.server.url}/api/v1/openapi.json`);
+    const query = (doc.paths[templateOf(doc, path)].get.parameters as Parameter[]).filter((p) => p.in === 'query');
+    const record = fc.record(Object.fromEntries(query.map((p) => [p.name, valuesFor(p)])));
+    let refused = 0;
+    let taken = 0;
+    await fc.assert(
+      fc.asyncProperty(record, async (values) => {
+        const sent = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+        const documented = query.every((p) => (values[p.name] === undefined ? !p.required : ajv.validate(p.schema, values[p.name])));
+        const res = await fetch(`${seeded.server.url}${path}?${new URLSearchParams(sent)}`, { headers: { 'x-api-key': STORED_KEY } });
+        const body = (await res.json()) as { detail?: string };
+        const parsed = outcome(() => inputParser(schema)(sent));
+        // Then the checks that need the clock or several fields, made after the schema: the same here.
+        const expected = parsed.ok ? outcome(() => clockChecks(inputParser(schema)(sent) as Record<string, string>)) : parsed;
+        const label = `${JSON.stringify(sent)} -> ${res.status} ${JSON.stringify(body).slice(0, 200)}`;
+        if (documented) expect(parsed, label).toEqual({ ok: true });
+        if (expected.ok) {
+          taken += 1;
+          expect(res.status, label).toBe(200);
+        } else {
+          refused += 1;
+          expect(res.status, label).toBe(expected.error === 'InvalidDateError' ? 422 : 400);
+          expect(body.detail, label).toBe(expected.message);
+        }
+      }),
+      { numRuns: 80 },
+    );
+    // Both sides of the schema were tried.
+    expect(refused).toBeGreaterThan(3);
+    expect(taken).toBeGreaterThan(3);
   });
 });
