@@ -6,7 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    globalSetup: ['./test/global-setup.ts', './test/redis-setup.ts'],
+    globalSetup: ['./test/global-setup.ts', './test/redis-setup.ts', './test/pg-setup.ts'],
     reporters: ['default', './test/summary-reporter.ts'],
   },
 });

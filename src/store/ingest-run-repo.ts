@@ -17,7 +17,7 @@ export interface IngestCounts {
 export type IngestRunStatus = 'ok' | 'rejected' | 'failed' | 'interrupted';
 
 /** True unless the process `pid` of this host is certainly gone (EPERM: alive, another user's). */
-function processAlive(pid: number): boolean {
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

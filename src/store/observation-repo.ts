@@ -50,7 +50,7 @@ export interface ObservationWriter {
  * external id, otherwise every field. The table enforces the same identity with its two
  * unique indexes (schema.ts); this string only serves --dry-run's memory of what it has seen.
  */
-function identityKey(productId: number, condition: string, observedAt: number, priceMinor: number, source: string, externalId: string): string {
+export function identityKey(productId: number, condition: string, observedAt: number, priceMinor: number, source: string, externalId: string): string {
   if (externalId !== '') return `e|${source}|${externalId}`;
   return `f|${source}|${productId}|${observedAt}|${priceMinor}|${condition}`;
 }

@@ -11,7 +11,7 @@ import type { PricePoint } from '../domain/observation.js';
 import type { SqliteDatabase } from './connection.js';
 import type { PricePointRange } from './price-points.js';
 
-type Row = [condition: string, source: string, observedAt: number, priceMinor: number];
+export type Row = [condition: string, source: string, observedAt: number, priceMinor: number];
 
 const PRICED_LIST = PRICED_CONDITIONS.map((c) => `'${c}'`).join(', ');
 
@@ -27,8 +27,56 @@ function lowerBound(points: readonly PricePoint[], t: number): number {
   return lo;
 }
 
+/**
+ * What a series reads: every point from the earliest lookback to the latest instant, and the
+ * latest `prior` per condition before that; null for no ranges. The ranges must share their
+ * depth and prior limits (they do: one pricing request at many instants).
+ */
+export function seriesSpan(ranges: readonly PricePointRange[]): { from: number; to: number; prior: number } | null {
+  if (ranges.length === 0) return null;
+  const { depthPerCondition: depth, priorPerCondition: prior } = ranges[0]!;
+  let from = Infinity;
+  let to = -Infinity;
+  for (const r of ranges) {
+    if (r.depthPerCondition !== depth || r.priorPerCondition !== prior) throw new RangeError('ranges of one series share their point limits');
+    from = Math.min(from, r.lookbackStart);
+    to = Math.max(to, r.asOf);
+  }
+  return { from, to, prior };
+}
+
+/**
+ * The points of each range from the rows of seriesSpan: `older` (per condition, newest first,
+ * as the backward scans return them) and `span` (per condition in time order).
+ */
+export function slicePerRange(older: readonly Row[], span: Iterable<Row>, ranges: readonly PricePointRange[]): PricePoint[][] {
+  const { depthPerCondition: depth, priorPerCondition: prior } = ranges[0]!;
+  // Per condition, in time order: the latest `prior` before the span, then the span.
+  const byCondition = new Map<string, PricePoint[]>();
+  const add = ([condition, source, observedAt, priceMinor]: Row) => {
+    let list = byCondition.get(condition);
+    if (!list) byCondition.set(condition, (list = []));
+    list.push({ condition, source, observedAt, priceMinor });
+  };
+  for (let i = older.length - 1; i >= 0; i--) add(older[i]!);
+  for (const row of span) add(row);
+
+  const lists = [...byCondition.values()];
+  return ranges.map((r) => {
+    const out: PricePoint[] = [];
+    for (const points of lists) {
+      const lookback = lowerBound(points, r.lookbackStart);
+      const window = lowerBound(points, r.windowStart);
+      const end = lowerBound(points, r.asOf);
+      for (let i = Math.max(0, lookback - prior); i < lookback; i++) out.push(points[i]!);
+      for (let i = Math.max(lookback, window - depth); i < end; i++) out.push(points[i]!);
+    }
+    return out;
+  });
+}
+
 export function createPricePointSeriesReader(db: SqliteDatabase) {
-  const span = db
+  const spanRows = db
     .prepare<[number, number, number], Row>(
       `SELECT condition, source, observed_at, price_minor FROM observations
        WHERE product_id = ? AND condition IN (${PRICED_LIST}) AND observed_at >= ? AND observed_at < ?`,
@@ -58,40 +106,11 @@ export function createPricePointSeriesReader(db: SqliteDatabase) {
      * prior limits (they do: one pricing request at many instants).
      */
     readSeries(productId: number, ranges: readonly PricePointRange[]): PricePoint[][] {
-      if (ranges.length === 0) return [];
-      const { depthPerCondition: depth, priorPerCondition: prior } = ranges[0]!;
-      let from = Infinity;
-      let to = -Infinity;
-      for (const r of ranges) {
-        if (r.depthPerCondition !== depth || r.priorPerCondition !== prior) throw new RangeError('ranges of one series share their point limits');
-        from = Math.min(from, r.lookbackStart);
-        to = Math.max(to, r.asOf);
-      }
-      // Per condition, in time order: the latest `prior` before the span, then the span.
-      const byCondition = new Map<string, PricePoint[]>();
-      const add = ([condition, source, observedAt, priceMinor]: Row) => {
-        let list = byCondition.get(condition);
-        if (!list) byCondition.set(condition, (list = []));
-        list.push({ condition, source, observedAt, priceMinor });
-      };
-      const older = olderThan(prior).all({ productId, before: from });
-      for (let i = older.length - 1; i >= 0; i--) add(older[i]!);
+      const span = seriesSpan(ranges);
+      if (span === null) return [];
       // Iterated, not collected: a year of a busy product is ~100k rows, and a row array
       // per row held until the end is what the garbage collector then pays for.
-      for (const row of span.iterate(productId, from, to)) add(row);
-
-      const lists = [...byCondition.values()];
-      return ranges.map((r) => {
-        const out: PricePoint[] = [];
-        for (const points of lists) {
-          const lookback = lowerBound(points, r.lookbackStart);
-          const window = lowerBound(points, r.windowStart);
-          const end = lowerBound(points, r.asOf);
-          for (let i = Math.max(0, lookback - prior); i < lookback; i++) out.push(points[i]!);
-          for (let i = Math.max(lookback, window - depth); i < end; i++) out.push(points[i]!);
-        }
-        return out;
-      });
+      return slicePerRange(olderThan(span.prior).all({ productId, before: span.from }), spanRows.iterate(productId, span.from, span.to), ranges);
     },
   };
 }

@@ -10,7 +10,7 @@ export interface StoredProduct extends Product {
   printing: string | null;
 }
 
-interface ProductRow {
+export interface ProductRow {
   id: number;
   product_key: string;
   refsource_id: string | null;
@@ -25,10 +25,10 @@ interface ProductRow {
   printing: string | null;
 }
 
-const PRODUCT_COLUMNS =
+export const PRODUCT_COLUMNS =
   'id, product_key, refsource_id, product_name, subtitle, set_name, image_url, product_type, era, release_date, tcgplayer_id, printing';
 
-function toProduct(row: ProductRow): StoredProduct {
+export function toProduct(row: ProductRow): StoredProduct {
   return {
     id: row.id,
     productKey: row.product_key,
@@ -153,10 +153,10 @@ export function createProductRepo(db: SqliteDatabase) {
 
 export type ProductRepo = ReturnType<typeof createProductRepo>;
 
-const CATALOG_COLUMNS =
+export const CATALOG_COLUMNS =
   'product_key, refsource_id, product_name, subtitle, set_name, product_type, era, earliest_observed_at, observation_count';
 
-interface CatalogRow {
+export interface CatalogRow {
   product_key: string;
   refsource_id: string | null;
   product_name: string;
@@ -168,7 +168,7 @@ interface CatalogRow {
   observation_count: number;
 }
 
-function toCatalogEntry(row: CatalogRow): CatalogEntry {
+export function toCatalogEntry(row: CatalogRow): CatalogEntry {
   return {
     product_key: row.product_key,
     refsource_id: row.refsource_id,

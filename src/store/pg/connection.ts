@@ -1,0 +1,148 @@
+/**
+ * Opening a PostgreSQL store: a connection pool for `postgres://` / `postgresql://` URLs,
+ * drizzle-kit's migrations (drizzle-pg/) applied on open under an advisory lock (replicas
+ * starting together migrate once), and failures translated to DatabaseUnavailableError with
+ * the URL's password never shown.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { DatabaseUnavailableError } from '../../domain/errors.js';
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('../../../drizzle-pg', import.meta.url));
+
+/** Any advisory-lock key of our own: held while migrating. */
+const MIGRATION_LOCK = 0x6f7261636c65; // "oracle"
+
+const TABLES_REQUIRED = ['products', 'observations', 'api_keys'] as const;
+
+/** True for the URLs the PostgreSQL store opens. */
+export function isPostgresUrl(location: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(location);
+}
+
+/** The URL without its password, for messages and logs. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'postgres://(unparsable URL)';
+  }
+}
+
+/**
+ * bigint (int8) columns hold epoch milliseconds and counts: far below 2^53, read as numbers
+ * rather than node-postgres's default strings.
+ */
+const INT8_OID = 20;
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8_OID && format !== 'binary') return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+};
+
+export type PgPool = pg.Pool;
+export type PgClient = pg.PoolClient;
+
+export interface PgOpenOptions {
+  /** Create the schema in a database that has none (ingest); otherwise such a database is refused. */
+  create?: boolean;
+  /** Connections the pool may hold (default: node-postgres's 10). */
+  maxConnections?: number;
+}
+
+/** A new pool on `url`; connections are made on first use. */
+export function createPool(url: string, maxConnections?: number): PgPool {
+  const pool = new pg.Pool({ connectionString: url, types, max: maxConnections, application_name: 'oracle' });
+  // An idle connection the server ends (a restart, a failover) must not crash the process:
+  // the pool drops it and the next query connects anew.
+  pool.on('error', () => {});
+  return pool;
+}
+
+/** Opens the pool and brings the schema up to date; refuses a database oracle did not make unless `create`. */
+export async function openPool(url: string, options: PgOpenOptions = {}): Promise<PgPool> {
+  const pool = createPool(url, options.maxConnections);
+  try {
+    const client = await pool.connect();
+    try {
+      await migrate(client, url, options.create === true);
+    } finally {
+      client.release();
+    }
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw toPgDatabaseError(error, url);
+  }
+  return pool;
+}
+
+let migrationCount: number | undefined;
+function codeMigrations(): number {
+  migrationCount ??= (JSON.parse(readFileSync(`${MIGRATIONS_DIR}/meta/_journal.json`, 'utf8')) as { entries: unknown[] }).entries.length;
+  return migrationCount;
+}
+
+/** How many of drizzle's migrations the database has applied (0: none, or no migrations table). */
+async function appliedMigrations(client: PgClient): Promise<number> {
+  const exists = await client.query<{ present: boolean }>("SELECT to_regclass('drizzle.__drizzle_migrations') IS NOT NULL AS present");
+  if (!exists.rows[0]!.present) return 0;
+  const count = await client.query<{ n: number }>('SELECT count(*) AS n FROM drizzle.__drizzle_migrations');
+  return count.rows[0]!.n;
+}
+
+async function migrate(client: PgClient, url: string, create: boolean): Promise<void> {
+  const applied = await appliedMigrations(client);
+  if (applied === 0 && !create) await refuseForeign(client, url);
+  if (applied >= codeMigrations()) return;
+  await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+  try {
+    const [{ drizzle }, { migrate: runMigrations }] = await Promise.all([
+      import('drizzle-orm/node-postgres'),
+      import('drizzle-orm/node-postgres/migrator'),
+    ]);
+    // Re-read under the lock: another process may have migrated meanwhile (the migrator skips what is applied).
+    await runMigrations(drizzle(client), { migrationsFolder: MIGRATIONS_DIR });
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+  }
+}
+
+/** A database without oracle's migrations: empty (load data first) or another program's. */
+async function refuseForeign(client: PgClient, url: string): Promise<never> {
+  const found = await client.query<{ name: string }>(
+    "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ANY($1)",
+    [TABLES_REQUIRED],
+  );
+  const reason = found.rows.length === 0 ? 'the database has no oracle schema' : 'the database is not an oracle database';
+  const hint = found.rows.length === 0 ? ": load data with 'oracle ingest' first" : ' (it has no oracle migrations)';
+  throw new DatabaseUnavailableError(`database ${redactUrl(url)}: ${reason}${hint}`, { reason });
+}
+
+/** Connection-level failures, each with a client-safe reason (SQLSTATE classes and socket codes). */
+function unavailableReason(error: unknown): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return null;
+  if (/^(ECONNREFUSED|ECONNRESET|ENOTFOUND|ETIMEDOUT|EHOSTUNREACH|EAI_AGAIN|EPIPE)$/.test(code)) return 'the database server cannot be reached';
+  if (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03') return 'the database server cannot be reached';
+  if (code === '28P01' || code === '28000') return 'the database refused the credentials';
+  if (code === '3D000') return 'the database does not exist';
+  if (code === '42P01') return 'the database has no oracle schema';
+  if (code === '53300') return 'the database server has too many connections';
+  if (code.startsWith('53')) return 'the database server is out of resources';
+  return null;
+}
+
+/**
+ * Translates a PostgreSQL or socket failure into DatabaseUnavailableError (cause kept, URL
+ * without password); anything else is returned unchanged.
+ */
+export function toPgDatabaseError(error: unknown, url: string): unknown {
+  if (error instanceof DatabaseUnavailableError) return error;
+  const reason = unavailableReason(error) ?? (/Connection terminated/.test(String((error as Error)?.message)) ? 'the database server cannot be reached' : null);
+  if (reason === null) return error;
+  return new DatabaseUnavailableError(`database ${redactUrl(url)}: ${reason}: ${(error as Error).message}`, { reason, cause: error });
+}

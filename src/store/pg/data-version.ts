@@ -1,0 +1,90 @@
+/**
+ * The data version on PostgreSQL: what SQLite's `PRAGMA data_version` is to a server's
+ * caches, for any number of replicas. Every commit that changes what pricing reads bumps the
+ * one row of data_version and, in the same transaction, NOTIFYs `oracle_data` with the new
+ * value; PostgreSQL delivers the notification at commit to every listening connection. Each
+ * process keeps the last version it heard in memory, so dataVersion() stays a synchronous
+ * read; the listening connection is opened on the first read (a one-shot command never
+ * opens it). A lost listening connection is reopened, and the row read again, so a
+ * notification missed meanwhile still moves the version.
+ */
+import pg from 'pg';
+import type { PgClient, PgPool } from './connection.js';
+
+export const DATA_CHANNEL = 'oracle_data';
+
+/** How long a lost listening connection waits before it is reopened. */
+const RECONNECT_MS = 500;
+
+/** Bumps the version inside the caller's open transaction; the NOTIFY goes out at its commit. */
+export async function bumpDataVersion(client: PgClient): Promise<void> {
+  await client.query(
+    `WITH bumped AS (UPDATE data_version SET version = version + 1 WHERE id = 1 RETURNING version)
+     SELECT pg_notify('${DATA_CHANNEL}', version::text) FROM bumped`,
+  );
+}
+
+export interface DataVersionWatch {
+  current(): number;
+  close(): Promise<void>;
+}
+
+/** Reads the row once (`initial`) and follows the notifications from the first call of current(). */
+export function watchDataVersion(pool: PgPool, url: string, initial: number): DataVersionWatch {
+  let version = initial;
+  let listener: pg.Client | null = null;
+  let started = false;
+  let closed = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  const take = (value: number) => {
+    // Versions only grow; a notification delivered late never moves it back.
+    if (value > version) version = value;
+  };
+
+  async function listen(): Promise<void> {
+    if (closed) return;
+    const client = new pg.Client({ connectionString: url, application_name: 'oracle listen' });
+    listener = client;
+    const retry = () => {
+      if (listener !== client || closed) return;
+      listener = null;
+      client.end().catch(() => {});
+      timer = setTimeout(() => void listen(), RECONNECT_MS);
+      timer.unref();
+    };
+    client.on('error', retry);
+    client.on('end', retry);
+    client.on('notification', (message) => {
+      if (message.channel === DATA_CHANNEL && message.payload) take(Number(message.payload));
+    });
+    try {
+      await client.connect();
+      // The stream must not keep a process alive that has nothing else to do.
+      (client as unknown as { connection: { stream: { unref?: () => void } } }).connection.stream.unref?.();
+      await client.query(`LISTEN ${DATA_CHANNEL}`);
+      // Read after LISTEN: a commit between the two is heard or read, never missed.
+      const rows = await pool.query<{ version: number }>('SELECT version FROM data_version WHERE id = 1');
+      if (rows.rows[0]) take(rows.rows[0].version);
+    } catch {
+      retry();
+    }
+  }
+
+  return {
+    current() {
+      if (!started) {
+        started = true;
+        void listen();
+      }
+      return version;
+    },
+    async close() {
+      closed = true;
+      clearTimeout(timer);
+      const client = listener;
+      listener = null;
+      await client?.end().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * The pricing reads on PostgreSQL: the statements of ../price-points.ts and
+ * ../price-point-series.ts, with the order SQLite's index scans give made explicit (per
+ * condition, by time, then price, source and external id), so the engine sees the same
+ * points in the same order from either store.
+ */
+import { PRICED_CONDITIONS } from '../../domain/conditions.js';
+import type { PricePoint } from '../../domain/observation.js';
+import type { PricePointRange } from '../price-points.js';
+import { seriesSpan, slicePerRange, type Row } from '../price-point-series.js';
+import type { Session } from './session.js';
+
+const PRICED_LIST = PRICED_CONDITIONS.map((c) => `'${c}'`).join(', ');
+const C = 'COLLATE "C"';
+const POINT = `condition, source, observed_at, price_minor`;
+const ASCENDING = `observed_at, price_minor, source ${C}, external_id ${C}`;
+const DESCENDING = `observed_at DESC, price_minor DESC, source ${C} DESC, external_id ${C} DESC`;
+
+/** Every priced point of a product in [from, to): per condition (in SQLite's IN-list order), ascending. */
+const SPAN = `SELECT ${POINT} FROM observations
+  WHERE product_id = $1 AND condition IN (${PRICED_LIST}) AND observed_at >= $2 AND observed_at < $3
+  ORDER BY condition ${C}, ${ASCENDING}`;
+
+function checkLimit(limit: number): void {
+  if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`point limit must be an integer >= 0 (got ${limit})`);
+}
+
+/**
+ * The latest `limit` points of each priced condition within each part's range (a condition on
+ * observed_at using $2, $3): condition by condition, part by part, newest first, as
+ * SQLite's UNION ALL of backward scans returns them.
+ */
+function latestPerCondition(parts: readonly { range: string; limit: number }[]): string {
+  const selects = PRICED_CONDITIONS.flatMap((condition, c) =>
+    parts.map(({ range, limit }, p) => {
+      checkLimit(limit);
+      return `(SELECT ${POINT}, external_id, ${c * parts.length + p} AS part FROM observations
+        WHERE product_id = $1 AND condition = '${condition}' AND ${range} ORDER BY ${DESCENDING} LIMIT ${limit})`;
+    }),
+  );
+  return `SELECT ${POINT} FROM (${selects.join(' UNION ALL ')}) parts ORDER BY part, ${DESCENDING}`;
+}
+
+const toPoint = (row: { condition: string; source: string; observed_at: number; price_minor: number }): PricePoint => ({
+  condition: row.condition,
+  source: row.source,
+  observedAt: row.observed_at,
+  priceMinor: row.price_minor,
+});
+
+export function createPgPricePointReader(session: Session) {
+  const rows = (text: string, params: unknown[]) =>
+    session.query<{ condition: string; source: string; observed_at: number; price_minor: number }>(text, params);
+  return {
+    /** The points of `range` for one product, as ../price-points.ts's read returns them. */
+    async read(productId: number, range: PricePointRange): Promise<PricePoint[]> {
+      const [older, inWindow] = await Promise.all([
+        rows(
+          latestPerCondition([
+            { range: 'observed_at >= $2 AND observed_at < $3', limit: range.depthPerCondition },
+            { range: 'observed_at < $2', limit: range.priorPerCondition },
+          ]),
+          [productId, range.lookbackStart, range.windowStart],
+        ),
+        rows(SPAN, [productId, range.windowStart, range.asOf]),
+      ]);
+      const points = new Array<PricePoint>(older.length + inWindow.length);
+      let n = 0;
+      for (let i = older.length - 1; i >= 0; i--) points[n++] = toPoint(older[i]!);
+      for (const row of inWindow) points[n++] = toPoint(row);
+      return points;
+    },
+    /** The points of each range, in the order given (../price-point-series.ts). */
+    async readSeries(productId: number, ranges: readonly PricePointRange[]): Promise<PricePoint[][]> {
+      const span = seriesSpan(ranges);
+      if (span === null) return [];
+      const [older, inSpan] = await Promise.all([
+        rows(latestPerCondition([{ range: 'observed_at < $2', limit: span.prior }]), [productId, span.from]),
+        rows(SPAN, [productId, span.from, span.to]),
+      ]);
+      const asRow = (r: (typeof older)[number]): Row => [r.condition, r.source, r.observed_at, r.price_minor];
+      return slicePerRange(older.map(asRow), inSpan.map(asRow), ranges);
+    },
+  };
+}

@@ -1,0 +1,130 @@
+/** Catalog products on PostgreSQL: the statements of ../product-repo.ts, and search as search.ts ranks it. */
+import type { CatalogEntry, Product } from '../../domain/product.js';
+import { allWordsPhrases, anyWordPhrases } from '../fts-query.js';
+import {
+  CATALOG_COLUMNS,
+  PRODUCT_COLUMNS,
+  toCatalogEntry,
+  toProduct,
+  type CatalogRow,
+  type ProductRow,
+  type StoredProduct,
+} from '../product-repo.js';
+import { anyPhraseQuery, rankMatches, searchDocument, toPhrase, type SearchCandidate } from './search.js';
+import type { Session } from './session.js';
+
+/** Text in SQLite's order (bytes), whatever the database's collation. */
+const BYTES = 'COLLATE "C"';
+
+export function createPgProductRepo(session: Session, onWrite: () => Promise<void>) {
+  const q = session.query;
+  const one = async (text: string, params: unknown[]) => {
+    const [row] = await q<ProductRow>(text, params);
+    return row && toProduct(row);
+  };
+
+  /** The products matching `phrases` (every one with `all`, else any), best first, at most `limit` (-1: all). */
+  async function search(phraseTexts: readonly string[], all: boolean, limit: number): Promise<(CatalogRow & SearchCandidate)[]> {
+    const phrases = phraseTexts.map(toPhrase).filter((p) => p.length > 0);
+    if (phrases.length === 0 || (all && phrases.length < phraseTexts.length)) return [];
+    const [candidates, [corpus]] = await Promise.all([
+      q<CatalogRow & SearchCandidate>(
+        // The catalog columns hold the searched ones (SEARCH_COLUMNS).
+        `SELECT id, ${CATALOG_COLUMNS} FROM products WHERE search @@ $1::tsquery`,
+        [anyPhraseQuery(phrases)],
+      ),
+      q<{ rows: number; tokens: number }>('SELECT count(*) AS rows, coalesce(sum(search_size), 0)::bigint AS tokens FROM products'),
+    ]);
+    const ranked = rankMatches(candidates, phrases, all, corpus!);
+    return limit < 0 ? ranked : ranked.slice(0, limit);
+  }
+
+  return {
+    async pageAfter(afterId: number, limit: number): Promise<StoredProduct[]> {
+      return (await q<ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE id > $1 ORDER BY id LIMIT $2`, [afterId, limit])).map(toProduct);
+    },
+    async count(): Promise<number> {
+      return (await q<{ n: number }>('SELECT count(*) AS n FROM products'))[0]!.n;
+    },
+    findByKey: (productKey: string) => one(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE product_key = $1`, [productKey]),
+    findByRefsourceId: (refsourceId: string) => one(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE refsource_id = $1`, [refsourceId]),
+    async all(): Promise<StoredProduct[]> {
+      return (await q<ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products ORDER BY id`)).map(toProduct);
+    },
+    async findByTcgplayerId(tcgplayerId: string): Promise<StoredProduct[]> {
+      return (await q<ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE tcgplayer_id = $1 ORDER BY id`, [tcgplayerId])).map(toProduct);
+    },
+    /** Creates or updates products (in the open ingest transaction when there is one); returns how many were new. */
+    async upsertMany(products: readonly Product[]): Promise<{ inserted: number; updated: number }> {
+      if (products.length === 0) return { inserted: 0, updated: 0 };
+      const columns = {
+        product_key: [] as string[], refsource_id: [] as (string | null)[], product_name: [] as string[], subtitle: [] as string[],
+        set_name: [] as string[], image_url: [] as string[], product_type: [] as string[], era: [] as string[],
+        release_date: [] as (string | null)[], tcgplayer_id: [] as (string | null)[], printing: [] as (string | null)[],
+        search_text: [] as string[], search_size: [] as number[],
+      };
+      // A key given twice keeps its last record, as the SQLite store's row-by-row upserts do.
+      const last = new Map<string, Product>();
+      for (const p of products) last.set(p.productKey, p);
+      for (const p of last.values()) {
+        const doc = searchDocument([p.productKey, p.productName, p.setName, p.subtitle]);
+        columns.product_key.push(p.productKey);
+        columns.refsource_id.push(p.refsourceId);
+        columns.product_name.push(p.productName);
+        columns.subtitle.push(p.subtitle);
+        columns.set_name.push(p.setName);
+        columns.image_url.push(p.imageUrl);
+        columns.product_type.push(p.productType);
+        columns.era.push(p.era);
+        columns.release_date.push(p.releaseDate);
+        columns.tcgplayer_id.push(p.tcgplayerId);
+        columns.printing.push(p.printing ?? null);
+        columns.search_text.push(doc.searchText);
+        columns.search_size.push(doc.searchSize);
+      }
+      const names = Object.keys(columns);
+      const types = ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'int'];
+      // xmax = 0 on a returned row: the row was inserted, not updated.
+      const rows = await q<{ inserted: boolean }>(
+        `INSERT INTO products (${names.join(', ')})
+         SELECT * FROM unnest(${types.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})
+         ON CONFLICT (product_key) DO UPDATE SET
+           refsource_id = excluded.refsource_id, product_name = excluded.product_name, subtitle = excluded.subtitle,
+           set_name = excluded.set_name, image_url = excluded.image_url, product_type = excluded.product_type,
+           era = excluded.era, release_date = excluded.release_date,
+           tcgplayer_id = COALESCE(excluded.tcgplayer_id, products.tcgplayer_id),
+           printing = COALESCE(excluded.printing, products.printing),
+           search_text = excluded.search_text, search_size = excluded.search_size
+         RETURNING (xmax = 0) AS inserted`,
+        Object.values(columns),
+      );
+      await onWrite();
+      const inserted = rows.filter((r) => r.inserted).length;
+      return { inserted, updated: products.length - inserted };
+    },
+    /** The catalog body of SPEC.md 4.5 (`{total, products}`) as JSON text, as the SQLite store writes it. */
+    async catalogJson(): Promise<string> {
+      const entries = await this.catalog();
+      return JSON.stringify({
+        total: entries.length,
+        products: entries.map((e) => ({
+          product_key: e.product_key,
+          refsource_id: e.refsource_id,
+          product_name: e.product_name,
+          product_type: e.product_type,
+          era: e.era,
+          earliest_observation: e.earliest_observation,
+        })),
+      });
+    },
+    async catalog(text?: string, limit = -1): Promise<CatalogEntry[]> {
+      if (!text) return (await q<CatalogRow>(`SELECT ${CATALOG_COLUMNS} FROM products ORDER BY product_key ${BYTES}`)).map(toCatalogEntry);
+      return (await search(allWordsPhrases(text), true, limit)).map(toCatalogEntry);
+    },
+    async keysLike(text: string, limit: number): Promise<string[]> {
+      return (await search(anyWordPhrases(text), false, limit)).map((row) => row.product_key);
+    },
+  };
+}
+
+export type PgProductRepo = ReturnType<typeof createPgProductRepo>;

@@ -1,0 +1,88 @@
+/** API keys, ingest runs and calibrations on PostgreSQL: the statements of their SQLite repos. */
+import { hostname } from 'node:os';
+import type { ApiKeyRecord } from '../api-key-repo.js';
+import type { StoredCalibration } from '../calibration-repo.js';
+import { processAlive, type IngestCounts, type IngestRunStatus } from '../ingest-run-repo.js';
+import type { Session } from './session.js';
+
+const KEY_COLUMNS = 'id, label, created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"';
+
+export function createPgApiKeyRepo(session: Session) {
+  const q = session.query;
+  return {
+    async create(id: string, label: string, secretHash: string, createdAt: number): Promise<void> {
+      await q('INSERT INTO api_keys (id, label, secret_hash, created_at) VALUES ($1, $2, $3, $4)', [id, label, secretHash, createdAt]);
+    },
+    list: () => q<ApiKeyRecord>(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id ${'COLLATE "C"'}`),
+    async findByHash(secretHash: string): Promise<ApiKeyRecord | undefined> {
+      return (await q<ApiKeyRecord>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE secret_hash = $1`, [secretHash]))[0];
+    },
+    /** False when no active key has this id. */
+    async revoke(id: string, at: number): Promise<boolean> {
+      return (await q('UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL RETURNING id', [at, id])).length > 0;
+    },
+    async touch(id: string, at: number): Promise<void> {
+      await q('UPDATE api_keys SET last_used_at = $1 WHERE id = $2', [at, id]);
+    },
+  };
+}
+
+export function createPgIngestRunRepo(session: Session) {
+  const q = session.query;
+  const host = hostname();
+  return {
+    async start(run: { source: string; kind: string; format: string; dryRun: boolean; startedAt: number }): Promise<number> {
+      const [row] = await q<{ id: number }>(
+        'INSERT INTO ingest_runs (source, kind, format, dry_run, started_at, host, pid) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id',
+        [run.source, run.kind, run.format, run.dryRun, run.startedAt, host, process.pid],
+      );
+      return row!.id;
+    },
+    async finish(id: number, finishedAt: number, status: IngestRunStatus, counts: IngestCounts, error: string | null = null): Promise<void> {
+      await q(
+        `UPDATE ingest_runs SET finished_at = $1, status = $2, read_count = $3, inserted_count = $4,
+           duplicate_count = $5, rejected_count = $6, error = $7 WHERE id = $8`,
+        [finishedAt, status, counts.read, counts.inserted, counts.duplicates, counts.rejected, error, id],
+      );
+    },
+    /** As the SQLite repo's: `running` rows of this host whose process is gone become `interrupted`. */
+    async markInterrupted(): Promise<number> {
+      let marked = 0;
+      for (const run of await q<{ id: number; host: string | null; pid: number | null }>("SELECT id, host, pid FROM ingest_runs WHERE status = 'running'")) {
+        if (run.pid !== null && (run.host !== host || processAlive(run.pid))) continue;
+        const who = run.pid === null ? 'its process' : `its process (pid ${run.pid})`;
+        const error = `${who} ended without finishing the run (killed?); what it committed stays, a re-run completes it`;
+        marked += (await q("UPDATE ingest_runs SET status = 'interrupted', error = $1 WHERE id = $2 AND status = 'running' RETURNING id", [error, run.id])).length;
+      }
+      return marked;
+    },
+    /** The latest runs, rows as SQLite gives them (dry_run 0 or 1). */
+    async recent(limit: number): Promise<Record<string, unknown>[]> {
+      // The columns in the SQLite table's order (host and pid were added last there).
+      const rows = await q<Record<string, unknown>>(
+        `SELECT id, source, kind, format, dry_run, started_at, finished_at, status, read_count, inserted_count,
+           duplicate_count, rejected_count, error, host, pid FROM ingest_runs ORDER BY id DESC LIMIT $1`,
+        [limit],
+      );
+      return rows.map((row) => ({ ...row, dry_run: row.dry_run ? 1 : 0 }));
+    },
+  };
+}
+
+const CALIBRATION_COLUMNS = 'id, as_of AS "asOf", created_at AS "createdAt", body';
+
+export function createPgCalibrationRepo(session: Session, onWrite: () => Promise<void>) {
+  const q = session.query;
+  return {
+    async insert(asOf: number, createdAt: number, body: string): Promise<number> {
+      const [row] = await q<{ id: number }>('INSERT INTO calibrations (as_of, created_at, body) VALUES ($1, $2, $3) RETURNING id', [asOf, createdAt, body]);
+      await onWrite();
+      return row!.id;
+    },
+    async usableAt(at: number): Promise<StoredCalibration | null> {
+      const [row] = await q<StoredCalibration>(`SELECT ${CALIBRATION_COLUMNS} FROM calibrations WHERE as_of <= $1 ORDER BY as_of DESC, id DESC LIMIT 1`, [at]);
+      return row ?? null;
+    },
+    all: () => q<StoredCalibration>(`SELECT ${CALIBRATION_COLUMNS} FROM calibrations ORDER BY as_of, id`),
+  };
+}

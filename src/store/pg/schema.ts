@@ -1,0 +1,124 @@
+/**
+ * The PostgreSQL schema: the tables, columns and indexes of the SQLite schema (../schema.ts)
+ * in drizzle-orm's pg dialect. Migrations in drizzle-pg/ are generated from this file with
+ * `npm run db:generate:pg` and applied when a PostgreSQL store is opened. Times are epoch
+ * milliseconds in bigint columns (read back as numbers: they stay far below 2^53); money is
+ * integer US cents.
+ *
+ * Where the dialects differ: catalog search is a tsvector (GIN-indexed) over `search_text`,
+ * the product's words as the SQLite FTS5 tokenizer splits and folds them, written by the store
+ * (search.ts); booleans are booleans.
+ */
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, customType, doublePrecision, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+const epochMs = (name: string) => bigint(name, { mode: 'number' });
+
+export const products = pgTable(
+  'products',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    productKey: text('product_key').notNull(),
+    refsourceId: text('refsource_id'),
+    productName: text('product_name').notNull(),
+    subtitle: text('subtitle').notNull().default(''),
+    setName: text('set_name').notNull().default(''),
+    imageUrl: text('image_url').notNull().default(''),
+    productType: text('product_type', { enum: ['single_card', 'booster_box'] }).notNull().default('single_card'),
+    era: text('era', { enum: ['modern', 'vintage'] }).notNull().default('modern'),
+    releaseDate: text('release_date'),
+    tcgplayerId: text('tcgplayer_id'),
+    printing: text('printing'),
+    earliestObservedAt: epochMs('earliest_observed_at'),
+    observationCount: bigint('observation_count', { mode: 'number' }).notNull().default(0),
+    /** Key, name, set and subtitle as words (search.ts), the columns separated by a tab. */
+    searchText: text('search_text').notNull().default(''),
+    /** How many words search_text holds: bm25's document length. */
+    searchSize: integer('search_size').notNull().default(0),
+    search: tsvector('search').generatedAlwaysAs(sql`to_tsvector('simple'::regconfig, search_text)`),
+  },
+  (t) => [
+    uniqueIndex('products_product_key').on(t.productKey),
+    uniqueIndex('products_refsource_id').on(t.refsourceId),
+    index('products_tcgplayer_id').on(t.tcgplayerId, t.printing),
+    index('products_search').using('gin', t.search),
+  ],
+);
+
+export const observations = pgTable(
+  'observations',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id),
+    condition: text('condition').notNull(),
+    observedAt: epochMs('observed_at').notNull(),
+    priceMinor: bigint('price_minor', { mode: 'number' }).notNull(),
+    source: text('source').notNull(),
+    grader: text('grader').notNull(),
+    grade: doublePrecision('grade'),
+    externalId: text('external_id').notNull().default(''),
+  },
+  (t) => [
+    // The same two indexes as SQLite's (../schema.ts): pricing range scans, and the identity.
+    uniqueIndex('observations_pricing').on(t.productId, t.condition, t.observedAt, t.priceMinor, t.source, t.externalId),
+    uniqueIndex('observations_source_external_id')
+      .on(t.source, t.externalId)
+      .where(sql`external_id <> ''`),
+  ],
+);
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    label: text('label').notNull(),
+    secretHash: text('secret_hash').notNull(),
+    createdAt: epochMs('created_at').notNull(),
+    lastUsedAt: epochMs('last_used_at'),
+    revokedAt: epochMs('revoked_at'),
+  },
+  (t) => [uniqueIndex('api_keys_secret_hash').on(t.secretHash)],
+);
+
+export const ingestRuns = pgTable('ingest_runs', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  source: text('source').notNull(),
+  kind: text('kind').notNull(),
+  format: text('format').notNull(),
+  dryRun: boolean('dry_run').notNull().default(false),
+  startedAt: epochMs('started_at').notNull(),
+  finishedAt: epochMs('finished_at'),
+  status: text('status').notNull().default('running'),
+  host: text('host'),
+  pid: integer('pid'),
+  readCount: bigint('read_count', { mode: 'number' }).notNull().default(0),
+  insertedCount: bigint('inserted_count', { mode: 'number' }).notNull().default(0),
+  duplicateCount: bigint('duplicate_count', { mode: 'number' }).notNull().default(0),
+  rejectedCount: bigint('rejected_count', { mode: 'number' }).notNull().default(0),
+  error: text('error'),
+});
+
+export const calibrations = pgTable(
+  'calibrations',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    asOf: epochMs('as_of').notNull(),
+    createdAt: epochMs('created_at').notNull(),
+    body: text('body').notNull(),
+  },
+  (t) => [index('calibrations_as_of').on(t.asOf)],
+);
+
+/**
+ * One row: a counter every committed write that changes what pricing reads (an ingest's
+ * commit, a calibration) bumps in its own transaction, and a NOTIFY on `oracle_data` with
+ * it. Replicas keep the last value they heard and drop cached bundles when it moves.
+ */
+export const dataVersion = pgTable('data_version', {
+  id: integer('id').primaryKey(),
+  version: bigint('version', { mode: 'number' }).notNull(),
+});

@@ -1,0 +1,50 @@
+/**
+ * PostgreSQL in the tests: the run's shared server (test/pg-setup.ts), and a fresh database
+ * per call, copied from the migrated template and dropped when the test file ends.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, describe, inject } from 'vitest';
+import { PG_TEMPLATE, withDatabase } from './_pg-url.js';
+
+export const PG_URL = inject('pgUrl');
+
+/** `describe`, or `describe.skip` when there is no PostgreSQL (the run printed how to install it). */
+export const describeWithPg = PG_URL ? describe : describe.skip;
+
+const created: string[] = [];
+
+async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  if (!PG_URL) throw new Error('no PostgreSQL in this run: wrap the test in describeWithPg');
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A new database holding oracle's schema and nothing else; its URL. */
+export async function freshPgDatabase(): Promise<string> {
+  const name = `oracle_test_${randomBytes(6).toString('hex')}`;
+  await admin((client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${PG_TEMPLATE}`));
+  created.push(name);
+  return withDatabase(PG_URL!, name);
+}
+
+/** A new database without any schema (what an operator creates before the first ingest); its URL. */
+export async function emptyPgDatabase(): Promise<string> {
+  const name = `oracle_test_${randomBytes(6).toString('hex')}`;
+  await admin((client) => client.query(`CREATE DATABASE ${name}`));
+  created.push(name);
+  return withDatabase(PG_URL!, name);
+}
+
+afterAll(async () => {
+  const names = created.splice(0);
+  if (names.length === 0) return;
+  await admin(async (client) => {
+    for (const name of names) await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * The PostgreSQL store against a real server, held to the SQLite store's answers: the same
+ * catalog searched and ranked the same, the same observations stored once however often they
+ * are ingested, the same points read for pricing.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Product } from '../../src/domain/product.js';
+import { openPgStore, type PgStore } from '../../src/store/pg/store.js';
+import { openStore, type Store } from '../../src/store/store.js';
+import { describeWithPg, emptyPgDatabase, freshPgDatabase } from '../_pg.js';
+import { tempDir, testProduct } from '../_setup.js';
+
+/** A small deterministic generator, so a failure repeats. */
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+}
+
+const WORDS = ['charizard', 'char', 'charmander', 'blastoise', 'base', 'set', 'holo', 'Juzám', 'djinn', 'dark', 'team', 'rocket', '1st', 'edition', '4/102', '151', 'ex', 'Pokémon', 'promo', 'tin'];
+
+function catalog(n: number): Product[] {
+  const next = random(42);
+  const pick = (k: number) => Array.from({ length: k }, () => WORDS[Math.floor(next() * WORDS.length)]!).join(' ');
+  return Array.from({ length: n }, (_, i) =>
+    testProduct({
+      productKey: `p-${i}-${pick(2).replace(/\W+/g, '-').toLowerCase()}`,
+      refsourceId: String(1000 + i),
+      productName: pick(1 + Math.floor(next() * 3)),
+      subtitle: pick(Math.floor(next() * 3)),
+      setName: pick(1 + Math.floor(next() * 2)),
+    }),
+  );
+}
+
+describeWithPg('PostgreSQL store', () => {
+  let sqlite: Store;
+  let store: PgStore;
+  const products = catalog(300);
+
+  beforeAll(async () => {
+    sqlite = await openStore(join(tempDir(), 'oracle.db'), { create: true });
+    store = await openPgStore(await freshPgDatabase(), { create: true });
+    sqlite.products.upsertMany(products);
+    expect(await store.products.upsertMany(products)).toEqual({ inserted: 300, updated: 0 });
+  });
+  afterAll(async () => {
+    sqlite.close();
+    await store.close();
+  });
+
+  it('searches and ranks the catalog as SQLite FTS5 with bm25 does', async () => {
+    const queries = ['charizard', 'char', 'base charizard 4/102', '4/102', 'juzam', 'POKEMON ex', 'c', 'ro', 'team rocket dark', 'zzz', '"*', 'tin promo'];
+    let found = 0;
+    for (const q of queries) {
+      const expected = sqlite.products.catalog(q).map((e) => e.product_key);
+      found += expected.length;
+      expect(await store.products.catalog(q).then((r) => r.map((e) => e.product_key)), q).toEqual(expected);
+      expect(await store.products.keysLike(q, 5), q).toEqual(sqlite.products.keysLike(q, 5));
+    }
+    expect(found).toBeGreaterThan(300);
+    expect(await store.products.catalog()).toEqual(sqlite.products.catalog());
+    expect(await store.products.catalogJson()).toBe(sqlite.products.catalogJson());
+  });
+
+  it('ingests with COPY once: duplicates in a batch, across batches and across runs are skipped', async () => {
+    const a = (await store.products.findByKey(products[0]!.productKey))!;
+    const b = (await store.products.findByKey(products[1]!.productKey))!;
+    const rows = [
+      // Values that need escaping in COPY's text format.
+      { productId: a.id, source: 'ebay\tuk', externalId: 'x\\1\n', observedAt: 2_000, priceMinor: 100, grader: 'ungraded', grade: null },
+      { productId: a.id, source: 'ebay\tuk', externalId: 'x\\1\n', observedAt: 2_000, priceMinor: 100, grader: 'ungraded', grade: null },
+      { productId: a.id, source: 'shop', externalId: '', observedAt: 1_000, priceMinor: 90, grader: 'PSA', grade: 9.5 },
+      { productId: b.id, source: 'shop', externalId: '', observedAt: 3_000, priceMinor: 50, grader: 'ungraded', grade: null },
+    ].map((o) => ({ ...o, productKey: '' }));
+    expect(await store.observations.insertMany(rows)).toEqual({ inserted: 3, duplicates: 1 });
+    expect(await store.observations.insertMany(rows)).toEqual({ inserted: 0, duplicates: 4 });
+
+    const writer = await store.observations.openWriter();
+    for (let i = 0; i < 20_000; i++) writer.insert(b.id, 'ungraded', 10_000 + i, 7, 'bulk', 'ungraded', null, i % 2 === 0 ? '' : `id-${i}`);
+    await writer.drain();
+    expect(await writer.commit()).toBe(20_000);
+    for (let i = 0; i < 20_000; i += 1000) writer.insert(b.id, 'ungraded', 10_000 + i, 7, 'bulk', 'ungraded', null, i % 2 === 0 ? '' : `id-${i}`);
+    expect(await writer.commit()).toBe(0);
+    await writer.close();
+
+    const stored = await store.products.findByKey(products[0]!.productKey);
+    const entry = (await store.products.catalog()).find((e) => e.product_key === stored!.productKey)!;
+    expect(entry).toMatchObject({ observation_count: 2, earliest_observation: '1970-01-01' });
+    expect(await store.inventory()).toMatchObject({ products: 300, observations: 20_003 });
+    sqlite.observations.insertMany(rows.map((r) => ({ ...r, productId: sqlite.products.findByKey(r.productId === a.id ? a.productKey : b.productKey)!.id })));
+    const range = { windowStart: 1_500, asOf: 50_000, lookbackStart: 500, depthPerCondition: 3, priorPerCondition: 2 };
+    const sqliteB = sqlite.products.findByKey(b.productKey)!.id;
+    const sqliteWriter = sqlite.observations.openWriter();
+    for (let i = 0; i < 20_000; i++) sqliteWriter.insert(sqliteB, 'ungraded', 10_000 + i, 7, 'bulk', 'ungraded', null, i % 2 === 0 ? '' : `id-${i}`);
+    sqliteWriter.commit();
+    sqliteWriter.close();
+    expect(await store.pricePoints.read(b.id, range)).toEqual(sqlite.pricePoints.read(sqliteB, range));
+    const ranges = [range, { ...range, windowStart: 20_000, asOf: 25_000, lookbackStart: 15_000 }];
+    expect(await store.pricePointSeries.readSeries(b.id, ranges)).toEqual(sqlite.pricePointSeries.readSeries(sqliteB, ranges));
+  });
+
+  it('refuses a database without oracle schema unless asked to create it', async () => {
+    const url = await emptyPgDatabase();
+    await expect(openPgStore(url)).rejects.toThrow(/has no oracle schema: load data with 'oracle ingest' first/);
+    const created = await openPgStore(url, { create: true });
+    expect(await created.inventory()).toEqual({ products: 0, observations: 0, activeKeys: 0 });
+    await created.close();
+  });
+});
