@@ -3,6 +3,6 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export default function checkBuild(): void {
-  const bundle = fileURLToPath(new URL('../dist/bundle/main.js', import.meta.url));
+  const bundle = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
   if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run 'npm run build' (npm test does it first)`);
 }

@@ -1,31 +1,25 @@
 // @ts-check
-/** A/B runs alternated, so drift on a noisy machine hits both sides alike. */
+/** Runs alternated, so drift on a noisy machine hits every side alike. */
 
 /**
- * Runs `a` and `b` alternately `pairs` times after one untimed warm-up pair (disk cache,
- * compile cache) and returns every sample of each.
+ * Runs each of `sides` once per round, `rounds` times, after one untimed warm-up round (disk
+ * cache, compile cache), and returns every sample of each side, in the order of `sides`.
  * @template T
- * @param {number} pairs
- * @param {() => Promise<T>} a
- * @param {() => Promise<T>} b
- * @returns {Promise<{ a: T[], b: T[] }>}
+ * @param {number} rounds
+ * @param {readonly (() => Promise<T>)[]} sides
+ * @returns {Promise<T[][]>}
  */
-export async function interleave(pairs, a, b) {
-  await a();
-  await b();
-  /** @type {T[]} */
-  const as = [];
-  /** @type {T[]} */
-  const bs = [];
-  for (let i = 0; i < pairs; i += 1) {
-    // Swap the order every other pair so neither side always runs right after the other.
-    if (i % 2 === 0) {
-      as.push(await a());
-      bs.push(await b());
-    } else {
-      bs.push(await b());
-      as.push(await a());
+export async function interleaveAll(rounds, sides) {
+  for (const side of sides) await side();
+  /** @type {T[][]} */
+  const samples = sides.map(() => []);
+  for (let i = 0; i < rounds; i += 1) {
+    // Rotate the order round by round so no side always runs right after the same other one.
+    for (let j = 0; j < sides.length; j += 1) {
+      const k = (i + j) % sides.length;
+      /** @type {T[]} */ (samples[k]).push(await /** @type {() => Promise<T>} */ (sides[k])());
     }
   }
-  return { a: as, b: bs };
+  return samples;
 }
+

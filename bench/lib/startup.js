@@ -5,7 +5,7 @@
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { interleave } from './interleave.js';
+import { interleaveAll } from './interleave.js';
 import { ORACLE_BIN } from './oracle.js';
 import { run } from './proc.js';
 import { median } from './stats.js';
@@ -14,33 +14,49 @@ import { WORK_DIR } from './workspace.js';
 const TRACE = fileURLToPath(new URL('../children/import-trace.js', import.meta.url));
 
 /**
+ * @typedef {object} Timing
+ * @property {number} commandMs median wall time of the command
+ * @property {number} nodeMs median wall time of `node -e 0`
+ * @property {number | null} commandCpuMs median user + system CPU time, when GNU time is there
+ * @property {number | null} nodeCpuMs
+ * @property {number} samples runs of each side
+ */
+
+/**
  * Median wall time (and CPU time, when GNU time is there) of `node bin/oracle.js ...args`
  * and of `node -e 0`, alternated. CPU time is what a busy machine distorts least.
  * @param {readonly string[]} args
  * @param {number} pairs
  * @param {(stdout: string) => void} check throws when the command's output is wrong
- * @returns {Promise<{ commandMs: number, nodeMs: number, commandCpuMs: number | null, nodeCpuMs: number | null, samples: number }>}
+ * @returns {Promise<Timing>}
  */
 export async function timeAgainstNode(args, pairs, check) {
-  const { a, b } = await interleave(
-    pairs,
-    async () => {
-      const r = await run(process.execPath, [ORACLE_BIN, ...args], { captureStdout: true, measureCpu: true });
-      if (r.code !== 0) throw new Error(`oracle ${args.join(' ')} exited ${r.code}: ${r.stderr.trim()}`);
-      check(r.stdout);
-      return r;
-    },
-    () => run(process.execPath, ['-e', '0'], { measureCpu: true }),
-  );
+  return /** @type {Timing} */ ((await timeBinsAgainstNode([ORACLE_BIN], args, pairs, check))[0]);
+}
+
+/**
+ * `timeAgainstNode` for several builds of the CLI at once: `node <bin> ...args` for each bin
+ * and `node -e 0`, all alternated in the same rounds; one Timing per bin, in order.
+ * @param {readonly string[]} bins
+ * @param {readonly string[]} args
+ * @param {number} rounds
+ * @param {(stdout: string) => void} check
+ * @returns {Promise<Timing[]>}
+ */
+export async function timeBinsAgainstNode(bins, args, rounds, check) {
+  const commands = bins.map((bin) => async () => {
+    const r = await run(process.execPath, [bin, ...args], { captureStdout: true, measureCpu: true });
+    if (r.code !== 0) throw new Error(`${bin} ${args.join(' ')} exited ${r.code}: ${r.stderr.trim()}`);
+    check(r.stdout);
+    return r;
+  });
+  const samples = await interleaveAll(rounds, [...commands, () => run(process.execPath, ['-e', '0'], { measureCpu: true })]);
+  const node = /** @type {import('./proc.js').RunResult[]} */ (samples.pop());
   /** @param {import('./proc.js').RunResult[]} rs */
   const cpu = (rs) => (rs.every((r) => r.cpuMs !== null) ? median(rs.map((r) => /** @type {number} */ (r.cpuMs))) : null);
-  return {
-    commandMs: median(a.map((r) => r.wallMs)),
-    nodeMs: median(b.map((r) => r.wallMs)),
-    commandCpuMs: cpu(a),
-    nodeCpuMs: cpu(b),
-    samples: pairs,
-  };
+  /** @param {import('./proc.js').RunResult[]} rs */
+  const wall = (rs) => median(rs.map((r) => r.wallMs));
+  return samples.map((rs) => ({ commandMs: wall(rs), nodeMs: wall(node), commandCpuMs: cpu(rs), nodeCpuMs: cpu(node), samples: rounds }));
 }
 
 /**

@@ -24,9 +24,10 @@ import type { RecordWriter } from './record-writer.js';
 const MAX_IN_FLIGHT = 32;
 
 /**
- * The compiled worker script. Relative to this module's directory, two levels below the
- * package root both in tsc's dist/ingest/ and in the bundle's dist/bundle/; run from the
- * TypeScript sources (tests) it does not exist and the pipeline reads on one thread.
+ * The compiled worker script, dist/ingest/parse-worker.js. Relative to this module's directory,
+ * which is two levels below the package root wherever the build puts this code (dist/ingest/
+ * or dist/chunks/); run from the TypeScript sources (tests) it does not exist and the
+ * pipeline reads on one thread.
  */
 const WORKER_SCRIPT = fileURLToPath(new URL('../ingest/parse-worker.js', import.meta.url));
 
