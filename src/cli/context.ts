@@ -1,16 +1,13 @@
 /**
- * What every command gets: its parsed options and the resolved configuration
- * (a flag beats its environment variable, which beats the default).
+ * What every command gets: its options as program.ts's parsers made them (a flag beats its
+ * environment variable, which beats the default) and the clock of the run.
  */
-import type { Command } from 'commander';
-
-export const DEFAULT_DB_PATH = 'oracle.db';
+import type { Command, OptionValues } from 'commander';
 
 export interface CommandContext {
-  /** Options of the command itself (commander's camelCase names). */
-  options: Record<string, unknown>;
+  /** Options of the command itself (commander's camelCase names), as their parsers made them. */
+  options: OptionValues;
   dbPath: string;
-  env: NodeJS.ProcessEnv;
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -18,15 +15,14 @@ export interface CommandContext {
   now: number;
 }
 
-export function resolveContext(command: Command): CommandContext {
-  const globals = command.optsWithGlobals() as { db?: string };
+export function resolveContext(command: Command, now: number): CommandContext {
+  const globals = command.optsWithGlobals() as { db: string };
   return {
     options: command.opts(),
-    dbPath: globals.db ?? process.env.ORACLE_DB ?? DEFAULT_DB_PATH,
-    env: process.env,
+    dbPath: globals.db,
     stdout: process.stdout,
     stderr: process.stderr,
     stdin: process.stdin,
-    now: Date.now(),
+    now,
   };
 }

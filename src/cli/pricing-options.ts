@@ -1,18 +1,19 @@
 /**
- * What `oracle price` and `oracle explain` share: the product named by a key or `--refsource`
- * (exactly one), and the pricing parameters `--window-hours`, `--outlier-stddevs`, `--at`.
+ * What the pricing commands share: the product named by a key or `--refsource` (exactly
+ * one), and the pricing parameters `--window-hours`, `--outlier-stddevs`, `--at` as their
+ * options (options.ts) parsed them.
  */
 import type { PricingParams } from '../domain/bundle.js';
-import { parseAsOf, parseOutlierStddevs, parseWindowHours } from '../domain/params.js';
 import type { Oracle } from '../service/oracle.js';
 import type { StoredProduct } from '../store/store.js';
 import { UsageError } from './exit-codes.js';
 
 export interface PricingOptions {
   refsource?: string;
-  windowHours?: string;
-  outlierStddevs?: string;
-  at?: string;
+  windowHours: number;
+  outlierStddevs: number;
+  /** Epoch ms, now when not given. */
+  at: number;
 }
 
 /** Throws a usage error unless exactly one of a product key and `--refsource` is given. */
@@ -22,12 +23,8 @@ export function checkProductChoice(command: string, productKey: string | undefin
   }
 }
 
-export function parsePricingOptions(o: PricingOptions, now: number): PricingParams {
-  return {
-    windowHours: parseWindowHours(o.windowHours, '--window-hours'),
-    outlierStddevs: parseOutlierStddevs(o.outlierStddevs, '--outlier-stddevs'),
-    asOf: parseAsOf(o.at, now, '--at'),
-  };
+export function pricingParams(o: PricingOptions): PricingParams {
+  return { windowHours: o.windowHours, outlierStddevs: o.outlierStddevs, asOf: o.at };
 }
 
 /** The product the command names (after checkProductChoice). */

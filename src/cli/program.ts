@@ -2,19 +2,23 @@
  * The commander program: every command, option and help text of CONTRACT.md in one place.
  * Actions import their command module only when run, so each command loads only what it needs.
  */
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
+import { parseObservedAt, parseSnapshotDate } from '../domain/params.js';
+import { FORMAT_NAMES } from '../ingest/formats/names.js';
 import type { CommandContext } from './context.js';
 import { resolveContext } from './context.js';
+import { atOption, choiceOption, configOption, dbOption, outlierStddevsOption, refsourceOption, windowHoursOption, wholeNumberOption } from './options.js';
+import { serveOptions } from './serve-config.js';
 import { VERSION } from './version.js';
 
 
 type Action = (args: unknown[], ctx: CommandContext) => Promise<number>;
 
-/** Wraps a lazily imported command so its result becomes the exit code. */
-function lazy(load: () => Promise<{ run: Action }>) {
+/** Wraps a lazily imported command so its result becomes the exit code; `now` is the command's clock. */
+function lazy(now: number, load: () => Promise<{ run: Action }>) {
   return async (...args: unknown[]) => {
     const command = args[args.length - 1] as Command;
-    const ctx = resolveContext(command);
+    const ctx = resolveContext(command, now);
     const { run } = await load();
     const code = await run(args.slice(0, -1), ctx);
     if (code !== 0) process.exitCode = code;
@@ -26,17 +30,16 @@ function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
 }
 
-/** The pricing options every pricing command shares (same names, ranges and defaults as the API). */
-const windowHoursOption = () => new Option('--window-hours <n>', 'TWAP lookback in hours, 1-72').default('24');
-const outlierStddevsOption = () =>
-  new Option('--outlier-stddevs <n>', 'outlier threshold in robust standard deviations, 1-10').default('2');
-const refsourceOption = () => new Option('--refsource <id>', 'address the product by its reference-source id instead');
-
-export function createProgram(): Command {
+/**
+ * The program; `now` is the clock of the run, read once: `--at` and `--observed-at` are
+ * checked against it and commands get it in their context.
+ */
+export function createProgram(now: number = Date.now()): Command {
+  const lazy_ = (load: () => Promise<{ run: Action }>) => lazy(now, load);
   const program = new Command('oracle')
     .description('Open price oracle for collectible trading cards: TWAP prices with outlier filtering over a local SQLite file.')
     .version(VERSION, '-V, --version')
-    .option('--db <path>', 'SQLite database file (env ORACLE_DB)', undefined)
+    .addOption(dbOption())
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ outputError: (text, write) => write(`oracle: ${text.replace(/^error: /, '')}`) });
@@ -45,15 +48,23 @@ export function createProgram(): Command {
     .command('ingest')
     .description('load observation or catalog records from files, stdin (-) or http(s) URLs; *.gz is decompressed')
     .argument('<source...>', "file path, '-' for stdin, or an http(s) URL")
-    .addOption(new Option('--kind <kind>', 'record kind (default: detected from the header or keys)').choices(['observations', 'catalog']))
-    .option('--format <format>', 'csv | ndjson | json | pricecharting | tcgplayer | sold-listings (default: from the extension, else sniffed)')
+    .addOption(choiceOption('--kind <kind>', 'record kind (default: detected from the header or keys)', ['observations', 'catalog']))
+    .addOption(choiceOption('--format <format>', 'input format (default: from the extension, else sniffed)', FORMAT_NAMES))
     .option('--rejects <file>', 'write rejected records as NDJSON {source, line, reason, record}')
-    .option('--max-rejects <n>', 'exit 3 when more records than n are rejected', '0')
+    .addOption(wholeNumberOption('--max-rejects <n>', 'exit 3 when more records than n are rejected', { min: 0, default: 0 }))
     .option('--dry-run', 'validate and report, write nothing')
-    .option('--observed-at <time>', 'observation time for price-guide rows (pricecharting, tcgplayer), ISO-8601 with zone, at most 5 minutes ahead (default: now)')
+    .addOption(
+      configOption('--observed-at <time>', 'observation time for price-guide rows (pricecharting, tcgplayer), ISO-8601 with zone, at most 5 minutes ahead', {
+        default: now,
+        defaultText: 'now',
+        parse: (name, raw) => parseObservedAt(raw, now, name),
+      }),
+    )
     .option('--subtype <name>', 'tcgplayer: read only this printing (default: every printing, each on its own product)')
-    .option('--lock-wait <seconds>', 'how long to wait for another writer of the database before giving up', '600')
-    .action(lazy(() => import('./commands/ingest.js')));
+    .addOption(
+      wholeNumberOption('--lock-wait <seconds>', 'how long to wait for another writer of the database before giving up', { min: 1, unit: 'seconds', default: 600 }),
+    )
+    .action(lazy_(() => import('./commands/ingest.js')));
 
   program
     .command('price')
@@ -62,9 +73,9 @@ export function createProgram(): Command {
     .addOption(refsourceOption())
     .addOption(windowHoursOption())
     .addOption(outlierStddevsOption())
-    .option('--at <time>', 'price as of this ISO-8601 time with zone, now at the latest (default: now)')
+    .addOption(atOption(now, 'price as of this ISO-8601 time with zone, now at the latest'))
     .option('--json', 'print exactly the API body')
-    .action(lazy(() => import('./commands/price.js')));
+    .action(lazy_(() => import('./commands/price.js')));
 
   program
     .command('history')
@@ -87,13 +98,13 @@ export function createProgram(): Command {
         'oracle history pokemon-base-set-charizard-4-102 --every 1h --from 2026-11-20T00:00:00Z --csv > hourly.csv',
       ),
     )
-    .action(lazy(() => import('./commands/history.js')));
+    .action(lazy_(() => import('./commands/history.js')));
 
   program
     .command('value')
     .description("value a collection: each line's unit price, interval and subtotal, the total with its interval, the gain against cost basis")
     .argument('<collection.csv>', "CSV with product_key or refsource_id, condition, quantity[, cost_basis_minor]; '-' for stdin")
-    .option('--at <time>', 'value as of this ISO-8601 time with zone (default: now)')
+    .addOption(atOption(now, 'value as of this ISO-8601 time with zone, now at the latest'))
     .addOption(windowHoursOption())
     .addOption(outlierStddevsOption())
     .option('--json', 'print {at, lines, total, problems} as JSON')
@@ -102,13 +113,13 @@ export function createProgram(): Command {
       'after',
       examples('oracle value my-cards.csv', 'oracle value my-cards.csv --at 2026-10-01T00:00:00Z --csv > value-october.csv'),
     )
-    .action(lazy(() => import('./commands/value.js')));
+    .action(lazy_(() => import('./commands/value.js')));
 
   program
     .command('export')
     .description("every product's bundle as of one instant, streamed as NDJSON or CSV: the bulk dump")
-    .option('--at <time>', 'price as of this ISO-8601 time with zone (default: now)')
-    .addOption(new Option('--format <format>', 'ndjson: one API bundle per line; csv: one row per product, every slot in cents').choices(['ndjson', 'csv']).default('ndjson'))
+    .addOption(atOption(now, 'price as of this ISO-8601 time with zone, now at the latest'))
+    .addOption(choiceOption('--format <format>', 'ndjson: one API bundle per line; csv: one row per product, every slot in cents', ['ndjson', 'csv'], 'ndjson'))
     .option('--out <file>', 'write to this file (via <file>.partial, renamed when complete) instead of stdout')
     .addOption(windowHoursOption())
     .addOption(outlierStddevsOption())
@@ -116,7 +127,7 @@ export function createProgram(): Command {
       'after',
       examples('oracle export --out prices.ndjson', 'oracle export --at 2026-11-01T00:00:00Z --format csv --out prices-2026-11-01.csv'),
     )
-    .action(lazy(() => import('./commands/export.js')));
+    .action(lazy_(() => import('./commands/export.js')));
 
   program
     .command('explain')
@@ -126,7 +137,7 @@ export function createProgram(): Command {
     .addOption(refsourceOption())
     .addOption(windowHoursOption())
     .addOption(outlierStddevsOption())
-    .option('--at <time>', 'as of this ISO-8601 time with zone, now at the latest (default: now)')
+    .addOption(atOption(now, 'as of this ISO-8601 time with zone, now at the latest'))
     .option('--json', 'print {product_key, slot, price_minor, points: [{condition, observed_at, source, price_minor, kept, reason, z, weight}], steps: [{name, section, doc, text, value_minor, value_ln, inputs}]} (the API body)')
     .addHelpText(
       'after',
@@ -136,24 +147,26 @@ export function createProgram(): Command {
         'oracle explain pokemon-base-set-charizard-4-102 --slot bgs10 --json | jq \'.points[] | select(.kept | not)\'',
       ),
     )
-    .action(lazy(() => import('./commands/explain.js')));
+    .action(lazy_(() => import('./commands/explain.js')));
 
   program
     .command('snapshot')
     .description('price a product as of a past UTC date (window 00:00Z of the date to 00:00Z of the next)')
     .argument('<refsource_id>', 'reference-source id of the product')
-    .requiredOption('--date <YYYY-MM-DD>', 'the date, today (UTC) at the latest')
+    .addOption(
+      configOption('--date <YYYY-MM-DD>', 'the date, today (UTC) at the latest', { parse: (name, raw) => parseSnapshotDate(raw, now, name) }).makeOptionMandatory(),
+    )
     .addOption(outlierStddevsOption())
     .option('--json', 'print exactly the API body')
-    .action(lazy(() => import('./commands/snapshot.js')));
+    .action(lazy_(() => import('./commands/snapshot.js')));
 
   program
     .command('calibrate')
     .description('fit grader premiums and grade ratios from the observations before --at and store them (the engine prices with the newest fit as of each instant); --show prints the stored one')
-    .option('--at <time>', 'fit from the observations before this ISO-8601 time with zone (default: now)')
+    .addOption(atOption(now, 'fit from the observations before this ISO-8601 time with zone, now at the latest'))
     .option('--show', 'print the calibration the engine uses at --at instead of fitting a new one')
     .option('--json', 'print the calibration as JSON')
-    .action(lazy(() => import('./commands/calibrate.js')));
+    .action(lazy_(() => import('./commands/calibrate.js')));
 
   program
     .command('catalog')
@@ -161,37 +174,28 @@ export function createProgram(): Command {
     .option('--json', 'print exactly the API body ({total, products})')
     .option('--search <text>', 'full-text search: every word, in any order, as a prefix of name, set, subtitle or key; best first')
     .addHelpText('after', examples('oracle catalog --search "base charizard 4/102"', 'oracle catalog --search "char 4/102" --json'))
-    .action(lazy(() => import('./commands/catalog.js')));
+    .action(lazy_(() => import('./commands/catalog.js')));
 
   const keys = program.command('keys').description('manage API keys for oracle serve');
   keys
     .command('create')
     .description('create a key and print it once (only its hash is stored)')
     .requiredOption('--label <name>', 'who or what the key is for')
-    .action(lazy(() => import('./commands/keys-create.js')));
+    .action(lazy_(() => import('./commands/keys-create.js')));
   keys
     .command('list')
     .description('list keys: id, label, created, last used, revoked')
     .option('--json', 'print JSON')
-    .action(lazy(() => import('./commands/keys-list.js')));
+    .action(lazy_(() => import('./commands/keys-list.js')));
   keys
     .command('revoke')
     .description('revoke a key at once')
     .argument('<key-id>', 'the id shown by keys list')
-    .action(lazy(() => import('./commands/keys-revoke.js')));
+    .action(lazy_(() => import('./commands/keys-revoke.js')));
 
-  program
-    .command('serve')
-    .description('serve the read-only JSON API of SPEC.md')
-    .option('--host <addr>', 'address to listen on (env ORACLE_HOST, default 127.0.0.1)')
-    .option('--port <n>', 'port, 0 for any free one (env ORACLE_PORT, default 8080)')
-    .option('--rate-limit <n>', 'requests per minute per key on pricing routes (env ORACLE_RATE_LIMIT, default 120)')
-    .option('--refsource-url <template>', 'upstream URL template containing {id} (env ORACLE_REFSOURCE_URL)')
-    .option('--offline', 'resolve reference-source ids from the local catalog only')
-    .option('--redis <url>', 'keep the rate limit in Redis, shared by every replica: redis://host:port[/db] (env ORACLE_REDIS_URL)')
-    .option('--metrics', 'serve Prometheus metrics at GET /metrics (env ORACLE_METRICS=1)')
-    .option('--cors <origin>', 'let browsers on this origin (or comma-separated origins, or *) call the API (env ORACLE_CORS_ORIGIN)')
-    .action(lazy(() => import('./commands/serve.js')));
+  const serve = program.command('serve').description('serve the read-only JSON API of SPEC.md');
+  for (const option of serveOptions()) serve.addOption(option);
+  serve.action(lazy_(() => import('./commands/serve.js')));
 
   for (const command of [program, ...program.commands, ...keys.commands]) {
     command.exitOverride();

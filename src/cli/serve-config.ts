@@ -1,9 +1,12 @@
 /**
- * `oracle serve`'s configuration, parsed once: a flag beats its environment variable, which
- * beats the default (CONTRACT.md). A bad value is a usage error naming the option.
+ * `oracle serve`'s options, each declared once with its environment variable, default and
+ * parser (options.ts), and the configuration the command reads from them. A bad value is a
+ * usage error naming the option and its variable.
  */
-import { z } from 'zod';
+import { Option } from 'commander';
+import { parseIntInRange, parseWholeNumber } from '../domain/params.js';
 import { UsageError } from './exit-codes.js';
+import { configOption } from './options.js';
 
 export interface ServeConfig {
   host: string;
@@ -26,85 +29,103 @@ export interface ServeConfig {
 
 export const SERVE_DEFAULTS = { host: '127.0.0.1', port: 8080, rateLimitPerMinute: 120 } as const;
 
-const nonEmpty = (value: unknown) => (value === '' ? undefined : value);
-
 const ON_OFF: Record<string, boolean> = { '1': true, true: true, yes: true, on: true, '0': false, false: false, no: false, off: false };
 
 /** `*`, or an origin as a browser sends it: scheme, host, optional port; no path. */
 const ORIGIN = /^(\*|https?:\/\/[^/\s:]+(:\d{1,5})?)$/;
 
-const schema = z.object({
-  host: z.string().min(1, 'must not be empty').default(SERVE_DEFAULTS.host),
-  port: z.coerce
-    .number({ error: 'must be an integer from 0 to 65535' })
-    .int('must be an integer from 0 to 65535')
-    .min(0, 'must be an integer from 0 to 65535')
-    .max(65535, 'must be an integer from 0 to 65535')
-    .default(SERVE_DEFAULTS.port),
-  rateLimitPerMinute: z.coerce
-    .number({ error: 'must be a positive integer (requests per minute)' })
-    .int('must be a positive integer (requests per minute)')
-    .min(1, 'must be a positive integer (requests per minute)')
-    .default(SERVE_DEFAULTS.rateLimitPerMinute),
-  refsourceUrl: z
-    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
-    .refine((url) => url.includes('{id}'), 'must contain {id} where the product id goes')
-    .optional(),
-  refsourceToken: z.string().optional(),
-  offline: z.boolean().default(false),
-  apiKeys: z
-    .string()
-    .optional()
-    .transform((list) => (list ?? '').split(',').map((key) => key.trim()).filter((key) => key !== '')),
-  redisUrl: z
-    .url({ protocol: /^redis$/, error: 'must be a redis:// URL: redis://[user:password@]host:port[/db]' })
-    .refine((url) => !URL.canParse(url) || /^\/?(\d+)?$/.test(new URL(url).pathname), 'must name the database by its number, e.g. redis://host:6379/0')
-    .optional(),
-  metrics: z
-    .union([z.boolean(), z.string().transform((value) => ON_OFF[value.trim().toLowerCase()])])
-    .pipe(z.boolean({ error: 'must be 1 or 0 (true/false, yes/no, on/off)' }))
-    .default(false),
-  corsOrigins: z
-    .string()
-    .optional()
-    .transform((list) => (list ?? '').split(',').map((origin) => origin.trim().replace(/\/$/, '')).filter((origin) => origin !== ''))
-    .refine(
-      (origins) => origins.every((origin) => ORIGIN.test(origin)),
-      'must be * or origins like https://dashboard.example.com (scheme, host and optional port, comma-separated)',
-    ),
-});
+/** A comma-separated list: items trimmed, empty ones dropped. */
+const list = (raw: string) => raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
 
-/** Names of the options as the user typed them, for error messages. */
-const OPTION_NAMES: Record<string, string> = {
-  host: '--host (ORACLE_HOST)',
-  port: '--port (ORACLE_PORT)',
-  rateLimitPerMinute: '--rate-limit (ORACLE_RATE_LIMIT)',
-  refsourceUrl: '--refsource-url (ORACLE_REFSOURCE_URL)',
-  refsourceToken: 'ORACLE_REFSOURCE_TOKEN',
-  offline: '--offline',
-  apiKeys: 'ORACLE_API_KEYS',
-  redisUrl: '--redis (ORACLE_REDIS_URL)',
-  metrics: '--metrics (ORACLE_METRICS)',
-  corsOrigins: '--cors (ORACLE_CORS_ORIGIN)',
-};
+const text = (_name: string, raw: string) => raw;
 
-export function parseServeConfig(options: Record<string, unknown>, env: NodeJS.ProcessEnv): ServeConfig {
-  const result = schema.safeParse({
-    host: nonEmpty(options.host ?? env.ORACLE_HOST),
-    port: nonEmpty(options.port ?? env.ORACLE_PORT),
-    rateLimitPerMinute: nonEmpty(options.rateLimit ?? env.ORACLE_RATE_LIMIT),
-    refsourceUrl: nonEmpty(options.refsourceUrl ?? env.ORACLE_REFSOURCE_URL),
-    refsourceToken: nonEmpty(env.ORACLE_REFSOURCE_TOKEN),
-    offline: options.offline === true,
-    apiKeys: env.ORACLE_API_KEYS,
-    redisUrl: nonEmpty(options.redis ?? env.ORACLE_REDIS_URL),
-    metrics: options.metrics === true ? true : nonEmpty(env.ORACLE_METRICS),
-    corsOrigins: nonEmpty(options.cors ?? env.ORACLE_CORS_ORIGIN),
-  });
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const field = String(issue?.path[0] ?? '');
-    throw new UsageError(`${OPTION_NAMES[field] ?? field} ${issue?.message ?? 'is invalid'}`, { cause: result.error });
+function refsourceUrl(name: string, raw: string): string {
+  const url = URL.canParse(raw) ? new URL(raw) : null;
+  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new UsageError(`${name} must be an http(s) URL (got ${JSON.stringify(raw)})`);
   }
-  return result.data;
+  if (!raw.includes('{id}')) throw new UsageError(`${name} must contain {id} where the product id goes (got ${JSON.stringify(raw)})`);
+  return raw;
+}
+
+function redisUrl(name: string, raw: string): string {
+  const url = URL.canParse(raw) ? new URL(raw) : null;
+  if (url === null || url.protocol !== 'redis:') {
+    throw new UsageError(`${name} must be a redis:// URL: redis://[user:password@]host:port[/db] (got ${JSON.stringify(raw)})`);
+  }
+  if (!/^\/?(\d+)?$/.test(url.pathname)) throw new UsageError(`${name} must name the database by its number, e.g. redis://host:6379/0`);
+  return raw;
+}
+
+function onOff(name: string, raw: string): boolean {
+  const value = ON_OFF[raw.trim().toLowerCase()];
+  if (value === undefined) throw new UsageError(`${name} must be 1 or 0 (true/false, yes/no, on/off) (got ${JSON.stringify(raw)})`);
+  return value;
+}
+
+function corsOrigins(name: string, raw: string): string[] {
+  const origins = list(raw).map((origin) => origin.replace(/\/$/, ''));
+  const bad = origins.find((origin) => !ORIGIN.test(origin));
+  if (bad !== undefined) {
+    throw new UsageError(
+      `${name} must be * or origins like https://dashboard.example.com (scheme, host and optional port, comma-separated; got ${JSON.stringify(bad)})`,
+    );
+  }
+  return origins;
+}
+
+/** The options of `oracle serve`, in the order its --help lists them. */
+export function serveOptions(): Option[] {
+  return [
+    configOption('--host <addr>', 'address to listen on', { env: 'ORACLE_HOST', default: SERVE_DEFAULTS.host, parse: text }),
+    configOption('--port <n>', 'port, 0 for any free one', {
+      env: 'ORACLE_PORT',
+      default: SERVE_DEFAULTS.port,
+      parse: (name, raw) => parseIntInRange(name, raw, { min: 0, max: 65535, default: SERVE_DEFAULTS.port }),
+    }),
+    configOption('--rate-limit <n>', 'requests per minute per key on pricing routes', {
+      env: 'ORACLE_RATE_LIMIT',
+      default: SERVE_DEFAULTS.rateLimitPerMinute,
+      parse: (name, raw) => parseWholeNumber(name, raw, { min: 1, unit: 'requests per minute' }),
+    }),
+    configOption('--refsource-url <template>', 'upstream URL template containing {id}', { env: 'ORACLE_REFSOURCE_URL', parse: refsourceUrl }),
+    configOption('--refsource-token <token>', 'bearer token sent to the upstream (prefer the variable: a flag shows in ps)', {
+      env: 'ORACLE_REFSOURCE_TOKEN',
+      parse: text,
+    }),
+    new Option('--offline', 'resolve reference-source ids from the local catalog only'),
+    configOption('--api-keys <keys>', 'comma-separated keys accepted besides those of oracle keys (prefer the variable: a flag shows in ps)', {
+      env: 'ORACLE_API_KEYS',
+      default: [],
+      defaultText: 'none',
+      parse: (_name, raw) => list(raw),
+    }),
+    configOption('--redis <url>', 'keep the rate limit in Redis, shared by every replica: redis://host:port[/db]', {
+      env: 'ORACLE_REDIS_URL',
+      parse: redisUrl,
+    }),
+    configOption('--metrics [1|0]', 'serve Prometheus metrics at GET /metrics', { env: 'ORACLE_METRICS', default: false, defaultText: 'off', parse: onOff }).preset('1'),
+    configOption('--cors <origins>', 'let browsers on this origin (or comma-separated origins, or *) call the API', {
+      env: 'ORACLE_CORS_ORIGIN',
+      default: [],
+      defaultText: 'off',
+      parse: corsOrigins,
+    }),
+  ];
+}
+
+/** The configuration from `oracle serve`'s parsed options. */
+export function serveConfig(options: Record<string, unknown>): ServeConfig {
+  return {
+    host: options.host as string,
+    port: options.port as number,
+    rateLimitPerMinute: options.rateLimit as number,
+    refsourceUrl: options.refsourceUrl as string | undefined,
+    refsourceToken: options.refsourceToken as string | undefined,
+    offline: options.offline === true,
+    apiKeys: options.apiKeys as string[],
+    redisUrl: options.redis as string | undefined,
+    metrics: options.metrics === true,
+    corsOrigins: options.cors as string[],
+  };
 }

@@ -35,6 +35,17 @@ export function parseIntInRange(
   );
 }
 
+/**
+ * A whole number of at least `min`, as digits (CANONICAL_INTEGER); `unit` is what it counts,
+ * for the message (`--lock-wait must be a whole number of seconds, 1 or more`).
+ */
+export function parseWholeNumber(name: string, raw: string, spec: { min: number; unit?: string }): number {
+  const value = CANONICAL_INTEGER.test(raw) ? Number(raw) : Number.NaN;
+  if (Number.isSafeInteger(value) && value >= spec.min) return value;
+  const unit = spec.unit === undefined ? '' : ` of ${spec.unit}`;
+  throw new InvalidParameterError(name, `${name} must be a whole number${unit}, ${spec.min} or more (got ${JSON.stringify(raw)})`);
+}
+
 /** `name` is how the caller spells the parameter: `window_hours` in the API, `--window-hours` in the CLI. */
 export function parseWindowHours(raw: string | undefined, name = 'window_hours'): number {
   return parseIntInRange(name, raw, WINDOW_HOURS);

@@ -46,7 +46,8 @@ export interface IngestOptions {
   dryRun?: boolean;
   /** More rejects than this makes the run `rejected` (exit 3); good records are still written. */
   maxRejects: number;
-  observedAt?: string;
+  /** `--observed-at`, epoch ms (checked by the CLI). */
+  observedAt?: number;
   subtype?: string;
   rejects?: RejectsWriter | null;
   /**

@@ -44,6 +44,24 @@ describe('help and documentation', () => {
   );
 });
 
+describe('configuration', () => {
+  /** Variables of the README's configuration table that set an option (ORACLE_DEBUG is read by the error reporter). */
+  const variables = [...readme.split('\n## Configuration\n')[1]!.split('\n## ')[0]!.matchAll(/^\| `(ORACLE_[A-Z_]+)` \| `([^`]*)`/gm)];
+
+  it('declares every variable of the README table on the option the table names, and --help shows it', async () => {
+    expect(variables.length).toBeGreaterThanOrEqual(10);
+    const program = createProgram();
+    for (const [, variable, flag] of variables) {
+      const [commandName, long] = flag!.includes(' ') ? flag!.split(' ') : [undefined, flag];
+      const command = commandName === undefined ? program : program.commands.find((c) => c.name() === commandName)!;
+      const option = command.options.find((o) => o.long === long);
+      expect(option?.envVar, `${flag} ${variable}`).toBe(variable);
+      const help = await runCli([...(commandName === undefined ? [] : [commandName]), '--help']);
+      expect(help.stdout.replace(/\s+/g, ' ')).toContain(`env: ${variable})`);
+    }
+  });
+});
+
 describe('--help of the analyst commands', () => {
   it.each(['catalog', 'explain', 'export', 'history', 'value'])('"oracle %s --help" ends with runnable examples', async (name) => {
     const result = await runCli([name, '--help']);

@@ -154,3 +154,29 @@ describe('oracle serve start-up lines and readiness', () => {
     expect(await withEnv.exited).toBe(0);
   });
 });
+
+describe('oracle serve configuration', () => {
+  const db = `${tempDir('oracle-serve-config-')}/serve.db`;
+  beforeAll(() => seedDatabase(db, Date.now()));
+
+  it('takes the flag before its variable, the variable before the default, and an empty variable as unset', async () => {
+    const cases: { args: string[]; env: Record<string, string>; host: string }[] = [
+      // spawnServe passes --port 0: the flag wins and the variable's bad value is never read.
+      { args: ['--host', '127.0.0.3'], env: { ORACLE_HOST: '127.0.0.2', ORACLE_PORT: 'not a port' }, host: '127.0.0.3' },
+      { args: [], env: { ORACLE_HOST: '127.0.0.2' }, host: '127.0.0.2' },
+      { args: [], env: { ORACLE_HOST: '' }, host: '127.0.0.1' },
+    ];
+    for (const { args, env, host } of cases) {
+      const server = spawnServe(['--db', db, 'serve', ...args], env);
+      expect(await server.url).toMatch(new RegExp(`^http://${host.replaceAll('.', '\\.')}:\\d+$`));
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+    }
+  });
+
+  it('shows each option with its variable and default in --help', async () => {
+    const help = (await oracle(['serve', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('--port <n> port, 0 for any free one (default: 8080, env: ORACLE_PORT)');
+    expect(help).toContain('--rate-limit <n> requests per minute per key on pricing routes (default: 120, env: ORACLE_RATE_LIMIT)');
+  });
+});

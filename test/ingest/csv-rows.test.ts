@@ -6,7 +6,7 @@ describe('a mapper that fails', () => {
   it('stops the run with a MapperBugError naming the row, never rejecting the row', () => {
     const rejected: string[] = [];
     const handler = csvRowHandler(
-      { source: 'prices.csv', format: 'tcgplayer', kind: undefined, observedAt: '2026-11-20T20:00:00Z', subtype: undefined, now: Date.UTC(2026, 10, 21) },
+      { source: 'prices.csv', format: 'tcgplayer', kind: undefined, observedAt: Date.UTC(2026, 10, 20, 20), subtype: undefined, now: Date.UTC(2026, 10, 21) },
       {
         line: 0,
         observation: () => {

@@ -1,19 +1,19 @@
 /** `oracle calibrate [--at <time>] [--show]`: fit and store the calibration, or print the stored one. */
-import { parseAsOf } from '../../domain/params.js';
 import { calibrate, showCalibration } from '../../service/calibration.js';
 import { openStore } from '../../store/store.js';
 import type { CommandContext } from '../context.js';
 import { renderCalibration } from '../format/calibration-table.js';
 
 interface CalibrateOptions {
-  at?: string;
+  /** Epoch ms (now when not given). */
+  at: number;
   show?: boolean;
   json?: boolean;
 }
 
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
   const o = ctx.options as CalibrateOptions;
-  const at = parseAsOf(o.at, ctx.now, '--at');
+  const at = o.at;
   const store = await openStore(ctx.dbPath, { create: false });
   try {
     const result = o.show === true ? showCalibration(store, at) : calibrate(store, at, ctx.now);

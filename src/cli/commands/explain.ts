@@ -5,7 +5,7 @@ import { openStore } from '../../store/store.js';
 import type { CommandContext } from '../context.js';
 import { outputWidth } from '../format/columns.js';
 import { renderEvidence } from '../format/evidence-view.js';
-import { checkProductChoice, chosenProduct, parsePricingOptions, type PricingOptions } from '../pricing-options.js';
+import { checkProductChoice, chosenProduct, pricingParams, type PricingOptions } from '../pricing-options.js';
 
 interface ExplainOptions extends PricingOptions {
   slot?: string;
@@ -17,7 +17,7 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   const o = ctx.options as ExplainOptions;
   checkProductChoice('explain', productKey, o);
   const slot = parseSlot(o.slot, '--slot');
-  const params = parsePricingOptions(o, ctx.now);
+  const params = pricingParams(o);
   const store = await openStore(ctx.dbPath);
   try {
     const oracle = createOracle({ store });

@@ -7,20 +7,16 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
-import { parseAsOf, parseOutlierStddevs, parseWindowHours } from '../../domain/params.js';
 import { createOracle } from '../../service/oracle.js';
 import { openStore } from '../../store/store.js';
 import type { CommandContext } from '../context.js';
-import { UsageError } from '../exit-codes.js';
 import { createCountProgress } from '../format/count-progress.js';
-import { EXPORT_FORMATS, exportHeader, exportRow, type ExportFormat } from '../format/export-rows.js';
+import { exportHeader, exportRow, type ExportFormat } from '../format/export-rows.js';
+import { pricingParams, type PricingOptions } from '../pricing-options.js';
 
-interface ExportOptions {
-  at?: string;
-  format?: string;
+interface ExportOptions extends PricingOptions {
+  format: ExportFormat;
   out?: string;
-  windowHours?: string;
-  outlierStddevs?: string;
 }
 
 /** Text gathered before a write: one write per few dozen bundles, not per bundle. */
@@ -28,13 +24,8 @@ const WRITE_CHARS = 64 * 1024;
 
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
   const o = ctx.options as ExportOptions;
-  const format = (o.format ?? 'ndjson') as ExportFormat;
-  if (!EXPORT_FORMATS.includes(format)) throw new UsageError(`--format must be ${EXPORT_FORMATS.join(' or ')} (got ${JSON.stringify(o.format)})`);
-  const params = {
-    windowHours: parseWindowHours(o.windowHours, '--window-hours'),
-    outlierStddevs: parseOutlierStddevs(o.outlierStddevs, '--outlier-stddevs'),
-    asOf: parseAsOf(o.at, ctx.now, '--at'),
-  };
+  const format = o.format;
+  const params = pricingParams(o);
   const store = await openStore(ctx.dbPath);
   const partial = o.out === undefined ? undefined : `${o.out}.partial`;
   const out: NodeJS.WritableStream = partial === undefined ? ctx.stdout : createWriteStream(partial);

@@ -1,6 +1,5 @@
 /** `oracle history <product_key>` or `--refsource <id>`: a slot's price at every step of a span, charted, as JSON or CSV. */
 import { parseHistoryRequest } from '../../domain/history.js';
-import { parseOutlierStddevs, parseWindowHours } from '../../domain/params.js';
 import { createOracle } from '../../service/oracle.js';
 import { openStore } from '../../store/store.js';
 import type { CommandContext } from '../context.js';
@@ -14,8 +13,8 @@ interface HistoryOptions {
   from?: string;
   to?: string;
   every?: string;
-  windowHours?: string;
-  outlierStddevs?: string;
+  windowHours: number;
+  outlierStddevs: number;
   json?: boolean;
   csv?: boolean;
 }
@@ -27,10 +26,7 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
     throw new UsageError('history takes either a product_key or --refsource <id>, not both and not neither');
   }
   if (o.json && o.csv) throw new UsageError('--json and --csv are exclusive: choose one');
-  const params = {
-    windowHours: parseWindowHours(o.windowHours, '--window-hours'),
-    outlierStddevs: parseOutlierStddevs(o.outlierStddevs, '--outlier-stddevs'),
-  };
+  const params = { windowHours: o.windowHours, outlierStddevs: o.outlierStddevs };
   const request = parseHistoryRequest(o, ctx.now, { from: '--from', to: '--to', every: '--every', slots: '--slots' });
   const store = await openStore(ctx.dbPath);
   try {

@@ -4,10 +4,8 @@
  * one summary line per source on stdout (a failed source's error also on stderr).
  * A progress bar is drawn on stderr only when stderr is a terminal.
  */
-import { parseObservedAt } from '../../domain/params.js';
 import { resolve } from 'node:path';
 import { ingestSource, type IngestResult } from '../../ingest/pipeline.js';
-import { formatNames } from '../../ingest/formats/index.js';
 import type { RecordKind } from '../../ingest/formats/types.js';
 import { createProgressBar } from '../../ingest/progress.js';
 import { RejectsWriter } from '../../ingest/rejects.js';
@@ -20,30 +18,20 @@ interface IngestFlags {
   kind?: RecordKind;
   format?: string;
   rejects?: string;
-  maxRejects: string;
+  maxRejects: number;
   dryRun?: boolean;
-  observedAt?: string;
+  /** Epoch ms; the command's clock when not given. */
+  observedAt: number;
   subtype?: string;
-  lockWait: string;
+  /** Seconds. */
+  lockWait: number;
 }
 
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
   const sources = args[0] as string[];
   const flags = ctx.options as unknown as IngestFlags;
-  if (!/^\d+$/.test(flags.maxRejects.trim())) {
-    throw new UsageError(`--max-rejects must be a whole number, 0 or more (got ${JSON.stringify(flags.maxRejects)})`);
-  }
-  const maxRejects = Number(flags.maxRejects.trim());
-  if (!/^\d+$/.test(flags.lockWait.trim()) || Number(flags.lockWait) < 1) {
-    throw new UsageError(`--lock-wait must be a whole number of seconds, 1 or more (got ${JSON.stringify(flags.lockWait)})`);
-  }
-  const lockWaitS = Number(flags.lockWait.trim());
-  if (flags.format !== undefined && !formatNames().includes(flags.format)) {
-    throw new UsageError(`--format must be one of ${formatNames().join(', ')} (got ${JSON.stringify(flags.format)})`);
-  }
+  const { maxRejects, lockWait: lockWaitS } = flags;
   if (sources.filter((s) => s === '-').length > 1) throw new UsageError("stdin ('-') can be given only once");
-  // Checked before any source is read; the feed formats read it again for each source.
-  if (flags.observedAt !== undefined) parseObservedAt(flags.observedAt, ctx.now);
 
   const store = await openStore(ctx.dbPath, { create: true });
   let rejects: RejectsWriter | null = null;

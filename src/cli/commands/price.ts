@@ -4,7 +4,7 @@ import { openStore } from '../../store/store.js';
 import type { CommandContext } from '../context.js';
 import { formatChanges } from '../format/change.js';
 import { printBundle } from '../format/print-bundle.js';
-import { checkProductChoice, chosenProduct, parsePricingOptions, type PricingOptions } from '../pricing-options.js';
+import { checkProductChoice, chosenProduct, pricingParams, type PricingOptions } from '../pricing-options.js';
 
 interface PriceOptions extends PricingOptions {
   json?: boolean;
@@ -14,7 +14,7 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   const productKey = args[0] as string | undefined;
   const o = ctx.options as PriceOptions;
   checkProductChoice('price', productKey, o);
-  const params = parsePricingOptions(o, ctx.now);
+  const params = pricingParams(o);
   const store = await openStore(ctx.dbPath);
   try {
     const oracle = createOracle({ store });

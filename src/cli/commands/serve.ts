@@ -14,11 +14,11 @@ import {
 } from '../../service/refsource-resolver.js';
 import { createRefsourceClient } from '../../upstream/refsource-client.js';
 import type { CommandContext } from '../context.js';
-import { parseServeConfig, type ServeConfig } from '../serve-config.js';
+import { serveConfig, type ServeConfig } from '../serve-config.js';
 import { startupLines } from '../serve-startup.js';
 
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
-  const config = parseServeConfig(ctx.options, ctx.env);
+  const config = serveConfig(ctx.options);
   // Listened for from the start: a stop asked for while starting waits for the start to finish.
   const stopped = new Promise<void>((resolve) => {
     process.once('SIGTERM', resolve);

@@ -1,7 +1,6 @@
 /** `oracle snapshot <refsource_id> --date YYYY-MM-DD`: the bundle over one past UTC day. */
 import { UnknownProductError } from '../../domain/errors.js';
-import { parseOutlierStddevs, parseSnapshotDate } from '../../domain/params.js';
-import { toIsoUtc } from '../../domain/time.js';
+import { toIsoUtc, toUtcDate } from '../../domain/time.js';
 import { createOracle, type Oracle } from '../../service/oracle.js';
 import { openStore } from '../../store/store.js';
 import type { CommandContext } from '../context.js';
@@ -13,13 +12,13 @@ const REFSOURCE_ID = /^\d+$/;
 
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
   const refsourceId = args[0] as string;
-  const o = ctx.options as { date?: string; outlierStddevs?: string; json?: boolean };
-  const day = parseSnapshotDate(o.date, ctx.now, '--date');
-  const outlierStddevs = parseOutlierStddevs(o.outlierStddevs, '--outlier-stddevs');
+  const o = ctx.options as { date: { start: number; end: number }; outlierStddevs: number; json?: boolean };
+  const day = o.date;
+  const outlierStddevs = o.outlierStddevs;
   const store = await openStore(ctx.dbPath);
   try {
     const oracle = createOracle({ store });
-    if (!REFSOURCE_ID.test(refsourceId)) throw notARefsourceId(oracle, refsourceId, day.end > ctx.now ? null : day.end, o.date as string);
+    if (!REFSOURCE_ID.test(refsourceId)) throw notARefsourceId(oracle, refsourceId, day.end > ctx.now ? null : day.end, toUtcDate(day.start));
     const bundle = oracle.snapshot(oracle.productByRefsource(refsourceId), day, outlierStddevs);
     await printBundle(bundle, o.json === true, ctx.stdout);
   } finally {

@@ -2,18 +2,15 @@
 import { readFile } from 'node:fs/promises';
 import { parseCollectionCsv } from '../../domain/collection.js';
 import { SourceUnreadableError } from '../../domain/errors.js';
-import { parseAsOf, parseOutlierStddevs, parseWindowHours } from '../../domain/params.js';
 import { createOracle } from '../../service/oracle.js';
 import { openStore } from '../../store/store.js';
 import type { CommandContext } from '../context.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { outputWidth } from '../format/columns.js';
 import { renderValuation, renderValuationCsv } from '../format/valuation-view.js';
+import { pricingParams, type PricingOptions } from '../pricing-options.js';
 
-interface ValueOptions {
-  at?: string;
-  windowHours?: string;
-  outlierStddevs?: string;
+interface ValueOptions extends PricingOptions {
   json?: boolean;
   csv?: boolean;
 }
@@ -33,11 +30,7 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   const path = args[0] as string;
   const o = ctx.options as ValueOptions;
   if (o.json && o.csv) throw new UsageError('--json and --csv are exclusive: choose one');
-  const params = {
-    windowHours: parseWindowHours(o.windowHours, '--window-hours'),
-    outlierStddevs: parseOutlierStddevs(o.outlierStddevs, '--outlier-stddevs'),
-    asOf: parseAsOf(o.at, ctx.now, '--at'),
-  };
+  const params = pricingParams(o);
   const { rows, problems } = parseCollectionCsv(await readText(path, ctx.stdin), path);
   const store = await openStore(ctx.dbPath);
   let valuation;

@@ -7,8 +7,8 @@ import { SLOT_KEYS } from '../../domain/history.js';
 import { csvLine } from './csv-field.js';
 import { confidenceOf, slotOf } from '../../service/history.js';
 
-export const EXPORT_FORMATS = ['ndjson', 'csv'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+/** The `--format` choices of oracle export (program.ts). */
+export type ExportFormat = 'ndjson' | 'csv';
 
 /** A cell's text: empty for null. */
 export const cellText = (value: unknown) => (value === null || value === undefined ? '' : String(value));

@@ -2,19 +2,17 @@
  * What the feed formats (price guides, marketplaces) share: the observation time the user
  * gives with --observed-at, and CSV rows read by column name so column order never matters.
  */
-import { parseObservedAt } from '../../domain/params.js';
 import { RowRejection, type FormatOptions, type RawRow } from './types.js';
 
 /** A CSV row as column name -> cell text. */
 export type CsvFields = Readonly<Record<string, string | undefined>>;
 
 /**
- * The time a feed's quotes were observed: `--observed-at` (ISO-8601 with Z or an offset, not
- * in the future), default the command's clock. Feeds like price guides carry no time of their own.
+ * The time a feed's quotes were observed, as ISO-8601 UTC: `--observed-at`, default the
+ * command's clock. Feeds like price guides carry no time of their own.
  */
 export function observedAtOf(options: Pick<FormatOptions, 'observedAt' | 'now'>): string {
-  const ms = options.observedAt === undefined ? options.now : parseObservedAt(options.observedAt, options.now);
-  return new Date(ms).toISOString();
+  return new Date(options.observedAt ?? options.now).toISOString();
 }
 
 /** Reads rows of a file with this header by column name; throws on a row of the wrong width. */

@@ -12,12 +12,14 @@
  *    (`refsource_id` or the internal `tcgplayer_id` resolve the product through the catalog).
  *    The same zod schemas validate them, so a bad value is rejected with the row's line.
  *    Throwing rejects the whole row with the error's message as the reason.
- * 3. Add it to FEED_FORMATS below. `--kind` keeps one kind of a format that makes both.
+ * 3. Add it to FEED_FORMATS below, and its name to FORMAT_NAMES (names.ts), which --format
+ *    accepts. `--kind` keeps one kind of a format that makes both.
  * A feed of JSON records (one object per listing) is a `JsonFormat` instead, whose mapper
- * takes each parsed value, listed in JSON_FEED_FORMATS.
+ * takes each parsed value, listed in JSON_FEED_FORMATS (and FORMAT_NAMES).
  * Nothing else changes: the container (CSV, gzip, URL), batching, idempotency, rejects,
  * the summary and the ingest-runs row are the pipeline's.
  */
+import { CONTAINER_FORMATS, type ContainerFormat } from './names.js';
 import { pricechartingFormat } from './pricecharting.js';
 import { soldListingsFormat } from './sold-listings.js';
 import { tcgplayerFormat } from './tcgplayer.js';
@@ -29,10 +31,6 @@ export const FEED_FORMATS: readonly RowFormat[] = [pricechartingFormat, tcgplaye
 /** Feed formats of JSON records (NDJSON or a JSON array), chosen by --format only. */
 export const JSON_FEED_FORMATS: readonly JsonFormat[] = [soldListingsFormat];
 
-/** The containers of canonical records. */
-export const CONTAINER_FORMATS = ['csv', 'ndjson', 'json'] as const;
-export type ContainerFormat = (typeof CONTAINER_FORMATS)[number];
-
 /** The feed format named `name`, if any. */
 export function findFeedFormat(name: string): RowFormat | undefined {
   return FEED_FORMATS.find((format) => format.name === name);
@@ -43,13 +41,9 @@ export function findJsonFeedFormat(name: string | undefined): JsonFormat | undef
   return JSON_FEED_FORMATS.find((format) => format.name === name);
 }
 
-/** Every value `--format` accepts. */
-export function formatNames(): string[] {
-  return [...CONTAINER_FORMATS, ...FEED_FORMATS.map((format) => format.name), ...JSON_FEED_FORMATS.map((format) => format.name)];
-}
-
 export function isContainerFormat(name: string): name is ContainerFormat {
   return (CONTAINER_FORMATS as readonly string[]).includes(name);
 }
 
+export { CONTAINER_FORMATS, FORMAT_NAMES, type ContainerFormat } from './names.js';
 export type { RawRow, RecordKind, RecordSink, RowFormat, RowMapper, FormatOptions, JsonFormat, JsonMapper } from './types.js';

@@ -29,8 +29,8 @@ export interface RecordSink {
 export interface FormatOptions {
   /** The source's name for messages (path, URL or `stdin`). */
   readonly source: string;
-  /** `--observed-at`, unparsed (price guides carry no time of their own). */
-  readonly observedAt: string | undefined;
+  /** `--observed-at`, epoch ms, checked by the CLI (price guides carry no time of their own); undefined: `now`. */
+  readonly observedAt: number | undefined;
   /** `--subtype`, unparsed. */
   readonly subtype: string | undefined;
   /** `--kind`, when given: a format making both kinds makes only this one. */

@@ -1,0 +1,70 @@
+/**
+ * How every CLI option gets its value: commander takes the flag, else its environment
+ * variable, else the default (CONTRACT.md), and the option's parser turns the text into the
+ * value the command uses or throws a usage error naming the option (and its variable), so
+ * commands receive checked values. `--help` shows each option's choices, default and variable.
+ * The options several commands share are declared here, once each.
+ */
+import { Option } from 'commander';
+import { OUTLIER_STDDEVS, WINDOW_HOURS } from '../domain/bundle.js';
+import { parseAsOf, parseIntInRange, parseWholeNumber } from '../domain/params.js';
+import { UsageError } from './exit-codes.js';
+
+export interface ConfigSpec<T> {
+  /** The environment variable read when the flag is absent. */
+  env?: string;
+  default?: T;
+  /** How the help shows the default when not as the value itself (e.g. `now`). */
+  defaultText?: string;
+  /** Text to value; `name` is how messages name the option, e.g. `--port (ORACLE_PORT)`. Throws a usage error. */
+  parse: (name: string, raw: string) => T;
+}
+
+/**
+ * An option with a parser and, optionally, an environment variable and a default. For an
+ * option with a variable, empty text means unset (an empty variable exported by a compose
+ * file or a unit), so it takes the default.
+ */
+export function configOption<T>(flags: string, description: string, spec: ConfigSpec<T>): Option {
+  const option = new Option(flags, description);
+  const name = spec.env === undefined ? (option.long as string) : `${option.long} (${spec.env})`;
+  if (spec.env !== undefined) option.env(spec.env);
+  if (spec.default !== undefined) option.default(spec.default, spec.defaultText);
+  return option.argParser((raw: string) => (spec.env !== undefined && raw.trim() === '' ? spec.default : spec.parse(name, raw)));
+}
+
+/** An option taking one of `choices` (listed by --help); anything else is a usage error listing them. */
+export function choiceOption(flags: string, description: string, choices: readonly string[], fallback?: string): Option {
+  const option = new Option(flags, description).choices(choices);
+  if (fallback !== undefined) option.default(fallback);
+  return option.argParser((raw: string) => {
+    if (choices.includes(raw)) return raw;
+    throw new UsageError(`${option.long} must be one of ${choices.join(', ')} (got ${JSON.stringify(raw)})`);
+  });
+}
+
+/** `--db`, the database every command reads or writes. */
+export const DEFAULT_DB_PATH = 'oracle.db';
+export const dbOption = () =>
+  configOption('--db <path>', 'SQLite database file', { env: 'ORACLE_DB', default: DEFAULT_DB_PATH, parse: (_name, raw) => raw });
+
+/** The pricing options every pricing command shares (same names, ranges and defaults as the API). */
+export const windowHoursOption = () =>
+  configOption('--window-hours <n>', `TWAP lookback in hours, ${WINDOW_HOURS.min}-${WINDOW_HOURS.max}`, {
+    default: WINDOW_HOURS.default,
+    parse: (name, raw) => parseIntInRange(name, raw, WINDOW_HOURS),
+  });
+export const outlierStddevsOption = () =>
+  configOption('--outlier-stddevs <n>', `outlier threshold in robust standard deviations, ${OUTLIER_STDDEVS.min}-${OUTLIER_STDDEVS.max}`, {
+    default: OUTLIER_STDDEVS.default,
+    parse: (name, raw) => parseIntInRange(name, raw, OUTLIER_STDDEVS),
+  });
+export const refsourceOption = () => new Option('--refsource <id>', 'address the product by its reference-source id instead');
+
+/** `--at`, an instant (epoch ms) no later than `now`, the command's clock; absent: now. */
+export const atOption = (now: number, description: string) =>
+  configOption('--at <time>', description, { default: now, defaultText: 'now', parse: (name, raw) => parseAsOf(raw, now, name) });
+
+/** A whole-number option of at least `min` (`--max-rejects`, `--lock-wait`). */
+export const wholeNumberOption = (flags: string, description: string, spec: { min: number; unit?: string; default: number }) =>
+  configOption(flags, description, { default: spec.default, parse: (name, raw) => parseWholeNumber(name, raw, spec) });
