@@ -85,8 +85,24 @@ function priorLogRatio(era: Era, condition: string): number {
   return Math.log(gradeRatio * premium);
 }
 
-/** The table for one era: the fit where it saw enough products, else the prior. */
+/** Tables made so far, per calibration (NO_CALIBRATION: the priors alone) and era. */
+const tables = new WeakMap<object, Partial<Record<Era, ConditionTable>>>();
+const NO_CALIBRATION = {};
+
+/**
+ * The table for one era: the fit where it saw enough products, else the prior. Made once per
+ * calibration and era, then shared (every bundle of a product prices with it, and making
+ * one costs as much as pricing some products): callers only read it, and a calibration is
+ * never changed once parsed.
+ */
 export function calibrationFor(calibration: Calibration | null, era: Era): ConditionTable {
+  const key = calibration ?? NO_CALIBRATION;
+  let byEra = tables.get(key);
+  if (byEra === undefined) tables.set(key, (byEra = {}));
+  return (byEra[era] ??= makeTable(calibration, era));
+}
+
+function makeTable(calibration: Calibration | null, era: Era): ConditionTable {
   const n = PRICED_CONDITIONS.length;
   const table: ConditionTable = {
     logRatio: new Float64Array(n),
