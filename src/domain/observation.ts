@@ -27,6 +27,18 @@ export interface PricePoint {
 }
 
 /**
+ * One condition's price points column by column (point i is `observedAt[i]`, `priceMinor[i]`,
+ * `source[i]`), in time order: how a price history's read hands many points to the engine
+ * without an object per point.
+ */
+export interface ConditionPoints {
+  condition: string;
+  observedAt: readonly number[];
+  priceMinor: readonly number[];
+  source: readonly string[];
+}
+
+/**
  * How far after the ingest's clock an observation may be dated. Sources stamp sales with
  * their own clocks, which may run a little ahead of this host's (drift, a marketplace's
  * server time, a quote stamped at the coming minute): that much is skew and is kept. A later

@@ -13,12 +13,13 @@ import { calibrationFor, type Calibration, type ConditionTable } from './calibra
 import { conditionIndex, priceCard, priceOwnOnly, type CellPrice } from './card-model.js';
 import { estimateCondition, sourceCounts, type Estimate, type EstimateContext } from './estimate.js';
 import { requestedWindowStart } from './points-request.js';
-import { buildSeries, type SeriesSet } from './series.js';
+import { buildSeries, seriesAt, type PointTimeline, type SeriesSet } from './series.js';
 import { emptySlot, gradedSlot, memoIso, pricedSlot, roundCents, type SlotContext } from './slot.js';
 
 export interface ComputeBundleInput {
   product: Product;
-  points: readonly PricePoint[];
+  /** The points in any order, or a timeline of them (one read and sort for many instants). */
+  points: readonly PricePoint[] | PointTimeline;
   params: PricingParams;
   id: string | null;
   /** Fitted grader premiums and grade ratios (`oracle calibrate`); null or absent: the documented priors. */
@@ -60,7 +61,7 @@ export function computeEvidence(input: ComputeBundleInput): BundleEvidence {
   const { product, points, params } = input;
   checkParams(params);
   const windowStart = requestedWindowStart(params);
-  const series = buildSeries(points, params.asOf, windowStart);
+  const series = 'starts' in points ? seriesAt(points, params.asOf, windowStart) : buildSeries(points, params.asOf, windowStart);
   const ctx: EstimateContext = {
     asOf: params.asOf,
     windowStart,

@@ -5,6 +5,7 @@
  */
 export { computeBundle, computeEvidence, type BundleEvidence, type ComputeBundleInput } from './bundle.js';
 export { pointsRequest, type PointsRequest } from './points-request.js';
+export { timelineOfColumns, type PointTimeline } from './series.js';
 export { calibrationFor, fitCalibration, type Calibration, type ProductLevels } from './calibration.js';
 export { conditionLevels, levelsRequest } from './levels.js';
 export { CALIBRATED_CONDITIONS, type CalibratedCell } from './calibration.js';

@@ -1,15 +1,15 @@
 /**
  * Turns the caller's points (in any order) into time-sorted series per priced condition:
- * two passes over the points into shared typed columns grouped by
- * condition (a counting sort), then one sort per condition only when it is not already in
- * order (the store returns index order). Sorting uses full tie-breaks (time, price, source
- * name) so every later sum runs in the same order whatever the input order
- * (docs/methodology.md §1). Then the depth cap (§2.1): of the points before the requested
- * window only the latest EXTENDED_DEPTH_PER_CONDITION per condition count. A series is a
- * range of shared columns, so building one costs no allocation.
+ * first a timeline, every point in shared typed columns grouped by condition and sorted
+ * once (the store returns index order, so usually only checked). Sorting uses full
+ * tie-breaks (time, price, source name) so every later sum runs in the same order whatever
+ * the input order (docs/methodology.md §1). Then the series of an instant: the depth cap
+ * (§2.1), of the points before the requested window only the latest
+ * EXTENDED_DEPTH_PER_CONDITION per condition count. A series is a range of shared columns,
+ * so one timeline serves every instant of a price history without a copy.
  */
 import { PRICED_CONDITIONS } from '../domain/conditions.js';
-import type { PricePoint } from '../domain/observation.js';
+import type { ConditionPoints, PricePoint } from '../domain/observation.js';
 import { EXTENDED_DEPTH_PER_CONDITION, EXTENDED_WINDOW_MS, PRIOR_POINTS_PER_CONDITION } from './methodology.js';
 
 /** Columns shared by many series. */
@@ -94,49 +94,86 @@ export function lowerBound(s: Series, at: number): number {
 }
 
 /**
- * Groups points by priced condition and sorts each group once. Points at or after `asOf`,
- * of other conditions, or with a price that is not a positive finite number are ignored.
- * Every point in [windowStart, asOf) is kept, then per condition the latest
- * EXTENDED_DEPTH_PER_CONDITION in [asOf - 30 days, windowStart) and the latest
- * PRIOR_POINTS_PER_CONDITION older than 30 days (last known). So a caller that supplies more
- * history than `pointsRequest` asks for never changes a price.
+ * Every usable point of a product, grouped by priced condition and sorted: condition c's
+ * points are `starts[c]`..`starts[c + 1] - 1` of the columns. One timeline serves any number
+ * of instants (`seriesAt`), so a price history sorts and takes logarithms once.
  */
-export function buildSeries(points: readonly PricePoint[], asOf: number, windowStart: number): SeriesSet {
-  // Pass 1: condition and source of every point. Consecutive points usually share both
-  // (store order), so the last lookup is reused before asking the maps.
+export interface PointTimeline {
+  readonly columns: Columns;
+  readonly starts: Int32Array;
+  /** Source names, sorted; `Columns.src` values index this array. */
+  readonly sources: readonly string[];
+}
+
+/** Whether the engine prices from a point: a positive finite price observed before `before`. */
+function usable(observedAt: number, price: number, before: number): boolean {
+  return observedAt < before && price > 0 && price !== Infinity;
+}
+
+/**
+ * Source names to ids in order of first appearance. Consecutive points usually share a
+ * source (store order), so the last lookup is reused before asking the map.
+ */
+function sourceIds() {
+  const ids = new Map<string, number>();
+  let last = '';
+  let lastId = -1;
+  return {
+    id(name: string): number {
+      if (name !== last || lastId < 0) {
+        last = name;
+        lastId = ids.get(name) ?? ids.size;
+        if (lastId === ids.size) ids.set(name, lastId);
+      }
+      return lastId;
+    },
+    /** The names sorted, and each id's rank among them: ranks order like names. */
+    ranked(): { sources: string[]; rank: Int32Array } {
+      const sources = [...ids.keys()].sort();
+      const rank = new Int32Array(sources.length);
+      sources.forEach((name, r) => (rank[ids.get(name)!] = r));
+      return { sources, rank };
+    },
+  };
+}
+
+/** Sorts each condition's points (when not already in order) and takes their logarithms. */
+function sortedTimeline(columns: Columns, starts: Int32Array, sources: readonly string[]): PointTimeline {
+  for (let c = 0; c < PRICED_CONDITIONS.length; c++) sortRange(columns, starts[c]!, starts[c + 1]!);
+  for (let i = 0; i < columns.p.length; i++) columns.y[i] = Math.log(columns.p[i]!);
+  return { columns, starts, sources };
+}
+
+/**
+ * The timeline of points in any order: two passes into shared typed columns grouped by
+ * condition (a counting sort), then one sort per condition only when it is not already in
+ * order. Points at or after `before`, of other conditions, or with a price that is not a
+ * positive finite number are left out.
+ */
+function timelineOf(points: readonly PricePoint[], before: number): PointTimeline {
+  // Pass 1: condition and source of every point.
   const cond = new Int8Array(points.length);
   const srcOf = new Int32Array(points.length);
   const starts = new Int32Array(PRICED_CONDITIONS.length + 1);
-  const sourceIds = new Map<string, number>();
+  const ids = sourceIds();
   let lastCondition = '';
   let lastIndex = -1;
-  let lastSource = '';
-  let lastSourceId = -1;
   for (let i = 0; i < points.length; i++) {
     const pt = points[i]!;
     if (pt.condition !== lastCondition) {
       lastCondition = pt.condition;
       lastIndex = CONDITION_INDEX.get(pt.condition) ?? -1;
     }
-    const price = pt.priceMinor;
-    if (lastIndex < 0 || !(pt.observedAt < asOf) || !(price > 0) || price === Infinity) {
+    if (lastIndex < 0 || !usable(pt.observedAt, pt.priceMinor, before)) {
       cond[i] = -1;
       continue;
     }
     cond[i] = lastIndex;
     starts[lastIndex + 1]!++;
-    if (pt.source !== lastSource || lastSourceId < 0) {
-      lastSource = pt.source;
-      lastSourceId = sourceIds.get(pt.source) ?? sourceIds.size;
-      if (lastSourceId === sourceIds.size) sourceIds.set(pt.source, lastSourceId);
-    }
-    srcOf[i] = lastSourceId;
+    srcOf[i] = ids.id(pt.source);
   }
   for (let c = 0; c < PRICED_CONDITIONS.length; c++) starts[c + 1]! += starts[c]!;
-  // Source ids become ranks of the sorted names, so ids order like names.
-  const sources = [...sourceIds.keys()].sort();
-  const rank = new Int32Array(sources.length);
-  sources.forEach((name, r) => (rank[sourceIds.get(name)!] = r));
+  const { sources, rank } = ids.ranked();
   // Pass 2: counting sort by condition into shared columns.
   const cols = columns(starts[PRICED_CONDITIONS.length]!);
   const fill = starts.slice(0, PRICED_CONDITIONS.length);
@@ -148,31 +185,79 @@ export function buildSeries(points: readonly PricePoint[], asOf: number, windowS
     cols.p[k] = points[i]!.priceMinor;
     cols.src[k] = rank[srcOf[i]!]!;
   }
+  return sortedTimeline(cols, starts, sources);
+}
+
+/**
+ * The timeline of points given condition by condition (columns, as a history read gives
+ * them), with the same rules as `timelineOf`: the same points give the same timeline.
+ */
+export function timelineOfColumns(groups: readonly ConditionPoints[]): PointTimeline {
+  const starts = new Int32Array(PRICED_CONDITIONS.length + 1);
+  const index = groups.map((g) => CONDITION_INDEX.get(g.condition) ?? -1);
+  const ids = sourceIds();
+  groups.forEach((g, j) => {
+    if (index[j]! < 0) return;
+    for (let i = 0; i < g.observedAt.length; i++) {
+      if (usable(g.observedAt[i]!, g.priceMinor[i]!, Infinity)) starts[index[j]! + 1]!++;
+    }
+  });
+  for (let c = 0; c < PRICED_CONDITIONS.length; c++) starts[c + 1]! += starts[c]!;
+  const cols = columns(starts[PRICED_CONDITIONS.length]!);
+  const fill = starts.slice(0, PRICED_CONDITIONS.length);
+  groups.forEach((g, j) => {
+    const c = index[j]!;
+    if (c < 0) return;
+    for (let i = 0; i < g.observedAt.length; i++) {
+      if (!usable(g.observedAt[i]!, g.priceMinor[i]!, Infinity)) continue;
+      const k = fill[c]!++;
+      cols.t[k] = g.observedAt[i]!;
+      cols.p[k] = g.priceMinor[i]!;
+      cols.src[k] = ids.id(g.source[i]!);
+    }
+  });
+  // Ids are in order of appearance until here: make them ranks of the sorted names.
+  const { sources, rank } = ids.ranked();
+  for (let k = 0; k < cols.src.length; k++) cols.src[k] = rank[cols.src[k]!]!;
+  return sortedTimeline(cols, starts, sources);
+}
+
+/**
+ * The series of one instant: per condition, every point in [windowStart, asOf), the latest
+ * EXTENDED_DEPTH_PER_CONDITION in [asOf - 30 days, windowStart) and the latest
+ * PRIOR_POINTS_PER_CONDITION older than 30 days (last known). Ranges of the timeline's
+ * columns, found by binary search: no copy. So a caller that supplies more history than
+ * `pointsRequest` asks for never changes a price.
+ */
+export function seriesAt(timeline: PointTimeline, asOf: number, windowStart: number): SeriesSet {
+  const { columns: cols, starts } = timeline;
   const from = asOf - EXTENDED_WINDOW_MS;
   let maxLength = 0;
   let hasCurrent = false;
   let empty = true;
   const bySeries = PRICED_CONDITIONS.map((_, c): ConditionSeries => {
     const lo = starts[c]!;
-    const hi = starts[c + 1]!;
-    sortRange(cols, lo, hi);
+    const hi = lowerBound(range(cols, lo, starts[c + 1]!), asOf);
     // A condition's points: [unread | prior (last known) | 30 days: unread | capped | window].
     const windowLo = lowerBound(range(cols, lo, hi), windowStart);
     const cut = lowerBound(range(cols, lo, windowLo), from);
     const capLo = Math.max(cut, windowLo - EXTENDED_DEPTH_PER_CONDITION);
     const priorLo = Math.max(lo, cut - PRIOR_POINTS_PER_CONDITION);
-    for (let i = priorLo; i < cut; i++) cols.y[i] = Math.log(cols.p[i]!);
-    for (let i = capLo; i < hi; i++) cols.y[i] = Math.log(cols.p[i]!);
     maxLength = Math.max(maxLength, hi - capLo, cut - priorLo);
     if (hi > capLo) hasCurrent = true;
     if (hi > capLo || cut > priorLo) empty = false;
     return { current: range(cols, capLo, hi), prior: range(cols, priorLo, cut) };
   });
   return {
-    sources,
+    sources: timeline.sources,
     conditions: bySeries,
     empty,
     hasCurrent,
     maxLength,
   };
+}
+
+/** The series of one instant from points in any order (`timelineOf`, then `seriesAt`). */
+export function buildSeries(points: readonly PricePoint[], asOf: number, windowStart: number): SeriesSet {
+  return seriesAt(timelineOf(points, asOf), asOf, windowStart);
 }

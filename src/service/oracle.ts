@@ -5,7 +5,7 @@
 import type { PricingBundle, PricingParams } from '../domain/bundle.js';
 import { NoCatalogMappingError, UnknownProductError } from '../domain/errors.js';
 import type { CatalogEntry } from '../domain/product.js';
-import { computeBundle, explainSlot, pointsRequest, type Calibration, type ComputeBundleInput } from '../engine/index.js';
+import { computeBundle, explainSlot, pointsRequest, timelineOfColumns, type Calibration, type ComputeBundleInput } from '../engine/index.js';
 import type { EvidenceBody } from '../domain/evidence.js';
 import type { Store, StoredProduct } from '../store/store.js';
 import { parseCalibration } from './calibration.js';
@@ -86,15 +86,16 @@ export function createOracle(deps: { store: Store }): Oracle {
     product: StoredProduct,
     params: PricingParams,
     id: string | null,
-    points = store.pricePoints.read(product.id, pointsRequest(params)),
+    points: ComputeBundleInput['points'] = store.pricePoints.read(product.id, pointsRequest(params)),
   ): ComputeBundleInput => ({ product, points, params, id, calibration: calibrationAt(params.asOf) });
   const price: Oracle['price'] = (product, params, id) => computeBundle(engineInput(product, params, id));
   const priceSeries: Oracle['priceSeries'] = (product, params, instants, id) => {
-    const points = store.pricePointSeries.readSeries(
+    const read = store.pricePointSeries.readSeries(
       product.id,
       instants.map((asOf) => pointsRequest({ ...params, asOf })),
     );
-    return instants.map((asOf, i) => computeBundle(engineInput(product, { ...params, asOf }, id, points[i]!)));
+    const timeline = timelineOfColumns(read);
+    return instants.map((asOf) => computeBundle(engineInput(product, { ...params, asOf }, id, timeline)));
   };
   const productByKey: Oracle['productByKey'] = (productKey) => {
     const product = store.products.findByKey(productKey);

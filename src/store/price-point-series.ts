@@ -1,36 +1,28 @@
 /**
  * The price points of many instants of one product (a price history), read with two
- * statements instead of two per instant: every priced point from the earliest instant's
- * lookback to the latest instant, and the latest few before that, then sliced per instant
- * in memory. Each slice holds exactly what `read` (price-points.ts) returns for its range,
- * so the engine prices every instant as `oracle price --at` would.
+ * statements instead of two per instant: the latest few per condition before the earliest
+ * instant's lookback, and every priced point from there to the latest instant. The engine
+ * sorts them once into a timeline and slices it per instant (engine/series.ts), so every
+ * instant sees exactly what `read` (price-points.ts) returns for its range and is priced as
+ * `oracle price --at` would price it.
  */
 import type { Statement } from 'better-sqlite3';
 import { PRICED_CONDITIONS } from '../domain/conditions.js';
-import type { PricePoint } from '../domain/observation.js';
+import type { ConditionPoints } from '../domain/observation.js';
 import type { SqliteDatabase } from './connection.js';
 import type { PricePointRange } from './price-points.js';
 
 export type Row = [condition: string, source: string, observedAt: number, priceMinor: number];
+/** A condition's points as three JSON arrays of one aggregate row. */
+type ConditionRow = [condition: string, observedAt: string, priceMinor: string, source: string];
 
 const PRICED_LIST = PRICED_CONDITIONS.map((c) => `'${c}'`).join(', ');
-
-/** Index of the first point of `points` at or after `t` (points sorted by time). */
-function lowerBound(points: readonly PricePoint[], t: number): number {
-  let lo = 0;
-  let hi = points.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (points[mid]!.observedAt < t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 /**
  * What a series reads: every point from the earliest lookback to the latest instant, and the
  * latest `prior` per condition before that; null for no ranges. The ranges must share their
- * depth and prior limits (they do: one pricing request at many instants).
+ * depth and prior limits (they do: one pricing request at many instants); the depth caps are
+ * the engine's to apply per instant.
  */
 export function seriesSpan(ranges: readonly PricePointRange[]): { from: number; to: number; prior: number } | null {
   if (ranges.length === 0) return null;
@@ -45,45 +37,63 @@ export function seriesSpan(ranges: readonly PricePointRange[]): { from: number; 
   return { from, to, prior };
 }
 
+interface Columns {
+  observedAt: number[];
+  priceMinor: number[];
+  source: string[];
+}
+
 /**
- * The points of each range from the rows of seriesSpan: `older` (per condition, newest first,
- * as the backward scans return them) and `span` (per condition in time order).
+ * Per condition, in time order: first `older` (per condition newest first, as the backward
+ * scans return them), then what `add` and `addColumns` are given (per condition in time order).
  */
-export function slicePerRange(older: readonly Row[], span: Iterable<Row>, ranges: readonly PricePointRange[]): PricePoint[][] {
-  const { depthPerCondition: depth, priorPerCondition: prior } = ranges[0]!;
-  // Per condition, in time order: the latest `prior` before the span, then the span.
-  const byCondition = new Map<string, PricePoint[]>();
+function conditionColumns(older: readonly Row[]) {
+  const byCondition = new Map<string, Columns>();
+  const of = (condition: string) => {
+    let c = byCondition.get(condition);
+    if (!c) byCondition.set(condition, (c = { observedAt: [], priceMinor: [], source: [] }));
+    return c;
+  };
   const add = ([condition, source, observedAt, priceMinor]: Row) => {
-    let list = byCondition.get(condition);
-    if (!list) byCondition.set(condition, (list = []));
-    list.push({ condition, source, observedAt, priceMinor });
+    const c = of(condition);
+    c.observedAt.push(observedAt);
+    c.priceMinor.push(priceMinor);
+    c.source.push(source);
   };
   for (let i = older.length - 1; i >= 0; i--) add(older[i]!);
-  for (const row of span) add(row);
+  return {
+    add,
+    addColumns(condition: string, more: Columns) {
+      const c = of(condition);
+      c.observedAt = c.observedAt.concat(more.observedAt);
+      c.priceMinor = c.priceMinor.concat(more.priceMinor);
+      c.source = c.source.concat(more.source);
+    },
+    done: (): ConditionPoints[] => [...byCondition].map(([condition, c]) => ({ condition, ...c })),
+  };
+}
 
-  const lists = [...byCondition.values()];
-  return ranges.map((r) => {
-    const out: PricePoint[] = [];
-    for (const points of lists) {
-      const lookback = lowerBound(points, r.lookbackStart);
-      const window = lowerBound(points, r.windowStart);
-      const end = lowerBound(points, r.asOf);
-      for (let i = Math.max(0, lookback - prior); i < lookback; i++) out.push(points[i]!);
-      for (let i = Math.max(lookback, window - depth); i < end; i++) out.push(points[i]!);
-    }
-    return out;
-  });
+/** The read of a series as the engine takes it, from the rows of seriesSpan's two reads: `older` newest first, `span` in time order (per condition). */
+export function pointColumns(older: readonly Row[], span: Iterable<Row>): ConditionPoints[] {
+  const columns = conditionColumns(older);
+  for (const row of span) columns.add(row);
+  return columns.done();
 }
 
 export function createPricePointSeriesReader(db: SqliteDatabase) {
-  const spanRows = db
-    .prepare<[number, number, number], Row>(
-      `SELECT condition, source, observed_at, price_minor FROM observations
-       WHERE product_id = ? AND condition IN (${PRICED_LIST}) AND observed_at >= ? AND observed_at < ?`,
+  // A busy product's year is a great many points: one aggregate row per condition, its
+  // columns as JSON arrays, hands them over far more cheaply than a row array per point
+  // (bench/findings.md). The aggregates follow the covering index's scan, one condition
+  // after another, each in the index's order (time, price, source), the engine's, with no
+  // sort (checked in the tests; the engine sorts anyway if an order ever differs).
+  const spanColumns = db
+    .prepare<[number, number, number], ConditionRow>(
+      `SELECT condition, json_group_array(observed_at), json_group_array(price_minor), json_group_array(source)
+       FROM observations
+       WHERE product_id = ? AND condition IN (${PRICED_LIST}) AND observed_at >= ? AND observed_at < ?
+       GROUP BY condition`,
     )
     .raw();
-  // One range scan per condition over the covering index: each condition's rows come in the
-  // index's order (time, price, source), the engine's, with no sort (checked in the tests).
   // Limits are literals, as in price-points.ts: one statement per limit, prepared once.
   const olderStatements = new Map<number, Statement<[{ productId: number; before: number }], Row>>();
   function olderThan(limit: number) {
@@ -101,16 +111,19 @@ export function createPricePointSeriesReader(db: SqliteDatabase) {
   }
 
   return {
-    /**
-     * The points of each range, in the order given; the ranges must share their depth and
-     * prior limits (they do: one pricing request at many instants).
-     */
-    readSeries(productId: number, ranges: readonly PricePointRange[]): PricePoint[][] {
+    /** Every point any of the ranges needs (seriesSpan), per priced condition in time order. */
+    readSeries(productId: number, ranges: readonly PricePointRange[]): ConditionPoints[] {
       const span = seriesSpan(ranges);
       if (span === null) return [];
-      // Iterated, not collected: a year of a busy product is ~100k rows, and a row array
-      // per row held until the end is what the garbage collector then pays for.
-      return slicePerRange(olderThan(span.prior).all({ productId, before: span.from }), spanRows.iterate(productId, span.from, span.to), ranges);
+      const columns = conditionColumns(olderThan(span.prior).all({ productId, before: span.from }));
+      for (const [condition, observedAt, priceMinor, source] of spanColumns.iterate(productId, span.from, span.to)) {
+        columns.addColumns(condition, {
+          observedAt: JSON.parse(observedAt) as number[],
+          priceMinor: JSON.parse(priceMinor) as number[],
+          source: JSON.parse(source) as string[],
+        });
+      }
+      return columns.done();
     },
   };
 }

@@ -3,9 +3,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { GRADERS, PRICED_CONDITIONS } from '../../src/domain/conditions.js';
 import type { PricingBundle } from '../../src/domain/bundle.js';
-import type { PricePoint } from '../../src/domain/observation.js';
+import type { ConditionPoints, PricePoint } from '../../src/domain/observation.js';
 import { HOUR_MS } from '../../src/domain/time.js';
-import { computeBundle, pointsRequest } from '../../src/engine/index.js';
+import { computeBundle, pointsRequest, timelineOfColumns } from '../../src/engine/index.js';
 import { robustBounds } from '../../src/engine/robust-filter.js';
 import { buildSeries } from '../../src/engine/series.js';
 import { AS_OF, params, product } from './fixtures.js';
@@ -182,6 +182,40 @@ describe('engine invariants', () => {
         expect(JSON.stringify(bundleOf(subset, p))).toBe(JSON.stringify(bundleOf(points, p)));
       }),
       { numRuns: 60 },
+    );
+  });
+
+  it('a timeline of the points given condition by condition prices every instant as the points do', () => {
+    // Columns in any order (a condition may come in several pieces), with points the engine
+    // ignores among them: conditions it does not price, prices that are not positive.
+    const pieceArb = fc.record({
+      condition: fc.constantFrom('ungraded', 'psa10', 'psa9', 'bgs9', 'any9', 'tag10', 'psa9.5'),
+      points: fc.array(
+        fc.record({
+          source: fc.constantFrom(...SOURCES),
+          observedAt: fc.integer({ min: -24 * 60, max: 24 * 60 * 40 }).map((minutes) => AS_OF - minutes * 60_000),
+          priceMinor: fc.oneof({ weight: 20, arbitrary: priceArb }, { weight: 1, arbitrary: fc.constantFrom(0, -100, Infinity) }),
+        }),
+        { maxLength: 40 },
+      ),
+    });
+    const instantsArb = fc.array(fc.integer({ min: -2 * 24, max: 24 * 42 }).map((hours) => AS_OF - hours * HOUR_MS), { minLength: 1, maxLength: 8 });
+    fc.assert(
+      fc.property(fc.array(pieceArb, { maxLength: 10 }), instantsArb, paramsArb, (pieces, instants, p) => {
+        const groups: ConditionPoints[] = pieces.map(({ condition, points }) => ({
+          condition,
+          observedAt: points.map((pt) => pt.observedAt),
+          priceMinor: points.map((pt) => pt.priceMinor),
+          source: points.map((pt) => pt.source),
+        }));
+        const points: PricePoint[] = pieces.flatMap(({ condition, points }) => points.map((pt) => ({ condition, ...pt })));
+        const timeline = timelineOfColumns(groups);
+        for (const asOf of instants) {
+          const input = { product: product(), params: params({ ...p, asOf }), id: null };
+          expect(JSON.stringify(computeBundle({ ...input, points: timeline }))).toBe(JSON.stringify(computeBundle({ ...input, points })));
+        }
+      }),
+      RUNS,
     );
   });
 

@@ -7,7 +7,7 @@ import { conditionKey } from '../../src/domain/conditions.js';
 import type { PricePoint } from '../../src/domain/observation.js';
 import type { Product } from '../../src/domain/product.js';
 import { DAY_MS, HOUR_MS } from '../../src/domain/time.js';
-import { computeBundle, pointsRequest } from '../../src/engine/index.js';
+import { computeBundle, pointsRequest, timelineOfColumns } from '../../src/engine/index.js';
 import { createPricePointReader } from '../../src/store/price-points.js';
 import { createPricePointSeriesReader } from '../../src/store/price-point-series.js';
 import { openStore, type ResolvedObservation, type Store } from '../../src/store/store.js';
@@ -163,42 +163,77 @@ describe('price point series reader', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('gives every instant of a series the bundle a single read gives it', () => {
+  /** Every instant of `instants` priced from the series read (as history does) and from its own single read. */
+  function expectSeriesPricesAsSingles(instants: number[], windowHours: number) {
+    const ranges = instants.map((asOf) => pointsRequest({ windowHours, outlierStddevs: 2, asOf }));
+    const timeline = timelineOfColumns(store.pricePointSeries.readSeries(id, ranges));
+    instants.forEach((asOf, i) => {
+      const input = { product: product('p'), params: { windowHours, outlierStddevs: 2, asOf }, id: null };
+      const single = JSON.stringify(computeBundle({ ...input, points: store.pricePoints.read(id, ranges[i]!) }));
+      expect(JSON.stringify(computeBundle({ ...input, points: timeline })), `${windowHours} h at day ${asOf / DAY_MS}`).toBe(single);
+    });
+  }
+
+  it('prices every instant of a series as a single read prices it', () => {
     for (const windowHours of [1, 24, 72]) {
-      const instants = Array.from({ length: 60 }, (_, i) => 20 * DAY_MS + i * 37 * HOUR_MS);
-      const ranges = instants.map((asOf) => pointsRequest({ windowHours, outlierStddevs: 2, asOf }));
-      const series = store.pricePointSeries.readSeries(id, ranges);
-      expect(series).toHaveLength(instants.length);
-      instants.forEach((asOf, i) => {
-        const params = { windowHours, outlierStddevs: 2, asOf };
-        const bundle = (points: PricePoint[]) => JSON.stringify(computeBundle({ product: product('p'), points, params, id: null }));
-        expect(bundle(series[i]!), `${windowHours} h at ${asOf}`).toBe(bundle(store.pricePoints.read(id, ranges[i]!)));
-      });
+      // From before the first sale to after the last, through quiet weeks and busy stretches.
+      expectSeriesPricesAsSingles(Array.from({ length: 90 }, (_, i) => -3 * DAY_MS + i * 37 * HOUR_MS), windowHours);
     }
   });
 
-  it('reads the same points per instant as the single read, in time order per condition', () => {
-    const instants = [5 * DAY_MS, 33 * DAY_MS + 3 * HOUR_MS, 90 * DAY_MS, 119 * DAY_MS];
-    const ranges = instants.map((asOf) => pointsRequest({ windowHours: 24, outlierStddevs: 2, asOf }));
-    const series = store.pricePointSeries.readSeries(id, ranges);
-    const key = (p: PricePoint) => `${p.condition}|${p.observedAt}|${p.priceMinor}|${p.source}`;
-    ranges.forEach((range, i) => {
-      const single = store.pricePoints.read(id, range);
-      expect(series[i]!.map(key).sort()).toEqual(single.map(key).sort());
-      for (const condition of new Set(series[i]!.map((p) => p.condition))) {
-        const times = series[i]!.filter((p) => p.condition === condition).map((p) => p.observedAt);
-        expect(times).toEqual([...times].sort((a, b) => a - b));
-      }
-    });
+  it('prices a series whose lookback starts after the first sales: the latest older points count', () => {
+    // The first instant's lookback starts at day 30: points before it enter as last known
+    // prices only, and the series read takes them with its second statement.
+    expectSeriesPricesAsSingles(Array.from({ length: 40 }, (_, i) => 60 * DAY_MS + i * 13 * HOUR_MS), 24);
+    // Sales stop at day 120: months later, every condition is priced from its latest points alone.
+    expectSeriesPricesAsSingles([200 * DAY_MS, 201 * DAY_MS, 260 * DAY_MS], 24);
   });
 
-  it('takes two statements for the whole series', () => {
+  it('gives nothing before the first sale: every slot without observations', () => {
+    const ranges = [-20, -10, -1].map((day) => pointsRequest({ windowHours: 24, outlierStddevs: 2, asOf: day * DAY_MS }));
+    const timeline = timelineOfColumns(store.pricePointSeries.readSeries(id, ranges));
+    for (const range of ranges) {
+      const bundle = computeBundle({ product: product('p'), points: timeline, params: { windowHours: 24, outlierStddevs: 2, asOf: range.asOf }, id: null });
+      expect(bundle.ungraded).toMatchObject({ price_minor: null, error: 'no_observations' });
+    }
+  });
+
+  it('reads every point any instant needs, per condition in the engine order, and nothing older than the latest few', () => {
+    const instants = [5 * DAY_MS, 33 * DAY_MS + 3 * HOUR_MS, 90 * DAY_MS, 119 * DAY_MS];
+    const ranges = instants.map((asOf) => pointsRequest({ windowHours: 24, outlierStddevs: 2, asOf }));
+    const read = store.pricePointSeries.readSeries(id, ranges);
+    const conditions = read.map((c) => c.condition);
+    expect(new Set(conditions).size).toBe(conditions.length);
+    expect([...conditions].sort()).toEqual(['any9', 'bgs8', 'psa10', 'psa9', 'ungraded']);
+    const key = (condition: string, observedAt: number, priceMinor: number, source: string) => `${condition}|${observedAt}|${priceMinor}|${source}`;
+    const held = new Set<string>();
+    for (const c of read) {
+      const rows = c.observedAt.map((t, i) => ({ t, p: c.priceMinor[i]!, s: c.source[i]! }));
+      for (const r of rows) held.add(key(c.condition, r.t, r.p, r.s));
+      // Already in the engine's order (time, price, source), so the engine only checks it.
+      const sorted = [...rows].sort((a, b) => a.t - b.t || a.p - b.p || (a.s < b.s ? -1 : a.s > b.s ? 1 : 0));
+      expect(rows).toEqual(sorted);
+      // Older than the earliest lookback: only the latest `priorPerCondition`.
+      expect(rows.filter((r) => r.t < ranges[0]!.lookbackStart).length).toBeLessThanOrEqual(ranges[0]!.priorPerCondition);
+      expect(rows.every((r) => r.t < ranges.at(-1)!.asOf)).toBe(true);
+    }
+    for (const range of ranges) {
+      for (const pt of store.pricePoints.read(id, range)) expect(held.has(key(pt.condition, pt.observedAt, pt.priceMinor, pt.source))).toBe(true);
+    }
+  });
+
+  it('takes two statements for the whole series, each only covering-index range searches, without a sort', () => {
     const executed: string[] = [];
     const traced = new Database(path, { readonly: true, verbose: (sql) => executed.push(String(sql)) });
     try {
       const ranges = Array.from({ length: 50 }, (_, i) => pointsRequest({ windowHours: 24, outlierStddevs: 2, asOf: (30 + i) * DAY_MS }));
       createPricePointSeriesReader(traced).readSeries(id, ranges);
       expect(executed).toHaveLength(2);
+      const plans = executed.map((sql) => (traced.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((row) => row.detail));
+      for (const line of plans.flat().filter((l) => l.includes('observations'))) {
+        expect(line).toMatch(/^SEARCH observations USING COVERING INDEX observations_pricing \(product_id=\? AND condition=\? AND observed_at[<>]/);
+      }
+      expect(plans.flat().join('\n')).not.toMatch(/TEMP B-TREE|SCAN observations/);
     } finally {
       traced.close();
     }

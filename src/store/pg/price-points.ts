@@ -5,9 +5,9 @@
  * points in the same order from either store.
  */
 import { PRICED_CONDITIONS } from '../../domain/conditions.js';
-import type { PricePoint } from '../../domain/observation.js';
+import type { ConditionPoints, PricePoint } from '../../domain/observation.js';
 import type { PricePointRange } from '../price-points.js';
-import { seriesSpan, slicePerRange, type Row } from '../price-point-series.js';
+import { pointColumns, seriesSpan, type Row } from '../price-point-series.js';
 import type { Session } from './session.js';
 
 const PRICED_LIST = PRICED_CONDITIONS.map((c) => `'${c}'`).join(', ');
@@ -70,8 +70,8 @@ export function createPgPricePointReader(session: Session) {
       for (const row of inWindow) points[n++] = toPoint(row);
       return points;
     },
-    /** The points of each range, in the order given (../price-point-series.ts). */
-    async readSeries(productId: number, ranges: readonly PricePointRange[]): Promise<PricePoint[][]> {
+    /** Every point any of the ranges needs, per condition in time order (../price-point-series.ts). */
+    async readSeries(productId: number, ranges: readonly PricePointRange[]): Promise<ConditionPoints[]> {
       const span = seriesSpan(ranges);
       if (span === null) return [];
       const [older, inSpan] = await Promise.all([
@@ -79,7 +79,7 @@ export function createPgPricePointReader(session: Session) {
         rows(SPAN, [productId, span.from, span.to]),
       ]);
       const asRow = (r: (typeof older)[number]): Row => [r.condition, r.source, r.observed_at, r.price_minor];
-      return slicePerRange(older.map(asRow), inSpan.map(asRow), ranges);
+      return pointColumns(older.map(asRow), inSpan.map(asRow));
     },
   };
 }
