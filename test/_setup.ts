@@ -1,6 +1,7 @@
 /**
- * Shared test helpers: run the compiled CLI as a child process (`npm run build` first) and
- * make temporary directories that are removed when the test file ends.
+ * Shared test helpers: run the compiled CLI as a child process (`npm run build` first), make
+ * temporary directories that are removed when the test file ends, and database files holding
+ * a test's catalog and observations.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,7 +10,9 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
+import type { Observation } from '../src/domain/observation.js';
 import type { Product } from '../src/domain/product.js';
+import { openStore } from '../src/store/store.js';
 
 export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 export const BIN = join(ROOT, 'bin', 'oracle.js');
@@ -119,4 +122,18 @@ export function testProduct(overrides: Partial<Product> = {}): Product {
     tcgplayerId: null,
     ...overrides,
   };
+}
+
+/** A new SQLite database file in a temporary directory holding `products` and `observations` (of those products, by key); its path. */
+export async function databaseWith(products: readonly Product[], observations: readonly Observation[]): Promise<string> {
+  const path = join(tempDir(), 'oracle.db');
+  const store = await openStore(path, { create: true });
+  try {
+    store.products.upsertMany(products);
+    const ids = new Map(products.map((p) => [p.productKey, store.products.findByKey(p.productKey)!.id]));
+    store.observations.insertMany(observations.map((o) => ({ ...o, productId: ids.get(o.productKey)! })));
+  } finally {
+    store.close();
+  }
+  return path;
 }

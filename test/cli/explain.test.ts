@@ -1,9 +1,7 @@
 /** `oracle explain`, run as a child process over a real SQLite file. */
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { toIsoUtc } from '../../src/domain/time.js';
-import { openStore } from '../../src/store/store.js';
-import { runCli, tempDir, testProduct } from '../_setup.js';
+import { databaseWith, runCli, testProduct } from '../_setup.js';
 
 const HOUR = 3_600_000;
 const AT_MS = Date.parse('2026-10-15T12:00:00Z');
@@ -18,12 +16,7 @@ let db: string;
 const cli = (...args: string[]) => runCli(['--db', db, ...args]);
 
 beforeAll(async () => {
-  db = join(tempDir(), 'oracle.db');
-  const store = await openStore(db, { create: true });
-  store.products.upsertMany([card]);
-  const productId = store.products.findByKey(KEY)!.id;
   const row = (i: number, hours: number, priceMinor: number, grader: string, grade: number | null, source = 'ebay') => ({
-    productId,
     productKey: KEY,
     source,
     observedAt: AT_MS - hours * HOUR,
@@ -32,18 +25,20 @@ beforeAll(async () => {
     grade,
     externalId: `x${i}`,
   });
-  store.observations.insertMany([
-    ...UNGRADED.map((p, i) => row(i, 2 * i + 1.5, p, 'ungraded', null, i % 2 ? 'tcgplayer' : 'ebay')),
-    row(100, 3, 100_000, 'ungraded', null),
-    row(101, 5, 90_000, 'PSA', 9),
-    row(102, 30, 95_000, 'PSA', 9),
-    row(103, 4, 400_000, 'PSA', 10),
-    row(104, 10, 410_000, 'PSA', 10),
-    row(105, 20, 390_000, 'PSA', 10),
-    // After AT: never read.
-    row(106, -1, 1, 'ungraded', null),
-  ]);
-  store.close();
+  db = await databaseWith(
+    [card],
+    [
+      ...UNGRADED.map((p, i) => row(i, 2 * i + 1.5, p, 'ungraded', null, i % 2 ? 'tcgplayer' : 'ebay')),
+      row(100, 3, 100_000, 'ungraded', null),
+      row(101, 5, 90_000, 'PSA', 9),
+      row(102, 30, 95_000, 'PSA', 9),
+      row(103, 4, 400_000, 'PSA', 10),
+      row(104, 10, 410_000, 'PSA', 10),
+      row(105, 20, 390_000, 'PSA', 10),
+      // After AT: never read.
+      row(106, -1, 1, 'ungraded', null),
+    ],
+  );
 });
 
 describe.concurrent('oracle explain', () => {

@@ -6,7 +6,7 @@ import type { Product } from '../../src/domain/product.js';
 import { toIsoUtc } from '../../src/domain/time.js';
 import { createOracle, EXPORT_PAGE_SIZE } from '../../src/service/oracle.js';
 import { openStore } from '../../src/store/store.js';
-import { runCli, tempDir } from '../_setup.js';
+import { databaseWith, runCli, tempDir } from '../_setup.js';
 
 const HOUR = 3_600_000;
 const AT_MS = Date.parse('2026-10-15T12:00:00Z');
@@ -33,19 +33,15 @@ const cli = (...args: string[]) => runCli(['--db', db, 'export', ...args]);
 
 beforeAll(async () => {
   dir = tempDir();
-  db = join(dir, 'oracle.db');
-  const store = await openStore(db, { create: true });
-  store.products.upsertMany(Array.from({ length: PRODUCTS }, (_, i) => product(i)));
+  const products = Array.from({ length: PRODUCTS }, (_, i) => product(i));
   // Every 100th product has a day of sales; the rest are unpriced.
   const rows = [];
   for (let i = 0; i < PRODUCTS; i += 100) {
-    const p = store.products.findByKey(product(i).productKey)!;
     for (let h = 1; h <= 12; h++) {
-      rows.push({ productId: p.id, productKey: p.productKey, source: 'ebay', observedAt: AT_MS - h * HOUR, priceMinor: 1_000 + i + h, grader: 'ungraded', grade: null, externalId: `${i}-${h}` });
+      rows.push({ productKey: products[i]!.productKey, source: 'ebay', observedAt: AT_MS - h * HOUR, priceMinor: 1_000 + i + h, grader: 'ungraded', grade: null, externalId: `${i}-${h}` });
     }
   }
-  store.observations.insertMany(rows);
-  store.close();
+  db = await databaseWith(products, rows);
 });
 
 describe.concurrent('oracle export', () => {

@@ -1,10 +1,9 @@
 /** `oracle history` and the change line of `oracle price`, run as child processes over a real SQLite file. */
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { toIsoUtc } from '../../src/domain/time.js';
 import { createOracle } from '../../src/service/oracle.js';
 import { openStore } from '../../src/store/store.js';
-import { runCli, tempDir, testProduct } from '../_setup.js';
+import { databaseWith, runCli, testProduct } from '../_setup.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -25,19 +24,14 @@ let db: string;
 const cli = (...args: string[]) => runCli(['--db', db, ...args]);
 
 beforeAll(async () => {
-  db = join(tempDir(), 'oracle.db');
-  const store = await openStore(db, { create: true });
-  store.products.upsertMany([card]);
-  const productId = store.products.findByKey(KEY)!.id;
   const rows = [];
   for (let t = TO_MS - 45 * DAY; t < TO_MS; t += 2 * HOUR) {
-    rows.push({ productId, productKey: KEY, source: 'ebay', observedAt: t, priceMinor: ungradedPrice(t), grader: 'ungraded', grade: null, externalId: `u${t}` });
+    rows.push({ productKey: KEY, source: 'ebay', observedAt: t, priceMinor: ungradedPrice(t), grader: 'ungraded', grade: null, externalId: `u${t}` });
     if ((t / (2 * HOUR)) % 6 === 0) {
-      rows.push({ productId, productKey: KEY, source: 'ebay', observedAt: t, priceMinor: 300_000 + ((t / HOUR) % 7) * 1_000, grader: 'PSA', grade: 10, externalId: `g${t}` });
+      rows.push({ productKey: KEY, source: 'ebay', observedAt: t, priceMinor: 300_000 + ((t / HOUR) % 7) * 1_000, grader: 'PSA', grade: 10, externalId: `g${t}` });
     }
   }
-  store.observations.insertMany(rows);
-  store.close();
+  db = await databaseWith([card], rows);
 });
 
 describe.concurrent('oracle history', () => {

@@ -5,7 +5,7 @@ import { GRADERS, MATRIX_GRADES } from '../../src/domain/conditions.js';
 import type { Product } from '../../src/domain/product.js';
 import { createOracle } from '../../src/service/oracle.js';
 import { openStore } from '../../src/store/store.js';
-import { runCli, tempDir } from '../_setup.js';
+import { databaseWith, runCli, tempDir } from '../_setup.js';
 
 const HOUR = 3_600_000;
 const AS_OF = '2026-10-15T12:00:00Z';
@@ -24,22 +24,21 @@ const base: Omit<Product, 'productKey' | 'refsourceId' | 'productName'> = {
 let db: string;
 
 beforeAll(async () => {
-  db = join(tempDir(), 'oracle.db');
-  const store = await openStore(db, { create: true });
-  store.products.upsertMany([
-    { ...base, productKey: 'charizard base/set é', refsourceId: '6910', productName: 'Charizard' },
-    { ...base, productKey: 'empty-product', refsourceId: '42', productName: 'Nothing Sold Yet' },
-  ]);
-  const p = store.products.findByKey('charizard base/set é')!;
+  const key = 'charizard base/set é';
   const rows = [];
   // Ten days of hourly-ish ungraded sales around $400 and PSA 9 sales around $12,000.
   for (let h = 1; h <= 240; h += 2) {
     const observedAt = AS_OF_MS - h * HOUR;
-    rows.push({ productId: p.id, productKey: p.productKey, source: 'ebay', observedAt, priceMinor: 40_000 + (h % 5) * 100, grader: 'ungraded', grade: null, externalId: `u${h}` });
-    if (h % 6 === 1) rows.push({ productId: p.id, productKey: p.productKey, source: 'ebay', observedAt, priceMinor: 1_200_000, grader: 'PSA', grade: 9, externalId: `g${h}` });
+    rows.push({ productKey: key, source: 'ebay', observedAt, priceMinor: 40_000 + (h % 5) * 100, grader: 'ungraded', grade: null, externalId: `u${h}` });
+    if (h % 6 === 1) rows.push({ productKey: key, source: 'ebay', observedAt, priceMinor: 1_200_000, grader: 'PSA', grade: 9, externalId: `g${h}` });
   }
-  store.observations.insertMany(rows);
-  store.close();
+  db = await databaseWith(
+    [
+      { ...base, productKey: key, refsourceId: '6910', productName: 'Charizard' },
+      { ...base, productKey: 'empty-product', refsourceId: '42', productName: 'Nothing Sold Yet' },
+    ],
+    rows,
+  );
 });
 
 async function priceJson(args: string[]): Promise<PricingBundle> {
