@@ -91,8 +91,8 @@ const NO_CALIBRATION = {};
 
 /**
  * The table for one era: the fit where it saw enough products, else the prior. Made once per
- * calibration and era, then shared (every bundle of a product prices with it, and making
- * one costs as much as pricing some products): callers only read it, and a calibration is
+ * calibration and era, then shared (every bundle prices with one, and making it is a
+ * large share of a bundle's work): callers only read it, and a calibration is
  * never changed once parsed.
  */
 export function calibrationFor(calibration: Calibration | null, era: Era): ConditionTable {
