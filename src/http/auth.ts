@@ -10,6 +10,9 @@ import { UnauthorizedError } from './errors.js';
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
+/** The WWW-Authenticate challenge of a 401 (RFC 9110 11.6.1). */
+export const BEARER_CHALLENGE = 'Bearer realm="oracle"';
+
 /** The key the request presents, if any. X-API-Key wins when both headers are sent. */
 export function presentedKey(headers: IncomingHttpHeaders): string | undefined {
   const direct = headers['x-api-key'];

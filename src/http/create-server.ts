@@ -18,7 +18,7 @@ import { andThen } from '../service/awaitable.js';
 import { createKeySession, type KeySession } from '../service/key-verifier.js';
 import { createAccessLog, type AccessLog, type AccessLogEntry } from './access-log.js';
 import { createCors, type Cors } from './cors.js';
-import { authenticate } from './auth.js';
+import { authenticate, BEARER_CHALLENGE } from './auth.js';
 import { httpFailure, MalformedRequestError, RateLimitedError, ReadOnlyError, RouteNotFoundError } from './errors.js';
 import { inputParser } from './input.js';
 import type { ServerMetrics } from './metrics.js';
@@ -122,7 +122,7 @@ export function createServer(deps: ServerDeps, options: ServerOptions): OracleSe
     const { status, detail } = httpFailure(error);
     if (status >= 500) logFailure(req, route, status, error);
     if (error instanceof RateLimitedError) headers['retry-after'] = String(error.retryAfterSeconds);
-    if (status === 401) headers['www-authenticate'] = 'Bearer realm="oracle"';
+    if (status === 401) headers['www-authenticate'] = BEARER_CHALLENGE;
     if (res.headersSent) {
       res.destroy();
     } else {

@@ -24,6 +24,7 @@ import {
 import type { HistoryBody } from '../service/history.js';
 import { parseSlot, type EvidenceBody } from '../domain/evidence.js';
 import { parseCalendarDate, parseInstant } from '../domain/time.js';
+import { BEARER_CHALLENGE } from './auth.js';
 import { unprocessableInputs } from './input.js';
 
 /**
@@ -179,17 +180,17 @@ const slot = z
     currency: z.literal('USD'),
     condition_key: z.string(),
     methodology: z.string(),
-    window_start: z.string(),
-    window_end: z.string(),
-    included_points: z.int(),
-    excluded_points: z.int(),
+    window_start: z.iso.datetime(),
+    window_end: z.iso.datetime(),
+    included_points: z.int().nonnegative(),
+    excluded_points: z.int().nonnegative(),
     error: z.literal('no_observations').nullable(),
     meta: z.record(z.string(), z.unknown()),
   })
   .register(apiComponents, { id: 'Slot' });
 
 const gradedSlot = slot
-  .extend({ company: z.enum(GRADERS), grade: z.union(MATRIX_GRADES.map((g) => z.literal(g))) })
+  .extend({ company: z.enum(GRADERS), grade: z.literal(MATRIX_GRADES) })
   .register(apiComponents, { id: 'GradedSlot' });
 
 const gradeMap = z.object({ '7': gradedSlot, '8': gradedSlot, '9': gradedSlot, '10': gradedSlot });
@@ -209,7 +210,7 @@ export const pricingBundle = z
       image_url: z.string(),
       product_type: z.enum(PRODUCT_TYPES),
       era: z.enum(ERAS),
-      release_date: z.string().nullable(),
+      release_date: z.iso.date().nullable(),
     }),
   })
   .register(apiComponents, { id: 'OracleCardPricingResponse' });
@@ -220,11 +221,11 @@ const catalogProduct = z.object({
   product_name: z.string(),
   product_type: z.enum(PRODUCT_TYPES),
   era: z.enum(ERAS),
-  earliest_observation: z.string().nullable(),
+  earliest_observation: z.iso.date().nullable(),
 });
 
 export const catalogResponse = z
-  .object({ total: z.int(), products: z.array(catalogProduct) })
+  .object({ total: z.int().nonnegative(), products: z.array(catalogProduct) })
   .register(apiComponents, { id: 'Catalog' });
 
 export const searchResponse = z
@@ -247,7 +248,7 @@ export const historyResponse = z
     every: z.string(),
     points: z.array(
       z
-        .object({ at: z.string() })
+        .object({ at: z.iso.datetime() })
         .catchall(z.union([z.string(), z.object({ price_minor: z.int().nullable(), confidence })]))
         .meta({ description: 'The instant, then one `{price_minor, confidence}` per requested slot, keyed by slot.' }),
     ),
@@ -256,7 +257,7 @@ export const historyResponse = z
 
 const evidencePoint = z.object({
   condition: z.string(),
-  observed_at: z.string(),
+  observed_at: z.iso.datetime(),
   source: z.string(),
   price_minor: z.int(),
   kept: z.boolean(),
@@ -281,7 +282,7 @@ export const evidenceResponse = z
     id: z.string().nullable(),
     product_key: z.string(),
     slot: z.string(),
-    as_of: z.string(),
+    as_of: z.iso.datetime(),
     window_hours: z.int(),
     outlier_stddevs: z.int(),
     price_minor: z.int().nullable(),
@@ -306,6 +307,19 @@ export const readyResponse = z
   .register(apiComponents, { id: 'Ready' });
 
 export const errorResponse = z.object({ detail: z.string() }).register(apiComponents, { id: 'Error' });
+
+/** The rate-limit headers (draft-ietf-httpapi-ratelimit-headers; CONTRACT.md decision 4), as rate-limit.ts computes them. */
+export const rateLimitHeaders = z.object({
+  'RateLimit-Limit': z.int().positive().meta({ description: "Size of the key's token bucket: the requests a minute it refills (serve --rate-limit)." }),
+  'RateLimit-Remaining': z.int().nonnegative().meta({ description: 'Whole tokens left in the bucket after this request.' }),
+  'RateLimit-Reset': z.int().nonnegative().meta({ description: 'Seconds until the bucket is full again.' }),
+});
+
+export const retryAfterHeader = z.int().positive().meta({ description: 'Seconds until the bucket has a token again: retry no sooner.' });
+
+export const wwwAuthenticateHeader = z
+  .literal(BEARER_CHALLENGE)
+  .meta({ description: 'How to authenticate: a bearer token (`Authorization: Bearer <key>`), or the key in X-API-Key.' });
 
 export const openApiResponse = z.record(z.string(), z.unknown()).register(apiComponents, { id: 'OpenApiDocument' });
 

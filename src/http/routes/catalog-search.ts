@@ -17,6 +17,6 @@ export const catalogSearchRoute = defineRoute({
   pathParams: undefined,
   query: searchQuery,
   response: searchResponse,
-  errors: [400, 401, 403, 429, 500, 503],
+  errors: [400, 401, 429, 500, 503],
   handle: ({ query, service }) => service.search(query.q, query.limit),
 });

@@ -11,6 +11,6 @@ export const catalogRoute = defineRoute({
   pathParams: undefined,
   query: undefined,
   response: catalogResponse,
-  errors: [401, 403, 500, 503],
+  errors: [401, 500, 503],
   handle: ({ service }) => service.catalog(),
 });

@@ -17,7 +17,7 @@ export const evidenceRoute = defineRoute({
   pathParams: productKeyPath,
   query: evidenceQuery,
   response: evidenceResponse,
-  errors: [400, 401, 403, 429, 500, 503],
+  errors: [400, 401, 429, 500, 503],
   handle: ({ params, query, now, service }) =>
     service.evidence(
       params.product_key,

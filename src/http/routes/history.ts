@@ -18,7 +18,7 @@ export const historyRoute = defineRoute({
   pathParams: productKeyPath,
   query: historyQuery,
   response: historyResponse,
-  errors: [400, 401, 403, 429, 500, 503],
+  errors: [400, 401, 429, 500, 503],
   handle: ({ params, query, now, service }) =>
     service.history(
       params.product_key,

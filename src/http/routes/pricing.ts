@@ -13,7 +13,7 @@ export const pricingRoute = defineRoute({
   pathParams: productKeyPath,
   query: pricingQuery,
   response: pricingBundle,
-  errors: [400, 401, 403, 429, 500, 503],
+  errors: [400, 401, 429, 500, 503],
   handle: ({ params, query, now, service }) =>
     service.pricing(
       params.product_key,

@@ -17,7 +17,7 @@ export const refsourceRoute = defineRoute({
   pathParams: refsourceIdPath,
   query: pricingQuery,
   response: pricingBundle,
-  errors: [400, 401, 403, 429, 500, 502, 503],
+  errors: [400, 401, 429, 500, 502, 503],
   handle: ({ params, query, now, service }) =>
     service.refsource(
       params.refsource_id,
@@ -36,7 +36,7 @@ export const snapshotRoute = defineRoute({
   pathParams: refsourceIdPath,
   query: snapshotQuery,
   response: pricingBundle,
-  errors: [400, 401, 403, 422, 429, 500, 502, 503],
+  errors: [400, 401, 422, 429, 500, 502, 503],
   handle: ({ params, query, now, service }) =>
     service.snapshot(params.refsource_id, query.date, query.outlier_stddevs, now),
 });
