@@ -2,9 +2,9 @@
  * Shared harness of the HTTP tests: a seeded SQLite file in a temp dir, a real server on
  * port 0 (127.0.0.1), and a fake upstream reference source (node:http on port 0).
  */
-import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import { afterAll, beforeAll } from 'vitest';
 import { tempDir } from '../_setup.js';
@@ -83,6 +83,8 @@ export interface TestServer {
   server: OracleServer;
   accessLines: string[];
   errorLines: string[];
+  /** Responses so far that the served OpenAPI document does not describe; `close()` fails when there are any. */
+  violations: string[];
   close(): Promise<void>;
 }
 
@@ -101,7 +103,10 @@ export interface StartOptions {
   now?: () => number;
 }
 
-/** A real server on 127.0.0.1, port 0, with access and error logs captured. */
+/**
+ * A real server on 127.0.0.1, port 0, with access and error logs captured, and every response
+ * it sends checked against the OpenAPI document it serves.
+ */
 export async function startServer(options: StartOptions): Promise<TestServer> {
   const base = createApiService({
     dbPath: options.dbPath,
@@ -123,15 +128,20 @@ export async function startServer(options: StartOptions): Promise<TestServer> {
     { rateLimitPerMinute: options.rateLimitPerMinute ?? 10_000, version: '0.0.0-test', ...options.serverOptions },
   );
   const address = await server.listen(0, '127.0.0.1');
+  const url = `http://127.0.0.1:${address.port}`;
+  const docUrl = `${url}/api/v1/openapi.json`;
+  const violations = checkResponsesAgainst(server.server, (await (await fetch(docUrl)).json()) as OpenApiDocument, docUrl);
   return {
-    url: `http://127.0.0.1:${address.port}`,
+    url,
     service,
     server,
     accessLines,
     errorLines,
+    violations,
     async close() {
       await server.close(1_000);
       await base.close();
+      if (violations.length > 0) throw new Error(`responses the OpenAPI document does not describe:\n${violations.join('\n')}`);
     },
   };
 }
@@ -239,4 +249,101 @@ export function useSeededServer(now: number): { readonly server: TestServer; rea
 /** A JSON Schema 2020-12 validator (OpenAPI 3.1's dialect) that checks `format`s too. */
 export function jsonSchemaValidator(): Ajv2020 {
   return formats.default(new Ajv2020({ strict: false }));
+}
+
+/** What the suite checks every response against: the server's own OpenAPI document. */
+interface OpenApiDocument {
+  paths: Record<string, { get: Operation }>;
+  components: object;
+}
+
+interface Operation {
+  responses: Record<string, { headers?: Record<string, { required: boolean; schema: { type?: string } }>; content: Record<string, { schema: object }> }>;
+}
+
+/** Headers of HTTP itself and of CORS (`serve --cors`), which no operation lists. */
+const TRANSPORT_HEADERS = /^(content-type|content-length|connection|keep-alive|date|transfer-encoding|vary|access-control-.*)$/;
+
+/**
+ * Checks every response `server` sends against `doc` (the document it serves): the status is
+ * one the operation documents, each header it sends is documented there (and each required
+ * one sent, of its schema), and the body is of the documented media type and schema. Write
+ * methods are not operations: they must answer as SPEC.md section 5 says. Returns the
+ * violations seen so far.
+ */
+export function checkResponsesAgainst(server: Server, doc: OpenApiDocument, docUrl: string): string[] {
+  const violations: string[] = [];
+  const ajv = jsonSchemaValidator();
+  ajv.addSchema({ $id: docUrl, components: doc.components });
+  const validators = new Map<string, ValidateFunction>();
+  const validate = (schema: object, value: unknown): string | null => {
+    const key = JSON.stringify(schema);
+    let v = validators.get(key);
+    if (!v) validators.set(key, (v = ajv.compile({ $id: `${docUrl}/${validators.size}`, ...rebase(schema, docUrl) })));
+    return v(value) ? null : ajv.errorsText(v.errors);
+  };
+  const templates = Object.keys(doc.paths).map((t) => [t, new RegExp(`^${t.replace(/\{\w+\}/g, '[^/]+')}$`)] as const);
+  const errorBody = { $ref: `${docUrl}#/components/schemas/Error` };
+
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+    let status = 0;
+    let sent: OutgoingHttpHeaders = {};
+    const writeHead = res.writeHead.bind(res);
+    res.writeHead = ((code: number, headers?: OutgoingHttpHeaders) => {
+      status = code;
+      sent = Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+      return writeHead(code, headers);
+    }) as typeof res.writeHead;
+    const end = res.end.bind(res);
+    res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+      const body = chunk === undefined || typeof chunk === 'function' ? '' : Buffer.from(chunk as Buffer).toString();
+      let problem: string | null;
+      try {
+        problem = check(req, status, sent, body);
+      } catch (error) {
+        problem = `unreadable: ${(error as Error).message}`;
+      }
+      if (problem) violations.push(`${req.method} ${req.url} -> ${status}: ${problem}`);
+      return (end as (...args: unknown[]) => ServerResponse)(chunk, ...rest);
+    }) as typeof res.end;
+  });
+
+  function check(req: IncomingMessage, status: number, headers: OutgoingHttpHeaders, body: string): string | null {
+    const path = (req.url ?? '/').split('?')[0] as string;
+    const template = templates.find(([, re]) => re.test(path))?.[0];
+    const read = req.method === 'GET' || req.method === 'HEAD';
+    if (req.method === 'OPTIONS' && status === 204) return null; // a CORS preflight
+    if (!template || !read) {
+      // No operation: an unknown route (404), a write (401 without a key, 403 with one), or no Host (400).
+      const allowed = !template ? [400, 404] : [400, 401, 403, 503];
+      if (!allowed.includes(status)) return `status ${status} for ${template ? 'a write method' : 'an unknown path'}`;
+      return req.method === 'HEAD' ? null : validate(errorBody, JSON.parse(body));
+    }
+    const response = (doc.paths[template] as { get: Operation }).get.responses[String(status)];
+    if (!response) return `status ${status} is not documented`;
+    for (const [name, header] of Object.entries(response.headers ?? {})) {
+      const value = headers[name.toLowerCase()];
+      if (value === undefined) {
+        if (header.required) return `required header ${name} missing`;
+        continue;
+      }
+      const problem = validate(header.schema, header.schema.type === 'integer' ? Number(value) : value);
+      if (problem) return `header ${name}: ${problem}`;
+    }
+    const documented = new Set(Object.keys(response.headers ?? {}).map((n) => n.toLowerCase()));
+    const extra = Object.keys(headers).filter((n) => !documented.has(n) && !TRANSPORT_HEADERS.test(n));
+    if (extra.length > 0) return `undocumented headers ${extra.join(', ')}`;
+    const type = String(headers['content-type'] ?? '');
+    const media = Object.entries(response.content).find(([t]) => t.split(';')[0] === type.split(';')[0]);
+    if (!media) return `content-type ${type} is not documented`;
+    if (req.method === 'HEAD') return body === '' ? null : 'HEAD with a body';
+    return type.startsWith('application/json') ? validate(media[1].schema, JSON.parse(body)) : validate(media[1].schema, body);
+  }
+
+  return violations;
+}
+
+/** `schema` with its document-local references made absolute, to resolve against the document added under `docUrl`. */
+function rebase(schema: object, docUrl: string): object {
+  return JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', `"${docUrl}#/components/`));
 }
