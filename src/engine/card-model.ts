@@ -19,7 +19,6 @@ import {
   OWN_FULL_WEIGHT_POINTS,
   PREDICTION_HUBER_K,
   PREDICTION_HUBER_PASSES,
-  PREDICTION_VARIANCE_FLOOR,
   type FallbackTier,
 } from './methodology.js';
 
@@ -157,12 +156,14 @@ function combine(a: LogEstimate, b: LogEstimate, wa: number): LogEstimate {
 }
 
 /**
- * Condition c predicted from the other used conditions: each one's own estimate carried to c
- * through the calibrated ratios (a piece), with the variance of its estimate plus the pair's
- * spread between cards, pooled by precision. Pieces far from the pool lose weight (Huber,
- * PREDICTION_HUBER_PASSES passes): one card whose ungraded price sits far from the usual ratio
- * must not drag every graded cell. The pieces share one card, so the pool never claims more
- * than 1 / PREDICTION_VARIANCE_FLOOR times the precision of its best piece.
+ * Condition c predicted from the other used conditions of its closest evidence class (the same
+ * grade at other graders, else the same grader's other grades, else the rest): each one's own
+ * estimate carried to c through the calibrated ratios (a piece), with the variance of its
+ * estimate plus the pair's spread between cards. Every piece's error holds c's own deviation
+ * from the usual ratio, so the smallest pair spread² (the shared part) is taken out of each
+ * piece's weight and added back to the pool's variance: pieces of one card cannot average
+ * their common error away, and a loose pair (fitted on few cards) cannot outvote the close
+ * one. Pieces far from the pool lose weight (Huber, PREDICTION_HUBER_PASSES passes).
  */
 export function predict(
   c: number,
@@ -170,22 +171,23 @@ export function predict(
   own: readonly (Estimate | null)[],
   table: ConditionTable,
   scratch: Float64Array,
-  record?: PredictionPiece[],
+  record?: PredictionRecord,
 ): LogEstimate | null {
   let count = 0;
   const from: number[] | undefined = record && [];
-  let best = Infinity;
+  let shared = Infinity;
   let start = Infinity;
   let extended = false;
   let newestAt = -Infinity;
+  const closest = closestClass(c, used);
   // scratch: piece values at [0, N), their variances at [N, 2N).
   for (const j of used) {
-    if (j === c) continue;
+    if (j === c || evidenceClass(c, j) !== closest) continue;
     const e = own[j]!;
     const d = Math.max(table.pairDispersion[c * N + j]!, MIN_DISPERSION);
     scratch[count] = e.mean - table.logRatio[j]! + table.logRatio[c]!;
     scratch[N + count] = e.variance + d * d;
-    best = Math.min(best, scratch[N + count]!);
+    shared = Math.min(shared, d * d);
     start = Math.min(start, e.start);
     extended ||= e.extended;
     newestAt = Math.max(newestAt, e.newestAt);
@@ -201,15 +203,16 @@ export function predict(
     for (let i = 0; i < count; i++) {
       const sd = Math.sqrt(scratch[N + i]!);
       const r = pass === 0 ? 0 : Math.abs(scratch[i]! - mean) / sd;
-      const w = (r > PREDICTION_HUBER_K ? PREDICTION_HUBER_K / r : 1) / scratch[N + i]!;
-      if (from && pass === PREDICTION_HUBER_PASSES) record!.push({ condition: from[i]!, value: scratch[i]!, variance: scratch[N + i]!, weight: w });
+      const w = (r > PREDICTION_HUBER_K ? PREDICTION_HUBER_K / r : 1) / (scratch[N + i]! - shared);
+      if (from && pass === PREDICTION_HUBER_PASSES) record!.pieces.push({ condition: from[i]!, value: scratch[i]!, variance: scratch[N + i]!, weight: w });
       sum += w * scratch[i]!;
       total += w;
     }
     mean = sum / total;
     precision = total;
   }
-  return { mean, variance: Math.max(1 / precision, best * PREDICTION_VARIANCE_FLOOR), start, extended, newestAt };
+  if (record) record.shared = shared;
+  return { mean, variance: shared + 1 / precision, start, extended, newestAt };
 }
 
 /** One piece of a prediction as it entered the pool's last pass (for `oracle explain`). */
@@ -222,13 +225,31 @@ export interface PredictionPiece {
   weight: number;
 }
 
-/** The fallback tier of a cell priced by prediction alone: the closest evidence it had. */
+/** The pieces of a prediction and the shared part of their variance (for `oracle explain`). */
+export interface PredictionRecord {
+  pieces: PredictionPiece[];
+  /** The smallest pair spread² among the pieces: the error they all share (§6.3). */
+  shared: number;
+}
+
+/** How close condition j is to c as evidence: 0 the same grade (another grader or ANY), 1 the same grader, 2 anything else. */
+function evidenceClass(c: number, j: number): number {
+  if (c === UNGRADED_INDEX || j === UNGRADED_INDEX) return 2;
+  if (GRADE_OF[j] === GRADE_OF[c]) return 0;
+  return GRADER_OF[j] === GRADER_OF[c] ? 1 : 2;
+}
+
+/** The closest evidence class among the used conditions other than c (3 when there is none). */
+function closestClass(c: number, used: readonly number[]): number {
+  let best = 3;
+  for (const j of used) if (j !== c) best = Math.min(best, evidenceClass(c, j));
+  return best;
+}
+
+/** The fallback tier of a cell priced by prediction alone: its closest evidence class. */
 function tierOf(c: number, used: readonly number[]): FallbackTier {
   if (c === UNGRADED_INDEX) return FALLBACK_TIER.gradedRatio;
-  const sameGrade = used.some((j) => j !== c && GRADE_OF[j] === GRADE_OF[c]);
-  if (sameGrade) return FALLBACK_TIER.graderPremium;
-  const sameGrader = used.some((j) => j !== c && GRADER_OF[j] === GRADER_OF[c]);
-  return sameGrader ? FALLBACK_TIER.gradeRatio : FALLBACK_TIER.cardLevel;
+  return [FALLBACK_TIER.graderPremium, FALLBACK_TIER.gradeRatio, FALLBACK_TIER.cardLevel][closestClass(c, used)]!;
 }
 
 /** Own estimates only (sealed products, §6.5): each cell from its own points or not at all. */

@@ -9,7 +9,7 @@ import type { EvidenceBody, EvidencePoint, EvidenceStep } from '../domain/eviden
 import type { Slot } from '../domain/bundle.js';
 import { HOUR_MS } from '../domain/time.js';
 import { bundleFromEvidence, clampColumn, computeEvidence, slotContext, type BundleEvidence, type ComputeBundleInput } from './bundle.js';
-import { cardLevels, conditionIndex, plentiful, predict, type CardLevels, type PredictionPiece } from './card-model.js';
+import { cardLevels, conditionIndex, plentiful, predict, type CardLevels, type PredictionRecord } from './card-model.js';
 import { recencyWeight, type Estimate } from './estimate.js';
 import {
   CONFIDENCE_Z,
@@ -219,12 +219,13 @@ export function explainSlot(input: ComputeBundleInput, slot: string): EvidenceBo
     return body;
   }
   const levels = ev.sealed ? null : cardLevels(ev.own, ev.table);
-  const pieces: PredictionPiece[] = [];
+  const record: PredictionRecord = { pieces: [], shared: 0 };
   const predictionUsed = cell.prediction !== null && cell.ownWeight < 1;
   if (predictionUsed) {
     const used = levels!.members.filter((j) => !levels!.rejected[j]);
-    predict(c, used, ev.own, ev.table, new Float64Array(2 * PRICED_CONDITIONS.length), pieces);
+    predict(c, used, ev.own, ev.table, new Float64Array(2 * PRICED_CONDITIONS.length), record);
   }
+  const pieces = record.pieces;
   // The conditions whose points entered: the slot's own, then the prediction's pieces, then those set aside.
   const listed: { j: number; standing: Standing }[] = [];
   if (ev.own[c] !== null) listed.push({ j: c, standing: cell.rejected ? 'rejected' : 'used' });
@@ -236,7 +237,7 @@ export function explainSlot(input: ComputeBundleInput, slot: string): EvidenceBo
     body.steps.push(...conditionSteps(j, e, ev, ctx.windowStart, k));
   }
   if (levels !== null && levels.level !== null) body.steps.push(crossCheckStep(levels, ev, c));
-  if (predictionUsed) body.steps.push(predictionStep(c, pieces, cell.prediction!.variance, ev));
+  if (predictionUsed) body.steps.push(predictionStep(c, record, cell.prediction!.variance, ev));
   body.steps.push(blendStep(c, ev));
   const unclamped = Math.exp(cell.estimate.mean);
   let price = unclamped;
@@ -292,9 +293,10 @@ function crossCheckStep(levels: CardLevels, ev: BundleEvidence, c: number): Evid
   return step('cross_check', '6.2', text, { value_ln: level, inputs: { level_ln: level, threshold_sd: CROSS_CHECK_SIGMAS, conditions } });
 }
 
-function predictionStep(c: number, pieces: readonly PredictionPiece[], variance: number, ev: BundleEvidence): EvidenceStep {
+function predictionStep(c: number, record: PredictionRecord, variance: number, ev: BundleEvidence): EvidenceStep {
   const target = PRICED_CONDITIONS[c]!;
   const logRatio = ev.table.logRatio[c]!;
+  const { pieces, shared } = record;
   let sum = 0;
   let total = 0;
   const rows = pieces.map((p) => {
@@ -314,9 +316,11 @@ function predictionStep(c: number, pieces: readonly PredictionPiece[], variance:
   return step(
     'prediction',
     '6.3',
-    `${target} predicted from the card's other conditions: each gives ŷ_j - ln r_j + ln r_${target} (ln r_${target} = ${ln(logRatio)}, ${ev.priorRatios[c] ? 'the prior' : 'calibrated'}), ` +
-      `weighted 1 / variance, then Huber (beyond ${PREDICTION_HUBER_K} sd): ${list}; weighted mean ${ln(mean)} (${cents(Math.exp(mean))}), variance ${variance.toFixed(6)}.`,
-    { value_ln: mean, value_minor: Math.exp(mean), inputs: { target_log_ratio: logRatio, prior_ratio: ev.priorRatios[c], pieces: rows, variance } },
+    `${target} predicted from the card's other conditions of its closest kind (the same grade at other graders, else the same grader's other grades, else the rest): ` +
+      `each gives ŷ_j - ln r_j + ln r_${target} (ln r_${target} = ${ln(logRatio)}, ${ev.priorRatios[c] ? 'the prior' : 'calibrated'}), ` +
+      `weighted 1 / (its variance - ${shared.toFixed(6)}, the smallest pair spread², which every piece shares), then Huber (beyond ${PREDICTION_HUBER_K} sd): ${list}; ` +
+      `weighted mean ${ln(mean)} (${cents(Math.exp(mean))}), variance ${shared.toFixed(6)} + 1 / Σ weights = ${variance.toFixed(6)}.`,
+    { value_ln: mean, value_minor: Math.exp(mean), inputs: { target_log_ratio: logRatio, prior_ratio: ev.priorRatios[c], pieces: rows, shared_variance: shared, variance } },
   );
 }
 

@@ -70,11 +70,6 @@ export const DRIFT_VARIANCE_PER_DAY = 0.0004;
 export const CROSS_CHECK_SIGMAS = 3;
 export const CROSS_CHECK_MAX_POINTS = 3;
 
-/**
- * §6.3 The other conditions' predictions of a cell share one card, so their pool is never
- * given more than 1 / this times the precision of the best single one (variance floor factor).
- */
-export const PREDICTION_VARIANCE_FLOOR = 0.5;
 /** §6.4 A cell with at least this many kept points in the requested window is priced by its own estimate alone (full weight to plentiful own data). */
 export const OWN_FULL_WEIGHT_POINTS = 10;
 /** §6.3 Huber weights of the pieces of a prediction: beyond this many standard deviations from the pool, weight · k/|r|; passes after the first. */
@@ -127,11 +122,11 @@ export type FallbackTier = (typeof FALLBACK_TIER)[keyof typeof FALLBACK_TIER];
  */
 export const WIDTH_FACTOR: Readonly<Record<FallbackTier | 'own', number>> = {
   own: 1.5,
-  grader_premium: 1.5,
-  grade_ratio: 1.5,
-  card_level: 1.5,
-  graded_ratio: 1.5,
-  cross_check: 1.5,
+  grader_premium: 1,
+  grade_ratio: 0.8,
+  card_level: 1,
+  graded_ratio: 1.1,
+  cross_check: 1.2,
   last_known_price: 1.5,
 };
 

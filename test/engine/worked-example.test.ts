@@ -27,7 +27,7 @@ describe('worked example of docs/methodology.md', () => {
     });
     expect(bundle.ungraded.meta).toEqual({
       source_counts: { ebay: 2, tcgplayer: 2 },
-      confidence: { level: 0.8, low_minor: 4195, high_minor: 5122 },
+      confidence: { level: 0.8, low_minor: 4192, high_minor: 5124 },
       newest_observation_at: '2026-02-28T20:00:00Z',
       stale: false,
     });
@@ -37,20 +37,20 @@ describe('worked example of docs/methodology.md', () => {
     const prices = Object.fromEntries(Object.entries(bundle.graded).map(([g, col]) => [g, Object.values(col).map((s) => s.price_minor)]));
     // Object.values lists "7", "8", "9", "10" in that order (integer-like keys ascend).
     expect(prices).toEqual({
-      PSA: [6214, 9321, 13993, 31081],
-      BGS: [6211, 9316, 13984, 34173],
-      CGC: [6211, 9316, 13984, 18640],
-      SGC: [6211, 9316, 13984, 21747],
+      PSA: [6218, 9327, 13997, 31084],
+      BGS: [6217, 9325, 14000, 34191],
+      CGC: [6217, 9325, 14000, 18650],
+      SGC: [6217, 9325, 14000, 21758],
     });
     expect([7, 8, 9, 10].map((g) => interval(bundle.graded.PSA[String(g) as '7']))).toEqual([
-      [4371, 8834],
-      [6557, 13251],
-      [11253, 17399],
-      [27451, 35192],
+      [4777, 8092],
+      [7166, 12138],
+      [11192, 17505],
+      [27425, 35232],
     ]);
-    expect(interval(bundle.graded.BGS['10'])).toEqual([24529, 47611]);
-    expect(interval(bundle.graded.CGC['10'])).toEqual([13379, 25970]);
-    expect(interval(bundle.graded.SGC['7'])).toEqual([3826, 10082]);
+    expect(interval(bundle.graded.BGS['10'])).toEqual([26093, 44803]);
+    expect(interval(bundle.graded.CGC['10'])).toEqual([13483, 25795]);
+    expect(interval(bundle.graded.SGC['7'])).toEqual([3945, 9797]);
   });
 
   it('names how each cell was priced', () => {
@@ -64,13 +64,13 @@ describe('worked example of docs/methodology.md', () => {
     expect(tier(bundle.graded.SGC['8'])).toBe('card_level');
     expect(bundle.graded.PSA['9'].meta).toMatchObject({
       developer_band_primary_applied: true,
-      developer_composite_band_minor: 13970,
-      developer_band_blend_weights: { band: 0.2426, grader: 0.7574, gem10_anchor: 0 },
-      developer_gem10_anchor_minor: 31081,
-      developer_anchor_ratio_vs_gem10: '0.4502',
+      developer_composite_band_minor: 13987,
+      developer_band_blend_weights: { band: 0.202, grader: 0.798, gem10_anchor: 0 },
+      developer_gem10_anchor_minor: 31084,
+      developer_anchor_ratio_vs_gem10: '0.4503',
       developer_gem10_ratio_era: 'modern',
       developer_grader_twap_minor: 14000,
-      newest_observation_at: '2026-02-28T20:00:00Z', // the ungraded sale 4 h back, through the prediction
+      newest_observation_at: '2026-02-28T19:00:00Z', // its own sale 5 h back (the prediction's PSA 10 sales are older)
       stale: false,
     });
   });
