@@ -32,6 +32,8 @@ const ENTRY_POINTS = [
   'ingest/pipeline',
   'ingest/rejects',
   'ingest/parallel-csv-reader',
+  // The feed format registry, which test/fixtures/oracle-with-buggy-format.js adds a format to.
+  'ingest/formats/index',
 ];
 
 /** @type {import('esbuild').BuildOptions} */

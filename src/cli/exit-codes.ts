@@ -3,7 +3,7 @@
  * Nothing else in the CLI decides an exit code.
  */
 import { InvalidParameterError, NoCatalogMappingError, OracleError, UnknownProductError } from '../domain/errors.js';
-import { GzipCorruptError, IngestInterruptedError, InputError } from '../ingest/errors.js';
+import { GzipCorruptError, IngestInterruptedError, InputError, MapperBugError } from '../ingest/errors.js';
 
 export const EXIT = {
   ok: 0,
@@ -13,6 +13,8 @@ export const EXIT = {
   usage: 2,
   /** Ingest finished but rejected more records than --max-rejects. */
   tooManyRejects: 3,
+  /** A bug in oracle (EX_SOFTWARE of sysexits.h), e.g. a feed format's mapper that threw a TypeError. */
+  internal: 70,
   /** Interrupted by Ctrl-C (128 + SIGINT, as shells report it); committed batches stay. */
   interrupted: 130,
   /** Stopped by SIGTERM (128 + 15), after committing like Ctrl-C. */
@@ -33,6 +35,7 @@ export function worseExit(a: number, b: number): number {
 export class UsageError extends OracleError {}
 
 export function exitCodeFor(error: unknown): number {
+  if (error instanceof MapperBugError) return EXIT.internal;
   if (error instanceof UsageError || error instanceof InvalidParameterError) return EXIT.usage;
   if (error instanceof UnknownProductError || error instanceof NoCatalogMappingError) return EXIT.usage;
   // Unusable ingest input (empty, wrong kind, unknown columns, invalid UTF-8, broken CSV/JSON, corrupt gzip).

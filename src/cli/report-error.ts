@@ -1,7 +1,12 @@
-/** How the CLI reports an error: one stderr line `oracle: <message>`, the stack only with ORACLE_DEBUG=1. */
+/**
+ * How the CLI reports an error: one stderr line `oracle: <message>`; with ORACLE_DEBUG=1 the
+ * stack instead, and the stack of each error it wraps (`cause`), where a bug really happened.
+ */
 export function reportError(error: unknown, stderr: NodeJS.WritableStream = process.stderr): void {
   if (process.env.ORACLE_DEBUG === '1') {
-    stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    for (let e: unknown = error, prefix = ''; e !== undefined; e = e instanceof Error ? e.cause : undefined, prefix = 'Caused by: ') {
+      stderr.write(`${prefix}${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    }
     return;
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -60,9 +60,10 @@ export function csvRowHandler(options: CsvRowOptions, sink: CsvRowSink, onFormat
 export function mapperFailure(source: string, line: number, format: string, error: unknown): unknown {
   if (error instanceof OracleError) return error;
   const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return new MapperBugError(`${source}:${line}: the ${format} format failed on this record (a bug in oracle, not in the file): ${what}`, {
-    cause: error,
-  });
+  return new MapperBugError(
+    `${source}:${line}: the ${format} format failed on this record (a bug in oracle, not in the file): ${what}; ORACLE_DEBUG=1 prints where`,
+    { cause: error },
+  );
 }
 
 /** A CSV row as a record for the rejects file: named cells, or the bare cells when the count is off. */

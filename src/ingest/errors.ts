@@ -22,7 +22,7 @@ export class InputError extends OracleError {
 
 /**
  * A feed format's mapper threw something other than a RowRejection: a bug, reported as one
- * (exit 1) instead of as a rejected record.
+ * (exit 70, the run stops) instead of as a rejected record.
  */
 export class MapperBugError extends OracleError {}
 

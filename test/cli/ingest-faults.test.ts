@@ -9,7 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, childEnv, runCli, tempDir } from '../_setup.js';
+import { BIN, childEnv, ROOT, runCli, runCommand, tempDir } from '../_setup.js';
 
 const CATALOG = 'product_key,refsource_id,product_name,product_type,era,release_date\ncharizard-4,1001,Charizard #4,single_card,vintage,1999-01-09\n';
 const HEADER = 'product_key,source,observed_at,price_minor,external_id';
@@ -300,5 +300,29 @@ describe('concurrent ingests into one database', () => {
   it('exits 2 naming --lock-wait when it is not a whole number of seconds', async () => {
     const result = await runCli(['--db', join(tempDir(), 'x.db'), 'ingest', '--lock-wait', '0.5', '-']);
     expect(result).toMatchObject({ code: 2, stderr: 'oracle: --lock-wait must be a whole number of seconds, 1 or more (got "0.5")\n' });
+  });
+});
+
+describe('oracle ingest with a bug in a feed mapper', () => {
+  /** The built CLI with a feed format whose mapper throws a TypeError on a row without a grade cell. */
+  const FIXTURE = join(ROOT, 'test', 'fixtures', 'oracle-with-buggy-format.js');
+
+  it('stops with one line naming the format and the line, exit 70, never a reject; ORACLE_DEBUG=1 prints where the bug is', async () => {
+    const db = await freshDbWithCatalog();
+    const feed = join(tempDir(), 'guide.csv');
+    writeFileSync(feed, 'buggy_guide_id,amount,psa\n1,120.00,9\n2,80.00\n3,95.00,10\n');
+    const plain = await runCommand(process.execPath, [FIXTURE, '--db', db, 'ingest', '--max-rejects', '5', feed]);
+    expect(plain).toMatchObject({ code: 70, stdout: '' });
+    expect(plain.stderr).toBe(
+      `oracle: ${feed}:3: the buggy-guide format failed on this record (a bug in oracle, not in the file): ` +
+        "TypeError: Cannot read properties of undefined (reading 'trim'); ORACLE_DEBUG=1 prints where\n",
+    );
+    expect(observationCount(db)).toBe(0);
+
+    const debug = await runCommand(process.execPath, [FIXTURE, '--db', db, 'ingest', feed], { env: { ORACLE_DEBUG: '1' } });
+    expect(debug.code).toBe(70);
+    // The error's own stack, then the TypeError's, which points into the mapper.
+    expect(debug.stderr).toMatch(/^MapperBugError: .*guide\.csv:3: the buggy-guide format failed.*\n {4}at /);
+    expect(debug.stderr).toMatch(/\nCaused by: TypeError: Cannot read properties of undefined \(reading 'trim'\)\n {4}at .*oracle-with-buggy-format\.js:\d+/);
   });
 });

@@ -6,7 +6,9 @@ import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
 import { SourceUnreadableError } from '../../src/domain/errors.js';
-import { GzipCorruptError, IngestInterruptedError, InputError } from '../../src/ingest/errors.js';
+import { GzipCorruptError, IngestInterruptedError, InputError, MapperBugError } from '../../src/ingest/errors.js';
+import { JSON_FEED_FORMATS } from '../../src/ingest/formats/index.js';
+import { RowRejection, type JsonFormat } from '../../src/ingest/formats/types.js';
 import { ingestSource, type IngestOptions } from '../../src/ingest/pipeline.js';
 import { RejectsWriter } from '../../src/ingest/rejects.js';
 import { openStore, type Store } from '../../src/store/store.js';
@@ -188,6 +190,40 @@ describe('ingestSource', () => {
     expect(store.ingestRuns.recent(1)[0]).toMatchObject({ status: 'interrupted', inserted_count: committed });
     const rerun = await ingestSource(store, path, options());
     expect(rerun.counts).toMatchObject({ inserted: 30_000 - committed, duplicates: committed });
+  });
+});
+
+describe('a feed format whose mapper has a bug', () => {
+  /** Registered as a feed format is (formats/index.ts): rejects what it calls bad, and trips over a listing without a price. */
+  const buggy: JsonFormat = {
+    name: 'buggy-listings',
+    kinds: ['observations'],
+    notJsonRecordsHint: 'one listing per line',
+    open: () => (value, out) => {
+      const listing = value as { id: string; price?: { amount: string }; bad?: boolean };
+      if (listing.bad) throw new RowRejection(`listing ${listing.id} is marked bad`);
+      out.observation({ product_key: 'charizard-4', source: 'shop', observed_at: '2025-03-01T10:00:00Z', price: listing.price!.amount, external_id: listing.id });
+    },
+  };
+  beforeAll(() => void (JSON_FEED_FORMATS as JsonFormat[]).push(buggy));
+  afterAll(() => void (JSON_FEED_FORMATS as JsonFormat[]).pop());
+
+  it('rejects the row its mapper refuses, and stops the run naming the format and line on a TypeError, never as a reject', async () => {
+    const listings = ['{"id":"a","price":{"amount":"1.00"}}', '{"id":"b","bad":true}', '{"id":"c"}', '{"id":"d","price":{"amount":"2.00"}}'];
+    const rejects = new RejectsWriter(join(dir, 'rejects.ndjson'), Date.now());
+    const run = ingestSource(store, file('listings.ndjson', listings.join('\n')), options({ format: 'buggy-listings', maxRejects: 10, rejects }));
+    const error = await run.catch((caught: unknown) => caught);
+    rejects.close();
+    expect(error).toBeInstanceOf(MapperBugError);
+    expect((error as Error).message).toMatch(
+      /\/listings\.ndjson:3: the buggy-listings format failed on this record \(a bug in oracle, not in the file\): TypeError: Cannot read properties of undefined \(reading 'amount'\)/,
+    );
+    expect((error as Error).cause).toBeInstanceOf(TypeError);
+    // The refused row was the one reject; the batch under way is rolled back with its rejects
+    // (the rejects file follows the database), and the run is recorded as failed with the bug.
+    expect(store.ingestRuns.recent(1)[0]).toMatchObject({ status: 'failed', format: 'buggy-listings', rejected_count: 1, error: expect.stringMatching(/TypeError/) });
+    expect(count('observations')).toBe(0);
+    expect(readFileSync(join(dir, 'rejects.ndjson'), 'utf8')).toBe('');
   });
 });
 
