@@ -1,8 +1,8 @@
 /**
  * One JSON line per request: what was asked, the answer, how long it took, and by which key
  * id (never the key). Lines are written in batches, at most FLUSH_MS after the first one or
- * once FLUSH_BYTES are pending: under load a write per request costs more than the rest of
- * the request path (measured ~8 us of ~40 us per request, to /dev/null).
+ * once FLUSH_BYTES are pending: under load a write per request is a large share of the
+ * request path's CPU (bench/findings.md).
  */
 
 /** Exported for tests, which wait this long to read what was logged. */

@@ -6,15 +6,15 @@
  *
  * The request path only adds to plain numbers (a map lookup and two increments); prom-client
  * turns them into its registry's series when Prometheus scrapes. Its own Counter.inc and
- * Histogram.observe hash the labels on every call, which cost more than a tenth of a cached
- * request (bench/findings.md). What the service counts (cache, upstream) is read from its
+ * Histogram.observe hash the labels on every call, a visible share of a cached request
+ * (bench/findings.md). What the service counts (cache, upstream) is read from its
  * own counters the same way, so the service never calls prom-client.
  */
 import { collectDefaultMetrics, Counter, Gauge, Registry, type LabelValues, type Metric } from 'prom-client';
 import type { ApiService } from '../service/api-service.js';
 import type { AccessLogEntry } from './access-log.js';
 
-/** Latency buckets, seconds: a cached bundle is well under 1 ms, an upstream call up to its 5 s deadline. */
+/** Latency buckets, seconds: from a cached bundle (the finest buckets) up to an upstream call's 5 s deadline. */
 const LATENCY_BUCKETS_S = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 const LATENCY_NAME = 'oracle_http_request_duration_seconds';
 const LATENCY_HELP = 'Time from a request reaching its route to its answer, by route pattern.';

@@ -16,8 +16,8 @@ export interface BundleCacheOptions {
 }
 
 /**
- * Defaults: a bundle may be served for 1 s. A bundle is ~10 kB as JSON and about twice that
- * as objects (the server also keeps its serialised body), so 1,000 stay under ~30 MB.
+ * Defaults: a bundle may be served for 1 s, and at most 1,000 are kept (each held as objects
+ * and as the serialised body the server keeps), so the cache's memory has a fixed bound.
  */
 export const BUNDLE_CACHE_DEFAULTS: BundleCacheOptions = { ttlMs: 1_000, maxEntries: 1_000 };
 

@@ -9,7 +9,7 @@
  * written in batches, not on every request.
  *
  * A client sends the same key on every request of a keep-alive connection, and hashing it
- * cost ~1.5 us of a cached request's ~25 us of server CPU: a KeySession, one per
+ * was a visible share of a cached request's server CPU (bench/findings.md): a KeySession, one per
  * connection, remembers the last key (compared in constant time) and its digest, so only
  * a new key is hashed. The lookup by digest still runs on every request, so a revocation
  * refuses the very next request on an open connection too.

@@ -152,8 +152,8 @@ function migrationCount(): number {
 
 /**
  * Applies drizzle-kit's migrations when the file is behind. `user_version` records how many
- * are applied, so an up-to-date file costs one pragma and the migrator (and the ORM, about
- * 90 ms to load) is imported only when there is work to do.
+ * are applied, so an up-to-date file costs one pragma and the migrator (and the ORM, slow to
+ * load) is imported only when there is work to do.
  */
 async function migrate(db: SqliteDatabase, current: number): Promise<void> {
   const target = migrationCount();

@@ -43,7 +43,7 @@ export function createPricePointReader(db: SqliteDatabase) {
     .raw();
   // Backward range scans that stop after a few rows, two per condition (the 30 days before
   // the window, then older), so the cost no longer grows with how densely a product trades.
-  // The limits are literals: bound LIMIT parameters made the statement ~2x slower.
+  // The limits are literals: with bound LIMIT parameters the statement was slower (bench/findings.md).
   const latest = (condition: string, range: string, limit: number) =>
     `SELECT * FROM (SELECT condition, source, observed_at, price_minor FROM observations
      WHERE product_id = @productId AND condition = '${condition}' AND ${range}

@@ -128,8 +128,8 @@ export function createProductRepo(db: SqliteDatabase) {
     },
     /**
      * The catalog body of SPEC.md 4.5 (`{total, products}`) as JSON text built by SQLite:
-     * for 10,000 products this skips 30,000 JS objects and their serialisation (about 3x less
-     * CPU for `oracle catalog --json`). A test holds it equal to catalogBody(catalog()).
+     * this skips three JS objects per product and their serialisation (bench/findings.md,
+     * 5. Catalog). A test holds it equal to catalogBody(catalog()).
      */
     catalogJson(): string {
       return catalogJsonAll.get() as string;

@@ -1,7 +1,7 @@
 /**
  * The store: the only code that touches SQLite. Queries are better-sqlite3 prepared
  * statements (drizzle-orm defines the schema and its migrations; loading the ORM on every
- * command would cost ~90 ms of start-up, see connection.ts).
+ * command would slow every command's start-up, see connection.ts).
  */
 import { createApiKeyRepo } from './api-key-repo.js';
 import { createCalibrationRepo } from './calibration-repo.js';
@@ -47,8 +47,8 @@ export interface Inventory {
 
 export async function openStore(path: string, options: OpenOptions = {}): Promise<Store> {
   const db: SqliteDatabase = await openDatabase(path, options);
-  // Prepared once: db.pragma() compiles the statement on every call (~6 us against ~2 us),
-  // and `oracle serve` reads the version on every request.
+  // Prepared once: db.pragma() compiles the statement on every call, and `oracle serve`
+  // reads the version on every request.
   const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
   const inventory = db.prepare<[], Inventory>(
     `SELECT (SELECT count(*) FROM products) AS products,
