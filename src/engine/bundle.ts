@@ -11,7 +11,7 @@ import type { PricePoint } from '../domain/observation.js';
 import { OUTLIER_STDDEVS, WINDOW_HOURS } from '../domain/bundle.js';
 import { calibrationFor, type Calibration, type ConditionTable } from './calibration.js';
 import { conditionIndex, priceCard, priceOwnOnly, type CellPrice } from './card-model.js';
-import { estimateCondition, sourceCounts, type Estimate, type EstimateContext } from './estimate.js';
+import { estimateCondition, estimateContext, sourceCounts, type Estimate } from './estimate.js';
 import { requestedWindowStart } from './points-request.js';
 import { buildSeries, seriesAt, type PointTimeline, type SeriesSet } from './series.js';
 import { emptySlot, gradedSlot, memoIso, pricedSlot, roundCents, type SlotContext } from './slot.js';
@@ -62,12 +62,7 @@ export function computeEvidence(input: ComputeBundleInput): BundleEvidence {
   checkParams(params);
   const windowStart = requestedWindowStart(params);
   const series = 'starts' in points ? seriesAt(points, params.asOf, windowStart) : buildSeries(points, params.asOf, windowStart);
-  const ctx: EstimateContext = {
-    asOf: params.asOf,
-    windowStart,
-    k: params.outlierStddevs,
-    scratch: new Float64Array(series.maxLength),
-  };
+  const ctx = estimateContext(params.asOf, windowStart, params.outlierStddevs, series.maxLength);
   const lastKnown = !series.hasCurrent;
   const own = series.conditions.map((c) => estimateCondition(lastKnown ? c.prior : c.current, ctx));
   const sealed = product.productType === 'booster_box';

@@ -18,7 +18,7 @@ import {
   SALE_SIGMA_PRIOR,
   SALE_SIGMA_PRIOR_POINTS,
 } from './methodology.js';
-import { isIncluded, robustBounds, type LogBounds } from './robust-filter.js';
+import { isIncluded, robustBounds, shrinkingBounds, type LogBounds, type ShrinkingBounds } from './robust-filter.js';
 import { lowerBound, type Series } from './series.js';
 import { median } from './stats.js';
 
@@ -68,6 +68,13 @@ export interface EstimateContext {
   windowStart: number;
   k: number;
   scratch: Float64Array;
+  /** A second buffer as long as `scratch`: the regime rule's sorted log prices. */
+  sorted: Float64Array;
+}
+
+/** The context of one bundle's estimates, its buffers sized for series of up to `maxLength` points. */
+export function estimateContext(asOf: number, windowStart: number, k: number, maxLength: number): EstimateContext {
+  return { asOf, windowStart, k, scratch: new Float64Array(maxLength), sorted: new Float64Array(maxLength) };
 }
 
 /**
@@ -80,13 +87,13 @@ export interface EstimateContext {
  * point (later sales back at the old level end a burst). m runs over REGIME_RUN_POINTS, then
  * about x1.5 each step, while the older part keeps REGIME_RUN_POINTS points. 0 when none.
  */
-function regimeRun(s: Series, i0: number, i1: number, k: number, scratch: Float64Array): number {
+function regimeRun(s: Series, i0: number, i1: number, scratch: Float64Array, older: ShrinkingBounds): number {
   const n = i1 - i0;
   const meanGap = (s.t[i1 - 1]! - s.t[i0]!) / (n - 1);
   const newest = s.t[i1 - 1]!;
   let best = 0;
   for (let m = REGIME_RUN_POINTS; m <= n - REGIME_RUN_POINTS; m = Math.max(m + 1, Math.floor(m * 1.5))) {
-    const b = robustBounds(s, i0, i1 - m, k, scratch);
+    const b = older.before(i1 - m);
     for (let j = 0; j < m; j++) scratch[j] = s.y[i1 - m + j]!;
     const centreNew = median(scratch, m);
     if (centreNew <= b.hi && centreNew >= b.lo) continue;
@@ -119,10 +126,13 @@ export function estimateCondition(s: Series, ctx: EstimateContext): Estimate | n
   let i0 = i1 - iw >= MIN_REFERENCE_POINTS ? iw : Math.max(s.lo, i1 - MIN_REFERENCE_POINTS);
   if (i1 <= i0) return null;
   const shownFrom = Math.min(i0, iw);
-  const run = i1 - i0 >= 2 * REGIME_RUN_POINTS ? regimeRun(s, i0, i1, k, scratch) : 0;
+  // The reference set's bounds, then its older parts' for the regime rule, from one sort.
+  const sorted = shrinkingBounds(s, i0, i1, k, ctx.sorted);
+  const whole = sorted.before(i1);
+  const run = i1 - i0 >= 2 * REGIME_RUN_POINTS ? regimeRun(s, i0, i1, scratch, sorted) : 0;
   const regime = run > 0;
   if (regime) i0 = i1 - run;
-  const bounds = robustBounds(s, i0, i1, k, scratch);
+  const bounds = regime ? robustBounds(s, i0, i1, k, scratch) : whole;
   // Kept points, newest first, into the scratch buffer: their ln prices.
   let n = 0;
   let oldestKept = -1;

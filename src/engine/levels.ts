@@ -7,7 +7,7 @@ import { OUTLIER_STDDEVS, WINDOW_HOURS } from '../domain/bundle.js';
 import type { PricePoint } from '../domain/observation.js';
 import type { Era } from '../domain/product.js';
 import type { ProductLevels } from './calibration.js';
-import { estimateCondition } from './estimate.js';
+import { estimateCondition, estimateContext } from './estimate.js';
 import { pointsRequest, requestedWindowStart } from './points-request.js';
 import { buildSeries } from './series.js';
 
@@ -26,7 +26,7 @@ export function conditionLevels(points: readonly PricePoint[], era: Era, asOf: n
   const params = levelParams(asOf);
   const windowStart = requestedWindowStart(params);
   const series = buildSeries(points, asOf, windowStart);
-  const ctx = { asOf, windowStart, k: params.outlierStddevs, scratch: new Float64Array(series.maxLength) };
+  const ctx = estimateContext(asOf, windowStart, params.outlierStddevs, series.maxLength);
   const levels = new Float64Array(series.conditions.length).fill(NaN);
   series.conditions.forEach((c, i) => {
     const e = estimateCondition(c.current, ctx);

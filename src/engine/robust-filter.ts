@@ -36,3 +36,69 @@ export function isIncluded(s: Series, i: number, b: LogBounds): boolean {
   const y = s.y[i]!;
   return y >= b.lo && y <= b.hi;
 }
+
+/** Index of the first of sorted[0..size) at or above `value`. */
+function firstAtLeast(sorted: Float64Array, size: number, value: number): number {
+  let lo = 0;
+  let hi = size;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * `robustBounds` of the points i0..j-1 for j falling from i1 (the regime rule's older parts,
+ * which shrink as its run of newest points grows): the range's log prices are sorted once and
+ * each call takes the points from j on out of the sorted copy, so the median is read off
+ * and the MAD found by merging the deviations on either side of it, instead of two
+ * selections over a fresh copy per call. The same order statistics, so the same numbers as
+ * `robustBounds` (checked in the tests). `sorted` must hold i1 - i0 numbers.
+ */
+export function shrinkingBounds(s: Series, i0: number, i1: number, k: number, sorted: Float64Array) {
+  let size = i1 - i0;
+  for (let i = 0; i < size; i++) sorted[i] = s.y[i0 + i]!;
+  sorted.subarray(0, size).sort();
+  let end = i1;
+  /** The k-th smallest deviation |sorted[i] - centre| (0-based) and the next, from the two sorted sides. */
+  const deviations = (centre: number, rank: number): [number, number] => {
+    // Left of `right`: values below the centre, deviations growing leftwards; from it on, rightwards.
+    let right = firstAtLeast(sorted, size, centre);
+    let left = right - 1;
+    let current = 0;
+    for (let taken = 0; taken <= rank + 1; taken++) {
+      const dl = left >= 0 ? Math.abs(sorted[left]! - centre) : Infinity;
+      const dr = right < size ? Math.abs(sorted[right]! - centre) : Infinity;
+      const d = dl <= dr ? dl : dr;
+      if (dl <= dr) left--;
+      else right++;
+      if (taken === rank) current = d;
+      else if (taken === rank + 1) return [current, d];
+    }
+    return [current, current];
+  };
+  return {
+    /** The bounds of points i0..j-1 (j at most the previous call's). */
+    before(j: number): LogBounds {
+      for (; end > j; end--) {
+        // Remove one copy of y[end - 1]: equal values are interchangeable.
+        const at = firstAtLeast(sorted, size, s.y[end - 1]!);
+        sorted.copyWithin(at, at + 1, size);
+        size--;
+      }
+      // Quantile type 7 at 0.5, as `median`: x[h] + (h - ⌊h⌋)·(x[h + 1] - x[h]).
+      const h = (size - 1) * 0.5;
+      const r = Math.floor(h);
+      const frac = h - r;
+      const centre = frac === 0 ? sorted[r]! : sorted[r]! + frac * (sorted[r + 1]! - sorted[r]!);
+      const [d0, d1] = deviations(centre, r);
+      const mad = frac === 0 ? d0 : d0 + frac * (d1 - d0);
+      const sigma = Math.max(MAD_TO_SIGMA * mad, LOG_SCALE_FLOOR);
+      return { lo: centre - k * sigma, hi: centre + k * sigma, centre, sigma };
+    },
+  };
+}
+
+export type ShrinkingBounds = ReturnType<typeof shrinkingBounds>;

@@ -6,7 +6,7 @@ import type { PricingBundle } from '../../src/domain/bundle.js';
 import type { ConditionPoints, PricePoint } from '../../src/domain/observation.js';
 import { HOUR_MS } from '../../src/domain/time.js';
 import { computeBundle, pointsRequest, timelineOfColumns } from '../../src/engine/index.js';
-import { robustBounds } from '../../src/engine/robust-filter.js';
+import { robustBounds, shrinkingBounds } from '../../src/engine/robust-filter.js';
 import { buildSeries } from '../../src/engine/series.js';
 import { AS_OF, params, product } from './fixtures.js';
 
@@ -228,6 +228,32 @@ describe('engine invariants', () => {
         }
       }),
       RUNS,
+    );
+  });
+});
+
+describe('robust bounds of shrinking ranges', () => {
+  it('gives exactly the numbers of robustBounds for every older part the regime rule tries', () => {
+    // Few distinct prices (ties, equal deviations either side of the centre) as well as many.
+    const priceSetArb = fc.oneof(fc.array(priceArb, { minLength: 1, maxLength: 4 }), fc.array(priceArb, { minLength: 1, maxLength: 200 }));
+    fc.assert(
+      fc.property(
+        priceSetArb.chain((set) => fc.array(fc.constantFrom(...set), { minLength: 1, maxLength: 120 })),
+        fc.integer({ min: 1, max: 10 }),
+        fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 30 }),
+        (prices, k, steps) => {
+          const points = prices.map((priceMinor, i) => ({ condition: 'ungraded', source: 'ebay', observedAt: AS_OF - (i + 1) * 60_000, priceMinor }));
+          const s = buildSeries(points, AS_OF, AS_OF - 24 * HOUR_MS).conditions[0]!.current;
+          const shrinking = shrinkingBounds(s, s.lo, s.hi, k, new Float64Array(s.hi - s.lo));
+          let j = s.hi;
+          for (const step of [0, ...steps]) {
+            j -= step;
+            if (j <= s.lo) break;
+            expect(shrinking.before(j)).toEqual(robustBounds(s, s.lo, j, k, new Float64Array(s.hi - s.lo)));
+          }
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });
