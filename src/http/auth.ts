@@ -7,18 +7,12 @@ import type { ApiService } from '../service/api-service.js';
 import { andThen, type Awaitable } from '../service/awaitable.js';
 import type { KeySession } from '../service/key-verifier.js';
 import { UnauthorizedError } from './errors.js';
-
-const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
-
-/** The WWW-Authenticate challenge of a 401 (RFC 9110 11.6.1). */
-export const BEARER_CHALLENGE = 'Bearer realm="oracle"';
+import { keyHeaders } from './schemas.js';
 
 /** The key the request presents, if any. X-API-Key wins when both headers are sent. */
 export function presentedKey(headers: IncomingHttpHeaders): string | undefined {
-  const direct = headers['x-api-key'];
-  if (typeof direct === 'string' && direct.trim() !== '') return direct.trim();
-  const authorization = headers.authorization;
-  return authorization ? BEARER.exec(authorization)?.[1] : undefined;
+  const key = keyHeaders.parse(headers);
+  return key['x-api-key'] ?? key.authorization;
 }
 
 /**

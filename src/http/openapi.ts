@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { Route } from './route.js';
-import { apiComponents, errorResponse, rateLimitHeaders, retryAfterHeader, wwwAuthenticateHeader } from './schemas.js';
+import { apiComponents, errorResponse, keyHeaders, rateLimitHeaders, retryAfterHeader, wwwAuthenticateHeader } from './schemas.js';
 
 /** SPEC.md section 7, as each route can answer it. */
 const STATUS_MEANINGS: Record<number, string> = {
@@ -64,8 +64,8 @@ export function openApiDocument(routes: readonly Route[], version: string): Reco
     components: {
       schemas: Object.fromEntries(Object.entries(schemas).map(([id, { $id: _id, $schema: _schema, ...schema }]) => [id, schema])),
       securitySchemes: {
-        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-        bearer: { type: 'http', scheme: 'bearer' },
+        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: keyHeaders.shape['x-api-key'].meta()?.description },
+        bearer: { type: 'http', scheme: 'bearer', description: keyHeaders.shape.authorization.meta()?.description },
       },
     },
     paths,

@@ -1,7 +1,8 @@
 /**
- * The zod schemas of the API: path and query parameters (every request's input goes through
- * them, input.ts) and response bodies (the routes' declared return types, checked against the
- * domain types below). The OpenAPI document is generated from these same objects.
+ * The zod schemas of the API: its input (path and query parameters through input.ts, the key
+ * headers through auth.ts), its response headers, and its response bodies (the routes'
+ * declared return types, checked against the domain types below). The OpenAPI document is
+ * generated from these same objects.
  */
 import { z } from 'zod';
 import { OUTLIER_STDDEVS, WINDOW_HOURS, type PricingBundle } from '../domain/bundle.js';
@@ -24,7 +25,6 @@ import {
 import type { HistoryBody } from '../service/history.js';
 import { parseSlot, type EvidenceBody } from '../domain/evidence.js';
 import { parseCalendarDate, parseInstant } from '../domain/time.js';
-import { BEARER_CHALLENGE } from './auth.js';
 import { unprocessableInputs } from './input.js';
 
 /**
@@ -170,6 +170,28 @@ export const refsourceIdPath = z.object({
     .regex(REFSOURCE_ID, { error: refsourceIdWording })
     .meta({ description: 'Upstream reference-source product id (digits).' }),
 });
+
+/** `Authorization: Bearer <key>` (RFC 6750 section 2.1), the scheme's name in any case. */
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+
+/**
+ * The key headers (SPEC.md section 5), as auth.ts reads them and the document's security
+ * schemes describe them. A blank X-API-Key, or an Authorization of another scheme, presents
+ * no key: the answer is the 401 for a missing key, never a 400.
+ */
+export const keyHeaders = z.object({
+  'x-api-key': z.string().trim().min(1).optional().catch(undefined).meta({ description: 'The API key. Wins over Authorization when both are sent.' }),
+  authorization: z
+    .string()
+    .regex(BEARER)
+    .transform((value) => (BEARER.exec(value) as RegExpExecArray)[1] as string)
+    .optional()
+    .catch(undefined)
+    .meta({ description: 'The API key as a bearer token: `Authorization: Bearer <key>`.' }),
+});
+
+/** The WWW-Authenticate challenge of a 401 (RFC 9110 section 11.6.1). */
+export const BEARER_CHALLENGE = 'Bearer realm="oracle"';
 
 /** The named response schemas: `components.schemas` of the OpenAPI document. */
 export const apiComponents = z.registry<{ id: string }>();

@@ -130,7 +130,12 @@ export async function startServer(options: StartOptions): Promise<TestServer> {
   const address = await server.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${address.port}`;
   const docUrl = `${url}/api/v1/openapi.json`;
-  const violations = checkResponsesAgainst(server.server, (await (await fetch(docUrl)).json()) as OpenApiDocument, docUrl);
+  const served = await fetch(docUrl);
+  if (!served.ok) {
+    await server.close(0);
+    throw new Error(`the server does not serve its OpenAPI document: ${served.status} ${await served.text()}`);
+  }
+  const violations = checkResponsesAgainst(server.server, (await served.json()) as OpenApiDocument, docUrl);
   return {
     url,
     service,

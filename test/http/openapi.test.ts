@@ -69,6 +69,10 @@ describe('the served OpenAPI document', () => {
     ]);
     expect(pricing.parameters[1]).toMatchObject({ required: false, schema: { type: 'integer', minimum: 1, maximum: 72, default: 24 } });
     expect(pricing.security).toEqual([{ apiKeyHeader: [] }, { bearer: [] }]);
+    expect(doc.components.securitySchemes).toEqual({
+      apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: expect.stringMatching(/Wins over Authorization/) },
+      bearer: { type: 'http', scheme: 'bearer', description: expect.stringMatching(/Bearer <key>/) },
+    });
     expect(doc.paths['/api/v1/health'].get.security).toEqual([]);
     const evidence = doc.paths['/api/v1/developer/pricing/{product_key}/evidence'].get;
     expect(evidence.parameters.find((p: { name: string }) => p.name === 'slot')).toMatchObject({ required: true, schema: { type: 'string', enum: expect.arrayContaining(['ungraded', 'psa10']) } });
