@@ -1,11 +1,12 @@
 // @ts-check
 /**
  * Issue 6.1: `oracle ingest` of canonical CSV observation rows into a fresh database, against
- * the sqlite3 shell's `.import` of the same file into a table of the same columns and indexes.
+ * the sqlite3 shell's `.import` of the same file into a table of the same columns and indexes;
+ * and the same rows as one JSON array of records, against the CSV.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { generatedData } from '../lib/data.js';
+import { generatedData, jsonArrayOf } from '../lib/data.js';
 import { countObservations, withDatabase } from '../lib/db-query.js';
 import { SQLITE3, sqlite3Version } from '../lib/machine.js';
 import { oracle, oracleChecked } from '../lib/oracle.js';
@@ -81,6 +82,9 @@ export async function ingestBenchmark(ctx) {
   const theirs = [];
   /** @type {number[]} */
   const dryRuns = [];
+  /** @type {number[]} */
+  const jsonRuns = [];
+  const jsonArray = await jsonArrayOf(data);
   let oursRows = 0;
   let theirRows = 0;
 
@@ -113,6 +117,13 @@ export async function ingestBenchmark(ctx) {
     removeDatabase(dry);
     await oracleChecked(dry, ['ingest', data.catalogCsv]);
     dryRuns.push((await oracle(dry, ['ingest', '--dry-run', data.observationsCsv])).wallMs);
+    // The same rows as a JSON array: what reading JSON costs beside CSV.
+    const json = join(dir, 'json.db');
+    removeDatabase(json);
+    await oracleChecked(json, ['ingest', data.catalogCsv]);
+    const j = await oracle(json, ['ingest', jsonArray]);
+    if (j.code !== 0 || countObservations(json) !== oursRows) throw new Error(`oracle ingest of the JSON array exited ${j.code}: ${j.stderr.trim().slice(0, 500)}`);
+    jsonRuns.push(j.wallMs);
   }
 
   if (oursRows !== data.rows) notes.push(`oracle ingest stored ${oursRows} of ${data.rows} rows (rejects or duplicates: see its summary line).`);
@@ -124,6 +135,7 @@ export async function ingestBenchmark(ctx) {
   const ourRss = Math.max(...ours.map((r) => r.peakRssKb ?? 0)) / 1024;
   const theirRss = hasSqlite ? Math.max(...theirs.map((r) => r.peakRssKb ?? 0)) / 1024 : null;
   const dryMs = median(dryRuns);
+  const jsonMs = median(jsonRuns);
   const baseline = '`sqlite3 .import` of the same file';
   return {
     name: 'ingest',
@@ -173,6 +185,16 @@ export async function ingestBenchmark(ctx) {
         baseline: 'oracle ingest (full)',
         baselineValue: round(ourMs / 1000, 2),
         ratioDefinition: 'share of the full ingest time',
+        target: null,
+      }),
+      figure({
+        figure: 'Ingest of the same rows as one JSON array of records',
+        value: round(jsonMs / 1000, 2),
+        unit: 's',
+        baseline: 'oracle ingest of the CSV',
+        baselineValue: round(ourMs / 1000, 2),
+        ratio: round(jsonMs / ourMs, 2),
+        ratioDefinition: 'JSON time / CSV time',
         target: null,
       }),
     ],

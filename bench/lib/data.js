@@ -4,7 +4,8 @@
  * the product's own `oracle ingest`, the path a user takes. Everything is cached in
  * bench/.work/ by its parameters and the code that produced it.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { runChecked } from './proc.js';
 import { oracleChecked } from './oracle.js';
@@ -68,6 +69,49 @@ export async function generatedData(ctx, shape) {
     buildSeconds: artifact.buildSeconds,
     reused: artifact.reused,
   };
+}
+
+/**
+ * The observation CSV of a data set as one JSON array of records (`observations.json` beside
+ * it, made once): the same rows, for the ingest benchmark's JSON figure. The generator writes
+ * no quoted cells, which the conversion checks rather than parsing CSV.
+ * @param {DataSet} data
+ * @returns {Promise<string>} the path of the JSON file
+ */
+export async function jsonArrayOf(data) {
+  const path = join(data.dir, 'observations.json');
+  if (existsSync(path)) return path;
+  const numeric = new Set(['price_minor', 'grade']);
+  const out = openSync(`${path}.partial`, 'w');
+  /** @type {string[] | null} */
+  let columns = null;
+  let line = 0;
+  let pending = '[';
+  for await (const row of createInterface({ input: createReadStream(data.observationsCsv), crlfDelay: Infinity })) {
+    line += 1;
+    if (columns === null) {
+      columns = row.split(',');
+      continue;
+    }
+    if (row === '') continue;
+    if (row.includes('"')) throw new Error(`${data.observationsCsv}:${line}: a quoted cell; the JSON conversion reads plain cells only`);
+    /** @type {Record<string, string | number>} */
+    const record = {};
+    const names = columns;
+    row.split(',').forEach((cell, c) => {
+      const name = /** @type {string} */ (names[c]);
+      if (cell !== '') record[name] = numeric.has(name) ? Number(cell) : cell;
+    });
+    pending += `${line === 2 ? '\n' : ',\n'}${JSON.stringify(record)}`;
+    if (pending.length > 1 << 20) {
+      writeSync(out, pending);
+      pending = '';
+    }
+  }
+  writeSync(out, `${pending}\n]\n`);
+  closeSync(out);
+  renameSync(`${path}.partial`, path);
+  return path;
 }
 
 /**
