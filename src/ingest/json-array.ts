@@ -2,12 +2,18 @@
  * A streaming reader of one JSON array of records (`[{...}, {...}]`): each element is cut
  * out by a small scanner (strings, escapes, nesting) and parsed on its own, so a 2 GB
  * array is never held whole. An element that is not valid JSON is a rejected record;
- * a broken array structure (no `[`, text after `]`, no closing `]`) stops the run.
+ * a broken array structure (no `[`, a comma before `]`, text after `]`, no closing `]`)
+ * stops the run, keeping the records before it.
+ *
+ * Not stream-json: its tokenizer, in JavaScript, made the ingest of a JSON array measurably
+ * slower than this scanner with the native JSON.parse per element (bench/findings.md, "JSON
+ * array reader"), gives no line numbers for rejects, and cannot go on after a bad element.
  */
 import { InputError, MAX_RECORD_CHARS, recordTooLong } from './errors.js';
 import { parseJsonRecord, type JsonRecordHandler } from './json-records.js';
 
-type State = 'start' | 'element' | 'separator' | 'end';
+/** Where the scanner is: before `[`, before the first element or `]`, after a comma, after an element, after `]`. */
+type State = 'start' | 'first' | 'element' | 'separator' | 'end';
 
 const LF = 0x0a;
 
@@ -49,7 +55,7 @@ export class JsonArrayReader {
       }
       if (this.state === 'start') {
         if (c !== 0x5b) throw new InputError(this.source, this.line, 'expected a JSON array of records starting with [');
-        this.state = 'element';
+        this.state = 'first';
         i += 1;
       } else if (this.state === 'separator') {
         if (c === 0x2c) this.state = 'element';
@@ -59,7 +65,10 @@ export class JsonArrayReader {
       } else if (this.state === 'end') {
         throw new InputError(this.source, this.line, 'unexpected text after the closing ] of the array');
       } else if (c === 0x5d) {
-        // `]` where an element may start: the empty array (a trailing comma is tolerated).
+        // `]` where an element may start: the empty array, or after a comma, which JSON forbids.
+        if (this.state === 'element') {
+          throw new InputError(this.source, this.line, 'a comma before the closing ] is not JSON: remove the comma after the last element');
+        }
         this.state = 'end';
         i += 1;
       } else {

@@ -45,8 +45,21 @@ describe('JsonArrayReader', () => {
     ['a truncated array', '[{"a": 1},\n{"b"', /^r\.json:2: the JSON array is not closed/],
     ['text after the closing bracket', '[{"a": 1}]\n{"b": 2}', /^r\.json:2: unexpected text after the closing \]/],
     ['something other than an array', '{"a": 1}', /^r\.json:1: expected a JSON array/],
+    ['a comma before the closing bracket', '[{"a": 1},\n{"b": 2},\n]', /^r\.json:3: a comma before the closing \] is not JSON/],
+    ['a comma alone', '[,]', /^r\.json:1: a comma before the closing \] is not JSON/],
   ])('stops with the line on %s', (_name, input, message) => {
     expect(() => read('json', [input])).toThrow(message);
+  });
+
+  it('hands on every element before a comma before the closing bracket, and reads empty arrays', () => {
+    const events: unknown[] = [];
+    const reader = new JsonArrayReader('r.json', { value: (value) => events.push(value), invalid: () => events.push('invalid') });
+    expect(() => {
+      reader.push('[{"a": 1},\n{"b": 2},\n]');
+      reader.end();
+    }).toThrow(/not JSON/);
+    expect(events).toEqual([{ a: 1 }, { b: 2 }]);
+    for (const empty of ['[]', '[ ]', '[\n]\n']) expect(read('json', [empty])).toEqual([]);
   });
 });
 

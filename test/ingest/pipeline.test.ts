@@ -127,6 +127,15 @@ describe('ingestSource', () => {
     expect((await ingestSource(store, file('o.json', array), options())).counts.inserted).toBe(1);
   });
 
+  it('stops a JSON array with a comma before its closing bracket (not JSON), keeping every record before it', async () => {
+    const record = (i: number) => `{"product_key":"charizard-4","source":"tcg","observed_at":"2025-03-0${i}T00:00:00Z","price_minor":${i}00}`;
+    const result = await ingestSource(store, file('trailing.json', `[\n${record(1)},\n${record(2)},\n]\n`), options());
+    expect(result.failure).toBeInstanceOf(InputError);
+    expect(result.failure?.message).toMatch(/trailing\.json:4: a comma before the closing \] is not JSON/);
+    expect(result.counts.inserted).toBe(2);
+    expect(count('observations')).toBe(2);
+  });
+
   it('decompresses gzip by its magic bytes and sniffs the format when there is no extension', async () => {
     const result = await ingestSource(store, file('observations-export', gzipSync(OBSERVATIONS)), options());
     expect(result.counts.inserted).toBe(3);
