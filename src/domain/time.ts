@@ -11,7 +11,8 @@ const MINUTE_MS = 60_000;
 
 /** ISO-8601 UTC with milliseconds dropped: 2026-11-22T05:00:00Z. */
 export function toIsoUtc(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // toISOString always ends in milliseconds and Z (".sssZ").
+  return `${new Date(ms).toISOString().slice(0, -5)}Z`;
 }
 
 /** The UTC calendar date (YYYY-MM-DD) of an instant. */

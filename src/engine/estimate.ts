@@ -127,7 +127,7 @@ export function estimateCondition(s: Series, ctx: EstimateContext): Estimate | n
   if (i1 <= i0) return null;
   const shownFrom = Math.min(i0, iw);
   // The reference set's bounds, then its older parts' for the regime rule, from one sort.
-  const sorted = shrinkingBounds(s, i0, i1, k, ctx.sorted);
+  const sorted = shrinkingBounds(s, i0, i1, k, ctx.sorted, scratch);
   const whole = sorted.before(i1);
   const run = i1 - i0 >= 2 * REGIME_RUN_POINTS ? regimeRun(s, i0, i1, scratch, sorted) : 0;
   const regime = run > 0;

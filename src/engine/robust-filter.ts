@@ -55,9 +55,10 @@ function firstAtLeast(sorted: Float64Array, size: number, value: number): number
  * each call takes the points from j on out of the sorted copy, so the median is read off
  * and the MAD found by merging the deviations on either side of it, instead of two
  * selections over a fresh copy per call. The same order statistics, so the same numbers as
- * `robustBounds` (checked in the tests). `sorted` must hold i1 - i0 numbers.
+ * `robustBounds` (checked in the tests). `sorted` and `work` must hold i1 - i0 numbers;
+ * `work` is overwritten by each call.
  */
-export function shrinkingBounds(s: Series, i0: number, i1: number, k: number, sorted: Float64Array) {
+export function shrinkingBounds(s: Series, i0: number, i1: number, k: number, sorted: Float64Array, work: Float64Array) {
   let size = i1 - i0;
   for (let i = 0; i < size; i++) sorted[i] = s.y[i0 + i]!;
   sorted.subarray(0, size).sort();
@@ -82,11 +83,20 @@ export function shrinkingBounds(s: Series, i0: number, i1: number, k: number, so
   return {
     /** The bounds of points i0..j-1 (j at most the previous call's). */
     before(j: number): LogBounds {
-      for (; end > j; end--) {
-        // Remove one copy of y[end - 1]: equal values are interchangeable.
-        const at = firstAtLeast(sorted, size, s.y[end - 1]!);
-        sorted.copyWithin(at, at + 1, size);
-        size--;
+      if (j < end) {
+        // Take y[j..end) out: sorted in `work`, then one merging pass over the sorted copy
+        // (equal values are interchangeable).
+        const r = end - j;
+        for (let i = 0; i < r; i++) work[i] = s.y[j + i]!;
+        work.subarray(0, r).sort();
+        let kept = 0;
+        let x = 0;
+        for (let i = 0; i < size; i++) {
+          if (x < r && sorted[i] === work[x]) x++;
+          else sorted[kept++] = sorted[i]!;
+        }
+        size = kept;
+        end = j;
       }
       // Quantile type 7 at 0.5, as `median`: x[h] + (h - ⌊h⌋)·(x[h + 1] - x[h]).
       const h = (size - 1) * 0.5;

@@ -64,10 +64,14 @@ function conditionColumns(older: readonly Row[]) {
   return {
     add,
     addColumns(condition: string, more: Columns) {
-      const c = of(condition);
-      c.observedAt = c.observedAt.concat(more.observedAt);
-      c.priceMinor = c.priceMinor.concat(more.priceMinor);
-      c.source = c.source.concat(more.source);
+      const c = byCondition.get(condition);
+      // Usually nothing older: the columns are taken as they are, not copied.
+      if (c === undefined) byCondition.set(condition, more);
+      else {
+        c.observedAt = c.observedAt.concat(more.observedAt);
+        c.priceMinor = c.priceMinor.concat(more.priceMinor);
+        c.source = c.source.concat(more.source);
+      }
     },
     done: (): ConditionPoints[] => [...byCondition].map(([condition, c]) => ({ condition, ...c })),
   };

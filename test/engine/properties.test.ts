@@ -244,7 +244,7 @@ describe('robust bounds of shrinking ranges', () => {
         (prices, k, steps) => {
           const points = prices.map((priceMinor, i) => ({ condition: 'ungraded', source: 'ebay', observedAt: AS_OF - (i + 1) * 60_000, priceMinor }));
           const s = buildSeries(points, AS_OF, AS_OF - 24 * HOUR_MS).conditions[0]!.current;
-          const shrinking = shrinkingBounds(s, s.lo, s.hi, k, new Float64Array(s.hi - s.lo));
+          const shrinking = shrinkingBounds(s, s.lo, s.hi, k, new Float64Array(s.hi - s.lo), new Float64Array(s.hi - s.lo));
           let j = s.hi;
           for (const step of [0, ...steps]) {
             j -= step;
