@@ -13,6 +13,7 @@ import { afterAll } from 'vitest';
 import type { Observation } from '../src/domain/observation.js';
 import type { Product } from '../src/domain/product.js';
 import { openStore } from '../src/store/store.js';
+import { storedProduct, writeObservations, writeProducts } from './_store.js';
 
 export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 export const BIN = join(ROOT, 'bin', 'oracle.js');
@@ -129,11 +130,12 @@ export async function databaseWith(products: readonly Product[], observations: r
   const path = join(tempDir(), 'oracle.db');
   const store = await openStore(path, { create: true });
   try {
-    store.products.upsertMany(products);
-    const ids = new Map(products.map((p) => [p.productKey, store.products.findByKey(p.productKey)!.id]));
-    store.observations.insertMany(observations.map((o) => ({ ...o, productId: ids.get(o.productKey)! })));
+    await writeProducts(store, products);
+    const ids = new Map<string, number>();
+    for (const p of products) ids.set(p.productKey, (await storedProduct(store, p.productKey)).id);
+    await writeObservations(store, observations.map((o) => ({ ...o, productId: ids.get(o.productKey)! })));
   } finally {
-    store.close();
+    await store.close();
   }
   return path;
 }

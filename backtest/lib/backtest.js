@@ -52,10 +52,10 @@ export async function runBacktest(options) {
     try {
       lap('load');
       log(`loaded into ${join(dir, 'backtest.db')}${prepared.steps.length === 0 ? '' : `, prepared: ${prepared.steps.join('; ')}`}`);
-      scores = scoreMarket(market, loaded.store, { log });
+      scores = await scoreMarket(market, loaded.store, { log });
       lap('score');
     } finally {
-      loaded.store.close();
+      await loaded.store.close();
     }
   } finally {
     if (options.workDir === undefined) rmSync(dir, { recursive: true, force: true });

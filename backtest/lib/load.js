@@ -119,7 +119,7 @@ export async function loadMarket(market, dir, prepare) {
     await ingestFile(store, scored, 'observations', END);
     return { store, prepared };
   } catch (error) {
-    store.close();
+    await store.close();
     throw error;
   }
 }

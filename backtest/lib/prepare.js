@@ -23,7 +23,7 @@ import { calibration, time } from './built.js';
  * @returns {Promise<{ steps: string[] }>} what was run, for the report
  */
 export async function prepareStore(store, asOf) {
-  const report = calibration.calibrate(store, asOf, asOf);
+  const report = await calibration.calibrate(store, asOf, asOf);
   const fitted = report.eras.modern.filter((r) => r.source === 'fitted').length + report.eras.vintage.filter((r) => r.source === 'fitted').length;
   return {
     steps: [

@@ -103,9 +103,9 @@ function pricesAt(slot, series, track, t) {
  * @param {Market} market
  * @param {Store} store
  * @param {{ log?: (line: string) => void }} [options]
- * @returns {Scores}
+ * @returns {Promise<Scores>}
  */
-export function scoreMarket(market, store, options = {}) {
+export async function scoreMarket(market, store, options = {}) {
   const oracle = service.createOracle({ store });
   const instants = scoredInstants();
   const capacity = market.products.length * instants.length * CELLS.length;
@@ -130,13 +130,13 @@ export function scoreMarket(market, store, options = {}) {
     return oracle.price(stored, { windowHours: WINDOW_HOURS, outlierStddevs: OUTLIER_STDDEVS, asOf: t }, null);
   };
 
-  market.products.forEach((product, pi) => {
+  for (const [pi, product] of market.products.entries()) {
     const { plan } = product;
-    const stored = oracle.productByKey(plan.key);
+    const stored = await oracle.productByKey(plan.key);
     const tracks = product.cells.map((s) => sevenDayTrack(s));
     const sealed = plan.productType === 'booster_box';
-    instants.forEach((t, ii) => {
-      const bundle = price(stored, t);
+    for (const [ii, t] of instants.entries()) {
+      const bundle = await price(stored, t);
       for (const cell of CELLS) {
         const slot = slotOf(bundle, cell);
         if (sealed && cell.index > 0) {
@@ -161,10 +161,10 @@ export function scoreMarket(market, store, options = {}) {
         rows.low[r] = interval?.low ?? Number.NaN;
         rows.high[r] = interval?.high ?? Number.NaN;
       }
-    });
-    jumps.push(...followJumps(product, stored, tracks, price));
+    }
+    jumps.push(...(await followJumps(product, stored, tracks, price)));
     if (options.log && (pi + 1) % 50 === 0) options.log(`scored ${pi + 1}/${market.products.length} products`);
-  });
+  }
   return { instants, rows, jumps, sealedGraded, bundles };
 }
 
@@ -173,10 +173,10 @@ export function scoreMarket(market, store, options = {}) {
  * @param {ProductMarket} product
  * @param {import('../../src/store/store.js').StoredProduct} stored
  * @param {Float64Array[]} tracks
- * @param {(stored: import('../../src/store/store.js').StoredProduct, t: number) => PricingBundle} price
- * @returns {JumpEvent[]}
+ * @param {(stored: import('../../src/store/store.js').StoredProduct, t: number) => Promise<PricingBundle>} price
+ * @returns {Promise<JumpEvent[]>}
  */
-function followJumps(product, stored, tracks, price) {
+async function followJumps(product, stored, tracks, price) {
   const { plan } = product;
   const cells = CELLS.filter((c) => /** @type {number} */ (plan.cellRate[c.index]) >= FOLLOW_MIN_RATE && Number.isFinite(plan.logMultiple[c.index]));
   /** @type {JumpEvent[]} */
@@ -188,7 +188,7 @@ function followJumps(product, stored, tracks, price) {
     const hourly = cells.map(() => /** @type {{ price: number | null, truth: number }[][]} */ (METHODS.map(() => [])));
     for (let h = 1; h <= FOLLOW_HORIZON_HOURS && jumpAt + h * HOUR < END; h++) {
       const t = jumpAt + h * HOUR;
-      const bundle = price(stored, t);
+      const bundle = await price(stored, t);
       cells.forEach((cell, ci) => {
         const truth = truthAt(product, cell.index, t);
         const prices = pricesAt(slotOf(bundle, cell), /** @type {Series} */ (product.cells[cell.index]), /** @type {Float64Array} */ (tracks[cell.index]), t);

@@ -26,7 +26,7 @@ const DAY = 86_400_000;
 
 const store = await openStore(db);
 const oracle = createOracle({ store });
-const product = oracle.productByKey(productKey);
+const product = await oracle.productByKey(productKey);
 const params = { windowHours: 24, outlierStddevs: 2 };
 const to = Date.parse(toIso);
 const from = new Date(to - (points - 1) * DAY).toISOString();
@@ -34,23 +34,27 @@ const request = parseHistoryRequest({ from, to: toIso, every: '1d', slots: 'ungr
 if (request.instants.length !== points) throw new Error(`asked for ${points} points, got ${request.instants.length}`);
 
 const history = () => oracle.history(product, params, request, null);
-const singles = () => request.instants.map((asOf) => oracle.price(product, { ...params, asOf }, null));
+const singles = async () => {
+  const bundles = [];
+  for (const asOf of request.instants) bundles.push(await oracle.price(product, { ...params, asOf }, null));
+  return bundles;
+};
 
 const WARMUP_ROUNDS = 3;
 
 // The two paths must agree before their times mean anything.
 const cold = performance.now();
-const h = history();
+const h = await history();
 const coldMs = performance.now() - cold;
-const s = singles();
+const s = await singles();
 request.instants.forEach((_, i) => {
   const a = /** @type {{ price_minor: number | null }} */ (h.body.points[i]?.ungraded);
   if (a.price_minor !== s[i]?.ungraded.price_minor) throw new Error(`point ${i}: history ${a.price_minor} != price ${s[i]?.ungraded.price_minor}`);
 });
 
 for (let r = 0; r < WARMUP_ROUNDS; r += 1) {
-  history();
-  singles();
+  await history();
+  await singles();
 }
 /** @type {number[]} */
 const historyMs = [];
@@ -58,12 +62,12 @@ const historyMs = [];
 const singlesMs = [];
 for (let r = 0; r < rounds; r += 1) {
   let t0 = performance.now();
-  history();
+  await history();
   historyMs.push(performance.now() - t0);
   t0 = performance.now();
-  singles();
+  await singles();
   singlesMs.push(performance.now() - t0);
 }
 const priced = h.body.points.filter((p) => /** @type {{ price_minor: number | null }} */ (p.ungraded).price_minor !== null).length;
-store.close();
+await store.close();
 process.stdout.write(`${JSON.stringify({ historyMs, singlesMs, coldMs, points, priced })}\n`);

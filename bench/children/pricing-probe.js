@@ -36,24 +36,25 @@ for (const method of ['run', 'get', 'all', 'iterate']) {
 
 const store = await openStore(db);
 const oracle = createOracle({ store });
-const product = oracle.productByKey(productKey);
+const product = await oracle.productByKey(productKey);
 const params = { windowHours: 24, outlierStddevs: 2, asOf: Date.parse(asOfIso) };
 
-// Time the store's share separately by wrapping its one read.
+// Time the store's share separately by wrapping its one read (SQLite reads before it returns).
 const reader = store.pricePoints;
 const read = reader.read.bind(reader);
 let storeNs = 0n;
 let points = 0;
 /** @type {typeof read} */
-reader.read = (...args) => {
+reader.read = async (...args) => {
   const t0 = process.hrtime.bigint();
-  const result = read(...args);
+  const pending = read(...args);
   storeNs += process.hrtime.bigint() - t0;
+  const result = await pending;
   points = result.length;
   return result;
 };
 
-for (let i = 0; i < warmup; i += 1) oracle.price(product, params, null);
+for (let i = 0; i < warmup; i += 1) await oracle.price(product, params, null);
 
 /** @type {number[]} */
 const totalMs = [];
@@ -65,13 +66,13 @@ let bundle;
 for (let i = 0; i < iterations && performance.now() - started < BUDGET_MS; i += 1) {
   storeNs = 0n;
   const t0 = process.hrtime.bigint();
-  bundle = oracle.price(product, params, null);
+  bundle = await oracle.price(product, params, null);
   const t1 = process.hrtime.bigint();
   totalMs.push(Number(t1 - t0) / 1e6);
   storeMs.push(Number(storeNs) / 1e6);
 }
 const statementsPerBundle = (statements - statementsBefore) / totalMs.length;
-store.close();
+await store.close();
 
 process.stdout.write(
   `${JSON.stringify({

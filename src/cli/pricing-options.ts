@@ -4,8 +4,7 @@
  * options (options.ts) parsed them.
  */
 import type { PricingParams } from '../domain/bundle.js';
-import type { Oracle } from '../service/oracle.js';
-import type { StoredProduct } from '../store/store.js';
+import type { ProductRef } from '../service/oracle.js';
 import { UsageError } from './exit-codes.js';
 
 export interface PricingOptions {
@@ -16,18 +15,14 @@ export interface PricingOptions {
   at: number;
 }
 
-/** Throws a usage error unless exactly one of a product key and `--refsource` is given. */
-export function checkProductChoice(command: string, productKey: string | undefined, o: PricingOptions): void {
+/** The product the command names; a usage error unless exactly one of a product key and `--refsource` is given. */
+export function productRef(command: string, productKey: string | undefined, o: { refsource?: string }): ProductRef {
   if ((productKey === undefined) === (o.refsource === undefined)) {
     throw new UsageError(`${command} takes either a product_key or --refsource <id>, not both and not neither`);
   }
+  return o.refsource === undefined ? { productKey: productKey as string } : { refsourceId: o.refsource };
 }
 
 export function pricingParams(o: PricingOptions): PricingParams {
   return { windowHours: o.windowHours, outlierStddevs: o.outlierStddevs, asOf: o.at };
-}
-
-/** The product the command names (after checkProductChoice). */
-export function chosenProduct(oracle: Oracle, productKey: string | undefined, o: PricingOptions): StoredProduct {
-  return o.refsource === undefined ? oracle.productByKey(productKey as string) : oracle.productByRefsource(o.refsource);
 }

@@ -6,7 +6,7 @@
  */
 import { resolve } from 'node:path';
 import { DatabaseUnavailableError } from '../domain/errors.js';
-import type { ApiService, ServiceInventory } from '../service/api-service.js';
+import type { OracleService, ServiceInventory } from '../service/oracle-service.js';
 import type { ServeConfig } from './serve-config.js';
 
 const REFSOURCE_ROUTES = '/api/v1/developer/refsource/{refsource_id} and its /snapshot';
@@ -38,7 +38,7 @@ function optionalRoutesLines(config: ServeConfig): string[] {
 }
 
 /** The start-up lines, without newlines; reading the inventory opens the database. */
-export async function startupLines(service: ApiService, config: ServeConfig, dbPath: string): Promise<string[]> {
+export async function startupLines(service: OracleService, config: ServeConfig, dbPath: string): Promise<string[]> {
   const path = resolve(dbPath);
   const lines: string[] = [];
   try {

@@ -3,7 +3,7 @@
  * Verification (hashing, constant-time comparison, revocation) is the service's job.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ApiService } from '../service/api-service.js';
+import type { OracleService } from '../service/oracle-service.js';
 import { andThen, type Awaitable } from '../service/awaitable.js';
 import type { KeySession } from '../service/key-verifier.js';
 import { UnauthorizedError } from './errors.js';
@@ -22,7 +22,7 @@ export function presentedKey(headers: IncomingHttpHeaders): string | undefined {
  */
 export function authenticate(
   headers: IncomingHttpHeaders,
-  service: ApiService,
+  service: OracleService,
   now: number,
   session?: KeySession,
 ): Awaitable<string> {

@@ -13,7 +13,7 @@ import {
 } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import polka, { type Request } from 'polka';
-import type { ApiService } from '../service/api-service.js';
+import type { OracleService } from '../service/oracle-service.js';
 import { andThen } from '../service/awaitable.js';
 import { createKeySession, type KeySession } from '../service/key-verifier.js';
 import { createAccessLog, type AccessLog, type AccessLogEntry } from './access-log.js';
@@ -29,7 +29,7 @@ import type { Route } from './route.js';
 import { apiRoutes } from './routes/index.js';
 
 export interface ServerDeps {
-  service: ApiService;
+  service: OracleService;
   /** Access-log lines (default: stdout). */
   accessLog?: (line: string) => void;
   /** Error lines, 5xx causes included (default: stderr). */

@@ -11,7 +11,7 @@
  * own counters the same way, so the service never calls prom-client.
  */
 import { collectDefaultMetrics, Counter, Gauge, Registry, type LabelValues, type Metric } from 'prom-client';
-import type { ApiService } from '../service/api-service.js';
+import type { OracleService } from '../service/oracle-service.js';
 import type { AccessLogEntry } from './access-log.js';
 
 /** Latency buckets, seconds: from a cached bundle (the finest buckets) up to an upstream call's 5 s deadline. */
@@ -85,7 +85,7 @@ function latencyMetric(series: Map<string, LatencySeries>): Metric {
   return { name: LATENCY_NAME, help: LATENCY_HELP, type: 'histogram', get, reset: () => series.clear() } as unknown as Metric;
 }
 
-export function createMetrics(service: ApiService): ServerMetrics {
+export function createMetrics(service: OracleService): ServerMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 

@@ -4,14 +4,14 @@
  * The server registers these and the OpenAPI document is generated from the same objects.
  */
 import type { z } from 'zod';
-import type { ApiService } from '../service/api-service.js';
+import type { OracleService } from '../service/oracle-service.js';
 
 export interface RouteContext<P, Q> {
   params: P;
   query: Q;
   /** The request's clock reading, epoch ms. */
   now: number;
-  service: ApiService;
+  service: OracleService;
 }
 
 export interface Route<

@@ -104,8 +104,10 @@ const post = (message: FromParseWorker, transfer?: ArrayBuffer[]) => port.postMe
 
 try {
   const store = await openStore(data.dbPath);
+  // A dry run's writer: the store's product lookups, and no writes.
+  const lookup = await store.openIngest({ dryRun: true });
   const packer = new RowPacker();
-  const sink = new PackingSink(new ProductResolver(store.products), packer, data.options.now);
+  const sink = new PackingSink(new ProductResolver(lookup.products), packer, data.options.now);
   const parser = new CsvParser(data.options.source, csvRowHandler(data.options, sink, () => {}));
   const postRows = (line: number, error?: unknown): void => {
     const rows = packer.take();
@@ -120,7 +122,7 @@ try {
         parser.push(message.text);
       } else {
         parser.end();
-        store.close();
+        void lookup.close().then(() => store.close());
       }
     } catch (error) {
       // The rows before the error are kept, as on one thread.

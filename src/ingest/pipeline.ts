@@ -107,7 +107,7 @@ export async function ingestSource(store: Store, spec: string, options: IngestOp
   const name = spec === '-' ? 'stdin' : spec;
   const startedAt = options.clock();
   const dryRun = options.dryRun ?? false;
-  const writer = new RecordWriter(store, {
+  const writer = new RecordWriter(await store.openIngest({ dryRun }), {
     source: name,
     dryRun,
     batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
@@ -116,11 +116,15 @@ export async function ingestSource(store: Store, spec: string, options: IngestOp
     clock: options.clock,
   });
   let format = options.format ?? 'unknown';
-  let runId: number | null = null;
-  /** Records the run once its kind and format are known (or when it ends before); returns its id. */
-  const startRun = (kind: string, chosenFormat: string): number => {
+  let runId: Promise<number> | null = null;
+  /** Records the run once its kind and format are known (or when it ends before); resolves with its id. */
+  const startRun = (kind: string, chosenFormat: string): Promise<number> => {
     format = chosenFormat;
-    return (runId ??= store.ingestRuns.start({ source: name, kind, format, dryRun, startedAt }));
+    if (runId === null) {
+      runId = store.ingestRuns.start({ source: name, kind, format, dryRun, startedAt });
+      runId.catch(() => {}); // awaited between chunks and at the end, where a failure is reported
+    }
+    return runId;
   };
 
   let source: OpenedSource | undefined;
@@ -156,7 +160,8 @@ export async function ingestSource(store: Store, spec: string, options: IngestOp
     const container = chooseContainer(options.format, source.path, head);
     const parallel =
       container === 'csv' &&
-      store.path !== ':memory:' &&
+      store.dialect === 'sqlite' &&
+      store.location !== ':memory:' &&
       (options.parallel ?? (source.totalBytes === null || source.totalBytes >= PARALLEL_MIN_BYTES)) &&
       parallelReaderAvailable() &&
       isCanonicalObservations(name, head, options);
@@ -171,6 +176,8 @@ export async function ingestSource(store: Store, spec: string, options: IngestOp
       if (options.signal?.aborted) break;
       const next = await texts.next();
       if (commitFailure !== null) throw commitFailure;
+      await writer.settle();
+      await runId;
       if (options.signal?.aborted || next.done) break;
       await reader.ready?.();
       reader.push(next.value);
@@ -179,6 +186,7 @@ export async function ingestSource(store: Store, spec: string, options: IngestOp
     await reader.end();
     writer.releaseCommits();
     writer.flush();
+    await writer.settle();
   } catch (caught) {
     let error = caught;
     // A signal that ended a read (a quiet pipe closed by stopReading) is the interruption.
@@ -202,15 +210,18 @@ export async function ingestSource(store: Store, spec: string, options: IngestOp
         await reader?.settle?.();
         writer.releaseCommits();
         writer.flush();
-      } else if (error instanceof IngestInterruptedError && !source?.compressed()) writer.flush();
-      else writer.abandon();
+        await writer.settle();
+      } else if (error instanceof IngestInterruptedError && !source?.compressed()) {
+        writer.flush();
+        await writer.settle();
+      } else await writer.abandon();
     } catch {
-      abandonQuietly(writer);
+      await abandonQuietly(writer);
     }
     try {
-      const id = startRun(options.kind ?? 'unknown', format);
+      const id = await startRun(options.kind ?? 'unknown', format);
       const status = error instanceof IngestInterruptedError ? 'interrupted' : 'failed';
-      store.ingestRuns.finish(id, options.clock(), status, writer.counts, (error as Error).message);
+      await store.ingestRuns.finish(id, options.clock(), status, writer.counts, (error as Error).message);
     } catch {
       // The database itself failed: the original error is the one to report.
     }
@@ -220,15 +231,15 @@ export async function ingestSource(store: Store, spec: string, options: IngestOp
     options.signal?.removeEventListener('abort', stopReading);
     clearInterval(committer);
     await reader?.close?.();
-    writer.close();
+    await writer.close();
     await texts?.return(undefined);
     source?.close();
   }
   const overLimit = failure === null && writer.counts.rejected > options.maxRejects;
   const kinds = [...writer.kinds];
   if (failure === null) {
-    const id = startRun(kinds.join('+') || options.kind || 'unknown', format);
-    store.ingestRuns.finish(id, options.clock(), overLimit ? 'rejected' : 'ok', writer.counts);
+    const id = await startRun(kinds.join('+') || options.kind || 'unknown', format);
+    await store.ingestRuns.finish(id, options.clock(), overLimit ? 'rejected' : 'ok', writer.counts);
   }
   return {
     source: name,
@@ -260,9 +271,9 @@ function interrupted(name: string, line: number, writer: RecordWriter, source: O
 type StartRun = (kind: string, format: string) => void;
 
 /** Rolls back what is open when the database itself failed; that failure is the one reported. */
-function abandonQuietly(writer: RecordWriter): void {
+async function abandonQuietly(writer: RecordWriter): Promise<void> {
   try {
-    writer.abandon();
+    await writer.abandon();
   } catch {
     // Closing the store rolls back whatever is still open.
   }

@@ -9,7 +9,7 @@
 import { futureObservationProblem } from '../domain/observation.js';
 import { samePrinting } from '../domain/printing.js';
 import type { Product } from '../domain/product.js';
-import type { ObservationWriter, Store } from '../store/store.js';
+import type { IngestWriter, InsertResult } from '../store/store.js';
 import type { NormalizedRecordSink } from './formats/canonical-csv.js';
 import type { RecordKind } from './formats/types.js';
 import { cellsRecord, readObservationCells, type ObservationColumns } from './observation-cells.js';
@@ -74,17 +74,14 @@ export class RecordWriter implements NormalizedRecordSink {
   private products: Pending<CatalogRecord>[] = [];
   /** The row being written (one instance for the whole run). */
   private readonly values = new ObservationValues();
-  /** null on a dry run, which writes nothing. */
-  private readonly writer: ObservationWriter | null;
-  /** Records written since the last commit, and their outcomes (counted once committed). */
+  /** Records handed to the writer since the last commit (their outcomes are counted once committed). */
   private uncommitted = 0;
-  private uncommittedInserted = 0;
-  private uncommittedDuplicates = 0;
+  /** The commits asked for and not yet counted; the first failure among them. */
+  private committing: Promise<void> = Promise.resolve();
+  private commitFailure: { error: unknown } | null = null;
   private readonly resolver: ProductResolver;
   /** Products of this batch (of the whole run when dry), by key. */
   private readonly batchProducts = new Map<string, Product>();
-  /** Dedup keys a dry run has counted. */
-  private readonly drySeen = new Set<string>();
   /**
    * The clock as last read: read again only for an observation that looks future, so a long
    * run (a live pipe) judges by the time it has reached, at no cost per row.
@@ -93,12 +90,12 @@ export class RecordWriter implements NormalizedRecordSink {
   /** While true, flush() writes into the open transaction but never commits it (see holdCommits). */
   private held = false;
 
+  /** `writer` is the store's (opened with this run's dryRun), which this one closes. */
   constructor(
-    private readonly store: Store,
+    private readonly writer: IngestWriter,
     private readonly options: RecordWriterOptions,
   ) {
-    this.resolver = new ProductResolver(store.products);
-    this.writer = options.dryRun ? null : store.observations.openWriter();
+    this.resolver = new ProductResolver(writer.products);
     this.now = options.clock();
   }
 
@@ -187,26 +184,44 @@ export class RecordWriter implements NormalizedRecordSink {
    */
   commitWritten(): void {
     if (this.held) return;
-    if (this.writer !== null && this.uncommitted > 0) {
-      this.writer.commit();
-      this.counts.inserted += this.uncommittedInserted;
-      this.counts.duplicates += this.uncommittedDuplicates;
-    }
-    this.uncommitted = this.uncommittedInserted = this.uncommittedDuplicates = 0;
+    if (this.uncommitted > 0) this.track(this.writer.commit());
+    this.uncommitted = 0;
     this.options.rejects?.flush();
   }
 
+  /** Counts a commit's outcome once it is there, keeping the first failure for `settle`. */
+  private track(commit: Promise<InsertResult>): void {
+    const counted = commit.then(
+      ({ inserted, duplicates }) => {
+        this.counts.inserted += inserted;
+        this.counts.duplicates += duplicates;
+      },
+      (error: unknown) => {
+        this.commitFailure ??= { error };
+      },
+    );
+    this.committing = this.committing.then(() => counted);
+  }
+
+  /** Waits for the commits asked for so far, and counts them; throws the first that failed. */
+  async settle(): Promise<void> {
+    await this.committing;
+    if (this.commitFailure !== null) throw this.commitFailure.error;
+  }
+
   /** Drops what is not committed (a database or source failure: the re-run completes it). */
-  abandon(): void {
-    this.writer?.rollback();
+  async abandon(): Promise<void> {
     this.products = [];
-    this.uncommitted = this.uncommittedInserted = this.uncommittedDuplicates = 0;
+    this.uncommitted = 0;
     this.options.rejects?.discard();
+    await this.committing;
+    await this.writer.rollback();
   }
 
   /** Ends the writer; what is not flushed is rolled back. */
-  close(): void {
-    this.writer?.close();
+  async close(): Promise<void> {
+    await this.committing;
+    await this.writer.close();
   }
 
   /** Resolves and writes (dry: counts) one valid observation; why not when its product is unknown. */
@@ -230,15 +245,7 @@ export class RecordWriter implements NormalizedRecordSink {
 
   /** Inserts (dry: counts) one resolved observation; commits every batchSize records. */
   private keep(productId: number, v: ObservationValues): void {
-    if (this.writer === null) {
-      const isNew = this.store.observations.isNew(productId, v.condition, v.observedAt, v.priceMinor, v.source, v.externalId, this.drySeen);
-      if (isNew) this.counts.inserted += 1;
-      else this.counts.duplicates += 1;
-      return;
-    }
-    if (this.writer.insert(productId, v.condition, v.observedAt, v.priceMinor, v.source, v.grader, v.grade, v.externalId)) {
-      this.uncommittedInserted += 1;
-    } else this.uncommittedDuplicates += 1;
+    this.writer.insert(productId, v.condition, v.observedAt, v.priceMinor, v.source, v.grader, v.grade, v.externalId);
     this.uncommitted += 1;
     if (!this.held && this.uncommitted >= this.options.batchSize) this.flush();
   }
@@ -268,7 +275,7 @@ export class RecordWriter implements NormalizedRecordSink {
       const product = this.keyedProduct(toProduct(p.value));
       if (this.keepStoredKeys && p.value.era === undefined) {
         // A feed that cannot tell the era leaves it out: keep the stored one, never guess one.
-        const stored = this.store.products.findByKey(product.productKey);
+        const stored = this.writer.products.findByKey(product.productKey);
         if (stored === undefined) {
           this.reject(p.line, UNKNOWN_ERA, p.record);
           continue;
@@ -287,7 +294,7 @@ export class RecordWriter implements NormalizedRecordSink {
         continue;
       }
       const key = product.productKey;
-      const stored = this.batchProducts.get(key) ?? this.store.products.findByKey(key);
+      const stored = this.batchProducts.get(key) ?? this.writer.products.findByKey(key);
       if (stored === undefined) this.counts.inserted += 1;
       else if (sameProduct(stored, product)) {
         this.counts.duplicates += 1;
@@ -300,13 +307,12 @@ export class RecordWriter implements NormalizedRecordSink {
       });
       changed.push(product);
     }
-    if (this.writer === null) {
+    if (this.options.dryRun) {
       this.resolver.assume(changed);
       return;
     }
     if (changed.length > 0) {
-      this.writer.begin(); // the products join the observations' transaction
-      this.store.products.upsertMany(changed);
+      this.writer.upsertProducts(changed); // in the observations' batch
       this.resolver.forget();
     }
     this.uncommitted += changed.length;
@@ -320,7 +326,7 @@ export class RecordWriter implements NormalizedRecordSink {
    */
   private keyedProduct(product: Product): Product {
     if (!this.keepStoredKeys || product.refsourceId === null) return product;
-    const owner = this.store.products.findByRefsourceId(product.refsourceId)?.productKey;
+    const owner = this.writer.products.findByRefsourceId(product.refsourceId)?.productKey;
     return owner === undefined || owner === product.productKey ? product : { ...product, productKey: owner };
   }
 
@@ -336,9 +342,9 @@ export class RecordWriter implements NormalizedRecordSink {
       claims.set(identity, entry);
     };
     for (const p of inBatch.values()) {
-      const stored = this.batchProducts.get(p.productKey) ?? this.store.products.findByKey(p.productKey);
+      const stored = this.batchProducts.get(p.productKey) ?? this.writer.products.findByKey(p.productKey);
       if (p.refsourceId !== null) {
-        const owner = this.store.products.findByRefsourceId(p.refsourceId)?.productKey;
+        const owner = this.writer.products.findByRefsourceId(p.refsourceId)?.productKey;
         // A stored owner keeps its claim unless this batch gives it another refsource_id.
         const ownerNext = inBatch.get(owner ?? '');
         if (owner !== undefined && (ownerNext === undefined || ownerNext.refsourceId === p.refsourceId)) {
@@ -352,7 +358,7 @@ export class RecordWriter implements NormalizedRecordSink {
       const printing = p.printing ?? stored?.printing ?? null;
       const identity = `t:${tcgplayerId}:${printing?.toLowerCase() ?? ''}`;
       const what = `tcgplayer_id ${tcgplayerId} with ${printing === null ? 'no printing' : `printing ${JSON.stringify(printing)}`}`;
-      for (const other of this.store.products.findByTcgplayerId(tcgplayerId)) {
+      for (const other of this.writer.products.findByTcgplayerId(tcgplayerId)) {
         const next = inBatch.get(other.productKey);
         const otherPrinting = next === undefined ? other.printing : (next.printing ?? other.printing);
         const otherTcg = next === undefined ? other.tcgplayerId : (next.tcgplayerId ?? other.tcgplayerId);

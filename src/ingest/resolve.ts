@@ -5,7 +5,7 @@
  */
 import { landingPrintings, samePrinting } from '../domain/printing.js';
 import type { Product } from '../domain/product.js';
-import type { Store } from '../store/store.js';
+import type { ProductLookup } from '../store/store.js';
 
 /** The product reference of an observation (at least one of the first three is set). */
 export interface ProductReference {
@@ -37,8 +37,6 @@ interface TcgplayerProduct extends ResolvedProduct {
   printing: string | null;
 }
 
-type Lookup = Pick<Store['products'], 'findByKey' | 'findByRefsourceId' | 'findByTcgplayerId'>;
-
 export class ProductResolver {
   private readonly byKey = new Map<string, ResolvedProduct | null>();
   private readonly byRefsource = new Map<string, ResolvedProduct | null>();
@@ -46,7 +44,7 @@ export class ProductResolver {
   /** Products without a printing, by product_key, and the regular printing that landed on them in this run. */
   private readonly regularTaken = new Map<string, string>();
 
-  constructor(private readonly products: Lookup) {}
+  constructor(private readonly products: ProductLookup) {}
 
   /** The observation's product, or why it has none. */
   resolve(ref: ProductReference): ResolvedProduct | Unresolved {

@@ -8,6 +8,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { PricingBundle } from '../domain/bundle.js';
+import { andThen, type Awaitable } from './awaitable.js';
 
 export interface BundleCacheOptions {
   /** Longest age of a cached bundle, in ms. */
@@ -27,8 +28,11 @@ interface Entry {
 }
 
 export interface BundleCache {
-  /** The bundle cached under `key` for this data `version` and younger than the TTL, else `compute()`'s, stored. */
-  get(key: string, version: number, now: number, compute: () => PricingBundle): PricingBundle;
+  /**
+   * The bundle cached under `key` for this data `version` and younger than the TTL (at once),
+   * else `compute()`'s, stored once it is there (a failed computation is not).
+   */
+  get(key: string, version: number, now: number, compute: () => Awaitable<PricingBundle>): Awaitable<PricingBundle>;
   clear(): void;
   /** Lookups answered from the cache, and those computed, since the start. */
   stats(): { hits: number; misses: number };
@@ -49,9 +53,11 @@ export function createBundleCache(options: BundleCacheOptions = BUNDLE_CACHE_DEF
         return hit.bundle;
       }
       misses += 1;
-      const bundle = compute();
-      entries.set(key, { bundle, version });
-      return bundle;
+      return andThen(compute(), (bundle) => {
+        clock.time = now; // a computation that waited is stored as of its own request
+        entries.set(key, { bundle, version });
+        return bundle;
+      });
     },
     clear: () => entries.clear(),
     stats: () => ({ hits, misses }),

@@ -73,23 +73,23 @@ function productCounts(body: string): Record<Era, number> {
  * Fits the calibration from every single card's current levels at `asOf` (sealed products
  * have no grades to calibrate), stores it, and returns what was stored.
  */
-export function calibrate(store: Store, asOf: number, now: number): CalibrationReport {
+export async function calibrate(store: Store, asOf: number, now: number): Promise<CalibrationReport> {
   const request = levelsRequest(asOf);
   const levels: ProductLevels[] = [];
-  for (const product of store.products.all()) {
+  for (const product of await store.products.all()) {
     if (product.productType !== 'single_card') continue;
-    levels.push(conditionLevels(store.pricePoints.read(product.id, request), product.era, asOf));
+    levels.push(conditionLevels(await store.pricePoints.read(product.id, request), product.era, asOf));
   }
   const fit = fitCalibration(levels, asOf);
   const products = { modern: 0, vintage: 0 } as Record<Era, number>;
   for (const p of levels) if (p.levels.some((x) => !Number.isNaN(x))) products[p.era]++;
   const body = JSON.stringify({ eras: fit.eras, products });
-  const id = store.calibrations.insert(asOf, now, body);
+  const id = await store.calibrations.insert(asOf, now, body);
   return report({ id, asOf, createdAt: now, body }, products);
 }
 
 /** The calibration the engine uses at `at` (the newest fitted as of then), or null. */
-export function showCalibration(store: Store, at: number): CalibrationReport | null {
-  const row = store.calibrations.usableAt(at);
+export async function showCalibration(store: Store, at: number): Promise<CalibrationReport | null> {
+  const row = await store.calibrations.usableAt(at);
   return row === null ? null : report(row, productCounts(row.body));
 }

@@ -63,13 +63,13 @@ function isSessionKey(session: KeySession, secret: string): boolean {
 }
 
 /** Runs `fn` against the open store with its current data version (synchronously when it is open). */
-export type WithStore = <T>(fn: (store: Store, version: number) => T) => Awaitable<T>;
+export type WithStore = <T>(fn: (store: Store, version: number) => Awaitable<T>) => Awaitable<T>;
 
 export interface KeyVerifier {
   /** The caller's identity, or null when the key is unknown or revoked; `session` is the connection's. */
   verify(secret: string, now: number, withStore: WithStore, session?: KeySession): Awaitable<KeyIdentity | null>;
   /** Writes the pending last-used times in one transaction of `write`. */
-  flush(write: (fn: (store: Store) => void) => Promise<void>): Promise<void>;
+  flush(write: (fn: (store: Store) => Promise<void>) => Promise<void>): Promise<void>;
   /** Forgets cached lookups (the connection was reopened: data versions start over). */
   reset(): void;
 }
@@ -108,13 +108,14 @@ export function createKeyVerifier(envKeys: readonly string[]): KeyVerifier {
       const fromEnv = matchEnv(digest);
       if (fromEnv) return fromEnv;
       const hash = session.hash as string;
-      const stored = withStore((store, version) => {
+      const stored = withStore((store, version): Awaitable<KeyIdentity | null> => {
         const cached = lookups.get(hash);
         if (cached && cached.version === version) return cached.identity;
-        const record = store.apiKeys.findByHash(hash);
-        const found = record && record.revokedAt === null ? { id: record.id } : null;
-        lookups.set(hash, { identity: found, version });
-        return found;
+        return store.apiKeys.findByHash(hash).then((record) => {
+          const found = record && record.revokedAt === null ? { id: record.id } : null;
+          lookups.set(hash, { identity: found, version });
+          return found;
+        });
       });
       return andThen(stored, (identity) => {
         if (identity) lastUsed.set(identity.id, now);
@@ -125,7 +126,7 @@ export function createKeyVerifier(envKeys: readonly string[]): KeyVerifier {
       if (lastUsed.size === 0) return;
       const pending = [...lastUsed];
       lastUsed.clear();
-      await write((store) => pending.forEach(([id, at]) => store.apiKeys.touch(id, at)));
+      await write((store) => store.apiKeys.touch(pending));
     },
     reset: () => lookups.clear(),
   };

@@ -1,6 +1,7 @@
 /**
- * The oracle service: what the CLI and the HTTP API call, once per request. It reads the
- * store and hands the points to the pure engine; it owns no arithmetic of its own.
+ * Pricing over one open store: it reads the store and hands the points to the pure engine;
+ * it owns no arithmetic of its own. Adapters do not call this: they call the one service
+ * (oracle-service.ts), which runs these over the store it holds, with its caches.
  */
 import type { PricingBundle, PricingParams } from '../domain/bundle.js';
 import { NoCatalogMappingError, UnknownProductError } from '../domain/errors.js';
@@ -22,46 +23,55 @@ export const SNAPSHOT_WINDOW_HOURS = 24;
 
 export interface Oracle {
   /** Looks a product up by catalog key; throws UnknownProductError with up to 3 close keys. */
-  productByKey(productKey: string): StoredProduct;
+  productByKey(productKey: string): Promise<StoredProduct>;
   /** Looks a product up by its local reference-source mapping; throws NoCatalogMappingError. */
-  productByRefsource(refsourceId: string): StoredProduct;
+  productByRefsource(refsourceId: string): Promise<StoredProduct>;
+  /** The product a key or a local reference-source mapping names (the errors of the two above). */
+  product(ref: ProductRef): Promise<StoredProduct>;
   /** Prices one product; `id` is the bundle's reference-source id (null on the pricing route). */
-  price(product: StoredProduct, params: PricingParams, id: string | null): PricingBundle;
+  price(product: StoredProduct, params: PricingParams, id: string | null): Promise<PricingBundle>;
   /** The evidence of one slot (`ungraded`, `psa9` ...) of the bundle `price` gives: its points and steps. */
-  explain(product: StoredProduct, slot: string, params: PricingParams, id: string | null): EvidenceBody;
+  explain(product: StoredProduct, slot: string, params: PricingParams, id: string | null): Promise<EvidenceBody>;
   /**
    * Prices a product over a snapshot day, the window `parseSnapshotDate` gives
    * (00:00Z of the date to 00:00Z of the next day).
    */
-  snapshot(product: StoredProduct, day: { start: number; end: number }, outlierStddevs: number): PricingBundle;
+  snapshot(product: StoredProduct, day: { start: number; end: number }, outlierStddevs: number): Promise<PricingBundle>;
   /**
    * The bundles of one product at many instants, as `price` gives each (the store read once
    * for all of them, see price-point-series.ts).
    */
-  priceSeries(product: StoredProduct, params: SeriesParams, instants: readonly number[], id: string | null): PricingBundle[];
+  priceSeries(product: StoredProduct, params: SeriesParams, instants: readonly number[], id: string | null): Promise<PricingBundle[]>;
   /** The history of a product's slots over the request's instants, with its summary. */
-  history(product: StoredProduct, params: SeriesParams, request: HistoryRequest, id: string | null): History;
+  history(product: StoredProduct, params: SeriesParams, request: HistoryRequest, id: string | null): Promise<History>;
   /** The value of a collection's rows as of `params.asOf` (valuation.ts); `problems` are the file's bad records. */
-  value(rows: readonly CollectionRow[], problems: readonly RowProblem[], params: PricingParams): Valuation;
+  value(rows: readonly CollectionRow[], problems: readonly RowProblem[], params: PricingParams): Promise<Valuation>;
   /** How many products `exportBundles` yields. */
-  productCount(): number;
+  productCount(): Promise<number>;
   /**
    * Every product's bundle as of `params.asOf`, one at a time in catalog row order, `id` set
    * to the product's refsource id: products are read a page at a time, so memory stays flat
    * whatever the catalog's size.
    */
-  exportBundles(params: PricingParams): Generator<PricingBundle>;
+  exportBundles(params: PricingParams): AsyncGenerator<PricingBundle>;
   /** `price`, and how the ungraded price moved over the 7 and 30 days before `params.asOf`. */
-  priceWithChanges(product: StoredProduct, params: PricingParams, id: string | null): { bundle: PricingBundle; changes: PriceChange[] };
-  catalog(search?: string): CatalogBody;
+  priceWithChanges(product: StoredProduct, params: PricingParams, id: string | null): Promise<PricedWithChanges>;
+  catalog(search?: string): Promise<CatalogBody>;
   /** The same body as JSON text, built by the store (the fast path of `oracle catalog --json`). */
-  catalogJson(search?: string): string;
+  catalogJson(search?: string): Promise<string>;
   /** The catalog rows with their observation counts, for the analyst's table (searched: best match first). */
-  catalogEntries(search?: string): CatalogEntry[];
+  catalogEntries(search?: string): Promise<CatalogEntry[]>;
   /** Full-text search: products matching every word of `q` (prefixes, any order), best first. */
-  search(q: string, limit: number): SearchBody;
+  search(q: string, limit: number): Promise<SearchBody>;
   /** Forget the cached calibrations (another connection may have written one). */
   dataChanged(): void;
+}
+
+/** The newest of `list` (ordered by as_of, then written) usable at `at`: fitted on data before it. */
+function calibrationAt(list: readonly Calibration[], at: number): Calibration | null {
+  let usable: Calibration | null = null;
+  for (const c of list) if (c.asOf <= at) usable = c;
+  return usable;
 }
 
 /** Products read per page by `exportBundles`. */
@@ -70,67 +80,84 @@ export const EXPORT_PAGE_SIZE = 500;
 /** Pricing parameters of a series: those of one price, without its instant. */
 export type SeriesParams = Omit<PricingParams, 'asOf'>;
 
+/** A product named by its catalog key or by its local reference-source mapping. */
+export type ProductRef = { productKey: string; refsourceId?: undefined } | { refsourceId: string; productKey?: undefined };
+
+export interface PricedWithChanges {
+  bundle: PricingBundle;
+  changes: PriceChange[];
+}
+
 export function createOracle(deps: { store: Store }): Oracle {
   const { store } = deps;
   // Calibrations are few and change only with `oracle calibrate`: read once, then picked in
   // memory, so a bundle stays at the pricing read's two statements.
-  let calibrations: Calibration[] | undefined;
-  const calibrationAt = (at: number): Calibration | null => {
-    calibrations ??= store.calibrations.all().map(parseCalibration);
-    let usable: Calibration | null = null;
-    for (const c of calibrations) if (c.asOf <= at) usable = c; // ordered by as_of, then written
-    return usable;
-  };
+  let calibrations: Promise<Calibration[]> | undefined;
+  const calibrationList = (): Promise<Calibration[]> =>
+    (calibrations ??= store.calibrations.all().then(
+      (rows) => rows.map(parseCalibration),
+      (error: unknown) => {
+        calibrations = undefined; // a failed read is not remembered
+        throw error;
+      },
+    ));
   /** What the engine prices one product from: the points `pointsRequest` names and the calibration of the instant. */
   const engineInput = (
     product: StoredProduct,
     params: PricingParams,
     id: string | null,
-    points: ComputeBundleInput['points'] = store.pricePoints.read(product.id, pointsRequest(params)),
-  ): ComputeBundleInput => ({ product, points, params, id, calibration: calibrationAt(params.asOf) });
-  const price: Oracle['price'] = (product, params, id) => computeBundle(engineInput(product, params, id));
-  const priceSeries: Oracle['priceSeries'] = (product, params, instants, id) => {
-    const read = store.pricePointSeries.readSeries(
+    points: ComputeBundleInput['points'],
+    list: readonly Calibration[],
+  ): ComputeBundleInput => ({ product, points, params, id, calibration: calibrationAt(list, params.asOf) });
+  const readInput = async (product: StoredProduct, params: PricingParams, id: string | null): Promise<ComputeBundleInput> => {
+    const points = await store.pricePoints.read(product.id, pointsRequest(params));
+    return engineInput(product, params, id, points, await calibrationList());
+  };
+  const price: Oracle['price'] = async (product, params, id) => computeBundle(await readInput(product, params, id));
+  const priceSeries: Oracle['priceSeries'] = async (product, params, instants, id) => {
+    const read = await store.pricePointSeries.readSeries(
       product.id,
       instants.map((asOf) => pointsRequest({ ...params, asOf })),
     );
     const timeline = timelineOfColumns(read);
-    return instants.map((asOf) => computeBundle(engineInput(product, { ...params, asOf }, id, timeline)));
+    const list = await calibrationList();
+    return instants.map((asOf) => computeBundle(engineInput(product, { ...params, asOf }, id, timeline, list)));
   };
-  const productByKey: Oracle['productByKey'] = (productKey) => {
-    const product = store.products.findByKey(productKey);
-    if (!product) throw new UnknownProductError(productKey, suggestKeys(store, productKey));
+  const productByKey: Oracle['productByKey'] = async (productKey) => {
+    const product = await store.products.findByKey(productKey);
+    if (!product) throw new UnknownProductError(productKey, await suggestKeys(store, productKey));
     return product;
   };
-  const productByRefsource: Oracle['productByRefsource'] = (refsourceId) => {
-    const product = store.products.findByRefsourceId(refsourceId);
+  const productByRefsource: Oracle['productByRefsource'] = async (refsourceId) => {
+    const product = await store.products.findByRefsourceId(refsourceId);
     if (!product) throw new NoCatalogMappingError(refsourceId);
     return product;
   };
   return {
     productByKey,
     productByRefsource,
+    product: (ref) => (ref.refsourceId === undefined ? productByKey(ref.productKey) : productByRefsource(ref.refsourceId)),
     price,
     productCount: () => store.products.count(),
-    *exportBundles(params) {
+    async *exportBundles(params) {
       let after = 0;
       for (;;) {
-        const page = store.products.pageAfter(after, EXPORT_PAGE_SIZE);
-        for (const product of page) yield price(product, params, product.refsourceId);
+        const page = await store.products.pageAfter(after, EXPORT_PAGE_SIZE);
+        for (const product of page) yield await price(product, params, product.refsourceId);
         if (page.length < EXPORT_PAGE_SIZE) return;
         after = page.at(-1)!.id;
       }
     },
     value: (rows, problems, params) => valueCollection({ productByKey, productByRefsource, price }, rows, problems, params),
-    explain: (product, slot, params, id) => explainSlot(engineInput(product, params, id), slot),
+    explain: async (product, slot, params, id) => explainSlot(await readInput(product, params, id), slot),
     priceSeries,
-    history(product, params, request, id) {
-      return historyOf(product.productKey, request, priceSeries(product, params, request.instants, id));
+    async history(product, params, request, id) {
+      return historyOf(product.productKey, request, await priceSeries(product, params, request.instants, id));
     },
-    priceWithChanges(product, params, id) {
+    async priceWithChanges(product, params, id) {
       const { asOf, ...series } = params;
       const instants = [...PRICE_CHANGE_DAYS.map((days) => asOf - days * DAY_MS), asOf];
-      const bundles = priceSeries(product, series, instants, id);
+      const bundles = await priceSeries(product, series, instants, id);
       const bundle = bundles.at(-1)!;
       const priced = (i: number) => {
         const price = bundles[i]!.ungraded.price_minor;
@@ -142,13 +169,13 @@ export function createOracle(deps: { store: Store }): Oracle {
     snapshot(product, day, outlierStddevs) {
       return price(product, { windowHours: SNAPSHOT_WINDOW_HOURS, outlierStddevs, asOf: day.end }, product.refsourceId);
     },
-    catalog(search) {
-      return catalogBody(store.products.catalog(search));
+    async catalog(search) {
+      return catalogBody(await store.products.catalog(search));
     },
-    // A search result is a few ranked rows: serialised here; the whole catalog is built by SQLite.
-    catalogJson: (search) => (search ? JSON.stringify(catalogBody(store.products.catalog(search))) : store.products.catalogJson()),
+    // A search result is a few ranked rows: serialised here; the whole catalog is built by the store.
+    catalogJson: async (search) => (search ? JSON.stringify(catalogBody(await store.products.catalog(search))) : store.products.catalogJson()),
     catalogEntries: (search) => store.products.catalog(search),
-    search: (q, limit) => searchBody(q, limit, store.products.catalog(q, limit)),
+    search: async (q, limit) => searchBody(q, limit, await store.products.catalog(q, limit)),
     dataChanged() {
       calibrations = undefined;
     },

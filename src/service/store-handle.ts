@@ -16,8 +16,7 @@
  */
 import { statSync, type Stats } from 'node:fs';
 import { DatabaseUnavailableError } from '../domain/errors.js';
-import { toDatabaseError } from '../store/connection.js';
-import { openStore, type Store } from '../store/store.js';
+import { openStore, toDatabaseError, type Store } from '../store/store.js';
 import type { Awaitable } from './awaitable.js';
 
 export interface StoreHandle {
@@ -27,14 +26,14 @@ export interface StoreHandle {
    * failures come out as DatabaseUnavailableError (and close the connection), thrown or
    * rejected; other errors pass through unchanged.
    */
-  use<T>(fn: (store: Store, version: number) => T): Awaitable<T>;
+  use<T>(fn: (store: Store, version: number) => Awaitable<T>): Awaitable<T>;
   /**
-   * Runs `fn` in one transaction on a short-lived read-write connection, only when the file
-   * at the path is still the one the reads use; otherwise nothing is written.
+   * Runs `fn` on a short-lived read-write connection, only when the file at the path is
+   * still the one the reads use; otherwise nothing is written.
    */
-  write(fn: (store: Store) => void): Promise<void>;
+  write(fn: (store: Store) => Promise<void>): Promise<void>;
   /** Closes the reads' connection; `write` still reaches the file they used. */
-  close(): void;
+  close(): Promise<void>;
 }
 
 /** Which file a path names: a replaced file has another inode (or device). */
@@ -77,11 +76,8 @@ export function createStoreHandle(path: string, options: StoreHandleOptions = {}
     store = undefined;
     if (!keepIdentity) identity = undefined;
     turnVersion = undefined;
-    try {
-      current?.close();
-    } catch {
-      // Closing a connection to a broken file can fail too; it is gone either way.
-    }
+    // Closing a connection to a broken file can fail too; it is gone either way.
+    current?.close().catch(() => {});
   }
 
   async function openFile(): Promise<Store> {
@@ -89,7 +85,7 @@ export function createStoreHandle(path: string, options: StoreHandleOptions = {}
     // Stat'ed after the open: if the path changed in between, the next turn's check sees it.
     const stats = statSync(path, { throwIfNoEntry: false });
     if (!stats) {
-      opened.close();
+      await opened.close();
       throw unavailable('the database file was deleted');
     }
     identity = { dev: stats.dev, ino: stats.ino };
@@ -131,15 +127,17 @@ export function createStoreHandle(path: string, options: StoreHandleOptions = {}
     return current;
   }
 
-  function run<T>(current: Store, fn: (store: Store, version: number) => T): T {
+  function run<T>(current: Store, fn: (store: Store, version: number) => Awaitable<T>): Awaitable<T> {
     if (turnVersion === undefined) {
       turnVersion = current.dataVersion();
       setImmediate(endTurn);
     }
-    return fn(current, turnVersion);
+    const result = fn(current, turnVersion);
+    // A read that waited (a cache miss) fails as a rejection: translated like a thrown failure.
+    return result instanceof Promise ? result.catch((error: unknown) => Promise.reject(failure(error))) : result;
   }
 
-  function opened<T>(fn: (store: Store, version: number) => T): Promise<T> {
+  function opened<T>(fn: (store: Store, version: number) => Awaitable<T>): Promise<T> {
     return get()
       .then((current) => run(current, fn))
       .catch((error: unknown) => Promise.reject(failure(error)));
@@ -166,13 +164,13 @@ export function createStoreHandle(path: string, options: StoreHandleOptions = {}
         writer = await openStore(path);
         const stats = statSync(path, { throwIfNoEntry: false });
         if (!stats || !sameFile(expected, stats)) return;
-        writer.transaction(() => fn(writer as Store));
+        await fn(writer);
       } catch (error) {
         throw toDatabaseError(error);
       } finally {
-        writer?.close();
+        await writer?.close();
       }
     },
-    close: () => drop(true),
+    close: async () => drop(true),
   };
 }

@@ -12,9 +12,9 @@ const CANDIDATES = 25;
 /** Keys longer than this are compared on their first this-many characters (a bounded distance table). */
 const COMPARED_CHARS = 200;
 
-export function suggestKeys(store: Store, unknownKey: string): string[] {
+export async function suggestKeys(store: Store, unknownKey: string): Promise<string[]> {
   const wanted = unknownKey.slice(0, COMPARED_CHARS).toLowerCase();
-  const candidates = store.products.keysLike(wanted, CANDIDATES);
+  const candidates = await store.products.keysLike(wanted, CANDIDATES);
   // Stable sort: equal distances keep the index's bm25 order.
   return candidates
     .map((key, rank) => ({ key, rank, distance: editDistance(wanted, key.slice(0, COMPARED_CHARS).toLowerCase()) }))

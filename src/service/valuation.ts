@@ -58,27 +58,32 @@ export interface Valuation {
 }
 
 export interface ProductLookup {
-  productByKey(productKey: string): StoredProduct;
-  productByRefsource(refsourceId: string): StoredProduct;
-  price(product: StoredProduct, params: PricingParams, id: string | null): PricingBundle;
+  productByKey(productKey: string): Promise<StoredProduct>;
+  productByRefsource(refsourceId: string): Promise<StoredProduct>;
+  price(product: StoredProduct, params: PricingParams, id: string | null): Promise<PricingBundle>;
 }
 
 const times = (a: number | null, n: number) => (a === null ? null : a * n);
 
-export function valueCollection(oracle: ProductLookup, rows: readonly CollectionRow[], problems: readonly RowProblem[], params: PricingParams): Valuation {
+export async function valueCollection(
+  oracle: ProductLookup,
+  rows: readonly CollectionRow[],
+  problems: readonly RowProblem[],
+  params: PricingParams,
+): Promise<Valuation> {
   const bundles = new Map<number, PricingBundle>();
   const lines: ValuedLine[] = [];
   const failed: RowProblem[] = [...problems];
   for (const row of rows) {
     let product: StoredProduct;
     try {
-      product = row.productKey !== null ? oracle.productByKey(row.productKey) : oracle.productByRefsource(row.refsourceId!);
+      product = await (row.productKey !== null ? oracle.productByKey(row.productKey) : oracle.productByRefsource(row.refsourceId!));
     } catch (error) {
       failed.push({ line: row.line, reason: (error as Error).message });
       continue;
     }
     let bundle = bundles.get(product.id);
-    if (!bundle) bundles.set(product.id, (bundle = oracle.price(product, params, null)));
+    if (!bundle) bundles.set(product.id, (bundle = await oracle.price(product, params, null)));
     const slot = slotOf(bundle, row.condition);
     const confidence = slot.price_minor === null ? null : confidenceOf(slot);
     const subtotal = times(slot.price_minor, row.quantity);

@@ -1,41 +1,201 @@
 /**
- * The store: the only code that touches SQLite. Queries are better-sqlite3 prepared
- * statements (drizzle-orm defines the schema and its migrations; loading the ORM on every
- * command would slow every command's start-up, see connection.ts).
+ * The store boundary: everything oracle keeps, behind one interface, whatever the database.
+ * `openStore(location)` is the one entry point; the service and the ingest pipeline see only
+ * `Store`. Dialect code lives beside it: ./sqlite/ (the default, a file path) and, next,
+ * ./pg/ (a `postgres://` URL).
+ *
+ * What an implementation must guarantee (the CLI and HTTP suites hold both to it):
+ * - Reads return Promises; values are plain objects the caller may keep (no live rows).
+ *   Pricing reads (`pricePoints`, `pricePointSeries`) return each condition's points in time
+ *   order, as price-points.ts documents, so the engine gives identical bundles on either.
+ * - Orderings are part of the contract: the catalog by product_key (search: best match first,
+ *   ties by product_key), `pageAfter` and `all` by row id, keys by (created_at, id),
+ *   calibrations by (as_of, id).
+ * - Idempotency by observation identity (CONTRACT.md): (source, external_id) when the record
+ *   has an external id, otherwise (product, condition, observed_at, price, source). A record
+ *   already stored, or twice in one batch, is a duplicate: never a second row, never an error.
+ *   Ingesting the same file twice inserts nothing the second time, on any store.
+ * - Transactions: an ingest batch (its products and observations, and the products'
+ *   observation_count / earliest_observed_at) commits as one transaction or not at all; a
+ *   reader never sees half a batch. `commit` resolves only once the batch is durable.
+ * - `dataVersion()` is synchronous and cheap (the server reads it on every request): it must
+ *   change after any other connection or process commits a write, within a second.
+ * - Failures of the database itself (gone, locked, corrupt, unreachable) reject with
+ *   DatabaseUnavailableError (DatabaseBusyError when a writer gave up waiting for the lock);
+ *   anything else is a bug and passes through unchanged.
  */
-import { createApiKeyRepo } from './api-key-repo.js';
-import { createCalibrationRepo } from './calibration-repo.js';
-import { closeDatabase, openDatabase, type OpenOptions, type SqliteDatabase } from './connection.js';
-import { createIngestRunRepo } from './ingest-run-repo.js';
-import { createObservationRepo } from './observation-repo.js';
-import { createPricePointReader, type PricePointReader } from './price-points.js';
-import { createPricePointSeriesReader, type PricePointSeriesReader } from './price-point-series.js';
-import { createProductRepo } from './product-repo.js';
-import { createWriteLock, type WriteLock } from './write-lock.js';
+import type { CatalogEntry, Product } from '../domain/product.js';
+import type { ConditionPoints, Observation, PricePoint } from '../domain/observation.js';
+import { openSqliteStore } from './sqlite/store.js';
 
-export interface Store {
-  readonly path: string;
-  readonly products: ReturnType<typeof createProductRepo>;
-  readonly observations: ReturnType<typeof createObservationRepo>;
-  /** The bounded read pricing needs (price-points.ts). */
-  readonly pricePoints: PricePointReader;
-  /** The same read for many instants of one product, in two statements (price-point-series.ts). */
-  readonly pricePointSeries: PricePointSeriesReader;
-  readonly apiKeys: ReturnType<typeof createApiKeyRepo>;
-  readonly ingestRuns: ReturnType<typeof createIngestRunRepo>;
-  /** How the ingest's writes wait for another writer (default: the busy timeout, then fail). */
-  readonly writeLock: WriteLock;
-  /** Fitted grader premiums and grade ratios (`oracle calibrate`). */
-  readonly calibrations: ReturnType<typeof createCalibrationRepo>;
-  /** Changes whenever another connection commits a write: the cue to drop cached bundles. */
-  dataVersion(): number;
-  /** Runs `fn` in one transaction. */
-  transaction<T>(fn: () => T): T;
-  /** `PRAGMA integrity_check`: 'ok' when the file is sound. */
-  integrityCheck(): string;
-  /** What the file holds, in three small reads (observations are counted per product on insert). */
-  inventory(): Inventory;
-  close(): void;
+/** A product with its row id, which observation reads take. */
+export interface StoredProduct extends Product {
+  id: number;
+  printing: string | null;
+}
+
+/** Which points to read, per priced condition (the engine's `pointsRequest` has this shape). */
+export interface PricePointRange {
+  /** Every point in [windowStart, asOf), */
+  windowStart: number;
+  asOf: number;
+  /** the latest `depthPerCondition` in [lookbackStart, windowStart), */
+  lookbackStart: number;
+  depthPerCondition: number;
+  /** and the latest `priorPerCondition` before lookbackStart. */
+  priorPerCondition: number;
+}
+
+export interface ProductStore {
+  findByKey(productKey: string): Promise<StoredProduct | undefined>;
+  findByRefsourceId(refsourceId: string): Promise<StoredProduct | undefined>;
+  /** Every product of a TCGplayer id (one per printing), oldest first. */
+  findByTcgplayerId(tcgplayerId: string): Promise<StoredProduct[]>;
+  count(): Promise<number>;
+  /** Up to `limit` products after row id `afterId`, by id: a cursor over the catalog in constant memory. */
+  pageAfter(afterId: number, limit: number): Promise<StoredProduct[]>;
+  /** Every product, by id (`oracle calibrate`). */
+  all(): Promise<StoredProduct[]>;
+  /**
+   * Every product ordered by key or, with `search`, those matching every word of it (any
+   * order, each word a prefix, across key, name, set and subtitle), best match first; at
+   * most `limit` (-1: all).
+   */
+  catalog(search?: string, limit?: number): Promise<CatalogEntry[]>;
+  /** SPEC.md 4.5's body (`{total, products}`) of the whole catalog as JSON text, equal to catalogBody(catalog()). */
+  catalogJson(): Promise<string>;
+  /** Keys of the products sharing the most (and rarest) words with `text`, best first: "did you mean" candidates. */
+  keysLike(text: string, limit: number): Promise<string[]>;
+}
+
+export interface PricePointReader {
+  /** The points of `range` for one product (the one read a bundle makes). */
+  read(productId: number, range: PricePointRange): Promise<PricePoint[]>;
+}
+
+export interface PricePointSeriesReader {
+  /**
+   * One read for a whole history (ranges of one pricing request at many instants): per priced
+   * condition, as columns in time order, every point from the earliest range's lookback to
+   * the latest range's asOf and the latest `priorPerCondition` before that. The engine slices
+   * it per instant (engine/series.ts) into exactly what `read` gives each range.
+   */
+  readSeries(productId: number, ranges: readonly PricePointRange[]): Promise<ConditionPoints[]>;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  label: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+
+export interface ApiKeyStore {
+  create(id: string, label: string, secretHash: string, createdAt: number): Promise<void>;
+  list(): Promise<ApiKeyRecord[]>;
+  findByHash(secretHash: string): Promise<ApiKeyRecord | undefined>;
+  /** False when no active key has this id. */
+  revoke(id: string, at: number): Promise<boolean>;
+  /** Writes last-used times, all in one transaction. */
+  touch(uses: readonly (readonly [id: string, at: number])[]): Promise<void>;
+}
+
+export interface StoredCalibration {
+  id: number;
+  /** The instant the fit read observations before (epoch ms). */
+  asOf: number;
+  createdAt: number;
+  /** The fitted tables, as `oracle calibrate` wrote them (JSON text). */
+  body: string;
+}
+
+export interface CalibrationStore {
+  insert(asOf: number, createdAt: number, body: string): Promise<number>;
+  /** The newest calibration fitted as of `at` or earlier (ties: the latest written), or null. */
+  usableAt(at: number): Promise<StoredCalibration | null>;
+  /** Every stored calibration, oldest `as_of` first (same `as_of`: in the order written). */
+  all(): Promise<StoredCalibration[]>;
+}
+
+export interface IngestCounts {
+  read: number;
+  inserted: number;
+  duplicates: number;
+  rejected: number;
+}
+
+export type IngestRunStatus = 'ok' | 'rejected' | 'failed' | 'interrupted';
+
+export interface IngestRunStore {
+  /** Records a run as `running`, naming this host and process; returns its id. */
+  start(run: { source: string; kind: string; format: string; dryRun: boolean; startedAt: number }): Promise<number>;
+  finish(id: number, finishedAt: number, status: IngestRunStatus, counts: IngestCounts, error?: string | null): Promise<void>;
+  /**
+   * Marks `interrupted` the `running` runs whose process is gone (of this host and no longer
+   * alive, or written before runs named their process); returns how many.
+   */
+  markInterrupted(): Promise<number>;
+  /** The latest runs, newest first, as rows. */
+  recent(limit: number): Promise<Record<string, unknown>[]>;
+}
+
+/** An observation whose product is resolved to its row id. */
+export interface ResolvedObservation extends Observation {
+  productId: number;
+}
+
+export interface InsertResult {
+  inserted: number;
+  duplicates: number;
+}
+
+/** Synchronous product lookups for resolving a run's records (see IngestWriter.products). */
+export interface ProductLookup {
+  findByKey(productKey: string): StoredProduct | undefined;
+  findByRefsourceId(refsourceId: string): StoredProduct | undefined;
+  findByTcgplayerId(tcgplayerId: string): StoredProduct[];
+}
+
+/**
+ * The ingest's writes, a batch at a time. Rows are handed in synchronously (a parser calls
+ * `insert` per row, with positional values so no object is built per row) and written when
+ * the batch commits: an implementation may insert each at once into an open transaction
+ * (SQLite) or buffer the batch for one bulk COPY (PostgreSQL). `commit` takes the batch as
+ * it stands (rows handed in after it start the next one) and resolves with its outcome;
+ * commits complete in the order they were asked for.
+ */
+export interface IngestWriter {
+  /**
+   * The catalog as this writer sees it: every product stored when it opened, and those it
+   * upserted since. Synchronous, since a record is resolved while it is parsed; an
+   * implementation may answer from memory it loaded on open.
+   */
+  readonly products: ProductLookup;
+  /** Creates or updates products (by product_key) in the current batch. */
+  upsertProducts(products: readonly Product[]): void;
+  /** One observation into the current batch; a dry run only counts what it would insert. */
+  insert(
+    productId: number,
+    condition: string,
+    observedAt: number,
+    priceMinor: number,
+    source: string,
+    grader: string,
+    grade: number | null,
+    externalId: string,
+  ): void;
+  /** Commits the batch (dry: counts it, writing nothing): how many of its observations were new. */
+  commit(): Promise<InsertResult>;
+  /** Drops the batch not yet committed. */
+  rollback(): Promise<void>;
+  /** Drops what is not committed and ends the writer. */
+  close(): Promise<void>;
+}
+
+export interface IngestWriterOptions {
+  /** Write nothing: `commit` counts what would be inserted, against the store and the run so far. */
+  dryRun: boolean;
 }
 
 export interface Inventory {
@@ -45,38 +205,50 @@ export interface Inventory {
   activeKeys: number;
 }
 
-export async function openStore(path: string, options: OpenOptions = {}): Promise<Store> {
-  const db: SqliteDatabase = await openDatabase(path, options);
-  // Prepared once: db.pragma() compiles the statement on every call, and `oracle serve`
-  // reads the version on every request.
-  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
-  const inventory = db.prepare<[], Inventory>(
-    `SELECT (SELECT count(*) FROM products) AS products,
-            (SELECT coalesce(sum(observation_count), 0) FROM products) AS observations,
-            (SELECT count(*) FROM api_keys WHERE revoked_at IS NULL) AS activeKeys`,
-  );
-  const writeLock = createWriteLock(db);
-  return {
-    path,
-    products: createProductRepo(db),
-    observations: createObservationRepo(db, writeLock),
-    pricePoints: createPricePointReader(db),
-    pricePointSeries: createPricePointSeriesReader(db),
-    apiKeys: createApiKeyRepo(db),
-    ingestRuns: createIngestRunRepo(db, writeLock),
-    writeLock,
-    calibrations: createCalibrationRepo(db),
-    dataVersion: () => dataVersion.get() as number,
-    transaction: (fn) => db.transaction(fn)(),
-    integrityCheck: () => db.pragma('integrity_check', { simple: true }) as string,
-    inventory: () => inventory.get() as Inventory,
-    close: () => closeDatabase(db),
-  };
+export interface Store {
+  readonly dialect: 'sqlite' | 'postgres';
+  /** What `openStore` was given (for a URL, without its password): for messages. */
+  readonly location: string;
+  readonly products: ProductStore;
+  /** The bounded read pricing needs. */
+  readonly pricePoints: PricePointReader;
+  /** The same read for many instants of one product. */
+  readonly pricePointSeries: PricePointSeriesReader;
+  readonly apiKeys: ApiKeyStore;
+  readonly ingestRuns: IngestRunStore;
+  /** Fitted grader premiums and grade ratios (`oracle calibrate`). */
+  readonly calibrations: CalibrationStore;
+  /** Changes whenever another connection commits a write: the cue to drop cached bundles. Synchronous. */
+  dataVersion(): number;
+  /** What the store holds, in small reads (observations are counted per product on insert). */
+  inventory(): Promise<Inventory>;
+  /** Opens the ingest's writer; one at a time per store. */
+  openIngest(options: IngestWriterOptions): Promise<IngestWriter>;
+  close(): Promise<void>;
 }
 
-export type { StoredProduct } from './product-repo.js';
-export type { ResolvedObservation, InsertResult, ObservationWriter } from './observation-repo.js';
-export type { PricePointRange, PricePointReader } from './price-points.js';
-export type { ApiKeyRecord } from './api-key-repo.js';
-export type { IngestCounts, IngestRunStatus } from './ingest-run-repo.js';
-export type { StoredCalibration } from './calibration-repo.js';
+export interface OpenOptions {
+  /**
+   * Create the database (or its schema in an empty one): ingest. Without it the store must
+   * already hold oracle's schema; anything else is refused, unchanged.
+   */
+  create?: boolean;
+  /** Read-only: the server's reads (nothing can change through this store, not even on close). */
+  readonly?: boolean;
+  /**
+   * How a write waits for another writer (default: the busy timeout, then fail): an ingest
+   * waits up to `maxWaitMs`, calling `onWait` once the first second has passed.
+   */
+  lockWait?: { maxWaitMs: number; onWait?: () => void };
+}
+
+/**
+ * Translates a database failure into DatabaseUnavailableError (cause kept) so every edge maps
+ * one named error; anything else (a programming or engine error) is returned unchanged.
+ */
+export { toDatabaseError } from './sqlite/connection.js';
+
+/** Opens the store at `location`: a SQLite file path (':memory:' for tests). */
+export async function openStore(location: string, options: OpenOptions = {}): Promise<Store> {
+  return openSqliteStore(location, options);
+}

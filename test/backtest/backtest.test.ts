@@ -195,18 +195,18 @@ describe('loading', () => {
   it('runs the operator\'s preparation with only the warm-up in the database, then loads the rest', async () => {
     const market = buildMarket('3', 'small', 'crash');
     const seen: { asOf: number; counts: number[] }[] = [];
-    const countOf = (store: Store) => store.products.catalog().map((e) => e.observation_count);
+    const countOf = async (store: Store) => (await store.products.catalog()).map((e) => e.observation_count);
     const { store } = await loadMarket(market, tempDir('oracle-backtest-load-'), async (s, asOf) => {
-      seen.push({ asOf, counts: countOf(s) });
+      seen.push({ asOf, counts: await countOf(s) });
     });
     try {
       const before = (p: ProductMarket, to: number) => [...p.cells, ...p.pooled].reduce((n, s) => n + s.t.filter((t) => t < to).length, 0);
-      const keys = store.products.catalog().map((e) => e.product_key);
+      const keys = (await store.products.catalog()).map((e) => e.product_key);
       const byKey = (key: string) => market.products.find((p) => p.plan.key === key)!;
       expect(seen).toEqual([{ asOf: SCORED_START, counts: keys.map((k) => before(byKey(k), SCORED_START)) }]);
-      expect(countOf(store)).toEqual(keys.map((k) => before(byKey(k), Number.POSITIVE_INFINITY)));
+      expect(await countOf(store)).toEqual(keys.map((k) => before(byKey(k), Number.POSITIVE_INFINITY)));
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });

@@ -5,6 +5,7 @@ import type { PricingBundle } from '../../src/domain/bundle.js';
 import type { CalibrationReport } from '../../src/service/calibration.js';
 import { openStore, type ResolvedObservation } from '../../src/store/store.js';
 import { runCli, tempDir } from '../_setup.js';
+import { writeObservations, writeProducts } from '../_store.js';
 
 const HOUR = 3_600_000;
 const FIT_AT = '2026-10-15T00:00:00Z';
@@ -33,10 +34,10 @@ beforeAll(async () => {
     releaseDate: null,
     tcgplayerId: null,
   });
-  store.products.upsertMany([...Array.from({ length: PRODUCTS }, (_, i) => product(`card-${i}`)), product('probe')]);
+  await writeProducts(store, [...Array.from({ length: PRODUCTS }, (_, i) => product(`card-${i}`)), product('probe')]);
   const rows: ResolvedObservation[] = [];
   for (let i = 0; i <= PRODUCTS; i++) {
-    const p = store.products.findByKey(i === PRODUCTS ? 'probe' : `card-${i}`)!;
+    const p = (await store.products.findByKey(i === PRODUCTS ? 'probe' : `card-${i}`))!;
     const psa10 = 10_000 * (i + 1);
     for (let h = 1; h <= 96; h += 3) {
       const observedAt = FIT_AT_MS - h * HOUR;
@@ -48,8 +49,8 @@ beforeAll(async () => {
       at('ungraded', null, psa10 * 0.2);
     }
   }
-  store.observations.insertMany(rows);
-  store.close();
+  await writeObservations(store, rows);
+  await store.close();
 });
 
 async function cli(args: string[]) {

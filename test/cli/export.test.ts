@@ -102,20 +102,20 @@ describe('the export service', () => {
       const pages: number[] = [];
       const pageAfter = store.products.pageAfter.bind(store.products);
       // Counting the pages read: the real reader, observed.
-      (store.products as { pageAfter: typeof pageAfter }).pageAfter = (after, limit) => {
-        const page = pageAfter(after, limit);
+      (store.products as { pageAfter: typeof pageAfter }).pageAfter = async (after, limit) => {
+        const page = await pageAfter(after, limit);
         pages.push(page.length);
         return page;
       };
       const bundles = createOracle({ store }).exportBundles({ windowHours: 24, outlierStddevs: 2, asOf: AT_MS });
-      bundles.next();
+      await bundles.next();
       expect(pages).toEqual([EXPORT_PAGE_SIZE]);
       let n = 1;
-      for (const _ of bundles) n += 1;
+      for await (const _ of bundles) n += 1;
       expect(n).toBe(PRODUCTS);
       expect(pages).toEqual([EXPORT_PAGE_SIZE, EXPORT_PAGE_SIZE, PRODUCTS - 2 * EXPORT_PAGE_SIZE]);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });

@@ -47,16 +47,16 @@ describe.concurrent('oracle history', () => {
     const store = await openStore(db);
     try {
       const oracle = createOracle({ store });
-      const product = oracle.productByKey(KEY);
-      body.points.forEach((point: any, i: number) => {
+      const product = await oracle.productByKey(KEY);
+      for (const [i, point] of (body.points as any[]).entries()) {
         const asOf = TO_MS - (30 - i) * DAY;
         expect(point.at).toBe(toIsoUtc(asOf));
-        const bundle = oracle.price(product, { windowHours: 24, outlierStddevs: 2, asOf }, null);
+        const bundle = await oracle.price(product, { windowHours: 24, outlierStddevs: 2, asOf }, null);
         expect(point.ungraded).toEqual({ price_minor: bundle.ungraded.price_minor, confidence: (bundle.ungraded.meta.confidence as object | undefined) ?? null });
         expect(point.psa10.price_minor).toBe(bundle.graded.PSA['10'].price_minor);
-      });
+      }
     } finally {
-      store.close();
+      await store.close();
     }
     // The flat stretches, independently of the engine: $50, then $100, then $200.
     expect(body.points[0].ungraded.price_minor).toBe(5_000);

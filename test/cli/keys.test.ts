@@ -42,7 +42,7 @@ describe('oracle keys', () => {
     expect(stderr).toMatch(/created API key key_[0-9a-f]{12} \("acme integration"\).*only this once/);
     const store = await openStore(db);
     const dump = JSON.stringify(store.apiKeys.list());
-    store.close();
+    await store.close();
     expect(dump).not.toContain(key);
     const second = (await oracle(['--db', db, 'keys', 'create', '--label', 'other'])).stdout.trim();
     expect(second).not.toBe(key);

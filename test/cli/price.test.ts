@@ -53,8 +53,8 @@ describe.concurrent('oracle price', () => {
     const bundle = await priceJson(['charizard base/set é', '--at', AS_OF]);
     const store = await openStore(db);
     const oracle = createOracle({ store });
-    const expected = oracle.price(oracle.productByKey('charizard base/set é'), { windowHours: 24, outlierStddevs: 2, asOf: AS_OF_MS }, null);
-    store.close();
+    const expected = await oracle.price(await oracle.productByKey('charizard base/set é'), { windowHours: 24, outlierStddevs: 2, asOf: AS_OF_MS }, null);
+    await store.close();
     expect(bundle).toEqual(expected);
     expect(bundle.id).toBeNull();
     expect(bundle.window_hours).toBe(24);

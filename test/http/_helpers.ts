@@ -11,10 +11,12 @@ import { tempDir } from '../_setup.js';
 import type { Product } from '../../src/domain/product.js';
 import { createServer, type OracleServer, type ServerOptions } from '../../src/http/create-server.js';
 import { createMetrics } from '../../src/http/metrics.js';
-import { createApiService, type ApiService, type ApiServiceDeps } from '../../src/service/api-service.js';
+import { createOracleService, type OracleService, type OracleServiceDeps } from '../../src/service/oracle-service.js';
 import { hashApiKey } from '../../src/service/key-verifier.js';
 import { createOfflineResolver, type RefsourceResolver } from '../../src/service/refsource-resolver.js';
+import { createStoreHandle } from '../../src/service/store-handle.js';
 import { openStore } from '../../src/store/store.js';
+import { storedProduct, writeObservations, writeProducts } from '../_store.js';
 
 export const HOUR = 3_600_000;
 export const DAY = 24 * HOUR;
@@ -54,9 +56,10 @@ export const PRODUCTS = {
 export async function seedDatabase(path: string, now: number): Promise<void> {
   const store = await openStore(path, { create: true });
   try {
-    store.products.upsertMany(Object.values(PRODUCTS));
+    await writeProducts(store, Object.values(PRODUCTS));
+    const ids = await Promise.all([PRODUCTS.plain, PRODUCTS.spaced, PRODUCTS.unicode, PRODUCTS.slashed].map((p) => storedProduct(store, p.productKey)));
     const observations = [PRODUCTS.plain, PRODUCTS.spaced, PRODUCTS.unicode, PRODUCTS.slashed].flatMap((p, n) => {
-      const productId = store.products.findByKey(p.productKey)!.id;
+      const productId = ids[n]!.id;
       return Array.from({ length: 12 }, (_, i) => ({
         productId,
         productKey: p.productKey,
@@ -68,18 +71,18 @@ export async function seedDatabase(path: string, now: number): Promise<void> {
         externalId: `${p.productKey}-${i}`,
       }));
     });
-    store.observations.insertMany(observations);
-    store.apiKeys.create(STORED_KEY_ID, 'tests', hashApiKey(STORED_KEY), now - DAY);
-    store.apiKeys.create(REVOKED_KEY_ID, 'revoked', hashApiKey(REVOKED_KEY), now - DAY);
-    store.apiKeys.revoke(REVOKED_KEY_ID, now - HOUR);
+    await writeObservations(store, observations);
+    await store.apiKeys.create(STORED_KEY_ID, 'tests', hashApiKey(STORED_KEY), now - DAY);
+    await store.apiKeys.create(REVOKED_KEY_ID, 'revoked', hashApiKey(REVOKED_KEY), now - DAY);
+    await store.apiKeys.revoke(REVOKED_KEY_ID, now - HOUR);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
 export interface TestServer {
   url: string;
-  service: ApiService;
+  service: OracleService;
   server: OracleServer;
   accessLines: string[];
   errorLines: string[];
@@ -94,8 +97,10 @@ export interface StartOptions {
   rateLimitPerMinute?: number;
   envKeys?: string[];
   /** Replaces service methods (e.g. an engine that throws). */
-  override?: (service: ApiService) => ApiService;
-  serviceDeps?: Partial<ApiServiceDeps>;
+  override?: (service: OracleService) => OracleService;
+  serviceDeps?: Partial<OracleServiceDeps>;
+  /** How often the server checks that the path still names its file (store-handle.ts). */
+  fileCheckIntervalMs?: number;
   /** Server options beyond the rate limit (CORS). */
   serverOptions?: Partial<ServerOptions>;
   /** Serve GET /metrics (as `serve --metrics`). */
@@ -108,8 +113,8 @@ export interface StartOptions {
  * it sends checked against the OpenAPI document it serves.
  */
 export async function startServer(options: StartOptions): Promise<TestServer> {
-  const base = createApiService({
-    dbPath: options.dbPath,
+  const base = createOracleService({
+    store: createStoreHandle(options.dbPath, { fileCheckIntervalMs: options.fileCheckIntervalMs }),
     resolver: options.resolver ?? createOfflineResolver(),
     envKeys: options.envKeys ?? [ENV_KEY],
     ...options.serviceDeps,

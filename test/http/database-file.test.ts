@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/store.js';
 import { tempDir } from '../_setup.js';
 import { pricingPath, PRODUCTS, seedDatabase, startServer, STORED_KEY, STORED_KEY_ID, type TestServer } from './_helpers.js';
+import { writeProducts } from '../_store.js';
 
 const NOW = Date.now();
 const KEY = { 'x-api-key': STORED_KEY };
@@ -25,15 +26,15 @@ async function get(server: TestServer, path: string, headers: Record<string, str
 async function contents(path: string) {
   const store = await openStore(path);
   try {
-    return { ...store.inventory(), keys: store.apiKeys.list().map((k) => k.id) };
+    return { ...(await store.inventory()), keys: (await store.apiKeys.list()).map((k) => k.id) };
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
 let server: TestServer | undefined;
 /** A server over `dbPath` that checks the path on every event-loop turn (the default is every 250 ms). */
-const serve = (dbPath: string) => startServer({ dbPath, serviceDeps: { fileCheckIntervalMs: 0 } });
+const serve = (dbPath: string) => startServer({ dbPath, fileCheckIntervalMs: 0 });
 afterEach(async () => {
   await server?.close();
   server = undefined;
@@ -113,8 +114,8 @@ describe('a database file deleted or replaced under a running server', () => {
 
     // An ingest writes into the old file while the server reads it.
     const writer = await openStore(path);
-    writer.products.upsertMany([{ ...PRODUCTS.plain, productKey: 'added-to-the-old-file', refsourceId: '2001' }]);
-    writer.close();
+    await writeProducts(writer, [{ ...PRODUCTS.plain, productKey: 'added-to-the-old-file', refsourceId: '2001' }]);
+    await writer.close();
     expect((await get(server, CATALOG)).body.total).toBe(6);
 
     // The rebuilt file: the seeded catalog without two products.

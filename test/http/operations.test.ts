@@ -4,11 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createServer } from '../../src/http/create-server.js';
-import { createApiService } from '../../src/service/api-service.js';
+import { createOracleService } from '../../src/service/oracle-service.js';
+import { createStoreHandle } from '../../src/service/store-handle.js';
 import { hashApiKey } from '../../src/service/key-verifier.js';
 import { createOfflineResolver } from '../../src/service/refsource-resolver.js';
 import { openStore } from '../../src/store/store.js';
 import { getJson, HOUR, pricingPath, PRODUCTS, startServer, STORED_KEY, useSeededServer } from './_helpers.js';
+import { writeObservations } from '../_store.js';
 
 const NOW = Date.now();
 const KEY = { 'x-api-key': STORED_KEY };
@@ -19,12 +21,12 @@ const { dbPath } = seeded;
 describe('a server beside other writers', () => {
   it('refuses a key on the next request after another process revokes it', async () => {
     const writer = await openStore(dbPath);
-    writer.apiKeys.create('key_soon_revoked', 'x', hashApiKey('ork_soon-revoked'), NOW);
+    await writer.apiKeys.create('key_soon_revoked', 'x', hashApiKey('ork_soon-revoked'), NOW);
     const headers = { 'x-api-key': 'ork_soon-revoked' };
     expect((await fetch(`${seeded.server.url}/api/v1/developer/catalog`, { headers })).status).toBe(200);
     expect((await fetch(`${seeded.server.url}/api/v1/developer/catalog`, { headers })).status).toBe(200);
-    writer.apiKeys.revoke('key_soon_revoked', NOW);
-    writer.close();
+    await writer.apiKeys.revoke('key_soon_revoked', NOW);
+    await writer.close();
     expect((await fetch(`${seeded.server.url}/api/v1/developer/catalog`, { headers })).status).toBe(401);
   });
 
@@ -33,8 +35,8 @@ describe('a server beside other writers', () => {
     const before = await getJson(path, KEY);
     expect(before.ungraded.error).toBe('no_observations');
     const writer = await openStore(dbPath);
-    const productId = writer.products.findByKey(PRODUCTS.unpriced.productKey)!.id;
-    writer.observations.insertMany(
+    const productId = (await writer.products.findByKey(PRODUCTS.unpriced.productKey))!.id;
+    await writeObservations(writer, 
       [1, 2, 3, 4].map((i) => ({
         productId,
         productKey: PRODUCTS.unpriced.productKey,
@@ -46,7 +48,7 @@ describe('a server beside other writers', () => {
         externalId: `late-${i}`,
       })),
     );
-    writer.close();
+    await writer.close();
     const after = await getJson(path, KEY);
     expect(after.ungraded.price_minor).toEqual(expect.any(Number));
     const catalog = await getJson(`${seeded.server.url}/api/v1/developer/catalog`, KEY);
@@ -59,15 +61,15 @@ describe('a server beside other writers', () => {
     await fetch(`${other.url}/api/v1/developer/catalog`, { headers: KEY });
     await other.close();
     const reader = await openStore(dbPath);
-    const key = reader.apiKeys.list().find((k) => k.id === 'key_stored')!;
-    reader.close();
+    const key = (await reader.apiKeys.list()).find((k) => k.id === 'key_stored')!;
+    await reader.close();
     expect(key.lastUsedAt).toBeGreaterThanOrEqual(NOW);
   });
 });
 
 describe('graceful shutdown', () => {
   it('lets an in-flight request finish, then stops accepting connections', async () => {
-    const service = createApiService({ dbPath, resolver: createOfflineResolver(), envKeys: ['k'] });
+    const service = createOracleService({ store: createStoreHandle(dbPath), resolver: createOfflineResolver(), envKeys: ['k'] });
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const slow = {

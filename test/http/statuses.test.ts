@@ -185,7 +185,7 @@ describe('engine failure', () => {
       dbPath,
       override: (service) => ({
         ...service,
-        pricing: async () => {
+        price: async () => {
           throw new Error('engine exploded at /secret/path');
         },
       }),

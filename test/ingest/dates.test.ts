@@ -27,9 +27,9 @@ beforeEach(async () => {
   reader = new Database(join(dir, 'oracle.db'), { readonly: true });
 });
 
-afterEach(() => {
+afterEach(async () => {
   reader.close();
-  store.close();
+  await store.close();
 });
 
 function options(extra: Partial<IngestOptions> = {}): IngestOptions {

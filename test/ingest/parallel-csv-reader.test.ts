@@ -58,8 +58,8 @@ async function ingestBoth(name: string, content: string, clock: () => number = D
     const rows = reader.prepare('SELECT product_id, condition, observed_at, price_minor, source, grader, grade, external_id FROM observations ORDER BY id').raw().all();
     const products = reader.prepare('SELECT product_key, observation_count, earliest_observed_at FROM products ORDER BY id').all();
     const runsTable = reader.prepare('SELECT kind, format, status, read_count, inserted_count, duplicate_count, rejected_count, error FROM ingest_runs ORDER BY id').all();
-    reader.close();
-    store.close();
+    await reader.close();
+    await store.close();
     runs.push({ outcome, rows, products, runs: runsTable, rejects: readFileSync(rejectsPath, 'utf8') });
   }
   return runs as [(typeof runs)[number], (typeof runs)[number]];

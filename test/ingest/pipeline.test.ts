@@ -56,14 +56,14 @@ beforeEach(async () => {
 });
 
 const afterEachClose: (() => void)[] = [];
-afterEach(() => {
+afterEach(async () => {
   for (const close of afterEachClose.splice(0)) close();
-  store.close();
+  await store.close();
 });
 
 describe('ingestSource', () => {
-  it('loads catalog records from a CSV with quoted fields and reports them', () => {
-    expect(store.products.findByRefsourceId('1002')).toMatchObject({ productKey: 'pikachu-58', productName: 'Pikachu, "Yellow Cheeks"', era: 'vintage', releaseDate: null });
+  it('loads catalog records from a CSV with quoted fields and reports them', async () => {
+    expect(await store.products.findByRefsourceId('1002')).toMatchObject({ productKey: 'pikachu-58', productName: 'Pikachu, "Yellow Cheeks"', era: 'vintage', releaseDate: null });
     expect(count('products')).toBe(2);
   });
 
@@ -72,7 +72,7 @@ describe('ingestSource', () => {
     expect(result.counts).toMatchObject({ read: 4, inserted: 3, updated: 0, duplicates: 1, rejected: 0 });
     expect(result.kinds).toEqual(['observations']);
     expect(count('observations')).toBe(3);
-    expect(store.products.catalog().find((p) => p.product_key === 'pikachu-58')).toMatchObject({ observation_count: 1, earliest_observation: '2025-03-01' });
+    expect((await store.products.catalog()).find((p) => p.product_key === 'pikachu-58')).toMatchObject({ observation_count: 1, earliest_observation: '2025-03-01' });
   });
 
   it('adds nothing when the same input is ingested again, and says so', async () => {
@@ -88,7 +88,7 @@ describe('ingestSource', () => {
     const changed = CATALOG.replace('Charizard #4', 'Charizard #4/102');
     const result = await ingestSource(store, file('catalog2.csv', changed), options());
     expect(result.counts).toMatchObject({ inserted: 0, updated: 1, duplicates: 1 });
-    expect(store.products.findByKey('charizard-4')?.productName).toBe('Charizard #4/102');
+    expect((await store.products.findByKey('charizard-4'))?.productName).toBe('Charizard #4/102');
   });
 
   it('writes nothing on a dry run but reports what it would insert', async () => {
@@ -153,14 +153,14 @@ describe('ingestSource', () => {
     const bad = await ingestSource(store, file('renamed.csv.gz', corrupt), options({ batchSize: 7 }));
     expect(bad.failure).toBeInstanceOf(GzipCorruptError);
     expect(bad.failure?.message).toBe(`${join(dir, 'renamed.csv.gz')}: the gzip data is corrupt (incorrect data check): nothing from this source was committed`);
-    expect(store.products.findByKey('p-0')?.productName).toBe('P 0');
-    expect(store.products.findByKey('p-49')?.productName).toBe('P 49');
+    expect((await store.products.findByKey('p-0'))?.productName).toBe('P 0');
+    expect((await store.products.findByKey('p-49'))?.productName).toBe('P 49');
   });
 
   it('records every run in the ingest-runs table, failed ones with their error', async () => {
     await ingestSource(store, file('obs.csv', OBSERVATIONS), options());
     expect((await ingestSource(store, join(dir, 'missing.csv'), options())).failure).toBeInstanceOf(SourceUnreadableError);
-    const [failed, ok] = store.ingestRuns.recent(2);
+    const [failed, ok] = await store.ingestRuns.recent(2);
     expect(ok).toMatchObject({ kind: 'observations', format: 'csv', status: 'ok', read_count: 4, inserted_count: 3, duplicate_count: 1 });
     expect(failed).toMatchObject({ status: 'failed', error: expect.stringMatching(/missing\.csv: no such file/) });
     expect(failed?.finished_at).toEqual(expect.any(Number));
@@ -196,7 +196,7 @@ describe('ingestSource', () => {
     await expect(run).rejects.toThrow(/big\.csv:\d+: interrupted by SIGTERM; [\d,]+ records read and committed/);
     const committed = count('observations');
     expect(committed).toBeGreaterThan(0);
-    expect(store.ingestRuns.recent(1)[0]).toMatchObject({ status: 'interrupted', inserted_count: committed });
+    expect((await store.ingestRuns.recent(1))[0]).toMatchObject({ status: 'interrupted', inserted_count: committed });
     const rerun = await ingestSource(store, path, options());
     expect(rerun.counts).toMatchObject({ inserted: 30_000 - committed, duplicates: committed });
   });

@@ -6,9 +6,9 @@ import type { Store } from '../../src/store/store.js';
 const NOW = Date.now();
 
 describe('key sessions', () => {
-  const noStore: WithStore = (fn) => fn({ apiKeys: { findByHash: () => undefined } } as unknown as Store, 1);
+  const noStore: WithStore = (fn) => fn({ apiKeys: { findByHash: async () => undefined } } as unknown as Store, 1);
 
-  it('hash a key once per connection and again only when the connection presents another key', () => {
+  it('hash a key once per connection and again only when the connection presents another key', async () => {
     const verifier = createKeyVerifier(['ork_env-a', 'ork_env-b']);
     const session = createKeySession();
     expect(verifier.verify('ork_env-a', NOW, noStore, session)).toEqual({ id: 'env-1' });
@@ -18,7 +18,7 @@ describe('key sessions', () => {
     // Same length, other bytes: a different key, hashed and judged on its own.
     expect(verifier.verify('ork_env-b', NOW, noStore, session)).toEqual({ id: 'env-2' });
     expect(session.digest).not.toBe(digest);
-    expect(verifier.verify('ork_env-c', NOW, noStore, session)).toBeNull();
+    expect(await verifier.verify('ork_env-c', NOW, noStore, session)).toBeNull();
     expect(verifier.verify('ork_env-a', NOW, noStore, session)).toEqual({ id: 'env-1' });
   });
 });

@@ -11,6 +11,7 @@ import { createOracle } from '../../src/service/oracle.js';
 import { valueCollection } from '../../src/service/valuation.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { tempDir } from '../_setup.js';
+import { writeObservations, writeProducts } from '../_store.js';
 
 const HOUR = 3_600_000;
 const AT = Date.parse('2026-10-15T12:00:00Z');
@@ -19,27 +20,28 @@ let store: Store;
 beforeAll(async () => {
   store = await openStore(join(tempDir(), 'oracle.db'), { create: true });
   const base = { subtitle: '', setName: 'Base Set', imageUrl: '', productType: 'single_card', era: 'vintage', releaseDate: null, tcgplayerId: null } as const;
-  store.products.upsertMany([
+  await writeProducts(store, [
     { ...base, productKey: 'a', refsourceId: '1', productName: 'A' },
     { ...base, productKey: 'b', refsourceId: '2', productName: 'B' },
   ]);
+  const ids = [(await store.products.findByKey('a'))!.id, (await store.products.findByKey('b'))!.id];
   const rows = ['a', 'b'].flatMap((key, k) => {
-    const productId = store.products.findByKey(key)!.id;
+    const productId = ids[k]!;
     return Array.from({ length: 10 }, (_, i) => ({
       productId, productKey: key, source: 'ebay', observedAt: AT - (i + 1) * HOUR, priceMinor: (k + 1) * 10_000, grader: 'ungraded', grade: null, externalId: `${key}${i}`,
     }));
   });
-  store.observations.insertMany(rows);
+  await writeObservations(store, rows);
 });
-afterAll(() => store.close());
+afterAll(async () => await store.close());
 
 /** The real oracle, its bundles' ungraded slots given an 80% interval of ±10%. */
 function withIntervals(only?: string) {
   const oracle = createOracle({ store });
   return {
     ...oracle,
-    price: (...args: Parameters<typeof oracle.price>): PricingBundle => {
-      const bundle = oracle.price(...args);
+    price: async (...args: Parameters<typeof oracle.price>): Promise<PricingBundle> => {
+      const bundle = await oracle.price(...args);
       if (only !== undefined && bundle.product_key !== only) {
         // A slot without an interval, as a last-known or older bundle may be: drop the engine's.
         const { confidence: _dropped, ...meta } = bundle.ungraded.meta;
@@ -55,9 +57,9 @@ const csv = 'product_key,condition,quantity,cost_basis_minor\na,ungraded,2,15000
 const params = { windowHours: 24, outlierStddevs: 2, asOf: AT };
 
 describe('valueCollection', () => {
-  it("scales each line's interval by its quantity and sums lows and highs for the total", () => {
+  it("scales each line's interval by its quantity and sums lows and highs for the total", async () => {
     const { rows, problems } = parseCollectionCsv(csv, 'c.csv');
-    const v = valueCollection(withIntervals(), rows, problems, params);
+    const v = await valueCollection(withIntervals(), rows, problems, params);
     expect(v.lines.map((l) => [l.unit_price_minor, l.unit_low_minor, l.unit_high_minor, l.subtotal_low_minor, l.subtotal_high_minor])).toEqual([
       [10_000, 9_000, 11_000, 18_000, 22_000],
       [20_000, 18_000, 22_000, 54_000, 66_000],
@@ -75,9 +77,9 @@ describe('valueCollection', () => {
     });
   });
 
-  it('gives no total interval when a priced line has none', () => {
+  it('gives no total interval when a priced line has none', async () => {
     const { rows, problems } = parseCollectionCsv(csv, 'c.csv');
-    const v = valueCollection(withIntervals('a'), rows, problems, params);
+    const v = await valueCollection(withIntervals('a'), rows, problems, params);
     expect(v.lines[0]!.subtotal_low_minor).toBe(18_000);
     expect(v.lines[1]!.subtotal_low_minor).toBeNull();
     expect(v.total.low_minor).toBeNull();

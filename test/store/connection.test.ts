@@ -16,8 +16,10 @@ describe('opening a database file', () => {
     const path = `${dir}/missing.db`;
     await expect(openStore(path)).rejects.toThrow(/does not exist: load data with 'oracle ingest' first/);
     expect(existsSync(path)).toBe(false);
-    (await openStore(path, { create: true })).close();
-    expect((await openStore(path)).inventory()).toEqual({ products: 0, observations: 0, activeKeys: 0 });
+    await (await openStore(path, { create: true })).close();
+    const opened = await openStore(path);
+    expect(await opened.inventory()).toEqual({ products: 0, observations: 0, activeKeys: 0 });
+    await opened.close();
   });
 
   it.each([{}, { readonly: true }])('refuses an empty (0-byte) file and leaves it empty (%o)', async (options) => {
@@ -50,17 +52,17 @@ describe('opening a database file', () => {
   it('writes a schema into an empty file when asked to create (ingest)', async () => {
     const path = `${dir}/empty-create.db`;
     writeFileSync(path, '');
-    (await openStore(path, { create: true })).close();
+    await (await openStore(path, { create: true })).close();
     expect(statSync(path).size).toBeGreaterThan(0);
   });
 
   it('opens read-only: a write through the connection fails and the file is unchanged', async () => {
     const path = `${dir}/ro.db`;
-    (await openStore(path, { create: true })).close();
+    await (await openStore(path, { create: true })).close();
     const before = readFileSync(path);
     const store = await openStore(path, { readonly: true });
-    expect(() => store.apiKeys.create('k', 'x', 'hash', 1)).toThrow(/readonly/);
-    store.close();
+    await expect(store.apiKeys.create('k', 'x', 'hash', 1)).rejects.toThrow(/readonly/);
+    await store.close();
     expect(readFileSync(path).equals(before)).toBe(true);
   });
 });

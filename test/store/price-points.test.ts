@@ -8,9 +8,10 @@ import type { PricePoint } from '../../src/domain/observation.js';
 import type { Product } from '../../src/domain/product.js';
 import { DAY_MS, HOUR_MS } from '../../src/domain/time.js';
 import { computeBundle, pointsRequest, timelineOfColumns } from '../../src/engine/index.js';
-import { createPricePointReader } from '../../src/store/price-points.js';
-import { createPricePointSeriesReader } from '../../src/store/price-point-series.js';
+import { createPricePointReader } from '../../src/store/sqlite/price-points.js';
+import { createPricePointSeriesReader } from '../../src/store/sqlite/price-point-series.js';
 import { openStore, type ResolvedObservation, type Store } from '../../src/store/store.js';
+import { writeObservations, writeProducts } from '../_store.js';
 
 const product = (key: string): Product => ({
   productKey: key,
@@ -39,11 +40,11 @@ describe('price point reader', () => {
     dir = mkdtempSync(join(tmpdir(), 'oracle-price-points-'));
     path = join(dir, 'oracle.db');
     store = await openStore(path, { create: true });
-    store.products.upsertMany([product('p'), product('q')]);
-    ids = { p: store.products.findByKey('p')!.id, q: store.products.findByKey('q')!.id };
+    await writeProducts(store, [product('p'), product('q')]);
+    ids = { p: (await store.products.findByKey('p'))!.id, q: (await store.products.findByKey('q'))!.id };
   });
-  afterEach(() => {
-    store.close();
+  afterEach(async () => {
+    await store.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -59,8 +60,8 @@ describe('price point reader', () => {
     return out;
   }
 
-  it('reads the window, the latest points of the lookback before it and the latest older ones, per priced condition, in time order', () => {
-    store.observations.insertMany([
+  it('reads the window, the latest points of the lookback before it and the latest older ones, per priced condition, in time order', async () => {
+    await writeObservations(store, [
       // ungraded: old 1-3, lookback 11-14, window 39.5 and 39.75, one at as_of (not read).
       ...[1, 2, 3, 11, 12, 13, 14, 39.75, 39.5, 40].map((day) => obs('p', day, 100 * day)),
       obs('p', 5, 5000, 'PSA', 10),
@@ -71,7 +72,7 @@ describe('price point reader', () => {
       obs('p', 39.5, 7000, 'PSA', 9.5),
       obs('q', 39.5, 1),
     ]);
-    const points = store.pricePoints.read(ids.p, SMALL_RANGE);
+    const points = await store.pricePoints.read(ids.p, SMALL_RANGE);
     expect(daysByCondition(points)).toEqual({ ungraded: [3, 13, 14, 39.5, 39.75], psa10: [5], psa9: [20, 39.25] });
     expect(points.find((x) => x.observedAt === 39.5 * DAY_MS && x.condition === 'ungraded')).toEqual({
       condition: 'ungraded',
@@ -81,8 +82,8 @@ describe('price point reader', () => {
     });
   });
 
-  it('takes two statements per read, each only covering-index range searches', () => {
-    store.observations.insertMany([obs('p', 39.5, 100), obs('p', 12, 100, 'ANY', 9)]);
+  it('takes two statements per read, each only covering-index range searches', async () => {
+    await writeObservations(store, [obs('p', 39.5, 100), obs('p', 12, 100, 'ANY', 9)]);
     const executed: string[] = [];
     const traced = new Database(path, { readonly: true, verbose: (sql) => executed.push(String(sql)) });
     try {
@@ -103,7 +104,7 @@ describe('price point reader', () => {
     }
   });
 
-  it('gives the engine what it needs: the bundle equals the one priced from the whole history', () => {
+  it('gives the engine what it needs: the bundle equals the one priced from the whole history', async () => {
     // 180 points per condition, three at one instant each day over 60 days: more than the cap
     // in the 30 days before every window, some older, and the cap boundary splits an instant.
     const conditions: Array<[string, number | null]> = [['ungraded', null], ['PSA', 9], ['BGS', 9], ['ANY', 9], ['PSA', 10]];
@@ -112,12 +113,12 @@ describe('price point reader', () => {
         obs('p', 40 - Math.floor(i / 3) - c / 8, 1000 + ((i * 37 + c * 11) % 200), grader, grade, i % 3 ? 'ebay' : 'tcgplayer'),
       ),
     );
-    store.observations.insertMany(rows);
-    const all: PricePoint[] = store.pricePoints.read(ids.p, { ...SMALL_RANGE, depthPerCondition: 1_000, priorPerCondition: 1_000 });
+    await writeObservations(store, rows);
+    const all: PricePoint[] = await store.pricePoints.read(ids.p, { ...SMALL_RANGE, depthPerCondition: 1_000, priorPerCondition: 1_000 });
     expect(all).toHaveLength(rows.filter((r) => r.observedAt < AS_OF).length);
     for (const windowHours of [1, 24, 72]) {
       const params = { windowHours, outlierStddevs: 2, asOf: AS_OF - 5 * HOUR_MS };
-      const read = store.pricePoints.read(ids.p, pointsRequest(params));
+      const read = await store.pricePoints.read(ids.p, pointsRequest(params));
       expect(read.length).toBeLessThan(all.length);
       // Each condition already in the engine's order (time, price, source), so it skips sorting.
       for (const [grader, grade] of conditions) {
@@ -141,8 +142,8 @@ describe('price point series reader', () => {
     dir = mkdtempSync(join(tmpdir(), 'oracle-price-series-'));
     path = join(dir, 'oracle.db');
     store = await openStore(path, { create: true });
-    store.products.upsertMany([product('p')]);
-    id = store.products.findByKey('p')!.id;
+    await writeProducts(store, [product('p')]);
+    id = (await store.products.findByKey('p'))!.id;
     // Irregular trading over 120 days: busy stretches, quiet weeks, ties at one instant, several conditions.
     const conditions: Array<[string, number | null]> = [['ungraded', null], ['PSA', 10], ['PSA', 9], ['ANY', 9], ['BGS', 8]];
     let n = 0;
@@ -156,52 +157,52 @@ describe('price point series reader', () => {
         }
       });
     }
-    store.observations.insertMany(rows);
+    await writeObservations(store, rows);
   });
-  afterEach(() => {
-    store.close();
+  afterEach(async () => {
+    await store.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
   /** Every instant of `instants` priced from the series read (as history does) and from its own single read. */
-  function expectSeriesPricesAsSingles(instants: number[], windowHours: number) {
+  async function expectSeriesPricesAsSingles(instants: number[], windowHours: number) {
     const ranges = instants.map((asOf) => pointsRequest({ windowHours, outlierStddevs: 2, asOf }));
-    const timeline = timelineOfColumns(store.pricePointSeries.readSeries(id, ranges));
-    instants.forEach((asOf, i) => {
+    const timeline = timelineOfColumns(await store.pricePointSeries.readSeries(id, ranges));
+    for (const [i, asOf] of instants.entries()) {
       const input = { product: product('p'), params: { windowHours, outlierStddevs: 2, asOf }, id: null };
-      const single = JSON.stringify(computeBundle({ ...input, points: store.pricePoints.read(id, ranges[i]!) }));
+      const single = JSON.stringify(computeBundle({ ...input, points: await store.pricePoints.read(id, ranges[i]!) }));
       expect(JSON.stringify(computeBundle({ ...input, points: timeline })), `${windowHours} h at day ${asOf / DAY_MS}`).toBe(single);
-    });
+    }
   }
 
-  it('prices every instant of a series as a single read prices it', () => {
+  it('prices every instant of a series as a single read prices it', async () => {
     for (const windowHours of [1, 24, 72]) {
       // From before the first sale to after the last, through quiet weeks and busy stretches.
-      expectSeriesPricesAsSingles(Array.from({ length: 90 }, (_, i) => -3 * DAY_MS + i * 37 * HOUR_MS), windowHours);
+      await expectSeriesPricesAsSingles(Array.from({ length: 90 }, (_, i) => -3 * DAY_MS + i * 37 * HOUR_MS), windowHours);
     }
   });
 
-  it('prices a series whose lookback starts after the first sales: the latest older points count', () => {
+  it('prices a series whose lookback starts after the first sales: the latest older points count', async () => {
     // The first instant's lookback starts at day 30: points before it enter as last known
     // prices only, and the series read takes them with its second statement.
-    expectSeriesPricesAsSingles(Array.from({ length: 40 }, (_, i) => 60 * DAY_MS + i * 13 * HOUR_MS), 24);
+    await expectSeriesPricesAsSingles(Array.from({ length: 40 }, (_, i) => 60 * DAY_MS + i * 13 * HOUR_MS), 24);
     // Sales stop at day 120: months later, every condition is priced from its latest points alone.
-    expectSeriesPricesAsSingles([200 * DAY_MS, 201 * DAY_MS, 260 * DAY_MS], 24);
+    await expectSeriesPricesAsSingles([200 * DAY_MS, 201 * DAY_MS, 260 * DAY_MS], 24);
   });
 
-  it('gives nothing before the first sale: every slot without observations', () => {
+  it('gives nothing before the first sale: every slot without observations', async () => {
     const ranges = [-20, -10, -1].map((day) => pointsRequest({ windowHours: 24, outlierStddevs: 2, asOf: day * DAY_MS }));
-    const timeline = timelineOfColumns(store.pricePointSeries.readSeries(id, ranges));
+    const timeline = timelineOfColumns(await store.pricePointSeries.readSeries(id, ranges));
     for (const range of ranges) {
       const bundle = computeBundle({ product: product('p'), points: timeline, params: { windowHours: 24, outlierStddevs: 2, asOf: range.asOf }, id: null });
       expect(bundle.ungraded).toMatchObject({ price_minor: null, error: 'no_observations' });
     }
   });
 
-  it('reads every point any instant needs, per condition in the engine order, and nothing older than the latest few', () => {
+  it('reads every point any instant needs, per condition in the engine order, and nothing older than the latest few', async () => {
     const instants = [5 * DAY_MS, 33 * DAY_MS + 3 * HOUR_MS, 90 * DAY_MS, 119 * DAY_MS];
     const ranges = instants.map((asOf) => pointsRequest({ windowHours: 24, outlierStddevs: 2, asOf }));
-    const read = store.pricePointSeries.readSeries(id, ranges);
+    const read = await store.pricePointSeries.readSeries(id, ranges);
     const conditions = read.map((c) => c.condition);
     expect(new Set(conditions).size).toBe(conditions.length);
     expect([...conditions].sort()).toEqual(['any9', 'bgs8', 'psa10', 'psa9', 'ungraded']);
@@ -218,11 +219,11 @@ describe('price point series reader', () => {
       expect(rows.every((r) => r.t < ranges.at(-1)!.asOf)).toBe(true);
     }
     for (const range of ranges) {
-      for (const pt of store.pricePoints.read(id, range)) expect(held.has(key(pt.condition, pt.observedAt, pt.priceMinor, pt.source))).toBe(true);
+      for (const pt of await store.pricePoints.read(id, range)) expect(held.has(key(pt.condition, pt.observedAt, pt.priceMinor, pt.source))).toBe(true);
     }
   });
 
-  it('takes two statements for the whole series, each only covering-index range searches, without a sort', () => {
+  it('takes two statements for the whole series, each only covering-index range searches, without a sort', async () => {
     const executed: string[] = [];
     const traced = new Database(path, { readonly: true, verbose: (sql) => executed.push(String(sql)) });
     try {

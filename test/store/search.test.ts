@@ -8,6 +8,7 @@ import { createOracle } from '../../src/service/oracle.js';
 import { editDistance } from '../../src/service/suggest.js';
 import { UnknownProductError } from '../../src/domain/errors.js';
 import { openStore, type Store } from '../../src/store/store.js';
+import { writeObservations, writeProducts } from '../_store.js';
 
 const card = (productKey: string, productName: string, subtitle: string, setName: string): Product => ({
   productKey,
@@ -34,66 +35,68 @@ const CATALOG = [
 describe('catalog search (FTS5)', () => {
   let store: Store;
   let path: string;
-  const keys = (q: string) => store.products.catalog(q).map((e) => e.product_key);
+  const keys = async (q: string) => (await store.products.catalog(q)).map((e) => e.product_key);
 
   beforeEach(async () => {
     path = join(tempDir('oracle-search-'), 'oracle.db');
     store = await openStore(path, { create: true });
-    store.products.upsertMany(CATALOG);
+    await writeProducts(store, CATALOG);
   });
-  afterEach(() => store.close());
+  afterEach(async () => {
+    await store.close();
+  });
 
-  it('finds words in any order, as prefixes, across name, set, number, subtitle and key', () => {
-    expect(keys('base charizard 4/102')).toEqual(['pokemon-base-set-charizard-4-102', 'pokemon-base-set-1st-edition-charizard-4-102']);
-    expect(keys('4/102 charizard base').sort()).toEqual(keys('base charizard 4/102').sort());
-    expect(keys('char 4/102')).toHaveLength(2);
-    expect(keys('rocket dark')).toEqual(['pokemon-team-rocket-dark-charizard-4-82']);
-    expect(keys('scarlet 151 ex')).toEqual(['pokemon-151-charizard-ex-199-165']);
-    expect(keys('1st-edition')).toEqual(['pokemon-base-set-1st-edition-charizard-4-102']);
+  it('finds words in any order, as prefixes, across name, set, number, subtitle and key', async () => {
+    expect(await keys('base charizard 4/102')).toEqual(['pokemon-base-set-charizard-4-102', 'pokemon-base-set-1st-edition-charizard-4-102']);
+    expect((await keys('4/102 charizard base')).sort()).toEqual((await keys('base charizard 4/102')).sort());
+    expect(await keys('char 4/102')).toHaveLength(2);
+    expect(await keys('rocket dark')).toEqual(['pokemon-team-rocket-dark-charizard-4-82']);
+    expect(await keys('scarlet 151 ex')).toEqual(['pokemon-151-charizard-ex-199-165']);
+    expect(await keys('1st-edition')).toEqual(['pokemon-base-set-1st-edition-charizard-4-102']);
     // Case and diacritics fold: "juzam" finds "Juzám".
-    expect(keys('JUZAM')).toEqual(['mtg-arabian-nights-juzam-djinn']);
+    expect(await keys('JUZAM')).toEqual(['mtg-arabian-nights-juzam-djinn']);
   });
 
-  it('ranks by bm25: a name match comes before a key-only match', () => {
-    store.products.upsertMany([card('charizard-tin-2020', 'Collector Tin', 'Promo', 'Tins')]);
-    const ranked = keys('charizard');
+  it('ranks by bm25: a name match comes before a key-only match', async () => {
+    await writeProducts(store, [card('charizard-tin-2020', 'Collector Tin', 'Promo', 'Tins')]);
+    const ranked = await keys('charizard');
     expect(ranked).toHaveLength(5);
     expect(ranked.at(-1)).toBe('charizard-tin-2020');
   });
 
-  it('takes FTS5 syntax as data: quotes, stars, operators and dashes never raise', () => {
+  it('takes FTS5 syntax as data: quotes, stars, operators and dashes never raise', async () => {
     for (const q of ['"', '*', 'AND', 'OR', 'NOT', '-', '4/102', 'NEAR(a b)', '"unterminated', 'a:b', '^x', '(', ')', "'", '\\', '+']) {
-      expect(() => store.products.catalog(q), q).not.toThrow();
-      expect(() => store.products.keysLike(q, 3), q).not.toThrow();
+      await expect(store.products.catalog(q), q).resolves.toBeDefined();
+      await expect(store.products.keysLike(q, 3), q).resolves.toBeDefined();
     }
-    expect(keys('"')).toEqual([]);
+    expect(await keys('"')).toEqual([]);
     // "AND" is a word here, and no product has it.
-    expect(keys('AND')).toEqual([]);
-    expect(keys('charizard AND')).toEqual([]);
-    expect(keys('"charizard"').length).toBe(4);
+    expect(await keys('AND')).toEqual([]);
+    expect(await keys('charizard AND')).toEqual([]);
+    expect((await keys('"charizard"')).length).toBe(4);
   });
 
-  it('keeps the index in step with inserts, renames and deletes', () => {
-    store.products.upsertMany([card('pokemon-base-set-charizard-4-102', 'Glurak', '4/102 Holo', 'Grundset')]);
-    expect(keys('glurak grundset')).toEqual(['pokemon-base-set-charizard-4-102']);
-    store.products.upsertMany([card('tin-a', 'Collector Tin', '', 'Tins')]);
-    store.products.upsertMany([card('tin-a', 'Renamed Box', '', 'Boxes')]);
-    expect(keys('collector')).toEqual([]);
-    expect(keys('renamed box')).toEqual(['tin-a']);
+  it('keeps the index in step with inserts, renames and deletes', async () => {
+    await writeProducts(store, [card('pokemon-base-set-charizard-4-102', 'Glurak', '4/102 Holo', 'Grundset')]);
+    expect(await keys('glurak grundset')).toEqual(['pokemon-base-set-charizard-4-102']);
+    await writeProducts(store, [card('tin-a', 'Collector Tin', '', 'Tins')]);
+    await writeProducts(store, [card('tin-a', 'Renamed Box', '', 'Boxes')]);
+    expect(await keys('collector')).toEqual([]);
+    expect(await keys('renamed box')).toEqual(['tin-a']);
     const raw = new Database(path);
     raw.prepare('DELETE FROM products WHERE product_key = ?').run('pokemon-base-set-blastoise-2-102');
     // The index's own integrity check compares it with the content table.
     expect(() => raw.prepare("INSERT INTO products_fts(products_fts, rank) VALUES ('integrity-check', 1)").run()).not.toThrow();
     raw.close();
-    expect(keys('blastoise')).toEqual([]);
+    expect(await keys('blastoise')).toEqual([]);
   });
 
-  it('leaves the index alone when ingest bumps observation counts', () => {
-    const id = store.products.findByKey('pokemon-base-set-blastoise-2-102')!.id;
+  it('leaves the index alone when ingest bumps observation counts', async () => {
+    const id = (await store.products.findByKey('pokemon-base-set-blastoise-2-102'))!.id;
     const raw = new Database(path);
     const before = raw.prepare('SELECT count(*) FROM products_fts_data').pluck().get();
     raw.close();
-    store.observations.insertMany([
+    await writeObservations(store, [
       { productId: id, productKey: 'pokemon-base-set-blastoise-2-102', source: 'ebay', observedAt: 1000, priceMinor: 5, grader: 'ungraded', grade: null, externalId: 'a' },
     ]);
     const after = new Database(path);
@@ -101,30 +104,28 @@ describe('catalog search (FTS5)', () => {
     after.close();
   });
 
-  it('limits the results', () => {
-    expect(store.products.catalog('charizard', 2)).toHaveLength(2);
+  it('limits the results', async () => {
+    expect(await store.products.catalog('charizard', 2)).toHaveLength(2);
   });
 
-  it('names up to 3 close keys for an unknown product key, the closest first', () => {
+  it('names up to 3 close keys for an unknown product key, the closest first', async () => {
     const oracle = createOracle({ store });
-    const error = (() => {
-      try {
-        oracle.productByKey('pokemon-base-set-charzard-4-102');
-      } catch (e) {
-        return e as UnknownProductError;
-      }
-      throw new Error('no error');
-    })();
+    const error = await oracle.productByKey('pokemon-base-set-charzard-4-102').then(
+      () => {
+        throw new Error('no error');
+      },
+      (e: unknown) => e as UnknownProductError,
+    );
     expect(error).toBeInstanceOf(UnknownProductError);
     expect(error.suggestions[0]).toBe('pokemon-base-set-charizard-4-102');
     expect(error.suggestions.length).toBeLessThanOrEqual(3);
     expect(error.message).toContain('did you mean "pokemon-base-set-charizard-4-102"');
     // Nothing in common: no suggestion, and no "did you mean" in the message.
-    expect(() => oracle.productByKey('zzzz')).toThrow(/^unknown product_key "zzzz"$/);
-    expect(() => oracle.productByKey('"*-')).toThrow(/^unknown product_key/);
+    await expect(oracle.productByKey('zzzz')).rejects.toThrow(/^unknown product_key "zzzz"$/);
+    await expect(oracle.productByKey('"*-')).rejects.toThrow(/^unknown product_key/);
   });
 
-  it('measures edit distance as Levenshtein', () => {
+  it('measures edit distance as Levenshtein', async () => {
     expect(editDistance('kitten', 'sitting')).toBe(3);
     expect(editDistance('', 'abc')).toBe(3);
     expect(editDistance('same', 'same')).toBe(0);

@@ -8,6 +8,7 @@ import type { Product } from '../../src/domain/product.js';
 import { catalogBody } from '../../src/service/catalog.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { testProduct } from '../_setup.js';
+import { writeObservations, writeProducts } from '../_store.js';
 
 const product = (key: string, refsourceId: string | null = null): Product =>
   testProduct({ productKey: key, refsourceId, productName: `Name of ${key}`, subtitle: '' });
@@ -24,8 +25,8 @@ describe('store', () => {
     path = join(dir, 'oracle.db');
     store = await openStore(path, { create: true });
   });
-  afterEach(() => {
-    store.close();
+  afterEach(async () => {
+    await store.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -39,14 +40,14 @@ describe('store', () => {
     expect(raw.pragma('user_version', { simple: true })).toBeGreaterThanOrEqual(1);
     const applied = raw.prepare('SELECT count(*) FROM __drizzle_migrations').pluck().get();
     raw.close();
-    store.close();
+    await store.close();
     store = await openStore(path);
     const again = new Database(path, { readonly: true });
     expect(again.prepare('SELECT count(*) FROM __drizzle_migrations').pluck().get()).toBe(applied);
     again.close();
   });
 
-  it('runs in WAL mode with NORMAL sync so a reader and a writer can share the file', () => {
+  it('runs in WAL mode with NORMAL sync so a reader and a writer can share the file', async () => {
     const raw = new Database(path);
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     raw.close();
@@ -57,7 +58,7 @@ describe('store', () => {
     await expect(openStore(join(dir, 'missing.db'))).rejects.toThrow(/missing\.db/);
   });
 
-  it('reads one product and condition range with an index range scan, not a table scan', () => {
+  it('reads one product and condition range with an index range scan, not a table scan', async () => {
     const raw = new Database(path, { readonly: true });
     const plan = raw
       .prepare(
@@ -71,17 +72,17 @@ describe('store', () => {
     expect(details).not.toMatch(/SCAN observations/);
   });
 
-  it('inserts observations idempotently and keeps the product count and earliest time current', () => {
-    store.products.upsertMany([product('base-charizard', '1001')]);
-    const p = store.products.findByKey('base-charizard')!;
+  it('inserts observations idempotently and keeps the product count and earliest time current', async () => {
+    await writeProducts(store, [product('base-charizard', '1001')]);
+    const p = (await store.products.findByKey('base-charizard'))!;
     const rows = [
       { productId: p.id, productKey: p.productKey, source: 'ebay', observedAt: 5 * DAY, priceMinor: 40_000, grader: 'PSA', grade: 9, externalId: 'e1' },
       { productId: p.id, productKey: p.productKey, source: 'ebay', observedAt: 3 * DAY, priceMinor: 30_000, grader: 'ungraded', grade: null, externalId: null },
     ];
-    expect(store.observations.insertMany(rows)).toEqual({ inserted: 2, duplicates: 0 });
+    expect(await writeObservations(store, rows)).toEqual({ inserted: 2, duplicates: 0 });
     // Same external id with another price is the same sale: a duplicate, not an update.
-    expect(store.observations.insertMany([{ ...rows[0]!, priceMinor: 1 }, rows[1]!])).toEqual({ inserted: 0, duplicates: 2 });
-    expect(store.products.catalog()).toEqual([
+    expect(await writeObservations(store, [{ ...rows[0]!, priceMinor: 1 }, rows[1]!])).toEqual({ inserted: 0, duplicates: 2 });
+    expect(await store.products.catalog()).toEqual([
       {
         product_key: 'base-charizard',
         refsource_id: '1001',
@@ -96,60 +97,67 @@ describe('store', () => {
     ]);
   });
 
-  it('tells a dry run which records an insert would add, without writing, a repeated record once', () => {
-    store.products.upsertMany([product('p')]);
-    const productId = store.products.findByKey('p')!.id;
-    const seen = new Set<string>();
-    const isNew = (source: string, externalId: string) =>
-      store.observations.isNew(productId, 'ungraded', DAY, 100, source, externalId, seen);
-    expect([isNew('ebay', 'x'), isNew('ebay', 'x'), isNew('pricecharting', ''), isNew('pricecharting', '')]).toEqual([true, false, true, false]);
-    expect(store.products.catalog()[0]!.observation_count).toBe(0);
+  it('tells a dry run which records an insert would add, without writing, a repeated record once', async () => {
+    await writeProducts(store, [product('p')]);
+    const productId = (await store.products.findByKey('p'))!.id;
+    /** What a dry run's batch of these records would insert. */
+    const dryRun = async (records: [source: string, externalId: string][]) => {
+      const writer = await store.openIngest({ dryRun: true });
+      try {
+        for (const [source, externalId] of records) writer.insert(productId, 'ungraded', DAY, 100, source, 'ungraded', null, externalId);
+        return await writer.commit();
+      } finally {
+        await writer.close();
+      }
+    };
+    expect(await dryRun([['ebay', 'x'], ['ebay', 'x'], ['pricecharting', ''], ['pricecharting', '']])).toEqual({ inserted: 2, duplicates: 2 });
+    expect((await store.products.catalog())[0]!.observation_count).toBe(0);
+    expect(await dryRun([['ebay', 'x'], ['pricecharting', '']])).toEqual({ inserted: 2, duplicates: 0 });
     // What is already stored is not new either, for both kinds of identity.
     const o = { productId, productKey: 'p', source: 'ebay', observedAt: DAY, priceMinor: 100, grader: 'ungraded', grade: null, externalId: 'y' };
-    store.observations.insertMany([o, { ...o, source: 'tcgplayer', externalId: null }]);
-    seen.clear();
-    expect([isNew('ebay', 'y'), isNew('tcgplayer', '')]).toEqual([false, false]);
+    await writeObservations(store, [o, { ...o, source: 'tcgplayer', externalId: null }]);
+    expect(await dryRun([['ebay', 'y'], ['tcgplayer', '']])).toEqual({ inserted: 0, duplicates: 2 });
   });
 
-  it('tells records apart by (source, external id) when they have one and by all fields when not', () => {
-    store.products.upsertMany([product('p')]);
-    const productId = store.products.findByKey('p')!.id;
+  it('tells records apart by (source, external id) when they have one and by all fields when not', async () => {
+    await writeProducts(store, [product('p')]);
+    const productId = (await store.products.findByKey('p'))!.id;
     const sale = { productId, productKey: 'p', source: 'ebay', observedAt: DAY, priceMinor: 100, grader: 'PSA', grade: 10, externalId: 'a' };
     // Two sales alike in every field but their ids are two sales.
-    expect(store.observations.insertMany([sale, { ...sale, externalId: 'b' }])).toEqual({ inserted: 2, duplicates: 0 });
+    expect(await writeObservations(store, [sale, { ...sale, externalId: 'b' }])).toEqual({ inserted: 2, duplicates: 0 });
     // The same id from another source is another sale.
-    expect(store.observations.insertMany([{ ...sale, source: 'tcgplayer' }])).toEqual({ inserted: 1, duplicates: 0 });
+    expect(await writeObservations(store, [{ ...sale, source: 'tcgplayer' }])).toEqual({ inserted: 1, duplicates: 0 });
     // A quote without an id is new when any field differs, a duplicate when none does.
     const quote = { ...sale, source: 'pricecharting', externalId: null };
-    expect(store.observations.insertMany([quote, quote, { ...quote, grade: 9 }, { ...quote, priceMinor: 101 }])).toEqual({
+    expect(await writeObservations(store, [quote, quote, { ...quote, grade: 9 }, { ...quote, priceMinor: 101 }])).toEqual({
       inserted: 3,
       duplicates: 1,
     });
   });
 
-  it('updates an existing product on upsert and keeps its tcgplayer id when the update has none', () => {
-    store.products.upsertMany([{ ...product('p', '7'), tcgplayerId: '555' }]);
-    expect(store.products.upsertMany([{ ...product('p', '7'), productName: 'Renamed' }])).toEqual({ inserted: 0, updated: 1 });
-    const [p] = store.products.findByTcgplayerId('555');
+  it('updates an existing product on upsert and keeps its tcgplayer id when the update has none', async () => {
+    await writeProducts(store, [{ ...product('p', '7'), tcgplayerId: '555' }]);
+    await writeProducts(store, [{ ...product('p', '7'), productName: 'Renamed' }]);
+    const [p] = await store.products.findByTcgplayerId('555');
     if (p === undefined) throw new Error('no product of tcgplayer id 555');
     expect(p.productName).toBe('Renamed');
     expect(p.tcgplayerId).toBe('555');
   });
 
-  it('searches the catalog by word prefixes of key or name, case-insensitively; punctuation alone matches nothing', () => {
-    store.products.upsertMany([product('charizard-base'), product('blastoise_base'), product('pikachu')]);
-    expect(store.products.catalog('CHARIZ').map((e) => e.product_key)).toEqual(['charizard-base']);
-    expect(store.products.catalog('_')).toEqual([]);
-    expect(store.products.catalog('name of p').map((e) => e.product_key)).toEqual(['pikachu']);
+  it('searches the catalog by word prefixes of key or name, case-insensitively; punctuation alone matches nothing', async () => {
+    await writeProducts(store, [product('charizard-base'), product('blastoise_base'), product('pikachu')]);
+    expect((await store.products.catalog('CHARIZ')).map((e) => e.product_key)).toEqual(['charizard-base']);
+    expect(await store.products.catalog('_')).toEqual([]);
+    expect((await store.products.catalog('name of p')).map((e) => e.product_key)).toEqual(['pikachu']);
   });
 
-  it('builds the catalog JSON in SQLite byte for byte as the API serialises catalogBody', () => {
-    store.products.upsertMany([product('zeta "quoted" é', '3'), product('alpha_1', null), product('mid%', '9')]);
-    const p = store.products.findByKey('alpha_1')!;
-    store.observations.insertMany([
+  it('builds the catalog JSON in SQLite byte for byte as the API serialises catalogBody', async () => {
+    await writeProducts(store, [product('zeta "quoted" é', '3'), product('alpha_1', null), product('mid%', '9')]);
+    const p = (await store.products.findByKey('alpha_1'))!;
+    await writeObservations(store, [
       { productId: p.id, productKey: 'alpha_1', source: 'ebay', observedAt: Date.parse('2025-12-31T23:59:59Z'), priceMinor: 5, grader: 'ungraded', grade: null, externalId: 'x' },
     ]);
-    expect(store.products.catalogJson()).toBe(JSON.stringify(catalogBody(store.products.catalog())));
-    expect(JSON.parse(store.products.catalogJson()).products[0].earliest_observation).toBe('2025-12-31');
+    expect(await store.products.catalogJson()).toBe(JSON.stringify(catalogBody(await store.products.catalog())));
+    expect(JSON.parse(await store.products.catalogJson()).products[0].earliest_observation).toBe('2025-12-31');
   });
 });

@@ -7,8 +7,8 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
-import { createOracle } from '../../service/oracle.js';
-import { openStore } from '../../store/store.js';
+import { createCommandStore } from '../../service/command-store.js';
+import { createOracleService } from '../../service/oracle-service.js';
 import type { CommandContext } from '../context.js';
 import { createCountProgress } from '../format/count-progress.js';
 import { exportHeader, exportRow, type ExportFormat } from '../format/export-rows.js';
@@ -26,18 +26,18 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
   const o = ctx.options as ExportOptions;
   const format = o.format;
   const params = pricingParams(o);
-  const store = await openStore(ctx.dbPath);
+  const service = createOracleService({ store: createCommandStore(ctx.dbPath) });
   const partial = o.out === undefined ? undefined : `${o.out}.partial`;
   const out: NodeJS.WritableStream = partial === undefined ? ctx.stdout : createWriteStream(partial);
   const write = async (text: string) => {
     if (!out.write(text)) await once(out, 'drain');
   };
   try {
-    const oracle = createOracle({ store });
-    const progress = ctx.stderr.isTTY ? createCountProgress(ctx.stderr, 'export', oracle.productCount()) : null;
+    const { count, bundles } = await service.exportBundles(params);
+    const progress = ctx.stderr.isTTY ? createCountProgress(ctx.stderr, 'export', count) : null;
     let pending = exportHeader(format);
     let done = 0;
-    for (const bundle of oracle.exportBundles(params)) {
+    for await (const bundle of bundles) {
       pending += exportRow(bundle, format);
       done += 1;
       if (pending.length >= WRITE_CHARS) {
@@ -64,7 +64,7 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
     if ((error as NodeJS.ErrnoException).code === 'EPIPE') return 0;
     throw error;
   } finally {
-    store.close();
+    await service.close();
   }
   return 0;
 }

@@ -3,11 +3,9 @@
  * only its SHA-256 is stored. The public id (for `keys list`, `keys revoke` and the access
  * log) goes to stderr, so `KEY=$(oracle keys create --label x)` captures the key alone.
  */
-import { randomBytes } from 'node:crypto';
-import { hashApiKey } from '../../service/key-verifier.js';
-import { openStore } from '../../store/store.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../exit-codes.js';
+import { withService } from '../service.js';
 
 const MAX_LABEL_LENGTH = 100;
 
@@ -16,15 +14,8 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
   if (label === '' || label.length > MAX_LABEL_LENGTH || /[\u0000-\u001f\u007f]/.test(label)) {
     throw new UsageError(`--label must be 1 to ${MAX_LABEL_LENGTH} characters without control characters`);
   }
-  const id = `key_${randomBytes(6).toString('hex')}`;
-  const secret = `ork_${randomBytes(32).toString('base64url')}`;
   // Never a new file: a key stored in an empty database the server does not read would be refused.
-  const store = await openStore(ctx.dbPath);
-  try {
-    store.apiKeys.create(id, label, hashApiKey(secret), ctx.now);
-  } finally {
-    store.close();
-  }
+  const { id, secret } = await withService(ctx, (service) => service.createKey(label, ctx.now));
   ctx.stdout.write(`${secret}\n`);
   ctx.stderr.write(`created API key ${id} (${JSON.stringify(label)}); the key above is shown only this once\n`);
   return 0;

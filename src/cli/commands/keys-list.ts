@@ -1,22 +1,16 @@
 /** `oracle keys list [--json]`: id, label, created, last used, revoked; never a secret (none is stored). */
 import { toIsoUtc } from '../../domain/time.js';
-import { openStore } from '../../store/store.js';
 import type { CommandContext } from '../context.js';
+import { withService } from '../service.js';
 
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
-  const store = await openStore(ctx.dbPath);
-  let rows;
-  try {
-    rows = store.apiKeys.list().map((k) => ({
-      id: k.id,
-      label: k.label,
-      created_at: toIsoUtc(k.createdAt),
-      last_used_at: k.lastUsedAt === null ? null : toIsoUtc(k.lastUsedAt),
-      revoked_at: k.revokedAt === null ? null : toIsoUtc(k.revokedAt),
-    }));
-  } finally {
-    store.close();
-  }
+  const rows = (await withService(ctx, (service) => service.listKeys())).map((k) => ({
+    id: k.id,
+    label: k.label,
+    created_at: toIsoUtc(k.createdAt),
+    last_used_at: k.lastUsedAt === null ? null : toIsoUtc(k.lastUsedAt),
+    revoked_at: k.revokedAt === null ? null : toIsoUtc(k.revokedAt),
+  }));
   if (ctx.options.json) {
     ctx.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     return 0;

@@ -5,13 +5,14 @@
 import { VERSION } from '../version.js';
 import { createServer } from '../../http/create-server.js';
 import type { RedisRateLimiter } from '../../http/redis-rate-limit.js';
-import { createApiService } from '../../service/api-service.js';
+import { createOracleService } from '../../service/oracle-service.js';
 import {
   createOfflineResolver,
   createUnconfiguredResolver,
   createUpstreamResolver,
   type RefsourceResolver,
 } from '../../service/refsource-resolver.js';
+import { createStoreHandle } from '../../service/store-handle.js';
 import { createRefsourceClient } from '../../upstream/refsource-client.js';
 import type { CommandContext } from '../context.js';
 import { serveConfig, type ServeConfig } from '../serve-config.js';
@@ -24,7 +25,7 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
     process.once('SIGTERM', resolve);
     process.once('SIGINT', resolve);
   });
-  const service = createApiService({ dbPath: ctx.dbPath, resolver: resolverFor(config), envKeys: config.apiKeys });
+  const service = createOracleService({ store: createStoreHandle(ctx.dbPath), resolver: resolverFor(config), envKeys: config.apiKeys });
   const rateLimiter = config.redisUrl ? await sharedRateLimiter(config.redisUrl, config, ctx) : undefined;
   // prom-client is loaded only when metrics are asked for.
   const metrics = config.metrics ? (await import('../../http/metrics.js')).createMetrics(service) : undefined;

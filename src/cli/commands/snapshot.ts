@@ -1,11 +1,10 @@
 /** `oracle snapshot <refsource_id> --date YYYY-MM-DD`: the bundle over one past UTC day. */
-import { UnknownProductError } from '../../domain/errors.js';
 import { toIsoUtc, toUtcDate } from '../../domain/time.js';
-import { createOracle, type Oracle } from '../../service/oracle.js';
-import { openStore } from '../../store/store.js';
+import type { OracleService } from '../../service/oracle-service.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../exit-codes.js';
 import { printBundle } from '../format/print-bundle.js';
+import { withService } from '../service.js';
 
 /** Refsource ids are digits (the catalog refuses anything else). */
 const REFSOURCE_ID = /^\d+$/;
@@ -15,15 +14,11 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   const o = ctx.options as { date: { start: number; end: number }; outlierStddevs: number; json?: boolean };
   const day = o.date;
   const outlierStddevs = o.outlierStddevs;
-  const store = await openStore(ctx.dbPath);
-  try {
-    const oracle = createOracle({ store });
-    if (!REFSOURCE_ID.test(refsourceId)) throw notARefsourceId(oracle, refsourceId, day.end > ctx.now ? null : day.end, toUtcDate(day.start));
-    const bundle = oracle.snapshot(oracle.productByRefsource(refsourceId), day, outlierStddevs);
-    await printBundle(bundle, o.json === true, ctx.stdout);
-  } finally {
-    store.close();
-  }
+  const bundle = await withService(ctx, async (service) => {
+    if (!REFSOURCE_ID.test(refsourceId)) throw await notARefsourceId(service, refsourceId, day.end > ctx.now ? null : day.end, toUtcDate(day.start));
+    return service.snapshot(refsourceId, day, outlierStddevs, ctx.now);
+  });
+  await printBundle(bundle, o.json === true, ctx.stdout);
   return 0;
 }
 
@@ -33,13 +28,10 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
  * `oracle price` over the same 24 hours, which end at `dayEnd`; null for today, which has not
  * ended, so the price is the current one: --at may not be later than now).
  */
-function notARefsourceId(oracle: Oracle, arg: string, dayEnd: number | null, date: string): UsageError {
+async function notARefsourceId(service: OracleService, arg: string, dayEnd: number | null, date: string): Promise<UsageError> {
   const price = dayEnd === null ? `'oracle price ${arg}' (the last 24 hours)` : `'oracle price ${arg} --at ${toIsoUtc(dayEnd)}' (the same 24 hours)`;
-  let product;
-  try {
-    product = oracle.productByKey(arg);
-  } catch (error) {
-    if (!(error instanceof UnknownProductError)) throw error;
+  const product = await service.findProduct(arg);
+  if (product === null) {
     return new UsageError(
       `snapshot takes a refsource id (digits), not ${JSON.stringify(arg)}, which is no product_key either (see oracle catalog --search)`,
     );

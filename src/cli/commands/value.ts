@@ -2,13 +2,12 @@
 import { readFile } from 'node:fs/promises';
 import { parseCollectionCsv } from '../../domain/collection.js';
 import { SourceUnreadableError } from '../../domain/errors.js';
-import { createOracle } from '../../service/oracle.js';
-import { openStore } from '../../store/store.js';
 import type { CommandContext } from '../context.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { outputWidth } from '../format/columns.js';
 import { renderValuation, renderValuationCsv } from '../format/valuation-view.js';
 import { pricingParams, type PricingOptions } from '../pricing-options.js';
+import { withService } from '../service.js';
 
 interface ValueOptions extends PricingOptions {
   json?: boolean;
@@ -32,13 +31,7 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   if (o.json && o.csv) throw new UsageError('--json and --csv are exclusive: choose one');
   const params = pricingParams(o);
   const { rows, problems } = parseCollectionCsv(await readText(path, ctx.stdin), path);
-  const store = await openStore(ctx.dbPath);
-  let valuation;
-  try {
-    valuation = createOracle({ store }).value(rows, problems, params);
-  } finally {
-    store.close();
-  }
+  const valuation = await withService(ctx, (service) => service.value(rows, problems, params));
   ctx.stdout.write(
     o.json ? `${JSON.stringify(valuation)}\n` : o.csv ? renderValuationCsv(valuation) : renderValuation(valuation, outputWidth(ctx.stdout)),
   );

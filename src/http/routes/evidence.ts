@@ -20,7 +20,7 @@ export const evidenceRoute = defineRoute({
   errors: [400, 401, 429, 500, 503],
   handle: ({ params, query, now, service }) =>
     service.evidence(
-      params.product_key,
+      { productKey: params.product_key },
       query.slot,
       { windowHours: query.window_hours, outlierStddevs: query.outlier_stddevs, asOf: query.at === undefined ? undefined : parseAsOf(query.at, now, 'at') },
       now,

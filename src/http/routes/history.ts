@@ -20,9 +20,7 @@ export const historyRoute = defineRoute({
   response: historyResponse,
   errors: [400, 401, 429, 500, 503],
   handle: ({ params, query, now, service }) =>
-    service.history(
-      params.product_key,
-      { windowHours: query.window_hours, outlierStddevs: query.outlier_stddevs },
-      parseHistoryRequest(query, now),
-    ),
+    service
+      .history({ productKey: params.product_key }, { windowHours: query.window_hours, outlierStddevs: query.outlier_stddevs }, parseHistoryRequest(query, now))
+      .then((history) => history.body),
 });

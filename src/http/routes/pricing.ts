@@ -15,8 +15,8 @@ export const pricingRoute = defineRoute({
   response: pricingBundle,
   errors: [400, 401, 429, 500, 503],
   handle: ({ params, query, now, service }) =>
-    service.pricing(
-      params.product_key,
+    service.price(
+      { productKey: params.product_key },
       { windowHours: query.window_hours, outlierStddevs: query.outlier_stddevs, asOf: query.at === undefined ? undefined : parseAsOf(query.at, now, 'at') },
       now,
     ),

@@ -2,7 +2,7 @@
  * GET /api/v1/developer/refsource/{refsource_id} (SPEC.md 4.3) and its snapshot (4.4): the
  * bundle addressed by the upstream reference-source id, resolved as CONTRACT.md decision 3 says.
  */
-import { parseAsOf } from '../../domain/params.js';
+import { parseAsOf, parseSnapshotDate } from '../../domain/params.js';
 import { defineRoute, API_PREFIX } from '../route.js';
 import { pricingBundle, pricingQuery, refsourceIdPath, snapshotQuery } from '../schemas.js';
 
@@ -19,8 +19,8 @@ export const refsourceRoute = defineRoute({
   response: pricingBundle,
   errors: [400, 401, 429, 500, 502, 503],
   handle: ({ params, query, now, service }) =>
-    service.refsource(
-      params.refsource_id,
+    service.price(
+      { refsourceId: params.refsource_id },
       { windowHours: query.window_hours, outlierStddevs: query.outlier_stddevs, asOf: query.at === undefined ? undefined : parseAsOf(query.at, now, 'at') },
       now,
     ),
@@ -38,5 +38,5 @@ export const snapshotRoute = defineRoute({
   response: pricingBundle,
   errors: [400, 401, 422, 429, 500, 502, 503],
   handle: ({ params, query, now, service }) =>
-    service.snapshot(params.refsource_id, query.date, query.outlier_stddevs, now),
+    service.snapshot(params.refsource_id, parseSnapshotDate(query.date, now), query.outlier_stddevs, now),
 });

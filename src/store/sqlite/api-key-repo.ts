@@ -1,13 +1,7 @@
 /** API keys: only a SHA-256 of each secret is stored; the secret is shown once at creation. */
+import type { ApiKeyRecord } from '../store.js';
 import type { SqliteDatabase } from './connection.js';
 
-export interface ApiKeyRecord {
-  id: string;
-  label: string;
-  createdAt: number;
-  lastUsedAt: number | null;
-  revokedAt: number | null;
-}
 
 interface ApiKeyRow {
   id: string;

@@ -5,7 +5,7 @@
  * lock-taking writes (BEGIN IMMEDIATE, the ingest-runs rows) wait up to `maxWaitMs`, calling
  * `onWait` once the first second has passed, and fail with DatabaseBusyError after that.
  */
-import { DatabaseBusyError } from '../domain/errors.js';
+import { DatabaseBusyError } from '../../domain/errors.js';
 import type { SqliteDatabase } from './connection.js';
 
 /** How long a write waits before `onWait` is told (and the rest of maxWaitMs is waited). */

@@ -1,18 +1,10 @@
 /** Observations: idempotent inserts for ingest (streamed, or a batch). Pricing reads live in price-points.ts. */
-import { conditionKey } from '../domain/conditions.js';
-import type { Observation } from '../domain/observation.js';
+import { conditionKey } from '../../domain/conditions.js';
+import type { IngestWriter, InsertResult, ResolvedObservation } from '../store.js';
 import type { SqliteDatabase } from './connection.js';
 import type { WriteLock } from './write-lock.js';
 
-/** An observation whose product is resolved to its row id. */
-export interface ResolvedObservation extends Observation {
-  productId: number;
-}
 
-export interface InsertResult {
-  inserted: number;
-  duplicates: number;
-}
 
 /**
  * Streaming writes for ingest: each row goes straight into an open transaction (no batch
@@ -25,16 +17,7 @@ export interface ObservationWriter {
    * Inserts one observation unless an identical one is stored (CONTRACT.md identity);
    * opens a transaction (BEGIN IMMEDIATE) when none is open. True when it was new.
    */
-  insert(
-    productId: number,
-    condition: string,
-    observedAt: number,
-    priceMinor: number,
-    source: string,
-    grader: string,
-    grade: number | null,
-    externalId: string,
-  ): boolean;
+  insert(...row: Parameters<IngestWriter['insert']>): boolean;
   /** Opens the transaction now, if none is open: the store's other writes (products) then join it. */
   begin(): void;
   /** Updates the products' aggregates and commits; nothing when no transaction is open. */

@@ -4,17 +4,10 @@
  * (kill -9, a power cut) can be told from one still going and marked `interrupted`.
  */
 import { hostname } from 'node:os';
+import type { IngestCounts, IngestRunStatus } from '../store.js';
 import type { SqliteDatabase } from './connection.js';
 import type { WriteLock } from './write-lock.js';
 
-export interface IngestCounts {
-  read: number;
-  inserted: number;
-  duplicates: number;
-  rejected: number;
-}
-
-export type IngestRunStatus = 'ok' | 'rejected' | 'failed' | 'interrupted';
 
 /** True unless the process `pid` of this host is certainly gone (EPERM: alive, another user's). */
 export function processAlive(pid: number): boolean {

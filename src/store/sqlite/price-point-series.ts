@@ -7,10 +7,10 @@
  * `oracle price --at` would price it.
  */
 import type { Statement } from 'better-sqlite3';
-import { PRICED_CONDITIONS } from '../domain/conditions.js';
-import type { ConditionPoints } from '../domain/observation.js';
+import { PRICED_CONDITIONS } from '../../domain/conditions.js';
+import type { ConditionPoints } from '../../domain/observation.js';
 import type { SqliteDatabase } from './connection.js';
-import type { PricePointRange } from './price-points.js';
+import type { PricePointRange } from '../store.js';
 
 export type Row = [condition: string, source: string, observedAt: number, priceMinor: number];
 /** A condition's points as three JSON arrays of one aggregate row. */

@@ -10,15 +10,14 @@ import Database from 'better-sqlite3';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { DatabaseUnavailableError } from '../domain/errors.js';
+import { DatabaseUnavailableError } from '../../domain/errors.js';
+import { MIGRATIONS_DIR } from '../migrations.js';
 
 export type SqliteDatabase = Database.Database;
 
 /** How long a statement waits on a lock held by another connection before it fails. */
 export const BUSY_TIMEOUT_MS = 5_000;
 
-const MIGRATIONS_DIR = fileURLToPath(new URL('../../drizzle', import.meta.url));
 
 /** The tables every reader of the file relies on; a file without them is not oracle's. */
 const REQUIRED_TABLES = ['products', 'observations', 'api_keys'] as const;

@@ -2,16 +2,9 @@
  * The calibrations table: one row per `oracle calibrate` fit, its tables as JSON. The store
  * only reads and writes rows; the fit itself is pure engine code (src/engine/calibration.ts).
  */
+import type { StoredCalibration } from '../store.js';
 import type { SqliteDatabase } from './connection.js';
 
-export interface StoredCalibration {
-  id: number;
-  /** The instant the fit read observations before (epoch ms). */
-  asOf: number;
-  createdAt: number;
-  /** The fitted tables, as `oracle calibrate` wrote them (JSON text). */
-  body: string;
-}
 
 interface Row {
   id: number;

@@ -1,14 +1,10 @@
 /** Catalog products: lookups for pricing, upserts for ingest, the catalog listing. */
-import type { CatalogEntry, Era, Product, ProductType } from '../domain/product.js';
-import { toUtcDate } from '../domain/time.js';
+import type { CatalogEntry, Era, Product, ProductType } from '../../domain/product.js';
+import { toUtcDate } from '../../domain/time.js';
+import type { StoredProduct } from '../store.js';
 import type { SqliteDatabase } from './connection.js';
 import { matchAllWords, matchAnyWord } from './fts-query.js';
 
-/** A product with its row id, which observation queries take. */
-export interface StoredProduct extends Product {
-  id: number;
-  printing: string | null;
-}
 
 export interface ProductRow {
   id: number;

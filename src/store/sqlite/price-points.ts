@@ -5,21 +5,11 @@
  * scans only.
  */
 import type { Statement } from 'better-sqlite3';
-import { PRICED_CONDITIONS } from '../domain/conditions.js';
-import type { PricePoint } from '../domain/observation.js';
+import { PRICED_CONDITIONS } from '../../domain/conditions.js';
+import type { PricePoint } from '../../domain/observation.js';
+import type { PricePointRange } from '../store.js';
 import type { SqliteDatabase } from './connection.js';
 
-/** Which points to read, per priced condition (the engine's `pointsRequest` has this shape). */
-export interface PricePointRange {
-  /** Every point in [windowStart, asOf), */
-  windowStart: number;
-  asOf: number;
-  /** the latest `depthPerCondition` in [lookbackStart, windowStart), */
-  lookbackStart: number;
-  depthPerCondition: number;
-  /** and the latest `priorPerCondition` before lookbackStart. */
-  priorPerCondition: number;
-}
 
 interface LatestParams {
   productId: number;

@@ -1,0 +1,149 @@
+/**
+ * The SQLite store (the default): a file, read and written with better-sqlite3 prepared
+ * statements (drizzle-orm defines the schema and its migrations; loading the ORM on every
+ * command would cost a large share of start-up, see connection.ts). The repos are
+ * synchronous, as better-sqlite3 is; this module puts them behind the store's async
+ * interface (../store.ts) without changing when anything runs: every promise here is
+ * settled by the time it is returned.
+ */
+import type {
+  IngestWriter,
+  IngestWriterOptions,
+  Inventory,
+  OpenOptions,
+  Store,
+} from '../store.js';
+import { createApiKeyRepo } from './api-key-repo.js';
+import { createCalibrationRepo } from './calibration-repo.js';
+import { closeDatabase, openDatabase, type SqliteDatabase } from './connection.js';
+import { createIngestRunRepo } from './ingest-run-repo.js';
+import { createObservationRepo, type ObservationRepo } from './observation-repo.js';
+import { createPricePointReader } from './price-points.js';
+import { createPricePointSeriesReader } from './price-point-series.js';
+import { createProductRepo, type ProductRepo } from './product-repo.js';
+import { createWriteLock } from './write-lock.js';
+
+/** `fn`'s value as a promise, its exception as a rejection: the async face of a synchronous call. */
+function settled<T>(fn: () => T): Promise<T> {
+  try {
+    return Promise.resolve(fn());
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+export async function openSqliteStore(path: string, options: OpenOptions = {}): Promise<Store> {
+  const db: SqliteDatabase = await openDatabase(path, options);
+  // Prepared once: db.pragma() compiles the statement on every call, and `oracle serve`
+  // reads the version on every request.
+  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+  const inventory = db.prepare<[], Inventory>(
+    `SELECT (SELECT count(*) FROM products) AS products,
+            (SELECT coalesce(sum(observation_count), 0) FROM products) AS observations,
+            (SELECT count(*) FROM api_keys WHERE revoked_at IS NULL) AS activeKeys`,
+  );
+  const writeLock = createWriteLock(db);
+  if (options.lockWait) writeLock.configure(options.lockWait);
+  const products = createProductRepo(db);
+  const observations = createObservationRepo(db, writeLock);
+  const pricePoints = createPricePointReader(db);
+  const pricePointSeries = createPricePointSeriesReader(db);
+  const apiKeys = createApiKeyRepo(db);
+  const ingestRuns = createIngestRunRepo(db, writeLock);
+  const calibrations = createCalibrationRepo(db);
+  return {
+    dialect: 'sqlite',
+    location: path,
+    products: {
+      findByKey: (key) => settled(() => products.findByKey(key)),
+      findByRefsourceId: (id) => settled(() => products.findByRefsourceId(id)),
+      findByTcgplayerId: (id) => settled(() => products.findByTcgplayerId(id)),
+      count: () => settled(() => products.count()),
+      pageAfter: (afterId, limit) => settled(() => products.pageAfter(afterId, limit)),
+      all: () => settled(() => products.all()),
+      catalog: (search, limit) => settled(() => products.catalog(search, limit)),
+      catalogJson: () => settled(() => products.catalogJson()),
+      keysLike: (text, limit) => settled(() => products.keysLike(text, limit)),
+    },
+    pricePoints: { read: (productId, range) => settled(() => pricePoints.read(productId, range)) },
+    pricePointSeries: { readSeries: (productId, ranges) => settled(() => pricePointSeries.readSeries(productId, ranges)) },
+    apiKeys: {
+      create: (id, label, hash, at) => settled(() => apiKeys.create(id, label, hash, at)),
+      list: () => settled(() => apiKeys.list()),
+      findByHash: (hash) => settled(() => apiKeys.findByHash(hash)),
+      revoke: (id, at) => settled(() => apiKeys.revoke(id, at)),
+      touch: (uses) => settled(() => db.transaction(() => uses.forEach(([id, at]) => apiKeys.touch(id, at)))()),
+    },
+    ingestRuns: {
+      start: (run) => settled(() => ingestRuns.start(run)),
+      finish: (id, at, status, counts, error) => settled(() => ingestRuns.finish(id, at, status, counts, error)),
+      markInterrupted: () => settled(() => ingestRuns.markInterrupted()),
+      recent: (limit) => settled(() => ingestRuns.recent(limit)),
+    },
+    calibrations: {
+      insert: (asOf, createdAt, body) => settled(() => calibrations.insert(asOf, createdAt, body)),
+      usableAt: (at) => settled(() => calibrations.usableAt(at)),
+      all: () => settled(() => calibrations.all()),
+    },
+    dataVersion: () => dataVersion.get() as number,
+    inventory: () => settled(() => inventory.get() as Inventory),
+    openIngest: (writerOptions) => settled(() => openIngestWriter(products, observations, writerOptions)),
+    close: () => settled(() => closeDatabase(db)),
+  };
+}
+
+/**
+ * The ingest's writer over one connection. Each row is inserted at once into the open
+ * transaction (BEGIN IMMEDIATE on the first row), so `commit` finds the batch written and
+ * only commits it; a failure it meets is thrown at once, as the interface allows.
+ */
+function openIngestWriter(products: ProductRepo, observations: ObservationRepo, options: IngestWriterOptions): IngestWriter {
+  let inserted = 0;
+  let duplicates = 0;
+  const outcome = () => {
+    const result = { inserted, duplicates };
+    inserted = duplicates = 0;
+    return result;
+  };
+  if (options.dryRun) {
+    // What a dry run has counted, so a record twice in the input counts once.
+    const seen = new Set<string>();
+    return {
+      products,
+      upsertProducts() {
+        throw new Error('a dry run writes no products');
+      },
+      insert(productId, condition, observedAt, priceMinor, source, _grader, _grade, externalId) {
+        if (observations.isNew(productId, condition, observedAt, priceMinor, source, externalId, seen)) inserted += 1;
+        else duplicates += 1;
+      },
+      commit: () => Promise.resolve(outcome()),
+      rollback: () => settled(() => void outcome()),
+      close: () => Promise.resolve(),
+    };
+  }
+  const writer = observations.openWriter();
+  return {
+    products,
+    upsertProducts(changed) {
+      writer.begin(); // the products join the observations' transaction
+      products.upsertMany(changed);
+    },
+    insert(productId, condition, observedAt, priceMinor, source, grader, grade, externalId) {
+      if (writer.insert(productId, condition, observedAt, priceMinor, source, grader, grade, externalId)) inserted += 1;
+      else duplicates += 1;
+    },
+    commit() {
+      writer.commit();
+      return Promise.resolve(outcome());
+    },
+    rollback: () =>
+      settled(() => {
+        outcome();
+        writer.rollback();
+      }),
+    close: () => settled(() => writer.close()),
+  };
+}
+
+export { toDatabaseError } from './connection.js';
