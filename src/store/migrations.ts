@@ -1,7 +1,8 @@
 /**
- * Where drizzle-kit's migrations are. Defined at this depth (two levels below the package
- * root) because both builds keep it there: tsc's dist/store/ and the bundle's dist/bundle/.
+ * Where drizzle-kit's migrations are, per dialect. Defined at this depth (two levels below the
+ * package root) because the build keeps every output file there (scripts/build.js).
  */
 import { fileURLToPath } from 'node:url';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../drizzle', import.meta.url));
+export const PG_MIGRATIONS_DIR = fileURLToPath(new URL('../../drizzle-pg', import.meta.url));

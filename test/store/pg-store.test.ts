@@ -10,6 +10,7 @@ import { openPgStore, type PgStore } from '../../src/store/pg/store.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { describeWithPg, emptyPgDatabase, freshPgDatabase } from '../_pg.js';
 import { tempDir, testProduct } from '../_setup.js';
+import { writeObservations, writeProducts } from '../_store.js';
 
 /** A small deterministic generator, so a failure repeats. */
 function random(seed: number): () => number {
@@ -41,11 +42,11 @@ describeWithPg('PostgreSQL store', () => {
   beforeAll(async () => {
     sqlite = await openStore(join(tempDir(), 'oracle.db'), { create: true });
     store = await openPgStore(await freshPgDatabase(), { create: true });
-    sqlite.products.upsertMany(products);
+    await writeProducts(sqlite, products);
     expect(await store.products.upsertMany(products)).toEqual({ inserted: 300, updated: 0 });
   });
   afterAll(async () => {
-    sqlite.close();
+    await sqlite.close();
     await store.close();
   });
 
@@ -53,14 +54,14 @@ describeWithPg('PostgreSQL store', () => {
     const queries = ['charizard', 'char', 'base charizard 4/102', '4/102', 'juzam', 'POKEMON ex', 'c', 'ro', 'team rocket dark', 'zzz', '"*', 'tin promo'];
     let found = 0;
     for (const q of queries) {
-      const expected = sqlite.products.catalog(q).map((e) => e.product_key);
+      const expected = (await sqlite.products.catalog(q)).map((e) => e.product_key);
       found += expected.length;
       expect(await store.products.catalog(q).then((r) => r.map((e) => e.product_key)), q).toEqual(expected);
-      expect(await store.products.keysLike(q, 5), q).toEqual(sqlite.products.keysLike(q, 5));
+      expect(await store.products.keysLike(q, 5), q).toEqual(await sqlite.products.keysLike(q, 5));
     }
     expect(found).toBeGreaterThan(300);
-    expect(await store.products.catalog()).toEqual(sqlite.products.catalog());
-    expect(await store.products.catalogJson()).toBe(sqlite.products.catalogJson());
+    expect(await store.products.catalog()).toEqual(await sqlite.products.catalog());
+    expect(await store.products.catalogJson()).toBe(await sqlite.products.catalogJson());
   });
 
   it('ingests with COPY once: duplicates in a batch, across batches and across runs are skipped', async () => {
@@ -88,16 +89,17 @@ describeWithPg('PostgreSQL store', () => {
     const entry = (await store.products.catalog()).find((e) => e.product_key === stored!.productKey)!;
     expect(entry).toMatchObject({ observation_count: 2, earliest_observation: '1970-01-01' });
     expect(await store.inventory()).toMatchObject({ products: 300, observations: 20_003 });
-    sqlite.observations.insertMany(rows.map((r) => ({ ...r, productId: sqlite.products.findByKey(r.productId === a.id ? a.productKey : b.productKey)!.id })));
+    const sqliteA = (await sqlite.products.findByKey(a.productKey))!.id;
+    const sqliteB = (await sqlite.products.findByKey(b.productKey))!.id;
+    await writeObservations(sqlite, rows.map((r) => ({ ...r, productId: r.productId === a.id ? sqliteA : sqliteB })));
     const range = { windowStart: 1_500, asOf: 50_000, lookbackStart: 500, depthPerCondition: 3, priorPerCondition: 2 };
-    const sqliteB = sqlite.products.findByKey(b.productKey)!.id;
-    const sqliteWriter = sqlite.observations.openWriter();
+    const sqliteWriter = await sqlite.openIngest({ dryRun: false });
     for (let i = 0; i < 20_000; i++) sqliteWriter.insert(sqliteB, 'ungraded', 10_000 + i, 7, 'bulk', 'ungraded', null, i % 2 === 0 ? '' : `id-${i}`);
-    sqliteWriter.commit();
-    sqliteWriter.close();
-    expect(await store.pricePoints.read(b.id, range)).toEqual(sqlite.pricePoints.read(sqliteB, range));
+    await sqliteWriter.commit();
+    await sqliteWriter.close();
+    expect(await store.pricePoints.read(b.id, range)).toEqual(await sqlite.pricePoints.read(sqliteB, range));
     const ranges = [range, { ...range, windowStart: 20_000, asOf: 25_000, lookbackStart: 15_000 }];
-    expect(await store.pricePointSeries.readSeries(b.id, ranges)).toEqual(sqlite.pricePointSeries.readSeries(sqliteB, ranges));
+    expect(await store.pricePointSeries.readSeries(b.id, ranges)).toEqual(await sqlite.pricePointSeries.readSeries(sqliteB, ranges));
   });
 
   it('refuses a database without oracle schema unless asked to create it', async () => {

@@ -5,11 +5,9 @@
  * the URL's password never shown.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { DatabaseUnavailableError } from '../../domain/errors.js';
-
-const MIGRATIONS_DIR = fileURLToPath(new URL('../../../drizzle-pg', import.meta.url));
+import { PG_MIGRATIONS_DIR as MIGRATIONS_DIR } from '../migrations.js';
 
 /** Any advisory-lock key of our own: held while migrating. */
 const MIGRATION_LOCK = 0x6f7261636c65; // "oracle"

@@ -8,7 +8,8 @@
  */
 import { from as copyFrom, type CopyStreamQuery } from 'pg-copy-streams';
 import { conditionKey } from '../../domain/conditions.js';
-import { identityKey, type InsertResult, type ResolvedObservation } from '../observation-repo.js';
+import type { InsertResult, ResolvedObservation } from '../store.js';
+import { identityKey } from '../sqlite/observation-repo.js';
 import { toPgDatabaseError, type PgClient } from './connection.js';
 import type { Session } from './session.js';
 

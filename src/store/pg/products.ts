@@ -1,6 +1,7 @@
-/** Catalog products on PostgreSQL: the statements of ../product-repo.ts, and search as search.ts ranks it. */
+/** Catalog products on PostgreSQL: the statements of ../sqlite/product-repo.ts, and search as search.ts ranks it. */
 import type { CatalogEntry, Product } from '../../domain/product.js';
 import { allWordsPhrases, anyWordPhrases } from '../fts-query.js';
+import type { StoredProduct } from '../store.js';
 import {
   CATALOG_COLUMNS,
   PRODUCT_COLUMNS,
@@ -8,8 +9,7 @@ import {
   toProduct,
   type CatalogRow,
   type ProductRow,
-  type StoredProduct,
-} from '../product-repo.js';
+} from '../sqlite/product-repo.js';
 import { anyPhraseQuery, rankMatches, searchDocument, toPhrase, type SearchCandidate } from './search.js';
 import type { Session } from './session.js';
 

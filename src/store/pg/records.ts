@@ -1,8 +1,7 @@
 /** API keys, ingest runs and calibrations on PostgreSQL: the statements of their SQLite repos. */
 import { hostname } from 'node:os';
-import type { ApiKeyRecord } from '../api-key-repo.js';
-import type { StoredCalibration } from '../calibration-repo.js';
-import { processAlive, type IngestCounts, type IngestRunStatus } from '../ingest-run-repo.js';
+import type { ApiKeyRecord, IngestCounts, IngestRunStatus, StoredCalibration } from '../store.js';
+import { processAlive } from '../sqlite/ingest-run-repo.js';
 import type { Session } from './session.js';
 
 const KEY_COLUMNS = 'id, label, created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"';

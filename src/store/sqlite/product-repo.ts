@@ -3,7 +3,7 @@ import type { CatalogEntry, Era, Product, ProductType } from '../../domain/produ
 import { toUtcDate } from '../../domain/time.js';
 import type { StoredProduct } from '../store.js';
 import type { SqliteDatabase } from './connection.js';
-import { matchAllWords, matchAnyWord } from './fts-query.js';
+import { matchAllWords, matchAnyWord } from '../fts-query.js';
 
 
 export interface ProductRow {
