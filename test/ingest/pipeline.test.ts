@@ -230,7 +230,7 @@ describe('a feed format whose mapper has a bug', () => {
     expect((error as Error).cause).toBeInstanceOf(TypeError);
     // The refused row was the one reject; the batch under way is rolled back with its rejects
     // (the rejects file follows the database), and the run is recorded as failed with the bug.
-    expect(store.ingestRuns.recent(1)[0]).toMatchObject({ status: 'failed', format: 'buggy-listings', rejected_count: 1, error: expect.stringMatching(/TypeError/) });
+    expect((await store.ingestRuns.recent(1))[0]).toMatchObject({ status: 'failed', format: 'buggy-listings', rejected_count: 1, error: expect.stringMatching(/TypeError/) });
     expect(count('observations')).toBe(0);
     expect(readFileSync(join(dir, 'rejects.ndjson'), 'utf8')).toBe('');
   });
