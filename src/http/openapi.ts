@@ -37,8 +37,9 @@ function plainer({ jsonSchema }: { jsonSchema: JsonSchema }): void {
   if (jsonSchema.format === 'date' || jsonSchema.format === 'date-time') delete jsonSchema.pattern;
 }
 
-function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output' = 'output'): JsonSchema {
-  const { $schema: _schema, $id: _id, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', override: plainer }) as JsonSchema;
+/** `schema` as JSON Schema, of the value the handler receives (a parameter's default applied, an integer parsed). */
+function jsonSchemaOf(schema: z.ZodType): JsonSchema {
+  const { $schema: _schema, $id: _id, ...rest } = z.toJSONSchema(schema, { io: 'output', target: 'draft-2020-12', override: plainer }) as JsonSchema;
   return rest;
 }
 
