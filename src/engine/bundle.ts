@@ -10,6 +10,7 @@ import type { Product } from '../domain/product.js';
 import type { PricePoint } from '../domain/observation.js';
 import { OUTLIER_STDDEVS, WINDOW_HOURS } from '../domain/bundle.js';
 import { calibrationFor, type Calibration, type ConditionTable } from './calibration.js';
+import { carryMoves } from './carry.js';
 import { conditionIndex, priceCard, priceOwnOnly, type CellPrice } from './card-model.js';
 import { estimateCondition, estimateContext, sourceCounts, type Estimate } from './estimate.js';
 import { requestedWindowStart } from './points-request.js';
@@ -64,8 +65,10 @@ export function computeEvidence(input: ComputeBundleInput): BundleEvidence {
   const series = 'starts' in points ? seriesAt(points, params.asOf, windowStart) : buildSeries(points, params.asOf, windowStart);
   const ctx = estimateContext(params.asOf, windowStart, params.outlierStddevs, series.maxLength);
   const lastKnown = !series.hasCurrent;
-  const own = series.conditions.map((c) => estimateCondition(lastKnown ? c.prior : c.current, ctx));
+  const estimates = series.conditions.map((c) => estimateCondition(lastKnown ? c.prior : c.current, ctx));
   const sealed = product.productType === 'booster_box';
+  // The card's move reaches a thin condition through the card model; sealed products have none (§6.5).
+  const own = sealed || lastKnown ? estimates : carryMoves(estimates, params.asOf, ctx.scratch);
   const table = calibrationFor(input.calibration ?? null, product.era);
   const cells = sealed ? priceOwnOnly(own) : priceCard(own, table);
   return { series, own, cells, lastKnown, sealed, priorRatios: table.prior, table };

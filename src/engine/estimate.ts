@@ -36,6 +36,21 @@ export interface LogEstimate {
   newestAt: number;
 }
 
+/** The market's move carried into a thin condition's own estimate (§6.1). */
+export interface Carry {
+  /** Index of the reference condition (PRICED_CONDITIONS): the busiest one. */
+  from: number;
+  /** The reference's own estimate now and its level CARRY_HOLD_MS ago (ln cents). */
+  current: number;
+  held: number;
+  /** Of those two, the one nearer to the reference's level at the kept points' mean time: the level the move is measured to. */
+  now: number;
+  /** now minus the reference's level at the kept points' mean time, added to the own estimate. */
+  move: number;
+  /** The own estimate before the carry (ln cents). */
+  before: number;
+}
+
 /** A condition's own estimate, with the record of how it was made. */
 export interface Estimate extends LogEstimate {
   series: Series;
@@ -55,6 +70,10 @@ export interface Estimate extends LogEstimate {
   /** Robust sale-to-sale scale of the kept points (ln units, before the prior). */
   sigma: number;
   effectivePoints: number;
+  /** The recency-weighted mean time of the kept points (epoch ms): when the estimate stood. */
+  meanAt: number;
+  /** The market's move carried into the estimate (§6.1), or null: `mean` includes it. */
+  carry: Carry | null;
 }
 
 /** The recency weight of a kept point of age `ageMs` (§4): 2^(-age / half-life). */
@@ -192,6 +211,8 @@ export function estimateCondition(s: Series, ctx: EstimateContext): Estimate | n
     halfLifeMs,
     sigma,
     effectivePoints,
+    meanAt: asOf - swAge / sw,
+    carry: null,
   };
 }
 

@@ -10,8 +10,12 @@ import type { Slot } from '../domain/bundle.js';
 import { HOUR_MS } from '../domain/time.js';
 import { bundleFromEvidence, clampColumn, computeEvidence, slotContext, type BundleEvidence, type ComputeBundleInput } from './bundle.js';
 import { cardLevels, conditionIndex, plentiful, predict, type CardLevels, type PredictionRecord } from './card-model.js';
+import { spanAround } from './carry.js';
 import { recencyWeight, type Estimate } from './estimate.js';
 import {
+  CARRY_HOLD_MS,
+  CARRY_MIN_MOVE,
+  CARRY_SPAN_MS,
   CONFIDENCE_Z,
   CROSS_CHECK_MAX_POINTS,
   CROSS_CHECK_SIGMAS,
@@ -36,6 +40,7 @@ const SECTIONS: Readonly<Record<string, string>> = {
   '3.2': '32-regime-change-older-sales-never-outvote-a-run-of-new-ones',
   '4': '4-recency-weights',
   '5': '5-uncertainty-of-an-estimate',
+  '6.1': '61-carried-move-implied-levels',
   '6.2': '62-cross-check',
   '6.3': '63-prediction-from-the-other-conditions',
   '6.4': '64-blend-clamp',
@@ -133,8 +138,9 @@ function conditionPoints(j: number, e: Estimate, standing: Standing, ev: BundleE
   return points;
 }
 
-/** reference_set, filter and own_estimate of one condition. */
-function conditionSteps(j: number, e: Estimate, ev: BundleEvidence, windowStart: number, k: number): EvidenceStep[] {
+/** reference_set, filter and own_estimate of one condition, and its carried move when it has one. */
+function conditionSteps(j: number, e: Estimate, ev: BundleEvidence, ctx: SlotContext, k: number): EvidenceStep[] {
+  const { windowStart } = ctx;
   const condition = PRICED_CONDITIONS[j]!;
   const s = e.series;
   const windowPoints = s.hi - lowerBound(s, windowStart);
@@ -144,6 +150,7 @@ function conditionSteps(j: number, e: Estimate, ev: BundleEvidence, windowStart:
   else if (e.referenceStart === lowerBound(s, windowStart)) text = `The requested window holds ${windowPoints} ${condition} point(s) (at least ${MIN_REFERENCE_POINTS}, or nothing earlier in the 30 days): they form the reference set.`;
   else text = `The requested window holds ${windowPoints} ${condition} point(s) (fewer than ${MIN_REFERENCE_POINTS}): topped up with the latest earlier points of the 30 days, a reference set of ${reference}.`;
   const run = e.regime ? e.i1 - e.i0 : 0;
+  const own = e.carry?.before ?? e.mean;
   if (e.regime) text += ` Regime change: the newest ${run} points lie past the bounds of the older ones and alone form the reference set.`;
   const steps = [
     step('reference_set', ev.lastKnown ? '8' : e.regime ? '3.2' : '3', text, {
@@ -170,17 +177,44 @@ function conditionSteps(j: number, e: Estimate, ev: BundleEvidence, windowStart:
       'own_estimate',
       '4',
       `Half-life h = ${hours(e.halfLifeMs)} (the age of the ${RECENCY_POINTS}th newest kept point, or the oldest, at least ${hours(MIN_HALF_LIFE_MS)}); ` +
-        `each kept point weighs 2^(-age / h), shown as its share of the sum; ŷ = Σ weight · ln price = ${ln(e.mean)} (${cents(Math.exp(e.mean))}). ` +
+        `each kept point weighs 2^(-age / h), shown as its share of the sum; ŷ = Σ weight · ln price = ${ln(own)} (${cents(Math.exp(own))}). ` +
         `Its variance (§5): ${e.variance.toFixed(6)} (sale scale ${e.sigma.toFixed(6)}, ${e.effectivePoints.toFixed(3)} effective points).`,
       {
         condition,
-        value_ln: e.mean,
-        value_minor: Math.exp(e.mean),
+        value_ln: own,
+        value_minor: Math.exp(own),
         inputs: { half_life_hours: e.halfLifeMs / HOUR_MS, kept: e.included, sale_sigma: e.sigma, effective_points: e.effectivePoints, variance: e.variance },
       },
     ),
   );
+  if (e.carry !== null) steps.push(carryStep(condition, e, ev, ctx));
   return steps;
+}
+
+function carryStep(condition: string, e: Estimate, ev: BundleEvidence, ctx: SlotContext): EvidenceStep {
+  const carry = e.carry!;
+  const reference = PRICED_CONDITIONS[carry.from]!;
+  const refSeries = ev.own[carry.from]!.series;
+  const [i0, i1] = spanAround(refSeries, e.meanAt);
+  const points = [];
+  for (let i = i0; i < i1; i++) points.push({ observed_at: ctx.iso(refSeries.t[i]!), price_minor: refSeries.p[i]! });
+  const then = carry.now - carry.move;
+  const after = carry.before + carry.move;
+  return step(
+    'carry',
+    '6.1',
+    `${condition}'s kept points stand, weighted like its estimate, at ${ctx.iso(Math.round(e.meanAt))}; the card's busiest condition, ${reference}, was then at ` +
+      `${cents(Math.exp(then))} (the median of its ${points.length} points within ${hours(CARRY_SPAN_MS)} either side of that hour, or its earliest). ` +
+      `It stands at ${cents(Math.exp(carry.current))} (its own estimate) and stood at ${cents(Math.exp(carry.held))} ${hours(CARRY_HOLD_MS)} ago; ` +
+      `the move is measured to the one nearer the old level, ${cents(Math.exp(carry.now))}: ${carry.move.toFixed(6)} in ln, at least ${CARRY_MIN_MOVE}, ` +
+      `so it is carried: ŷ = ${ln(carry.before)} + ${carry.move.toFixed(6)} = ${ln(after)} (${cents(Math.exp(after))}).`,
+    {
+      condition,
+      value_ln: after,
+      value_minor: Math.exp(after),
+      inputs: { reference, at: ctx.iso(Math.round(e.meanAt)), reference_points: points, then_ln: then, current_ln: carry.current, held_ln: carry.held, now_ln: carry.now, move: carry.move, before_ln: carry.before },
+    },
+  );
 }
 
 /**
@@ -234,7 +268,7 @@ export function explainSlot(input: ComputeBundleInput, slot: string): EvidenceBo
   for (const { j, standing } of listed) {
     const e = ev.own[j]!;
     body.points.push(...conditionPoints(j, e, standing, ev, ctx, k));
-    body.steps.push(...conditionSteps(j, e, ev, ctx.windowStart, k));
+    body.steps.push(...conditionSteps(j, e, ev, ctx, k));
   }
   if (levels !== null && levels.level !== null) body.steps.push(crossCheckStep(levels, ev, c));
   if (predictionUsed) body.steps.push(predictionStep(c, record, cell.prediction!.variance, ev));

@@ -70,6 +70,16 @@ export const DRIFT_VARIANCE_PER_DAY = 0.0004;
 export const CROSS_CHECK_SIGMAS = 3;
 export const CROSS_CHECK_MAX_POINTS = 3;
 
+/**
+ * §6.1 Carried move: a thin condition's own estimate is shifted by the busiest condition's move
+ * since the thin one's points sold (their weighted mean time), when that move is at least
+ * CARRY_MIN_MOVE in ln and has held for CARRY_HOLD_MS. The busiest condition's level at a time
+ * is the median of its points within CARRY_SPAN_MS either side (at least CARRY_REFERENCE_POINTS).
+ */
+export const CARRY_MIN_MOVE = 0.15;
+export const CARRY_REFERENCE_POINTS = 8;
+export const CARRY_HOLD_MS = 6 * HOUR_MS;
+export const CARRY_SPAN_MS = 12 * HOUR_MS;
 /** §6.4 A cell with at least this many kept points in the requested window is priced by its own estimate alone (full weight to plentiful own data). */
 export const OWN_FULL_WEIGHT_POINTS = 10;
 /** §6.3 Huber weights of the pieces of a prediction: beyond this many standard deviations from the pool, weight · k/|r|; passes after the first. */

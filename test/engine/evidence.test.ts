@@ -49,6 +49,18 @@ function pointArb(m: Market): fc.Arbitrary<PricePoint> {
     }));
 }
 
+/** An ungraded sale of the last 24 hours (a busy condition: the carried move's reference). */
+function densePointArb(m: Market): fc.Arbitrary<PricePoint> {
+  return fc
+    .record({ minutes: fc.integer({ min: 1, max: 24 * 60 }), noise: fc.double({ min: -0.1, max: 0.1, noNaN: true }) })
+    .map(({ minutes, noise }) => ({
+      condition: 'ungraded',
+      source: 'ebay',
+      observedAt: AS_OF - minutes * 60_000,
+      priceMinor: Math.max(1, Math.round(m.level * LEVEL.ungraded! * (minutes < m.jumpHours * 60 ? m.jump : 1) * Math.exp(noise))),
+    }));
+}
+
 const bundleArb = fc
   .record({
     level: fc.integer({ min: 200, max: 5_000_000 }),
@@ -61,7 +73,15 @@ const bundleArb = fc
     fc.record({
       product: fc.constant<Product>({ ...product(era), productType: sealed ? 'booster_box' : 'single_card' }),
       // Thin cards and busy ones: fast-check keeps arrays short unless told otherwise.
-      points: fc.oneof(fc.array(pointArb(market), { maxLength: 12 }), fc.array(pointArb(market), { minLength: 40, maxLength: 160, size: 'max' })),
+      // Thin cards, busy ones, and busy ones whose ungraded sells every half hour or so, so the
+      // market's move is carried into the thin conditions (§6.1).
+      points: fc.oneof(
+        fc.array(pointArb(market), { maxLength: 12 }),
+        fc.array(pointArb(market), { minLength: 40, maxLength: 160, size: 'max' }),
+        fc
+          .tuple(fc.array(pointArb(market), { minLength: 20, maxLength: 60 }), fc.array(densePointArb(market), { minLength: 30, maxLength: 80, size: 'max' }))
+          .map(([some, dense]) => [...some, ...dense]),
+      ),
       windowHours: fc.integer({ min: 1, max: 72 }),
       outlierStddevs: fc.integer({ min: 1, max: 4 }),
     }),
@@ -94,6 +114,18 @@ function recompute(ev: EvidenceBody): number | null {
   if (blend === undefined) return null;
   const estimate = new Map<string, number>();
   for (const p of ev.points) if (p.kept) estimate.set(p.condition, (estimate.get(p.condition) ?? 0) + p.weight * Math.log(p.price_minor));
+  // §6.1: a carried condition moves by the busiest condition's level now (the nearer to its
+  // level then of its estimate and its level 6 h back) minus its level then, the median of the
+  // points listed.
+  for (const carry of ev.steps.filter((s) => s.name === 'carry')) {
+    const inputs = carry.inputs as { reference_points: { price_minor: number }[]; then_ln: number; current_ln: number; held_ln: number; now_ln: number; move: number };
+    const logs = inputs.reference_points.map((p) => Math.log(p.price_minor)).sort((a, b) => a - b);
+    const mid = logs.length >> 1;
+    expect(inputs.then_ln).toBeCloseTo(logs.length % 2 === 1 ? logs[mid]! : (logs[mid - 1]! + logs[mid]!) / 2, 12);
+    expect(inputs.now_ln).toBe(Math.abs(inputs.held_ln - inputs.then_ln) < Math.abs(inputs.current_ln - inputs.then_ln) ? inputs.held_ln : inputs.current_ln);
+    expect(inputs.move).toBeCloseTo(inputs.now_ln - inputs.then_ln, 12);
+    estimate.set(carry.condition!, estimate.get(carry.condition!)! + inputs.move);
+  }
   const prediction = stepOf(ev, 'prediction');
   let predicted: number | null = null;
   if (prediction !== undefined) {
