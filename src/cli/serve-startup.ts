@@ -4,9 +4,9 @@
  * routes are off and how to turn them on, and a warning for each thing that makes the API
  * answer nothing useful (no database, no key).
  */
-import { resolve } from 'node:path';
 import { DatabaseUnavailableError } from '../domain/errors.js';
 import type { OracleService, ServiceInventory } from '../service/oracle-service.js';
+import { describeLocation } from '../store/store.js';
 import type { ServeConfig } from './serve-config.js';
 
 const REFSOURCE_ROUTES = '/api/v1/developer/refsource/{refsource_id} and its /snapshot';
@@ -39,7 +39,7 @@ function optionalRoutesLines(config: ServeConfig): string[] {
 
 /** The start-up lines, without newlines; reading the inventory opens the database. */
 export async function startupLines(service: OracleService, config: ServeConfig, dbPath: string): Promise<string[]> {
-  const path = resolve(dbPath);
+  const path = describeLocation(dbPath);
   const lines: string[] = [];
   try {
     const inventory = await service.inventory();

@@ -16,7 +16,7 @@
  */
 import { statSync, type Stats } from 'node:fs';
 import { DatabaseUnavailableError } from '../domain/errors.js';
-import { openStore, toDatabaseError, type Store } from '../store/store.js';
+import { isPostgresUrl, openStore, toDatabaseError, type Store } from '../store/store.js';
 import type { Awaitable } from './awaitable.js';
 
 export interface StoreHandle {
@@ -59,6 +59,7 @@ export interface StoreHandleOptions {
 }
 
 export function createStoreHandle(path: string, options: StoreHandleOptions = {}): StoreHandle {
+  if (isPostgresUrl(path)) return createServerStoreHandle(path);
   const checkIntervalMs = options.fileCheckIntervalMs ?? FILE_CHECK_INTERVAL_MS;
   let store: Store | undefined;
   let identity: FileIdentity | undefined;
@@ -172,5 +173,48 @@ export function createStoreHandle(path: string, options: StoreHandleOptions = {}
       }
     },
     close: async () => drop(true),
+  };
+}
+
+/**
+ * The server's store on a database server (PostgreSQL): there is no file to watch. One pool
+ * serves the reads and the keys' last-used writes; it is opened on first use, and again on
+ * the next request after an open that failed (a server may start before its database is up
+ * or holds oracle's schema). The pool reconnects by itself, and the data version is the
+ * store's own counter, kept current by its notifications. Writes after close get a store of
+ * their own.
+ */
+function createServerStoreHandle(url: string): StoreHandle {
+  let store: Store | undefined;
+  let opening: Promise<Store> | undefined;
+  const get = () =>
+    (opening ??= openStore(url, { readonly: true }).then(
+      (opened) => (store = opened),
+      (error: unknown) => {
+        opening = undefined;
+        throw error;
+      },
+    ));
+  return {
+    use(fn) {
+      const current = store;
+      if (current) return fn(current, current.dataVersion());
+      return get().then((opened) => fn(opened, opened.dataVersion()));
+    },
+    async write(fn) {
+      if (store !== undefined || opening !== undefined) return fn(await get());
+      // After close (the last key last-used times at shutdown): a store of its own, closed after.
+      const own = await openStore(url);
+      try {
+        await fn(own);
+      } finally {
+        await own.close();
+      }
+    },
+    async close() {
+      const opened = store ?? (await opening?.catch(() => undefined));
+      store = opening = undefined;
+      await opened?.close();
+    },
   };
 }

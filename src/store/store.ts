@@ -26,6 +26,7 @@
  */
 import type { CatalogEntry, Product } from '../domain/product.js';
 import type { ConditionPoints, Observation, PricePoint } from '../domain/observation.js';
+import { resolve } from 'node:path';
 import { openSqliteStore } from './sqlite/store.js';
 
 /** A product with its row id, which observation reads take. */
@@ -248,7 +249,33 @@ export interface OpenOptions {
  */
 export { toDatabaseError } from './sqlite/connection.js';
 
-/** Opens the store at `location`: a SQLite file path (':memory:' for tests). */
+/** True for the locations the PostgreSQL store opens: `postgres://` and `postgresql://` URLs. */
+export function isPostgresUrl(location: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(location);
+}
+
+/** A URL without its password, for messages and logs. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'postgres://(unparsable URL)';
+  }
+}
+
+/** How messages name a store: a database server's URL without its password, a file's absolute path. */
+export function describeLocation(location: string): string {
+  return isPostgresUrl(location) ? redactUrl(location) : resolve(location);
+}
+
+/**
+ * Opens the store at `location`: a `postgres://` or `postgresql://` URL (PostgreSQL), else a
+ * SQLite file path (':memory:' for tests). The PostgreSQL store is loaded only when named, so
+ * a SQLite command never pays for its driver at start-up.
+ */
 export async function openStore(location: string, options: OpenOptions = {}): Promise<Store> {
+  if (isPostgresUrl(location)) return (await import('./pg/store.js')).openPgStore(location, options);
   return openSqliteStore(location, options);
 }

@@ -6,8 +6,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Product } from '../../src/domain/product.js';
-import { openPgStore, type PgStore } from '../../src/store/pg/store.js';
-import { openStore, type Store } from '../../src/store/store.js';
+import { openStore, type IngestWriter, type Store } from '../../src/store/store.js';
 import { describeWithPg, emptyPgDatabase, freshPgDatabase } from '../_pg.js';
 import { tempDir, testProduct } from '../_setup.js';
 import { writeObservations, writeProducts } from '../_store.js';
@@ -36,14 +35,16 @@ function catalog(n: number): Product[] {
 
 describeWithPg('PostgreSQL store', () => {
   let sqlite: Store;
-  let store: PgStore;
+  let store: Store;
   const products = catalog(300);
 
   beforeAll(async () => {
     sqlite = await openStore(join(tempDir(), 'oracle.db'), { create: true });
-    store = await openPgStore(await freshPgDatabase(), { create: true });
+    store = await openStore(await freshPgDatabase(), { create: true });
+    expect(store.dialect).toBe('postgres');
     await writeProducts(sqlite, products);
-    expect(await store.products.upsertMany(products)).toEqual({ inserted: 300, updated: 0 });
+    await writeProducts(store, products);
+    expect(await store.inventory()).toEqual({ products: 300, observations: 0, activeKeys: 0 });
   });
   afterAll(async () => {
     await sqlite.close();
@@ -74,38 +75,69 @@ describeWithPg('PostgreSQL store', () => {
       { productId: a.id, source: 'shop', externalId: '', observedAt: 1_000, priceMinor: 90, grader: 'PSA', grade: 9.5 },
       { productId: b.id, source: 'shop', externalId: '', observedAt: 3_000, priceMinor: 50, grader: 'ungraded', grade: null },
     ].map((o) => ({ ...o, productKey: '' }));
-    expect(await store.observations.insertMany(rows)).toEqual({ inserted: 3, duplicates: 1 });
-    expect(await store.observations.insertMany(rows)).toEqual({ inserted: 0, duplicates: 4 });
+    expect(await writeObservations(store, rows)).toEqual({ inserted: 3, duplicates: 1 });
+    expect(await writeObservations(store, rows)).toEqual({ inserted: 0, duplicates: 4 });
 
-    const writer = await store.observations.openWriter();
-    for (let i = 0; i < 20_000; i++) writer.insert(b.id, 'ungraded', 10_000 + i, 7, 'bulk', 'ungraded', null, i % 2 === 0 ? '' : `id-${i}`);
-    await writer.drain();
-    expect(await writer.commit()).toBe(20_000);
-    for (let i = 0; i < 20_000; i += 1000) writer.insert(b.id, 'ungraded', 10_000 + i, 7, 'bulk', 'ungraded', null, i % 2 === 0 ? '' : `id-${i}`);
-    expect(await writer.commit()).toBe(0);
+    const bulk = (writer: IngestWriter, productId: number, step: number) => {
+      for (let i = 0; i < 20_000; i += step) writer.insert(productId, 'ungraded', 10_000 + i, 7, 'bulk', 'ungraded', null, i % 2 === 0 ? '' : `id-${i}`);
+    };
+    const writer = await store.openIngest({ dryRun: false });
+    bulk(writer, b.id, 1);
+    const first = writer.commit();
+    // Rows handed in while a commit runs belong to the next batch.
+    bulk(writer, b.id, 1000);
+    const second = writer.commit();
+    expect(await first).toEqual({ inserted: 20_000, duplicates: 0 });
+    expect(await second).toEqual({ inserted: 0, duplicates: 20 });
     await writer.close();
 
-    const stored = await store.products.findByKey(products[0]!.productKey);
-    const entry = (await store.products.catalog()).find((e) => e.product_key === stored!.productKey)!;
+    const dry = await store.openIngest({ dryRun: true });
+    dry.insert(b.id, 'ungraded', 10_000, 7, 'bulk', 'ungraded', null, '');
+    dry.insert(b.id, 'ungraded', 5, 7, 'new', 'ungraded', null, '');
+    dry.insert(b.id, 'ungraded', 5, 7, 'new', 'ungraded', null, '');
+    expect(await dry.commit()).toEqual({ inserted: 1, duplicates: 2 });
+    dry.insert(b.id, 'ungraded', 5, 7, 'new', 'ungraded', null, '');
+    expect(await dry.commit()).toEqual({ inserted: 0, duplicates: 1 });
+    await dry.close();
+
+    const entry = (await store.products.catalog()).find((e) => e.product_key === a.productKey)!;
     expect(entry).toMatchObject({ observation_count: 2, earliest_observation: '1970-01-01' });
     expect(await store.inventory()).toMatchObject({ products: 300, observations: 20_003 });
+
     const sqliteA = (await sqlite.products.findByKey(a.productKey))!.id;
     const sqliteB = (await sqlite.products.findByKey(b.productKey))!.id;
     await writeObservations(sqlite, rows.map((r) => ({ ...r, productId: r.productId === a.id ? sqliteA : sqliteB })));
-    const range = { windowStart: 1_500, asOf: 50_000, lookbackStart: 500, depthPerCondition: 3, priorPerCondition: 2 };
     const sqliteWriter = await sqlite.openIngest({ dryRun: false });
-    for (let i = 0; i < 20_000; i++) sqliteWriter.insert(sqliteB, 'ungraded', 10_000 + i, 7, 'bulk', 'ungraded', null, i % 2 === 0 ? '' : `id-${i}`);
+    bulk(sqliteWriter, sqliteB, 1);
     await sqliteWriter.commit();
     await sqliteWriter.close();
+    const range = { windowStart: 1_500, asOf: 50_000, lookbackStart: 500, depthPerCondition: 3, priorPerCondition: 2 };
     expect(await store.pricePoints.read(b.id, range)).toEqual(await sqlite.pricePoints.read(sqliteB, range));
     const ranges = [range, { ...range, windowStart: 20_000, asOf: 25_000, lookbackStart: 15_000 }];
     expect(await store.pricePointSeries.readSeries(b.id, ranges)).toEqual(await sqlite.pricePointSeries.readSeries(sqliteB, ranges));
   });
 
+  it('resolves the products a batch upserts before it commits, and commits them with it', async () => {
+    const writer = await store.openIngest({ dryRun: false });
+    writer.upsertProducts([testProduct({ productKey: 'new-card', refsourceId: '999999', tcgplayerId: '77' })]);
+    const provisional = writer.products.findByKey('new-card')!;
+    expect(writer.products.findByRefsourceId('999999')).toBe(provisional);
+    expect(writer.products.findByTcgplayerId('77')).toEqual([provisional]);
+    writer.insert(provisional.id, 'ungraded', 1_000, 5, 'shop', 'ungraded', null, '');
+    expect(await writer.commit()).toEqual({ inserted: 1, duplicates: 0 });
+    const stored = (await store.products.findByKey('new-card'))!;
+    expect(writer.products.findByKey('new-card')!.id).toBe(stored.id);
+    // A row handed in with the id the resolver kept from before the commit still lands on the product.
+    writer.insert(provisional.id, 'ungraded', 2_000, 5, 'shop', 'ungraded', null, '');
+    expect(await writer.commit()).toEqual({ inserted: 1, duplicates: 0 });
+    await writer.close();
+    expect((await store.products.catalog('new card'))[0]).toMatchObject({ product_key: 'new-card', observation_count: 2 });
+  });
+
   it('refuses a database without oracle schema unless asked to create it', async () => {
     const url = await emptyPgDatabase();
-    await expect(openPgStore(url)).rejects.toThrow(/has no oracle schema: load data with 'oracle ingest' first/);
-    const created = await openPgStore(url, { create: true });
+    await expect(openStore(url)).rejects.toThrow(/has no oracle schema: load data with 'oracle ingest' first/);
+    const created = await openStore(url, { create: true });
     expect(await created.inventory()).toEqual({ products: 0, observations: 0, activeKeys: 0 });
     await created.close();
   });

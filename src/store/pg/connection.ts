@@ -7,28 +7,13 @@
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { DatabaseUnavailableError } from '../../domain/errors.js';
+import { redactUrl } from '../store.js';
 import { PG_MIGRATIONS_DIR as MIGRATIONS_DIR } from '../migrations.js';
 
 /** Any advisory-lock key of our own: held while migrating. */
 const MIGRATION_LOCK = 0x6f7261636c65; // "oracle"
 
 const TABLES_REQUIRED = ['products', 'observations', 'api_keys'] as const;
-
-/** True for the URLs the PostgreSQL store opens. */
-export function isPostgresUrl(location: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(location);
-}
-
-/** The URL without its password, for messages and logs. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'postgres://(unparsable URL)';
-  }
-}
 
 /**
  * bigint (int8) columns hold epoch milliseconds and counts: far below 2^53, read as numbers

@@ -2,11 +2,11 @@
  * The data version on PostgreSQL: what SQLite's `PRAGMA data_version` is to a server's
  * caches, for any number of replicas. Every commit that changes what pricing reads bumps the
  * one row of data_version and, in the same transaction, NOTIFYs `oracle_data` with the new
- * value; PostgreSQL delivers the notification at commit to every listening connection. Each
- * process keeps the last version it heard in memory, so dataVersion() stays a synchronous
- * read; the listening connection is opened on the first read (a one-shot command never
- * opens it). A lost listening connection is reopened, and the row read again, so a
- * notification missed meanwhile still moves the version.
+ * value; PostgreSQL delivers the notification at commit to every listening connection. A
+ * server process keeps the last version it heard in memory, so dataVersion() stays a
+ * synchronous read; its listening connection is opened on the first read. A lost listening
+ * connection is reopened, and the row read again, so a notification missed meanwhile still
+ * moves the version. A one-shot command does not listen: it keeps the version it read on open.
  */
 import pg from 'pg';
 import type { PgClient, PgPool } from './connection.js';
@@ -29,8 +29,8 @@ export interface DataVersionWatch {
   close(): Promise<void>;
 }
 
-/** Reads the row once (`initial`) and follows the notifications from the first call of current(). */
-export function watchDataVersion(pool: PgPool, url: string, initial: number): DataVersionWatch {
+/** Starts from `initial` (the row as read on open); `follow`: listens from the first call of current(). */
+export function watchDataVersion(pool: PgPool, url: string, initial: number, follow: boolean): DataVersionWatch {
   let version = initial;
   let listener: pg.Client | null = null;
   let started = false;
@@ -60,8 +60,10 @@ export function watchDataVersion(pool: PgPool, url: string, initial: number): Da
     });
     try {
       await client.connect();
-      // The stream must not keep a process alive that has nothing else to do.
-      (client as unknown as { connection: { stream: { unref?: () => void } } }).connection.stream.unref?.();
+      if (closed) {
+        await client.end();
+        return;
+      }
       await client.query(`LISTEN ${DATA_CHANNEL}`);
       // Read after LISTEN: a commit between the two is heard or read, never missed.
       const rows = await pool.query<{ version: number }>('SELECT version FROM data_version WHERE id = 1');
@@ -73,7 +75,7 @@ export function watchDataVersion(pool: PgPool, url: string, initial: number): Da
 
   return {
     current() {
-      if (!started) {
+      if (follow && !started) {
         started = true;
         void listen();
       }

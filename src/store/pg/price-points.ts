@@ -50,7 +50,7 @@ const toPoint = (row: { condition: string; source: string; observed_at: number; 
 
 export function createPgPricePointReader(session: Session) {
   const rows = (text: string, params: unknown[]) =>
-    session.query<{ condition: string; source: string; observed_at: number; price_minor: number }>(text, params);
+    session.prepared<{ condition: string; source: string; observed_at: number; price_minor: number }>(text, params);
   return {
     /** The points of `range` for one product, as ../price-points.ts's read returns them. */
     async read(productId: number, range: PricePointRange): Promise<PricePoint[]> {

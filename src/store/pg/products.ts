@@ -13,10 +13,12 @@ import {
 import { anyPhraseQuery, rankMatches, searchDocument, toPhrase, type SearchCandidate } from './search.js';
 import type { Session } from './session.js';
 
+export { PRODUCT_COLUMNS, toProduct, type ProductRow };
+
 /** Text in SQLite's order (bytes), whatever the database's collation. */
 const BYTES = 'COLLATE "C"';
 
-export function createPgProductRepo(session: Session, onWrite: () => Promise<void>) {
+export function createPgProductRepo(session: Session) {
   const q = session.query;
   const one = async (text: string, params: unknown[]) => {
     const [row] = await q<ProductRow>(text, params);
@@ -54,54 +56,6 @@ export function createPgProductRepo(session: Session, onWrite: () => Promise<voi
     async findByTcgplayerId(tcgplayerId: string): Promise<StoredProduct[]> {
       return (await q<ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE tcgplayer_id = $1 ORDER BY id`, [tcgplayerId])).map(toProduct);
     },
-    /** Creates or updates products (in the open ingest transaction when there is one); returns how many were new. */
-    async upsertMany(products: readonly Product[]): Promise<{ inserted: number; updated: number }> {
-      if (products.length === 0) return { inserted: 0, updated: 0 };
-      const columns = {
-        product_key: [] as string[], refsource_id: [] as (string | null)[], product_name: [] as string[], subtitle: [] as string[],
-        set_name: [] as string[], image_url: [] as string[], product_type: [] as string[], era: [] as string[],
-        release_date: [] as (string | null)[], tcgplayer_id: [] as (string | null)[], printing: [] as (string | null)[],
-        search_text: [] as string[], search_size: [] as number[],
-      };
-      // A key given twice keeps its last record, as the SQLite store's row-by-row upserts do.
-      const last = new Map<string, Product>();
-      for (const p of products) last.set(p.productKey, p);
-      for (const p of last.values()) {
-        const doc = searchDocument([p.productKey, p.productName, p.setName, p.subtitle]);
-        columns.product_key.push(p.productKey);
-        columns.refsource_id.push(p.refsourceId);
-        columns.product_name.push(p.productName);
-        columns.subtitle.push(p.subtitle);
-        columns.set_name.push(p.setName);
-        columns.image_url.push(p.imageUrl);
-        columns.product_type.push(p.productType);
-        columns.era.push(p.era);
-        columns.release_date.push(p.releaseDate);
-        columns.tcgplayer_id.push(p.tcgplayerId);
-        columns.printing.push(p.printing ?? null);
-        columns.search_text.push(doc.searchText);
-        columns.search_size.push(doc.searchSize);
-      }
-      const names = Object.keys(columns);
-      const types = ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'int'];
-      // xmax = 0 on a returned row: the row was inserted, not updated.
-      const rows = await q<{ inserted: boolean }>(
-        `INSERT INTO products (${names.join(', ')})
-         SELECT * FROM unnest(${types.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})
-         ON CONFLICT (product_key) DO UPDATE SET
-           refsource_id = excluded.refsource_id, product_name = excluded.product_name, subtitle = excluded.subtitle,
-           set_name = excluded.set_name, image_url = excluded.image_url, product_type = excluded.product_type,
-           era = excluded.era, release_date = excluded.release_date,
-           tcgplayer_id = COALESCE(excluded.tcgplayer_id, products.tcgplayer_id),
-           printing = COALESCE(excluded.printing, products.printing),
-           search_text = excluded.search_text, search_size = excluded.search_size
-         RETURNING (xmax = 0) AS inserted`,
-        Object.values(columns),
-      );
-      await onWrite();
-      const inserted = rows.filter((r) => r.inserted).length;
-      return { inserted, updated: products.length - inserted };
-    },
     /** The catalog body of SPEC.md 4.5 (`{total, products}`) as JSON text, as the SQLite store writes it. */
     async catalogJson(): Promise<string> {
       const entries = await this.catalog();
@@ -127,4 +81,45 @@ export function createPgProductRepo(session: Session, onWrite: () => Promise<voi
   };
 }
 
-export type PgProductRepo = ReturnType<typeof createPgProductRepo>;
+
+type Query = (text: string, params: unknown[]) => Promise<{ id: number; product_key: string }[]>;
+
+/**
+ * Creates or updates products by key, as the SQLite store's upsert does (a TCGplayer id or
+ * printing the record leaves out keeps the stored one); a key given twice keeps its last
+ * record. Returns each product's id.
+ */
+export async function upsertProducts(query: Query, products: readonly Product[]): Promise<{ id: number; product_key: string }[]> {
+  const last = new Map<string, Product>();
+  for (const p of products) last.set(p.productKey, p);
+  const rows = [...last.values()];
+  const documents = rows.map((p) => searchDocument([p.productKey, p.productName, p.setName, p.subtitle]));
+  const columns: [string, string, unknown[]][] = [
+    ['product_key', 'text', rows.map((p) => p.productKey)],
+    ['refsource_id', 'text', rows.map((p) => p.refsourceId)],
+    ['product_name', 'text', rows.map((p) => p.productName)],
+    ['subtitle', 'text', rows.map((p) => p.subtitle)],
+    ['set_name', 'text', rows.map((p) => p.setName)],
+    ['image_url', 'text', rows.map((p) => p.imageUrl)],
+    ['product_type', 'text', rows.map((p) => p.productType)],
+    ['era', 'text', rows.map((p) => p.era)],
+    ['release_date', 'text', rows.map((p) => p.releaseDate)],
+    ['tcgplayer_id', 'text', rows.map((p) => p.tcgplayerId)],
+    ['printing', 'text', rows.map((p) => p.printing ?? null)],
+    ['search_text', 'text', documents.map((d) => d.searchText)],
+    ['search_size', 'int', documents.map((d) => d.searchSize)],
+  ];
+  return query(
+    `INSERT INTO products (${columns.map(([name]) => name).join(', ')})
+     SELECT * FROM unnest(${columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})
+     ON CONFLICT (product_key) DO UPDATE SET
+       refsource_id = excluded.refsource_id, product_name = excluded.product_name, subtitle = excluded.subtitle,
+       set_name = excluded.set_name, image_url = excluded.image_url, product_type = excluded.product_type,
+       era = excluded.era, release_date = excluded.release_date,
+       tcgplayer_id = COALESCE(excluded.tcgplayer_id, products.tcgplayer_id),
+       printing = COALESCE(excluded.printing, products.printing),
+       search_text = excluded.search_text, search_size = excluded.search_size
+     RETURNING id, product_key`,
+    columns.map(([, , values]) => values),
+  );
+}

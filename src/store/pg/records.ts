@@ -1,27 +1,45 @@
 /** API keys, ingest runs and calibrations on PostgreSQL: the statements of their SQLite repos. */
 import { hostname } from 'node:os';
-import type { ApiKeyRecord, IngestCounts, IngestRunStatus, StoredCalibration } from '../store.js';
 import { processAlive } from '../sqlite/ingest-run-repo.js';
+import type { ApiKeyRecord, IngestCounts, IngestRunStatus, StoredCalibration } from '../store.js';
+import type { PgClient } from './connection.js';
 import type { Session } from './session.js';
+
+/** Runs `fn` in a transaction that also bumps the data version (a write cached answers depend on). */
+export type VersionedWrite = <T>(fn: (client: PgClient) => Promise<T>) => Promise<T>;
 
 const KEY_COLUMNS = 'id, label, created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"';
 
-export function createPgApiKeyRepo(session: Session) {
+/**
+ * Creating and revoking a key bump the data version (as any commit moves SQLite's): servers
+ * cache what they know of keys per version, and a revoked key must stop working on every
+ * replica. Last-used times do not: nothing cached depends on them.
+ */
+export function createPgApiKeyRepo(session: Session, versionedWrite: VersionedWrite) {
   const q = session.query;
   return {
-    async create(id: string, label: string, secretHash: string, createdAt: number): Promise<void> {
-      await q('INSERT INTO api_keys (id, label, secret_hash, created_at) VALUES ($1, $2, $3, $4)', [id, label, secretHash, createdAt]);
-    },
+    create: (id: string, label: string, secretHash: string, createdAt: number): Promise<void> =>
+      versionedWrite(async (client) => {
+        await client.query('INSERT INTO api_keys (id, label, secret_hash, created_at) VALUES ($1, $2, $3, $4)', [id, label, secretHash, createdAt]);
+      }),
     list: () => q<ApiKeyRecord>(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id ${'COLLATE "C"'}`),
     async findByHash(secretHash: string): Promise<ApiKeyRecord | undefined> {
       return (await q<ApiKeyRecord>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE secret_hash = $1`, [secretHash]))[0];
     },
     /** False when no active key has this id. */
-    async revoke(id: string, at: number): Promise<boolean> {
-      return (await q('UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL RETURNING id', [at, id])).length > 0;
-    },
-    async touch(id: string, at: number): Promise<void> {
-      await q('UPDATE api_keys SET last_used_at = $1 WHERE id = $2', [at, id]);
+    revoke: (id: string, at: number): Promise<boolean> =>
+      versionedWrite(async (client) => {
+        const revoked = await client.query('UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL RETURNING id', [at, id]);
+        return revoked.rows.length > 0;
+      }),
+    /** Last-used times in one statement; a key used twice keeps its last time, as row-by-row updates would. */
+    async touch(uses: readonly (readonly [id: string, at: number])[]): Promise<void> {
+      if (uses.length === 0) return;
+      const latest = new Map(uses);
+      await q('UPDATE api_keys k SET last_used_at = u.at FROM unnest($1::text[], $2::bigint[]) AS u(id, at) WHERE k.id = u.id', [
+        [...latest.keys()],
+        [...latest.values()],
+      ]);
     },
   };
 }
@@ -70,14 +88,14 @@ export function createPgIngestRunRepo(session: Session) {
 
 const CALIBRATION_COLUMNS = 'id, as_of AS "asOf", created_at AS "createdAt", body';
 
-export function createPgCalibrationRepo(session: Session, onWrite: () => Promise<void>) {
+export function createPgCalibrationRepo(session: Session, versionedWrite: VersionedWrite) {
   const q = session.query;
   return {
-    async insert(asOf: number, createdAt: number, body: string): Promise<number> {
-      const [row] = await q<{ id: number }>('INSERT INTO calibrations (as_of, created_at, body) VALUES ($1, $2, $3) RETURNING id', [asOf, createdAt, body]);
-      await onWrite();
-      return row!.id;
-    },
+    insert: (asOf: number, createdAt: number, body: string): Promise<number> =>
+      versionedWrite(async (client) => {
+        const inserted = await client.query<{ id: number }>('INSERT INTO calibrations (as_of, created_at, body) VALUES ($1, $2, $3) RETURNING id', [asOf, createdAt, body]);
+        return inserted.rows[0]!.id;
+      }),
     async usableAt(at: number): Promise<StoredCalibration | null> {
       const [row] = await q<StoredCalibration>(`SELECT ${CALIBRATION_COLUMNS} FROM calibrations WHERE as_of <= $1 ORDER BY as_of DESC, id DESC LIMIT 1`, [at]);
       return row ?? null;

@@ -1,40 +1,40 @@
-/**
- * Where the PostgreSQL store's statements run. Outside an ingest transaction: any pooled
- * connection. While an ingest's writer holds a transaction open, every statement of the
- * store runs on that writer's connection, as every statement of the SQLite store runs on its
- * one connection: the ingest resolves the products it has just upserted, uncommitted, and
- * those are visible to that transaction only.
- */
+/** The PostgreSQL store's statements: any pooled connection, failures as DatabaseUnavailableError. */
 import type { QueryResultRow } from 'pg';
-import type { PgClient, PgPool } from './connection.js';
+import type { PgPool } from './connection.js';
 import { toPgDatabaseError } from './connection.js';
 
 export interface Session {
   readonly pool: PgPool;
   readonly url: string;
-  /** Runs one statement (on the open transaction's connection when there is one). */
+  /** Runs one statement; its rows. */
   query<R extends QueryResultRow>(text: string, params?: unknown[]): Promise<R[]>;
-  /** The connection of the open transaction, if any, and what must happen before another statement may use it. */
-  transaction: { client: PgClient; ready: () => Promise<void> } | null;
+  /**
+   * The same through a prepared statement (parsed and planned once per connection): for the
+   * statements run on every request, whose planning would cost more than their execution.
+   */
+  prepared<R extends QueryResultRow>(text: string, params: unknown[]): Promise<R[]>;
 }
 
 export function createSession(pool: PgPool, url: string): Session {
-  const session: Session = {
+  const names = new Map<string, string>();
+  return {
     pool,
     url,
-    transaction: null,
     async query<R extends QueryResultRow>(text: string, params?: unknown[]) {
       try {
-        const open = session.transaction;
-        if (open) {
-          await open.ready();
-          return (await open.client.query<R>(text, params)).rows;
-        }
         return (await pool.query<R>(text, params)).rows;
       } catch (error) {
         throw toPgDatabaseError(error, url);
       }
     },
+    async prepared<R extends QueryResultRow>(text: string, values: unknown[]) {
+      let name = names.get(text);
+      if (name === undefined) names.set(text, (name = `oracle_${names.size}`));
+      try {
+        return (await pool.query<R>({ name, text, values })).rows;
+      } catch (error) {
+        throw toPgDatabaseError(error, url);
+      }
+    },
   };
-  return session;
 }

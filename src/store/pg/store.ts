@@ -1,57 +1,61 @@
 /**
- * The PostgreSQL store: the same reads and writes as the SQLite store, for `--db
- * postgres://...`. Only this folder knows the dialect.
+ * The PostgreSQL store (`--db postgres://...`): the Store interface (../store.ts) over a
+ * node-postgres pool, answering as the SQLite store does. Only this folder knows the dialect.
  */
-import { openPool, redactUrl, type PgOpenOptions } from './connection.js';
+import { redactUrl, type OpenOptions, type Store } from '../store.js';
+import { openPool, toPgDatabaseError } from './connection.js';
 import { bumpDataVersion, watchDataVersion } from './data-version.js';
-import { createPgObservationRepo } from './observations.js';
+import { openPgIngestWriter } from './ingest-writer.js';
 import { createPgPricePointReader } from './price-points.js';
 import { createPgProductRepo } from './products.js';
-import { createPgApiKeyRepo, createPgCalibrationRepo, createPgIngestRunRepo } from './records.js';
+import { createPgApiKeyRepo, createPgCalibrationRepo, createPgIngestRunRepo, type VersionedWrite } from './records.js';
 import { createSession } from './session.js';
 
-export async function openPgStore(url: string, options: PgOpenOptions = {}) {
-  const pool = await openPool(url, options);
+export async function openPgStore(url: string, options: OpenOptions = {}): Promise<Store> {
+  const pool = await openPool(url, { create: options.create });
   const session = createSession(pool, url);
-  const [{ version }] = (await session.query<{ version: number }>('SELECT version FROM data_version WHERE id = 1')) as [{ version: number }];
-  const watch = watchDataVersion(pool, url, version);
-  /** Writes outside an ingest's transaction bump the version at once; inside one, its commit does. */
-  const onWrite = async () => {
-    if (session.transaction !== null) return;
-    const client = await pool.connect();
+  const [row] = await session.query<{ version: number }>('SELECT version FROM data_version WHERE id = 1');
+  // The server opens its store read-only: it follows other processes' writes; a command need not.
+  const watch = watchDataVersion(pool, url, row!.version, options.readonly === true);
+  /** A write that cached answers depend on, outside an ingest: its transaction bumps the version too. */
+  const versionedWrite: VersionedWrite = async (fn) => {
+    const client = await pool.connect().catch((error: unknown) => Promise.reject(toPgDatabaseError(error, url)));
     try {
       await client.query('BEGIN');
+      const result = await fn(client);
       await bumpDataVersion(client);
       await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw toPgDatabaseError(error, url);
     } finally {
       client.release();
     }
   };
   const pricePoints = createPgPricePointReader(session);
   return {
-    /** The URL without its password: what messages name. */
-    path: redactUrl(url),
-    products: createPgProductRepo(session, onWrite),
-    observations: createPgObservationRepo(session, bumpDataVersion),
+    dialect: 'postgres',
+    location: redactUrl(url),
+    products: createPgProductRepo(session),
     pricePoints,
     pricePointSeries: pricePoints,
-    apiKeys: createPgApiKeyRepo(session),
+    apiKeys: createPgApiKeyRepo(session, versionedWrite),
     ingestRuns: createPgIngestRunRepo(session),
-    calibrations: createPgCalibrationRepo(session, onWrite),
+    calibrations: createPgCalibrationRepo(session, versionedWrite),
     dataVersion: () => watch.current(),
     async inventory() {
-      const [row] = await session.query<{ products: number; observations: number; activeKeys: number }>(
+      const [counts] = await session.query<{ products: number; observations: number; activeKeys: number }>(
         `SELECT (SELECT count(*) FROM products) AS products,
                 (SELECT coalesce(sum(observation_count), 0)::bigint FROM products) AS observations,
                 (SELECT count(*) FROM api_keys WHERE revoked_at IS NULL) AS "activeKeys"`,
       );
-      return row!;
+      return counts!;
     },
+    openIngest: (writerOptions) => openPgIngestWriter(pool, url, writerOptions),
     async close() {
       await watch.close();
       await pool.end();
     },
   };
 }
-
-export type PgStore = Awaited<ReturnType<typeof openPgStore>>;
