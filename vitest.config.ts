@@ -1,12 +1,41 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two projects: `sqlite`, every test on the default store; `postgres`, the CLI and HTTP suites'
+ * files that take their database from newTestDatabase (test/_pg.ts; the HTTP ones through
+ * useSeededServer) run again with ORACLE_TEST_STORE=postgres, which makes it hand out a fresh
+ * PostgreSQL database per file instead of a SQLite file. The files left out test SQLite
+ * itself (files replaced, locked, corrupt) or the ingest's file handling. The PostgreSQL
+ * store's own tests (parity, replicas, the store) are in `sqlite`: they open both stores.
+ */
+const ON_POSTGRES = [
+  'test/cli/calibrate.test.ts',
+  'test/cli/catalog.test.ts',
+  'test/cli/explain.test.ts',
+  'test/cli/export.test.ts',
+  'test/cli/history.test.ts',
+  'test/cli/price.test.ts',
+  'test/cli/value.test.ts',
+  'test/http/evidence.test.ts',
+  'test/http/fast-path.test.ts',
+  'test/http/history.test.ts',
+  'test/http/input.test.ts',
+  'test/http/operations.test.ts',
+  'test/http/raw-requests.test.ts',
+  'test/http/search.test.ts',
+  'test/http/strict-input.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
     globalSetup: ['./test/global-setup.ts', './test/redis-setup.ts', './test/pg-setup.ts'],
     reporters: ['default', './test/summary-reporter.ts'],
+    projects: [
+      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'postgres', include: ON_POSTGRES, env: { ORACLE_TEST_STORE: 'postgres' } } },
+    ],
   },
 });

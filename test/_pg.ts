@@ -48,3 +48,29 @@ afterAll(async () => {
     for (const name of names) await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   });
 });
+
+/**
+ * The store the suites run on: `ORACLE_TEST_STORE=postgres` (the vitest project `postgres`)
+ * makes the suites' database helper hand out PostgreSQL databases instead of SQLite files.
+ */
+export const TEST_STORE: 'sqlite' | 'postgres' = process.env.ORACLE_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
+
+/** Where a test's database lives: a new SQLite file in `dir`, or a fresh PostgreSQL database. */
+export async function newTestDatabase(dir: string): Promise<string> {
+  return TEST_STORE === 'postgres' ? freshPgDatabase() : `${dir}/oracle.db`;
+}
+
+/**
+ * `probe()` once on SQLite, where a server sees another process's commit on its next request;
+ * on PostgreSQL, again until `done` holds or a second has passed, since there a server learns
+ * of the commit from a notification that arrives just after it (the store's contract: within
+ * a second). The last answer either way.
+ */
+export async function nextOrWithinASecond<T>(probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const deadline = performance.now() + (TEST_STORE === 'postgres' ? 1_000 : 0);
+  for (;;) {
+    const value = await probe();
+    if (done(value) || performance.now() >= deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -14,6 +14,7 @@ import type { Observation } from '../src/domain/observation.js';
 import type { Product } from '../src/domain/product.js';
 import { openStore } from '../src/store/store.js';
 import { storedProduct, writeObservations, writeProducts } from './_store.js';
+import { newTestDatabase } from './_pg.js';
 
 export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 export const BIN = join(ROOT, 'bin', 'oracle.js');
@@ -125,9 +126,13 @@ export function testProduct(overrides: Partial<Product> = {}): Product {
   };
 }
 
-/** A new SQLite database file in a temporary directory holding `products` and `observations` (of those products, by key); its path. */
+/**
+ * A new database holding `products` and `observations` (of those products, by key): a SQLite
+ * file in a temporary directory, or a fresh PostgreSQL database under the vitest project
+ * `postgres` (newTestDatabase); its location.
+ */
 export async function databaseWith(products: readonly Product[], observations: readonly Observation[]): Promise<string> {
-  const path = join(tempDir(), 'oracle.db');
+  const path = await newTestDatabase(tempDir());
   const store = await openStore(path, { create: true });
   try {
     await writeProducts(store, products);

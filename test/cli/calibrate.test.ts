@@ -1,10 +1,10 @@
 /** `oracle calibrate`: fits ratios from a real database, stores them with their date, shows them, and pricing uses them. */
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PricingBundle } from '../../src/domain/bundle.js';
 import type { CalibrationReport } from '../../src/service/calibration.js';
 import { openStore, type ResolvedObservation } from '../../src/store/store.js';
 import { runCli, tempDir } from '../_setup.js';
+import { newTestDatabase } from '../_pg.js';
 import { writeObservations, writeProducts } from '../_store.js';
 
 const HOUR = 3_600_000;
@@ -20,7 +20,7 @@ let db: string;
  * One more card, `probe`, trades only PSA 10.
  */
 beforeAll(async () => {
-  db = join(tempDir(), 'oracle.db');
+  db = await newTestDatabase(tempDir());
   const store = await openStore(db, { create: true });
   const product = (key: string) => ({
     productKey: key,
@@ -42,7 +42,7 @@ beforeAll(async () => {
     for (let h = 1; h <= 96; h += 3) {
       const observedAt = FIT_AT_MS - h * HOUR;
       const at = (grader: string, grade: number | null, priceMinor: number) =>
-        rows.push({ productId: p.id, productKey: p.productKey, source: 'ebay', observedAt, priceMinor, grader, grade, externalId: `${p.productKey}-${grader}${grade}-${h}` });
+        rows.push({ productId: p.id, productKey: p.productKey, source: 'ebay', observedAt, priceMinor: Math.round(priceMinor), grader, grade, externalId: `${p.productKey}-${grader}${grade}-${h}` });
       at('PSA', 10, psa10);
       if (i === PRODUCTS) continue;
       at('BGS', 10, psa10 * 1.4);

@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../_setup.js';
+import { newTestDatabase } from '../_pg.js';
 
 const CATALOG = [
   'product_key,refsource_id,product_name,product_type,era,release_date',
@@ -23,7 +24,7 @@ const cli = (...args: string[]) => runCli(['--db', db, 'catalog', ...args]);
 
 beforeAll(async () => {
   const dir = tempDir();
-  db = join(dir, 'oracle.db');
+  db = await newTestDatabase(dir);
   writeFileSync(join(dir, 'catalog.csv'), CATALOG);
   writeFileSync(join(dir, 'obs.csv'), OBSERVATIONS);
   expect((await runCli(['--db', db, 'ingest', join(dir, 'catalog.csv'), join(dir, 'obs.csv')])).code).toBe(0);

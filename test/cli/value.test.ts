@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { PricingBundle } from '../../src/domain/bundle.js';
 import { toIsoUtc } from '../../src/domain/time.js';
 import { runCli, tempDir } from '../_setup.js';
+import { newTestDatabase } from '../_pg.js';
 
 const HOUR = 3_600_000;
 const AT_MS = Date.parse('2026-10-15T12:00:00Z');
@@ -28,7 +29,7 @@ async function bundle(key: string): Promise<PricingBundle> {
 
 beforeAll(async () => {
   dir = tempDir();
-  db = join(dir, 'oracle.db');
+  db = await newTestDatabase(dir);
   const catalog = [
     'product_key,refsource_id,product_name,set_name',
     'charizard,631245,Charizard,Base Set',

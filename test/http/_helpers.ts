@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import { afterAll, beforeAll } from 'vitest';
+import { newTestDatabase } from '../_pg.js';
 import { tempDir } from '../_setup.js';
 import type { Product } from '../../src/domain/product.js';
 import { createServer, type OracleServer, type ServerOptions } from '../../src/http/create-server.js';
@@ -238,9 +239,11 @@ export async function getJson(url: string, headers: Record<string, string> = {})
  * before its tests, closed and removed after them. Read `server` inside tests, not at load.
  */
 export function useSeededServer(now: number): { readonly server: TestServer; readonly dbPath: string } {
-  const dbPath = `${tempDir('oracle-http-')}/oracle.db`;
+  const dir = tempDir('oracle-http-');
+  let dbPath: string | undefined;
   let server: TestServer | undefined;
   beforeAll(async () => {
+    dbPath = await newTestDatabase(dir);
     await seedDatabase(dbPath, now);
     server = await startServer({ dbPath });
   });
@@ -252,7 +255,10 @@ export function useSeededServer(now: number): { readonly server: TestServer; rea
       if (!server) throw new Error('the seeded server starts in beforeAll: use it inside a test');
       return server;
     },
-    dbPath,
+    get dbPath() {
+      if (!dbPath) throw new Error('the seeded database is made in beforeAll: use it inside a test');
+      return dbPath;
+    },
   };
 }
 

@@ -7,10 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/service/key-verifier.js';
 import { openStore } from '../../src/store/store.js';
 import { ENV_KEY, pricingPath, PRODUCTS, REVOKED_KEY, STORED_KEY, useSeededServer } from './_helpers.js';
+import { nextOrWithinASecond } from '../_pg.js';
 
 const NOW = Date.now();
 const seeded = useSeededServer(NOW);
-const { dbPath } = seeded;
 
 /** GETs over `agent`; says whether the request went out on an already used socket. */
 function get(agent: Agent, path: string, key: string): Promise<{ status: number; reused: boolean }> {
@@ -42,16 +42,17 @@ describe('keys on one keep-alive connection', () => {
 
   it('refuses a key on the next request of the same connection after another process revokes it', async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    const writer = await openStore(dbPath);
+    const writer = await openStore(seeded.dbPath);
     try {
-      writer.apiKeys.create('key_conn_revoked', 'x', hashApiKey('ork_conn-revoked'), NOW);
+      await writer.apiKeys.create('key_conn_revoked', 'x', hashApiKey('ork_conn-revoked'), NOW);
       const path = '/api/v1/developer/catalog';
       expect((await get(agent, path, 'ork_conn-revoked')).status).toBe(200);
       expect((await get(agent, path, 'ork_conn-revoked')).status).toBe(200);
-      writer.apiKeys.revoke('key_conn_revoked', NOW);
-      expect(await get(agent, path, 'ork_conn-revoked')).toEqual({ status: 401, reused: true });
+      await writer.apiKeys.revoke('key_conn_revoked', NOW);
+      const answer = await nextOrWithinASecond(() => get(agent, path, 'ork_conn-revoked'), (a) => a.status === 401);
+      expect(answer).toEqual({ status: 401, reused: true });
     } finally {
-      writer.close();
+      await writer.close();
       agent.destroy();
     }
   });

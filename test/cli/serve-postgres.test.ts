@@ -1,0 +1,117 @@
+/**
+ * `oracle serve` replicas on one PostgreSQL: two real server processes answer identically, and
+ * an ingest through a third process reaches both within a second (their cached bundles are
+ * dropped on the data version's notification), the test timing the window from the ingest's
+ * exit.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeWithPg, emptyPgDatabase, freshPgDatabase } from '../_pg.js';
+import { runCli, spawnServe, tempDir, type ServeProcess } from '../_setup.js';
+import { HOUR, PRODUCTS, pricingPath, seedDatabase, STORED_KEY } from '../http/_helpers.js';
+
+const PATH = pricingPath(PRODUCTS.plain.productKey);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function ungradedPrice(url: string): Promise<number | null> {
+  const res = await fetch(url + PATH, { headers: { 'x-api-key': STORED_KEY } });
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { ungraded: { price_minor: number | null } };
+  return body.ungraded.price_minor;
+}
+
+describeWithPg('oracle serve replicas on one PostgreSQL', () => {
+  const running: ServeProcess[] = [];
+  let db: string;
+  let urls: string[];
+  const now = Date.now();
+
+  beforeAll(async () => {
+    db = await freshPgDatabase();
+    await seedDatabase(db, now);
+    for (let i = 0; i < 2; i++) running.push(spawnServe(['--db', db, 'serve']));
+    urls = await Promise.all(running.map((r) => r.url));
+  });
+  afterAll(async () => {
+    for (const server of running.splice(0)) {
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+    }
+  });
+
+  it('answer identically, and both see an ingest through another process within a second', async () => {
+    const before = await Promise.all(urls.map(ungradedPrice));
+    expect(before[0]).toBeGreaterThan(0);
+    expect(before[1]).toBe(before[0]);
+    // Asked again: the bundles now come from each replica's cache.
+    expect(await Promise.all(urls.map(ungradedPrice))).toEqual(before);
+
+    const file = join(tempDir(), 'more.csv');
+    const rows = Array.from({ length: 30 }, (_, i) => {
+      const at = new Date(now - HOUR + i * 60_000).toISOString();
+      return `${PRODUCTS.plain.productKey},ebay,${at},${before[0]! * 10 + i},,,replica-${i}`;
+    });
+    writeFileSync(file, `product_key,source,observed_at,price_minor,grader,grade,external_id\n${rows.join('\n')}\n`);
+    const ingested = await runCli(['--db', db, 'ingest', file]);
+    expect(ingested.code, ingested.stderr).toBe(0);
+    const committed = performance.now();
+
+    const seen = await Promise.all(
+      urls.map(async (url) => {
+        for (;;) {
+          const price = await ungradedPrice(url);
+          if (price !== before[0]) return { price, afterMs: performance.now() - committed };
+          if (performance.now() - committed > 5_000) return { price, afterMs: Infinity };
+          await sleep(25);
+        }
+      }),
+    );
+    for (const { afterMs } of seen) expect(afterMs).toBeLessThan(1_000);
+    expect(seen[0]!.price).toBeGreaterThan(before[0]! * 2);
+    expect(seen[1]!.price).toBe(seen[0]!.price);
+  });
+
+  it('follow the data again after their listening connections are cut', async () => {
+    const before = await Promise.all(urls.map(ungradedPrice));
+    const admin = new pg.Client({ connectionString: db });
+    await admin.connect();
+    try {
+      const cut = await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'oracle listen' AND datname = current_database()");
+      expect(cut.rowCount).toBe(2);
+    } finally {
+      await admin.end();
+    }
+    const file = join(tempDir(), 'after-cut.csv');
+    writeFileSync(file, `product_key,source,observed_at,price_minor,grader,grade,external_id\n${Array.from({ length: 40 }, (_, i) => `${PRODUCTS.plain.productKey},ebay,${new Date(now - HOUR / 2 + i * 1000).toISOString()},${before[0]! * 3 + i},,,cut-${i}`).join('\n')}\n`);
+    expect((await runCli(['--db', db, 'ingest', file])).code).toBe(0);
+    const deadline = performance.now() + 3_000;
+    let after = before;
+    while (performance.now() < deadline && after.some((p, i) => p === before[i])) {
+      await sleep(50);
+      after = await Promise.all(urls.map(ungradedPrice));
+    }
+    expect(after[0]).not.toBe(before[0]);
+    expect(after[1]).toBe(after[0]);
+  });
+
+  it('starts before the first ingest, answers 503 until the schema exists, then serves without a restart', async () => {
+    const empty = await emptyPgDatabase();
+    const server = spawnServe(['--db', empty, 'serve'], { ORACLE_API_KEYS: STORED_KEY });
+    running.push(server);
+    const url = await server.url;
+    expect(server.stderr.join('\n')).toMatch(/warning: database unavailable: the database has no oracle schema/);
+    const ready = await fetch(`${url}/api/v1/ready`);
+    expect(ready.status).toBe(503);
+    expect(((await ready.json()) as { detail: string }).detail).toMatch(/no oracle schema/);
+
+    const catalog = join(tempDir(), 'catalog.csv');
+    writeFileSync(catalog, `product_key,product_name\n${PRODUCTS.plain.productKey},Charizard\n`);
+    const ingested = await runCli(['--db', empty, 'ingest', catalog]);
+    expect(ingested.code, ingested.stderr).toBe(0);
+    const after = await fetch(`${url}/api/v1/ready`);
+    expect(after.status).toBe(200);
+    expect(await after.json()).toMatchObject({ status: 'ready', products: 1, observations: 0 });
+  });
+});
