@@ -16,6 +16,7 @@ import { exportBenchmark } from './benchmarks/export.js';
 import { historyBenchmark } from './benchmarks/history.js';
 import { ingestBenchmark, prepareIngest } from './benchmarks/ingest.js';
 import { memoryBenchmark, prepareMemory } from './benchmarks/memory.js';
+import { postgresBenchmark, preparePostgres } from './benchmarks/postgres.js';
 import { preparePricing, pricingBenchmark } from './benchmarks/pricing.js';
 import { sampleDatabase } from './lib/data.js';
 import { describeMachine } from './lib/machine.js';
@@ -38,6 +39,7 @@ const BENCHMARKS = {
   memory: { run: memoryBenchmark, prepare: prepareMemory },
   history: { run: historyBenchmark, prepare: preparePricing },
   export: { run: exportBenchmark, prepare: preparePricing },
+  postgres: { run: postgresBenchmark, prepare: preparePostgres },
 };
 
 const USAGE = `usage: npm run bench -- [--scale quick|full|smoke] [--only ${Object.keys(BENCHMARKS).join(',')}] [--fresh] [--profile] [--prepare]
