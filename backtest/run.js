@@ -3,7 +3,7 @@
 /**
  * `npm run backtest [-- --seed <n>] [--scale small|full] [--scenario <name,...>] [--out <dir>] [--keep-db <dir>] [--no-docs]`
  *
- * Scores the BUILT engine (dist/, through the service `oracle price` calls) against four simple
+ * Scores the BUILT engine (build/, through the service `oracle price` calls) against four simple
  * alternatives on a seeded simulated market with a known true price (docs/backtest.md). Prints
  * the results; `--out` writes results.json (and results.md) there; the default run (seed 1, full
  * scale, every scenario) also rewrites the results section of docs/backtest.md.
@@ -62,7 +62,7 @@ const unknown = (values.scenario?.split(',') ?? []).filter((name) => scenarioByN
 if (unknown.length > 0) usage(`unknown scenario ${unknown.map((name) => JSON.stringify(name)).join(', ')}`);
 if (!/^\d+$/.test(values.seed)) usage(`--seed must be a whole number (got ${JSON.stringify(values.seed)})`);
 if (values['keep-db'] !== undefined && existsSync(values['keep-db'])) usage(`--keep-db ${values['keep-db']} exists: name a new directory`);
-if (!existsSync(join(ROOT, 'dist', 'service', 'oracle.js'))) usage('dist/ is missing: run `npm run build` first (`npm run backtest` does)');
+if (!existsSync(join(ROOT, 'build', 'service', 'oracle.js'))) usage('build/ is missing: run `npm run build` first (`npm run backtest` does)');
 
 // Loaded after the checks: it imports the built product.
 const { runBacktest } = await import('./lib/backtest.js');

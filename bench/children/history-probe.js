@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Child process of the history benchmark: with the BUILT service (dist/), in process, times
+ * Child process of the history benchmark: with the BUILT service (build/: the sources bundled as dist/ is), in process, times
  * `oracle.history` of one product over N daily points against N single `oracle.price` calls
  * at the same instants (what a history costs without the series read), alternated round by
  * round, and checks both give the same prices. Prints one JSON line.
@@ -12,11 +12,11 @@
  */
 
 /** @type {typeof import('../../src/store/store.js')} */
-const { openStore } = await import(new URL('../../dist/store/store.js', import.meta.url).href);
+const { openStore } = await import(new URL('../../build/store/store.js', import.meta.url).href);
 /** @type {typeof import('../../src/service/oracle.js')} */
-const { createOracle } = await import(new URL('../../dist/service/oracle.js', import.meta.url).href);
+const { createOracle } = await import(new URL('../../build/service/oracle.js', import.meta.url).href);
 /** @type {typeof import('../../src/domain/history.js')} */
-const { parseHistoryRequest } = await import(new URL('../../dist/domain/history.js', import.meta.url).href);
+const { parseHistoryRequest } = await import(new URL('../../build/domain/history.js', import.meta.url).href);
 
 const [db, productKey, toIso, pointsArg, roundsArg] = process.argv.slice(2);
 if (!db || !productKey || !toIso) throw new Error('usage: history-probe.js <db> <product_key> <to> <points> <rounds>');

@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * Child process of the pricing benchmark: prices one product many times in-process with the
- * BUILT service (dist/), as `oracle price` and `oracle serve` do, and prints one JSON line:
+ * BUILT service (build/: the sources bundled as dist/ is), as `oracle price` and `oracle serve` do, and prints one JSON line:
  * per-bundle latencies, the store's share, points read and SQL statements executed.
  *
  * Usage: node pricing-probe.js <db> <product_key> <asOf ISO> <iterations> <warmup>
@@ -10,9 +10,9 @@ import Database from 'better-sqlite3';
 
 // The built service (what users run), typed against its sources.
 /** @type {typeof import('../../src/store/store.js')} */
-const { openStore } = await import(new URL('../../dist/store/store.js', import.meta.url).href);
+const { openStore } = await import(new URL('../../build/store/store.js', import.meta.url).href);
 /** @type {typeof import('../../src/service/oracle.js')} */
-const { createOracle } = await import(new URL('../../dist/service/oracle.js', import.meta.url).href);
+const { createOracle } = await import(new URL('../../build/service/oracle.js', import.meta.url).href);
 
 const [db, productKey, asOfIso, iterationsArg, warmupArg] = process.argv.slice(2);
 if (!db || !productKey || !asOfIso) throw new Error('usage: pricing-probe.js <db> <product_key> <asOf> <iterations> <warmup>');

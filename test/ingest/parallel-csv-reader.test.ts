@@ -1,6 +1,6 @@
 /**
  * The parse worker against the single-threaded reader on the same inputs. The worker runs
- * the compiled dist/ingest/parse-worker.js, so this file uses the built modules
+ * the compiled build/ingest/parse-worker.js, so this file uses the built modules of build/
  * (`npm run build` first, as for the CLI tests).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ type Stores = typeof import('../../src/store/store.js');
 type Rejects = typeof import('../../src/ingest/rejects.js');
 type Parallel = typeof import('../../src/ingest/parallel-csv-reader.js');
 
-const built = <T>(path: string): Promise<T> => import(pathToFileURL(join(ROOT, 'dist', path)).href) as Promise<T>;
+const built = <T>(path: string): Promise<T> => import(pathToFileURL(join(ROOT, 'build', path)).href) as Promise<T>;
 let pipeline: Pipeline;
 let stores: Stores;
 let rejectsModule: Rejects;

@@ -1,8 +1,9 @@
 /**
  * `npm run build` (scripts/build.js) bundles src/ and writes only the modules it lists as
- * entry points at their own paths under dist/. Every built module that bin/, bench/,
- * backtest/ or a test imports by path must be one of them: this finds those imports in the
- * code and checks that each file exists after the build (`npm test` builds first).
+ * entry points at their own paths, under dist/ (the CLI) and build/ (what bench/, backtest/
+ * and tests run in process). Every built module that bin/, bench/, backtest/ or a test
+ * imports by path must be one of them: this finds those imports in the code and checks that
+ * each file exists after the build (`npm test` builds first).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -17,17 +18,20 @@ function codeFiles(dir: string): string[] {
     .map((f) => join(ROOT, dir, f));
 }
 
-/** A quoted `<area>/<module>.js`, bare or after `dist/` and any `../`: how the tools name a built module. */
-const MODULE_PATH = /['"`](?:\.\.\/)*(?:dist\/)?([a-z-]+\/[\w-]+)\.js['"`]/g;
+/**
+ * A quoted `<area>/<module>.js` after `dist/` or `build/` and any `../`, or bare (a helper
+ * adds `build/`): how the tools name a built module.
+ */
+const MODULE_PATH = /['"`](?:\.\.\/)*(?:(dist|build)\/)?([a-z-]+\/[\w-]+)\.js['"`]/g;
 
 function builtModulesImported(): Map<string, string> {
   const found = new Map<string, string>();
   const self = fileURLToPath(import.meta.url);
   for (const file of ['bin', 'bench', 'backtest', 'test'].flatMap(codeFiles).filter((f) => f !== self)) {
     const text = readFileSync(file, 'utf8');
-    if (!text.includes('dist')) continue;
-    for (const [, path] of text.matchAll(MODULE_PATH)) {
-      const built = `dist/${path}.js`;
+    if (!text.includes('dist') && !text.includes('build')) continue;
+    for (const [, dir = 'build', path] of text.matchAll(MODULE_PATH)) {
+      const built = `${dir}/${path}.js`;
       if (path && !found.has(built) && existsSync(join(ROOT, 'src', `${path}.ts`))) found.set(built, relative(ROOT, file));
     }
   }
@@ -38,7 +42,7 @@ describe('the build', () => {
   it('writes every built module the tools and tests import by path', () => {
     const imported = builtModulesImported();
     expect(imported.get('dist/cli/main.js')).toBe('bin/oracle.js');
-    expect(imported.has('dist/store/store.js')).toBe(true);
+    expect(imported.has('build/store/store.js')).toBe(true);
     const missing = [...imported].filter(([path]) => !existsSync(join(ROOT, path))).map(([path, by]) => `${path} (imported by ${by})`);
     expect(missing).toEqual([]);
   });
