@@ -28,7 +28,7 @@ export async function historyBenchmark(ctx) {
   ctx.log(`history of ${hot.productKey} (${hot.count} observations): ${POINTS} daily points x ${rounds} rounds`);
   const args = [...nodeFlags(ctx.profileDir), PROBE, bigDb.db, hot.productKey, DATA_END, String(POINTS), String(rounds)];
   const r = await runChecked(process.execPath, args, { captureStdout: true });
-  /** @type {{ historyMs: number[], singlesMs: number[], coldMs: number, points: number, priced: number }} */
+  /** @type {{ historyMs: number[], singlesMs: number[], historyCpuMs: number[], singlesCpuMs: number[], coldMs: number, points: number, priced: number }} */
   const probe = JSON.parse(r.stdout);
   const p50 = median(probe.historyMs);
   const baseP50 = median(probe.singlesMs);
@@ -58,6 +58,15 @@ export async function historyBenchmark(ctx) {
         unit: 'ms',
         baseline,
         baselineValue: round(percentile(probe.singlesMs, 100), 1),
+        ratioDefinition: 'history / singles',
+        target: null,
+      }),
+      figure({
+        figure: `History of ${POINTS} daily points, CPU time p50 (user + system)`,
+        value: round(median(probe.historyCpuMs), 1),
+        unit: 'ms',
+        baseline: `${POINTS} single bundles, CPU time p50 of the same rounds`,
+        baselineValue: round(median(probe.singlesCpuMs), 1),
         ratioDefinition: 'history / singles',
         target: null,
       }),
