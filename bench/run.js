@@ -3,8 +3,9 @@
 /**
  * `npm run bench [-- --scale quick|full] [--only name,...] [--fresh] [--profile]`
  *
- * Measures the BUILT product (dist/, bin/) against baselines measured in the same run and
- * writes bench/results.md and bench/results.json. Never part of `npm test`.
+ * Measures the BUILT product (bin/ and dist/; in process, the same sources bundled in build/)
+ * against baselines measured in the same run and writes bench/results.md and
+ * bench/results.json. Never part of `npm test`.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
