@@ -19,6 +19,8 @@ export const EXIT = {
   interrupted: 130,
   /** Stopped by SIGTERM (128 + 15), after committing like Ctrl-C. */
   terminated: 143,
+  /** The reader of stdout went away (`oracle export | head`): 128 + SIGPIPE, as shells report a tool that SIGPIPE ended. */
+  brokenPipe: 141,
 } as const;
 
 /**

@@ -8,6 +8,7 @@ import { EXIT, exitCodeFor } from './exit-codes.js';
 import { reportError } from './report-error.js';
 
 export async function main(argv: readonly string[]): Promise<number> {
+  stopQuietlyWhenStdoutCloses();
   const program = createProgram();
   try {
     await program.parseAsync([...argv]);
@@ -20,4 +21,19 @@ export async function main(argv: readonly string[]): Promise<number> {
     reportError(error);
     return exitCodeFor(error);
   }
+}
+
+/**
+ * A reader that stops early (`oracle export | head`, `oracle --help | head -1`) closes the
+ * pipe; Node then reports EPIPE as an unhandled error with a stack. Unix tools end quietly
+ * there, by SIGPIPE: so does oracle, with the code a shell gives such a tool.
+ */
+function stopQuietlyWhenStdoutCloses(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') {
+      reportError(error);
+      process.exit(EXIT.runtime);
+    }
+    process.exit(EXIT.brokenPipe);
+  });
 }

@@ -1,4 +1,5 @@
 /** `oracle export` as a child process over a generated catalog of more products than one page. */
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +7,7 @@ import type { Product } from '../../src/domain/product.js';
 import { toIsoUtc } from '../../src/domain/time.js';
 import { createOracle, EXPORT_PAGE_SIZE } from '../../src/service/oracle.js';
 import { openStore } from '../../src/store/store.js';
-import { databaseWith, runCli, tempDir } from '../_setup.js';
+import { BIN, childEnv, databaseWith, runCli, tempDir } from '../_setup.js';
 
 const HOUR = 3_600_000;
 const AT_MS = Date.parse('2026-10-15T12:00:00Z');
@@ -117,5 +118,16 @@ describe('the export service', () => {
     } finally {
       await store.close();
     }
+  });
+
+  it('stops quietly with 141 when its reader closes the pipe (oracle export | head)', async () => {
+    const child = spawn(process.execPath, [BIN, '--db', db, 'export', '--at', AT], { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    // The reader goes away before the first bundle is written (head -c 0): every write after it fails with EPIPE.
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => child.on('close', (exitCode) => resolve(exitCode)));
+    expect(stderr).toBe('');
+    expect(code).toBe(141);
   });
 });
