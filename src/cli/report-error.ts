@@ -1,8 +1,12 @@
+import { EXIT, exitCodeFor } from './exit-codes.js';
+
 /**
- * How the CLI reports an error: one stderr line `oracle: <message>`; with ORACLE_DEBUG=1 the
- * stack instead, and the stack of each error it wraps (`cause`), where a bug really happened.
+ * How the CLI reports an error: one stderr line `oracle: <message>` (for a bug in oracle, with
+ * how to see where it is); with ORACLE_DEBUG=1 the stack instead, and the stack of each error
+ * it wraps (`cause`), where a bug really happened.
  */
 export function reportError(error: unknown, stderr: NodeJS.WritableStream = process.stderr): void {
+  // Read here, not through commander: an error can happen before (or while) the arguments are parsed.
   if (process.env.ORACLE_DEBUG === '1') {
     for (let e: unknown = error, prefix = ''; e !== undefined; e = e instanceof Error ? e.cause : undefined, prefix = 'Caused by: ') {
       stderr.write(`${prefix}${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
@@ -10,5 +14,6 @@ export function reportError(error: unknown, stderr: NodeJS.WritableStream = proc
     return;
   }
   const message = error instanceof Error ? error.message : String(error);
-  stderr.write(`oracle: ${message.split('\n')[0]}\n`);
+  const hint = exitCodeFor(error) === EXIT.internal ? '; ORACLE_DEBUG=1 prints where' : '';
+  stderr.write(`oracle: ${message.split('\n')[0]}${hint}\n`);
 }

@@ -61,7 +61,7 @@ export function mapperFailure(source: string, line: number, format: string, erro
   if (error instanceof OracleError) return error;
   const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   return new MapperBugError(
-    `${source}:${line}: the ${format} format failed on this record (a bug in oracle, not in the file): ${what}; ORACLE_DEBUG=1 prints where`,
+    `${source}:${line}: the ${format} format failed on this record (a bug in oracle, not in the file): ${what}`,
     { cause: error },
   );
 }

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { DatabaseUnavailableError, OracleError } from '../domain/errors.js';
 import type { CsvRowOptions } from './csv-rows.js';
-import { InputError } from './errors.js';
+import { InputError, MapperBugError } from './errors.js';
 import { ObservationValues } from './observation-values.js';
 import { RowUnpacker } from './packed-rows.js';
 import type { FromParseWorker, ParseWorkerData, ToParseWorker, WorkerError } from './parse-worker.js';
@@ -18,8 +18,8 @@ import type { Store } from '../store/store.js';
 import type { RecordWriter } from './record-writer.js';
 
 /**
- * Chunks of text (64 KiB from a file, about 700 rows) the worker may be ahead of the writes:
- * enough rows (~20,000, a few MB) that a late worker (a busy core) rarely leaves the writes waiting.
+ * Chunks of text (64 KiB each from a file) the worker may be ahead of the writes: enough rows
+ * that a late worker (a busy core) rarely leaves the writes waiting.
  */
 const MAX_IN_FLIGHT = 32;
 
@@ -133,9 +133,25 @@ export class ParallelCsvReader {
   }
 }
 
-/** The worker's error as the class the pipeline and the CLI's exit codes know. */
+/**
+ * The worker's error as the class the pipeline and the CLI's exit codes know, keeping the
+ * worker's stacks (ORACLE_DEBUG=1 prints them: where a mapper bug happened).
+ */
 function deserialize(e: WorkerError): Error {
-  if (e.name === 'InputError') return new InputError(e.source ?? '', e.line ?? 0, e.what ?? e.message);
-  if (e.name === 'DatabaseUnavailableError') return new DatabaseUnavailableError(e.message);
-  return new OracleError(e.message);
+  const cause = e.cause === undefined ? undefined : deserializeCause(e.cause);
+  let error: Error;
+  if (e.name === 'InputError') error = new InputError(e.source ?? '', e.line ?? 0, e.what ?? e.message, { cause });
+  else if (e.name === 'MapperBugError') error = new MapperBugError(e.message, { cause });
+  else if (e.name === 'DatabaseUnavailableError') error = new DatabaseUnavailableError(e.message, { cause });
+  else error = new OracleError(e.message, { cause });
+  if (e.stack !== undefined) error.stack = e.stack;
+  return error;
+}
+
+/** An error the worker's error wraps (a mapper's TypeError, say): its name, message and stack as they were. */
+function deserializeCause(e: WorkerError): Error {
+  const error = new Error(e.message, { cause: e.cause === undefined ? undefined : deserializeCause(e.cause) });
+  error.name = e.name;
+  if (e.stack !== undefined) error.stack = e.stack;
+  return error;
 }

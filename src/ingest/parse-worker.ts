@@ -33,13 +33,15 @@ export interface WorkerReject {
 /** Messages to the worker: text to parse with the writing thread's clock (epoch ms), then the end of the input. */
 export type ToParseWorker = { text: string; now: number } | { end: true };
 
-/** An error as it crosses threads. */
+/** An error as it crosses threads, with its stack and its cause's (where a mapper bug happened). */
 export interface WorkerError {
   name: string;
   message: string;
+  stack?: string;
   source?: string;
   line?: number;
   what?: string;
+  cause?: WorkerError;
 }
 
 /**
@@ -135,6 +137,9 @@ try {
 }
 
 function serialize(error: unknown): WorkerError {
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
   const e = error as Error & { source?: string; line?: number; what?: string };
-  return { name: e.name, message: e.message, source: e.source, line: e.line, what: e.what };
+  const serialized: WorkerError = { name: e.name, message: e.message, stack: e.stack, source: e.source, line: e.line, what: e.what };
+  if (e.cause !== undefined) serialized.cause = serialize(e.cause);
+  return serialized;
 }

@@ -325,4 +325,25 @@ describe('oracle ingest with a bug in a feed mapper', () => {
     expect(debug.stderr).toMatch(/^MapperBugError: .*guide\.csv:3: the buggy-guide format failed.*\n {4}at /);
     expect(debug.stderr).toMatch(/\nCaused by: TypeError: Cannot read properties of undefined \(reading 'trim'\)\n {4}at .*oracle-with-buggy-format\.js:\d+/);
   });
+
+  it('stops the same way (exit 70, stacks under ORACLE_DEBUG=1) when the bug is in the parse worker of the parallel reader', async () => {
+    // stdin (of unknown size) takes the parallel reader; the preload breaks the worker's mapper on the grader `buggy`.
+    const PRELOAD = join(ROOT, 'test', 'fixtures', 'buggy-worker-preload.cjs');
+    const db = await freshDbWithCatalog();
+    const input = 'product_key,source,observed_at,price,grader,grade\ncharizard-4,ebay,2025-01-01T00:00:00Z,10.00,PSA,9\ncharizard-4,ebay,2025-01-02T00:00:00Z,12.00,buggy,9\n';
+    const args = ['--require', PRELOAD, BIN, '--db', db, 'ingest', '-'];
+    const plain = await runCommand(process.execPath, args, { input });
+    expect(plain).toMatchObject({ code: 70, stdout: '' });
+    expect(plain.stderr).toBe(
+      'oracle: stdin:3: the csv format failed on this record (a bug in oracle, not in the file): ' +
+        "TypeError: Cannot read properties of undefined (reading 'trim'); ORACLE_DEBUG=1 prints where\n",
+    );
+    expect(observationCount(db)).toBe(0);
+
+    const debug = await runCommand(process.execPath, args, { input, env: { ORACLE_DEBUG: '1' } });
+    expect(debug.code).toBe(70);
+    // The worker's stacks: the MapperBugError's (through the worker's row handler), then the TypeError's, in the preload.
+    expect(debug.stderr).toMatch(/^MapperBugError: stdin:3: the csv format failed.*\n(?: {4}at .*\n)*? {4}at .*parse-worker\.js/);
+    expect(debug.stderr).toMatch(/\nCaused by: TypeError: Cannot read properties of undefined \(reading 'trim'\)\n {4}at .*buggy-worker-preload\.cjs:\d+/);
+  });
 });
