@@ -52,4 +52,31 @@ describe('bundle cache', () => {
     cache.clear();
     expect(cache.get('a', 1, T0, compute)).not.toBe(a);
   });
+
+  it('stores a bundle computed from a store read once it is there, and answers it at once after; a failed computation is not stored', async () => {
+    const cache = createBundleCache({ ttlMs: 1_000, maxEntries: 10 });
+    const { compute, calls } = computer();
+    let release!: () => void;
+    const readDone = new Promise<void>((resolve) => (release = resolve));
+    const read = async () => {
+      await readDone; // a computation that waits for the store
+      return compute();
+    };
+    const pending = cache.get('k', 1, T0, read);
+    expect(pending).toBeInstanceOf(Promise);
+    cache.get('other', 1, T0 + 800, compute); // another request while the read is out
+    release();
+    const bundle = await pending;
+    const hit = cache.get('k', 1, T0 + 900, read);
+    expect(hit).not.toBeInstanceOf(Promise);
+    expect(hit).toBe(bundle);
+    // Aged from the request that computed it (T0), not from the request before it came back.
+    expect(cache.get('k', 1, T0 + 1_001, compute)).not.toBe(bundle);
+    expect(calls()).toBe(3);
+
+    const failing = () => Promise.reject(new Error('database unavailable'));
+    await expect(cache.get('f', 1, T0, failing)).rejects.toThrow('database unavailable');
+    expect(cache.get('f', 1, T0, compute)).not.toBeInstanceOf(Promise);
+    expect(calls()).toBe(4);
+  });
 });

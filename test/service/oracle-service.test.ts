@@ -1,5 +1,9 @@
-/** The service's cached answers come back without a promise, so the request path can skip an await. */
+/**
+ * The one service: its cached answers come back without a promise, so the request path can
+ * skip an await, and the keys a command makes are the keys a server over the same file accepts.
+ */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createCommandStore } from '../../src/service/command-store.js';
 import { createOracleService } from '../../src/service/oracle-service.js';
 import { createKeySession } from '../../src/service/key-verifier.js';
 import { createOfflineResolver } from '../../src/service/refsource-resolver.js';
@@ -28,6 +32,37 @@ describe('cached answers', () => {
       expect(bundle).toBe(computed);
     } finally {
       await service.close();
+    }
+  });
+});
+
+describe('keys', () => {
+  it('makes, lists and revokes keys that a server over the same file accepts, then refuses', async () => {
+    const command = () => createOracleService({ store: createCommandStore(dbPath) });
+    const maker = command();
+    const { id, secret } = await maker.createKey('integration', NOW);
+    await maker.close();
+    expect(id).toMatch(/^key_[0-9a-f]{12}$/);
+    expect(secret).toMatch(/^ork_[\w-]{43}$/);
+
+    const server = createOracleService({ store: createStoreHandle(dbPath, { fileCheckIntervalMs: 0 }), envKeys: [] });
+    try {
+      expect(await server.verifyKey(secret, NOW)).toEqual({ id });
+      const lister = command();
+      const listed = await lister.listKeys();
+      await lister.close();
+      expect(listed.find((k) => k.id === id)).toMatchObject({ label: 'integration', createdAt: NOW, revokedAt: null });
+      expect(JSON.stringify(listed)).not.toContain(secret);
+
+      const revoker = command();
+      expect(await revoker.revokeKey(id, NOW + 1)).toBe(true);
+      expect(await revoker.revokeKey(id, NOW + 2)).toBe(false); // already revoked
+      await revoker.close();
+      // The next turn of the server sees the write (data_version moved) and refuses the key.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(await server.verifyKey(secret, NOW + 3)).toBeNull();
+    } finally {
+      await server.close();
     }
   });
 });
