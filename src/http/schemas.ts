@@ -23,6 +23,7 @@ import {
   STEP,
 } from '../domain/history.js';
 import type { HistoryBody } from '../service/history.js';
+import type { PricingQuery } from '../service/oracle-service.js';
 import { parseSlot, type EvidenceBody } from '../domain/evidence.js';
 import { parseCalendarDate, parseInstant } from '../domain/time.js';
 import { unprocessableInputs } from './input.js';
@@ -85,6 +86,18 @@ const at = instantQuery(
 );
 
 export const pricingQuery = z.object({ window_hours: windowHours, outlier_stddevs: outlierStddevs, at });
+
+/**
+ * The service's query of a parsed pricing query (pricing, refsource and evidence routes): `at`
+ * is checked against the request's clock here, since a schema has no clock.
+ */
+export function pricingQueryOf(query: z.output<typeof pricingQuery>, now: number): PricingQuery {
+  return {
+    windowHours: query.window_hours,
+    outlierStddevs: query.outlier_stddevs,
+    asOf: query.at === undefined ? undefined : parseAsOf(query.at, now, 'at'),
+  };
+}
 
 const slotWording = wording(parseSlot);
 const slotKey = (raw: string) => raw.trim().toLowerCase();

@@ -2,9 +2,8 @@
  * GET /api/v1/developer/pricing/{product_key}/evidence: the evidence
  * of one slot, the body of `oracle explain --json` (README, HTTP API). One token of the shared bucket.
  */
-import { parseAsOf } from '../../domain/params.js';
 import { defineRoute, API_PREFIX } from '../route.js';
-import { evidenceQuery, evidenceResponse, productKeyPath } from '../schemas.js';
+import { evidenceQuery, evidenceResponse, productKeyPath, pricingQueryOf } from '../schemas.js';
 
 export const evidenceRoute = defineRoute({
   path: `${API_PREFIX}/developer/pricing/:product_key/evidence`,
@@ -22,7 +21,7 @@ export const evidenceRoute = defineRoute({
     service.evidence(
       { productKey: params.product_key },
       query.slot,
-      { windowHours: query.window_hours, outlierStddevs: query.outlier_stddevs, asOf: query.at === undefined ? undefined : parseAsOf(query.at, now, 'at') },
+      pricingQueryOf(query, now),
       now,
     ),
 });

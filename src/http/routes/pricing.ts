@@ -1,7 +1,6 @@
 /** GET /api/v1/developer/pricing/{product_key} (SPEC.md 4.2). */
-import { parseAsOf } from '../../domain/params.js';
 import { defineRoute, API_PREFIX } from '../route.js';
-import { pricingBundle, pricingQuery, productKeyPath } from '../schemas.js';
+import { pricingBundle, pricingQuery, productKeyPath, pricingQueryOf } from '../schemas.js';
 
 export const pricingRoute = defineRoute({
   path: `${API_PREFIX}/developer/pricing/:product_key`,
@@ -17,7 +16,7 @@ export const pricingRoute = defineRoute({
   handle: ({ params, query, now, service }) =>
     service.price(
       { productKey: params.product_key },
-      { windowHours: query.window_hours, outlierStddevs: query.outlier_stddevs, asOf: query.at === undefined ? undefined : parseAsOf(query.at, now, 'at') },
+      pricingQueryOf(query, now),
       now,
     ),
 });

@@ -2,9 +2,9 @@
  * GET /api/v1/developer/refsource/{refsource_id} (SPEC.md 4.3) and its snapshot (4.4): the
  * bundle addressed by the upstream reference-source id, resolved as CONTRACT.md decision 3 says.
  */
-import { parseAsOf, parseSnapshotDate } from '../../domain/params.js';
+import { parseSnapshotDate } from '../../domain/params.js';
 import { defineRoute, API_PREFIX } from '../route.js';
-import { pricingBundle, pricingQuery, refsourceIdPath, snapshotQuery } from '../schemas.js';
+import { pricingBundle, pricingQuery, refsourceIdPath, snapshotQuery, pricingQueryOf } from '../schemas.js';
 
 export const refsourceRoute = defineRoute({
   path: `${API_PREFIX}/developer/refsource/:refsource_id`,
@@ -21,7 +21,7 @@ export const refsourceRoute = defineRoute({
   handle: ({ params, query, now, service }) =>
     service.price(
       { refsourceId: params.refsource_id },
-      { windowHours: query.window_hours, outlierStddevs: query.outlier_stddevs, asOf: query.at === undefined ? undefined : parseAsOf(query.at, now, 'at') },
+      pricingQueryOf(query, now),
       now,
     ),
 });

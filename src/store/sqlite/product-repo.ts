@@ -1,22 +1,16 @@
 /** Catalog products: lookups for pricing, upserts for ingest, the catalog listing. */
-import type { CatalogEntry, Era, Product, ProductType } from '../../domain/product.js';
+import type { BundleMetadata } from '../../domain/bundle.js';
+import type { CatalogEntry, Product } from '../../domain/product.js';
 import { toUtcDate } from '../../domain/time.js';
 import type { StoredProduct } from '../store.js';
 import type { SqliteDatabase } from './connection.js';
 import { matchAllWords, matchAnyWord } from '../fts-query.js';
 
-
-export interface ProductRow {
+/** A products row: the bundle's metadata columns under the same names, plus the keys. */
+export interface ProductRow extends BundleMetadata {
   id: number;
   product_key: string;
   refsource_id: string | null;
-  product_name: string;
-  subtitle: string;
-  set_name: string;
-  image_url: string;
-  product_type: ProductType;
-  era: Era;
-  release_date: string | null;
   tcgplayer_id: string | null;
   printing: string | null;
 }
@@ -152,16 +146,9 @@ export type ProductRepo = ReturnType<typeof createProductRepo>;
 export const CATALOG_COLUMNS =
   'product_key, refsource_id, product_name, subtitle, set_name, product_type, era, earliest_observed_at, observation_count';
 
-export interface CatalogRow {
-  product_key: string;
-  refsource_id: string | null;
-  product_name: string;
-  subtitle: string;
-  set_name: string;
-  product_type: ProductType;
-  era: Era;
+/** A catalog row as read: the entry's columns, with the earliest observation still an instant. */
+export interface CatalogRow extends Omit<CatalogEntry, 'earliest_observation'> {
   earliest_observed_at: number | null;
-  observation_count: number;
 }
 
 export function toCatalogEntry(row: CatalogRow): CatalogEntry {
