@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startPostgres } from '../../scripts/test-services.js';
 import { describeWithPg, emptyPgDatabase, freshPgDatabase } from '../_pg.js';
 import { runCli, spawnServe, tempDir, type ServeProcess } from '../_setup.js';
 import { HOUR, PRODUCTS, pricingPath, seedDatabase, STORED_KEY } from '../http/_helpers.js';
@@ -113,5 +114,34 @@ describeWithPg('oracle serve replicas on one PostgreSQL', () => {
     const after = await fetch(`${url}/api/v1/ready`);
     expect(after.status).toBe(200);
     expect(await after.json()).toMatchObject({ status: 'ready', products: 1, observations: 0 });
+  });
+
+  it('answers 503, never a 500, within a second of its PostgreSQL going down', async () => {
+    const own = await startPostgres();
+    try {
+      await seedDatabase(own.url, now);
+      const server = spawnServe(['--db', own.url, 'serve']);
+      running.push(server);
+      const url = await server.url;
+      const path = url + PATH;
+      const headers = { 'x-api-key': STORED_KEY };
+      expect((await fetch(path, { headers })).status).toBe(200);
+      await own.stop();
+      // The cached bundle goes with the connection that kept it current, once its loss is seen.
+      const stopped = performance.now();
+      const statuses: number[] = [];
+      let last: Response;
+      do {
+        last = await fetch(path, { headers });
+        statuses.push(last.status);
+      } while (last.status === 200 && performance.now() - stopped < 1_000);
+      expect(new Set(statuses.slice(0, -1))).toEqual(new Set(statuses.length > 1 ? [200] : []));
+      expect(last.status).toBe(503);
+      expect(((await last.json()) as { detail: string }).detail).toBe('database unavailable: the database server cannot be reached');
+      const others = await Promise.all([`${url}/api/v1/developer/catalog`, `${url}/api/v1/ready`].map((u) => fetch(u, { headers })));
+      expect(others.map((a) => a.status)).toEqual([503, 503]);
+    } finally {
+      await own.stop();
+    }
   });
 });

@@ -32,6 +32,12 @@ export interface DataVersionWatch {
 /** Starts from `initial` (the row as read on open); `follow`: listens from the first call of current(). */
 export function watchDataVersion(pool: PgPool, url: string, initial: number, follow: boolean): DataVersionWatch {
   let version = initial;
+  /**
+   * What current() returns: moves with the version, and also when the listening connection is
+   * lost (notifications may be missed from then on, and the database may be gone: cached
+   * answers must be read again, and fail as the database does).
+   */
+  let stamp = initial;
   let listener: pg.Client | null = null;
   let started = false;
   let closed = false;
@@ -39,7 +45,9 @@ export function watchDataVersion(pool: PgPool, url: string, initial: number, fol
 
   const take = (value: number) => {
     // Versions only grow; a notification delivered late never moves it back.
-    if (value > version) version = value;
+    if (value <= version) return;
+    stamp += value - version;
+    version = value;
   };
 
   async function listen(): Promise<void> {
@@ -49,6 +57,7 @@ export function watchDataVersion(pool: PgPool, url: string, initial: number, fol
     const retry = () => {
       if (listener !== client || closed) return;
       listener = null;
+      stamp += 1;
       client.end().catch(() => {});
       timer = setTimeout(() => void listen(), RECONNECT_MS);
       timer.unref();
@@ -79,7 +88,7 @@ export function watchDataVersion(pool: PgPool, url: string, initial: number, fol
         started = true;
         void listen();
       }
-      return version;
+      return stamp;
     },
     async close() {
       closed = true;
