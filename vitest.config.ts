@@ -5,7 +5,9 @@ import { defineConfig } from 'vitest/config';
  * files that take their database from newTestDatabase (test/_pg.ts; the HTTP ones through
  * useSeededServer) run again with ORACLE_TEST_STORE=postgres, which makes it hand out a fresh
  * PostgreSQL database per file instead of a SQLite file. The files left out test SQLite
- * itself (files replaced, locked, corrupt) or the ingest's file handling. The PostgreSQL
+ * itself (files replaced, locked, corrupt), or open no store (test/http/rate-limit.test.ts:
+ * the limiter alone, in-process and in Redis); a file that also tests a SQLite file skips
+ * those cases on PostgreSQL (it.skipIf(TEST_STORE === 'postgres'), saying why). The PostgreSQL
  * store's own tests (parity, replicas, the store) are in `sqlite`: they open both stores.
  */
 const ON_POSTGRES = [
@@ -16,14 +18,20 @@ const ON_POSTGRES = [
   'test/cli/history.test.ts',
   'test/cli/price.test.ts',
   'test/cli/value.test.ts',
+  'test/http/auth-matrix.test.ts',
+  'test/http/auth.test.ts',
+  'test/http/cors.test.ts',
   'test/http/evidence.test.ts',
   'test/http/fast-path.test.ts',
   'test/http/history.test.ts',
   'test/http/input.test.ts',
+  'test/http/metrics.test.ts',
   'test/http/operations.test.ts',
   'test/http/raw-requests.test.ts',
   'test/http/search.test.ts',
+  'test/http/statuses.test.ts',
   'test/http/strict-input.test.ts',
+  'test/http/upstream-faults.test.ts',
 ];
 
 export default defineConfig({

@@ -61,6 +61,14 @@ export async function newTestDatabase(dir: string): Promise<string> {
 }
 
 /**
+ * Where a test's database will be, before any ingest: a SQLite path in `dir` with no file yet,
+ * or a PostgreSQL database without oracle's schema (what an operator creates first).
+ */
+export async function missingTestDatabase(dir: string): Promise<string> {
+  return TEST_STORE === 'postgres' ? emptyPgDatabase() : `${dir}/later.db`;
+}
+
+/**
  * `probe()` once on SQLite, where a server sees another process's commit on its next request;
  * on PostgreSQL, again until `done` holds or a second has passed, since there a server learns
  * of the commit from a notification that arrives just after it (the store's contract: within

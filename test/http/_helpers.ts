@@ -235,16 +235,24 @@ export async function getJson(url: string, headers: Record<string, string> = {})
 }
 
 /**
+ * A new database of the run's store (a SQLite file, or a PostgreSQL database under the vitest
+ * project `postgres`: newTestDatabase) seeded by seedDatabase; its location.
+ */
+export async function seededTestDatabase(now: number): Promise<string> {
+  const location = await newTestDatabase(tempDir('oracle-http-'));
+  await seedDatabase(location, now);
+  return location;
+}
+
+/**
  * A seeded database and a server over it for the calling file (or describe block): started
  * before its tests, closed and removed after them. Read `server` inside tests, not at load.
  */
 export function useSeededServer(now: number): { readonly server: TestServer; readonly dbPath: string } {
-  const dir = tempDir('oracle-http-');
   let dbPath: string | undefined;
   let server: TestServer | undefined;
   beforeAll(async () => {
-    dbPath = await newTestDatabase(dir);
-    await seedDatabase(dbPath, now);
+    dbPath = await seededTestDatabase(now);
     server = await startServer({ dbPath });
   });
   afterAll(async () => {

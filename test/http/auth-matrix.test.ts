@@ -4,8 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toUtcDate } from '../../src/domain/time.js';
-import { ENV_KEY, pricingPath, seedDatabase, startServer, STORED_KEY, type TestServer } from './_helpers.js';
-import { tempDir } from '../_setup.js';
+import { ENV_KEY, pricingPath, seededTestDatabase, startServer, STORED_KEY, type TestServer } from './_helpers.js';
 
 const NOW = Date.now();
 
@@ -43,13 +42,10 @@ const CASES = ROUTES.flatMap((route) =>
 );
 
 describe('route x key x method', () => {
-  const dir = tempDir('oracle-http-');
   let server: TestServer;
 
   beforeAll(async () => {
-    const dbPath = `${dir}/oracle.db`;
-    await seedDatabase(dbPath, NOW);
-    server = await startServer({ dbPath });
+    server = await startServer({ dbPath: await seededTestDatabase(NOW) });
   });
   afterAll(async () => {
     await server.close();

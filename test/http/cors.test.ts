@@ -3,12 +3,11 @@
  * nothing when CORS is off. Real servers; the preflight is sent as a browser sends it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../_setup.js';
-import { pricingPath, PRODUCTS, seedDatabase, startServer, STORED_KEY, type TestServer } from './_helpers.js';
+import { pricingPath, PRODUCTS, seededTestDatabase, startServer, STORED_KEY, type TestServer } from './_helpers.js';
 
 const NOW = Date.now();
 const DASHBOARD = 'https://dash.example.com';
-const dbPath = `${tempDir('oracle-cors-')}/oracle.db`;
+let dbPath: string;
 const PRICING = pricingPath(PRODUCTS.plain.productKey);
 
 function preflight(server: TestServer, path: string, origin: string, method = 'GET') {
@@ -22,7 +21,7 @@ let on: TestServer;
 let anyOrigin: TestServer;
 let off: TestServer;
 beforeAll(async () => {
-  await seedDatabase(dbPath, NOW);
+  dbPath = await seededTestDatabase(NOW);
   on = await startServer({ dbPath, serverOptions: { corsOrigins: [DASHBOARD, 'http://localhost:3000'] } });
   anyOrigin = await startServer({ dbPath, serverOptions: { corsOrigins: ['*'] } });
   off = await startServer({ dbPath });

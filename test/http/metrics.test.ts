@@ -6,19 +6,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUpstreamResolver } from '../../src/service/refsource-resolver.js';
 import { createRefsourceClient } from '../../src/upstream/refsource-client.js';
-import { tempDir } from '../_setup.js';
-import { fakeUpstream, pricingPath, PRODUCTS, seedDatabase, startServer, STORED_KEY, type FakeUpstream, type TestServer } from './_helpers.js';
+import { fakeUpstream, pricingPath, PRODUCTS, seededTestDatabase, startServer, STORED_KEY, type FakeUpstream, type TestServer } from './_helpers.js';
 
 const NOW = Date.now();
 const KEY = { 'x-api-key': STORED_KEY };
-const dbPath = `${tempDir('oracle-metrics-')}/oracle.db`;
+let dbPath: string;
 const PRICING_ROUTE = '/api/v1/developer/pricing/:product_key';
 
 let upstream: FakeUpstream;
 let server: TestServer;
 let plain: TestServer;
 beforeAll(async () => {
-  await seedDatabase(dbPath, NOW);
+  dbPath = await seededTestDatabase(NOW);
   upstream = await fakeUpstream((id) => (id === '1002' ? 500 : 200));
   const resolver = createUpstreamResolver(createRefsourceClient({ urlTemplate: upstream.template, deadlineMs: 2_000 }), {
     breaker: { failureThreshold: 1, coolDownMs: 60_000 },

@@ -1,6 +1,7 @@
 /**
  * Every status code of SPEC.md section 7 provoked for real, against a real server over a
- * real SQLite file and a fake upstream on port 0.
+ * real store (a SQLite file, or PostgreSQL in the vitest project `postgres`) and a fake
+ * upstream on port 0.
  */
 import { writeFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -21,11 +22,13 @@ import {
   PRODUCTS,
   REVOKED_KEY,
   seedDatabase,
+  seededTestDatabase,
   startServer,
   STORED_KEY,
   type FakeUpstream,
   type TestServer,
 } from './_helpers.js';
+import { missingTestDatabase, TEST_STORE } from '../_pg.js';
 import { tempDir } from '../_setup.js';
 
 const NOW = Date.now();
@@ -37,8 +40,10 @@ async function get(server: TestServer, path: string, headers: Record<string, str
   return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> };
 }
 
-const dbPath = `${tempDir('oracle-http-')}/oracle.db`;
-beforeAll(() => seedDatabase(dbPath, NOW));
+let dbPath: string;
+beforeAll(async () => {
+  dbPath = await seededTestDatabase(NOW);
+});
 
 describe('with a seeded database, offline', () => {
   let server: TestServer;
@@ -203,17 +208,15 @@ describe('engine failure', () => {
 });
 
 describe('database unreachable', () => {
-  const dir = tempDir('oracle-http-');
-
-  it('answers 503 while the file is missing, then serves once it exists, without a restart', async () => {
-    const path = `${dir}/later.db`;
+  it('answers 503 while the database is missing (no file, or no schema), then serves once it exists, without a restart', async () => {
+    const path = await missingTestDatabase(tempDir('oracle-http-'));
     const server = await startServer({ dbPath: path });
     try {
       for (const route of [pricingPath(PRODUCTS.plain.productKey), '/api/v1/developer/catalog', '/api/v1/developer/refsource/1001']) {
         const { status, body } = await get(server, route);
         expect(status).toBe(503);
         expect(body.detail).toMatch(/database unavailable/);
-        expect(body.detail).not.toContain(dir);
+        expect(body.detail).not.toContain(path);
       }
       expect((await get(server, '/api/v1/health', {})).status).toBe(200);
       await seedDatabase(path, NOW);
@@ -223,8 +226,9 @@ describe('database unreachable', () => {
     }
   });
 
-  it('answers 503 for a corrupt file and keeps serving health', async () => {
-    const path = `${dir}/corrupt.db`;
+  // A damaged file is SQLite's own failure; a PostgreSQL server's are in test/cli/serve-postgres.test.ts.
+  it.skipIf(TEST_STORE === 'postgres')('answers 503 for a corrupt file and keeps serving health', async () => {
+    const path = `${tempDir('oracle-http-')}/corrupt.db`;
     writeFileSync(path, 'this is not a database'.repeat(500));
     const server = await startServer({ dbPath: path });
     try {

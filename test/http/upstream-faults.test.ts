@@ -7,19 +7,18 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createUpstreamResolver } from '../../src/service/refsource-resolver.js';
 import { createRefsourceClient } from '../../src/upstream/refsource-client.js';
-import { fakeUpstream, seedDatabase, startServer, STORED_KEY, type FakeUpstream, type TestServer, type UpstreamBehaviour } from './_helpers.js';
-import { tempDir } from '../_setup.js';
+import { fakeUpstream, seededTestDatabase, startServer, STORED_KEY, type FakeUpstream, type TestServer, type UpstreamBehaviour } from './_helpers.js';
 
 const NOW = Date.now();
 const KEY = { 'x-api-key': STORED_KEY };
-const dbPath = `${tempDir('oracle-upstream-')}/oracle.db`;
+let dbPath: string;
 
 let upstream: FakeUpstream;
 let server: TestServer | undefined;
 let behaviour: UpstreamBehaviour = 200;
 
 beforeAll(async () => {
-  await seedDatabase(dbPath, NOW);
+  dbPath = await seededTestDatabase(NOW);
   upstream = await fakeUpstream(() => behaviour);
 });
 afterEach(async () => {
