@@ -42,6 +42,15 @@ export interface CreatedKey {
   secret: string;
 }
 
+/** The options of every source of an ingest (ingestAll), and where its rejected records go. */
+export interface IngestAllOptions extends Omit<IngestOptions, 'rejects'> {
+  /** Rejected records are appended to this file (opened once the store is), each with `runAt`. */
+  rejectsPath?: string;
+  /** Epoch ms: the start of the run, as the rejects file names it. */
+  runAt: number;
+  onResult?: (result: IngestResult) => void;
+}
+
 /** Every product's bundle, one at a time (see Oracle.exportBundles), and how many there are. */
 export interface BundleExport {
   count: number;
@@ -89,10 +98,13 @@ export interface OracleService {
   calibrate(asOf: number, now: number): Promise<CalibrationReport>;
   /** The stored calibration the engine uses at `at`, or null. */
   calibration(at: number): Promise<CalibrationReport | null>;
-  /** Marks `interrupted` the runs of ingests whose process died; how many (before ingesting). */
-  markInterruptedRuns(): Promise<number>;
-  /** Ingests one source into the store (ingest/pipeline.ts). */
-  ingest(spec: string, options: IngestOptions): Promise<IngestResult>;
+  /**
+   * Ingests every source in turn into the store (ingest/pipeline.ts), after marking
+   * `interrupted` the runs of ingests whose process died. A bad source stops only itself: its
+   * result carries its failure and the next source is read. Each result is also handed to
+   * `onResult` as its source ends, so a command can report it then.
+   */
+  ingestAll(sources: readonly string[], options: IngestAllOptions): Promise<IngestResult[]>;
   /** Makes a key (a random id and a 256-bit secret) and stores the secret's hash. */
   createKey(label: string, now: number): Promise<CreatedKey>;
   /** Every stored key, oldest first; never a secret (none is stored). */
@@ -279,12 +291,23 @@ export function createOracleService(deps: OracleServiceDeps): OracleService {
       return withOracle(async (oracle) => ({ count: await oracle.productCount(), bundles: oracle.exportBundles(params) }));
     },
 
-    markInterruptedRuns: () => withOracle((_oracle, store) => store.ingestRuns.markInterrupted()),
-    ingest(spec, options) {
+    ingestAll(sources, { rejectsPath, runAt, onResult, ...options }) {
       return withOracle(async (_oracle, store) => {
         // Loaded here: the pipeline and its formats are most of the code, and only ingest needs them.
-        const { ingestSource } = await import('../ingest/pipeline.js');
-        return ingestSource(store, spec, options);
+        const [{ ingestSource }, { RejectsWriter }] = await Promise.all([import('../ingest/pipeline.js'), import('../ingest/rejects.js')]);
+        await store.ingestRuns.markInterrupted();
+        const rejects = rejectsPath === undefined ? null : new RejectsWriter(rejectsPath, runAt);
+        try {
+          const results: IngestResult[] = [];
+          for (const source of sources) {
+            const result = await ingestSource(store, source, { ...options, rejects });
+            results.push(result);
+            onResult?.(result);
+          }
+          return results;
+        } finally {
+          rejects?.close();
+        }
       });
     },
 

@@ -2,7 +2,11 @@
  * The one service: its cached answers come back without a promise, so the request path can
  * skip an await, and the keys a command makes are the keys a server over the same file accepts.
  */
+import Database from 'better-sqlite3';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { IngestResult } from '../../src/ingest/pipeline.js';
 import { createCommandStore } from '../../src/service/command-store.js';
 import { createOracleService } from '../../src/service/oracle-service.js';
 import { createKeySession } from '../../src/service/key-verifier.js';
@@ -64,5 +68,50 @@ describe('keys', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('ingestAll', () => {
+  it('marks a dead run interrupted, reads every source whatever one of them does, reports each as it ends, and appends their rejects', async () => {
+    const dir = tempDir('oracle-service-ingest-');
+    const db = `${dir}/oracle.db`;
+    writeFileSync(`${dir}/catalog.csv`, 'product_key,refsource_id,product_name\ncharizard-4,1001,Charizard #4\n');
+    writeFileSync(
+      `${dir}/observations.csv`,
+      'product_key,source,observed_at,price_minor\ncharizard-4,ebay,2025-03-01T10:00:00Z,35000\ncharizard-4,ebay,2025-03-01T11:00:00Z,-5\n',
+    );
+    // A run written before runs named their process, left `running`: its process is gone.
+    const first = createOracleService({ store: createCommandStore(db, { create: true }) });
+    await first.ingestAll([`${dir}/catalog.csv`], { maxRejects: 0, runAt: NOW, clock: () => NOW, stdin: Readable.from([]) });
+    await first.close();
+    const raw = new Database(db);
+    raw.prepare("INSERT INTO ingest_runs (source, kind, format, dry_run, started_at) VALUES ('killed.csv', 'observations', 'csv', 0, 1)").run();
+    raw.close();
+
+    const reported: IngestResult[] = [];
+    const service = createOracleService({ store: createCommandStore(db) });
+    const runAt = Date.UTC(2026, 0, 2, 3, 4, 5, 6);
+    const results = await service
+      .ingestAll([`${dir}/missing.csv`, `${dir}/observations.csv`], {
+        maxRejects: 5,
+        rejectsPath: `${dir}/rejects.ndjson`,
+        runAt,
+        clock: () => NOW,
+        stdin: Readable.from([]),
+        onResult: (result) => reported.push(result),
+      })
+      .finally(() => service.close());
+
+    expect(reported).toEqual(results);
+    expect(results.map((r) => [r.source, r.failure === null, r.counts.inserted, r.counts.rejected])).toEqual([
+      [`${dir}/missing.csv`, false, 0, 0],
+      [`${dir}/observations.csv`, true, 1, 1],
+    ]);
+    const rejects = readFileSync(`${dir}/rejects.ndjson`, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(rejects).toEqual([expect.objectContaining({ run_at: '2026-01-02T03:04:05.006Z', line: 3 })]);
+    const check = new Database(db, { readonly: true });
+    const killed = check.prepare("SELECT status FROM ingest_runs WHERE source = 'killed.csv'").get();
+    check.close();
+    expect(killed).toEqual({ status: 'interrupted' });
   });
 });

@@ -1,14 +1,13 @@
 /**
- * `oracle ingest <source...>`: checks the flags, opens (creating) the database, marks the runs
- * of killed ingests `interrupted`, ingests each source in turn with the pipeline, and prints
- * one summary line per source on stdout (a failed source's error also on stderr).
+ * `oracle ingest <source...>`: checks the flags, hands the sources to the service's ingestAll
+ * (which opens, creating, the database and ingests each in turn), and prints one summary line
+ * per source on stdout as it ends (a failed source's error also on stderr).
  * A progress bar is drawn on stderr only when stderr is a terminal.
  */
-import { resolve } from 'node:path';
 import type { IngestResult } from '../../ingest/pipeline.js';
 import type { RecordKind } from '../../ingest/formats/types.js';
 import { createProgressBar } from '../../ingest/progress.js';
-import { RejectsWriter } from '../../ingest/rejects.js';
+import { describeLocation } from '../../store/store.js';
 import type { CommandContext } from '../context.js';
 import { EXIT, exitCodeFor, UsageError, worseExit } from '../exit-codes.js';
 import { reportError } from '../report-error.js';
@@ -33,7 +32,6 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   const { maxRejects, lockWait: lockWaitS } = flags;
   if (sources.filter((s) => s === '-').length > 1) throw new UsageError("stdin ('-') can be given only once");
 
-  let rejects: RejectsWriter | null = null;
   const progress = ctx.stderr.isTTY ? createProgressBar(ctx.stderr) : null;
   // Ctrl-C or SIGTERM: stop after committing what was read. A second signal kills at once
   // (the listener is gone); SQLite's transactions keep the file consistent either way.
@@ -42,60 +40,58 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   const onSigterm = () => interrupt.abort('SIGTERM');
   process.once('SIGINT', onSigint);
   process.once('SIGTERM', onSigterm);
-  let code: number = EXIT.ok;
   // Another ingest may hold the write lock for a while: wait for it, and say so on a terminal.
   const lockWait = {
     maxWaitMs: lockWaitS * 1000,
     onWait: ctx.stderr.isTTY
       ? () => {
           progress?.clear();
-          ctx.stderr.write(`oracle: another process is writing ${resolve(ctx.dbPath)}: waiting for it (up to ${lockWaitS} s, --lock-wait)...\n`);
+          ctx.stderr.write(`oracle: another process is writing ${describeLocation(ctx.dbPath)}: waiting for it (up to ${lockWaitS} s, --lock-wait)...\n`);
         }
       : undefined,
+  };
+  // Every source is read: a bad one stops only itself, and the exit code is the worst of all.
+  let code: number = EXIT.ok;
+  const report = (result: IngestResult) => {
+    progress?.clear();
+    ctx.stdout.write(`${summaryLine(result)}\n`);
+    if (result.failure !== null) {
+      reportError(result.failure, ctx.stderr);
+      code = worseExit(code, exitCodeFor(result.failure));
+    } else if (result.overLimit) {
+      const first = result.firstReject as { line: number; reason: string };
+      ctx.stderr.write(
+        `oracle: ${result.source}:${first.line}: ${count(result.counts.rejected)} record${result.counts.rejected === 1 ? '' : 's'} rejected, ` +
+          `more than --max-rejects ${maxRejects}${flags.rejects ? ` (see ${flags.rejects})` : ''}; first: ${first.reason}\n`,
+      );
+      code = worseExit(code, EXIT.tooManyRejects);
+    }
   };
   try {
     await withService(
       ctx,
-      async (service) => {
-        await service.markInterruptedRuns();
-        if (flags.rejects !== undefined) rejects = new RejectsWriter(flags.rejects, ctx.now);
-        // Every source is read: a bad one stops only itself, and the exit code is the worst of all.
-        for (const source of sources) {
-          const result = await service.ingest(source, {
-            kind: flags.kind,
-            format: flags.format,
-            dryRun: flags.dryRun === true,
-            maxRejects,
-            observedAt: flags.observedAt,
-            subtype: flags.subtype,
-            rejects,
-            signal: interrupt.signal,
-            clock: Date.now,
-            stdin: ctx.stdin,
-            onProgress: progress ? (p) => progress.update(p) : undefined,
-          });
-          progress?.clear();
-          ctx.stdout.write(`${summaryLine(result)}\n`);
-          if (result.failure !== null) {
-            reportError(result.failure, ctx.stderr);
-            code = worseExit(code, exitCodeFor(result.failure));
-          } else if (result.overLimit) {
-            const first = result.firstReject as { line: number; reason: string };
-            ctx.stderr.write(
-              `oracle: ${result.source}:${first.line}: ${count(result.counts.rejected)} record${result.counts.rejected === 1 ? '' : 's'} rejected, ` +
-                `more than --max-rejects ${maxRejects}${flags.rejects ? ` (see ${flags.rejects})` : ''}; first: ${first.reason}\n`,
-            );
-            code = worseExit(code, EXIT.tooManyRejects);
-          }
-        }
-      },
+      (service) =>
+        service.ingestAll(sources, {
+          kind: flags.kind,
+          format: flags.format,
+          dryRun: flags.dryRun === true,
+          maxRejects,
+          observedAt: flags.observedAt,
+          subtype: flags.subtype,
+          rejectsPath: flags.rejects,
+          runAt: ctx.now,
+          signal: interrupt.signal,
+          clock: Date.now,
+          stdin: ctx.stdin,
+          onProgress: progress ? (p) => progress.update(p) : undefined,
+          onResult: report,
+        }),
       { create: true, lockWait },
     );
   } finally {
     progress?.clear();
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigterm);
-    (rejects as RejectsWriter | null)?.close(); // assigned in the callback above
   }
   return code;
 }
