@@ -14,9 +14,8 @@ const REFSOURCE_ROUTES = '/api/v1/developer/refsource/{refsource_id} and its /sn
 const count = (n: number, noun: string) => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
 
 function keysLine(inventory: ServiceInventory): string {
-  const total = inventory.storedKeys + inventory.envKeys;
-  if (inventory.envKeys === 0) return count(total, 'API key');
-  return `${count(total, 'API key')} (${inventory.storedKeys.toLocaleString('en-US')} stored, ${inventory.envKeys} from ORACLE_API_KEYS)`;
+  if (inventory.envKeys === 0) return count(inventory.keys, 'API key');
+  return `${count(inventory.keys, 'API key')} (${inventory.storedKeys.toLocaleString('en-US')} stored, ${inventory.envKeys} from ORACLE_API_KEYS)`;
 }
 
 function refsourceLine(config: ServeConfig): string {
@@ -44,7 +43,7 @@ export async function startupLines(service: OracleService, config: ServeConfig, 
   try {
     const inventory = await service.inventory();
     lines.push(`database: ${path} (${count(inventory.products, 'product')}, ${count(inventory.observations, 'observation')}, ${keysLine(inventory)})`);
-    if (inventory.storedKeys + inventory.envKeys === 0) {
+    if (!inventory.ready) {
       lines.push(
         "warning: no API key exists: every keyed route answers 401; create one with 'oracle keys create --label <name>' (or set ORACLE_API_KEYS)",
       );

@@ -113,8 +113,9 @@ export interface OracleService {
   revokeKey(id: string, now: number): Promise<boolean>;
   /**
    * What the server has to serve: the database's products and observations, the keys that
-   * can call it (stored and not revoked, plus ORACLE_API_KEYS), and where reference-source
-   * ids are resolved. Throws DatabaseUnavailableError when the database cannot be read.
+   * can call it (stored and not revoked, plus ORACLE_API_KEYS), where reference-source ids
+   * are resolved, and whether it is ready (the readiness route and `oracle serve`'s start-up
+   * lines both ask here). Throws DatabaseUnavailableError when the database cannot be read.
    */
   inventory(): Awaitable<ServiceInventory>;
   /** Counters for the metrics route: bundle cache lookups, upstream calls, the circuit's state. */
@@ -134,6 +135,10 @@ export interface ServiceInventory {
   observations: number;
   storedKeys: number;
   envKeys: number;
+  /** The keys that can call the API: the stored ones not revoked, and those of ORACLE_API_KEYS. */
+  keys: number;
+  /** Ready to serve: the database can be read (else inventory() throws) and a key can call the API. */
+  ready: boolean;
   refsource: ResolverMode;
 }
 
@@ -331,7 +336,15 @@ export function createOracleService(deps: OracleServiceDeps): OracleService {
         return store.inventory().then(({ products, observations, activeKeys }) => {
           inventoryCache = {
             version,
-            body: { products, observations, storedKeys: activeKeys, envKeys: envKeyCount, refsource: resolver.mode },
+            body: {
+              products,
+              observations,
+              storedKeys: activeKeys,
+              envKeys: envKeyCount,
+              keys: activeKeys + envKeyCount,
+              ready: activeKeys + envKeyCount > 0,
+              refsource: resolver.mode,
+            },
           };
           return inventoryCache.body;
         });

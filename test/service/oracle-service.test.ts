@@ -115,3 +115,26 @@ describe('ingestAll', () => {
     expect(killed).toEqual({ status: 'interrupted' });
   });
 });
+
+describe('readiness', () => {
+  it('is ready once a key can call the API, stored or from ORACLE_API_KEYS, and not after the last is revoked', async () => {
+    const db = `${tempDir('oracle-service-ready-')}/oracle.db`;
+    const inventory = async (envKeys: string[] = []) => {
+      const service = createOracleService({ store: createCommandStore(db, { create: true }), envKeys });
+      return Promise.resolve(service.inventory()).finally(() => service.close());
+    };
+    expect(await inventory()).toMatchObject({ storedKeys: 0, envKeys: 0, keys: 0, ready: false });
+    expect(await inventory(['ork_from_env', 'ork_other'])).toMatchObject({ storedKeys: 0, envKeys: 2, keys: 2, ready: true });
+
+    const maker = createOracleService({ store: createCommandStore(db) });
+    const { id } = await maker.createKey('ready', NOW);
+    await maker.close();
+    expect(await inventory()).toMatchObject({ storedKeys: 1, envKeys: 0, keys: 1, ready: true });
+    expect(await inventory(['ork_from_env'])).toMatchObject({ storedKeys: 1, envKeys: 1, keys: 2, ready: true });
+
+    const revoker = createOracleService({ store: createCommandStore(db) });
+    await revoker.revokeKey(id, NOW + 1);
+    await revoker.close();
+    expect(await inventory()).toMatchObject({ keys: 0, ready: false });
+  });
+});

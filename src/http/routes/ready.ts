@@ -22,15 +22,14 @@ export const readyRoute = defineRoute({
   errors: [503],
   handle: ({ service }) =>
     andThen(service.inventory(), (inventory) => {
-      const keys = inventory.storedKeys + inventory.envKeys;
-      if (keys === 0) {
+      if (!inventory.ready) {
         throw new NotReadyError("no API key exists: create one with 'oracle keys create --label <name>' (or set ORACLE_API_KEYS)");
       }
       return {
         status: 'ready' as const,
         products: inventory.products,
         observations: inventory.observations,
-        keys,
+        keys: inventory.keys,
         refsource: inventory.refsource,
       };
     }),
