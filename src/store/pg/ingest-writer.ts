@@ -21,10 +21,11 @@
  */
 import { from as copyFrom, type CopyStreamQuery } from 'pg-copy-streams';
 import type { Product } from '../../domain/product.js';
+import { PRODUCT_COLUMNS, toProduct, type ProductRow } from '../product-rows.js';
 import type { InsertResult, IngestWriter, IngestWriterOptions, ProductLookup, StoredProduct } from '../store.js';
 import { toPgDatabaseError, type PgClient, type PgPool } from './connection.js';
 import { bumpDataVersion } from './data-version.js';
-import { PRODUCT_COLUMNS, toProduct, upsertProducts, type ProductRow } from './products.js';
+import { upsertProducts } from './products.js';
 
 const COLUMNS = 'product_id, condition, observed_at, price_minor, source, grader, grade, external_id';
 

@@ -1,13 +1,14 @@
 /**
  * The pricing reads on PostgreSQL: the statements of ../sqlite/price-points.ts and
- * ../sqlite/price-point-series.ts, with the order SQLite's index scans give made explicit (per
- * condition, by time, then price, source and external id), so the engine sees the same
- * points in the same order from either store.
+ * ../sqlite/price-point-series.ts (a series assembled by ../series-points.ts, as there), with
+ * the order SQLite's index scans give made explicit (per condition, by time, then price,
+ * source and external id), so the engine sees the same points in the same order from either
+ * store.
  */
 import { PRICED_CONDITIONS } from '../../domain/conditions.js';
 import type { ConditionPoints, PricePoint } from '../../domain/observation.js';
 import type { PricePointRange } from '../store.js';
-import { pointColumns, seriesSpan, type Row } from '../sqlite/price-point-series.js';
+import { pointColumns, seriesSpan, type Row } from '../series-points.js';
 import type { Session } from './session.js';
 
 const PRICED_LIST = PRICED_CONDITIONS.map((c) => `'${c}'`).join(', ');

@@ -9,11 +9,9 @@ import {
   toProduct,
   type CatalogRow,
   type ProductRow,
-} from '../sqlite/product-repo.js';
+} from '../product-rows.js';
 import { anyPhraseQuery, rankMatches, searchDocument, toPhrase, type SearchCandidate } from './search.js';
 import type { Session } from './session.js';
-
-export { PRODUCT_COLUMNS, toProduct, type ProductRow };
 
 /** Text in SQLite's order (bytes), whatever the database's collation. */
 const BYTES = 'COLLATE "C"';

@@ -1,6 +1,6 @@
 /** API keys, ingest runs and calibrations on PostgreSQL: the statements of their SQLite repos. */
 import { hostname } from 'node:os';
-import { processAlive } from '../sqlite/ingest-run-repo.js';
+import { interruptionOf, type RunningRun } from '../ingest-runs.js';
 import type { ApiKeyRecord, IngestCounts, IngestRunStatus, StoredCalibration } from '../store.js';
 import type { PgClient } from './connection.js';
 import type { Session } from './session.js';
@@ -65,10 +65,9 @@ export function createPgIngestRunRepo(session: Session) {
     /** As the SQLite repo's: `running` rows of this host whose process is gone become `interrupted`. */
     async markInterrupted(): Promise<number> {
       let marked = 0;
-      for (const run of await q<{ id: number; host: string | null; pid: number | null }>("SELECT id, host, pid FROM ingest_runs WHERE status = 'running'")) {
-        if (run.pid !== null && (run.host !== host || processAlive(run.pid))) continue;
-        const who = run.pid === null ? 'its process' : `its process (pid ${run.pid})`;
-        const error = `${who} ended without finishing the run (killed?); what it committed stays, a re-run completes it`;
+      for (const run of await q<RunningRun>("SELECT id, host, pid FROM ingest_runs WHERE status = 'running'")) {
+        const error = interruptionOf(run, host);
+        if (error === null) continue;
         marked += (await q("UPDATE ingest_runs SET status = 'interrupted', error = $1 WHERE id = $2 AND status = 'running' RETURNING id", [error, run.id])).length;
       }
       return marked;

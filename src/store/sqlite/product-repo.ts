@@ -1,39 +1,9 @@
 /** Catalog products: lookups for pricing, upserts for ingest, the catalog listing. */
-import type { BundleMetadata } from '../../domain/bundle.js';
 import type { CatalogEntry, Product } from '../../domain/product.js';
-import { toUtcDate } from '../../domain/time.js';
+import { CATALOG_COLUMNS, PRODUCT_COLUMNS, toCatalogEntry, toProduct, type CatalogRow, type ProductRow } from '../product-rows.js';
 import type { StoredProduct } from '../store.js';
 import type { SqliteDatabase } from './connection.js';
 import { matchAllWords, matchAnyWord } from '../fts-query.js';
-
-/** A products row: the bundle's metadata columns under the same names, plus the keys. */
-export interface ProductRow extends BundleMetadata {
-  id: number;
-  product_key: string;
-  refsource_id: string | null;
-  tcgplayer_id: string | null;
-  printing: string | null;
-}
-
-export const PRODUCT_COLUMNS =
-  'id, product_key, refsource_id, product_name, subtitle, set_name, image_url, product_type, era, release_date, tcgplayer_id, printing';
-
-export function toProduct(row: ProductRow): StoredProduct {
-  return {
-    id: row.id,
-    productKey: row.product_key,
-    refsourceId: row.refsource_id,
-    productName: row.product_name,
-    subtitle: row.subtitle,
-    setName: row.set_name,
-    imageUrl: row.image_url,
-    productType: row.product_type,
-    era: row.era,
-    releaseDate: row.release_date,
-    tcgplayerId: row.tcgplayer_id,
-    printing: row.printing,
-  };
-}
 
 export function createProductRepo(db: SqliteDatabase) {
   const byKey = db.prepare<[string], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE product_key = ?`);
@@ -142,25 +112,3 @@ export function createProductRepo(db: SqliteDatabase) {
 }
 
 export type ProductRepo = ReturnType<typeof createProductRepo>;
-
-export const CATALOG_COLUMNS =
-  'product_key, refsource_id, product_name, subtitle, set_name, product_type, era, earliest_observed_at, observation_count';
-
-/** A catalog row as read: the entry's columns, with the earliest observation still an instant. */
-export interface CatalogRow extends Omit<CatalogEntry, 'earliest_observation'> {
-  earliest_observed_at: number | null;
-}
-
-export function toCatalogEntry(row: CatalogRow): CatalogEntry {
-  return {
-    product_key: row.product_key,
-    refsource_id: row.refsource_id,
-    product_name: row.product_name,
-    subtitle: row.subtitle,
-    set_name: row.set_name,
-    product_type: row.product_type,
-    era: row.era,
-    earliest_observation: row.earliest_observed_at === null ? null : toUtcDate(row.earliest_observed_at),
-    observation_count: row.observation_count,
-  };
-}
