@@ -51,7 +51,7 @@ export class ParallelCsvReader {
     private readonly writer: RecordWriter,
     private readonly clock: () => number,
   ) {
-    const data: ParseWorkerData = { dbPath: store.location, options };
+    const data: ParseWorkerData = { dbPath: store.address, options };
     this.worker = new Worker(WORKER_SCRIPT, { workerData: data });
     this.worker.on('message', (message: FromParseWorker) => this.receive(message));
     this.worker.on('error', (error) => this.fail(error));

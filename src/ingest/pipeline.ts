@@ -160,8 +160,7 @@ export async function ingestSource(store: Store, spec: string, options: IngestOp
     const container = chooseContainer(options.format, source.path, head);
     const parallel =
       container === 'csv' &&
-      store.dialect === 'sqlite' &&
-      store.location !== ':memory:' &&
+      store.address !== ':memory:' &&
       (options.parallel ?? (source.totalBytes === null || source.totalBytes >= PARALLEL_MIN_BYTES)) &&
       parallelReaderAvailable() &&
       isCanonicalObservations(name, head, options);

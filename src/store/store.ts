@@ -28,6 +28,7 @@ import type { CatalogEntry, Product } from '../domain/product.js';
 import type { ConditionPoints, Observation, PricePoint } from '../domain/observation.js';
 import { resolve } from 'node:path';
 import { openSqliteStore } from './sqlite/store.js';
+import type { LockWait } from './lock-wait.js';
 
 /** A product with its row id, which observation reads take. */
 export interface StoredProduct extends Product {
@@ -210,6 +211,11 @@ export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
   /** What `openStore` was given (for a URL, without its password): for messages. */
   readonly location: string;
+  /**
+   * What `openStore` was given, as given (a URL with its password): for opening the same
+   * database again elsewhere (the ingest's parse worker), never for messages.
+   */
+  readonly address: string;
   readonly products: ProductStore;
   /** The bounded read pricing needs. */
   readonly pricePoints: PricePointReader;
@@ -240,7 +246,7 @@ export interface OpenOptions {
    * How a write waits for another writer (default: the busy timeout, then fail): an ingest
    * waits up to `maxWaitMs`, calling `onWait` once the first second has passed.
    */
-  lockWait?: { maxWaitMs: number; onWait?: () => void };
+  lockWait?: LockWait;
 }
 
 /**

@@ -1,15 +1,21 @@
 /**
  * `oracle ingest` under faults, with real parts: child processes of bin/oracle.js (build
  * first), real signals and kill -9, real gzip files with flipped bytes, several sources in one
- * run, and concurrent writers on one SQLite file.
+ * run, and concurrent writers on one database (a SQLite file, or PostgreSQL in the vitest
+ * project `postgres`).
  */
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { isPostgresUrl } from '../../src/store/store.js';
+import { INGEST_WRITE_LOCK } from '../../src/store/pg/write-lock.js';
+import { newTestDatabase, TEST_STORE } from '../_pg.js';
 import { BIN, childEnv, ROOT, runCli, runCommand, tempDir } from '../_setup.js';
+import { selectRows } from '../_store.js';
 
 const CATALOG = 'product_key,refsource_id,product_name,product_type,era,release_date\ncharizard-4,1001,Charizard #4,single_card,vintage,1999-01-09\n';
 const HEADER = 'product_key,source,observed_at,price_minor,external_id';
@@ -38,28 +44,43 @@ beforeAll(() => {
   bigGz = gzipSync(observations(ROWS, 'k', Date.UTC(2025, 0, 1), true));
 });
 
-function query<T>(path: string, sql: string): T {
-  const reader = new Database(path, { readonly: true, fileMustExist: true });
-  try {
-    return reader.prepare(sql).get() as T;
-  } finally {
-    reader.close();
-  }
+/** The first row of `sql` (SQL both stores read alike). */
+async function query<T extends Record<string, unknown>>(path: string, sql: string): Promise<T | undefined> {
+  return (await selectRows<T>(path, sql))[0];
 }
 
-function observationCount(path: string): number {
-  if (!existsSync(path)) return 0;
+async function observationCount(path: string): Promise<number> {
+  if (!isPostgresUrl(path) && !existsSync(path)) return 0;
   try {
-    return query<{ n: number }>(path, 'SELECT count(*) AS n FROM observations').n;
+    return (await query<{ n: number }>(path, 'SELECT count(*) AS n FROM observations'))!.n;
   } catch {
     return 0; // not created or migrated yet
   }
 }
 
 async function freshDbWithCatalog(): Promise<string> {
-  const path = join(tempDir(), 'oracle.db');
+  const path = await newTestDatabase(tempDir());
   expect((await runCli(['--db', path, 'ingest', catalog])).code).toBe(0);
   return path;
+}
+
+/**
+ * Another writer holding the database's write lock until the returned function releases it:
+ * SQLite's (BEGIN IMMEDIATE), or the lock an ingest's commits take on PostgreSQL.
+ */
+async function holdWriteLock(path: string): Promise<() => Promise<void>> {
+  if (isPostgresUrl(path)) {
+    const client = new pg.Client({ connectionString: path });
+    await client.connect();
+    await client.query('SELECT pg_advisory_lock($1)', [INGEST_WRITE_LOCK]);
+    return () => client.end();
+  }
+  const holder = new Database(path);
+  holder.exec('BEGIN IMMEDIATE');
+  return async () => {
+    holder.exec('ROLLBACK');
+    holder.close();
+  };
 }
 
 /** Starts `oracle --db <path> ingest <args>`. */
@@ -90,7 +111,7 @@ describe('oracle ingest stopped mid-input', () => {
     child.stdin.on('error', () => {}); // the pipe breaks when the child is killed
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     child.stdin.write(`${lines.slice(0, 50_001).join('\n')}\n`);
-    while (observationCount(path) === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    while ((await observationCount(path)) === 0) await new Promise((resolve) => setTimeout(resolve, 20));
     child.stdin.write(`${lines.slice(50_001).join('\n')}`);
     return { child, exited, stderr: () => stderr };
   }
@@ -100,8 +121,8 @@ describe('oracle ingest stopped mid-input', () => {
     const run = await startPacedIngest(path);
     run.child.kill('SIGKILL');
     await run.exited;
-    const atKill = observationCount(path);
-    const killed = query<{ id: number; status: string }>(path, "SELECT id, status FROM ingest_runs WHERE source = 'stdin'");
+    const atKill = await observationCount(path);
+    const killed = (await query<{ id: number; status: string }>(path, "SELECT id, status FROM ingest_runs WHERE source = 'stdin'"))!;
     expect(killed.status).toBe('running');
 
     const file = join(tempDir(), 'paced.csv');
@@ -109,13 +130,14 @@ describe('oracle ingest stopped mid-input', () => {
     const rerun = await runCli(['--db', path, 'ingest', file]);
     expect(rerun.code).toBe(0);
     expect(rerun.stdout).toMatch(new RegExp(`read 60,000, inserted ${(PACED - atKill).toLocaleString('en-US')}, duplicates ${atKill.toLocaleString('en-US')},`));
-    expect(observationCount(path)).toBe(PACED);
-    expect(query(path, `SELECT status, error FROM ingest_runs WHERE id = ${killed.id}`)).toEqual({
+    expect(await observationCount(path)).toBe(PACED);
+    expect(await query(path, `SELECT status, error FROM ingest_runs WHERE id = ${killed.id}`)).toEqual({
       status: 'interrupted',
       error: `its process (pid ${run.child.pid}) ended without finishing the run (killed?); what it committed stays, a re-run completes it`,
     });
-    expect(query(path, 'SELECT status FROM ingest_runs ORDER BY id DESC LIMIT 1')).toEqual({ status: 'ok' });
-    expect(query(path, 'PRAGMA integrity_check')).toEqual({ integrity_check: 'ok' });
+    expect(await query(path, 'SELECT status FROM ingest_runs ORDER BY id DESC LIMIT 1')).toEqual({ status: 'ok' });
+    // SQLite's file after a kill -9 (PostgreSQL's own recovery is not oracle's to test).
+    if (TEST_STORE === 'sqlite') expect(await query(path, 'PRAGMA integrity_check')).toEqual({ integrity_check: 'ok' });
   }, 120_000);
 
   it.each([
@@ -132,8 +154,8 @@ describe('oracle ingest stopped mid-input', () => {
     // Every record it read is in the file, those of the open batch too (all rows are distinct).
     const read = Number(message?.[2]?.replaceAll(',', ''));
     expect(read).toBeGreaterThan(0);
-    expect(observationCount(path)).toBe(read);
-    expect(query(path, "SELECT status, inserted_count FROM ingest_runs WHERE source = 'stdin'")).toEqual({ status: 'interrupted', inserted_count: read });
+    expect(await observationCount(path)).toBe(read);
+    expect(await query(path, "SELECT status, inserted_count FROM ingest_runs WHERE source = 'stdin'")).toEqual({ status: 'interrupted', inserted_count: read });
   }, 120_000);
 });
 
@@ -161,8 +183,8 @@ describe('oracle ingest of a corrupt gzip commits nothing from it', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(new RegExp(`^oracle: ${file}: the gzip data is corrupt \\([^)]+\\): nothing from this source was committed\\n$`));
     expect(result.stdout).toMatch(new RegExp(`^failed ${file}: read [\\d,]+, inserted 0, duplicates 0, rejected [\\d,]+ in `));
-    expect(observationCount(path)).toBe(0);
-    expect(query(path, "SELECT status FROM ingest_runs WHERE source LIKE '%.gz'")).toEqual({ status: 'failed' });
+    expect(await observationCount(path)).toBe(0);
+    expect(await query(path, "SELECT status FROM ingest_runs WHERE source LIKE '%.gz'")).toEqual({ status: 'failed' });
   }, 60_000);
 
   it('on stdin too (read by the parse worker), and the intact file then loads in full', async () => {
@@ -170,10 +192,10 @@ describe('oracle ingest of a corrupt gzip commits nothing from it', () => {
     const result = await runCli(['--db', path, 'ingest', '-'], { input: flip((gz) => gz.length - TRAILER) });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^oracle: stdin: the gzip data is corrupt \(incorrect data check\): nothing from this source was committed\n$/);
-    expect(observationCount(path)).toBe(0);
+    expect(await observationCount(path)).toBe(0);
     const intact = await runCli(['--db', path, 'ingest', '-'], { input: bigGz });
     expect(intact.code).toBe(0);
-    expect(observationCount(path)).toBe(ROWS);
+    expect(await observationCount(path)).toBe(ROWS);
   }, 60_000);
 });
 
@@ -187,7 +209,7 @@ describe('oracle ingest of several sources', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(`oracle: ${missing}: no such file\n`);
     expect(result.stdout).toMatch(new RegExp(`^failed ${missing}: read 0, inserted 0, duplicates 0, rejected 0 in \\d+\\.\\d s\\ningested ${good}: read 3, inserted 3, duplicates 0, rejected 0 in `));
-    expect(observationCount(path)).toBe(3);
+    expect(await observationCount(path)).toBe(3);
   });
 
   it('exits with the worst outcome: unusable input (2) beats too many rejects (3), a runtime failure (1) beats both', async () => {
@@ -206,7 +228,7 @@ describe('oracle ingest of several sources', () => {
       `oracle: ${empty}:1: the file is empty: no header and no records`,
     ]);
     expect(twoAndThree.stdout.trim().split('\n').map((l) => l.split(':')[0])).toEqual([`ingested ${rejecting}`, `failed ${empty}`, `ingested ${good}`]);
-    expect(observationCount(path)).toBe(3);
+    expect(await observationCount(path)).toBe(3);
     expect((await runCli(['--db', path, 'ingest', empty, join(sub, 'missing.csv'), rejecting])).code).toBe(1);
   });
 });
@@ -250,15 +272,42 @@ describe('concurrent ingests into one database', () => {
       expect(run.stderr()).toBe('');
       expect(run.stdout()).toMatch(new RegExp(`^ingested ${files[i]}: read 250,000, inserted 250,000, duplicates 0, rejected 0 in `));
     });
-    expect(observationCount(path)).toBe(3 * ROWS_EACH);
+    expect(await observationCount(path)).toBe(3 * ROWS_EACH);
   }, 120_000);
+
+  it('two processes ingesting overlapping files at once store each record once, and a re-run adds nothing', async () => {
+    const path = await freshDbWithCatalog();
+    const sub = tempDir();
+    // 90,000 records: the first file has the first 60,000, the second the last 60,000 backwards,
+    // so both runs reach the 30,000 they share at about the same time, from opposite ends.
+    const all = observations(90_000, 'o').trimEnd().split('\n').slice(1);
+    const first = join(sub, 'first.csv');
+    const second = join(sub, 'second.csv');
+    writeFileSync(first, `${[HEADER, ...all.slice(0, 60_000)].join('\n')}\n`);
+    writeFileSync(second, `${[HEADER, ...all.slice(30_000).reverse()].join('\n')}\n`);
+    const runs = [first, second].map((file) => startIngest(path, [file]));
+    expect(await Promise.all(runs.map((run) => run.exited))).toEqual([0, 0]);
+    const counts = runs.map((run) => {
+      expect(run.stderr()).toBe('');
+      const [, inserted, duplicates] = /read 60,000, inserted ([\d,]+), duplicates ([\d,]+), rejected 0 in /.exec(run.stdout())!.map((n) => Number(n.replaceAll(',', '')));
+      return { inserted: inserted!, duplicates: duplicates! };
+    });
+    // Each shared record is inserted by exactly one of the two runs, a duplicate for the other.
+    expect(counts[0]!.inserted + counts[1]!.inserted).toBe(90_000);
+    expect(counts[0]!.duplicates + counts[1]!.duplicates).toBe(30_000);
+    expect(await query(path, 'SELECT count(*) AS n, count(DISTINCT external_id) AS ids FROM observations')).toEqual({ n: 90_000, ids: 90_000 });
+    expect(await query(path, 'SELECT observation_count FROM products')).toEqual({ observation_count: 90_000 });
+    const again = await runCli(['--db', path, 'ingest', first, second]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/read 60,000, inserted 0, duplicates 60,000, .*\n.*read 60,000, inserted 0, duplicates 60,000, /);
+    expect(await observationCount(path)).toBe(90_000);
+  }, 60_000);
 
   it('gives up after --lock-wait with one line naming the source, its line and the other writer, exit 1', async () => {
     const path = await freshDbWithCatalog();
     const file = join(tempDir(), 'waiting.csv');
     writeFileSync(file, observations(3, 'w'));
-    const holder = new Database(path);
-    holder.exec('BEGIN IMMEDIATE'); // another writer, holding the write lock
+    const release = await holdWriteLock(path);
     try {
       const result = await runCli(['--db', path, 'ingest', '--lock-wait', '1', file]);
       expect(result.code).toBe(1);
@@ -266,20 +315,18 @@ describe('concurrent ingests into one database', () => {
         new RegExp(`^oracle: ${file}:\\d+: gave up: another writer held the database for more than 1 s \\(see --lock-wait\\); run the same command again to complete\\n$`),
       );
     } finally {
-      holder.exec('ROLLBACK');
-      holder.close();
+      await release();
     }
-    expect(observationCount(path)).toBe(0);
+    expect(await observationCount(path)).toBe(0);
     expect((await runCli(['--db', path, 'ingest', file])).code).toBe(0);
-    expect(observationCount(path)).toBe(3);
+    expect(await observationCount(path)).toBe(3);
   }, 60_000);
 
   it('on a terminal, says it waits for another writer, and goes on once that one is done', async () => {
     const path = await freshDbWithCatalog();
     const file = join(tempDir(), 'patient.csv');
     writeFileSync(file, observations(3, 't'));
-    const holder = new Database(path);
-    holder.exec('BEGIN IMMEDIATE');
+    const release = await holdWriteLock(path);
     // script(1) gives the ingest a real terminal (a pty) for stdout and stderr.
     const child = spawn('script', ['-qfec', `${process.execPath} ${BIN} --db ${path} ingest ${file}`, '/dev/null'], { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     let screen = '';
@@ -288,13 +335,13 @@ describe('concurrent ingests into one database', () => {
     try {
       while (!screen.includes('waiting for it')) await new Promise((resolve) => setTimeout(resolve, 50));
     } finally {
-      holder.exec('ROLLBACK');
-      holder.close();
+      await release();
     }
     expect(await exited).toBe(0);
+    // A file by its absolute path (as given here), a database server by its URL (without a password here).
     expect(screen).toContain(`oracle: another process is writing ${path}: waiting for it (up to 600 s, --lock-wait)...\r\n`);
     expect(screen).toMatch(new RegExp(`ingested ${file}: read 3, inserted 3, duplicates 0, rejected 0 in `));
-    expect(observationCount(path)).toBe(3);
+    expect(await observationCount(path)).toBe(3);
   }, 60_000);
 
   it('exits 2 naming --lock-wait when it is not a whole number of seconds', async () => {
@@ -317,7 +364,7 @@ describe('oracle ingest with a bug in a feed mapper', () => {
       `oracle: ${feed}:3: the buggy-guide format failed on this record (a bug in oracle, not in the file): ` +
         "TypeError: Cannot read properties of undefined (reading 'trim'); ORACLE_DEBUG=1 prints where\n",
     );
-    expect(observationCount(db)).toBe(0);
+    expect(await observationCount(db)).toBe(0);
 
     const debug = await runCommand(process.execPath, [FIXTURE, '--db', db, 'ingest', feed], { env: { ORACLE_DEBUG: '1' } });
     expect(debug.code).toBe(70);
@@ -338,7 +385,7 @@ describe('oracle ingest with a bug in a feed mapper', () => {
       'oracle: stdin:3: the csv format failed on this record (a bug in oracle, not in the file): ' +
         "TypeError: Cannot read properties of undefined (reading 'trim'); ORACLE_DEBUG=1 prints where\n",
     );
-    expect(observationCount(db)).toBe(0);
+    expect(await observationCount(db)).toBe(0);
 
     const debug = await runCommand(process.execPath, args, { input, env: { ORACLE_DEBUG: '1' } });
     expect(debug.code).toBe(70);

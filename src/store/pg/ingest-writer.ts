@@ -4,7 +4,8 @@
  * Rows are handed in synchronously and written as COPY text into a temporary staging table,
  * in chunks, as they come; every statement runs in order on one promise chain, and `drain`
  * waits for it, so a fast parser is held to the connection's pace (constant memory). A commit
- * ends the COPY, upserts the batch's products, moves the staged rows into observations with
+ * ends the COPY, takes the ingest's writer lock (write-lock.ts: concurrent ingests' commits
+ * take turns), upserts the batch's products, moves the staged rows into observations with
  * one INSERT ... ON CONFLICT DO NOTHING (the two unique indexes are the identity of
  * CONTRACT.md, as in SQLite: a row stored before, or given twice, is skipped), adds what was
  * inserted to the products' counts and earliest times in the same statement, bumps the data
@@ -21,11 +22,13 @@
  */
 import { from as copyFrom, type CopyStreamQuery } from 'pg-copy-streams';
 import type { Product } from '../../domain/product.js';
+import type { LockWait } from '../lock-wait.js';
 import { PRODUCT_COLUMNS, toProduct, type ProductRow } from '../product-rows.js';
 import type { InsertResult, IngestWriter, IngestWriterOptions, ProductLookup, StoredProduct } from '../store.js';
 import { toPgDatabaseError, type PgClient, type PgPool } from './connection.js';
 import { bumpDataVersion } from './data-version.js';
 import { upsertProducts } from './products.js';
+import { takeWriteLock } from './write-lock.js';
 
 const COLUMNS = 'product_id, condition, observed_at, price_minor, source, grader, grade, external_id';
 
@@ -142,7 +145,8 @@ interface Batch {
   products: Product[];
 }
 
-export async function openPgIngestWriter(pool: PgPool, url: string, options: IngestWriterOptions): Promise<IngestWriter> {
+/** `lockWait`: how a commit waits for another ingest's (write-lock.ts). */
+export async function openPgIngestWriter(pool: PgPool, url: string, options: IngestWriterOptions, lockWait?: LockWait): Promise<IngestWriter> {
   const client: PgClient = await pool.connect().catch((error: unknown) => Promise.reject(toPgDatabaseError(error, url)));
   const catalog = new Catalog();
   let nextProvisional = -1;
@@ -225,6 +229,7 @@ export async function openPgIngestWriter(pool: PgPool, url: string, options: Ing
     if (!inTransaction && done.products.length === 0) return { inserted: 0, duplicates: 0 };
     await begin();
     await endCopy();
+    if (!options.dryRun) await takeWriteLock(client, lockWait);
     if (done.products.length > 0) {
       const stored = await upsertProducts((text, params) => client.query(text, params).then((r) => r.rows), done.products);
       const provisional: number[] = [];

@@ -37,6 +37,7 @@ export async function openPgStore(url: string, options: OpenOptions = {}): Promi
   return {
     dialect: 'postgres',
     location: redactUrl(url),
+    address: url,
     products: createPgProductRepo(session),
     pricePoints,
     pricePointSeries: pricePoints,
@@ -52,7 +53,7 @@ export async function openPgStore(url: string, options: OpenOptions = {}): Promi
       );
       return counts!;
     },
-    openIngest: (writerOptions) => openPgIngestWriter(pool, url, writerOptions),
+    openIngest: (writerOptions) => openPgIngestWriter(pool, url, writerOptions, options.lockWait),
     async close() {
       await watch.close();
       await pool.end();

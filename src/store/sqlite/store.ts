@@ -54,6 +54,7 @@ export async function openSqliteStore(path: string, options: OpenOptions = {}): 
   return {
     dialect: 'sqlite',
     location: path,
+    address: path,
     products: {
       findByKey: (key) => settled(() => products.findByKey(key)),
       findByRefsourceId: (id) => settled(() => products.findByRefsourceId(id)),

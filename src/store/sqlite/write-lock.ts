@@ -5,16 +5,13 @@
  * lock-taking writes (BEGIN IMMEDIATE, the ingest-runs rows) wait up to `maxWaitMs`, calling
  * `onWait` once the first second has passed, and fail with DatabaseBusyError after that.
  */
-import { DatabaseBusyError } from '../../domain/errors.js';
+import { FIRST_WAIT_MS, lockWaitGivenUp, type LockWait } from '../lock-wait.js';
 import type { SqliteDatabase } from './connection.js';
-
-/** How long a write waits before `onWait` is told (and the rest of maxWaitMs is waited). */
-const FIRST_WAIT_MS = 1_000;
 
 export interface WriteLock {
   /** Runs `op`, a statement that takes the write lock, waiting for other writers as configured. */
   run<T>(op: () => T): T;
-  configure(options: { maxWaitMs: number; onWait?: () => void }): void;
+  configure(options: LockWait): void;
 }
 
 function isBusy(error: unknown): boolean {
@@ -24,8 +21,7 @@ function isBusy(error: unknown): boolean {
 export function createWriteLock(db: SqliteDatabase): WriteLock {
   let maxWaitMs: number | null = null;
   let onWait: (() => void) | undefined;
-  const giveUp = (error: unknown) =>
-    new DatabaseBusyError(`another writer held the database for more than ${Math.round((maxWaitMs as number) / 1000)} s (see --lock-wait)`, { cause: error });
+  const giveUp = (error: unknown) => lockWaitGivenUp(maxWaitMs as number, error);
   return {
     configure(options) {
       maxWaitMs = options.maxWaitMs;
