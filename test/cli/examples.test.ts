@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newTestDatabase } from '../_pg.js';
 import { BIN, ROOT, runCli, runCommand, tempDir } from '../_setup.js';
 
 const FIXTURES = join(ROOT, 'test/fixtures');
@@ -28,7 +29,7 @@ function scriptEnv(extra: Record<string, string>): Record<string, string> {
 
 beforeAll(async () => {
   dir = tempDir('oracle-examples-');
-  db = join(dir, 'oracle.db');
+  db = await newTestDatabase(dir);
   const bin = join(dir, 'bin');
   await runCommand('mkdir', [bin]);
   writeFileSync(join(bin, 'oracle'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);

@@ -7,6 +7,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { newTestDatabase } from '../_pg.js';
 import { ROOT, runCli, tempDir, type CliResult } from '../_setup.js';
 
 const FIXTURES = join(ROOT, 'test/fixtures');
@@ -66,9 +67,9 @@ async function price(productKey: string, at: string): Promise<Bundle> {
   return JSON.parse(run.stdout) as Bundle;
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   if (!existsSync(join(ROOT, 'dist/cli/main.js'))) throw new Error('run `npm run build` before the CLI tests');
-  db = join(tempDir('oracle-feeds-'), 'oracle.db');
+  db = await newTestDatabase(tempDir('oracle-feeds-'));
 });
 
 // The steps build on each other's database, in order.
@@ -254,7 +255,7 @@ describe('identity conflicts in a catalog ingest', () => {
 
   beforeAll(async () => {
     const dir = tempDir('oracle-identity-');
-    conflictsDb = join(dir, 'oracle.db');
+    conflictsDb = await newTestDatabase(dir);
     rejects = join(dir, 'rejects.ndjson');
     const seed = [
       'product_key,product_name,refsource_id,tcgplayer_id,printing',

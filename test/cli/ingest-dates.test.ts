@@ -3,11 +3,12 @@
  * rows dated in the future or on days that do not exist are rejected with line and reason
  * while the good rows land; an impossible or future --observed-at stops before any source.
  */
-import Database from 'better-sqlite3';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { newTestDatabase } from '../_pg.js';
 import { runCli, tempDir } from '../_setup.js';
+import { selectRows } from '../_store.js';
 
 const HOUR = 3_600_000;
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -18,7 +19,7 @@ const cli = (args: string[]) => runCli(['--db', db, ...args]);
 
 beforeAll(async () => {
   dir = tempDir();
-  db = join(dir, 'oracle.db');
+  db = await newTestDatabase(dir);
   writeFileSync(join(dir, 'catalog.csv'), 'product_key,refsource_id,product_name\ncharizard-4,1001,Charizard #4\n');
   expect((await cli(['ingest', join(dir, 'catalog.csv')])).code).toBe(0);
 });
@@ -52,10 +53,7 @@ describe('oracle ingest with dates that cannot be stored', () => {
     expect(now).toBeLessThanOrEqual(Date.now());
     expect(rejects[2]?.reason).toBe('observed_at "2025-11-30T24:00:00Z" is not a real time: there is no hour 24 (midnight is 00:00 of the next day)');
 
-    const reader = new Database(db, { readonly: true });
-    const stored = reader.prepare('SELECT external_id FROM observations ORDER BY observed_at').all();
-    reader.close();
-    expect(stored).toEqual([{ external_id: 'good-2' }, { external_id: 'good-1' }]);
+    expect(await selectRows(db, 'SELECT external_id FROM observations ORDER BY observed_at')).toEqual([{ external_id: 'good-2' }, { external_id: 'good-1' }]);
   });
 
   it('keeps an observation dated a minute ahead of the clock (skew) and exits 0', async () => {

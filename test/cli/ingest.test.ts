@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { newTestDatabase } from '../_pg.js';
 import { runCli, tempDir } from '../_setup.js';
 
 const CATALOG = 'product_key,refsource_id,product_name,product_type,era,release_date\ncharizard-4,1001,Charizard #4,single_card,vintage,1999-01-09\nbase-box,1002,Base Set Booster Box,booster_box,vintage,\n';
@@ -17,7 +18,7 @@ const cli = (args: string[], input?: string | Buffer) => runCli(['--db', db, ...
 
 beforeAll(async () => {
   dir = tempDir();
-  db = join(dir, 'oracle.db');
+  db = await newTestDatabase(dir);
   writeFileSync(join(dir, 'catalog.csv'), CATALOG);
   const loaded = await cli(['ingest', join(dir, 'catalog.csv')]);
   expect(loaded.code).toBe(0);

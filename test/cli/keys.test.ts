@@ -2,16 +2,19 @@
  * `oracle keys create | list | revoke`: the built CLI (dist/, made by `npm test`'s build
  * step) spawned for real.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/store/store.js';
+import { newTestDatabase } from '../_pg.js';
 import { runCli as oracle, tempDir } from '../_setup.js';
+import { selectRows } from '../_store.js';
 
 describe('oracle keys', () => {
   const dir = tempDir('oracle-keys-');
-  const db = `${dir}/keys.db`;
+  let db: string;
   beforeAll(async () => {
+    db = await newTestDatabase(dir);
     // Keys go into a database that exists: the one `oracle ingest` made.
     writeFileSync(join(dir, 'catalog.csv'), 'product_key,product_name\ncharizard-4,Charizard\n');
     expect((await oracle(['--db', db, 'ingest', join(dir, 'catalog.csv')])).code).toBe(0);
@@ -40,10 +43,10 @@ describe('oracle keys', () => {
     // 32 random bytes, base64url: 256 bits.
     expect(key).toMatch(/^ork_[A-Za-z0-9_-]{43}$/);
     expect(stderr).toMatch(/created API key key_[0-9a-f]{12} \("acme integration"\).*only this once/);
-    const store = await openStore(db);
-    const dump = JSON.stringify(store.apiKeys.list());
-    await store.close();
-    expect(dump).not.toContain(key);
+    // The table as stored, read past the store: the key's SHA-256 (hex), and the key nowhere.
+    const rows = await selectRows<{ label: string; secret_hash: string }>(db, 'SELECT * FROM api_keys');
+    expect(rows).toEqual([expect.objectContaining({ label: 'acme integration', secret_hash: createHash('sha256').update(key).digest('hex') })]);
+    expect(JSON.stringify(rows)).not.toContain(key.slice(4));
     const second = (await oracle(['--db', db, 'keys', 'create', '--label', 'other'])).stdout.trim();
     expect(second).not.toBe(key);
   });
