@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { apiBenchmark } from './benchmarks/api.js';
 import { catalogBenchmark } from './benchmarks/catalog.js';
 import { cliStartBenchmark } from './benchmarks/cli-start.js';
+import { dbsizeBenchmark } from './benchmarks/dbsize.js';
 import { exportBenchmark } from './benchmarks/export.js';
 import { historyBenchmark } from './benchmarks/history.js';
 import { ingestBenchmark, prepareIngest } from './benchmarks/ingest.js';
@@ -41,6 +42,7 @@ const BENCHMARKS = {
   history: { run: historyBenchmark, prepare: preparePricing },
   export: { run: exportBenchmark, prepare: preparePricing },
   postgres: { run: postgresBenchmark, prepare: preparePostgres },
+  dbsize: { run: dbsizeBenchmark, prepare: prepareIngest },
 };
 
 const USAGE = `usage: npm run bench -- [--scale quick|full|smoke] [--only ${Object.keys(BENCHMARKS).join(',')}] [--fresh] [--profile] [--prepare]
