@@ -5,8 +5,9 @@ import { defineConfig } from 'vitest/config';
  * files that take their database from newTestDatabase (test/_pg.ts; the HTTP ones through
  * useSeededServer) run again with ORACLE_TEST_STORE=postgres, which makes it hand out a fresh
  * PostgreSQL database per file instead of a SQLite file. The files left out test SQLite
- * itself (files replaced, locked, corrupt), or open no store (test/http/rate-limit.test.ts:
- * the limiter alone, in-process and in Redis); a file that also tests a SQLite file skips
+ * itself (files replaced, locked, corrupt: test/http/database-file.test.ts), or do not depend
+ * on the store (test/http/rate-limit.test.ts: the limiter alone; test/http/openapi.test.ts:
+ * the served document; test/cli/help.test.ts); a file that also tests a SQLite file skips
  * those cases on PostgreSQL (it.skipIf(TEST_STORE === 'postgres'), saying why). The PostgreSQL
  * store's own tests (parity, replicas, the store) are in `sqlite`: they open both stores.
  */
@@ -23,6 +24,7 @@ const ON_POSTGRES = [
   'test/cli/ingest.test.ts',
   'test/cli/keys.test.ts',
   'test/cli/price.test.ts',
+  'test/cli/serve-redis.test.ts',
   'test/cli/serve.test.ts',
   'test/cli/value.test.ts',
   'test/http/auth-matrix.test.ts',

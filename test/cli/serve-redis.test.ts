@@ -1,14 +1,17 @@
 /**
- * `oracle serve --redis`: two real `oracle serve` processes on one SQLite file sharing one
+ * `oracle serve --redis`: two real `oracle serve` processes on one database (a SQLite file, or
+ * PostgreSQL in the vitest project `postgres`: the scaled set-up of docs/deploy.md) sharing one
  * rate limit through a real Redis, that Redis stopped and started again under them, and the
  * option's validation.
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_STORE } from '../_pg.js';
 import { runCli, spawnServe, tempDir, type ServeProcess } from '../_setup.js';
 import { describeWithRedis, redisDatabase, startPrivateRedis } from '../_redis.js';
-import { PRODUCTS, pricingPath, seedDatabase, STORED_KEY } from '../http/_helpers.js';
+import { PRODUCTS, pricingPath, seededTestDatabase, STORED_KEY } from '../http/_helpers.js';
 
-const DB = 2;
+/** A Redis database of this file's own in each project: both runs count the same key ids, at the same time. */
+const DB = TEST_STORE === 'postgres' ? 3 : 2;
 const PATH = pricingPath(PRODUCTS.plain.productKey);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -37,9 +40,11 @@ async function getMany(url: string, n: number): Promise<Answer[]> {
 const lines = (server: ServeProcess, pattern: RegExp) => server.stderr.filter((line) => pattern.test(line));
 
 describeWithRedis('oracle serve replicas sharing --redis', () => {
-  const db = `${tempDir('oracle-redis-')}/oracle.db`;
+  let db: string;
   const running: ServeProcess[] = [];
-  beforeAll(() => seedDatabase(db, Date.now()));
+  beforeAll(async () => {
+    db = await seededTestDatabase(Date.now());
+  });
   afterEach(async () => {
     for (const server of running.splice(0)) {
       server.child.kill('SIGTERM');
@@ -47,7 +52,7 @@ describeWithRedis('oracle serve replicas sharing --redis', () => {
     }
   });
 
-  /** `oracle serve` on the shared file with a limit of `limit`, Redis from the flag or (`viaEnv`) ORACLE_REDIS_URL. */
+  /** `oracle serve` on the shared database with a limit of `limit`, Redis from the flag or (`viaEnv`) ORACLE_REDIS_URL. */
   function replica(redisUrl: string, limit: number, viaEnv = false): ServeProcess {
     const args = ['--db', db, 'serve', '--rate-limit', String(limit), ...(viaEnv ? [] : ['--redis', redisUrl])];
     const server = spawnServe(args, viaEnv ? { ORACLE_REDIS_URL: redisUrl } : {});
@@ -59,7 +64,7 @@ describeWithRedis('oracle serve replicas sharing --redis', () => {
     const url = redisDatabase(DB);
     const [a, b] = [replica(url, 10), replica(url, 10, true)];
     const urls = await Promise.all([a.url, b.url]);
-    for (const server of [a, b]) expect(lines(server, /^rate limit: 10\/min per key, shared through Redis at redis:\/\/127\.0\.0\.1:\d+\/2$/)).toHaveLength(1);
+    for (const server of [a, b]) expect(lines(server, new RegExp(`^rate limit: 10/min per key, shared through Redis at redis://127\\.0\\.0\\.1:\\d+/${DB}$`))).toHaveLength(1);
 
     const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => get(urls[i % 2]!)));
     const allowed = answers.filter((answer) => answer.status === 200);
