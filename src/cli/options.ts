@@ -7,7 +7,7 @@
  */
 import { Option } from 'commander';
 import { OUTLIER_STDDEVS, WINDOW_HOURS } from '../domain/bundle.js';
-import { parseAsOf, parseIntInRange, parseWholeNumber } from '../domain/params.js';
+import { parseAsOf, parseIntInRange, parseRefsourceId, parseWholeNumber } from '../domain/params.js';
 import { UsageError } from './exit-codes.js';
 
 export interface ConfigSpec<T> {
@@ -59,7 +59,8 @@ export const outlierStddevsOption = () =>
     default: OUTLIER_STDDEVS.default,
     parse: (name, raw) => parseIntInRange(name, raw, OUTLIER_STDDEVS),
   });
-export const refsourceOption = () => new Option('--refsource <id>', 'address the product by its reference-source id instead');
+export const refsourceOption = () =>
+  configOption('--refsource <id>', 'address the product by its reference-source id instead', { parse: (name, raw) => parseRefsourceId(raw, name) });
 
 /** `--at`, an instant (epoch ms) no later than `now`, the command's clock; absent: now. */
 export const atOption = (now: number, description: string) =>

@@ -46,6 +46,17 @@ export function parseWholeNumber(name: string, raw: string, spec: { min: number;
   throw new InvalidParameterError(name, `${name} must be a whole number${unit}, ${spec.min} or more (got ${JSON.stringify(raw)})`);
 }
 
+/** A reference-source id: 1 to 20 digits, the ids the catalog stores (SPEC.md 4.3). */
+export const REFSOURCE_ID = /^\d{1,20}$/;
+
+export const refsourceIdProblem = (name: string, raw: unknown) => `${name} must be a string of 1 to 20 digits (got ${JSON.stringify(raw)})`;
+
+/** A reference-source id (`--refsource`, the API's `refsource_id`), or InvalidParameterError naming `name`. */
+export function parseRefsourceId(raw: string, name = 'refsource_id'): string {
+  if (REFSOURCE_ID.test(raw)) return raw;
+  throw new InvalidParameterError(name, refsourceIdProblem(name, raw));
+}
+
 /** `name` is how the caller spells the parameter: `window_hours` in the API, `--window-hours` in the CLI. */
 export function parseWindowHours(raw: string | undefined, name = 'window_hours'): number {
   return parseIntInRange(name, raw, WINDOW_HOURS);

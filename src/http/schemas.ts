@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { OUTLIER_STDDEVS, WINDOW_HOURS, type PricingBundle } from '../domain/bundle.js';
 import { GRADERS, MATRIX_GRADES } from '../domain/conditions.js';
 import { InvalidParameterError } from '../domain/errors.js';
-import { parseAsOf, parseDateParam, parseIntInRange } from '../domain/params.js';
+import { parseAsOf, parseDateParam, parseIntInRange, REFSOURCE_ID, refsourceIdProblem } from '../domain/params.js';
 import { ERAS, PRODUCT_TYPES } from '../domain/product.js';
 import { SEARCH_LIMIT, type CatalogBody, type SearchBody } from '../service/catalog.js';
 import { MAX_SEARCH_CHARS, parseSearchText } from '../domain/search.js';
@@ -173,9 +173,7 @@ export const productKeyPath = z.object({
   product_key: z.string().min(1).meta({ description: 'Catalog key, URL-encoded.' }),
 });
 
-const REFSOURCE_ID = /^\d{1,20}$/;
-const refsourceIdWording = (issue: { input?: unknown }) =>
-  `refsource_id must be a string of 1 to 20 digits (got ${JSON.stringify(issue.input)})`;
+const refsourceIdWording = (issue: { input?: unknown }) => refsourceIdProblem('refsource_id', issue.input);
 
 export const refsourceIdPath = z.object({
   refsource_id: z

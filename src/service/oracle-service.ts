@@ -14,7 +14,10 @@ import { randomBytes } from 'node:crypto';
 import type { PricingBundle, PricingParams } from '../domain/bundle.js';
 import type { CollectionRow, RowProblem } from '../domain/collection.js';
 import type { EvidenceBody } from '../domain/evidence.js';
+import { InvalidParameterError } from '../domain/errors.js';
 import type { HistoryRequest } from '../domain/history.js';
+import { REFSOURCE_ID } from '../domain/params.js';
+import { toIsoUtc, toUtcDate } from '../domain/time.js';
 import type { CatalogEntry } from '../domain/product.js';
 import type { ApiKeyRecord, Store } from '../store/store.js';
 import { andThen, type Awaitable } from './awaitable.js';
@@ -73,11 +76,10 @@ export interface OracleService {
   priceWithChanges(ref: ProductRef, params: PricingParams): Promise<PricedWithChanges>;
   /**
    * SPEC.md 4.4: the bundle of a reference-source id over one UTC day (`parseSnapshotDate`),
-   * window 24 hours.
+   * window 24 hours. Anything but a refsource id (most often a product key) is an
+   * InvalidParameterError naming the commands that do what was meant.
    */
   snapshot(id: string, day: { start: number; end: number }, outlierStddevs: number, now: number): Promise<PricingBundle>;
-  /** The product a catalog key names, or null: for an adapter's "did you mean" message. */
-  findProduct(productKey: string): Promise<StoredProductSummary | null>;
   /** SPEC.md 4.5. */
   catalog(): Awaitable<CatalogBody>;
   /** The same body as JSON text, built by the store (searched: best match first). */
@@ -122,12 +124,6 @@ export interface OracleService {
   stats(): ServiceStats;
   /** Writes pending key last-used times and closes the upstream client and the store. */
   close(): Promise<void>;
-}
-
-/** What an adapter may say about a product it did not ask for by its reference-source id. */
-export interface StoredProductSummary {
-  productKey: string;
-  refsourceId: string | null;
 }
 
 export interface ServiceInventory {
@@ -218,6 +214,25 @@ export function createOracleService(deps: OracleServiceDeps): OracleService {
     });
   }
 
+  /**
+   * The error for a snapshot of something that cannot be a refsource id, most often a product
+   * key: it names the two commands that do what was meant (the product's snapshot by its
+   * refsource id, or `oracle price` over the same 24 hours; for today, which has not ended,
+   * the last 24 hours, as --at may not be later than now).
+   */
+  async function notARefsourceId(arg: string, day: { start: number; end: number }, now: number): Promise<InvalidParameterError> {
+    const product = await withStore((store) => store.products.findByKey(arg));
+    if (product === undefined) {
+      return new InvalidParameterError(
+        'refsource_id',
+        `snapshot takes a refsource id (1 to 20 digits), not ${JSON.stringify(arg)}, which is no product_key either (see oracle catalog --search)`,
+      );
+    }
+    const price = day.end > now ? `'oracle price ${arg}' (the last 24 hours)` : `'oracle price ${arg} --at ${toIsoUtc(day.end)}' (the same 24 hours)`;
+    const snapshot = product.refsourceId === null ? '' : ` 'oracle snapshot ${product.refsourceId} --date ${toUtcDate(day.start)}' (its refsource id) or`;
+    return new InvalidParameterError('refsource_id', `snapshot takes a refsource id, not a product_key: for ${arg} run${snapshot} ${price}`);
+  }
+
   const queryParams = (query: PricingQuery, now: number): PricingParams => ({
     windowHours: query.windowHours,
     outlierStddevs: query.outlierStddevs,
@@ -252,17 +267,11 @@ export function createOracleService(deps: OracleServiceDeps): OracleService {
     },
 
     async snapshot(id, day, outlierStddevs, now) {
+      if (!REFSOURCE_ID.test(id)) throw await notARefsourceId(id, day, now);
       const resolution = await resolver.resolve(id, findLocal);
       return cachedBundle(`s|${day.start}|${outlierStddevs}|${id}`, now, resolution, (oracle) =>
         oracle.snapshot(resolution.product, day, outlierStddevs),
       );
-    },
-
-    findProduct(productKey) {
-      return withOracle(async (_oracle, store) => {
-        const product = await store.products.findByKey(productKey);
-        return product === undefined ? null : { productKey: product.productKey, refsourceId: product.refsourceId };
-      });
     },
 
     catalog() {

@@ -2,43 +2,15 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PricingBundle } from '../../src/domain/bundle.js';
 import { GRADERS, MATRIX_GRADES } from '../../src/domain/conditions.js';
-import type { Product } from '../../src/domain/product.js';
 import { createOracle } from '../../src/service/oracle.js';
 import { openStore } from '../../src/store/store.js';
-import { databaseWith, runCli, tempDir } from '../_setup.js';
-
-const HOUR = 3_600_000;
-const AS_OF = '2026-10-15T12:00:00Z';
-const AS_OF_MS = Date.parse(AS_OF);
-
-const base: Omit<Product, 'productKey' | 'refsourceId' | 'productName'> = {
-  subtitle: '4/102',
-  setName: 'Pokemon Base Set',
-  imageUrl: 'https://img.example/charizard.jpg',
-  productType: 'single_card',
-  era: 'vintage',
-  releaseDate: '1999-01-09',
-  tcgplayerId: null,
-};
+import { runCli, tempDir } from '../_setup.js';
+import { AS_OF, AS_OF_MS, pricedDatabase } from './_priced-database.js';
 
 let db: string;
 
 beforeAll(async () => {
-  const key = 'charizard base/set é';
-  const rows = [];
-  // Ten days of hourly-ish ungraded sales around $400 and PSA 9 sales around $12,000.
-  for (let h = 1; h <= 240; h += 2) {
-    const observedAt = AS_OF_MS - h * HOUR;
-    rows.push({ productKey: key, source: 'ebay', observedAt, priceMinor: 40_000 + (h % 5) * 100, grader: 'ungraded', grade: null, externalId: `u${h}` });
-    if (h % 6 === 1) rows.push({ productKey: key, source: 'ebay', observedAt, priceMinor: 1_200_000, grader: 'PSA', grade: 9, externalId: `g${h}` });
-  }
-  db = await databaseWith(
-    [
-      { ...base, productKey: key, refsourceId: '6910', productName: 'Charizard' },
-      { ...base, productKey: 'empty-product', refsourceId: '42', productName: 'Nothing Sold Yet' },
-    ],
-    rows,
-  );
+  db = await pricedDatabase();
 });
 
 async function priceJson(args: string[]): Promise<PricingBundle> {
@@ -119,6 +91,9 @@ describe.concurrent('oracle price', () => {
     [['charizard base/set é', '--outlier-stddevs', '1e1'], /^oracle: --outlier-stddevs must be an integer from 1 to 10, written as digits only .*\(got "1e1"\)/],
     [['no-such-card'], /unknown product_key "no-such-card"/],
     [['--refsource', '999'], /no catalog mapping for refsource id "999"/],
+    // The API's refsource_id in the same words (domain/params.ts parseRefsourceId).
+    [['--refsource', 'abc'], /^oracle: --refsource must be a string of 1 to 20 digits \(got "abc"\)\n/],
+    [['--refsource', '1'.repeat(21)], /^oracle: --refsource must be a string of 1 to 20 digits \(got "1{21}"\)\n/],
     [[], /either a product_key or --refsource/],
     [['charizard base/set é', '--refsource', '6910'], /either a product_key or --refsource/],
   ])('exits 2 with one clear line for %j', async (args, message) => {
@@ -141,55 +116,5 @@ describe.concurrent('oracle price', () => {
     const result = await runCli(['price', '--refsource', '6910', '--at', AS_OF, '--json'], { env: { ORACLE_DB: db } });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout).id).toBe('6910');
-  });
-});
-
-describe.concurrent('oracle snapshot', () => {
-  it('prices one UTC day with window_hours 24 and id set', async () => {
-    const result = await runCli(['--db', db, 'snapshot', '6910', '--date', '2026-10-14', '--json']);
-    expect(result.code).toBe(0);
-    const bundle = JSON.parse(result.stdout) as PricingBundle;
-    expect(bundle.id).toBe('6910');
-    expect(bundle.window_hours).toBe(24);
-    // The window shown is the one the price read: the day, or earlier when a thin day was topped up.
-    expect(Date.parse(bundle.ungraded.window_start)).toBeLessThanOrEqual(Date.parse('2026-10-14T00:00:00Z'));
-    expect(bundle.ungraded.window_end).toBe('2026-10-15T00:00:00Z');
-    expect(bundle.ungraded.price_minor).toBeGreaterThan(0);
-  });
-
-  it.each([
-    ['2999-01-01', /--date 2999-01-01 is in the future/],
-    ['2026-13-01', /^oracle: --date "2026-13-01" is not a real date: there is no month 13\n$/],
-    ['2026-02-30', /^oracle: --date "2026-02-30" is not a real date: February 2026 has 28 days\n$/],
-    ['2025-02-29', /^oracle: --date "2025-02-29" is not a real date: February 2025 has 28 days\n$/],
-    ['14/10/2026', /^oracle: --date must be a date as YYYY-MM-DD \(got "14\/10\/2026"\)\n$/],
-  ])('exits 2 for --date %s', async (date, message) => {
-    const result = await runCli(['--db', db, 'snapshot', '6910', '--date', date]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(message);
-  });
-
-  it('given a product_key, exits 2 naming its refsource id and the oracle price command over the same day', async () => {
-    const result = await runCli(['--db', db, 'snapshot', 'empty-product', '--date', '2026-10-14']);
-    expect(result).toMatchObject({ code: 2, stdout: '' });
-    expect(result.stderr).toBe(
-      "oracle: snapshot takes a refsource id, not a product_key: for empty-product run 'oracle snapshot 42 --date 2026-10-14' (its refsource id) or 'oracle price empty-product --at 2026-10-15T00:00:00Z' (the same 24 hours)\n",
-    );
-    // What it suggests is the same bundle: the snapshot's window is the 24 hours before that instant.
-    const snapshot = JSON.parse((await runCli(['--db', db, 'snapshot', '6910', '--date', '2026-10-14', '--json'])).stdout) as PricingBundle;
-    const price = JSON.parse((await runCli(['--db', db, 'price', 'charizard base/set é', '--at', '2026-10-15T00:00:00Z', '--json'])).stdout) as PricingBundle;
-    expect(price.ungraded).toEqual(snapshot.ungraded);
-  });
-
-  it('given neither a refsource id nor a product_key, exits 2 saying what it takes', async () => {
-    const result = await runCli(['--db', db, 'snapshot', 'no-such-card', '--date', '2026-10-14']);
-    expect(result).toMatchObject({ code: 2, stdout: '' });
-    expect(result.stderr).toBe('oracle: snapshot takes a refsource id (digits), not "no-such-card", which is no product_key either (see oracle catalog --search)\n');
-  });
-
-  it('exits 2 when --date is missing', async () => {
-    const result = await runCli(['--db', db, 'snapshot', '6910']);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/--date/);
   });
 });

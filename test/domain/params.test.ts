@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidDateError, InvalidParameterError } from '../../src/domain/errors.js';
-import { parseAsOf, parseObservedAt, parseOutlierStddevs, parseSnapshotDate, parseWindowHours } from '../../src/domain/params.js';
+import { parseAsOf, parseObservedAt, parseOutlierStddevs, parseRefsourceId, parseSnapshotDate, parseWindowHours } from '../../src/domain/params.js';
 
 const NOW = Date.parse('2026-11-22T05:30:00Z');
 
@@ -119,5 +119,16 @@ describe('snapshot date', () => {
   ])('%j is refused: %s', (raw, message) => {
     expect(() => parseSnapshotDate(raw, NOW)).toThrow(InvalidDateError);
     expect(() => parseSnapshotDate(raw, NOW)).toThrow(message);
+  });
+});
+
+describe('refsource ids', () => {
+  it.each(['0', '631245', '9'.repeat(20)])('%j is one', (raw) => {
+    expect(parseRefsourceId(raw)).toBe(raw);
+  });
+
+  it.each(['', '1'.repeat(21), '12ab', ' 1', '1 ', '-1', '1.0', '\u0663'])('%j is refused naming the parameter as the caller spells it', (raw) => {
+    expect(() => parseRefsourceId(raw)).toThrow(new InvalidParameterError('refsource_id', `refsource_id must be a string of 1 to 20 digits (got ${JSON.stringify(raw)})`));
+    expect(() => parseRefsourceId(raw, '--refsource')).toThrow(`--refsource must be a string of 1 to 20 digits (got ${JSON.stringify(raw)})`);
   });
 });
