@@ -5,7 +5,7 @@
  * commands receive checked values. `--help` shows each option's choices, default and variable.
  * The options several commands share are declared here, once each.
  */
-import { Option } from 'commander';
+import { Option, type Command } from 'commander';
 import { OUTLIER_STDDEVS, WINDOW_HOURS } from '../domain/bundle.js';
 import { parseAsOf, parseIntInRange, parseRefsourceId, parseWholeNumber } from '../domain/params.js';
 import { UsageError } from './exit-codes.js';
@@ -33,15 +33,34 @@ export function configOption<T>(flags: string, description: string, spec: Config
   return option.argParser((raw: string) => (spec.env !== undefined && raw.trim() === '' ? spec.default : spec.parse(name, raw)));
 }
 
-/** An option taking one of `choices` (listed by --help); anything else is a usage error listing them. */
-export function choiceOption(flags: string, description: string, choices: readonly string[], fallback?: string): Option {
-  const option = new Option(flags, description).choices(choices);
-  if (fallback !== undefined) option.default(fallback);
-  return option.argParser((raw: string) => {
-    if (choices.includes(raw)) return raw;
-    throw new UsageError(`${option.long} must be one of ${choices.join(', ')} (got ${JSON.stringify(raw)})`);
-  });
+/**
+ * Empty text from an environment variable means unset (configOption), but a flag given empty
+ * text (`--db ''`, a script's variable that was never set) is a mistake: a usage error naming
+ * the flag, not the default in its place. Commander tells the two apart by the event it emits.
+ */
+export function refuseEmptyFlags(command: Command): void {
+  for (const option of command.options) {
+    if (option.envVar === undefined || !option.required) continue;
+    command.on(`option:${option.name()}`, (raw: string) => {
+      if (raw.trim() === '') {
+        throw new UsageError(`${option.long} must not be empty: give a value, or leave the flag out for ${option.envVar} or the default`);
+      }
+    });
+  }
 }
+
+/** `--label` of `keys create`: what the key is for, as `keys list` and the access log show it. */
+const MAX_LABEL_LENGTH = 100;
+export const labelOption = () =>
+  configOption('--label <name>', 'who or what the key is for', {
+    parse: (name, raw) => {
+      const label = raw.trim();
+      if (label === '' || label.length > MAX_LABEL_LENGTH || /[\u0000-\u001f\u007f]/.test(label)) {
+        throw new UsageError(`${name} must be 1 to ${MAX_LABEL_LENGTH} characters without control characters`);
+      }
+      return label;
+    },
+  }).makeOptionMandatory();
 
 /** `--db`, the database every command reads or writes. */
 export const DEFAULT_DB_PATH = 'oracle.db';

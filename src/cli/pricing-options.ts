@@ -4,7 +4,7 @@
  * options (options.ts) parsed them.
  */
 import type { PricingParams } from '../domain/bundle.js';
-import type { ProductRef } from '../service/oracle.js';
+import type { ProductRef, SeriesParams } from '../service/oracle.js';
 import { UsageError } from './exit-codes.js';
 
 export interface PricingOptions {
@@ -23,6 +23,11 @@ export function productRef(command: string, productKey: string | undefined, o: {
   return o.refsource === undefined ? { productKey: productKey as string } : { refsourceId: o.refsource };
 }
 
+/** `--window-hours` and `--outlier-stddevs`: the parameters of a series (history), which has no single `--at`. */
+export function seriesParams(o: Pick<PricingOptions, 'windowHours' | 'outlierStddevs'>): SeriesParams {
+  return { windowHours: o.windowHours, outlierStddevs: o.outlierStddevs };
+}
+
 export function pricingParams(o: PricingOptions): PricingParams {
-  return { windowHours: o.windowHours, outlierStddevs: o.outlierStddevs, asOf: o.at };
+  return { ...seriesParams(o), asOf: o.at };
 }

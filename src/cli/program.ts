@@ -2,12 +2,22 @@
  * The commander program: every command, option and help text of CONTRACT.md in one place.
  * Actions import their command module only when run, so each command loads only what it needs.
  */
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { parseObservedAt, parseSnapshotDate } from '../domain/params.js';
 import { FORMAT_NAMES } from '../ingest/formats/names.js';
 import type { CommandContext } from './context.js';
 import { resolveContext } from './context.js';
-import { atOption, choiceOption, configOption, dbOption, outlierStddevsOption, refsourceOption, windowHoursOption, wholeNumberOption } from './options.js';
+import {
+  atOption,
+  configOption,
+  dbOption,
+  labelOption,
+  outlierStddevsOption,
+  refsourceOption,
+  refuseEmptyFlags,
+  windowHoursOption,
+  wholeNumberOption,
+} from './options.js';
 import { serveOptions } from './serve-config.js';
 import { VERSION } from './version.js';
 
@@ -48,8 +58,8 @@ export function createProgram(now: number = Date.now()): Command {
     .command('ingest')
     .description('load observation or catalog records from files, stdin (-) or http(s) URLs; *.gz is decompressed')
     .argument('<source...>', "file path, '-' for stdin, or an http(s) URL")
-    .addOption(choiceOption('--kind <kind>', 'record kind (default: detected from the header or keys)', ['observations', 'catalog']))
-    .addOption(choiceOption('--format <format>', 'input format (default: from the extension, else sniffed)', FORMAT_NAMES))
+    .addOption(new Option('--kind <kind>', 'record kind (default: detected from the header or keys)').choices(['observations', 'catalog']))
+    .addOption(new Option('--format <format>', 'input format (default: from the extension, else sniffed)').choices(FORMAT_NAMES))
     .option('--rejects <file>', 'write rejected records as NDJSON {source, line, reason, record}')
     .addOption(wholeNumberOption('--max-rejects <n>', 'exit 3 when more records than n are rejected', { min: 0, default: 0 }))
     .option('--dry-run', 'validate and report, write nothing')
@@ -89,7 +99,7 @@ export function createProgram(now: number = Date.now()): Command {
     .addOption(windowHoursOption())
     .addOption(outlierStddevsOption())
     .option('--json', 'print {product_key, slots, every, points: [{at, <slot>: {price_minor, confidence}}]} (the API body)')
-    .option('--csv', 'print CSV: at, then per slot its price and interval in cents')
+    .addOption(new Option('--csv', 'print CSV: at, then per slot its price and interval in cents').conflicts('json'))
     .addHelpText(
       'after',
       examples(
@@ -108,7 +118,7 @@ export function createProgram(now: number = Date.now()): Command {
     .addOption(windowHoursOption())
     .addOption(outlierStddevsOption())
     .option('--json', 'print {at, lines, total, problems} as JSON')
-    .option('--csv', 'print CSV: one row per line, then a total row')
+    .addOption(new Option('--csv', 'print CSV: one row per line, then a total row').conflicts('json'))
     .addHelpText(
       'after',
       examples('oracle value my-cards.csv', 'oracle value my-cards.csv --at 2026-10-01T00:00:00Z --csv > value-october.csv'),
@@ -119,7 +129,7 @@ export function createProgram(now: number = Date.now()): Command {
     .command('export')
     .description("every product's bundle as of one instant, streamed as NDJSON or CSV: the bulk dump")
     .addOption(atOption(now, 'price as of this ISO-8601 time with zone, now at the latest'))
-    .addOption(choiceOption('--format <format>', 'ndjson: one API bundle per line; csv: one row per product, every slot in cents', ['ndjson', 'csv'], 'ndjson'))
+    .addOption(new Option('--format <format>', 'ndjson: one API bundle per line; csv: one row per product, every slot in cents').choices(['ndjson', 'csv']).default('ndjson'))
     .option('--out <file>', 'write to this file (via <file>.partial, renamed when complete) instead of stdout')
     .addOption(windowHoursOption())
     .addOption(outlierStddevsOption())
@@ -180,7 +190,7 @@ export function createProgram(now: number = Date.now()): Command {
   keys
     .command('create')
     .description('create a key and print it once (only its hash is stored)')
-    .requiredOption('--label <name>', 'who or what the key is for')
+    .addOption(labelOption())
     .action(lazy_(() => import('./commands/keys-create.js')));
   keys
     .command('list')
@@ -199,6 +209,7 @@ export function createProgram(now: number = Date.now()): Command {
 
   for (const command of [program, ...program.commands, ...keys.commands]) {
     command.exitOverride();
+    refuseEmptyFlags(command);
   }
   return program;
 }

@@ -88,7 +88,7 @@ describe.concurrent('oracle export', () => {
     const out = join(dir, 'never.csv');
     const format = await cli('--format', 'xml', '--out', out);
     expect(format.code).toBe(2);
-    expect(format.stderr).toMatch(/--format.*ndjson, csv/);
+    expect(format.stderr).toMatch(/^oracle: option '--format <format>' argument 'xml' is invalid\. Allowed choices are ndjson, csv\.\n/);
     const future = await cli('--at', toIsoUtc(Date.now() + 86_400_000), '--out', out);
     expect(future.code).toBe(2);
     expect(future.stderr).toMatch(/--at .*in the future/);

@@ -103,7 +103,7 @@ describe.concurrent('oracle history', () => {
       [['--from', '2026-02-30T00:00:00Z'], /--from .*February 2026 has 28 days/],
       [['--to', toIsoUtc(Date.now() + DAY)], /--to .*is in the future/],
       [['--from', TO, '--to', toIsoUtc(TO_MS - DAY)], /--from must not be later than --to/],
-      [['--json', '--csv'], /--json and --csv are exclusive/],
+      [['--json', '--csv'], /^oracle: option '--csv' cannot be used with option '--json'\n/],
     ];
     for (const [args, message] of cases) {
       const result = await cli('history', KEY, ...args);

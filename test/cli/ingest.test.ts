@@ -82,7 +82,13 @@ describe('oracle ingest', () => {
     expect(maxRejects).toMatchObject({ code: 2, stderr: 'oracle: --max-rejects must be a whole number, 0 or more (got "lots")\n' });
     const format = await cli(['ingest', '-', '--format', 'xml']);
     expect(format.code).toBe(2);
-    expect(format.stderr).toMatch(/^oracle: --format must be one of csv, ndjson, json.* \(got "xml"\)\n$/);
+    // Commander's .choices(), as every option with a fixed set of values.
+    expect(format.stderr).toMatch(/^oracle: option '--format <format>' argument 'xml' is invalid\. Allowed choices are csv, ndjson, json, .*\.\n\(run with --help for usage\)\n$/);
+    const kind = await cli(['ingest', '-', '--kind', 'prices']);
+    expect(kind).toMatchObject({
+      code: 2,
+      stderr: "oracle: option '--kind <kind>' argument 'prices' is invalid. Allowed choices are observations, catalog.\n(run with --help for usage)\n",
+    });
   });
 });
 

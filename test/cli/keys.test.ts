@@ -76,9 +76,17 @@ describe('oracle keys', () => {
     expect(again.stderr).toMatch(/^oracle: no active API key has id/);
   });
 
-  it('rejects an empty label with exit 2', async () => {
-    const { code, stderr } = await oracle(['--db', db, 'keys', 'create', '--label', '  ']);
-    expect(code).toBe(2);
-    expect(stderr).toMatch(/--label/);
+  it.each([['  '], ['x'.repeat(101)], ['tab\there'], ['bell\u0007']])('rejects the label %j with exit 2, storing nothing', async (label) => {
+    const before = await selectRows(db, 'SELECT id FROM api_keys');
+    const { code, stdout, stderr } = await oracle(['--db', db, 'keys', 'create', '--label', label]);
+    expect({ code, stdout, stderr }).toEqual({ code: 2, stdout: '', stderr: 'oracle: --label must be 1 to 100 characters without control characters\n' });
+    expect(await selectRows(db, 'SELECT id FROM api_keys')).toEqual(before);
+  });
+
+  it('stores the label trimmed', async () => {
+    const { code, stderr } = await oracle(['--db', db, 'keys', 'create', '--label', '  padded  ']);
+    expect(code).toBe(0);
+    const id = /(key_[0-9a-f]+)/.exec(stderr)![1]!;
+    expect(await selectRows(db, `SELECT label FROM api_keys WHERE id = '${id}'`)).toEqual([{ label: 'padded' }]);
   });
 });

@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PricingBundle } from '../../src/domain/bundle.js';
@@ -110,6 +111,18 @@ describe.concurrent('oracle price', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(missing);
     expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("exits 2 for --db '' before or after the command, creating nothing; an empty ORACLE_DB still means the default", async () => {
+    const cwd = tempDir();
+    const message = "oracle: --db must not be empty: give a value, or leave the flag out for ORACLE_DB or the default\n";
+    for (const args of [['--db', '', 'ingest', '-'], ['ingest', '-', '--db', ' '], ['--db=', 'catalog']]) {
+      const result = await runCli(args, { cwd, input: 'product_key,refsource_id,product_name\nx,1,X\n' });
+      expect({ code: result.code, stdout: result.stdout, stderr: result.stderr }, args.join(' ')).toEqual({ code: 2, stdout: '', stderr: message });
+    }
+    expect(readdirSync(cwd)).toEqual([]);
+    const unset = await runCli(['catalog'], { cwd, env: { ORACLE_DB: '' } });
+    expect(unset.stderr).toContain(`database ${join(cwd, 'oracle.db')} does not exist`);
   });
 
   it('reads the database path from ORACLE_DB when --db is absent', async () => {

@@ -140,6 +140,12 @@ describe.concurrent('oracle value', () => {
     expect(Number(rows[3]![8])).toBe(Number(rows[1]![8]) + Number(rows[2]![8]));
   });
 
+  it('exits 2 for --json with --csv before reading the collection', async () => {
+    const result = await runCli(['--db', db, 'value', '-', '--at', AT, '--csv', '--json'], { input: 'product_key,condition,quantity\ncharizard,ungraded,1\n' });
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toMatch(/^oracle: option '--csv' cannot be used with option '--json'\n/);
+  });
+
   it('reads the collection from stdin with -', async () => {
     const result = await runCli(['--db', db, 'value', '-', '--at', AT, '--json'], { input: 'product_key,condition,quantity\ncharizard,ungraded,1\n' });
     expect(result.code).toBe(0);

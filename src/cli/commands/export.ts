@@ -7,12 +7,11 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
-import { createCommandStore } from '../../service/command-store.js';
-import { createOracleService } from '../../service/oracle-service.js';
 import type { CommandContext } from '../context.js';
 import { createCountProgress } from '../format/count-progress.js';
 import { exportHeader, exportRow, type ExportFormat } from '../format/export-rows.js';
 import { pricingParams, type PricingOptions } from '../pricing-options.js';
+import { withService } from '../service.js';
 
 interface ExportOptions extends PricingOptions {
   format: ExportFormat;
@@ -26,35 +25,36 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
   const o = ctx.options as ExportOptions;
   const format = o.format;
   const params = pricingParams(o);
-  const service = createOracleService({ store: createCommandStore(ctx.dbPath) });
   const partial = o.out === undefined ? undefined : `${o.out}.partial`;
   const out: NodeJS.WritableStream = partial === undefined ? ctx.stdout : createWriteStream(partial);
   const write = async (text: string) => {
     if (!out.write(text)) await once(out, 'drain');
   };
   try {
-    const { count, bundles } = await service.exportBundles(params);
-    const progress = ctx.stderr.isTTY ? createCountProgress(ctx.stderr, 'export', count) : null;
-    let pending = exportHeader(format);
-    let done = 0;
-    for await (const bundle of bundles) {
-      pending += exportRow(bundle, format);
-      done += 1;
-      if (pending.length >= WRITE_CHARS) {
-        await write(pending);
-        pending = '';
-        progress?.update(done);
+    await withService(ctx, async (service) => {
+      const { count, bundles } = await service.exportBundles(params);
+      const progress = ctx.stderr.isTTY ? createCountProgress(ctx.stderr, 'export', count) : null;
+      let pending = exportHeader(format);
+      let done = 0;
+      for await (const bundle of bundles) {
+        pending += exportRow(bundle, format);
+        done += 1;
+        if (pending.length >= WRITE_CHARS) {
+          await write(pending);
+          pending = '';
+          progress?.update(done);
+        }
       }
-    }
-    await write(pending);
-    progress?.update(done);
-    progress?.clear();
-    if (partial !== undefined) {
-      out.end();
-      await once(out, 'finish');
-      await rename(partial, o.out!);
-      ctx.stderr.write(`exported ${done.toLocaleString('en-US')} product${done === 1 ? '' : 's'} to ${o.out}\n`);
-    }
+      await write(pending);
+      progress?.update(done);
+      progress?.clear();
+      if (partial !== undefined) {
+        out.end();
+        await once(out, 'finish');
+        await rename(partial, o.out!);
+        ctx.stderr.write(`exported ${done.toLocaleString('en-US')} product${done === 1 ? '' : 's'} to ${o.out}\n`);
+      }
+    });
   } catch (error) {
     if (partial !== undefined) {
       out.end();
@@ -63,8 +63,6 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
     // The reader stopped reading (`oracle export | head`): what it wanted was written.
     if ((error as NodeJS.ErrnoException).code === 'EPIPE') return 0;
     throw error;
-  } finally {
-    await service.close();
   }
   return 0;
 }

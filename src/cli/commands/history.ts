@@ -1,10 +1,9 @@
 /** `oracle history <product_key>` or `--refsource <id>`: a slot's price at every step of a span, charted, as JSON or CSV. */
 import { parseHistoryRequest } from '../../domain/history.js';
 import type { CommandContext } from '../context.js';
-import { UsageError } from '../exit-codes.js';
 import { outputWidth } from '../format/columns.js';
 import { renderHistory, renderHistoryCsv } from '../format/history-view.js';
-import { productRef } from '../pricing-options.js';
+import { productRef, seriesParams } from '../pricing-options.js';
 import { withService } from '../service.js';
 
 interface HistoryOptions {
@@ -22,8 +21,7 @@ interface HistoryOptions {
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
   const o = ctx.options as HistoryOptions;
   const ref = productRef('history', args[0] as string | undefined, o);
-  if (o.json && o.csv) throw new UsageError('--json and --csv are exclusive: choose one');
-  const params = { windowHours: o.windowHours, outlierStddevs: o.outlierStddevs };
+  const params = seriesParams(o);
   const request = parseHistoryRequest(o, ctx.now, { from: '--from', to: '--to', every: '--every', slots: '--slots' });
   const history = await withService(ctx, (service) => service.history(ref, params, request));
   ctx.stdout.write(

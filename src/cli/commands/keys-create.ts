@@ -4,16 +4,10 @@
  * log) goes to stderr, so `KEY=$(oracle keys create --label x)` captures the key alone.
  */
 import type { CommandContext } from '../context.js';
-import { UsageError } from '../exit-codes.js';
 import { withService } from '../service.js';
 
-const MAX_LABEL_LENGTH = 100;
-
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
-  const label = String(ctx.options.label ?? '').trim();
-  if (label === '' || label.length > MAX_LABEL_LENGTH || /[\u0000-\u001f\u007f]/.test(label)) {
-    throw new UsageError(`--label must be 1 to ${MAX_LABEL_LENGTH} characters without control characters`);
-  }
+  const label = ctx.options.label as string; // checked and trimmed by its option (options.ts labelOption)
   // Never a new file: a key stored in an empty database the server does not read would be refused.
   const { id, secret } = await withService(ctx, (service) => service.createKey(label, ctx.now));
   ctx.stdout.write(`${secret}\n`);

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { parseCollectionCsv } from '../../domain/collection.js';
 import { SourceUnreadableError } from '../../domain/errors.js';
 import type { CommandContext } from '../context.js';
-import { EXIT, UsageError } from '../exit-codes.js';
+import { EXIT } from '../exit-codes.js';
 import { outputWidth } from '../format/columns.js';
 import { renderValuation, renderValuationCsv } from '../format/valuation-view.js';
 import { pricingParams, type PricingOptions } from '../pricing-options.js';
@@ -28,7 +28,6 @@ async function readText(path: string, stdin: NodeJS.ReadableStream): Promise<str
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
   const path = args[0] as string;
   const o = ctx.options as ValueOptions;
-  if (o.json && o.csv) throw new UsageError('--json and --csv are exclusive: choose one');
   const params = pricingParams(o);
   const { rows, problems } = parseCollectionCsv(await readText(path, ctx.stdin), path);
   const valuation = await withService(ctx, (service) => service.value(rows, problems, params));
