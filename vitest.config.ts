@@ -42,6 +42,7 @@ const ON_POSTGRES = [
   'test/http/statuses.test.ts',
   'test/http/strict-input.test.ts',
   'test/http/upstream-faults.test.ts',
+  'test/service/export.test.ts',
 ];
 
 export default defineConfig({

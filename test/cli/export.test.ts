@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '../../src/domain/product.js';
 import { toIsoUtc } from '../../src/domain/time.js';
-import { createOracle, EXPORT_PAGE_SIZE } from '../../src/service/oracle.js';
-import { openStore } from '../../src/store/store.js';
+import { EXPORT_PAGE_SIZE } from '../../src/service/oracle.js';
 import { BIN, childEnv, databaseWith, runCli, tempDir } from '../_setup.js';
 
 const HOUR = 3_600_000;
@@ -96,30 +95,7 @@ describe.concurrent('oracle export', () => {
   });
 });
 
-describe('the export service', () => {
-  it('reads the catalog a page at a time while it yields bundles', async () => {
-    const store = await openStore(db);
-    try {
-      const pages: number[] = [];
-      const pageAfter = store.products.pageAfter.bind(store.products);
-      // Counting the pages read: the real reader, observed.
-      (store.products as { pageAfter: typeof pageAfter }).pageAfter = async (after, limit) => {
-        const page = await pageAfter(after, limit);
-        pages.push(page.length);
-        return page;
-      };
-      const bundles = createOracle({ store }).exportBundles({ windowHours: 24, outlierStddevs: 2, asOf: AT_MS });
-      await bundles.next();
-      expect(pages).toEqual([EXPORT_PAGE_SIZE]);
-      let n = 1;
-      for await (const _ of bundles) n += 1;
-      expect(n).toBe(PRODUCTS);
-      expect(pages).toEqual([EXPORT_PAGE_SIZE, EXPORT_PAGE_SIZE, PRODUCTS - 2 * EXPORT_PAGE_SIZE]);
-    } finally {
-      await store.close();
-    }
-  });
-
+describe('oracle export and its reader', () => {
   it('stops quietly with 141 when its reader closes the pipe (oracle export | head)', async () => {
     const child = spawn(process.execPath, [BIN, '--db', db, 'export', '--at', AT], { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';

@@ -4,9 +4,6 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../_setup.js';
 import type { Product } from '../../src/domain/product.js';
-import { createOracle } from '../../src/service/oracle.js';
-import { editDistance } from '../../src/service/suggest.js';
-import { UnknownProductError } from '../../src/domain/errors.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { writeObservations, writeProducts } from '../_store.js';
 
@@ -106,28 +103,5 @@ describe('catalog search (FTS5)', () => {
 
   it('limits the results', async () => {
     expect(await store.products.catalog('charizard', 2)).toHaveLength(2);
-  });
-
-  it('names up to 3 close keys for an unknown product key, the closest first', async () => {
-    const oracle = createOracle({ store });
-    const error = await oracle.productByKey('pokemon-base-set-charzard-4-102').then(
-      () => {
-        throw new Error('no error');
-      },
-      (e: unknown) => e as UnknownProductError,
-    );
-    expect(error).toBeInstanceOf(UnknownProductError);
-    expect(error.suggestions[0]).toBe('pokemon-base-set-charizard-4-102');
-    expect(error.suggestions.length).toBeLessThanOrEqual(3);
-    expect(error.message).toContain('did you mean "pokemon-base-set-charizard-4-102"');
-    // Nothing in common: no suggestion, and no "did you mean" in the message.
-    await expect(oracle.productByKey('zzzz')).rejects.toThrow(/^unknown product_key "zzzz"$/);
-    await expect(oracle.productByKey('"*-')).rejects.toThrow(/^unknown product_key/);
-  });
-
-  it('measures edit distance as Levenshtein', async () => {
-    expect(editDistance('kitten', 'sitting')).toBe(3);
-    expect(editDistance('', 'abc')).toBe(3);
-    expect(editDistance('same', 'same')).toBe(0);
   });
 });
