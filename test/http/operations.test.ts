@@ -3,11 +3,7 @@
  * graceful shutdown. The OpenAPI document: openapi.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { createServer } from '../../src/http/create-server.js';
-import { createOracleService } from '../../src/service/oracle-service.js';
-import { createStoreHandle } from '../../src/service/store-handle.js';
 import { hashApiKey } from '../../src/service/key-verifier.js';
-import { createOfflineResolver } from '../../src/service/refsource-resolver.js';
 import { openStore } from '../../src/store/store.js';
 import { getJson, HOUR, pricingPath, PRODUCTS, startServer, STORED_KEY, useSeededServer } from './_helpers.js';
 import { nextOrWithinASecond } from '../_pg.js';
@@ -70,29 +66,33 @@ describe('a server beside other writers', () => {
 
 describe('graceful shutdown', () => {
   it('lets an in-flight request finish, then stops accepting connections', async () => {
-    const service = createOracleService({ store: createStoreHandle(seeded.dbPath), resolver: createOfflineResolver(), envKeys: ['k'] });
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const slow = {
-      ...service,
-      catalog: async () => {
-        await gate;
-        return service.catalog();
-      },
-    };
-    const app = createServer({ service: slow, accessLog: () => {}, errorLog: () => {} }, { rateLimitPerMinute: 10 });
-    const { port } = await app.listen(0, '127.0.0.1');
-    const url = `http://127.0.0.1:${port}/api/v1/developer/catalog`;
-    const inFlight = fetch(url, { headers: { 'x-api-key': 'k' } });
-    await new Promise((r) => setTimeout(r, 50));
-    const closed = app.close(5_000);
-    release();
-    const res = await inFlight;
-    expect(res.status).toBe(200);
-    expect(((await res.json()) as { total: number }).total).toBeGreaterThan(0);
-    await closed;
-    await expect(fetch(url, { headers: { 'x-api-key': 'k' } })).rejects.toThrow();
-    await service.close();
+    const started = await startServer({
+      dbPath: seeded.dbPath,
+      envKeys: ['k'],
+      override: (service) => ({
+        ...service,
+        catalog: async () => {
+          await gate;
+          return service.catalog();
+        },
+      }),
+    });
+    try {
+      const url = `${started.url}/api/v1/developer/catalog`;
+      const inFlight = fetch(url, { headers: { 'x-api-key': 'k' } });
+      await new Promise((r) => setTimeout(r, 50));
+      const closed = started.server.close(5_000);
+      release();
+      const res = await inFlight;
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { total: number }).total).toBeGreaterThan(0);
+      await closed;
+      await expect(fetch(url, { headers: { 'x-api-key': 'k' } })).rejects.toThrow();
+    } finally {
+      // Closes the service, and fails on any response the OpenAPI document does not describe.
+      await started.close();
+    }
   });
 });
-
