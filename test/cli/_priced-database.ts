@@ -2,23 +2,14 @@
  * The database the price and snapshot suites read: a card with ten days of sales before
  * AS_OF (refsource id 6910) and one never sold (empty-product, refsource id 42).
  */
-import type { Product } from '../../src/domain/product.js';
-import { databaseWith } from '../_setup.js';
+import { databaseWith, testProduct } from '../_setup.js';
 
 const HOUR = 3_600_000;
 export const AS_OF = '2026-10-15T12:00:00Z';
 export const AS_OF_MS = Date.parse(AS_OF);
 export const SOLD_KEY = 'charizard base/set é';
 
-const base: Omit<Product, 'productKey' | 'refsourceId' | 'productName'> = {
-  subtitle: '4/102',
-  setName: 'Pokemon Base Set',
-  imageUrl: 'https://img.example/charizard.jpg',
-  productType: 'single_card',
-  era: 'vintage',
-  releaseDate: '1999-01-09',
-  tcgplayerId: null,
-};
+const base = { subtitle: '4/102', setName: 'Pokemon Base Set', imageUrl: 'https://img.example/charizard.jpg' };
 
 /** A new database (test/_setup.ts databaseWith) holding the two products and the card's sales. */
 export async function pricedDatabase(): Promise<string> {
@@ -31,8 +22,8 @@ export async function pricedDatabase(): Promise<string> {
   }
   return databaseWith(
     [
-      { ...base, productKey: SOLD_KEY, refsourceId: '6910', productName: 'Charizard' },
-      { ...base, productKey: 'empty-product', refsourceId: '42', productName: 'Nothing Sold Yet' },
+      testProduct({ ...base, productKey: SOLD_KEY, refsourceId: '6910', productName: 'Charizard' }),
+      testProduct({ ...base, productKey: 'empty-product', refsourceId: '42', productName: 'Nothing Sold Yet' }),
     ],
     rows,
   );
