@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Two projects: `sqlite`, every test on the default store; `postgres`, the CLI and HTTP suites'
- * files that take their database from newTestDatabase (test/_pg.ts; the HTTP ones through
+ * files, the ingest pipeline's (the parse worker's against one thread among them) and the
+ * service's export, that take their database from newTestDatabase (test/_pg.ts; the HTTP ones through
  * useSeededServer) run again with ORACLE_TEST_STORE=postgres, which makes it hand out a fresh
  * PostgreSQL database per file instead of a SQLite file. The files left out test SQLite
  * itself (files replaced, locked, corrupt: test/http/database-file.test.ts), or do not depend
@@ -42,6 +43,8 @@ const ON_POSTGRES = [
   'test/http/statuses.test.ts',
   'test/http/strict-input.test.ts',
   'test/http/upstream-faults.test.ts',
+  'test/ingest/parallel-csv-reader.test.ts',
+  'test/ingest/pipeline.test.ts',
   'test/service/export.test.ts',
 ];
 

@@ -1,14 +1,17 @@
 /**
  * The parse worker against the single-threaded reader on the same inputs. The worker runs
  * the compiled build/ingest/parse-worker.js, so this file uses the built modules of build/
- * (`npm run build` first, as for the CLI tests).
+ * (`npm run build` first, as for the CLI tests). Each side writes into a database of its own
+ * on the run's store (a SQLite file, or PostgreSQL in the vitest project `postgres`).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { newTestDatabase } from '../_pg.js';
 import { ROOT, tempDir } from '../_setup.js';
+import { selectRows } from '../_store.js';
 
 type Pipeline = typeof import('../../src/ingest/pipeline.js');
 type Stores = typeof import('../../src/store/store.js');
@@ -44,7 +47,7 @@ async function ingestBoth(name: string, content: string, clock: () => number = D
   writeFileSync(path, content);
   const runs = [];
   for (const parallel of [false, true]) {
-    const db = join(tempDir(), 'oracle.db');
+    const db = await newTestDatabase(tempDir());
     const store = await stores.openStore(db, { create: true });
     const options = { maxRejects: 0, clock, stdin: Readable.from([]), parallel };
     await pipeline.ingestSource(store, join(dir, 'catalog.csv'), options);
@@ -53,13 +56,10 @@ async function ingestBoth(name: string, content: string, clock: () => number = D
     const result = await pipeline.ingestSource(store, path, { ...options, rejects });
     const outcome = result.failure === null ? { counts: result.counts, firstReject: result.firstReject } : { error: result.failure.message };
     rejects.close();
-    const { default: Database } = await import('better-sqlite3');
-    const reader = new Database(db, { readonly: true });
-    const rows = reader.prepare('SELECT product_id, condition, observed_at, price_minor, source, grader, grade, external_id FROM observations ORDER BY id').raw().all();
-    const products = reader.prepare('SELECT product_key, observation_count, earliest_observed_at FROM products ORDER BY id').all();
-    const runsTable = reader.prepare('SELECT kind, format, status, read_count, inserted_count, duplicate_count, rejected_count, error FROM ingest_runs ORDER BY id').all();
-    await reader.close();
     await store.close();
+    const rows = await selectRows(db, 'SELECT product_id, condition, observed_at, price_minor, source, grader, grade, external_id FROM observations ORDER BY id');
+    const products = await selectRows(db, 'SELECT product_key, observation_count, earliest_observed_at FROM products ORDER BY id');
+    const runsTable = await selectRows(db, 'SELECT kind, format, status, read_count, inserted_count, duplicate_count, rejected_count, error FROM ingest_runs ORDER BY id');
     runs.push({ outcome, rows, products, runs: runsTable, rejects: readFileSync(rejectsPath, 'utf8') });
   }
   return runs as [(typeof runs)[number], (typeof runs)[number]];

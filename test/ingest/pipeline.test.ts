@@ -12,7 +12,9 @@ import { RowRejection, type JsonFormat } from '../../src/ingest/formats/types.js
 import { ingestSource, type IngestOptions } from '../../src/ingest/pipeline.js';
 import { RejectsWriter } from '../../src/ingest/rejects.js';
 import { openStore, type Store } from '../../src/store/store.js';
+import { newTestDatabase } from '../_pg.js';
 import { tempDir } from '../_setup.js';
+import { selectRows } from '../_store.js';
 
 const CATALOG = [
   'product_key,refsource_id,product_name,set_name,era,release_date',
@@ -41,37 +43,35 @@ function file(name: string, content: string | Buffer): string {
   return path;
 }
 
+let location: string;
+
 /** Rows of a table, read through a second connection (the store has no such query). */
-let count: (table: string) => number;
+async function count(table: string): Promise<number> {
+  return (await selectRows<{ n: number }>(location, `SELECT count(*) AS n FROM ${table}`))[0]!.n;
+}
 
 beforeEach(async () => {
   dir = tempDir();
-  store = await openStore(join(dir, 'oracle.db'), { create: true });
-  // Counting rows needs SQL the store does not offer; a second connection reads the same file.
-  const { default: Database } = await import('better-sqlite3');
-  const reader = new Database(join(dir, 'oracle.db'), { readonly: true });
-  count = (table) => (reader.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
-  afterEachClose.push(() => reader.close());
+  location = await newTestDatabase(dir);
+  store = await openStore(location, { create: true });
   await ingestSource(store, file('catalog.csv', CATALOG), options());
 });
 
-const afterEachClose: (() => void)[] = [];
 afterEach(async () => {
-  for (const close of afterEachClose.splice(0)) close();
   await store.close();
 });
 
 describe('ingestSource', () => {
   it('loads catalog records from a CSV with quoted fields and reports them', async () => {
     expect(await store.products.findByRefsourceId('1002')).toMatchObject({ productKey: 'pikachu-58', productName: 'Pikachu, "Yellow Cheeks"', era: 'vintage', releaseDate: null });
-    expect(count('products')).toBe(2);
+    expect(await count('products')).toBe(2);
   });
 
   it('inserts observations, resolving refsource ids, and counts a repeated record as a duplicate', async () => {
     const result = await ingestSource(store, file('obs.csv', OBSERVATIONS), options());
     expect(result.counts).toMatchObject({ read: 4, inserted: 3, updated: 0, duplicates: 1, rejected: 0 });
     expect(result.kinds).toEqual(['observations']);
-    expect(count('observations')).toBe(3);
+    expect(await count('observations')).toBe(3);
     expect((await store.products.catalog()).find((p) => p.product_key === 'pikachu-58')).toMatchObject({ observation_count: 1, earliest_observation: '2025-03-01' });
   });
 
@@ -81,7 +81,7 @@ describe('ingestSource', () => {
     expect(again.counts).toMatchObject({ read: 4, inserted: 0, updated: 0, duplicates: 4, rejected: 0 });
     const catalogAgain = await ingestSource(store, join(dir, 'catalog.csv'), options());
     expect(catalogAgain.counts).toMatchObject({ inserted: 0, updated: 0, duplicates: 2 });
-    expect(count('observations')).toBe(3);
+    expect(await count('observations')).toBe(3);
   });
 
   it('updates a product whose catalog record changed', async () => {
@@ -94,10 +94,10 @@ describe('ingestSource', () => {
   it('writes nothing on a dry run but reports what it would insert', async () => {
     const result = await ingestSource(store, file('obs.csv', OBSERVATIONS), options({ dryRun: true }));
     expect(result.counts).toMatchObject({ inserted: 3, duplicates: 1 });
-    expect(count('observations')).toBe(0);
+    expect(await count('observations')).toBe(0);
     const newProduct = await ingestSource(store, file('c.ndjson', '{"product_key":"new","product_name":"New"}\n'), options({ dryRun: true }));
     expect(newProduct.counts.inserted).toBe(1);
-    expect(count('products')).toBe(2);
+    expect(await count('products')).toBe(2);
   });
 
   it('rejects bad records with their line and keeps every good one; the rejects file has them as NDJSON', async () => {
@@ -133,7 +133,7 @@ describe('ingestSource', () => {
     expect(result.failure).toBeInstanceOf(InputError);
     expect(result.failure?.message).toMatch(/trailing\.json:4: a comma before the closing \] is not JSON/);
     expect(result.counts.inserted).toBe(2);
-    expect(count('observations')).toBe(2);
+    expect(await count('observations')).toBe(2);
   });
 
   it('decompresses gzip by its magic bytes and sniffs the format when there is no extension', async () => {
@@ -147,7 +147,7 @@ describe('ingestSource', () => {
     const result = await ingestSource(store, file('more.csv.gz', gzipSync(catalog('P'))), options({ batchSize: 7 }));
     expect(result.failure).toBeNull();
     expect(result.counts).toMatchObject({ read: 50, inserted: 50 });
-    expect(count('products')).toBe(52);
+    expect(await count('products')).toBe(52);
     const corrupt = gzipSync(catalog('Renamed'));
     corrupt[corrupt.length - 8] = (corrupt[corrupt.length - 8] as number) ^ 0xff; // the CRC-32
     const bad = await ingestSource(store, file('renamed.csv.gz', corrupt), options({ batchSize: 7 }));
@@ -184,7 +184,7 @@ describe('ingestSource', () => {
     const result = await ingestSource(store, file('bad.csv', bytes), options({ batchSize: 1 }));
     expect(result.failure?.message).toMatch(/bad\.csv:4: invalid UTF-8/);
     expect(result.counts).toMatchObject({ read: 2, inserted: 2 });
-    expect(count('observations')).toBe(2);
+    expect(await count('observations')).toBe(2);
   });
 
   it('stops after committing what was read when interrupted', async () => {
@@ -194,7 +194,7 @@ describe('ingestSource', () => {
     const run = ingestSource(store, path, options({ signal: controller.signal, onProgress: (p) => p.records > 0 && controller.abort('SIGTERM') }));
     await expect(run).rejects.toThrow(IngestInterruptedError);
     await expect(run).rejects.toThrow(/big\.csv:\d+: interrupted by SIGTERM; [\d,]+ records read and committed/);
-    const committed = count('observations');
+    const committed = await count('observations');
     expect(committed).toBeGreaterThan(0);
     expect((await store.ingestRuns.recent(1))[0]).toMatchObject({ status: 'interrupted', inserted_count: committed });
     const rerun = await ingestSource(store, path, options());
@@ -231,7 +231,7 @@ describe('a feed format whose mapper has a bug', () => {
     // The refused row was the one reject; the batch under way is rolled back with its rejects
     // (the rejects file follows the database), and the run is recorded as failed with the bug.
     expect((await store.ingestRuns.recent(1))[0]).toMatchObject({ status: 'failed', format: 'buggy-listings', rejected_count: 1, error: expect.stringMatching(/TypeError/) });
-    expect(count('observations')).toBe(0);
+    expect(await count('observations')).toBe(0);
     expect(readFileSync(join(dir, 'rejects.ndjson'), 'utf8')).toBe('');
   });
 });
