@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { lockWaitLine } from '../../src/cli/commands/ingest.js';
 import { newTestDatabase } from '../_pg.js';
 import { runCli, tempDir } from '../_setup.js';
 
@@ -126,5 +127,15 @@ describe('oracle ingest on bad input: one clear stderr line naming the source (a
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     // The source's summary says what it kept; the error line is on stderr.
     expect(result.stdout).toMatch(/^failed \S+: read \d+, inserted \d+, duplicates 0, rejected 0 in \d+\.\d s\n$/);
+  });
+});
+
+// Drawn only when stderr is a terminal, which a child process of the tests never has: the line itself is checked.
+describe('the line shown while another writer holds the database', () => {
+  it('names a file by its absolute path and a PostgreSQL URL without its password', () => {
+    expect(lockWaitLine('oracle.db', 600)).toBe(`oracle: another process is writing ${join(process.cwd(), 'oracle.db')}: waiting for it (up to 600 s, --lock-wait)...\n`);
+    const line = lockWaitLine('postgres://oracle:s3cret@db.internal:5432/prices', 30);
+    expect(line).toBe('oracle: another process is writing postgres://oracle:***@db.internal:5432/prices: waiting for it (up to 30 s, --lock-wait)...\n');
+    expect(line).not.toContain('s3cret');
   });
 });

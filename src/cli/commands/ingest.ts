@@ -46,7 +46,7 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
     onWait: ctx.stderr.isTTY
       ? () => {
           progress?.clear();
-          ctx.stderr.write(`oracle: another process is writing ${describeLocation(ctx.dbPath)}: waiting for it (up to ${lockWaitS} s, --lock-wait)...\n`);
+          ctx.stderr.write(lockWaitLine(ctx.dbPath, lockWaitS));
         }
       : undefined,
   };
@@ -97,6 +97,11 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
+
+/** What a terminal is told while another writer holds the database: named without a URL's password. */
+export function lockWaitLine(location: string, lockWaitS: number): string {
+  return `oracle: another process is writing ${describeLocation(location)}: waiting for it (up to ${lockWaitS} s, --lock-wait)...\n`;
+}
 
 /**
  * `ingested obs.csv: read 10, inserted 8, duplicates 2, rejected 0 in 0.1 s`; catalog
