@@ -5,6 +5,7 @@ import type { StoredProduct } from '../store.js';
 import {
   CATALOG_COLUMNS,
   PRODUCT_COLUMNS,
+  PRODUCT_UPSERT_SET,
   toCatalogEntry,
   toProduct,
   type CatalogRow,
@@ -110,12 +111,7 @@ export async function upsertProducts(query: Query, products: readonly Product[])
   return query(
     `INSERT INTO products (${columns.map(([name]) => name).join(', ')})
      SELECT * FROM unnest(${columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})
-     ON CONFLICT (product_key) DO UPDATE SET
-       refsource_id = excluded.refsource_id, product_name = excluded.product_name, subtitle = excluded.subtitle,
-       set_name = excluded.set_name, image_url = excluded.image_url, product_type = excluded.product_type,
-       era = excluded.era, release_date = excluded.release_date,
-       tcgplayer_id = COALESCE(excluded.tcgplayer_id, products.tcgplayer_id),
-       printing = COALESCE(excluded.printing, products.printing),
+     ON CONFLICT (product_key) DO UPDATE SET ${PRODUCT_UPSERT_SET},
        search_text = excluded.search_text, search_size = excluded.search_size
      RETURNING id, product_key`,
     columns.map(([, , values]) => values),

@@ -1,6 +1,6 @@
 /** Catalog products: lookups for pricing, upserts for ingest, the catalog listing. */
 import type { CatalogEntry, Product } from '../../domain/product.js';
-import { CATALOG_COLUMNS, PRODUCT_COLUMNS, toCatalogEntry, toProduct, type CatalogRow, type ProductRow } from '../product-rows.js';
+import { CATALOG_COLUMNS, PRODUCT_COLUMNS, PRODUCT_UPSERT_SET, toCatalogEntry, toProduct, type CatalogRow, type ProductRow } from '../product-rows.js';
 import type { StoredProduct } from '../store.js';
 import type { SqliteDatabase } from './connection.js';
 import { matchAllWords, matchAnyWord } from '../fts-query.js';
@@ -14,12 +14,7 @@ export function createProductRepo(db: SqliteDatabase) {
   const upsert = db.prepare(
     `INSERT INTO products (product_key, refsource_id, product_name, subtitle, set_name, image_url, product_type, era, release_date, tcgplayer_id, printing)
      VALUES (@productKey, @refsourceId, @productName, @subtitle, @setName, @imageUrl, @productType, @era, @releaseDate, @tcgplayerId, @printing)
-     ON CONFLICT (product_key) DO UPDATE SET
-       refsource_id = excluded.refsource_id, product_name = excluded.product_name, subtitle = excluded.subtitle,
-       set_name = excluded.set_name, image_url = excluded.image_url, product_type = excluded.product_type,
-       era = excluded.era, release_date = excluded.release_date,
-       tcgplayer_id = COALESCE(excluded.tcgplayer_id, products.tcgplayer_id),
-       printing = COALESCE(excluded.printing, products.printing)`,
+     ON CONFLICT (product_key) DO UPDATE SET ${PRODUCT_UPSERT_SET}`,
   );
   const everyProduct = db.prepare<[], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products ORDER BY id`);
   const exists = db.prepare<[string], { id: number }>('SELECT id FROM products WHERE product_key = ?');
