@@ -4,9 +4,12 @@ import { createOracleService, type OracleService } from '../service/oracle-servi
 import type { OpenOptions } from '../store/store.js';
 import type { CommandContext } from './context.js';
 
-/** Runs `fn` with the service over `ctx.dbPath` (opened on its first call), closing it after, whatever happens. */
+/**
+ * Runs `fn` with the service over `ctx.dbPath` (opened on its first call), closing it after,
+ * whatever happens. Without a bundle cache: a command makes one call, which would fill it and never read it.
+ */
 export async function withService<T>(ctx: CommandContext, fn: (service: OracleService) => Promise<T>, options: OpenOptions = {}): Promise<T> {
-  const service = createOracleService({ store: createCommandStore(ctx.dbPath, options) });
+  const service = createOracleService({ store: createCommandStore(ctx.dbPath, options), bundleCache: false });
   try {
     return await fn(service);
   } finally {

@@ -11,3 +11,20 @@ export type Awaitable<T> = T | Promise<T>;
 export function andThen<T, U>(value: Awaitable<T>, fn: (value: T) => Awaitable<U>): Awaitable<U> {
   return value instanceof Promise ? value.then(fn) : fn(value);
 }
+
+/** A part made on its first use by `make`: `get()` is the part itself once made (a promise until then), `made` it or undefined. */
+export interface OnFirstUse<T> {
+  get(): Awaitable<T>;
+  readonly made: T | undefined;
+}
+
+export function onFirstUse<T>(make: () => Promise<T>): OnFirstUse<T> {
+  let made: T | undefined;
+  let making: Promise<T> | undefined;
+  return {
+    get: () => made ?? (making ??= make().then((part) => (made = part))),
+    get made() {
+      return made;
+    },
+  };
+}

@@ -20,13 +20,13 @@ import { REFSOURCE_ID } from '../domain/params.js';
 import { toIsoUtc, toUtcDate } from '../domain/time.js';
 import type { CatalogEntry } from '../domain/product.js';
 import type { ApiKeyRecord, Store } from '../store/store.js';
-import { andThen, type Awaitable } from './awaitable.js';
-import { BUNDLE_CACHE_DEFAULTS, createBundleCache, type BundleCacheOptions } from './bundle-cache.js';
+import { andThen, onFirstUse, type Awaitable } from './awaitable.js';
+import type { BundleCache, BundleCacheOptions } from './bundle-cache.js';
 import { calibrate, showCalibration, type CalibrationReport } from './calibration.js';
 import type { CatalogBody, SearchBody } from './catalog.js';
 import type { IngestOptions, IngestResult } from '../ingest/pipeline.js';
 import type { History } from './history.js';
-import { createKeyVerifier, hashApiKey, type KeyIdentity, type KeySession } from './key-verifier.js';
+import type { KeyIdentity, KeySession, KeyVerifier } from './key-verifier.js';
 import { createOracle, type Oracle, type PricedWithChanges, type ProductRef, type SeriesParams } from './oracle.js';
 import { createOfflineResolver, type RefsourceResolver, type Resolution, type ResolverMode, type UpstreamStats } from './refsource-resolver.js';
 import type { StoreHandle } from './store-handle.js';
@@ -122,6 +122,12 @@ export interface OracleService {
   inventory(): Awaitable<ServiceInventory>;
   /** Counters for the metrics route: bundle cache lookups, upstream calls, the circuit's state. */
   stats(): ServiceStats;
+  /**
+   * Makes what repeated calls use (the bundle cache and key verification), which a service
+   * otherwise makes on the first call that needs it: a server calls this before it listens,
+   * so no request waits for it.
+   */
+  prepare(): Promise<void>;
   /** Writes pending key last-used times and closes the upstream client and the store. */
   close(): Promise<void>;
 }
@@ -150,7 +156,8 @@ export interface OracleServiceDeps {
   resolver?: RefsourceResolver;
   /** Keys from ORACLE_API_KEYS, accepted besides the stored ones. */
   envKeys?: readonly string[];
-  bundleCache?: BundleCacheOptions;
+  /** false: no cache, as for a command, whose one call would fill it and never read it. */
+  bundleCache?: BundleCacheOptions | false;
   /** For tests: how the pricing is built over the store. */
   createOracle?: (deps: { store: Store }) => Oracle;
 }
@@ -162,8 +169,14 @@ export function createOracleService(deps: OracleServiceDeps): OracleService {
   const handle = deps.store;
   const resolver = deps.resolver ?? createOfflineResolver();
   const buildOracle = deps.createOracle ?? createOracle;
-  const bundles = createBundleCache(deps.bundleCache ?? BUNDLE_CACHE_DEFAULTS);
-  const keys = createKeyVerifier(deps.envKeys ?? []);
+  // The bundle cache and key verification serve a server's repeated calls; a command makes
+  // one call, so they (and lru-cache) are imported on first use, off a command's start-up.
+  const bundleCacheOptions = deps.bundleCache;
+  const bundles =
+    bundleCacheOptions === false
+      ? undefined
+      : onFirstUse<BundleCache>(async () => (await import('./bundle-cache.js')).createBundleCache(bundleCacheOptions));
+  const keys = onFirstUse<KeyVerifier>(async () => (await import('./key-verifier.js')).createKeyVerifier(deps.envKeys ?? []));
   const envKeyCount = deps.envKeys?.length ?? 0;
   let catalogCache: { version: number; body: CatalogBody } | undefined;
   let inventoryCache: { version: number; body: ServiceInventory } | undefined;
@@ -177,8 +190,8 @@ export function createOracleService(deps: OracleServiceDeps): OracleService {
       if (current?.store !== store) {
         current = { store, oracle: buildOracle({ store }) };
         lastVersion = undefined;
-        bundles.clear();
-        keys.reset();
+        bundles?.made?.clear();
+        keys.made?.reset();
         catalogCache = undefined;
         inventoryCache = undefined;
       }
@@ -195,7 +208,7 @@ export function createOracleService(deps: OracleServiceDeps): OracleService {
   let touchTimer: NodeJS.Timeout | undefined;
   function startTouching(): void {
     touchTimer = setInterval(() => {
-      keys.flush(handle.write).catch(() => {
+      keys.made?.flush(handle.write).catch(() => {
         // Last-used times are best effort: a locked or missing file must not stop serving.
       });
     }, KEY_TOUCH_INTERVAL_MS);
@@ -209,7 +222,7 @@ export function createOracleService(deps: OracleServiceDeps): OracleService {
   /** A bundle from the cache (or `compute`d), with the upstream's failure named when there was one. */
   function cachedBundle(key: string, now: number, resolution: Resolution | null, compute: (oracle: Oracle) => Promise<PricingBundle>) {
     return withStore((_store, version, oracle) => {
-      const bundle = bundles.get(key, version, now, () => compute(oracle));
+      const bundle = bundles === undefined ? compute(oracle) : andThen(bundles.get(), (cache) => cache.get(key, version, now, () => compute(oracle)));
       return resolution?.upstream ? andThen(bundle, (b) => withUpstreamDegradation(b, resolution.upstream!)) : bundle;
     });
   }
@@ -242,7 +255,7 @@ export function createOracleService(deps: OracleServiceDeps): OracleService {
   return {
     verifyKey(secret, now, session) {
       if (!touchTimer) startTouching();
-      return keys.verify(secret, now, withStore, session);
+      return andThen(keys.get(), (verifier) => verifier.verify(secret, now, withStore, session));
     },
 
     price(ref, query, now) {
@@ -332,6 +345,7 @@ export function createOracleService(deps: OracleServiceDeps): OracleService {
       const id = `key_${randomBytes(6).toString('hex')}`;
       const secret = `ork_${randomBytes(32).toString('base64url')}`;
       return withOracle(async (_oracle, store) => {
+        const { hashApiKey } = await import('./key-verifier.js');
         await store.apiKeys.create(id, label, hashApiKey(secret), now);
         return { id, secret };
       });
@@ -360,7 +374,11 @@ export function createOracleService(deps: OracleServiceDeps): OracleService {
       });
     },
 
-    stats: () => ({ bundleCache: bundles.stats(), upstream: resolver.stats() }),
+    stats: () => ({ bundleCache: bundles?.made?.stats() ?? { hits: 0, misses: 0 }, upstream: resolver.stats() }),
+
+    async prepare() {
+      await Promise.all([bundles?.get(), keys.get()]);
+    },
 
     async close() {
       clearInterval(touchTimer);
@@ -368,7 +386,7 @@ export function createOracleService(deps: OracleServiceDeps): OracleService {
       // and leaves the file checkpointed.
       const write = handle.write;
       await handle.close();
-      await keys.flush(write).catch(() => {});
+      await keys.made?.flush(write).catch(() => {});
       await resolver.close();
     },
   };

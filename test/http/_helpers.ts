@@ -120,6 +120,7 @@ export async function startServer(options: StartOptions): Promise<TestServer> {
     envKeys: options.envKeys ?? [ENV_KEY],
     ...options.serviceDeps,
   });
+  await base.prepare(); // as oracle serve does before it listens
   const service = options.override ? options.override(base) : base;
   const accessLines: string[] = [];
   const errorLines: string[] = [];

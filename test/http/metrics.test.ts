@@ -4,7 +4,7 @@
  * no /metrics route at all without the flag.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUpstreamResolver } from '../../src/service/refsource-resolver.js';
+import { createUpstreamResolver } from '../../src/service/upstream-resolver.js';
 import { createRefsourceClient } from '../../src/upstream/refsource-client.js';
 import { fakeUpstream, pricingPath, PRODUCTS, seededTestDatabase, startServer, STORED_KEY, type FakeUpstream, type TestServer } from './_helpers.js';
 

@@ -8,11 +8,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { toUtcDate } from '../../src/domain/time.js';
 import { FLUSH_MS } from '../../src/http/access-log.js';
 import { pricingBundle } from '../../src/http/schemas.js';
-import {
-  createOfflineResolver,
-  createUnconfiguredResolver,
-  createUpstreamResolver,
-} from '../../src/service/refsource-resolver.js';
+import { createOfflineResolver, createUnconfiguredResolver } from '../../src/service/refsource-resolver.js';
+import { createUpstreamResolver } from '../../src/service/upstream-resolver.js';
 import { createRefsourceClient } from '../../src/upstream/refsource-client.js';
 import {
   DAY,

@@ -5,7 +5,7 @@
  * client takes them as options); the upstream's own pace is the one that was reported.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createUpstreamResolver } from '../../src/service/refsource-resolver.js';
+import { createUpstreamResolver } from '../../src/service/upstream-resolver.js';
 import { createRefsourceClient } from '../../src/upstream/refsource-client.js';
 import { fakeUpstream, seededTestDatabase, startServer, STORED_KEY, type FakeUpstream, type TestServer, type UpstreamBehaviour } from './_helpers.js';
 

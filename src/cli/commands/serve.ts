@@ -6,12 +6,8 @@ import { VERSION } from '../version.js';
 import { createServer } from '../../http/create-server.js';
 import type { RedisRateLimiter } from '../../http/redis-rate-limit.js';
 import { createOracleService } from '../../service/oracle-service.js';
-import {
-  createOfflineResolver,
-  createUnconfiguredResolver,
-  createUpstreamResolver,
-  type RefsourceResolver,
-} from '../../service/refsource-resolver.js';
+import { createOfflineResolver, createUnconfiguredResolver, type RefsourceResolver } from '../../service/refsource-resolver.js';
+import { createUpstreamResolver } from '../../service/upstream-resolver.js';
 import { createStoreHandle } from '../../service/store-handle.js';
 import { createRefsourceClient } from '../../upstream/refsource-client.js';
 import type { CommandContext } from '../context.js';
@@ -35,6 +31,7 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
   );
   let address;
   try {
+    await service.prepare();
     for (const line of await startupLines(service, config, ctx.dbPath)) ctx.stderr.write(`${line}\n`);
     address = await server.listen(config.port, config.host);
   } catch (error) {

@@ -4,7 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NoCatalogMappingError } from '../../src/domain/errors.js';
-import { createUpstreamResolver } from '../../src/service/refsource-resolver.js';
+import { createUpstreamResolver } from '../../src/service/upstream-resolver.js';
 import type { StoredProduct } from '../../src/store/store.js';
 import { createRefsourceClient } from '../../src/upstream/refsource-client.js';
 import { fakeUpstream, type FakeUpstream } from '../http/_helpers.js';
