@@ -22,7 +22,11 @@ export function resolveContext(command: Command, now: number): CommandContext {
     dbPath: globals.db,
     stdout: process.stdout,
     stderr: process.stderr,
-    stdin: process.stdin,
+    // Read when used: Node makes process.stdin on first access, opening the stream (a pipe,
+    // a terminal), which only commands reading '-' need.
+    get stdin() {
+      return process.stdin;
+    },
     now,
   };
 }

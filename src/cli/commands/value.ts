@@ -14,11 +14,11 @@ interface ValueOptions extends PricingOptions {
   csv?: boolean;
 }
 
-async function readText(path: string, stdin: NodeJS.ReadableStream): Promise<string> {
+async function readText(path: string, ctx: CommandContext): Promise<string> {
   try {
     if (path !== '-') return await readFile(path, 'utf8');
     let text = '';
-    for await (const chunk of stdin) text += String(chunk);
+    for await (const chunk of ctx.stdin) text += String(chunk);
     return text;
   } catch (error) {
     throw new SourceUnreadableError(`cannot read ${path}: ${(error as Error).message}`, { cause: error });
@@ -29,7 +29,7 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   const path = args[0] as string;
   const o = ctx.options as ValueOptions;
   const params = pricingParams(o);
-  const { rows, problems } = parseCollectionCsv(await readText(path, ctx.stdin), path);
+  const { rows, problems } = parseCollectionCsv(await readText(path, ctx), path);
   const valuation = await withService(ctx, (service) => service.value(rows, problems, params));
   ctx.stdout.write(
     o.json ? `${JSON.stringify(valuation)}\n` : o.csv ? renderValuationCsv(valuation) : renderValuation(valuation, outputWidth(ctx.stdout)),
