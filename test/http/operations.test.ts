@@ -46,7 +46,7 @@ describe('a server beside other writers', () => {
       })),
     );
     await writer.close();
-    const after = await nextOrWithinASecond(() => getJson(path, KEY), (body) => body.ungraded.price_minor !== undefined);
+    const after = await nextOrWithinASecond(() => getJson(path, KEY), (body) => typeof body.ungraded.price_minor === 'number');
     expect(after.ungraded.price_minor).toEqual(expect.any(Number));
     const catalog = await getJson(`${seeded.server.url}/api/v1/developer/catalog`, KEY);
     const entry = catalog.products.find((p: { product_key: string }) => p.product_key === PRODUCTS.unpriced.productKey);
