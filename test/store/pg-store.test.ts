@@ -9,7 +9,7 @@ import type { Product } from '../../src/domain/product.js';
 import { openStore, type IngestWriter, type Store } from '../../src/store/store.js';
 import { describeWithPg, emptyPgDatabase, freshPgDatabase } from '../_pg.js';
 import { tempDir, testProduct } from '../_setup.js';
-import { writeObservations, writeProducts } from '../_store.js';
+import { selectRows, writeObservations, writeProducts } from '../_store.js';
 
 /** A small deterministic generator, so a failure repeats. */
 function random(seed: number): () => number {
@@ -36,11 +36,13 @@ function catalog(n: number): Product[] {
 describeWithPg('PostgreSQL store', () => {
   let sqlite: Store;
   let store: Store;
+  let storeUrl: string;
   const products = catalog(300);
 
   beforeAll(async () => {
     sqlite = await openStore(join(tempDir(), 'oracle.db'), { create: true });
-    store = await openStore(await freshPgDatabase(), { create: true });
+    storeUrl = await freshPgDatabase();
+    store = await openStore(storeUrl, { create: true });
     expect(store.dialect).toBe('postgres');
     await writeProducts(sqlite, products);
     await writeProducts(store, products);
@@ -132,6 +134,37 @@ describeWithPg('PostgreSQL store', () => {
     expect(await writer.commit()).toEqual({ inserted: 1, duplicates: 0 });
     await writer.close();
     expect((await store.products.catalog('new card'))[0]).toMatchObject({ product_key: 'new-card', observation_count: 2 });
+  });
+
+  it('runs a rollback in turn: rows handed in while it runs wait for its ROLLBACK and commit with the next batch', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      const c = (await store.products.findByKey(products[2]!.productKey))!;
+      // Enough rows that the COPY is open (its text is sent in chunks) when the rollback comes.
+      const rows = (writer: IngestWriter, from: number) => {
+        for (let i = from; i < from + 5_000; i += 1) writer.insert(c.id, 'ungraded', 100_000 + i, 3, 'late', 'ungraded', null, `r-${i}`);
+      };
+      const writer = await store.openIngest({ dryRun: false });
+      rows(writer, 0);
+      const rolledBack = writer.rollback();
+      // A parse worker's last messages, arriving after the failure that asked for the rollback.
+      rows(writer, 5_000);
+      await rolledBack;
+      expect(await writer.commit()).toEqual({ inserted: 5_000, duplicates: 0 });
+      await writer.close();
+      const stored = await selectRows<{ n: number; low: number }>(
+        storeUrl,
+        `SELECT count(*) AS n, min(observed_at) AS low FROM observations WHERE source = 'late'`,
+      );
+      expect(stored).toEqual([{ n: 5_000, low: 105_000 }]);
+      // node-postgres warns when a query is asked for while another is still queued on the client.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 
   it('refuses a database without oracle schema unless asked to create it', async () => {

@@ -174,17 +174,27 @@ export async function openPgIngestWriter(pool: PgPool, url: string, options: Ing
   let inTransaction = false;
   let copy: { stream: CopyStreamQuery; done: Promise<void> } | null = null;
 
+  /**
+   * Queues `step` on the chain, whatever failed before: the client runs one statement at a
+   * time, so even a rollback waits its turn. Rows handed in while it runs (a parse worker's
+   * last messages) are sent after its ROLLBACK, into the next batch, instead of opening a
+   * COPY beside it.
+   */
+  function inTurn<T>(step: () => Promise<T>): Promise<T> {
+    const run = chain.then(step);
+    chain = run.catch(() => {});
+    return run;
+  }
+
   /** Queues `step` on the chain; a step after a failure does nothing. */
   function enqueue<T>(step: () => Promise<T>): Promise<T> {
-    const run = chain.then(() => {
-      if (failure !== null) throw failure.error;
+    return inTurn(() => {
+      if (failure !== null) return Promise.reject(failure.error);
       return step().catch((error: unknown) => {
         failure ??= { error: toPgDatabaseError(error, url) };
         throw failure.error;
       });
     });
-    chain = run.catch(() => {});
-    return run;
   }
 
   async function begin(): Promise<void> {
@@ -296,19 +306,21 @@ export async function openPgIngestWriter(pool: PgPool, url: string, options: Ing
       batch = { text: '', rows: 0, products: [] };
       return enqueue(() => commitBatch(done));
     },
-    async rollback() {
+    rollback() {
       batch = { text: '', rows: 0, products: [] };
-      await chain;
-      await abort();
-      failure = null;
-      // Products of the dropped batch may be in the catalog under provisional ids: read it again.
-      if (nextProvisional !== -1) await loadCatalog().catch((error: unknown) => Promise.reject(toPgDatabaseError(error, url)));
+      return inTurn(async () => {
+        await abort();
+        failure = null;
+        // Products of the dropped batch may be in the catalog under provisional ids: read it again.
+        if (nextProvisional !== -1) await loadCatalog().catch((error: unknown) => Promise.reject(toPgDatabaseError(error, url)));
+      });
     },
-    async close() {
+    close() {
       batch = { text: '', rows: 0, products: [] };
-      await chain;
-      await abort();
-      client.release();
+      return inTurn(async () => {
+        await abort();
+        client.release();
+      });
     },
   };
   return writer;
