@@ -1,6 +1,6 @@
 /** API keys: only a SHA-256 of each secret is stored; the secret is shown once at creation. */
 import type { ApiKeyRecord } from '../store.js';
-import type { SqliteDatabase } from './connection.js';
+import { preparedOnFirstUse, type SqliteDatabase } from './connection.js';
 
 
 interface ApiKeyRow {
@@ -22,33 +22,37 @@ function toRecord(row: ApiKeyRow): ApiKeyRecord {
 }
 
 export function createApiKeyRepo(db: SqliteDatabase) {
-  const insert = db.prepare('INSERT INTO api_keys (id, label, secret_hash, created_at) VALUES (?, ?, ?, ?)');
-  const all = db.prepare<[], ApiKeyRow>(
-    'SELECT id, label, created_at, last_used_at, revoked_at FROM api_keys ORDER BY created_at, id',
+  const insert = preparedOnFirstUse(() => db.prepare('INSERT INTO api_keys (id, label, secret_hash, created_at) VALUES (?, ?, ?, ?)'));
+  const all = preparedOnFirstUse(() =>
+    db.prepare<[], ApiKeyRow>(
+      'SELECT id, label, created_at, last_used_at, revoked_at FROM api_keys ORDER BY created_at, id',
+    ),
   );
-  const byHash = db.prepare<[string], ApiKeyRow>(
-    'SELECT id, label, created_at, last_used_at, revoked_at FROM api_keys WHERE secret_hash = ?',
+  const byHash = preparedOnFirstUse(() =>
+    db.prepare<[string], ApiKeyRow>(
+      'SELECT id, label, created_at, last_used_at, revoked_at FROM api_keys WHERE secret_hash = ?',
+    ),
   );
-  const revoke = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
-  const touch = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
+  const revoke = preparedOnFirstUse(() => db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'));
+  const touch = preparedOnFirstUse(() => db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?'));
 
   return {
     create(id: string, label: string, secretHash: string, createdAt: number): void {
-      insert.run(id, label, secretHash, createdAt);
+      insert().run(id, label, secretHash, createdAt);
     },
     list(): ApiKeyRecord[] {
-      return all.all().map(toRecord);
+      return all().all().map(toRecord);
     },
     findByHash(secretHash: string): ApiKeyRecord | undefined {
-      const row = byHash.get(secretHash);
+      const row = byHash().get(secretHash);
       return row && toRecord(row);
     },
     /** Returns false when no active key has this id. */
     revoke(id: string, at: number): boolean {
-      return revoke.run(at, id).changes > 0;
+      return revoke().run(at, id).changes > 0;
     },
     touch(id: string, at: number): void {
-      touch.run(at, id);
+      touch().run(at, id);
     },
   };
 }

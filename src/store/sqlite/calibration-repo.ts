@@ -3,7 +3,7 @@
  * only reads and writes rows; the fit itself is pure engine code (src/engine/calibration.ts).
  */
 import type { StoredCalibration } from '../store.js';
-import type { SqliteDatabase } from './connection.js';
+import { preparedOnFirstUse, type SqliteDatabase } from './connection.js';
 
 
 interface Row {
@@ -17,20 +17,22 @@ const toStored = (row: Row | undefined): StoredCalibration | null =>
   row === undefined ? null : { id: row.id, asOf: row.as_of, createdAt: row.created_at, body: row.body };
 
 export function createCalibrationRepo(db: SqliteDatabase) {
-  const insert = db.prepare('INSERT INTO calibrations (as_of, created_at, body) VALUES (?, ?, ?)');
+  const insert = preparedOnFirstUse(() => db.prepare('INSERT INTO calibrations (as_of, created_at, body) VALUES (?, ?, ?)'));
   // The newest fit usable at an instant: fitted on data before it (ties: the latest written).
-  const usableAt = db.prepare<[number], Row>(
-    'SELECT id, as_of, created_at, body FROM calibrations WHERE as_of <= ? ORDER BY as_of DESC, id DESC LIMIT 1',
+  const usableAt = preparedOnFirstUse(() =>
+    db.prepare<[number], Row>(
+      'SELECT id, as_of, created_at, body FROM calibrations WHERE as_of <= ? ORDER BY as_of DESC, id DESC LIMIT 1',
+    ),
   );
-  const all = db.prepare<[], Row>('SELECT id, as_of, created_at, body FROM calibrations ORDER BY as_of, id');
+  const all = preparedOnFirstUse(() => db.prepare<[], Row>('SELECT id, as_of, created_at, body FROM calibrations ORDER BY as_of, id'));
   return {
     insert(asOf: number, createdAt: number, body: string): number {
-      return Number(insert.run(asOf, createdAt, body).lastInsertRowid);
+      return Number(insert().run(asOf, createdAt, body).lastInsertRowid);
     },
     /** The newest calibration fitted as of `at` or earlier, or null. */
-    usableAt: (at: number): StoredCalibration | null => toStored(usableAt.get(at)),
+    usableAt: (at: number): StoredCalibration | null => toStored(usableAt().get(at)),
     /** Every stored calibration, oldest `as_of` first (same `as_of`: in the order written). */
-    all: (): StoredCalibration[] => all.all().map((row) => toStored(row)!),
+    all: (): StoredCalibration[] => all().all().map((row) => toStored(row)!),
   };
 }
 

@@ -1,7 +1,7 @@
 /** Observations: idempotent inserts for ingest (streamed, or a batch). Pricing reads live in price-points.ts. */
 import { conditionKey } from '../../domain/conditions.js';
 import type { IngestWriter, InsertResult, ResolvedObservation } from '../store.js';
-import type { SqliteDatabase } from './connection.js';
+import { preparedOnFirstUse, type SqliteDatabase } from './connection.js';
 import type { WriteLock } from './write-lock.js';
 
 
@@ -39,20 +39,28 @@ export function identityKey(productId: number, condition: string, observedAt: nu
 }
 
 export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) {
-  const insert = db.prepare(
-    `INSERT OR IGNORE INTO observations (product_id, condition, observed_at, price_minor, source, grader, grade, external_id)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  const insert = preparedOnFirstUse(() =>
+    db.prepare(
+      `INSERT OR IGNORE INTO observations (product_id, condition, observed_at, price_minor, source, grader, grade, external_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
   );
-  const bumpProduct = db.prepare(
-    `UPDATE products SET observation_count = observation_count + ?,
-       earliest_observed_at = MIN(COALESCE(earliest_observed_at, ?), ?) WHERE id = ?`,
+  const bumpProduct = preparedOnFirstUse(() =>
+    db.prepare(
+      `UPDATE products SET observation_count = observation_count + ?,
+         earliest_observed_at = MIN(COALESCE(earliest_observed_at, ?), ?) WHERE id = ?`,
+    ),
   );
-  const storedById = db.prepare<[string, string], { one: number }>(
-    `SELECT 1 AS one FROM observations WHERE source = ? AND external_id = ? AND external_id <> ''`,
+  const storedById = preparedOnFirstUse(() =>
+    db.prepare<[string, string], { one: number }>(
+      `SELECT 1 AS one FROM observations WHERE source = ? AND external_id = ? AND external_id <> ''`,
+    ),
   );
-  const storedByFields = db.prepare<[number, string, number, number, string], { one: number }>(
-    `SELECT 1 AS one FROM observations
-     WHERE product_id = ? AND condition = ? AND observed_at = ? AND price_minor = ? AND source = ? AND external_id = ''`,
+  const storedByFields = preparedOnFirstUse(() =>
+    db.prepare<[number, string, number, number, string], { one: number }>(
+      `SELECT 1 AS one FROM observations
+       WHERE product_id = ? AND condition = ? AND observed_at = ? AND price_minor = ? AND source = ? AND external_id = ''`,
+    ),
   );
   /** For --dry-run: true when an insert would add this row; `seen` remembers the rows counted before. */
   function isNew(
@@ -68,15 +76,15 @@ export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) 
     if (seen.has(key)) return false;
     const stored =
       externalId !== ''
-        ? storedById.get(source, externalId) !== undefined
-        : storedByFields.get(productId, condition, observedAt, priceMinor, source) !== undefined;
+        ? storedById().get(source, externalId) !== undefined
+        : storedByFields().get(productId, condition, observedAt, priceMinor, source) !== undefined;
     if (stored) return false;
     seen.add(key);
     return true;
   }
-  const begin = db.prepare('BEGIN IMMEDIATE');
-  const commit = db.prepare('COMMIT');
-  const rollback = db.prepare('ROLLBACK');
+  const begin = preparedOnFirstUse(() => db.prepare('BEGIN IMMEDIATE'));
+  const commit = preparedOnFirstUse(() => db.prepare('COMMIT'));
+  const rollback = preparedOnFirstUse(() => db.prepare('ROLLBACK'));
 
   /** Opens a streaming writer (see ObservationWriter); one at a time per store. */
   function openWriter(): ObservationWriter {
@@ -89,14 +97,14 @@ export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) 
     const perProduct = new Map<number, [number, number]>();
     const start = () => {
       if (open) return;
-      writeLock.run(() => begin.run());
+      writeLock.run(() => begin().run());
       open = true;
     };
     return {
       begin: start,
       insert(productId, condition, observedAt, priceMinor, source, grader, grade, externalId) {
         if (!open) start();
-        if (insert.run(productId, condition, observedAt, priceMinor, source, grader, grade, externalId).changes === 0) return false;
+        if (insert().run(productId, condition, observedAt, priceMinor, source, grader, grade, externalId).changes === 0) return false;
         const agg = perProduct.get(productId);
         if (agg === undefined) perProduct.set(productId, [1, observedAt]);
         else {
@@ -107,14 +115,14 @@ export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) 
       },
       commit() {
         if (!open) return;
-        for (const [productId, [count, earliest]] of perProduct) bumpProduct.run(count, earliest, earliest, productId);
-        commit.run();
+        for (const [productId, [count, earliest]] of perProduct) bumpProduct().run(count, earliest, earliest, productId);
+        commit().run();
         open = false;
         perProduct.clear();
       },
       rollback() {
         // SQLite may already have rolled back by itself (e.g. after SQLITE_FULL).
-        if (open && db.inTransaction) rollback.run();
+        if (open && db.inTransaction) rollback().run();
         open = false;
         perProduct.clear();
       },

@@ -9,7 +9,7 @@
 import type { Statement } from 'better-sqlite3';
 import { PRICED_CONDITIONS } from '../../domain/conditions.js';
 import { conditionColumns, seriesSpan, type Row } from '../series-points.js';
-import type { SqliteDatabase } from './connection.js';
+import { preparedOnFirstUse, type SqliteDatabase } from './connection.js';
 import type { PricePointRange } from '../store.js';
 import type { ConditionPoints } from '../../domain/observation.js';
 
@@ -24,14 +24,16 @@ export function createPricePointSeriesReader(db: SqliteDatabase) {
   // (bench/findings.md). The aggregates follow the covering index's scan, one condition
   // after another, each in the index's order (time, price, source), the engine's, with no
   // sort (checked in the tests; the engine sorts anyway if an order ever differs).
-  const spanColumns = db
-    .prepare<[number, number, number], ConditionRow>(
-      `SELECT condition, json_group_array(observed_at), json_group_array(price_minor), json_group_array(source)
-       FROM observations
-       WHERE product_id = ? AND condition IN (${PRICED_LIST}) AND observed_at >= ? AND observed_at < ?
-       GROUP BY condition`,
-    )
-    .raw();
+  const spanColumns = preparedOnFirstUse(() =>
+    db
+      .prepare<[number, number, number], ConditionRow>(
+        `SELECT condition, json_group_array(observed_at), json_group_array(price_minor), json_group_array(source)
+         FROM observations
+         WHERE product_id = ? AND condition IN (${PRICED_LIST}) AND observed_at >= ? AND observed_at < ?
+         GROUP BY condition`,
+      )
+      .raw(),
+  );
   // Limits are literals, as in price-points.ts: one statement per limit, prepared once.
   const olderStatements = new Map<number, Statement<[{ productId: number; before: number }], Row>>();
   function olderThan(limit: number) {
@@ -54,7 +56,7 @@ export function createPricePointSeriesReader(db: SqliteDatabase) {
       const span = seriesSpan(ranges);
       if (span === null) return [];
       const columns = conditionColumns(olderThan(span.prior).all({ productId, before: span.from }));
-      for (const [condition, observedAt, priceMinor, source] of spanColumns.iterate(productId, span.from, span.to)) {
+      for (const [condition, observedAt, priceMinor, source] of spanColumns().iterate(productId, span.from, span.to)) {
         columns.addColumns(condition, {
           observedAt: JSON.parse(observedAt) as number[],
           priceMinor: JSON.parse(priceMinor) as number[],

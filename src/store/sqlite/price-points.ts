@@ -8,7 +8,7 @@ import type { Statement } from 'better-sqlite3';
 import { PRICED_CONDITIONS } from '../../domain/conditions.js';
 import type { PricePoint } from '../../domain/observation.js';
 import type { PricePointRange } from '../store.js';
-import type { SqliteDatabase } from './connection.js';
+import { preparedOnFirstUse, type SqliteDatabase } from './connection.js';
 
 
 interface LatestParams {
@@ -25,12 +25,14 @@ const PRICED_LIST = PRICED_CONDITIONS.map((c) => `'${c}'`).join(', ');
 export function createPricePointReader(db: SqliteDatabase) {
   // The IN list over the covering index (product, condition, observed_at, price, source) is
   // one range scan per condition, price and source read from the index alone.
-  const windowPoints = db
-    .prepare<[number, number, number], Row>(
-      `SELECT condition, source, observed_at, price_minor FROM observations
-       WHERE product_id = ? AND condition IN (${PRICED_LIST}) AND observed_at >= ? AND observed_at < ?`,
-    )
-    .raw();
+  const windowPoints = preparedOnFirstUse(() =>
+    db
+      .prepare<[number, number, number], Row>(
+        `SELECT condition, source, observed_at, price_minor FROM observations
+         WHERE product_id = ? AND condition IN (${PRICED_LIST}) AND observed_at >= ? AND observed_at < ?`,
+      )
+      .raw(),
+  );
   // Backward range scans that stop after a few rows, two per condition (the 30 days before
   // the window, then older), so the cost no longer grows with how densely a product trades.
   // The limits are literals: with bound LIMIT parameters the statement was slower (bench/findings.md).
@@ -68,7 +70,7 @@ export function createPricePointReader(db: SqliteDatabase) {
         lookbackStart: range.lookbackStart,
         windowStart: range.windowStart,
       });
-      const inWindow = windowPoints.all(productId, range.windowStart, range.asOf);
+      const inWindow = windowPoints().all(productId, range.windowStart, range.asOf);
       const points = new Array<PricePoint>(older.length + inWindow.length);
       let n = 0;
       for (let i = older.length - 1; i >= 0; i--) {

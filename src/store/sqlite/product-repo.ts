@@ -2,80 +2,90 @@
 import type { CatalogEntry, Product } from '../../domain/product.js';
 import { CATALOG_COLUMNS, PRODUCT_COLUMNS, PRODUCT_UPSERT_SET, toCatalogEntry, toProduct, type CatalogRow, type ProductRow } from '../product-rows.js';
 import type { StoredProduct } from '../store.js';
-import type { SqliteDatabase } from './connection.js';
+import { preparedOnFirstUse, type SqliteDatabase } from './connection.js';
 import { matchAllWords, matchAnyWord } from '../fts-query.js';
 
 export function createProductRepo(db: SqliteDatabase) {
-  const byKey = db.prepare<[string], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE product_key = ?`);
-  const byRefsource = db.prepare<[string], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE refsource_id = ?`);
-  const byTcgplayer = db.prepare<[string], ProductRow>(
-    `SELECT ${PRODUCT_COLUMNS} FROM products WHERE tcgplayer_id = ? ORDER BY id`,
+  const byKey = preparedOnFirstUse(() => db.prepare<[string], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE product_key = ?`));
+  const byRefsource = preparedOnFirstUse(() => db.prepare<[string], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE refsource_id = ?`));
+  const byTcgplayer = preparedOnFirstUse(() =>
+    db.prepare<[string], ProductRow>(
+      `SELECT ${PRODUCT_COLUMNS} FROM products WHERE tcgplayer_id = ? ORDER BY id`,
+    ),
   );
-  const upsert = db.prepare(
-    `INSERT INTO products (product_key, refsource_id, product_name, subtitle, set_name, image_url, product_type, era, release_date, tcgplayer_id, printing)
-     VALUES (@productKey, @refsourceId, @productName, @subtitle, @setName, @imageUrl, @productType, @era, @releaseDate, @tcgplayerId, @printing)
-     ON CONFLICT (product_key) DO UPDATE SET ${PRODUCT_UPSERT_SET}`,
+  const upsert = preparedOnFirstUse(() =>
+    db.prepare(
+      `INSERT INTO products (product_key, refsource_id, product_name, subtitle, set_name, image_url, product_type, era, release_date, tcgplayer_id, printing)
+       VALUES (@productKey, @refsourceId, @productName, @subtitle, @setName, @imageUrl, @productType, @era, @releaseDate, @tcgplayerId, @printing)
+       ON CONFLICT (product_key) DO UPDATE SET ${PRODUCT_UPSERT_SET}`,
+    ),
   );
-  const everyProduct = db.prepare<[], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products ORDER BY id`);
-  const exists = db.prepare<[string], { id: number }>('SELECT id FROM products WHERE product_key = ?');
-  const catalogAll = db.prepare<[], CatalogRow>(`SELECT ${CATALOG_COLUMNS} FROM products ORDER BY product_key`);
+  const everyProduct = preparedOnFirstUse(() => db.prepare<[], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products ORDER BY id`));
+  const exists = preparedOnFirstUse(() => db.prepare<[string], { id: number }>('SELECT id FROM products WHERE product_key = ?'));
+  const catalogAll = preparedOnFirstUse(() => db.prepare<[], CatalogRow>(`SELECT ${CATALOG_COLUMNS} FROM products ORDER BY product_key`));
   // Search ranks by bm25 over the FTS5 index (drizzle/0001_products_fts.sql), a name match
   // weighing most, then set and subtitle (where the card number is), then the key.
   const ranked = `SELECT rowid AS id, bm25(products_fts, 1.0, 4.0, 2.0, 2.0) AS score FROM products_fts WHERE products_fts MATCH @match`;
-  const catalogJsonAll = db
-    .prepare<[], string>(
-      `SELECT json_object('total', count(*), 'products', json_group_array(json_object(
-         'product_key', product_key, 'refsource_id', refsource_id, 'product_name', product_name,
-         'product_type', product_type, 'era', era,
-         'earliest_observation', strftime('%Y-%m-%d', earliest_observed_at / 1000, 'unixepoch')
-       ) ORDER BY product_key))
-       FROM products`,
-    )
-    .pluck();
-  const catalogSearch = db.prepare<[{ match: string; limit: number }], CatalogRow>(
-    `SELECT ${CATALOG_COLUMNS.split(', ').map((c) => `p.${c}`).join(', ')} FROM (${ranked}) f JOIN products p ON p.id = f.id
-     ORDER BY f.score, p.product_key LIMIT @limit`,
+  const catalogJsonAll = preparedOnFirstUse(() =>
+    db
+      .prepare<[], string>(
+        `SELECT json_object('total', count(*), 'products', json_group_array(json_object(
+           'product_key', product_key, 'refsource_id', refsource_id, 'product_name', product_name,
+           'product_type', product_type, 'era', era,
+           'earliest_observation', strftime('%Y-%m-%d', earliest_observed_at / 1000, 'unixepoch')
+         ) ORDER BY product_key))
+         FROM products`,
+      )
+      .pluck(),
   );
-  const keysLike = db
-    .prepare<[{ match: string; limit: number }], string>(
-      `SELECT p.product_key FROM (${ranked}) f JOIN products p ON p.id = f.id ORDER BY f.score, p.product_key LIMIT @limit`,
-    )
-    .pluck();
+  const catalogSearch = preparedOnFirstUse(() =>
+    db.prepare<[{ match: string; limit: number }], CatalogRow>(
+      `SELECT ${CATALOG_COLUMNS.split(', ').map((c) => `p.${c}`).join(', ')} FROM (${ranked}) f JOIN products p ON p.id = f.id
+       ORDER BY f.score, p.product_key LIMIT @limit`,
+    ),
+  );
+  const keysLike = preparedOnFirstUse(() =>
+    db
+      .prepare<[{ match: string; limit: number }], string>(
+        `SELECT p.product_key FROM (${ranked}) f JOIN products p ON p.id = f.id ORDER BY f.score, p.product_key LIMIT @limit`,
+      )
+      .pluck(),
+  );
 
-  const pageAfter = db.prepare<[number, number], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE id > ? ORDER BY id LIMIT ?`);
-  const count = db.prepare<[], number>('SELECT count(*) FROM products').pluck();
+  const pageAfter = preparedOnFirstUse(() => db.prepare<[number, number], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE id > ? ORDER BY id LIMIT ?`));
+  const count = preparedOnFirstUse(() => db.prepare<[], number>('SELECT count(*) FROM products').pluck());
 
   return {
     /** Up to `limit` products after row id `afterId`, by id: a cursor over the catalog in constant memory. */
     pageAfter(afterId: number, limit: number): StoredProduct[] {
-      return pageAfter.all(afterId, limit).map(toProduct);
+      return pageAfter().all(afterId, limit).map(toProduct);
     },
     count(): number {
-      return count.get() as number;
+      return count().get() as number;
     },
     findByKey(productKey: string): StoredProduct | undefined {
-      const row = byKey.get(productKey);
+      const row = byKey().get(productKey);
       return row && toProduct(row);
     },
     findByRefsourceId(refsourceId: string): StoredProduct | undefined {
-      const row = byRefsource.get(refsourceId);
+      const row = byRefsource().get(refsourceId);
       return row && toProduct(row);
     },
     /** Every product, in id order (for `oracle calibrate`). */
     all(): StoredProduct[] {
-      return everyProduct.all().map(toProduct);
+      return everyProduct().all().map(toProduct);
     },
     /** Every product of a TCGplayer id (one per printing), oldest first. */
     findByTcgplayerId(tcgplayerId: string): StoredProduct[] {
-      return byTcgplayer.all(tcgplayerId).map(toProduct);
+      return byTcgplayer().all(tcgplayerId).map(toProduct);
     },
     /** Creates or updates products in one transaction; returns how many were new. */
     upsertMany(products: readonly Product[]): { inserted: number; updated: number } {
       let inserted = 0;
       db.transaction(() => {
         for (const p of products) {
-          const isNew = exists.get(p.productKey) === undefined;
-          upsert.run({ ...p, printing: p.printing ?? null });
+          const isNew = exists().get(p.productKey) === undefined;
+          upsert().run({ ...p, printing: p.printing ?? null });
           if (isNew) inserted += 1;
         }
       })();
@@ -87,21 +97,21 @@ export function createProductRepo(db: SqliteDatabase) {
      * 5. Catalog). A test holds it equal to catalogBody(catalog()).
      */
     catalogJson(): string {
-      return catalogJsonAll.get() as string;
+      return catalogJsonAll().get() as string;
     },
     /**
      * Every product ordered by key or, with `search`, those matching every word of it (in any
      * order, each word as a prefix, across key, name, set and subtitle), best match first.
      */
     catalog(search?: string, limit = -1): CatalogEntry[] {
-      if (!search) return catalogAll.all().map(toCatalogEntry);
+      if (!search) return catalogAll().all().map(toCatalogEntry);
       const match = matchAllWords(search);
-      return match === null ? [] : catalogSearch.all({ match, limit }).map(toCatalogEntry);
+      return match === null ? [] : catalogSearch().all({ match, limit }).map(toCatalogEntry);
     },
     /** Keys of the products sharing the most (and rarest) words with `text`, best first: "did you mean" candidates. */
     keysLike(text: string, limit: number): string[] {
       const match = matchAnyWord(text);
-      return match === null ? [] : (keysLike.all({ match, limit }) as string[]);
+      return match === null ? [] : (keysLike().all({ match, limit }) as string[]);
     },
   };
 }

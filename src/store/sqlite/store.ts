@@ -15,7 +15,7 @@ import type {
 } from '../store.js';
 import { createApiKeyRepo } from './api-key-repo.js';
 import { createCalibrationRepo } from './calibration-repo.js';
-import { closeDatabase, openDatabase, type SqliteDatabase } from './connection.js';
+import { closeDatabase, openDatabase, preparedOnFirstUse, type SqliteDatabase } from './connection.js';
 import { createIngestRunRepo } from './ingest-run-repo.js';
 import { createObservationRepo, type ObservationRepo } from './observation-repo.js';
 import { createPricePointReader } from './price-points.js';
@@ -36,11 +36,13 @@ export async function openSqliteStore(path: string, options: OpenOptions = {}): 
   const db: SqliteDatabase = await openDatabase(path, options);
   // Prepared once: db.pragma() compiles the statement on every call, and `oracle serve`
   // reads the version on every request.
-  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
-  const inventory = db.prepare<[], Inventory>(
-    `SELECT (SELECT count(*) FROM products) AS products,
-            (SELECT coalesce(sum(observation_count), 0) FROM products) AS observations,
-            (SELECT count(*) FROM api_keys WHERE revoked_at IS NULL) AS activeKeys`,
+  const dataVersion = preparedOnFirstUse(() => db.prepare<[], number>('PRAGMA data_version').pluck());
+  const inventory = preparedOnFirstUse(() =>
+    db.prepare<[], Inventory>(
+      `SELECT (SELECT count(*) FROM products) AS products,
+              (SELECT coalesce(sum(observation_count), 0) FROM products) AS observations,
+              (SELECT count(*) FROM api_keys WHERE revoked_at IS NULL) AS activeKeys`,
+    ),
   );
   const writeLock = createWriteLock(db);
   if (options.lockWait) writeLock.configure(options.lockWait);
@@ -86,8 +88,8 @@ export async function openSqliteStore(path: string, options: OpenOptions = {}): 
       usableAt: (at) => settled(() => calibrations.usableAt(at)),
       all: () => settled(() => calibrations.all()),
     },
-    dataVersion: () => dataVersion.get() as number,
-    inventory: () => settled(() => inventory.get() as Inventory),
+    dataVersion: () => dataVersion().get() as number,
+    inventory: () => settled(() => inventory().get() as Inventory),
     openIngest: (writerOptions) => settled(() => openIngestWriter(products, observations, writerOptions)),
     close: () => settled(() => closeDatabase(db)),
   };
