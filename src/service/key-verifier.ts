@@ -14,7 +14,7 @@
  * a new key is hashed. The lookup by digest still runs on every request, so a revocation
  * refuses the very next request on an open connection too.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Store } from '../store/store.js';
 import { andThen, type Awaitable } from './awaitable.js';
@@ -26,6 +26,11 @@ export interface KeyIdentity {
 
 function sha256(secret: string): Buffer {
   return createHash('sha256').update(secret).digest();
+}
+
+/** A new key: its public id and its 256-bit secret (`ork_...`), which is shown once and never stored. */
+export function newApiKey(): { id: string; secret: string } {
+  return { id: `key_${randomBytes(6).toString('hex')}`, secret: `ork_${randomBytes(32).toString('base64url')}` };
 }
 
 /** Hex SHA-256 of a secret, as the api_keys table stores it. */

@@ -10,7 +10,6 @@
  * never waits on a promise. Everything that reads the store waits for it (the store's
  * interface is async, store/store.ts).
  */
-import { randomBytes } from 'node:crypto';
 import type { PricingBundle, PricingParams } from '../domain/bundle.js';
 import type { CollectionRow, RowProblem } from '../domain/collection.js';
 import type { EvidenceBody } from '../domain/evidence.js';
@@ -342,10 +341,9 @@ export function createOracleService(deps: OracleServiceDeps): OracleService {
     calibration: (at) => withOracle((_oracle, store) => showCalibration(store, at)),
 
     createKey(label, now) {
-      const id = `key_${randomBytes(6).toString('hex')}`;
-      const secret = `ork_${randomBytes(32).toString('base64url')}`;
       return withOracle(async (_oracle, store) => {
-        const { hashApiKey } = await import('./key-verifier.js');
+        const { newApiKey, hashApiKey } = await import('./key-verifier.js');
+        const { id, secret } = newApiKey();
         await store.apiKeys.create(id, label, hashApiKey(secret), now);
         return { id, secret };
       });
