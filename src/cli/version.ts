@@ -1,4 +1,4 @@
-/** The package version, read once from package.json (two levels up from src/cli, dist/cli and dist/chunks alike). */
-import { createRequire } from 'node:module';
+/** The package version: esbuild puts package.json's version into the bundle, so no start reads the file. */
+import packageJson from '../../package.json' with { type: 'json' };
 
-export const VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+export const VERSION: string = packageJson.version;
