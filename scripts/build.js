@@ -1,28 +1,31 @@
 #!/usr/bin/env node
-// The build: esbuild bundles src/ with code splitting, one layout for everything that runs.
+// The build: esbuild bundles src/, one layout for everything that runs.
 //
-// dist/ (published): the CLI, dist/cli/main.js, whose commands are chunks loaded only when
-// they run, so `oracle price` reads a few files instead of one per module (docs/benchmarks.md,
-// "Build layout"), and the ingest's worker thread, dist/ingest/parse-worker.js, bundled on its
-// own (a worker shares no module instances with the main thread, so sharing chunks with it
-// would only split the CLI's code into more files).
+// dist/ (published): the CLI as one CommonJS file, dist/cli/main.js, and the ingest's worker
+// thread, dist/ingest/parse-worker.js, bundled on its own (a worker shares no module
+// instances with the main thread). CommonJS because Node.js 20 starts a CommonJS program
+// faster than an ES module graph, and because only a classic script can be compiled from
+// V8's code cache: after the bundle, scripts/warm-code-cache.js runs the CLI once over a few
+// commands and saves what V8 compiled beside the bundle, which bin/oracle.js hands back to
+// V8, so a start does not compile the CLI again (docs/benchmarks.md, "Build layout"). The
+// commands a run does not use stay lazy inside the bundle (esbuild wraps what src/ imports
+// with `await import()` in functions run on first use).
 //
-// build/ (not published): the same sources bundled with more entry points for the code that
-// runs built modules in process (bench/, backtest/, tests): their modules keep their paths
-// (build/store/store.js for src/store/store.ts), shared code goes to build/chunks/. Kept apart
-// from dist/ because every extra entry point splits the CLI's shared code into more chunks,
-// which `oracle price` would pay for at start-up. Also the sample generator (sample/, a tool)
-// in build/sample/ for scripts/generate-sample-data.js and the backtest.
+// build/ (not published): the same sources as ES modules with more entry points for the code
+// that runs built modules in process (bench/, backtest/, tests): their modules keep their
+// paths (build/store/store.js for src/store/store.ts), shared code goes to build/chunks/ so
+// that a module imported by two entry points is one instance. Also the sample generator
+// (sample/, a tool) in build/sample/ for scripts/generate-sample-data.js and the backtest.
 //
 // Every output file is two levels below the package root, as the sources are, so the paths
 // modules build from import.meta.url (../../drizzle, ../../package.json,
 // ../ingest/parse-worker.js) hold in the sources, dist/ and build/ alike. Type checking is
 // `npm run typecheck`; tsc emits nothing.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-
-const root = fileURLToPath(new URL('..', import.meta.url));
+import { randomUUID } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
+import { COMMON, ESM_REQUIRE_BANNER, ROOT } from './build-options.js';
+import { warmCodeCache } from './warm-code-cache.js';
 
 /** The modules bench/, backtest/ and tests import from build/, by path under src/ without the extension. */
 const TOOL_ENTRY_POINTS = [
@@ -42,35 +45,40 @@ const TOOL_ENTRY_POINTS = [
   'ingest/formats/index',
 ];
 
-/** @type {import('esbuild').BuildOptions} */
-const COMMON = {
-  absWorkingDir: root,
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  sourcemap: true,
-  logLevel: 'warning',
-};
+/**
+ * dist/: CommonJS. `import()` of a package becomes a require() on first use (a script compiled
+ * through node:vm has no ES module loader to import with), and import.meta.url the bundle's
+ * own file URL. The first line names the build, and with it the code cache made for it.
+ * @param {string} buildId
+ * @returns {import('esbuild').BuildOptions}
+ */
+const product = (buildId) => ({
+  ...COMMON,
+  format: 'cjs',
+  supported: { 'dynamic-import': false },
+  define: { 'import.meta.url': '__import_meta_url' },
+  banner: { js: `/* oracle build ${buildId} */\nconst __import_meta_url = require('node:url').pathToFileURL(__filename).href;` },
+});
 
 /** @type {import('esbuild').BuildOptions} */
-const PRODUCT = {
+const TOOLS = {
   ...COMMON,
-  // Loaded only by ingest and serve (the ORM only to migrate; the Redis client only by serve --redis): left to node_modules.
-  external: ['drizzle-orm', 'undici', 'zod', 'polka', 'ioredis'],
-  // Bundled CommonJS packages (commander, cli-table3, better-sqlite3's JS) call require().
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  format: 'esm',
+  splitting: true,
+  banner: { js: ESM_REQUIRE_BANNER },
 };
 
 /** @param {readonly string[]} paths under src/, without the extension */
 const entries = (paths) => Object.fromEntries(paths.map((path) => [path, `src/${path}.ts`]));
 
-rmSync(`${root}/dist`, { recursive: true, force: true });
-rmSync(`${root}/build`, { recursive: true, force: true });
+const buildId = randomUUID();
+rmSync(`${ROOT}/dist`, { recursive: true, force: true });
+rmSync(`${ROOT}/build`, { recursive: true, force: true });
 await Promise.all([
-  build({ ...PRODUCT, entryPoints: entries(['cli/main']), outdir: 'dist', chunkNames: 'chunks/[name]-[hash]' }),
-  build({ ...PRODUCT, entryPoints: entries(['ingest/parse-worker']), outdir: 'dist', splitting: false }),
-  build({ ...PRODUCT, entryPoints: entries(TOOL_ENTRY_POINTS), outdir: 'build', chunkNames: 'chunks/[name]-[hash]' }),
-  build({ ...COMMON, entryPoints: ['sample/cli.ts', 'sample/prng.ts'], outdir: 'build/sample' }),
+  build({ ...product(buildId), entryPoints: entries(['cli/main', 'ingest/parse-worker']), outdir: 'dist' }),
+  build({ ...TOOLS, entryPoints: entries(TOOL_ENTRY_POINTS), outdir: 'build', chunkNames: 'chunks/[name]-[hash]' }),
+  build({ ...COMMON, format: 'esm', splitting: true, entryPoints: ['sample/cli.ts', 'sample/prng.ts'], outdir: 'build/sample' }),
 ]);
+// The package is "type": "module"; these files are CommonJS.
+writeFileSync(`${ROOT}/dist/package.json`, '{ "type": "commonjs" }\n');
+warmCodeCache();

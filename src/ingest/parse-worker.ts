@@ -6,7 +6,7 @@
  * chunk, the resolved rows packed (packed-rows.ts) and the rejects in order. The writing
  * thread inserts them; see parallel-csv-reader.ts for the protocol and the flow control.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { futureObservationProblem } from '../domain/observation.js';
 import { openStore } from '../store/store.js';
 import { CsvParser } from './csv-parser.js';
@@ -104,37 +104,42 @@ if (port === null) throw new Error('parse-worker.js runs as a worker thread');
 const data = workerData as ParseWorkerData;
 const post = (message: FromParseWorker, transfer?: ArrayBuffer[]) => port.postMessage(message, transfer);
 
-try {
-  const store = await openStore(data.dbPath);
-  // A dry run's writer: the store's product lookups, and no writes.
-  const lookup = await store.openIngest({ dryRun: true });
-  const packer = new RowPacker();
-  const sink = new PackingSink(new ProductResolver(lookup.products), packer, data.options.now);
-  const parser = new CsvParser(data.options.source, csvRowHandler(data.options, sink, () => {}));
-  const postRows = (line: number, error?: unknown): void => {
-    const rows = packer.take();
-    const message: FromParseWorker = { rows, rejects: sink.rejects.splice(0), line };
-    if (error !== undefined) message.error = serialize(error);
-    post(message, [rows.numbers.buffer as ArrayBuffer]);
-  };
-  port.on('message', (message: ToParseWorker) => {
-    try {
-      if ('text' in message) {
-        sink.now = message.now;
-        parser.push(message.text);
-      } else {
-        parser.end();
-        void lookup.close().then(() => store.close());
+// A function rather than top-level await: the worker is bundled as CommonJS (scripts/build.js).
+async function serve(port: MessagePort): Promise<void> {
+  try {
+    const store = await openStore(data.dbPath);
+    // A dry run's writer: the store's product lookups, and no writes.
+    const lookup = await store.openIngest({ dryRun: true });
+    const packer = new RowPacker();
+    const sink = new PackingSink(new ProductResolver(lookup.products), packer, data.options.now);
+    const parser = new CsvParser(data.options.source, csvRowHandler(data.options, sink, () => {}));
+    const postRows = (line: number, error?: unknown): void => {
+      const rows = packer.take();
+      const message: FromParseWorker = { rows, rejects: sink.rejects.splice(0), line };
+      if (error !== undefined) message.error = serialize(error);
+      post(message, [rows.numbers.buffer as ArrayBuffer]);
+    };
+    port.on('message', (message: ToParseWorker) => {
+      try {
+        if ('text' in message) {
+          sink.now = message.now;
+          parser.push(message.text);
+        } else {
+          parser.end();
+          void lookup.close().then(() => store.close());
+        }
+      } catch (error) {
+        // The rows before the error are kept, as on one thread.
+        return postRows(parser.currentLine, error);
       }
-    } catch (error) {
-      // The rows before the error are kept, as on one thread.
-      return postRows(parser.currentLine, error);
-    }
-    postRows(parser.currentLine);
-  });
-} catch (error) {
-  post({ error: serialize(error) });
+      postRows(parser.currentLine);
+    });
+  } catch (error) {
+    post({ error: serialize(error) });
+  }
 }
+
+void serve(port);
 
 function serialize(error: unknown): WorkerError {
   if (!(error instanceof Error)) return { name: 'Error', message: String(error) };

@@ -1,0 +1,51 @@
+// What the product's bundles are made of, shared by the build (scripts/build.js) and the CLI
+// start benchmark's other layouts (bench/lib/layouts.js), so those differ from dist/ only in
+// their layout.
+import { sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The package root, where esbuild resolves src/ and node_modules/. */
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * Left to node_modules, loaded by require() where first used: by ingest and serve (the ORM
+ * only to migrate; the Redis client only by serve --redis), the PostgreSQL store (pg,
+ * pg-copy-streams) and serve --metrics (prom-client). Bundled, they would only make every
+ * start read a larger file.
+ */
+export const EXTERNAL = ['drizzle-orm', 'undici', 'zod', 'polka', 'ioredis', 'pg', 'pg-copy-streams', 'prom-client'];
+
+/**
+ * commander requires node:child_process as it loads, for executable subcommands, which oracle
+ * has none of; that module, with the net and stream modules it loads, is a measurable share of
+ * every command's start (bench/findings.md). In the bundles commander gets it on first use.
+ * @type {import('esbuild').Plugin}
+ */
+export const lazyChildProcessForCommander = {
+  name: 'lazy-child-process-for-commander',
+  setup(build) {
+    const commander = `${sep}node_modules${sep}commander${sep}`;
+    build.onResolve({ filter: /^node:child_process$/ }, (args) =>
+      args.importer.includes(commander) ? { path: 'child_process', namespace: 'lazy' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({
+      contents: "module.exports = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+      loader: 'js',
+    }));
+  },
+};
+
+/** @type {import('esbuild').BuildOptions} */
+export const COMMON = {
+  absWorkingDir: ROOT,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  sourcemap: true,
+  logLevel: 'warning',
+  external: EXTERNAL,
+  plugins: [lazyChildProcessForCommander],
+};
+
+/** ES modules that call require(): bundled CommonJS packages (commander, cli-table3, better-sqlite3's JS) do. */
+export const ESM_REQUIRE_BANNER = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";

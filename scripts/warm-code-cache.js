@@ -1,0 +1,78 @@
+// The last step of the build: runs the built CLI in a child process over the commands people
+// start most (ingest, catalog, price, history, --help) on a small database of its own, then
+// saves V8's code cache of the bundle beside it, named by the bundle's build id, for
+// bin/oracle.js to compile from (docs/benchmarks.md, "Build layout"). The cache holds what
+// those commands compiled; any other code is compiled on first use, as without a cache.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** An instant in the past, so the commands' --at holds whatever today is. */
+const AT = '2026-01-01T00:00:00Z';
+const HOUR_MS = 3_600_000;
+const GRADERS = ['PSA', 'BGS', 'CGC', 'SGC'];
+const PRODUCTS = ['warm-card-one', 'warm-card-two'];
+
+/** Two cards, each with ten sales a slot over the 30 days before AT. */
+function writeInputs(dir) {
+  writeFileSync(
+    join(dir, 'catalog.csv'),
+    'product_key,product_name,set_name,product_type,era\n' + PRODUCTS.map((key, i) => `${key},Card ${i},Warm Set,single_card,modern\n`).join(''),
+  );
+  const slots = [['', ''], ...GRADERS.flatMap((grader) => [7, 8, 9, 10].map((grade) => [grader, String(grade)]))];
+  const rows = ['product_key,source,observed_at,price_minor,grader,grade,external_id'];
+  for (const [p, key] of PRODUCTS.entries()) {
+    for (const [s, [grader, grade]] of slots.entries()) {
+      for (let n = 0; n < 10; n++) {
+        const at = new Date(Date.parse(AT) - (n * 72 + s + 1) * HOUR_MS).toISOString();
+        const price = (1_000 + 500 * s) * (p + 1) + 37 * ((n * 7) % 10);
+        rows.push(`${key},ebay,${at},${price},${grader},${grade},warm-${p}-${s}-${n}`);
+      }
+    }
+  }
+  writeFileSync(join(dir, 'observations.csv'), `${rows.join('\n')}\n`);
+}
+
+/** The child: runs the commands in one process through bin/oracle.js's compileCli and saves the cache. */
+async function warmInThisProcess(dir) {
+  const { compileCli } = createRequire(import.meta.url)('../bin/oracle.js');
+  const { cli, script, cachePath } = compileCli();
+  if (cachePath === undefined) throw new Error('the bundle has no build id on its first line');
+  const db = ['--db', join(dir, 'warm.db')];
+  const runs = [
+    [...db, 'ingest', join(dir, 'catalog.csv')],
+    [...db, 'ingest', join(dir, 'observations.csv')],
+    ['--version'],
+    ['--help'],
+    [...db, 'catalog', '--json'],
+    [...db, 'catalog'],
+    [...db, 'price', PRODUCTS[0], '--at', AT, '--json'],
+    [...db, 'price', PRODUCTS[1], '--at', AT],
+    [...db, 'history', PRODUCTS[0], '--to', AT, '--json'],
+  ];
+  for (const args of runs) {
+    const code = await cli.main(['node', 'oracle', ...args]);
+    if (code !== 0) throw new Error(`oracle ${args.join(' ')} exited ${code}`);
+  }
+  writeFileSync(cachePath, script.createCachedData());
+}
+
+/**
+ * Makes the cache in a child process (its commands print to stdout and set the exit code). A
+ * failure is a warning: the CLI works without the cache, only starting slower.
+ */
+export function warmCodeCache() {
+  const dir = mkdtempSync(join(tmpdir(), 'oracle-warm-'));
+  try {
+    writeInputs(dir);
+    const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), dir], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+    if (child.status !== 0) console.warn(`build: no code cache for dist/cli/main.js (oracle starts slower): ${child.stderr.trim() || `exit ${child.status}`}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await warmInThisProcess(process.argv[2]);
