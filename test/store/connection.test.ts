@@ -49,6 +49,20 @@ describe('opening a database file', () => {
     }
   });
 
+  it.each([{}, { readonly: true }, { create: true }])('refuses a file a newer oracle made (schema version ahead), unchanged (%o)', async (options) => {
+    const path = `${dir}/newer-${Object.keys(options).join('')}.db`;
+    await (await openStore(path, { create: true })).close();
+    const db = new Database(path);
+    const known = db.pragma('user_version', { simple: true }) as number;
+    db.pragma(`user_version = ${known + 1}`);
+    db.close();
+    const before = readFileSync(path);
+    const error = await openStore(path, options).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DatabaseUnavailableError);
+    expect((error as DatabaseUnavailableError).reason).toBe(`the database was made by a newer oracle (schema version ${known + 1}, this one knows ${known})`);
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
   it('writes a schema into an empty file when asked to create (ingest)', async () => {
     const path = `${dir}/empty-create.db`;
     writeFileSync(path, '');

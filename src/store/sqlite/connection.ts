@@ -83,6 +83,10 @@ export async function openDatabase(path: string, options: OpenOptions = {}): Pro
     });
     // Checked before any pragma that writes: setting WAL on an empty file writes its header.
     const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > migrationCount()) {
+      // Its schema may have tables and columns this oracle does not know, or lack ones it reads.
+      throw unavailable(path, `the database was made by a newer oracle (schema version ${version}, this one knows ${migrationCount()})`, ': upgrade oracle');
+    }
     if (!create) checkOracleFile(db, path, version);
     if (options.readonly) {
       if (version < migrationCount()) {
