@@ -39,18 +39,6 @@ export function identityKey(productId: number, condition: string, observedAt: nu
 }
 
 export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) {
-  const insert = preparedOnFirstUse(() =>
-    db.prepare(
-      `INSERT OR IGNORE INTO observations (product_id, condition, observed_at, price_minor, source, grader, grade, external_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-  );
-  const bumpProduct = preparedOnFirstUse(() =>
-    db.prepare(
-      `UPDATE products SET observation_count = observation_count + ?,
-         earliest_observed_at = MIN(COALESCE(earliest_observed_at, ?), ?) WHERE id = ?`,
-    ),
-  );
   const storedById = preparedOnFirstUse(() =>
     db.prepare<[string, string], { one: number }>(
       `SELECT 1 AS one FROM observations WHERE source = ? AND external_id = ? AND external_id <> ''`,
@@ -82,12 +70,25 @@ export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) 
     seen.add(key);
     return true;
   }
-  const begin = preparedOnFirstUse(() => db.prepare('BEGIN IMMEDIATE'));
-  const commit = preparedOnFirstUse(() => db.prepare('COMMIT'));
-  const rollback = preparedOnFirstUse(() => db.prepare('ROLLBACK'));
+  // A writer's statements, prepared together when the first writer opens: its error path
+  // (ROLLBACK) is never the first to prepare one.
+  const writing = preparedOnFirstUse(() => ({
+    begin: db.prepare('BEGIN IMMEDIATE'),
+    insert: db.prepare(
+      `INSERT OR IGNORE INTO observations (product_id, condition, observed_at, price_minor, source, grader, grade, external_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    bumpProduct: db.prepare(
+      `UPDATE products SET observation_count = observation_count + ?,
+         earliest_observed_at = MIN(COALESCE(earliest_observed_at, ?), ?) WHERE id = ?`,
+    ),
+    commit: db.prepare('COMMIT'),
+    rollback: db.prepare('ROLLBACK'),
+  }));
 
   /** Opens a streaming writer (see ObservationWriter); one at a time per store. */
   function openWriter(): ObservationWriter {
+    const statements = writing();
     // Every product id a writer gets was just read from this database, and nothing deletes
     // products, so the per-row foreign-key lookup (a visible share of a bulk load's writing
     // thread, bench/findings.md) checks nothing; it is back on when the writer closes.
@@ -97,14 +98,14 @@ export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) 
     const perProduct = new Map<number, [number, number]>();
     const start = () => {
       if (open) return;
-      writeLock.run(() => begin().run());
+      writeLock.run(() => statements.begin.run());
       open = true;
     };
     return {
       begin: start,
       insert(productId, condition, observedAt, priceMinor, source, grader, grade, externalId) {
         if (!open) start();
-        if (insert().run(productId, condition, observedAt, priceMinor, source, grader, grade, externalId).changes === 0) return false;
+        if (statements.insert.run(productId, condition, observedAt, priceMinor, source, grader, grade, externalId).changes === 0) return false;
         const agg = perProduct.get(productId);
         if (agg === undefined) perProduct.set(productId, [1, observedAt]);
         else {
@@ -115,14 +116,14 @@ export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) 
       },
       commit() {
         if (!open) return;
-        for (const [productId, [count, earliest]] of perProduct) bumpProduct().run(count, earliest, earliest, productId);
-        commit().run();
+        for (const [productId, [count, earliest]] of perProduct) statements.bumpProduct.run(count, earliest, earliest, productId);
+        statements.commit.run();
         open = false;
         perProduct.clear();
       },
       rollback() {
         // SQLite may already have rolled back by itself (e.g. after SQLITE_FULL).
-        if (open && db.inTransaction) rollback().run();
+        if (open && db.inTransaction) statements.rollback.run();
         open = false;
         perProduct.clear();
       },
