@@ -1,52 +1,39 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * Runs the bundled CLI, dist/cli/main.js (built by `npm ci` / `npm run build`), compiled from
- * the V8 code cache the build saved for it, so a start skips compiling what the bundle's
- * commands ran when the build warmed it (scripts/warm-code-cache.js; docs/benchmarks.md,
- * "Build layout"). A cache for another build is never read: its file name carries the build id
- * of the bundle's first line. V8 itself drops a cache from another V8 or with other flags,
- * and compiles as usual. With --enable-source-maps Node.js loads the bundle itself, so stack
- * traces point into src/.
+ * The `oracle` command: runs the bundled CLI compiled from its code cache (compile-cli.js).
+ * Under --enable-source-maps Node.js loads the bundle itself, so stack traces point into src/.
  */
-const { readFileSync } = require('node:fs');
-const { dirname } = require('node:path');
-const { createRequire, wrap } = require('node:module');
-const { Script } = require('node:vm');
+const { bundlePath, compileCli } = require('./compile-cli.js');
 
-const BUNDLE = require.resolve('../dist/cli/main.js');
-const BUILD_ID = /^\/\* oracle build ([\w-]+) \*\//;
+/** What ORACLE_DEBUG=1 says of the code cache: a start without it is slower, and here is why. */
+const CACHE_NOTES = {
+  used: 'compiled from its code cache',
+  rejected: 'its code cache was made by another Node.js or with other V8 flags: compiled without it (npm run build makes a new one)',
+  none: 'no code cache for this build: compiled without one (npm run build makes it)',
+};
 
-/** The code cache file of the bundle whose source this is (the build names it by its id). */
-function codeCachePath(source) {
-  const id = BUILD_ID.exec(source)?.[1];
-  return id === undefined ? undefined : `${BUNDLE}.${id}.v8cache`;
+function load() {
+  if (process.sourceMapsEnabled) return require(bundlePath());
+  const { cli, cache } = compileCli();
+  if (process.env.ORACLE_DEBUG === '1') process.stderr.write(`oracle: dist/cli/main.js ${CACHE_NOTES[cache]}\n`);
+  return cli;
 }
 
-/**
- * The bundle compiled (from its code cache when there is one for it) and run as a CommonJS
- * module: its exports and its vm.Script, whose createCachedData() the build saves.
- */
-function compileCli() {
-  const source = readFileSync(BUNDLE, 'utf8');
-  const cachePath = codeCachePath(source);
-  let cachedData;
-  try {
-    cachedData = cachePath === undefined ? undefined : readFileSync(cachePath);
-  } catch {
-    // no cache for this build: compile as usual
-  }
-  const script = new Script(wrap(source), { filename: BUNDLE, cachedData });
-  const module = { exports: {} };
-  script.runInThisContext()(module.exports, createRequire(BUNDLE), module, BUNDLE, dirname(BUNDLE));
-  return { cli: module.exports, script, cachePath };
+let cli;
+try {
+  cli = load();
+} catch (error) {
+  process.stderr.write(`oracle: ${error.message}\n`);
+  process.exit(1);
 }
-
-module.exports = { compileCli };
-
-if (require.main === module) {
-  const { main } = process.sourceMapsEnabled ? require(BUNDLE) : compileCli().cli;
-  main(process.argv).then((code) => {
-    process.exitCode = code;
-  });
-}
+let settled = false;
+cli.main(process.argv).then((code) => {
+  settled = true;
+  process.exitCode = code;
+});
+// A run whose work never settled (the event loop emptied while main still waited) is a bug,
+// never a success for a cron job: the code Node.js gives an unsettled top-level await.
+process.on('exit', (code) => {
+  if (!settled && code === 0) process.exitCode = 13;
+});

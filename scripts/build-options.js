@@ -18,18 +18,19 @@ export const EXTERNAL = ['drizzle-orm', 'undici', 'zod', 'polka', 'ioredis', 'pg
 /**
  * commander requires node:child_process as it loads, for executable subcommands, which oracle
  * has none of; that module, with the net and stream modules it loads, is a measurable share of
- * every command's start (bench/findings.md). In the bundles commander gets it on first use.
+ * every command's start (bench/findings.md). In the bundles commander gets a stand-in that
+ * requires the module when a property of it is first read.
  * @type {import('esbuild').Plugin}
  */
 export const lazyChildProcessForCommander = {
   name: 'lazy-child-process-for-commander',
   setup(build) {
     const commander = `${sep}node_modules${sep}commander${sep}`;
-    build.onResolve({ filter: /^node:child_process$/ }, (args) =>
+    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
       args.importer.includes(commander) ? { path: 'child_process', namespace: 'lazy' } : undefined,
     );
     build.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({
-      contents: "module.exports = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+      contents: "module.exports = new Proxy({}, { get: (_, name) => require('node:child_process')[name] });",
       loader: 'js',
     }));
   },
@@ -47,5 +48,15 @@ export const COMMON = {
   plugins: [lazyChildProcessForCommander],
 };
 
-/** ES modules that call require(): bundled CommonJS packages (commander, cli-table3, better-sqlite3's JS) do. */
-export const ESM_REQUIRE_BANNER = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+/**
+ * ES modules with code splitting (build/, and the benchmark's ES module layout), which call
+ * require(): bundled CommonJS packages (commander, cli-table3, better-sqlite3's JS) do.
+ * @type {import('esbuild').BuildOptions}
+ */
+export const ESM_CHUNKS = {
+  ...COMMON,
+  format: 'esm',
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+};

@@ -22,9 +22,10 @@
 // ../ingest/parse-worker.js) hold in the sources, dist/ and build/ alike. Type checking is
 // `npm run typecheck`; tsc emits nothing.
 import { build } from 'esbuild';
-import { randomUUID } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
-import { COMMON, ESM_REQUIRE_BANNER, ROOT } from './build-options.js';
+import { createHash } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { COMMON, ESM_CHUNKS, ROOT } from './build-options.js';
 import { warmCodeCache } from './warm-code-cache.js';
 
 /** The modules bench/, backtest/ and tests import from build/, by path under src/ without the extension. */
@@ -45,39 +46,48 @@ const TOOL_ENTRY_POINTS = [
   'ingest/formats/index',
 ];
 
+/** Stands for the build id in the bundles' first line until their contents are known. */
+const ID_PLACEHOLDER = '0'.repeat(64);
+
 /**
- * dist/: CommonJS. `import()` of a package becomes a require() on first use (a script compiled
- * through node:vm has no ES module loader to import with), and import.meta.url the bundle's
- * own file URL. The first line names the build, and with it the code cache made for it.
- * @param {string} buildId
- * @returns {import('esbuild').BuildOptions}
+ * dist/: CommonJS, strict as the ES module sources are. `import()` of a package becomes a
+ * require() on first use (a script compiled through node:vm has no ES module loader to import
+ * with), and import.meta.url the bundle's own file URL. The first line names the build, and
+ * with it the code cache made for it.
+ * @type {import('esbuild').BuildOptions}
  */
-const product = (buildId) => ({
+const PRODUCT = {
   ...COMMON,
   format: 'cjs',
   supported: { 'dynamic-import': false },
   define: { 'import.meta.url': '__import_meta_url' },
-  banner: { js: `/* oracle build ${buildId} */\nconst __import_meta_url = require('node:url').pathToFileURL(__filename).href;` },
-});
-
-/** @type {import('esbuild').BuildOptions} */
-const TOOLS = {
-  ...COMMON,
-  format: 'esm',
-  splitting: true,
-  banner: { js: ESM_REQUIRE_BANNER },
+  banner: { js: `/* oracle build ${ID_PLACEHOLDER} */\n'use strict';\nconst __import_meta_url = require('node:url').pathToFileURL(__filename).href;` },
+  write: false,
 };
+
+/**
+ * Writes esbuild's output files, each script's build id being the SHA-256 of its contents (the
+ * same length as the placeholder, so the source map still holds): the same sources give the
+ * same files, and a changed bundle another id.
+ * @param {import('esbuild').OutputFile[]} files
+ */
+function writeWithBuildIds(files) {
+  for (const file of files) {
+    mkdirSync(dirname(file.path), { recursive: true });
+    const id = file.path.endsWith('.js') ? createHash('sha256').update(file.contents).digest('hex') : null;
+    writeFileSync(file.path, id === null ? file.contents : file.text.replace(ID_PLACEHOLDER, id));
+  }
+}
 
 /** @param {readonly string[]} paths under src/, without the extension */
 const entries = (paths) => Object.fromEntries(paths.map((path) => [path, `src/${path}.ts`]));
 
-const buildId = randomUUID();
 rmSync(`${ROOT}/dist`, { recursive: true, force: true });
 rmSync(`${ROOT}/build`, { recursive: true, force: true });
 await Promise.all([
-  build({ ...product(buildId), entryPoints: entries(['cli/main', 'ingest/parse-worker']), outdir: 'dist' }),
-  build({ ...TOOLS, entryPoints: entries(TOOL_ENTRY_POINTS), outdir: 'build', chunkNames: 'chunks/[name]-[hash]' }),
-  build({ ...COMMON, format: 'esm', splitting: true, entryPoints: ['sample/cli.ts', 'sample/prng.ts'], outdir: 'build/sample' }),
+  build({ ...PRODUCT, entryPoints: entries(['cli/main', 'ingest/parse-worker']), outdir: 'dist' }).then(({ outputFiles }) => writeWithBuildIds(outputFiles)),
+  build({ ...ESM_CHUNKS, entryPoints: entries(TOOL_ENTRY_POINTS), outdir: 'build' }),
+  build({ ...ESM_CHUNKS, entryPoints: ['sample/cli.ts', 'sample/prng.ts'], outdir: 'build/sample' }),
 ]);
 // The package is "type": "module"; these files are CommonJS.
 writeFileSync(`${ROOT}/dist/package.json`, '{ "type": "commonjs" }\n');

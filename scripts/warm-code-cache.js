@@ -10,14 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** An instant in the past, so the commands' --at holds whatever today is. */
-const AT = '2026-01-01T00:00:00Z';
 const HOUR_MS = 3_600_000;
 const GRADERS = ['PSA', 'BGS', 'CGC', 'SGC'];
 const PRODUCTS = ['warm-card-one', 'warm-card-two'];
+/** How long the warm-up may take before the build goes on without a cache. */
+const TIMEOUT_MS = 120_000;
 
-/** Two cards, each with ten sales a slot over the 30 days before AT. */
-function writeInputs(dir) {
+/** Two cards, each with ten sales a slot over the 30 days before `at`. */
+function writeInputs(dir, at) {
   writeFileSync(
     join(dir, 'catalog.csv'),
     'product_key,product_name,set_name,product_type,era\n' + PRODUCTS.map((key, i) => `${key},Card ${i},Warm Set,single_card,modern\n`).join(''),
@@ -27,18 +27,18 @@ function writeInputs(dir) {
   for (const [p, key] of PRODUCTS.entries()) {
     for (const [s, [grader, grade]] of slots.entries()) {
       for (let n = 0; n < 10; n++) {
-        const at = new Date(Date.parse(AT) - (n * 72 + s + 1) * HOUR_MS).toISOString();
+        const observedAt = new Date(Date.parse(at) - (n * 72 + s + 1) * HOUR_MS).toISOString();
         const price = (1_000 + 500 * s) * (p + 1) + 37 * ((n * 7) % 10);
-        rows.push(`${key},ebay,${at},${price},${grader},${grade},warm-${p}-${s}-${n}`);
+        rows.push(`${key},ebay,${observedAt},${price},${grader},${grade},warm-${p}-${s}-${n}`);
       }
     }
   }
   writeFileSync(join(dir, 'observations.csv'), `${rows.join('\n')}\n`);
 }
 
-/** The child: runs the commands in one process through bin/oracle.js's compileCli and saves the cache. */
-async function warmInThisProcess(dir) {
-  const { compileCli } = createRequire(import.meta.url)('../bin/oracle.js');
+/** The child: runs the commands in one process through bin/compile-cli.js and saves the cache. */
+async function warmInThisProcess(dir, at) {
+  const { compileCli } = createRequire(import.meta.url)('../bin/compile-cli.js');
   const { cli, script, cachePath } = compileCli();
   if (cachePath === undefined) throw new Error('the bundle has no build id on its first line');
   const db = ['--db', join(dir, 'warm.db')];
@@ -49,9 +49,9 @@ async function warmInThisProcess(dir) {
     ['--help'],
     [...db, 'catalog', '--json'],
     [...db, 'catalog'],
-    [...db, 'price', PRODUCTS[0], '--at', AT, '--json'],
-    [...db, 'price', PRODUCTS[1], '--at', AT],
-    [...db, 'history', PRODUCTS[0], '--to', AT, '--json'],
+    [...db, 'price', PRODUCTS[0], '--at', at, '--json'],
+    [...db, 'price', PRODUCTS[1], '--at', at],
+    [...db, 'history', PRODUCTS[0], '--to', at, '--json'],
   ];
   for (const args of runs) {
     const code = await cli.main(['node', 'oracle', ...args]);
@@ -61,18 +61,33 @@ async function warmInThisProcess(dir) {
 }
 
 /**
- * Makes the cache in a child process (its commands print to stdout and set the exit code). A
- * failure is a warning: the CLI works without the cache, only starting slower.
+ * Makes the cache in a child process (its commands print to stdout and set the exit code),
+ * without NODE_OPTIONS: V8 takes a cache only in a process with the flags it was made with, and
+ * `oracle` runs without any. A failure is a warning: the CLI works without the cache, only
+ * starting slower.
  */
 export function warmCodeCache() {
-  const dir = mkdtempSync(join(tmpdir(), 'oracle-warm-'));
+  let dir;
   try {
-    writeInputs(dir);
-    const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), dir], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
-    if (child.status !== 0) console.warn(`build: no code cache for dist/cli/main.js (oracle starts slower): ${child.stderr.trim() || `exit ${child.status}`}`);
+    dir = mkdtempSync(join(tmpdir(), 'oracle-warm-'));
+    // The last whole hour: --at may not be in the future, whatever the machine's clock says.
+    const at = new Date(Math.floor(Date.now() / HOUR_MS) * HOUR_MS).toISOString();
+    writeInputs(dir, at);
+    const env = { ...process.env };
+    delete env.NODE_OPTIONS;
+    const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), dir, at], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      encoding: 'utf8',
+      env,
+      timeout: TIMEOUT_MS,
+    });
+    if (child.error) throw child.error;
+    if (child.status !== 0) throw new Error(child.stderr.trim() || `exit ${child.status ?? child.signal}`);
+  } catch (error) {
+    console.warn(`build: no code cache for dist/cli/main.js (oracle starts slower): ${error instanceof Error ? error.message : error}`);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    if (dir) rmSync(dir, { recursive: true, force: true });
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) await warmInThisProcess(process.argv[2]);
+if (process.argv[1] === fileURLToPath(import.meta.url)) await warmInThisProcess(process.argv[2], process.argv[3]);

@@ -14,7 +14,7 @@
 import { build } from 'esbuild';
 import { copyFileSync, cpSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { COMMON, ESM_REQUIRE_BANNER } from '../../scripts/build-options.js';
+import { ESM_CHUNKS } from '../../scripts/build-options.js';
 import { ROOT, WORK_DIR } from './workspace.js';
 
 /** The bin of the ES module layouts: what bin/oracle.js was before the code cache. */
@@ -49,7 +49,7 @@ function esmBin(dir) {
  */
 export function noCodeCacheBin() {
   const dir = layoutDir('no-code-cache');
-  for (const file of ['oracle.js', 'package.json']) copyFileSync(join(ROOT, 'bin', file), join(dir, 'bin', file));
+  for (const file of readdirSync(join(ROOT, 'bin'))) copyFileSync(join(ROOT, 'bin', file), join(dir, 'bin', file));
   cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true, filter: (source) => !source.endsWith('.v8cache') });
   return join(dir, 'bin', 'oracle.js');
 }
@@ -60,15 +60,7 @@ export function noCodeCacheBin() {
  */
 export async function esmChunksBin() {
   const dir = layoutDir('esm-chunks');
-  await build({
-    ...COMMON,
-    format: 'esm',
-    splitting: true,
-    banner: { js: ESM_REQUIRE_BANNER },
-    entryPoints: { 'cli/main': 'src/cli/main.ts' },
-    outdir: relative(ROOT, join(dir, 'dist')),
-    chunkNames: 'chunks/[name]-[hash]',
-  });
+  await build({ ...ESM_CHUNKS, entryPoints: { 'cli/main': 'src/cli/main.ts' }, outdir: relative(ROOT, join(dir, 'dist')) });
   return esmBin(dir);
 }
 
@@ -91,6 +83,8 @@ export async function perModuleBin() {
     format: 'esm',
     platform: 'node',
     target: 'node20',
+    // Node.js 20 reads `with { type: 'json' }` (src/cli/version.ts), which esbuild's node20 target would drop.
+    supported: { 'import-attributes': true },
     logLevel: 'warning',
   });
   return esmBin(dir);

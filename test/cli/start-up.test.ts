@@ -17,7 +17,13 @@ interface Coverage {
   result: { url: string; functions: { functionName: string; ranges: { count: number }[] }[] }[];
 }
 
-/** The source modules (`service/oracle-service.ts`, `lru-cache`) whose top level `oracle ...args` ran. */
+const moduleName = (functionName: string) => (functionName.startsWith('node_modules/lru-cache/') ? 'lru-cache' : functionName.replace(/^src\//, ''));
+
+/**
+ * The source modules (`service/oracle-service.ts`, `lru-cache`) whose top level `oracle ...args`
+ * ran. It also checks that each part of REPEATED_CALL_PARTS is a module run on first use: one
+ * on the program's static path would have no init function to count, and would pass unseen.
+ */
 async function modulesRun(args: readonly string[]): Promise<string[]> {
   const dir = tempDir('start-up-');
   const result = await runCommand(process.execPath, [BIN, ...args], { env: { NODE_V8_COVERAGE: dir } });
@@ -25,9 +31,9 @@ async function modulesRun(args: readonly string[]): Promise<string[]> {
   const scripts = readdirSync(dir).flatMap((file) => (JSON.parse(readFileSync(join(dir, file), 'utf8')) as Coverage).result);
   const bundle = scripts.filter((script) => script.url.endsWith('/dist/cli/main.js'));
   expect(bundle).toHaveLength(1);
-  return bundle[0]!.functions
-    .filter((fn) => /^(src|node_modules)\//.test(fn.functionName) && fn.ranges[0]!.count > 0)
-    .map((fn) => (fn.functionName.startsWith('node_modules/lru-cache/') ? 'lru-cache' : fn.functionName.replace(/^src\//, '')));
+  const inits = bundle[0]!.functions.filter((fn) => /^(src|node_modules)\//.test(fn.functionName));
+  expect(partsAmong(inits.map((fn) => moduleName(fn.functionName)))).toEqual(REPEATED_CALL_PARTS);
+  return inits.filter((fn) => fn.ranges[0]!.count > 0).map((fn) => moduleName(fn.functionName));
 }
 
 const partsAmong = (modules: readonly string[]) => REPEATED_CALL_PARTS.filter((part) => modules.includes(part));
