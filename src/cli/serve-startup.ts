@@ -51,10 +51,11 @@ export async function startupLines(service: OracleService, config: ServeConfig, 
   } catch (error) {
     if (!(error instanceof DatabaseUnavailableError)) throw error;
     lines.push(`database: ${path}`);
-    lines.push(
-      `warning: database unavailable: ${error.reason}: every route but /api/v1/health, /api/v1/openapi.json answers 503 until it is fixed ` +
-        "(load data with 'oracle ingest <file>', or point --db / ORACLE_DB at your database); the server picks it up without a restart",
-    );
+    const fix =
+      error.remedy === undefined
+        ? "(load data with 'oracle ingest <file>', or point --db / ORACLE_DB at your database); the server picks it up without a restart"
+        : `(${error.remedy})`;
+    lines.push(`warning: database unavailable: ${error.reason}: every route but /api/v1/health, /api/v1/openapi.json answers 503 until it is fixed ${fix}`);
   }
   lines.push(refsourceLine(config), ...optionalRoutesLines(config));
   return lines;

@@ -56,9 +56,12 @@ export class UpstreamNotConfiguredError extends OracleError {}
  */
 export class DatabaseUnavailableError extends OracleError {
   readonly reason: string;
-  constructor(message: string, options?: { cause?: unknown; reason?: string }) {
+  /** What fixes it, when that is not loading data or naming another database (a newer oracle's file: upgrading). */
+  readonly remedy: string | undefined;
+  constructor(message: string, options?: { cause?: unknown; reason?: string; remedy?: string }) {
     super(message, options);
     this.reason = options?.reason ?? 'try again later';
+    this.remedy = options?.remedy;
   }
 }
 

@@ -3,6 +3,7 @@
  * the readiness route as an operator's probe sees them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
 import { relative } from 'node:path';
 import { newTestDatabase, TEST_STORE } from '../_pg.js';
 import { ROOT, runCli as oracle, spawnServe, tempDir } from '../_setup.js';
@@ -133,6 +134,28 @@ describe('oracle serve start-up lines and readiness', () => {
     expect((await fetch(`${url}/api/v1/ready`)).status).toBe(200);
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
+  });
+
+  it.skipIf(TEST_STORE === 'postgres')('warns that a database a newer oracle made needs an upgrade, not data; /ready is 503 with the reason', async () => {
+    const db = `${dir}/newer.db`;
+    await seedDatabase(db, Date.now());
+    const raw = new Database(db);
+    const version = raw.pragma('user_version', { simple: true }) as number;
+    raw.pragma(`user_version = ${version + 1}`);
+    raw.close();
+    const reason = `the database was made by a newer oracle (schema version ${version + 1}, this one knows ${version})`;
+    const server = spawnServe(['--db', db, 'serve', '--offline']);
+    const url = await server.url;
+    expect(server.stderr[1]).toBe(
+      `warning: database unavailable: ${reason}: every route but /api/v1/health, /api/v1/openapi.json answers 503 until it is fixed (upgrade oracle)`,
+    );
+    const ready = await fetch(`${url}/api/v1/ready`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toEqual({ detail: `database unavailable: ${reason}` });
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    const price = await oracle(['--db', db, 'catalog', '--json']);
+    expect(price).toMatchObject({ code: 1, stdout: '', stderr: `oracle: database ${db}: ${reason}: upgrade oracle\n` });
   });
 
   it('warns when no key exists: /ready is 503 saying so, until ORACLE_API_KEYS or a stored key provides one', async () => {

@@ -167,6 +167,17 @@ describeWithPg('PostgreSQL store', () => {
     }
   });
 
+  it('refuses a database a newer oracle migrated further, also when asked to create', async () => {
+    const url = await freshPgDatabase();
+    await (await openStore(url, { create: true })).close();
+    const known = (await selectRows<{ known: number }>(url, 'SELECT count(*) AS known FROM drizzle.__drizzle_migrations'))[0]!.known;
+    await selectRows(url, "INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ('from a newer oracle', 0) RETURNING id");
+    const reason = `the database was made by a newer oracle (schema version ${known + 1}, this one knows ${known})`;
+    for (const options of [{}, { create: true }]) {
+      await expect(openStore(url, options)).rejects.toMatchObject({ reason, remedy: 'upgrade oracle' });
+    }
+  });
+
   it('refuses a database without oracle schema unless asked to create it', async () => {
     const url = await emptyPgDatabase();
     await expect(openStore(url)).rejects.toThrow(/has no oracle schema: load data with 'oracle ingest' first/);

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { DatabaseUnavailableError } from '../../domain/errors.js';
 import { redactUrl } from '../store.js';
-import { PG_MIGRATIONS_DIR as MIGRATIONS_DIR } from '../migrations.js';
+import { newerSchemaError, PG_MIGRATIONS_DIR as MIGRATIONS_DIR } from '../migrations.js';
 
 /** Any advisory-lock key of our own: held while migrating. */
 const MIGRATION_LOCK = 0x6f7261636c65; // "oracle"
@@ -80,7 +80,8 @@ async function appliedMigrations(client: PgClient): Promise<number> {
 async function migrate(client: PgClient, url: string, create: boolean): Promise<void> {
   const applied = await appliedMigrations(client);
   if (applied === 0 && !create) await refuseForeign(client, url);
-  if (applied >= codeMigrations()) return;
+  if (applied > codeMigrations()) throw newerSchemaError(redactUrl(url), applied, codeMigrations());
+  if (applied === codeMigrations()) return;
   await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
   try {
     const [{ drizzle }, { migrate: runMigrations }] = await Promise.all([

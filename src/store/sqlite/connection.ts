@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { DatabaseUnavailableError } from '../../domain/errors.js';
-import { MIGRATIONS_DIR } from '../migrations.js';
+import { MIGRATIONS_DIR, newerSchemaError } from '../migrations.js';
 
 export type SqliteDatabase = Database.Database;
 
@@ -83,10 +83,7 @@ export async function openDatabase(path: string, options: OpenOptions = {}): Pro
     });
     // Checked before any pragma that writes: setting WAL on an empty file writes its header.
     const version = db.pragma('user_version', { simple: true }) as number;
-    if (version > migrationCount()) {
-      // Its schema may have tables and columns this oracle does not know, or lack ones it reads.
-      throw unavailable(path, `the database was made by a newer oracle (schema version ${version}, this one knows ${migrationCount()})`, ': upgrade oracle');
-    }
+    if (version > migrationCount()) throw newerSchemaError(resolve(path), version, migrationCount());
     if (!create) checkOracleFile(db, path, version);
     if (options.readonly) {
       if (version < migrationCount()) {
