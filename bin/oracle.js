@@ -6,34 +6,40 @@
  */
 const { bundlePath, compileCli } = require('./compile-cli.js');
 
+const DEBUG = process.env.ORACLE_DEBUG === '1';
+
 /** What ORACLE_DEBUG=1 says of the code cache: a start without it is slower, and here is why. */
 const CACHE_NOTES = {
   used: 'compiled from its code cache',
-  rejected: 'its code cache was made by another Node.js or with other V8 flags: compiled without it (npm run build makes a new one)',
+  rejected:
+    'its code cache does not fit this Node.js or its V8 flags (node options, NODE_OPTIONS): compiled without it (after a Node.js upgrade, npm run build makes a new one)',
   none: 'no code cache for this build: compiled without one (npm run build makes it)',
+  sourceMaps: 'loaded by Node.js for --enable-source-maps, without its code cache',
 };
 
 function load() {
-  if (process.sourceMapsEnabled) return require(bundlePath());
-  const { cli, cache } = compileCli();
-  if (process.env.ORACLE_DEBUG === '1') process.stderr.write(`oracle: dist/cli/main.js ${CACHE_NOTES[cache]}\n`);
-  return cli;
+  if (process.sourceMapsEnabled ?? process.execArgv.includes('--enable-source-maps')) return { cli: require(bundlePath()), cache: 'sourceMaps' };
+  return compileCli();
 }
 
-let cli;
+let loaded;
 try {
-  cli = load();
+  loaded = load();
 } catch (error) {
-  process.stderr.write(`oracle: ${error.message}\n`);
+  process.stderr.write(DEBUG ? `${error.stack}\n` : `oracle: ${error.message}\n`);
   process.exit(1);
 }
+const { cli, cache } = loaded;
+if (DEBUG) process.stderr.write(`oracle: dist/cli/main.js ${CACHE_NOTES[cache]}\n`);
 let settled = false;
 cli.main(process.argv).then((code) => {
   settled = true;
   process.exitCode = code;
 });
-// A run whose work never settled (the event loop emptied while main still waited) is a bug,
-// never a success for a cron job: the code Node.js gives an unsettled top-level await.
+// A run whose work never settled (the event loop emptied while main still waited) is a bug in
+// oracle, never a success for a cron job.
 process.on('exit', (code) => {
-  if (!settled && code === 0) process.exitCode = 13;
+  if (settled || code !== 0) return;
+  process.stderr.write('oracle: the command stopped before it finished (a bug in oracle: please report it)\n');
+  process.exitCode = cli.EXIT.internal;
 });

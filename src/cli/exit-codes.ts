@@ -1,6 +1,7 @@
 /**
  * Exit codes of CONTRACT.md and the one table that maps errors to them.
- * Nothing else in the CLI decides an exit code.
+ * Nothing else in the CLI decides an exit code, but for bin/oracle.js: 1 when the bundle
+ * cannot be loaded, and `internal` (from here) when main never settled.
  */
 import { InvalidParameterError, NoCatalogMappingError, OracleError, UnknownProductError } from '../domain/errors.js';
 import { GzipCorruptError, IngestInterruptedError, InputError, MapperBugError } from '../ingest/errors.js';

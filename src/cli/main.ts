@@ -7,6 +7,9 @@ import { createProgram } from './program.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { reportError } from './report-error.js';
 
+// For bin/oracle.js, which decides the code of a run whose main never settled.
+export { EXIT } from './exit-codes.js';
+
 export async function main(argv: readonly string[]): Promise<number> {
   stopQuietlyWhenStdoutCloses();
   const program = createProgram();

@@ -61,7 +61,7 @@ describe('the code cache', () => {
   it('is dropped by V8 when it is not a cache of this bundle, and the CLI answers the same', async () => {
     const copy = copyOfTheBuild();
     writeFileSync(copy.cache, Buffer.alloc(4096, 7));
-    expect(await cacheUse(copy.bin)).toMatch(/^oracle: dist\/cli\/main.js its code cache was made by another Node.js or with other V8 flags/);
+    expect(await cacheUse(copy.bin)).toMatch(/^oracle: dist\/cli\/main.js its code cache does not fit this Node.js or its V8 flags/);
     expect(await catalogThrough(copy.bin)).toBe(expected);
   });
 });
