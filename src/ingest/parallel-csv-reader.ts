@@ -26,8 +26,8 @@ const MAX_IN_FLIGHT = 32;
 /**
  * The compiled worker script, ingest/parse-worker.js of the same build (dist/ or build/).
  * Relative to this module's directory, which is two levels below the package root wherever
- * the build puts this code (a chunk or build/ingest/); run from the TypeScript sources
- * (tests) it does not exist and the pipeline reads on one thread.
+ * the build puts this code (dist/cli/main.js, build/ingest/ or build/chunks/); run from the
+ * TypeScript sources (tests) it does not exist and the pipeline reads on one thread.
  */
 const WORKER_SCRIPT = fileURLToPath(new URL('../ingest/parse-worker.js', import.meta.url));
 
