@@ -16,9 +16,8 @@
  */
 import { statSync, type Stats } from 'node:fs';
 import { DatabaseUnavailableError } from '../domain/errors.js';
-import { openStore } from '../store/open-store.js';
+import { openStore, toDatabaseError } from '../store/open-store.js';
 import { isPostgresUrl } from '../store/location.js';
-import { toDatabaseError } from '../store/sqlite/connection.js';
 import type { Store } from '../store/store.js';
 import type { Awaitable } from './awaitable.js';
 
