@@ -3,7 +3,8 @@
  * for ingest), and closed when the command ends. The server holds its store differently
  * (store-handle.ts); the service runs over either.
  */
-import { openStore, type OpenOptions, type Store } from '../store/store.js';
+import { openStore } from '../store/open-store.js';
+import type { OpenOptions, Store } from '../store/store.js';
 import type { StoreHandle } from './store-handle.js';
 
 export function createCommandStore(location: string, options: OpenOptions = {}): StoreHandle {

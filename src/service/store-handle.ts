@@ -16,7 +16,9 @@
  */
 import { statSync, type Stats } from 'node:fs';
 import { DatabaseUnavailableError } from '../domain/errors.js';
-import { isPostgresUrl, openStore, toDatabaseError, type Store } from '../store/store.js';
+import { openStore, toDatabaseError } from '../store/open-store.js';
+import { isPostgresUrl } from '../store/location.js';
+import type { Store } from '../store/store.js';
 import type { Awaitable } from './awaitable.js';
 
 export interface StoreHandle {

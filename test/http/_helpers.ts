@@ -16,7 +16,7 @@ import { createOracleService, type OracleService, type OracleServiceDeps } from 
 import { hashApiKey } from '../../src/service/key-verifier.js';
 import { createOfflineResolver, type RefsourceResolver } from '../../src/service/refsource-resolver.js';
 import { createStoreHandle } from '../../src/service/store-handle.js';
-import { openStore } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
 import { storedProduct, writeObservations, writeProducts } from '../_store.js';
 
 export const HOUR = 3_600_000;
