@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { DAY_MS } from '../src/domain/time.js';
-import { csvField, csvLine } from '../src/cli/format/csv-field.js';
+import { csvField, csvLine } from '../src/domain/csv.js';
 import { catalogRows, CATALOG_COLUMNS, OBSERVATION_COLUMNS, observationDays, SOURCES, type SamplePlan } from './generate.js';
 import { SAMPLE_CONDITIONS } from './market-model.js';
 

@@ -3,23 +3,23 @@
  * and record the run in the ingest-runs table. Everything streams: memory holds a chunk,
  * the row being written and the product cache, whatever the size of the source.
  */
-import { DatabaseBusyError, SourceUnreadableError } from '../domain/errors.js';
+import { DatabaseBusyError, InputError, SourceUnreadableError } from '../domain/errors.js';
 import type { Store } from '../store/store.js';
-import { CsvParser } from './csv-parser.js';
-import { csvRowHandler, mapperFailure, type CsvRowOptions } from './csv-rows.js';
-import { decodeUtf8 } from './decode.js';
-import { chooseContainer, chooseCsvFormat, kindOfFields } from './detect.js';
-import { GzipCorruptError, IngestInterruptedError, InputError } from './errors.js';
+import { CsvParser } from '../domain/csv.js';
+import { csvRowHandler, mapperFailure, type CsvRowOptions } from './formats/csv-row-handler.js';
+import { decodeUtf8 } from './read/decode-utf8.js';
+import { chooseContainer, chooseCsvFormat, kindOfFields } from './formats/detect.js';
+import { GzipCorruptError, IngestInterruptedError } from './errors.js';
 import { findJsonFeedFormat } from './formats/index.js';
 import { RowRejection, type JsonFormat, type RecordKind } from './formats/types.js';
-import { JsonArrayReader } from './json-array.js';
-import type { JsonRecordHandler } from './json-records.js';
-import { NdjsonReader } from './ndjson.js';
-import { openSource, type OpenedSource } from './open-source.js';
-import { ParallelCsvReader, parallelReaderAvailable } from './parallel-csv-reader.js';
-import type { CanonicalRecord } from './records.js';
-import { RecordWriter, type RecordCounts } from './record-writer.js';
-import type { RejectsWriter } from './rejects.js';
+import { JsonArrayReader } from './read/json-array.js';
+import type { JsonRecordHandler } from './read/json-records.js';
+import { NdjsonReader } from './read/ndjson.js';
+import { openSource, type OpenedSource } from './read/open-source.js';
+import { ParallelCsvReader, parallelReaderAvailable } from './parallel/csv-reader.js';
+import type { CanonicalRecord } from './validate/record.js';
+import { RecordWriter, type RecordCounts } from './write/record-writer.js';
+import type { RejectsWriter } from './write/rejects-writer.js';
 
 /**
  * Records per transaction: large enough to amortise the commit (index pages dirtied by many

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ingestSource, type IngestOptions } from '../../src/ingest/pipeline.js';
-import { RejectsWriter } from '../../src/ingest/rejects.js';
+import { RejectsWriter } from '../../src/ingest/write/rejects-writer.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { tempDir } from '../_setup.js';
 

@@ -7,7 +7,7 @@
 import { POOLED_GRADER, UNGRADED } from '../../domain/conditions.js';
 import type { Era, ProductType } from '../../domain/product.js';
 import { parseCalendarDate } from '../../domain/time.js';
-import { InputError } from '../errors.js';
+import { InputError } from '../../domain/errors.js';
 import { fieldsByName, observedAtOf, type CsvFields } from './feed-row.js';
 import { RowRejection, type RowFormat } from './types.js';
 import { columnCents } from './usd-cents.js';
