@@ -1,11 +1,11 @@
 /**
  * One valid observation as primitives: what the insert binds and what resolution needs.
  * A reader refills a single instance for every row, so a row leaves no object behind.
- * Filled either by the fast check of CSV cells (observation-fast.ts) or from a record
- * the zod schema accepted (fromRecord), with the same result for the same input.
+ * Filled either by the fast check of CSV cells (observation-fast.ts) or by the schema's
+ * check of a record (checkObservation, observation.ts), with the same result for the same
+ * input.
  */
 import { conditionKey, UNGRADED } from '../../domain/conditions.js';
-import type { ObservationRecord } from './observation.js';
 
 export class ObservationValues {
   /** The product reference (at least one is set). */
@@ -49,22 +49,5 @@ export class ObservationValues {
     this.grade = graded ? (grade as number) : null;
     this.condition = graded ? conditionKey(grader, grade as number) : UNGRADED;
     this.externalId = externalId ?? '';
-  }
-
-  /** Fills from a record observationRecordSchema accepted. */
-  fromRecord(r: ObservationRecord): this {
-    this.set(
-      r.product_key,
-      r.refsource_id,
-      r.tcgplayer_id,
-      r.source,
-      r.observed_at,
-      (r.price_minor ?? r.price) as number,
-      r.grader,
-      r.grade,
-      r.external_id,
-    );
-    this.printing = r.printing;
-    return this;
   }
 }

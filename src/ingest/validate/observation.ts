@@ -91,6 +91,8 @@ export const OBSERVATION_FIELDS: readonly string[] = Object.keys(observationReco
 export function checkObservation(record: CanonicalRecord, out: ObservationValues, normalized = false): string | null {
   const result = observationRecordSchema.safeParse(normalized ? record : normalizeRecord(record));
   if (!result.success) return rejectReason(result.error);
-  out.fromRecord(result.data);
+  const r = result.data;
+  out.set(r.product_key, r.refsource_id, r.tcgplayer_id, r.source, r.observed_at, (r.price_minor ?? r.price) as number, r.grader, r.grade, r.external_id);
+  out.printing = r.printing;
   return null;
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cellsRecord, observationColumns, readObservationCells } from '../../../src/ingest/validate/observation-fast.js';
 import { ObservationValues } from '../../../src/ingest/validate/observation-values.js';
-import { observationRecordSchema, OBSERVATION_FIELDS } from '../../../src/ingest/validate/observation.js';
+import { checkObservation, OBSERVATION_FIELDS } from '../../../src/ingest/validate/observation.js';
 import { normalizeRecord, type CanonicalRecord } from '../../../src/ingest/validate/record.js';
 import { ROOT } from '../../_setup.js';
 
@@ -12,8 +12,8 @@ const COLUMNS = observationColumns(OBSERVATION_FIELDS);
 
 /** What the zod schema makes of the same cells: the values it accepts, or null. */
 function bySchema(fields: readonly string[]): ObservationValues | null {
-  const result = observationRecordSchema.safeParse(cellsRecord(fields, COLUMNS));
-  return result.success ? new ObservationValues().fromRecord(result.data) : null;
+  const values = new ObservationValues();
+  return checkObservation(cellsRecord(fields, COLUMNS), values, true) === null ? values : null;
 }
 
 function byFastPath(fields: readonly string[]): ObservationValues | null {
