@@ -7,7 +7,6 @@
  * exists before its observations. Counts every outcome; rejects go to the --rejects file.
  */
 import { futureObservationProblem } from '../../domain/observation.js';
-import { samePrinting } from '../../domain/printing.js';
 import type { Product } from '../../domain/product.js';
 import type { IngestWriter, InsertResult } from '../../store/store.js';
 import type { NormalizedRecordSink } from '../formats/canonical-csv.js';
@@ -18,6 +17,7 @@ import { catalogRecordSchema, toProduct, type CatalogRecord } from '../validate/
 import { checkObservation } from '../validate/observation.js';
 import { ProductResolver, type Unresolved } from '../validate/product-resolver.js';
 import { normalizeRecord, rejectReason, type CanonicalRecord } from '../validate/record.js';
+import { identityConflicts, sameProduct } from './product-identity.js';
 import type { RejectsWriter } from './rejects-writer.js';
 
 /** What a run did; read = inserted + updated + duplicates + rejected. */
@@ -279,7 +279,9 @@ export class RecordWriter implements NormalizedRecordSink {
       pending.push({ ...p, product });
     }
     this.products = [];
-    const conflicts = this.identityConflicts(pending.map((p) => p.product));
+    /** A product as this run has it: written in this batch, else stored. */
+    const current = (key: string) => this.batchProducts.get(key) ?? this.writer.products.findByKey(key);
+    const conflicts = identityConflicts(pending.map((p) => p.product), current, this.writer.products);
     const changed: Product[] = [];
     for (const { line, record, product } of pending) {
       const conflict = conflicts.get(product.productKey);
@@ -288,7 +290,7 @@ export class RecordWriter implements NormalizedRecordSink {
         continue;
       }
       const key = product.productKey;
-      const stored = this.batchProducts.get(key) ?? this.writer.products.findByKey(key);
+      const stored = current(key);
       if (stored === undefined) this.counts.inserted += 1;
       else if (sameProduct(stored, product)) {
         this.counts.duplicates += 1;
@@ -323,69 +325,8 @@ export class RecordWriter implements NormalizedRecordSink {
     const owner = this.writer.products.findByRefsourceId(product.refsourceId)?.productKey;
     return owner === undefined || owner === product.productKey ? product : { ...product, productKey: owner };
   }
-
-  /** The reject reason of every product_key of `products` caught in an identity conflict. */
-  private identityConflicts(products: readonly Product[]): Map<string, string> {
-    const inBatch = new Map<string, Product>();
-    for (const p of products) inBatch.set(p.productKey, p);
-    /** Identity -> the keys claiming it, in order, and what to call it in a message. */
-    const claims = new Map<string, { what: string; keys: string[] }>();
-    const claim = (identity: string, what: string, key: string) => {
-      const entry = claims.get(identity) ?? { what, keys: [] };
-      if (!entry.keys.includes(key)) entry.keys.push(key);
-      claims.set(identity, entry);
-    };
-    for (const p of inBatch.values()) {
-      const stored = this.batchProducts.get(p.productKey) ?? this.writer.products.findByKey(p.productKey);
-      if (p.refsourceId !== null) {
-        const owner = this.writer.products.findByRefsourceId(p.refsourceId)?.productKey;
-        // A stored owner keeps its claim unless this batch gives it another refsource_id.
-        const ownerNext = inBatch.get(owner ?? '');
-        if (owner !== undefined && (ownerNext === undefined || ownerNext.refsourceId === p.refsourceId)) {
-          claim(`r:${p.refsourceId}`, `refsource_id ${p.refsourceId}`, owner);
-        }
-        claim(`r:${p.refsourceId}`, `refsource_id ${p.refsourceId}`, p.productKey);
-      }
-      // As stored: a record without tcgplayer_id or printing keeps the stored one.
-      const tcgplayerId = p.tcgplayerId ?? stored?.tcgplayerId ?? null;
-      if (tcgplayerId === null) continue;
-      const printing = p.printing ?? stored?.printing ?? null;
-      const identity = `t:${tcgplayerId}:${printing?.toLowerCase() ?? ''}`;
-      const what = `tcgplayer_id ${tcgplayerId} with ${printing === null ? 'no printing' : `printing ${JSON.stringify(printing)}`}`;
-      for (const other of this.writer.products.findByTcgplayerId(tcgplayerId)) {
-        const next = inBatch.get(other.productKey);
-        const otherPrinting = next === undefined ? other.printing : (next.printing ?? other.printing);
-        const otherTcg = next === undefined ? other.tcgplayerId : (next.tcgplayerId ?? other.tcgplayerId);
-        if (otherTcg === tcgplayerId && samePrinting(otherPrinting, printing)) claim(identity, what, other.productKey);
-      }
-      claim(identity, what, p.productKey);
-    }
-    const conflicts = new Map<string, string>();
-    for (const { what, keys } of claims.values()) {
-      if (keys.length < 2) continue;
-      const reason = `${what} is claimed by product_key ${keys.map((k) => JSON.stringify(k)).join(' and product_key ')}: neither is changed`;
-      for (const key of keys) if (inBatch.has(key)) conflicts.set(key, conflicts.get(key) ?? reason);
-    }
-    return conflicts;
-  }
 }
 
 const UNKNOWN_ERA =
   'release-date is empty, so the era (vintage before 2004, modern after) cannot be told: the product is not added; ' +
   'add it once with a catalog record that gives its era, and later runs keep that era';
-
-/** True when storing `next` would change nothing (a missing tcgplayer_id or printing keeps the stored one). */
-function sameProduct(stored: Product, next: Product): boolean {
-  return (
-    stored.refsourceId === next.refsourceId &&
-    stored.productName === next.productName &&
-    stored.subtitle === next.subtitle &&
-    stored.setName === next.setName &&
-    stored.imageUrl === next.imageUrl &&
-    stored.productType === next.productType &&
-    stored.era === next.era &&
-    stored.releaseDate === next.releaseDate &&
-    (next.tcgplayerId === null || stored.tcgplayerId === next.tcgplayerId) &&
-    (next.printing == null || stored.printing === next.printing)
-  );
-}
