@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CsvParser } from '../../src/domain/csv.js';
+import { csvField, csvLine, CsvParser } from '../../src/domain/csv.js';
 import { InputError } from '../../src/domain/errors.js';
 
 function parse(chunks: string[], max?: number): [string[], number][] {
@@ -66,5 +66,27 @@ describe('CsvParser', () => {
     const long = 'x'.repeat(500);
     expect(() => parse(['a\n', long.slice(0, 200), long.slice(200), '\n'], 100)).toThrow(InputError);
     expect(() => parse([`a\n${long}\n`], 100)).toThrow(/^t\.csv:2: record is longer than/);
+  });
+});
+
+describe('CSV writing', () => {
+  it.each([
+    ['plain', 'plain'],
+    ['a,b', '"a,b"'],
+    ['say "hi"', '"say ""hi"""'],
+    ['two\nlines', '"two\nlines"'],
+    ['cr\r', '"cr\r"'],
+    ['', ''],
+  ])('writes %j as %j', (value, written) => {
+    expect(csvField(value)).toBe(written);
+  });
+
+  it('writes lines the parser reads back as the same fields', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.string(), { minLength: 2, maxLength: 5 }), { minLength: 1, maxLength: 5 }), (rows) => {
+        const text = `${rows.map(csvLine).join('\r\n')}\r\n`;
+        expect(parse([text]).map(([fields]) => fields)).toEqual(rows);
+      }),
+    );
   });
 });

@@ -3,12 +3,12 @@
  * the row format; every later record goes through its mapper. Shared by the pipeline and the
  * parse worker, so both read a file the same way, line numbers and rejects included.
  */
-import { InputError, OracleError } from '../../domain/errors.js';
 import type { CsvRowHandler } from '../../domain/csv.js';
-import { chooseCsvFormat } from './detect.js';
+import { InputError, OracleError } from '../../domain/errors.js';
 import { MapperBugError } from '../errors.js';
-import { RowRejection, type FormatOptions, type RecordKind, type RecordSink, type RowFormat, type RowMapper } from './types.js';
 import type { CanonicalRecord } from '../validate/record.js';
+import { chooseCsvFormat } from './detect.js';
+import { RowRejection, type FormatOptions, type RecordKind, type RecordSink, type RowFormat, type RowMapper } from './types.js';
 
 /** Where rows go: records, and rows that are no record at all. */
 export interface CsvRowSink extends RecordSink {

@@ -8,17 +8,17 @@
  * and the flow control.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { CsvParser } from '../../domain/csv.js';
 import { futureObservationProblem } from '../../domain/observation.js';
 import { openStore } from '../../store/store.js';
-import { CsvParser } from '../../domain/csv.js';
-import { csvRowHandler, type CsvRowOptions, type CsvRowSink } from '../formats/csv-row-handler.js';
 import type { NormalizedRecordSink } from '../formats/canonical-csv.js';
+import { csvRowHandler, type CsvRowOptions, type CsvRowSink } from '../formats/csv-row-handler.js';
 import { cellsRecord, readObservationCells, type ObservationColumns } from '../validate/observation-fast.js';
 import { ObservationValues } from '../validate/observation-values.js';
-import { RowPacker, type PackedRows } from './packed-rows.js';
 import { checkObservation } from '../validate/observation.js';
-import type { CanonicalRecord } from '../validate/record.js';
 import { ProductResolver } from '../validate/product-resolver.js';
+import type { CanonicalRecord } from '../validate/record.js';
+import { RowPacker, type PackedRows } from './packed-rows.js';
 
 export interface ParseWorkerData {
   dbPath: string;

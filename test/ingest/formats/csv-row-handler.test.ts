@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { csvRowHandler } from '../../../src/ingest/formats/csv-row-handler.js';
 import { MapperBugError } from '../../../src/ingest/errors.js';
+import { csvRowHandler } from '../../../src/ingest/formats/csv-row-handler.js';
 
 describe('a mapper that fails', () => {
   it('stops the run with a MapperBugError naming the row, never rejecting the row', () => {

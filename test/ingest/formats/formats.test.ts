@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { InputError } from '../../../src/domain/errors.js';
 import { chooseCsvFormat } from '../../../src/ingest/formats/detect.js';
 import { CONTAINER_FORMATS, FEED_FORMATS, FORMAT_NAMES, JSON_FEED_FORMATS } from '../../../src/ingest/formats/index.js';
 import { pricechartingFormat } from '../../../src/ingest/formats/pricecharting.js';
 import { tcgplayerFormat } from '../../../src/ingest/formats/tcgplayer.js';
-import { InputError } from '../../../src/domain/errors.js';
 import { RowRejection, type FormatOptions, type RecordSink } from '../../../src/ingest/formats/types.js';
 import type { CanonicalRecord } from '../../../src/ingest/validate/record.js';
 

@@ -1,6 +1,6 @@
-import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cellsRecord, observationColumns, readObservationCells } from '../../../src/ingest/validate/observation-fast.js';
 import { ObservationValues } from '../../../src/ingest/validate/observation-values.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { catalogRecordSchema } from '../../../src/ingest/validate/catalog.js';
-import { checkObservation, observationRecordSchema } from '../../../src/ingest/validate/observation.js';
 import { ObservationValues } from '../../../src/ingest/validate/observation-values.js';
+import { checkObservation, observationRecordSchema } from '../../../src/ingest/validate/observation.js';
 import { normalizeRecord, rejectReason, type CanonicalRecord } from '../../../src/ingest/validate/record.js';
 
 const good = { product_key: 'charizard', source: 'ebay', observed_at: '2025-03-01T12:00:00Z', price: '12.50' };
