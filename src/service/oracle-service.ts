@@ -320,7 +320,7 @@ export function createOracleService(deps: OracleServiceDeps): OracleService {
     ingestAll(sources, { rejectsPath, runAt, onResult, ...options }) {
       return withOracle(async (_oracle, store) => {
         // Loaded here: the pipeline and its formats are most of the code, and only ingest needs them.
-        const [{ ingestSource }, { RejectsWriter }] = await Promise.all([import('../ingest/pipeline.js'), import('../ingest/rejects.js')]);
+        const [{ ingestSource }, { RejectsWriter }] = await Promise.all([import('../ingest/pipeline.js'), import('../ingest/write/rejects-writer.js')]);
         await store.ingestRuns.markInterrupted();
         const rejects = rejectsPath === undefined ? null : new RejectsWriter(rejectsPath, runAt);
         try {
