@@ -28,6 +28,11 @@ export const products = sqliteTable(
      * (docs/feeds.md); ingest keeps (tcgplayer_id, printing) unique.
      */
     printing: text('printing'),
+    /**
+     * The language the card is printed in, as its feed names it (`Japanese`); null for
+     * English, the language the feeds assume when they name none.
+     */
+    language: text('language'),
     // Maintained by every observation insert, in the same transaction, so the catalog
     // never scans the observation table for its earliest date or its count.
     earliestObservedAt: integer('earliest_observed_at'),
@@ -56,6 +61,10 @@ export const observations = sqliteTable(
     grade: real('grade'),
     /** The source's own id of the sale or quote; '' when it has none (so the identity index can see it). */
     externalId: text('external_id').notNull().default(''),
+    /** How many sales a price guide's quote summarises (PriceCharting's sales-volume); null for a sale. */
+    salesVolume: integer('sales_volume'),
+    /** How a sold listing was matched to its product from its title; null when the record named it. */
+    matchedBy: text('matched_by'),
   },
   (t) => [
     // Two jobs, one index. Pricing: (product, condition IN (...), time range) is a range scan

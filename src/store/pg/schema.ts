@@ -31,6 +31,7 @@ export const products = pgTable(
     releaseDate: text('release_date'),
     tcgplayerId: text('tcgplayer_id'),
     printing: text('printing'),
+    language: text('language'),
     earliestObservedAt: epochMs('earliest_observed_at'),
     observationCount: bigint('observation_count', { mode: 'number' }).notNull().default(0),
     /** Key, name, set and subtitle as words (search.ts), the columns separated by a tab. */
@@ -61,6 +62,8 @@ export const observations = pgTable(
     grader: text('grader').notNull(),
     grade: doublePrecision('grade'),
     externalId: text('external_id').notNull().default(''),
+    salesVolume: integer('sales_volume'),
+    matchedBy: text('matched_by'),
   },
   (t) => [
     // The same two indexes as SQLite's (../schema.ts): pricing range scans, and the identity.
