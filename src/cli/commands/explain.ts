@@ -1,5 +1,6 @@
 /** `oracle explain <product_key> --slot psa9` or `--refsource <id>`: the evidence behind one slot's price. */
-import { parseSlot } from '../../domain/evidence.js';
+import { slot as slotInput } from '../../domain/evidence.js';
+import { readInput } from '../../domain/input.js';
 import type { CommandContext } from '../context.js';
 import { outputWidth } from '../format/columns.js';
 import { renderEvidence } from '../format/evidence-view.js';
@@ -14,7 +15,7 @@ interface ExplainOptions extends PricingOptions {
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
   const o = ctx.options as ExplainOptions;
   const ref = productRef('explain', args[0] as string | undefined, o);
-  const slot = parseSlot(o.slot, '--slot');
+  const slot = readInput(slotInput, o.slot, '--slot');
   const params = pricingParams(o);
   const evidence = await withService(ctx, async (service) => service.evidence(ref, slot, params, ctx.now));
   ctx.stdout.write(o.json ? `${JSON.stringify(evidence)}\n` : renderEvidence(evidence, outputWidth(ctx.stdout)));

@@ -28,7 +28,7 @@ interface IngestFlags {
 
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
   const sources = args[0] as string[];
-  const flags = ctx.options as unknown as IngestFlags;
+  const flags = ctx.options as IngestFlags;
   const { maxRejects, lockWait: lockWaitS } = flags;
   if (sources.filter((s) => s === '-').length > 1) throw new UsageError("stdin ('-') can be given only once");
 
