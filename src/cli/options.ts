@@ -2,7 +2,9 @@
  * How every CLI option gets its value: commander takes the flag, else its environment
  * variable, else the default (CONTRACT.md), and the option's parser turns the text into the
  * value the command uses or throws a usage error naming the option (and its variable), so
- * commands receive checked values. `--help` shows each option's choices, default and variable.
+ * commands receive checked values. A parser reads the text through the input's schema of
+ * src/domain, the one the API's parameter of the same meaning is made of, so both refuse the
+ * same values in the same words. `--help` shows each option's choices, default and variable.
  * The options several commands share are declared here, once each.
  */
 import { Option, type Command } from 'commander';

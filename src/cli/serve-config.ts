@@ -7,6 +7,7 @@
 import { Option } from 'commander';
 import * as z from 'zod/mini';
 import { checkedText, integerInRange, wholeNumber } from '../domain/input.js';
+import type { serveOptionValues } from './command-options.js';
 import { configOption, viaSchema } from './options.js';
 
 export interface ServeConfig {
@@ -123,17 +124,17 @@ export function serveOptions(): Option[] {
 }
 
 /** The configuration from `oracle serve`'s parsed options. */
-export function serveConfig(options: Record<string, unknown>): ServeConfig {
+export function serveConfig(options: z.output<typeof serveOptionValues>): ServeConfig {
   return {
-    host: options.host as string,
-    port: options.port as number,
-    rateLimitPerMinute: options.rateLimit as number,
-    refsourceUrl: options.refsourceUrl as string | undefined,
-    refsourceToken: options.refsourceToken as string | undefined,
+    host: options.host,
+    port: options.port,
+    rateLimitPerMinute: options.rateLimit,
+    refsourceUrl: options.refsourceUrl,
+    refsourceToken: options.refsourceToken,
     offline: options.offline === true,
-    apiKeys: options.apiKeys as string[],
-    redisUrl: options.redis as string | undefined,
-    metrics: options.metrics === true,
-    corsOrigins: options.cors as string[],
+    apiKeys: options.apiKeys,
+    redisUrl: options.redis,
+    metrics: options.metrics,
+    corsOrigins: options.cors,
   };
 }
