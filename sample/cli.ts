@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { InvalidParameterError } from '../src/domain/errors.js';
-import { parseIntInRange } from '../src/domain/params.js';
+import { integerInRange, readInput } from '../src/domain/input.js';
 import { HOUR_MS, parseInstant, toIsoUtc, toUtcDate } from '../src/domain/time.js';
 import { HISTORY_EPOCH } from './feed-model.js';
 import { DEFAULT_DAYS, DEFAULT_SEED, planSample, type SampleOptions } from './generate.js';
@@ -65,7 +65,7 @@ const defaultIo: CliIo = {
 };
 
 function optionalInt(name: string, raw: string | undefined, max: number, min = 1): number | undefined {
-  return raw === undefined ? undefined : parseIntInRange(name, raw, { min, max, default: min });
+  return raw === undefined ? undefined : readInput(integerInRange({ min, max }), raw, name);
 }
 
 function parseEnd(raw: string | undefined, now: () => number): number {

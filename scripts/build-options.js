@@ -13,7 +13,23 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url));
  * pg-copy-streams) and serve --metrics (prom-client). Bundled, they would only make every
  * start read a larger file.
  */
-export const EXTERNAL = ['drizzle-orm', 'undici', 'zod', 'polka', 'ioredis', 'pg', 'pg-copy-streams', 'prom-client'];
+export const EXTERNAL = ['drizzle-orm', 'undici', 'polka', 'ioredis', 'pg', 'pg-copy-streams', 'prom-client'];
+
+/**
+ * zod as ingest and serve use it (`zod`, the whole library) stays in node_modules like
+ * EXTERNAL; `zod/mini`, which the input schemas of domain/ are written in and every command
+ * reads its options through, is bundled: tree-shaken, it is a few kilobytes, where requiring
+ * zod from node_modules is a large share of a command's start. An external `zod` and the
+ * bundled `zod/mini` share their registries and configuration through globalThis, which zod
+ * keeps there for two copies of itself in one process.
+ * @type {import('esbuild').Plugin}
+ */
+export const externalZodOnly = {
+  name: 'external-zod-only',
+  setup(build) {
+    build.onResolve({ filter: /^zod$/ }, () => ({ path: 'zod', external: true }));
+  },
+};
 
 /**
  * commander requires node:child_process as it loads, for executable subcommands, which oracle
@@ -45,7 +61,7 @@ export const COMMON = {
   sourcemap: true,
   logLevel: 'warning',
   external: EXTERNAL,
-  plugins: [lazyChildProcessForCommander],
+  plugins: [lazyChildProcessForCommander, externalZodOnly],
 };
 
 /**

@@ -2,12 +2,15 @@
  * How every CLI option gets its value: commander takes the flag, else its environment
  * variable, else the default (CONTRACT.md), and the option's parser turns the text into the
  * value the command uses or throws a usage error naming the option (and its variable), so
- * commands receive checked values. `--help` shows each option's choices, default and variable.
+ * commands receive checked values. A parser reads the text through the input's schema of
+ * src/domain, the one the API's parameter of the same meaning is made of, so both refuse the
+ * same values in the same words. `--help` shows each option's choices, default and variable.
  * The options several commands share are declared here, once each.
  */
 import { Option, type Command } from 'commander';
 import { OUTLIER_STDDEVS, WINDOW_HOURS } from '../domain/bundle.js';
-import { parseAsOf, parseIntInRange, parseRefsourceId, parseWholeNumber } from '../domain/params.js';
+import { checkedText, refusal, wholeNumber, type InputSchema } from '../domain/input.js';
+import { asOf, instant, outlierStddevs, refsourceId, windowHours } from '../domain/params.js';
 import { UsageError } from './exit-codes.js';
 
 export interface ConfigSpec<T> {
@@ -34,6 +37,27 @@ export function configOption<T>(flags: string, description: string, spec: Config
 }
 
 /**
+ * A parser reading the text through an input's schema (the one the API's parameter uses), a
+ * refusal being a usage error in the schema's words after the option's name; `then` is what
+ * needs the run's clock, after the schema.
+ */
+export function viaSchema<T>(schema: InputSchema<T>): (name: string, raw: string) => T;
+export function viaSchema<T, U>(schema: InputSchema<T>, then: (value: T, name: string) => U): (name: string, raw: string) => U;
+export function viaSchema<T, U>(schema: InputSchema<T>, then?: (value: T, name: string) => U) {
+  return (name: string, raw: string) => {
+    const result = schema.safeParse(raw);
+    if (!result.success) throw new UsageError(refusal(result.error, name), { cause: result.error });
+    return then === undefined ? result.data : then(result.data, name);
+  };
+}
+
+/** An option read through an input's schema, with the default the schema gives an absent input. */
+export function schemaOption<T>(flags: string, description: string, schema: InputSchema<T>, spec: { env?: string; defaultText?: string } = {}): Option {
+  const absent = schema.safeParse(undefined);
+  return configOption(flags, description, { ...spec, default: absent.success ? absent.data : undefined, parse: viaSchema(schema) });
+}
+
+/**
  * Empty text from an environment variable means unset (configOption), but a flag given empty
  * text (`--db ''`, a script's variable that was never set) is a mistake: a usage error naming
  * the flag, not the default in its place. Commander tells the two apart by the event it emits.
@@ -51,40 +75,35 @@ export function refuseEmptyFlags(command: Command): void {
 
 /** `--label` of `keys create`: what the key is for, as `keys list` and the access log show it. */
 const MAX_LABEL_LENGTH = 100;
+const label = checkedText((raw) => {
+  const text = raw?.trim() ?? '';
+  return text === '' || text.length > MAX_LABEL_LENGTH || /[\u0000-\u001f\u007f]/.test(text)
+    ? `must be 1 to ${MAX_LABEL_LENGTH} characters without control characters`
+    : null;
+});
 export const labelOption = () =>
-  configOption('--label <name>', 'who or what the key is for', {
-    parse: (name, raw) => {
-      const label = raw.trim();
-      if (label === '' || label.length > MAX_LABEL_LENGTH || /[\u0000-\u001f\u007f]/.test(label)) {
-        throw new UsageError(`${name} must be 1 to ${MAX_LABEL_LENGTH} characters without control characters`);
-      }
-      return label;
-    },
-  }).makeOptionMandatory();
+  configOption('--label <name>', 'who or what the key is for', { parse: viaSchema(label, (text) => text.trim()) }).makeOptionMandatory();
 
 /** `--db`, the database every command reads or writes. */
 export const DEFAULT_DB_PATH = 'oracle.db';
 export const dbOption = () =>
   configOption('--db <path>', 'SQLite database file', { env: 'ORACLE_DB', default: DEFAULT_DB_PATH, parse: (_name, raw) => raw });
 
-/** The pricing options every pricing command shares (same names, ranges and defaults as the API). */
+/** The pricing options every pricing command shares (same names, ranges, defaults and words as the API). */
 export const windowHoursOption = () =>
-  configOption('--window-hours <n>', `TWAP lookback in hours, ${WINDOW_HOURS.min}-${WINDOW_HOURS.max}`, {
-    default: WINDOW_HOURS.default,
-    parse: (name, raw) => parseIntInRange(name, raw, WINDOW_HOURS),
-  });
+  schemaOption('--window-hours <n>', `TWAP lookback in hours, ${WINDOW_HOURS.min}-${WINDOW_HOURS.max}`, windowHours);
 export const outlierStddevsOption = () =>
-  configOption('--outlier-stddevs <n>', `outlier threshold in robust standard deviations, ${OUTLIER_STDDEVS.min}-${OUTLIER_STDDEVS.max}`, {
-    default: OUTLIER_STDDEVS.default,
-    parse: (name, raw) => parseIntInRange(name, raw, OUTLIER_STDDEVS),
-  });
-export const refsourceOption = () =>
-  configOption('--refsource <id>', 'address the product by its reference-source id instead', { parse: (name, raw) => parseRefsourceId(raw, name) });
+  schemaOption(
+    '--outlier-stddevs <n>',
+    `outlier threshold in robust standard deviations, ${OUTLIER_STDDEVS.min}-${OUTLIER_STDDEVS.max}`,
+    outlierStddevs,
+  );
+export const refsourceOption = () => schemaOption('--refsource <id>', 'address the product by its reference-source id instead', refsourceId);
 
 /** `--at`, an instant (epoch ms) no later than `now`, the command's clock; absent: now. */
 export const atOption = (now: number, description: string) =>
-  configOption('--at <time>', description, { default: now, defaultText: 'now', parse: (name, raw) => parseAsOf(raw, now, name) });
+  configOption('--at <time>', description, { default: now, defaultText: 'now', parse: viaSchema(instant, (text, name) => asOf(text, now, name)) });
 
 /** A whole-number option of at least `min` (`--max-rejects`, `--lock-wait`). */
 export const wholeNumberOption = (flags: string, description: string, spec: { min: number; unit?: string; default: number }) =>
-  configOption(flags, description, { default: spec.default, parse: (name, raw) => parseWholeNumber(name, raw, spec) });
+  configOption(flags, description, { default: spec.default, parse: viaSchema(wholeNumber(spec)) });

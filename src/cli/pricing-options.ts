@@ -5,15 +5,12 @@
  */
 import type { PricingParams } from '../domain/bundle.js';
 import type { ProductRef, SeriesParams } from '../service/oracle.js';
+import type * as z from 'zod/mini';
+import type { priceOptions } from './command-options.js';
 import { UsageError } from './exit-codes.js';
 
-export interface PricingOptions {
-  refsource?: string;
-  windowHours: number;
-  outlierStddevs: number;
-  /** Epoch ms, now when not given. */
-  at: number;
-}
+/** `--refsource`, `--window-hours`, `--outlier-stddevs` and `--at` (epoch ms, now when not given). */
+export type PricingOptions = Pick<z.output<typeof priceOptions>, 'refsource' | 'windowHours' | 'outlierStddevs' | 'at'>;
 
 /** The product the command names; a usage error unless exactly one of a product key and `--refsource` is given. */
 export function productRef(command: string, productKey: string | undefined, o: { refsource?: string }): ProductRef {

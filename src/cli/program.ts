@@ -3,7 +3,9 @@
  * Actions import their command module only when run, so each command loads only what it needs.
  */
 import { Command, Option } from 'commander';
-import { parseObservedAt, parseSnapshotDate } from '../domain/params.js';
+import { every, slots } from '../domain/history.js';
+import { instant, observedAt, snapshotDate, snapshotWindow } from '../domain/params.js';
+import { searchText } from '../domain/search.js';
 import { FORMAT_NAMES } from '../ingest/formats/names.js';
 import type { CommandContext } from './context.js';
 import { resolveContext } from './context.js';
@@ -15,6 +17,8 @@ import {
   outlierStddevsOption,
   refsourceOption,
   refuseEmptyFlags,
+  schemaOption,
+  viaSchema,
   windowHoursOption,
   wholeNumberOption,
 } from './options.js';
@@ -67,7 +71,7 @@ export function createProgram(now: number = Date.now()): Command {
       configOption('--observed-at <time>', 'observation time for price-guide rows (pricecharting, tcgplayer), ISO-8601 with zone, at most 5 minutes ahead', {
         default: now,
         defaultText: 'now',
-        parse: (name, raw) => parseObservedAt(raw, now, name),
+        parse: viaSchema(instant, (text, name) => observedAt(text, now, name)),
       }),
     )
     .option('--subtype <name>', 'tcgplayer: read only this printing (default: every printing, each on its own product)')
@@ -92,10 +96,10 @@ export function createProgram(now: number = Date.now()): Command {
     .description('price history of a product: a chart of each slot, first/last/min/max and the change over 7, 30 and 90 days')
     .argument('[product_key]', 'catalog key of the product')
     .addOption(refsourceOption())
-    .option('--slots <list>', 'comma-separated slots: ungraded, psa10, bgs9 ... (grader and grade 7-10)', 'ungraded,psa10')
-    .option('--from <time>', 'first instant, ISO-8601 with zone (default: 90 days before --to)')
-    .option('--to <time>', 'last instant, ISO-8601 with zone (default: now)')
-    .option('--every <step>', 'step between points: <n>h, <n>d or <n>w (at most 1,000 points)', '1d')
+    .addOption(schemaOption('--slots <list>', 'comma-separated slots: ungraded, psa10, bgs9 ... (grader and grade 7-10)', slots))
+    .addOption(schemaOption('--from <time>', 'first instant, ISO-8601 with zone (default: 90 days before --to)', instant))
+    .addOption(schemaOption('--to <time>', 'last instant, ISO-8601 with zone (default: now)', instant))
+    .addOption(schemaOption('--every <step>', 'step between points: <n>h, <n>d or <n>w (at most 1,000 points)', every))
     .addOption(windowHoursOption())
     .addOption(outlierStddevsOption())
     .option('--json', 'print {product_key, slots, every, points: [{at, <slot>: {price_minor, confidence}}]} (the API body)')
@@ -164,7 +168,9 @@ export function createProgram(now: number = Date.now()): Command {
     .description('price a product as of a past UTC date (window 00:00Z of the date to 00:00Z of the next)')
     .argument('<refsource_id>', 'reference-source id of the product')
     .addOption(
-      configOption('--date <YYYY-MM-DD>', 'the date, today (UTC) at the latest', { parse: (name, raw) => parseSnapshotDate(raw, now, name) }).makeOptionMandatory(),
+      configOption('--date <YYYY-MM-DD>', 'the date, today (UTC) at the latest', {
+        parse: viaSchema(snapshotDate, (text, name) => snapshotWindow(text, now, name)),
+      }).makeOptionMandatory(),
     )
     .addOption(outlierStddevsOption())
     .option('--json', 'print exactly the API body')
@@ -182,7 +188,7 @@ export function createProgram(now: number = Date.now()): Command {
     .command('catalog')
     .description('list or search tracked products: key, name, set and observation count')
     .option('--json', 'print exactly the API body ({total, products})')
-    .option('--search <text>', 'full-text search: every word, in any order, as a prefix of name, set, subtitle or key; best first')
+    .addOption(schemaOption('--search <text>', 'full-text search: every word, in any order, as a prefix of name, set, subtitle or key; best first', searchText))
     .addHelpText('after', examples('oracle catalog --search "base charizard 4/102"', 'oracle catalog --search "char 4/102" --json'))
     .action(lazy_(() => import('./commands/catalog.js')));
 

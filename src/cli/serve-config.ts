@@ -1,12 +1,14 @@
 /**
  * `oracle serve`'s options, each declared once with its environment variable, default and
- * parser (options.ts), and the configuration the command reads from them. A bad value is a
- * usage error naming the option and its variable.
+ * schema (options.ts), and the configuration the command reads from them. A bad value is a
+ * usage error naming the option and its variable. These are the server's configuration, read
+ * by the CLI alone (the API takes none of them), so their schemas live here.
  */
 import { Option } from 'commander';
-import { parseIntInRange, parseWholeNumber } from '../domain/params.js';
-import { UsageError } from './exit-codes.js';
-import { configOption } from './options.js';
+import * as z from 'zod/mini';
+import { checkedText, integerInRange, wholeNumber } from '../domain/input.js';
+import type { serveOptionValues } from './command-options.js';
+import { configOption, viaSchema } from './options.js';
 
 export interface ServeConfig {
   host: string;
@@ -39,56 +41,58 @@ const list = (raw: string) => raw.split(',').map((item) => item.trim()).filter((
 
 const text = (_name: string, raw: string) => raw;
 
-function refsourceUrl(name: string, raw: string): string {
+/** `--port` (ORACLE_PORT): 0 asks the system for a free port. */
+const port = integerInRange({ min: 0, max: 65535 });
+
+/** `--rate-limit` (ORACLE_RATE_LIMIT): each key's bucket, in requests a minute. */
+const rateLimit = wholeNumber({ min: 1, unit: 'requests per minute' });
+
+/** `--refsource-url` (ORACLE_REFSOURCE_URL): the upstream's URL template. */
+const refsourceUrl = checkedText((raw = '') => {
   const url = URL.canParse(raw) ? new URL(raw) : null;
-  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new UsageError(`${name} must be an http(s) URL (got ${JSON.stringify(raw)})`);
-  }
-  if (!raw.includes('{id}')) throw new UsageError(`${name} must contain {id} where the product id goes (got ${JSON.stringify(raw)})`);
-  return raw;
-}
+  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) return `must be an http(s) URL (got ${JSON.stringify(raw)})`;
+  return raw.includes('{id}') ? null : `must contain {id} where the product id goes (got ${JSON.stringify(raw)})`;
+});
 
-function redisUrl(name: string, raw: string): string {
+/** `--redis` (ORACLE_REDIS_URL): the Redis holding the rate limit's buckets. */
+const redisUrl = checkedText((raw = '') => {
   const url = URL.canParse(raw) ? new URL(raw) : null;
-  if (url === null || url.protocol !== 'redis:') {
-    throw new UsageError(`${name} must be a redis:// URL: redis://[user:password@]host:port[/db] (got ${JSON.stringify(raw)})`);
-  }
-  if (!/^\/?(\d+)?$/.test(url.pathname)) throw new UsageError(`${name} must name the database by its number, e.g. redis://host:6379/0`);
-  return raw;
-}
+  if (url === null || url.protocol !== 'redis:') return `must be a redis:// URL: redis://[user:password@]host:port[/db] (got ${JSON.stringify(raw)})`;
+  return /^\/?(\d+)?$/.test(url.pathname) ? null : 'must name the database by its number, e.g. redis://host:6379/0';
+});
 
-function onOff(name: string, raw: string): boolean {
-  const value = ON_OFF[raw.trim().toLowerCase()];
-  if (value === undefined) throw new UsageError(`${name} must be 1 or 0 (true/false, yes/no, on/off) (got ${JSON.stringify(raw)})`);
-  return value;
-}
+/** `--metrics` (ORACLE_METRICS): on or off, in the words a unit file or compose file uses. */
+const onOff = z.pipe(
+  checkedText((raw = '') =>
+    ON_OFF[raw.trim().toLowerCase()] === undefined ? `must be 1 or 0 (true/false, yes/no, on/off) (got ${JSON.stringify(raw)})` : null,
+  ),
+  z.transform((raw) => ON_OFF[raw.trim().toLowerCase()] as boolean),
+);
 
-function corsOrigins(name: string, raw: string): string[] {
-  const origins = list(raw).map((origin) => origin.replace(/\/$/, ''));
-  const bad = origins.find((origin) => !ORIGIN.test(origin));
-  if (bad !== undefined) {
-    throw new UsageError(
-      `${name} must be * or origins like https://dashboard.example.com (scheme, host and optional port, comma-separated; got ${JSON.stringify(bad)})`,
-    );
-  }
-  return origins;
-}
+const origins = (raw: string) => list(raw).map((origin) => origin.replace(/\/$/, ''));
+
+/** `--cors` (ORACLE_CORS_ORIGIN): the origins a browser may call the API from. */
+const corsOrigins = z.pipe(
+  checkedText((raw = '') => {
+    const bad = origins(raw).find((origin) => !ORIGIN.test(origin));
+    return bad === undefined
+      ? null
+      : `must be * or origins like https://dashboard.example.com (scheme, host and optional port, comma-separated; got ${JSON.stringify(bad)})`;
+  }),
+  z.transform(origins),
+);
 
 /** The options of `oracle serve`, in the order its --help lists them. */
 export function serveOptions(): Option[] {
   return [
     configOption('--host <addr>', 'address to listen on', { env: 'ORACLE_HOST', default: SERVE_DEFAULTS.host, parse: text }),
-    configOption('--port <n>', 'port, 0 for any free one', {
-      env: 'ORACLE_PORT',
-      default: SERVE_DEFAULTS.port,
-      parse: (name, raw) => parseIntInRange(name, raw, { min: 0, max: 65535, default: SERVE_DEFAULTS.port }),
-    }),
+    configOption('--port <n>', 'port, 0 for any free one', { env: 'ORACLE_PORT', default: SERVE_DEFAULTS.port, parse: viaSchema(port) }),
     configOption('--rate-limit <n>', 'requests per minute per key on pricing routes', {
       env: 'ORACLE_RATE_LIMIT',
       default: SERVE_DEFAULTS.rateLimitPerMinute,
-      parse: (name, raw) => parseWholeNumber(name, raw, { min: 1, unit: 'requests per minute' }),
+      parse: viaSchema(rateLimit),
     }),
-    configOption('--refsource-url <template>', 'upstream URL template containing {id}', { env: 'ORACLE_REFSOURCE_URL', parse: refsourceUrl }),
+    configOption('--refsource-url <template>', 'upstream URL template containing {id}', { env: 'ORACLE_REFSOURCE_URL', parse: viaSchema(refsourceUrl) }),
     configOption('--refsource-token <token>', 'bearer token sent to the upstream (prefer the variable: a flag shows in ps)', {
       env: 'ORACLE_REFSOURCE_TOKEN',
       parse: text,
@@ -102,30 +106,35 @@ export function serveOptions(): Option[] {
     }),
     configOption('--redis <url>', 'keep the rate limit in Redis, shared by every replica: redis://host:port[/db]', {
       env: 'ORACLE_REDIS_URL',
-      parse: redisUrl,
+      parse: viaSchema(redisUrl),
     }),
-    configOption('--metrics [1|0]', 'serve Prometheus metrics at GET /metrics', { env: 'ORACLE_METRICS', default: false, defaultText: 'off', parse: onOff }).preset('1'),
+    configOption('--metrics [1|0]', 'serve Prometheus metrics at GET /metrics', {
+      env: 'ORACLE_METRICS',
+      default: false,
+      defaultText: 'off',
+      parse: viaSchema(onOff),
+    }).preset('1'),
     configOption('--cors <origins>', 'let browsers on this origin (or comma-separated origins, or *) call the API', {
       env: 'ORACLE_CORS_ORIGIN',
       default: [],
       defaultText: 'off',
-      parse: corsOrigins,
+      parse: viaSchema(corsOrigins),
     }),
   ];
 }
 
 /** The configuration from `oracle serve`'s parsed options. */
-export function serveConfig(options: Record<string, unknown>): ServeConfig {
+export function serveConfig(options: z.output<typeof serveOptionValues>): ServeConfig {
   return {
-    host: options.host as string,
-    port: options.port as number,
-    rateLimitPerMinute: options.rateLimit as number,
-    refsourceUrl: options.refsourceUrl as string | undefined,
-    refsourceToken: options.refsourceToken as string | undefined,
+    host: options.host,
+    port: options.port,
+    rateLimitPerMinute: options.rateLimit,
+    refsourceUrl: options.refsourceUrl,
+    refsourceToken: options.refsourceToken,
     offline: options.offline === true,
-    apiKeys: options.apiKeys as string[],
-    redisUrl: options.redis as string | undefined,
-    metrics: options.metrics === true,
-    corsOrigins: options.cors as string[],
+    apiKeys: options.apiKeys,
+    redisUrl: options.redis,
+    metrics: options.metrics,
+    corsOrigins: options.cors,
   };
 }

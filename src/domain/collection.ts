@@ -8,7 +8,7 @@
 import { CsvParser } from './csv.js';
 import { InputError } from './errors.js';
 import { SLOT_KEYS } from './history.js';
-import { parseIntInRange } from './params.js';
+import { integerInRange, readInput } from './input.js';
 
 export interface CollectionRow {
   /** Physical line of the record in the file (the header is line 1). */
@@ -30,6 +30,8 @@ export interface RowProblem {
 const COLUMNS = ['product_key', 'refsource_id', 'condition', 'quantity', 'cost_basis_minor'] as const;
 /** Units on one line, at most (a typo guard, far above any real holding). */
 export const MAX_QUANTITY = 1_000_000;
+const QUANTITY = integerInRange({ min: 1, max: MAX_QUANTITY });
+const COST_BASIS_MINOR = integerInRange({ min: 0, max: Number.MAX_SAFE_INTEGER });
 
 export function parseCollectionCsv(text: string, source: string): { rows: CollectionRow[]; problems: RowProblem[] } {
   const rows: CollectionRow[] = [];
@@ -70,8 +72,8 @@ function collectionRow(line: number, cell: (name: string) => string | null): Col
   if (!SLOT_KEYS.includes(condition)) {
     throw new Error(`condition must be ungraded or a grader and grade 7-10 (psa10, bgs9, cgc8, sgc7) (got ${JSON.stringify(cell('condition') ?? '')})`);
   }
-  const quantity = parseIntInRange('quantity', cell('quantity') ?? '', { min: 1, max: MAX_QUANTITY, default: 1 });
+  const quantity = readInput(QUANTITY, cell('quantity') ?? '', 'quantity');
   const cost = cell('cost_basis_minor');
-  const costBasisMinor = cost === null ? null : parseIntInRange('cost_basis_minor', cost, { min: 0, max: Number.MAX_SAFE_INTEGER, default: 0 });
+  const costBasisMinor = cost === null ? null : readInput(COST_BASIS_MINOR, cost, 'cost_basis_minor');
   return { line, productKey, refsourceId, condition, quantity, costBasisMinor };
 }

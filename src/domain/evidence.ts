@@ -3,7 +3,8 @@
  * observation the computation read, kept or not and why, and each step from those points to
  * the published price, each step naming its section of docs/methodology.md.
  */
-import { InvalidParameterError } from './errors.js';
+import * as z from 'zod/mini';
+import { checkedText } from './input.js';
 import { SLOT_KEYS } from './history.js';
 
 /** One observation the slot's computation read. */
@@ -59,17 +60,15 @@ export interface EvidenceBody {
   steps: EvidenceStep[];
 }
 
-/** The slot to explain (`--slot` / `slot`): `ungraded` or a grader and grade 7-10 (`psa9`). */
-export function parseSlot(raw: string | undefined, name = 'slot'): string {
-  if (raw === undefined || raw.trim() === '') {
-    throw new InvalidParameterError(name, `${name} is required: ungraded or a grader and grade 7-10 (psa10, bgs9, cgc8, sgc7)`);
-  }
-  const slot = raw.trim().toLowerCase();
-  if (!SLOT_KEYS.includes(slot)) {
-    throw new InvalidParameterError(
-      name,
-      `${name} must be ungraded or a grader and grade 7-10 (psa10, bgs9, cgc8, sgc7); got ${JSON.stringify(raw)}`,
-    );
-  }
-  return slot;
+/** `slot` / `--slot`: the slot to explain, `ungraded` or a grader and grade 7-10, any case, spaces around it ignored. */
+export const slot = z.pipe(
+  checkedText((raw) => {
+    if (raw === undefined || raw.trim() === '') return 'is required: ungraded or a grader and grade 7-10 (psa10, bgs9, cgc8, sgc7)';
+    return SLOT_KEYS.includes(slotKey(raw)) ? null : `must be ungraded or a grader and grade 7-10 (psa10, bgs9, cgc8, sgc7); got ${JSON.stringify(raw)}`;
+  }),
+  z.pipe(z.transform(slotKey), z.enum(SLOT_KEYS as [string, ...string[]])),
+);
+
+function slotKey(raw: string): string {
+  return raw.trim().toLowerCase();
 }

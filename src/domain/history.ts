@@ -1,11 +1,13 @@
 /**
  * A price history request, shared by `oracle history` and the history route: which slots,
- * from when to when, how often. Parsed here so the CLI and the API name a bad parameter and
- * its range in the same words (the CLI spells them `--from`, the API `from`).
+ * from when to when, how often. Its inputs are defined here, so the CLI and the API name a
+ * bad parameter and its range in the same words (the CLI spells them `--from`, the API `from`).
  */
 import { GRADERS, MATRIX_GRADES, UNGRADED, conditionKey } from './conditions.js';
+import * as z from 'zod/mini';
 import { InvalidParameterError } from './errors.js';
-import { parseAsOf } from './params.js';
+import { checkedText } from './input.js';
+import { asOf } from './params.js';
 import { DAY_MS, HOUR_MS } from './time.js';
 
 /** Most instants one request prices (CLI and API): beyond it, a usage error naming the limit. */
@@ -39,6 +41,7 @@ export interface HistoryRequest {
   instants: number[];
 }
 
+/** The texts of a history request, each as its schema below (or `instant`) took it; absent ones take their defaults. */
 export interface RawHistoryRequest {
   from?: string;
   to?: string;
@@ -46,46 +49,57 @@ export interface RawHistoryRequest {
   slots?: string;
 }
 
-export function parseEvery(raw: string | undefined, name = 'every'): { every: string; ms: number } {
-  const every = raw ?? HISTORY_DEFAULT_EVERY;
-  const m = STEP.exec(every);
-  if (!m) {
-    throw new InvalidParameterError(name, `${name} must be a step like 1h, 1d or 1w (a whole number 1-9999, then h, d or w; got ${JSON.stringify(every)})`);
-  }
-  return { every, ms: Number(m[1]) * STEP_UNITS[m[2] as keyof typeof STEP_UNITS] };
-}
+/** `every` / `--every`: the step between points, `<n>h`, `<n>d` or `<n>w`. */
+export const every = z._default(
+  checkedText((raw) =>
+    raw !== undefined && STEP.test(raw)
+      ? null
+      : `must be a step like 1h, 1d or 1w (a whole number 1-9999, then h, d or w; got ${JSON.stringify(raw)})`,
+    STEP,
+  ),
+  HISTORY_DEFAULT_EVERY,
+);
 
-export function parseSlots(raw: string | undefined, name = 'slots'): string[] {
-  if (raw === undefined) return [...HISTORY_DEFAULT_SLOTS];
-  const slots = raw.split(',').map((s) => s.trim().toLowerCase());
-  const bad = slots.filter((s) => !SLOT_KEYS.includes(s));
-  if (bad.length > 0 || slots.length === 0) {
-    throw new InvalidParameterError(
-      name,
-      `${name} must be a comma-separated list of ungraded or a grader and grade 7-10 (psa10, bgs9, cgc8, sgc7); unknown: ${bad.map((s) => JSON.stringify(s)).join(', ')}`,
-    );
-  }
-  return [...new Set(slots)];
-}
+/** `word` in any case, as a pattern without flags (JSON Schema patterns have none). */
+const anyCase = (word: string) => word.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`);
+const ANY_SLOT = `(?:${SLOT_KEYS.map(anyCase).join('|')})`;
+/** Slots in any case, comma-separated, spaces around each ignored. */
+const SLOT_LIST = new RegExp(`^\\s*${ANY_SLOT}\\s*(?:,\\s*${ANY_SLOT}\\s*)*$`);
+
+const slotList = (text: string) => text.split(',').map((s) => s.trim().toLowerCase());
+
+/** `slots` / `--slots`: the slots of a history, comma-separated, any case. */
+export const slots = z._default(
+  checkedText((raw) => {
+    const list = raw === undefined ? [] : slotList(raw);
+    const bad = list.filter((s) => !SLOT_KEYS.includes(s));
+    return raw !== undefined && bad.length === 0
+      ? null
+      : `must be a comma-separated list of ungraded or a grader and grade 7-10 (psa10, bgs9, cgc8, sgc7); unknown: ${bad.map((s) => JSON.stringify(s)).join(', ')}`;
+  }, SLOT_LIST),
+  HISTORY_DEFAULT_SLOTS.join(','),
+);
 
 /**
  * The request's instants: from `to` (default now) back to `from` (default 90 days before
  * `to`) every `every`, oldest first, so the newest point is always `to` itself. Both ends
- * are instants as `--at` takes them (not later than now).
+ * are instants as `--at` takes them (not later than now). The texts are the ones the schemas
+ * took; what is checked here needs the clock or several of them.
  */
 export function parseHistoryRequest(raw: RawHistoryRequest, now: number, names: HistoryNames = API_HISTORY_NAMES): HistoryRequest {
-  const slots = parseSlots(raw.slots, names.slots);
-  const { every, ms } = parseEvery(raw.every, names.every);
-  const to = parseAsOf(raw.to, now, names.to);
-  const from = raw.from === undefined ? to - HISTORY_DEFAULT_DAYS * DAY_MS : parseAsOf(raw.from, now, names.from);
+  const request = { slots: raw.slots ?? HISTORY_DEFAULT_SLOTS.join(','), every: raw.every ?? HISTORY_DEFAULT_EVERY };
+  const [, n, unit] = STEP.exec(request.every) as RegExpExecArray;
+  const ms = Number(n) * STEP_UNITS[unit as keyof typeof STEP_UNITS];
+  const to = asOf(raw.to, now, names.to);
+  const from = raw.from === undefined ? to - HISTORY_DEFAULT_DAYS * DAY_MS : asOf(raw.from, now, names.from);
   if (from > to) throw new InvalidParameterError(names.from, `${names.from} must not be later than ${names.to}`);
   const count = Math.floor((to - from) / ms) + 1;
   if (count > HISTORY_MAX_POINTS) {
     throw new InvalidParameterError(
       names.every,
-      `a history is at most ${HISTORY_MAX_POINTS.toLocaleString('en-US')} points: ${names.from} to ${names.to} every ${every} is ${count}; use a larger ${names.every} or a shorter span`,
+      `a history is at most ${HISTORY_MAX_POINTS.toLocaleString('en-US')} points: ${names.from} to ${names.to} every ${request.every} is ${count}; use a larger ${names.every} or a shorter span`,
     );
   }
   const instants = Array.from({ length: count }, (_, i) => to - (count - 1 - i) * ms);
-  return { slots, every, instants };
+  return { slots: [...new Set(slotList(request.slots))], every: request.every, instants };
 }

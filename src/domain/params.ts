@@ -1,123 +1,95 @@
 /**
- * Validation of the pricing parameters, shared by the CLI and the API so both name the
- * parameter and its range in the same words (CONTRACT.md decision 1).
+ * The inputs of pricing, one schema each (input.ts), shared by the CLI and the API: the
+ * pricing parameters, the product's reference-source id and key, instants and dates. What
+ * needs the clock (an instant not later than now, a date not after today) is a function
+ * beside its schema, since a schema has no clock: the CLI calls it with the run's, the API
+ * with the request's.
  */
+import * as z from 'zod/mini';
 import { InvalidDateError, InvalidParameterError } from './errors.js';
 import { OUTLIER_STDDEVS, WINDOW_HOURS } from './bundle.js';
+import { checkedText, integerWithDefault } from './input.js';
 import { futureObservationProblem } from './observation.js';
 import { DAY_MS, parseCalendarDate, parseInstant, toIsoUtc, toUtcDate } from './time.js';
 
-/**
- * An integer as a program would print it: digits, no sign, spaces, leading zeros, decimals
- * or exponent (a minus only before a non-zero value). ` 24`, `+24`, `024`, `24.0`, `1e1` and
- * `24\n` are refused rather than read as 24: a client that sends them has a bug worth seeing.
- */
-const CANONICAL_INTEGER = /^(0|-?[1-9]\d*)$/;
+/** `window_hours` / `--window-hours`: the TWAP lookback, 1-72, default 24. */
+export const windowHours = integerWithDefault(WINDOW_HOURS);
 
-/** Parses an integer parameter in [min, max] written as a canonical integer; `undefined` gives the default. */
-export function parseIntInRange(
-  name: string,
-  raw: string | undefined,
-  range: { min: number; max: number; default: number },
-): number {
-  if (raw === undefined) return range.default;
-  const value = CANONICAL_INTEGER.test(raw) ? Number(raw) : Number.NaN;
-  if (value >= range.min && value <= range.max) return value;
-  // A value in range but spelled otherwise (024, +24, 24.0) says how to spell it.
-  const loose = Number(raw.trim());
-  const spelling =
-    raw.trim() !== '' && Number.isInteger(loose) && loose >= range.min && loose <= range.max
-      ? ', written as digits only (no sign, spaces, leading zeros or decimals)'
-      : '';
-  throw new InvalidParameterError(
-    name,
-    `${name} must be an integer from ${range.min} to ${range.max}${spelling} (got ${JSON.stringify(raw)})`,
-  );
-}
-
-/**
- * A whole number of at least `min`, as digits (CANONICAL_INTEGER); `unit` is what it counts,
- * for the message (`--lock-wait must be a whole number of seconds, 1 or more`).
- */
-export function parseWholeNumber(name: string, raw: string, spec: { min: number; unit?: string }): number {
-  const value = CANONICAL_INTEGER.test(raw) ? Number(raw) : Number.NaN;
-  if (Number.isSafeInteger(value) && value >= spec.min) return value;
-  const unit = spec.unit === undefined ? '' : ` of ${spec.unit}`;
-  throw new InvalidParameterError(name, `${name} must be a whole number${unit}, ${spec.min} or more (got ${JSON.stringify(raw)})`);
-}
+/** `outlier_stddevs` / `--outlier-stddevs`: the outlier threshold, 1-10, default 2. */
+export const outlierStddevs = integerWithDefault(OUTLIER_STDDEVS);
 
 /** A reference-source id: 1 to 20 digits, the ids the catalog stores (SPEC.md 4.3). */
 export const REFSOURCE_ID = /^\d{1,20}$/;
 
-export const refsourceIdProblem = (name: string, raw: unknown) => `${name} must be a string of 1 to 20 digits (got ${JSON.stringify(raw)})`;
+/** `refsource_id` / `--refsource`: a reference-source id. */
+export const refsourceId = checkedText(
+  (raw) => (raw !== undefined && REFSOURCE_ID.test(raw) ? null : `must be a string of 1 to 20 digits (got ${JSON.stringify(raw)})`),
+  REFSOURCE_ID,
+);
 
-/** A reference-source id (`--refsource`, the API's `refsource_id`), or InvalidParameterError naming `name`. */
-export function parseRefsourceId(raw: string, name = 'refsource_id'): string {
-  if (REFSOURCE_ID.test(raw)) return raw;
-  throw new InvalidParameterError(name, refsourceIdProblem(name, raw));
-}
+/** `product_key`: a catalog key; which keys exist is the catalog's answer, not the input's. */
+export const productKey = checkedText((raw) => (raw === undefined || raw === '' ? 'is required: a catalog key' : null)).check(z.minLength(1));
 
-/** `name` is how the caller spells the parameter: `window_hours` in the API, `--window-hours` in the CLI. */
-export function parseWindowHours(raw: string | undefined, name = 'window_hours'): number {
-  return parseIntInRange(name, raw, WINDOW_HOURS);
-}
-
-export function parseOutlierStddevs(raw: string | undefined, name = 'outlier_stddevs'): number {
-  return parseIntInRange(name, raw, OUTLIER_STDDEVS);
-}
-
-/** An instant parameter (time.ts parseInstant), or InvalidParameterError naming it and the problem. */
-function instantParam(name: string, raw: string): number {
+/**
+ * An ISO-8601 instant with a zone, as time.ts reads it (RFC 3339, plus a space or lower-case
+ * `t` for `T`, optional seconds, `+hhmm` offsets): `at`, `from`, `to`, `--at`, `--observed-at`.
+ * Its value is the text; whether it is later than now is asOf's check, which has a clock.
+ */
+export const instant = checkedText((raw) => {
+  if (raw === undefined) return 'is required: an ISO-8601 date-time with Z or an offset';
   const ms = parseInstant(raw);
-  if (typeof ms === 'string') throw new InvalidParameterError(name, `${name} ${ms}`);
-  return ms;
+  return typeof ms === 'string' ? ms : null;
+});
+
+/** The epoch ms of a text `instant` took. */
+function instantMs(text: string): number {
+  return parseInstant(text) as number;
 }
 
 /**
- * Parses the as-of instant of a price (`--at` in the CLI, `at` in the API): an ISO-8601
- * date-time with a zone, not later than `now` (CONTRACT.md, additions item 2); `undefined`
- * means now. Throws InvalidParameterError (exit 2, HTTP 400) naming `name`.
+ * The as-of instant of a price (`--at` in the CLI, `at` in the API), a text `instant` took:
+ * not later than `now` (CONTRACT.md, additions item 2); `undefined` means now. Throws
+ * InvalidParameterError (exit 2, HTTP 400) naming `name`.
  */
-export function parseAsOf(raw: string | undefined, now: number, name = 'at'): number {
-  if (raw === undefined) return now;
-  const ms = instantParam(name, raw);
+export function asOf(text: string | undefined, now: number, name: string): number {
+  if (text === undefined) return now;
+  const ms = instantMs(text);
   if (ms > now) {
-    throw new InvalidParameterError(name, `${name} ${JSON.stringify(raw)} is in the future (now is ${toIsoUtc(now)}): prices are known up to now`);
+    throw new InvalidParameterError(name, `${name} ${JSON.stringify(text)} is in the future (now is ${toIsoUtc(now)}): prices are known up to now`);
   }
   return ms;
 }
 
 /**
- * Parses `--observed-at`, the time of a feed's quotes: an ISO-8601 date-time with a zone, at
- * most the observation clock skew after `now` (the rule every ingested observation meets).
+ * `--observed-at`, the time of a feed's quotes, a text `instant` took: at most the observation
+ * clock skew after `now` (the rule every ingested observation meets).
  */
-export function parseObservedAt(raw: string, now: number, name = '--observed-at'): number {
-  const ms = instantParam(name, raw);
+export function observedAt(text: string, now: number, name: string): number {
+  const ms = instantMs(text);
   const future = futureObservationProblem(ms, now, name);
   if (future !== null) throw new InvalidParameterError(name, future);
   return ms;
 }
 
-/** A date parameter as far as it can be checked without a clock: required, YYYY-MM-DD, a real date; its 00:00Z instant. */
-export function parseDateParam(raw: string | undefined, name = 'date'): number {
-  if (raw === undefined || raw === '') throw new InvalidDateError(name, `${name} is required, as YYYY-MM-DD`);
+/**
+ * `date` / `--date` of a snapshot: required, YYYY-MM-DD, a real date. Its value is the text;
+ * whether it is after today is snapshotWindow's check. A refusal is a 422 in the API
+ * (CONTRACT.md decision 2), which the API's schema registers.
+ */
+export const snapshotDate = checkedText((raw) => {
+  if (raw === undefined || raw === '') return 'is required, as YYYY-MM-DD';
   const start = parseCalendarDate(raw);
-  if (typeof start === 'string') throw new InvalidDateError(name, `${name} ${start}`);
-  return start;
-}
+  return typeof start === 'string' ? start : null;
+});
 
 /**
- * A snapshot date: YYYY-MM-DD, today (UTC) at the latest. Returns the window of
- * CONTRACT.md decision 2: from 00:00:00Z of the date to 00:00:00Z of the next day.
+ * The window of a snapshot date `snapshotDate` took, today (UTC) at the latest: from
+ * 00:00:00Z of the date to 00:00:00Z of the next day (CONTRACT.md decision 2).
  */
-export function parseSnapshotDate(
-  raw: string | undefined,
-  now: number,
-  name = 'date',
-): { start: number; end: number } {
-  const start = parseDateParam(raw, name);
-  if ((raw as string) > toUtcDate(now)) {
-    throw new InvalidDateError(name, `${name} ${raw} is in the future (today is ${toUtcDate(now)} UTC)`);
+export function snapshotWindow(text: string, now: number, name: string): { start: number; end: number } {
+  if (text > toUtcDate(now)) {
+    throw new InvalidDateError(name, `${name} ${text} is in the future (today is ${toUtcDate(now)} UTC)`);
   }
+  const start = parseCalendarDate(text) as number;
   return { start, end: start + DAY_MS };
 }

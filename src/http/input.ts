@@ -1,10 +1,11 @@
 /**
  * A route's path and query input through its zod schema (schemas.ts): the one definition of
  * what the API takes, which the OpenAPI document is generated from. A failure is the named
- * error of the first field refused, worded as the schema's field words it.
+ * error of the first field refused, worded by the field's domain schema after the field's name.
  */
 import { z } from 'zod';
 import { InvalidDateError, InvalidParameterError } from '../domain/errors.js';
+import { refusal } from '../domain/input.js';
 
 /** Fields whose refusal is a 422 (the snapshot date, CONTRACT.md decision 2); every other field's is a 400. */
 export const unprocessableInputs = z.registry<Record<string, never>>();
@@ -18,11 +19,9 @@ export function inputParser(schema: z.ZodObject | undefined): InputParser {
   return (input) => {
     const result = schema.safeParse(joinRepeated(input));
     if (result.success) return result.data;
-    const issue = result.error.issues[0];
-    const name = String(issue?.path[0] ?? 'parameter');
+    const name = String(result.error.issues[0]?.path[0] ?? 'parameter');
     const field = shape[name];
-    // Every field words its refusals starting with its name; zod's default words get it put before them.
-    const message = issue?.message.startsWith(name) ? issue.message : `${name}: ${issue?.message ?? 'invalid value'}`;
+    const message = refusal(result.error, name);
     const options = { cause: result.error };
     throw field && unprocessableInputs.has(field)
       ? new InvalidDateError(name, message, options)

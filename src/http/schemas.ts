@@ -1,91 +1,45 @@
 /**
- * The zod schemas of the API: its input (path and query parameters through input.ts, the key
- * headers through auth.ts), its response headers, and its response bodies (the routes'
- * declared return types, checked against the domain types below). The OpenAPI document is
- * generated from these same objects.
+ * The zod schemas of the API: its input (path and query parameters through input.ts, made of
+ * the domain's input schemas, which the CLI's options use too; the key headers through
+ * auth.ts), its response headers, and its response bodies (the routes' declared return types,
+ * checked against the domain types below). The OpenAPI document is generated from these same
+ * objects.
  */
 import { z } from 'zod';
-import { OUTLIER_STDDEVS, WINDOW_HOURS, type PricingBundle } from '../domain/bundle.js';
+import type { PricingBundle } from '../domain/bundle.js';
 import { GRADERS, MATRIX_GRADES } from '../domain/conditions.js';
-import { InvalidParameterError } from '../domain/errors.js';
-import { parseAsOf, parseDateParam, parseIntInRange, REFSOURCE_ID, refsourceIdProblem } from '../domain/params.js';
+import { asOf, instant, outlierStddevs, productKey, refsourceId, snapshotDate, windowHours } from '../domain/params.js';
 import { ERAS, PRODUCT_TYPES } from '../domain/product.js';
-import { SEARCH_LIMIT, type CatalogBody, type SearchBody } from '../service/catalog.js';
-import { MAX_SEARCH_CHARS, parseSearchText } from '../domain/search.js';
-import {
-  HISTORY_DEFAULT_DAYS,
-  HISTORY_DEFAULT_EVERY,
-  HISTORY_DEFAULT_SLOTS,
-  HISTORY_MAX_POINTS,
-  parseEvery,
-  parseSlots,
-  SLOT_KEYS,
-  STEP,
-} from '../domain/history.js';
+import type { CatalogBody, SearchBody } from '../service/catalog.js';
+import { searchLimit, searchText } from '../domain/search.js';
+import { every, HISTORY_DEFAULT_DAYS, HISTORY_MAX_POINTS, slots, SLOT_KEYS } from '../domain/history.js';
 import type { HistoryBody } from '../service/history.js';
 import type { PricingQuery } from '../service/oracle-service.js';
-import { parseSlot, type EvidenceBody } from '../domain/evidence.js';
-import { parseCalendarDate, parseInstant } from '../domain/time.js';
+import { slot as slotInput, type EvidenceBody } from '../domain/evidence.js';
 import { unprocessableInputs } from './input.js';
 
 /**
- * Words a field's failure as the shared domain parser words it for the CLI (CONTRACT.md
- * decision 1: the detail names the parameter and its range), from the raw value zod refused.
- * The schema decides what is valid; test/http/input.test.ts checks that the parser refuses
- * the same values, so there is always such a message.
+ * A domain input schema (domain/params.ts and its siblings) as one field of a request schema,
+ * with what the document says of it here. A copy carries the metadata: the same input is a
+ * field of several routes (and `instant` of three fields), each described on its own.
  */
-function wording(parse: (raw: string | undefined) => unknown) {
-  return (issue: { input?: unknown }): string | undefined => {
-    try {
-      parse(issue.input === undefined ? undefined : String(issue.input));
-    } catch (error) {
-      if (error instanceof InvalidParameterError) return error.message;
-      throw error;
-    }
-    return undefined;
-  };
+function field<S extends z.core.$ZodType>(schema: S, meta: { description: string; format?: string }): S {
+  const copy = z.core.clone(schema);
+  z.globalRegistry.add(copy, meta);
+  return copy;
 }
 
-/**
- * A decimal integer as a program prints it (no sign but a minus, no spaces, leading zeros,
- * decimals or exponent: domain/params.ts says why), short enough to be exact as a number.
- */
-const DECIMAL_INTEGER = /^(0|-?[1-9]\d{0,14})$/;
+const windowHoursField = field(windowHours, { description: 'TWAP lookback in hours.' });
+const outlierStddevsField = field(outlierStddevs, { description: 'Observations beyond this many standard deviations are dropped.' });
 
-function intQuery(name: string, range: { min: number; max: number; default: number }, description: string) {
-  const error = wording((raw) => parseIntInRange(name, raw, range));
-  return z
-    .string({ error })
-    .regex(DECIMAL_INTEGER, { error })
-    .transform(Number)
-    .pipe(z.int().min(range.min, { error }).max(range.max, { error }))
-    .default(range.default)
-    .meta({ description });
-}
+/** An instant field; whether it is later than now is the route's check: it has the request's clock. */
+const instantField = (description: string) => field(z.optional(instant), { format: 'date-time', description });
 
-const windowHours = intQuery('window_hours', WINDOW_HOURS, 'TWAP lookback in hours.');
-const outlierStddevs = intQuery('outlier_stddevs', OUTLIER_STDDEVS, 'Observations beyond this many standard deviations are dropped.');
-
-/**
- * An ISO-8601 instant with a zone, as time.ts reads it (RFC 3339, plus a space or lower-case
- * `t` for `T`, optional seconds, `+hhmm` offsets). Whether it is later than now is the
- * route's check: it has the request's clock.
- */
-function instantQuery(name: string, description: string) {
-  const error = wording((raw) => raw !== undefined && parseAsOf(raw, Number.POSITIVE_INFINITY, name));
-  return z
-    .string({ error })
-    .refine((raw) => typeof parseInstant(raw) === 'number', { error })
-    .optional()
-    .meta({ format: 'date-time', description });
-}
-
-const at = instantQuery(
-  'at',
+const at = instantField(
   'Price as of this ISO-8601 instant with `Z` or an offset, not later than now (default: now). Not in SPEC.md: point-in-time by key.',
 );
 
-export const pricingQuery = z.object({ window_hours: windowHours, outlier_stddevs: outlierStddevs, at });
+export const pricingQuery = z.object({ window_hours: windowHoursField, outlier_stddevs: outlierStddevsField, at });
 
 /**
  * The service's query of a parsed pricing query (pricing, refsource and evidence routes): `at`
@@ -95,91 +49,47 @@ export function pricingQueryOf(query: z.output<typeof pricingQuery>, now: number
   return {
     windowHours: query.window_hours,
     outlierStddevs: query.outlier_stddevs,
-    asOf: query.at === undefined ? undefined : parseAsOf(query.at, now, 'at'),
+    asOf: query.at === undefined ? undefined : asOf(query.at, now, 'at'),
   };
 }
 
-const slotWording = wording(parseSlot);
-const slotKey = (raw: string) => raw.trim().toLowerCase();
-
 export const evidenceQuery = z.object({
-  // Any case, spaces around it ignored, as parseSlot takes it.
-  slot: z
-    .string({ error: slotWording })
-    .refine((raw) => SLOT_KEYS.includes(slotKey(raw)), { error: slotWording })
-    .transform(slotKey)
-    .pipe(z.enum(SLOT_KEYS as [string, ...string[]]))
-    .meta({ description: 'The slot to explain: `ungraded` or a grader and grade 7-10 (`psa9`), any case. Required.' }),
+  slot: field(slotInput, { description: 'The slot to explain: `ungraded` or a grader and grade 7-10 (`psa9`), any case. Required.' }),
   at,
-  window_hours: windowHours,
-  outlier_stddevs: outlierStddevs,
+  window_hours: windowHoursField,
+  outlier_stddevs: outlierStddevsField,
 });
-
-/** `word` in any case, as a pattern without flags (JSON Schema patterns have none). */
-const anyCase = (word: string) => word.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`);
-const ANY_SLOT = `(?:${SLOT_KEYS.map(anyCase).join('|')})`;
-/** What parseSlots takes: slots in any case, comma-separated, spaces around each ignored. */
-const SLOT_LIST = new RegExp(`^\\s*${ANY_SLOT}\\s*(?:,\\s*${ANY_SLOT}\\s*)*$`);
-
-const everyWording = wording((raw) => parseEvery(raw));
-const slotsWording = wording((raw) => parseSlots(raw));
 
 export const historyQuery = z.object({
-  from: instantQuery('from', `First instant, ISO-8601 with zone (default: ${HISTORY_DEFAULT_DAYS} days before \`to\`).`),
-  to: instantQuery('to', 'Last instant, ISO-8601 with zone, not later than now (default: now). Points step back from it.'),
-  every: z
-    .string({ error: everyWording })
-    .regex(STEP, { error: everyWording })
-    .default(HISTORY_DEFAULT_EVERY)
-    .meta({ description: `Step between points: \`<n>h\`, \`<n>d\` or \`<n>w\`. At most ${HISTORY_MAX_POINTS} points a request.` }),
-  slots: z
-    .string({ error: slotsWording })
-    .regex(SLOT_LIST, { error: slotsWording })
-    .default(HISTORY_DEFAULT_SLOTS.join(','))
-    .meta({ description: `Comma-separated slots, any case: ${SLOT_KEYS.join(', ')}.` }),
-  window_hours: windowHours,
-  outlier_stddevs: outlierStddevs,
+  from: instantField(`First instant, ISO-8601 with zone (default: ${HISTORY_DEFAULT_DAYS} days before \`to\`).`),
+  to: instantField('Last instant, ISO-8601 with zone, not later than now (default: now). Points step back from it.'),
+  every: field(every, { description: `Step between points: \`<n>h\`, \`<n>d\` or \`<n>w\`. At most ${HISTORY_MAX_POINTS} points a request.` }),
+  slots: field(slots, { description: `Comma-separated slots, any case: ${SLOT_KEYS.join(', ')}.` }),
+  window_hours: windowHoursField,
+  outlier_stddevs: outlierStddevsField,
 });
 
-const dateWording = wording((raw) => parseDateParam(raw));
-export const snapshotQuery = z.object({
-  // A bad date is a 422 (CONTRACT.md decision 2); a future one is the service's check, which has the clock.
-  date: z
-    .string({ error: dateWording })
-    .refine((raw) => typeof parseCalendarDate(raw) === 'number', { error: dateWording })
-    .meta({
-      format: 'date',
-      description: 'UTC date YYYY-MM-DD, today at the latest. Window: 00:00Z of the date to 00:00Z of the next day.',
-    })
-    .register(unprocessableInputs, {}),
-  outlier_stddevs: outlierStddevs,
+/** A bad date is a 422 (CONTRACT.md decision 2); a future one is the route's check, which has the clock. */
+const dateField = field(snapshotDate, {
+  format: 'date',
+  description: 'UTC date YYYY-MM-DD, today at the latest. Window: 00:00Z of the date to 00:00Z of the next day.',
 });
+unprocessableInputs.add(dateField, {});
 
-const searchWording = wording(parseSearchText);
+export const snapshotQuery = z.object({ date: dateField, outlier_stddevs: outlierStddevsField });
 
 export const searchQuery = z.object({
-  q: z
-    .string({ error: searchWording })
-    .max(MAX_SEARCH_CHARS, { error: searchWording })
-    .regex(/\S/, { error: searchWording })
-    .meta({
-      description:
-        'Words to find, in any order, each a prefix, across key, name, set and subtitle (e.g. `base charizard 4/102`, `char 4/102`). Punctuation is not syntax. Required, not blank.',
-    }),
-  limit: intQuery('limit', SEARCH_LIMIT, 'Most results returned, best match first.'),
+  q: field(searchText, {
+    description:
+      'Words to find, in any order, each a prefix, across key, name, set and subtitle (e.g. `base charizard 4/102`, `char 4/102`). Punctuation is not syntax. Required, not blank.',
+  }),
+  limit: field(searchLimit, { description: 'Most results returned, best match first.' }),
 });
 
-export const productKeyPath = z.object({
-  product_key: z.string().min(1).meta({ description: 'Catalog key, URL-encoded.' }),
-});
-
-const refsourceIdWording = (issue: { input?: unknown }) => refsourceIdProblem('refsource_id', issue.input);
+export const productKeyPath = z.object({ product_key: field(productKey, { description: 'Catalog key, URL-encoded.' }) });
 
 export const refsourceIdPath = z.object({
-  refsource_id: z
-    .string({ error: refsourceIdWording })
-    .regex(REFSOURCE_ID, { error: refsourceIdWording })
-    .meta({ description: 'Upstream reference-source product id (digits).' }),
+  refsource_id: field(refsourceId, { description: 'Upstream reference-source product id (digits).' }),
 });
 
 /** `Authorization: Bearer <key>` (RFC 6750 section 2.1), the scheme's name in any case. */

@@ -25,9 +25,6 @@ export interface SearchBody {
   products: SearchHit[];
 }
 
-/** Search results per request, by default and at most. */
-export const SEARCH_LIMIT = { min: 1, max: 100, default: 20 } as const;
-
 export function searchBody(q: string, limit: number, entries: readonly CatalogEntry[]): SearchBody {
   return { q, limit, products: entries.map(({ observation_count: _count, ...hit }) => hit) };
 }

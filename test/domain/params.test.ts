@@ -1,8 +1,25 @@
+/**
+ * The input schemas of src/domain (and the clock's checks beside them), read as an edge reads
+ * them: the value, or an error whose message is the schema's words after the parameter's name.
+ */
 import { describe, expect, it } from 'vitest';
 import { InvalidDateError, InvalidParameterError } from '../../src/domain/errors.js';
-import { parseAsOf, parseObservedAt, parseOutlierStddevs, parseRefsourceId, parseSnapshotDate, parseWindowHours } from '../../src/domain/params.js';
+import { readInput } from '../../src/domain/input.js';
+import { asOf, instant, observedAt, outlierStddevs, refsourceId, snapshotDate, snapshotWindow, windowHours } from '../../src/domain/params.js';
 
 const NOW = Date.parse('2026-11-22T05:30:00Z');
+
+const parseWindowHours = (raw: string | undefined, name = 'window_hours') => readInput(windowHours, raw, name);
+const parseOutlierStddevs = (raw: string | undefined, name = 'outlier_stddevs') => readInput(outlierStddevs, raw, name);
+const parseRefsourceId = (raw: string, name = 'refsource_id') => readInput(refsourceId, raw, name);
+const parseAsOf = (raw: string | undefined, now: number, name = 'at') => asOf(raw === undefined ? undefined : readInput(instant, raw, name), now, name);
+const parseObservedAt = (raw: string, now: number, name = '--observed-at') => observedAt(readInput(instant, raw, name), now, name);
+/** A snapshot date's refusal is the API's 422 (InvalidDateError), whichever check refused it. */
+function parseSnapshotDate(raw: string | undefined, now: number, name = 'date') {
+  const result = snapshotDate.safeParse(raw);
+  if (!result.success) throw new InvalidDateError(name, `${name} ${result.error.issues[0]?.message}`);
+  return snapshotWindow(result.data, now, name);
+}
 
 describe('pricing parameters', () => {
   it.each([

@@ -2,21 +2,22 @@
  * The route input schemas (src/http/schemas.ts) are what the server enforces: queries made
  * from the OpenAPI document's own parameter constraints, valid and not, sent to a real server
  * on port 0. A query the schema refuses must answer 4xx with the schema's detail, one it takes
- * must be priced, and one the document calls valid must be taken. Beside it, the schema and
- * the CLI's parsers (src/domain) take and refuse the same values in the same words.
+ * must be priced, and one the document calls valid must be taken. Beside it, a route's schema
+ * takes and refuses a field as the field's domain schema does read on its own, as the CLI reads
+ * it, in the same words.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { OUTLIER_STDDEVS } from '../../src/domain/bundle.js';
-import { parseSlot } from '../../src/domain/evidence.js';
-import { parseEvery, parseHistoryRequest, parseSlots } from '../../src/domain/history.js';
-import { parseAsOf, parseDateParam, parseIntInRange, parseSnapshotDate, parseWindowHours } from '../../src/domain/params.js';
-import { parseSearchText } from '../../src/domain/search.js';
+import { InvalidDateError } from '../../src/domain/errors.js';
+import { slot } from '../../src/domain/evidence.js';
+import { every, parseHistoryRequest, slots } from '../../src/domain/history.js';
+import { readInput, type InputSchema } from '../../src/domain/input.js';
+import { asOf, instant, outlierStddevs, snapshotDate, snapshotWindow, windowHours } from '../../src/domain/params.js';
+import { searchLimit, searchText } from '../../src/domain/search.js';
 import { toIsoUtc, toUtcDate } from '../../src/domain/time.js';
 import { inputParser } from '../../src/http/input.js';
 import { evidenceQuery, historyQuery, pricingQuery, searchQuery, snapshotQuery } from '../../src/http/schemas.js';
-import { SEARCH_LIMIT } from '../../src/service/catalog.js';
 import { DAY, getJson, jsonSchemaValidator, pricingPath, PRODUCTS, STORED_KEY, useSeededServer } from './_helpers.js';
 
 const NOW = Date.now();
@@ -43,22 +44,34 @@ const NEAR = fc.oneof(
   fc.stringMatching(/^[0-9]{4}-[0-9]{1,2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,10})?)?([zZ]|[+-][0-9]{2}:?[0-9]{2})?)?$/),
 );
 
+/** A field's domain schema read on its own, as `name`; a snapshot date's refusal is a 422's error. */
+function alone(schema: InputSchema, name: string, optional = false) {
+  return (raw: string | undefined) => {
+    if (optional && raw === undefined) return undefined;
+    try {
+      return readInput(schema, raw, name);
+    } catch (error) {
+      throw schema === snapshotDate ? new InvalidDateError(name, (error as Error).message) : error;
+    }
+  };
+}
+
 const FIELDS: [string, z.ZodObject, string, (raw: string | undefined) => unknown][] = [
-  ['window_hours', pricingQuery, 'window_hours', (raw) => parseWindowHours(raw)],
-  ['outlier_stddevs', snapshotQuery, 'outlier_stddevs', (raw) => parseIntInRange('outlier_stddevs', raw, OUTLIER_STDDEVS)],
-  ['at', pricingQuery, 'at', (raw) => raw !== undefined && parseAsOf(raw, Number.POSITIVE_INFINITY, 'at')],
-  ['slot', evidenceQuery, 'slot', (raw) => parseSlot(raw)],
-  ['every', historyQuery, 'every', (raw) => parseEvery(raw)],
-  ['slots', historyQuery, 'slots', (raw) => parseSlots(raw)],
-  ['date', snapshotQuery, 'date', (raw) => parseDateParam(raw)],
-  ['q', searchQuery, 'q', (raw) => parseSearchText(raw)],
-  ['limit', searchQuery, 'limit', (raw) => parseIntInRange('limit', raw, SEARCH_LIMIT)],
+  ['window_hours', pricingQuery, 'window_hours', alone(windowHours, 'window_hours')],
+  ['outlier_stddevs', snapshotQuery, 'outlier_stddevs', alone(outlierStddevs, 'outlier_stddevs')],
+  ['at', pricingQuery, 'at', alone(instant, 'at', true)],
+  ['slot', evidenceQuery, 'slot', alone(slot, 'slot')],
+  ['every', historyQuery, 'every', alone(every, 'every')],
+  ['slots', historyQuery, 'slots', alone(slots, 'slots')],
+  ['date', snapshotQuery, 'date', alone(snapshotDate, 'date')],
+  ['q', searchQuery, 'q', alone(searchText, 'q')],
+  ['limit', searchQuery, 'limit', alone(searchLimit, 'limit')],
 ];
 
 /** Values every other field of the query takes, so only the field under test decides. */
 const OTHERS: Record<string, string> = { slot: 'ungraded', date: '2025-01-01', q: 'charizard' };
 
-describe('the input schemas and the CLI parsers', () => {
+describe('the route schemas and the domain input schemas', () => {
   it.each(FIELDS)('take and refuse the same %s values, in the same words', (_name, schema, field, parse) => {
     const parseInput = inputParser(schema);
     fc.assert(
@@ -100,18 +113,18 @@ function valuesFor(p: Parameter): fc.Arbitrary<unknown> {
 
 const ajv = jsonSchemaValidator();
 
-const asOf = (q: Record<string, string>) => q.at !== undefined && parseAsOf(q.at, NOW);
+const atCheck = (q: Record<string, string>) => asOf(q.at, NOW, 'at');
 
 const ROUTES = [
-  { route: 'pricing', path: pricingPath(PRODUCTS.plain.productKey), schema: pricingQuery, clockChecks: asOf },
-  { route: 'refsource', path: `/api/v1/developer/refsource/${PRODUCTS.plain.refsourceId}`, schema: pricingQuery, clockChecks: asOf },
+  { route: 'pricing', path: pricingPath(PRODUCTS.plain.productKey), schema: pricingQuery, clockChecks: atCheck },
+  { route: 'refsource', path: `/api/v1/developer/refsource/${PRODUCTS.plain.refsourceId}`, schema: pricingQuery, clockChecks: atCheck },
   {
     route: 'snapshot',
     path: `/api/v1/developer/refsource/${PRODUCTS.plain.refsourceId}/snapshot`,
     schema: snapshotQuery,
-    clockChecks: (q: Record<string, string>) => parseSnapshotDate(q.date, NOW),
+    clockChecks: (q: Record<string, string>) => snapshotWindow(q.date as string, NOW, 'date'),
   },
-  { route: 'evidence', path: pricingPath(PRODUCTS.plain.productKey, '/evidence'), schema: evidenceQuery, clockChecks: asOf },
+  { route: 'evidence', path: pricingPath(PRODUCTS.plain.productKey, '/evidence'), schema: evidenceQuery, clockChecks: atCheck },
   {
     route: 'history',
     path: pricingPath(PRODUCTS.plain.productKey, '/history'),

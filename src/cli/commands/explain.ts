@@ -1,20 +1,17 @@
 /** `oracle explain <product_key> --slot psa9` or `--refsource <id>`: the evidence behind one slot's price. */
-import { parseSlot } from '../../domain/evidence.js';
+import { slot as slotInput } from '../../domain/evidence.js';
+import { readInput } from '../../domain/input.js';
+import { explainOptions, optionsOf } from '../command-options.js';
 import type { CommandContext } from '../context.js';
 import { outputWidth } from '../format/columns.js';
 import { renderEvidence } from '../format/evidence-view.js';
-import { pricingParams, productRef, type PricingOptions } from '../pricing-options.js';
+import { pricingParams, productRef } from '../pricing-options.js';
 import { withService } from '../service.js';
 
-interface ExplainOptions extends PricingOptions {
-  slot?: string;
-  json?: boolean;
-}
-
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
-  const o = ctx.options as ExplainOptions;
+  const o = optionsOf(ctx, explainOptions);
   const ref = productRef('explain', args[0] as string | undefined, o);
-  const slot = parseSlot(o.slot, '--slot');
+  const slot = readInput(slotInput, o.slot, '--slot');
   const params = pricingParams(o);
   const evidence = await withService(ctx, async (service) => service.evidence(ref, slot, params, ctx.now));
   ctx.stdout.write(o.json ? `${JSON.stringify(evidence)}\n` : renderEvidence(evidence, outputWidth(ctx.stdout)));

@@ -7,22 +7,18 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
+import { exportOptions, optionsOf } from '../command-options.js';
 import type { CommandContext } from '../context.js';
 import { createCountProgress } from '../format/count-progress.js';
-import { exportHeader, exportRow, type ExportFormat } from '../format/export-rows.js';
-import { pricingParams, type PricingOptions } from '../pricing-options.js';
+import { exportHeader, exportRow } from '../format/export-rows.js';
+import { pricingParams } from '../pricing-options.js';
 import { withService } from '../service.js';
-
-interface ExportOptions extends PricingOptions {
-  format: ExportFormat;
-  out?: string;
-}
 
 /** Text gathered before a write: one write per few dozen bundles, not per bundle. */
 const WRITE_CHARS = 64 * 1024;
 
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
-  const o = ctx.options as ExportOptions;
+  const o = optionsOf(ctx, exportOptions);
   const format = o.format;
   const params = pricingParams(o);
   const partial = o.out === undefined ? undefined : `${o.out}.partial`;

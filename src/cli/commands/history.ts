@@ -1,25 +1,14 @@
 /** `oracle history <product_key>` or `--refsource <id>`: a slot's price at every step of a span, charted, as JSON or CSV. */
 import { parseHistoryRequest } from '../../domain/history.js';
+import { historyOptions, optionsOf } from '../command-options.js';
 import type { CommandContext } from '../context.js';
 import { outputWidth } from '../format/columns.js';
 import { renderHistory, renderHistoryCsv } from '../format/history-view.js';
 import { productRef, seriesParams } from '../pricing-options.js';
 import { withService } from '../service.js';
 
-interface HistoryOptions {
-  refsource?: string;
-  slots?: string;
-  from?: string;
-  to?: string;
-  every?: string;
-  windowHours: number;
-  outlierStddevs: number;
-  json?: boolean;
-  csv?: boolean;
-}
-
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
-  const o = ctx.options as HistoryOptions;
+  const o = optionsOf(ctx, historyOptions);
   const ref = productRef('history', args[0] as string | undefined, o);
   const params = seriesParams(o);
   const request = parseHistoryRequest(o, ctx.now, { from: '--from', to: '--to', every: '--every', slots: '--slots' });

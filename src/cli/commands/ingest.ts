@@ -5,30 +5,17 @@
  * A progress bar is drawn on stderr only when stderr is a terminal.
  */
 import type { IngestResult } from '../../ingest/pipeline.js';
-import type { RecordKind } from '../../ingest/formats/types.js';
 import { createProgressBar } from '../format/ingest-progress.js';
 import { describeLocation } from '../../store/location.js';
+import { ingestOptions, optionsOf } from '../command-options.js';
 import type { CommandContext } from '../context.js';
 import { EXIT, exitCodeFor, UsageError, worseExit } from '../exit-codes.js';
 import { reportError } from '../report-error.js';
 import { withService } from '../service.js';
 
-interface IngestFlags {
-  kind?: RecordKind;
-  format?: string;
-  rejects?: string;
-  maxRejects: number;
-  dryRun?: boolean;
-  /** Epoch ms; the command's clock when not given. */
-  observedAt: number;
-  subtype?: string;
-  /** Seconds. */
-  lockWait: number;
-}
-
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
   const sources = args[0] as string[];
-  const flags = ctx.options as unknown as IngestFlags;
+  const flags = optionsOf(ctx, ingestOptions);
   const { maxRejects, lockWait: lockWaitS } = flags;
   if (sources.filter((s) => s === '-').length > 1) throw new UsageError("stdin ('-') can be given only once");
 

@@ -3,11 +3,12 @@
  * only its SHA-256 is stored. The public id (for `keys list`, `keys revoke` and the access
  * log) goes to stderr, so `KEY=$(oracle keys create --label x)` captures the key alone.
  */
+import { keysCreateOptions, optionsOf } from '../command-options.js';
 import type { CommandContext } from '../context.js';
 import { withService } from '../service.js';
 
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
-  const label = ctx.options.label as string; // checked and trimmed by its option (options.ts labelOption)
+  const { label } = optionsOf(ctx, keysCreateOptions); // checked and trimmed by its option (options.ts labelOption)
   // Never a new file: a key stored in an empty database the server does not read would be refused.
   const { id, secret } = await withService(ctx, (service) => service.createKey(label, ctx.now));
   ctx.stdout.write(`${secret}\n`);

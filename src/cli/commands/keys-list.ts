@@ -1,5 +1,6 @@
 /** `oracle keys list [--json]`: id, label, created, last used, revoked; never a secret (none is stored). */
 import { toIsoUtc } from '../../domain/time.js';
+import { keysListOptions, optionsOf } from '../command-options.js';
 import type { CommandContext } from '../context.js';
 import { withService } from '../service.js';
 
@@ -11,7 +12,7 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
     last_used_at: k.lastUsedAt === null ? null : toIsoUtc(k.lastUsedAt),
     revoked_at: k.revokedAt === null ? null : toIsoUtc(k.revokedAt),
   }));
-  if (ctx.options.json) {
+  if (optionsOf(ctx, keysListOptions).json) {
     ctx.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     return 0;
   }

@@ -1,16 +1,13 @@
 /** `oracle price <product_key>` or `oracle price --refsource <id>`: one bundle, as a table or the API body. */
+import { optionsOf, priceOptions } from '../command-options.js';
 import type { CommandContext } from '../context.js';
 import { formatChanges } from '../format/change.js';
 import { printBundle } from '../format/print-bundle.js';
-import { pricingParams, productRef, type PricingOptions } from '../pricing-options.js';
+import { pricingParams, productRef } from '../pricing-options.js';
 import { withService } from '../service.js';
 
-interface PriceOptions extends PricingOptions {
-  json?: boolean;
-}
-
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
-  const o = ctx.options as PriceOptions;
+  const o = optionsOf(ctx, priceOptions);
   const ref = productRef('price', args[0] as string | undefined, o);
   const params = pricingParams(o);
   if (o.json) {

@@ -10,12 +10,13 @@ import { createOfflineResolver, createUnconfiguredResolver, type RefsourceResolv
 import { createUpstreamResolver } from '../../service/upstream-resolver.js';
 import { createStoreHandle } from '../../service/store-handle.js';
 import { createRefsourceClient } from '../../upstream/refsource-client.js';
+import { optionsOf, serveOptionValues } from '../command-options.js';
 import type { CommandContext } from '../context.js';
 import { serveConfig, type ServeConfig } from '../serve-config.js';
 import { startupLines } from '../serve-startup.js';
 
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
-  const config = serveConfig(ctx.options);
+  const config = serveConfig(optionsOf(ctx, serveOptionValues));
   // Listened for from the start: a stop asked for while starting waits for the start to finish.
   const stopped = new Promise<void>((resolve) => {
     process.once('SIGTERM', resolve);

@@ -1,11 +1,12 @@
 /** `oracle snapshot <refsource_id> --date YYYY-MM-DD`: the bundle over one past UTC day. */
+import { optionsOf, snapshotOptions } from '../command-options.js';
 import type { CommandContext } from '../context.js';
 import { printBundle } from '../format/print-bundle.js';
 import { withService } from '../service.js';
 
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
   const refsourceId = args[0] as string;
-  const o = ctx.options as { date: { start: number; end: number }; outlierStddevs: number; json?: boolean };
+  const o = optionsOf(ctx, snapshotOptions);
   const bundle = await withService(ctx, (service) => service.snapshot(refsourceId, o.date, o.outlierStddevs, ctx.now));
   await printBundle(bundle, o.json === true, ctx.stdout);
   return 0;

@@ -2,17 +2,13 @@
 import { readFile } from 'node:fs/promises';
 import { parseCollectionCsv } from '../../domain/collection.js';
 import { SourceUnreadableError } from '../../domain/errors.js';
+import { optionsOf, valueOptions } from '../command-options.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { outputWidth } from '../format/columns.js';
 import { renderValuation, renderValuationCsv } from '../format/valuation-view.js';
-import { pricingParams, type PricingOptions } from '../pricing-options.js';
+import { pricingParams } from '../pricing-options.js';
 import { withService } from '../service.js';
-
-interface ValueOptions extends PricingOptions {
-  json?: boolean;
-  csv?: boolean;
-}
 
 async function readText(path: string, ctx: CommandContext): Promise<string> {
   try {
@@ -27,7 +23,7 @@ async function readText(path: string, ctx: CommandContext): Promise<string> {
 
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
   const path = args[0] as string;
-  const o = ctx.options as ValueOptions;
+  const o = optionsOf(ctx, valueOptions);
   const params = pricingParams(o);
   const { rows, problems } = parseCollectionCsv(await readText(path, ctx), path);
   const valuation = await withService(ctx, (service) => service.value(rows, problems, params));

@@ -54,13 +54,15 @@ const CSV_COLUMNS = [
   'subtotal_minor', 'subtotal_low_minor', 'subtotal_high_minor', 'cost_basis_minor', 'gain_minor',
 ] as const;
 
+type CsvRow = Partial<Record<(typeof CSV_COLUMNS)[number], unknown>>;
+
 /** One row per valued line, then a `total` row (line column `total`) with the sums. */
 export function renderValuationCsv(v: Valuation): string {
   const t = v.total;
-  const totalRow: Record<string, unknown> = {
+  const totalRow: CsvRow = {
     line: 'total', subtotal_minor: t.value_minor, subtotal_low_minor: t.low_minor, subtotal_high_minor: t.high_minor,
     cost_basis_minor: t.cost_basis_minor, gain_minor: t.gain_minor,
   };
-  const rows = [...v.lines.map((l) => l as unknown as Record<string, unknown>), totalRow];
+  const rows: CsvRow[] = [...v.lines, totalRow];
   return `${[CSV_COLUMNS.join(','), ...rows.map((r) => csvLine(CSV_COLUMNS.map((c) => cellText(r[c]))))].join('\n')}\n`;
 }

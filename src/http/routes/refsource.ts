@@ -2,7 +2,7 @@
  * GET /api/v1/developer/refsource/{refsource_id} (SPEC.md 4.3) and its snapshot (4.4): the
  * bundle addressed by the upstream reference-source id, resolved as CONTRACT.md decision 3 says.
  */
-import { parseSnapshotDate } from '../../domain/params.js';
+import { snapshotWindow } from '../../domain/params.js';
 import { defineRoute, API_PREFIX } from '../route.js';
 import { pricingBundle, pricingQuery, refsourceIdPath, snapshotQuery, pricingQueryOf } from '../schemas.js';
 
@@ -38,5 +38,5 @@ export const snapshotRoute = defineRoute({
   response: pricingBundle,
   errors: [400, 401, 422, 429, 500, 502, 503],
   handle: ({ params, query, now, service }) =>
-    service.snapshot(params.refsource_id, parseSnapshotDate(query.date, now), query.outlier_stddevs, now),
+    service.snapshot(params.refsource_id, snapshotWindow(query.date, now, 'date'), query.outlier_stddevs, now),
 });

@@ -1,0 +1,74 @@
+/**
+ * What each command's options hold once commander and their parsers (options.ts, through the
+ * domain's input schemas) made them, one zod object per command. A command reads its options
+ * through its object (optionsOf): they are typed without a cast, and an option whose parser
+ * made something else fails here, as a bug, rather than deeper in the command.
+ */
+import * as z from 'zod/mini';
+import type { CommandContext } from './context.js';
+
+const flag = z.optional(z.boolean());
+const text = z.optional(z.string());
+/** An instant as the options' parsers give it: epoch ms, the run's clock when not given. */
+const epochMs = z.number();
+
+/** `--window-hours`, `--outlier-stddevs` and `--at`, which the pricing commands share. */
+const pricingShape = { windowHours: z.int(), outlierStddevs: z.int(), at: epochMs };
+
+export const priceOptions = z.object({ ...pricingShape, refsource: text, json: flag });
+export const explainOptions = z.object({ ...pricingShape, refsource: text, slot: text, json: flag });
+export const valueOptions = z.object({ ...pricingShape, json: flag, csv: flag });
+export const exportOptions = z.object({ ...pricingShape, format: z.enum(['ndjson', 'csv']), out: text });
+
+export const historyOptions = z.object({
+  refsource: text,
+  windowHours: z.int(),
+  outlierStddevs: z.int(),
+  slots: z.string(),
+  every: z.string(),
+  from: text,
+  to: text,
+  json: flag,
+  csv: flag,
+});
+
+export const snapshotOptions = z.object({
+  date: z.object({ start: epochMs, end: epochMs }),
+  outlierStddevs: z.int(),
+  json: flag,
+});
+
+export const ingestOptions = z.object({
+  kind: z.optional(z.enum(['observations', 'catalog'])),
+  format: text,
+  rejects: text,
+  maxRejects: z.int(),
+  dryRun: flag,
+  observedAt: epochMs,
+  subtype: text,
+  /** Seconds. */
+  lockWait: z.int(),
+});
+
+export const calibrateOptions = z.object({ at: epochMs, show: flag, json: flag });
+export const catalogOptions = z.object({ json: flag, search: text });
+export const keysCreateOptions = z.object({ label: z.string() });
+export const keysListOptions = z.object({ json: flag });
+
+export const serveOptionValues = z.object({
+  host: z.string(),
+  port: z.int(),
+  rateLimit: z.int(),
+  refsourceUrl: text,
+  refsourceToken: text,
+  offline: flag,
+  apiKeys: z.array(z.string()),
+  redis: text,
+  metrics: z.boolean(),
+  cors: z.array(z.string()),
+});
+
+/** The options of the command `ctx` runs, as `schema` says they are. */
+export function optionsOf<S extends z.ZodMiniObject>(ctx: CommandContext, schema: S): z.output<S> {
+  return schema.parse(ctx.options);
+}
