@@ -33,7 +33,7 @@ const TOOL_ENTRY_POINTS = [
   'cli/main',
   'ingest/parse-worker',
   'store/store',
-  'service/oracle',
+  'service/pricing',
   'service/calibration',
   'domain/history',
   'domain/time',

@@ -23,7 +23,7 @@ import {
   STEP,
 } from '../domain/history.js';
 import type { HistoryBody } from '../service/history.js';
-import type { PricingQuery } from '../service/oracle-service.js';
+import type { PricingQuery } from '../service/oracle.js';
 import { parseSlot, type EvidenceBody } from '../domain/evidence.js';
 import { parseCalendarDate, parseInstant } from '../domain/time.js';
 import { unprocessableInputs } from './input.js';
