@@ -37,8 +37,8 @@ import {
   withOutliers,
   WALK_REVERSION,
 } from './feed-model.js';
-import type { PlanBase } from './generate.js';
 import { conditionMultiplier, SAMPLE_CONDITIONS, UNGRADED_CONDITION } from './market-model.js';
+import type { PlanBase } from './plan-base.js';
 import { derivePrng, type Prng } from './prng.js';
 import type { ModelProduct } from './sample-products.js';
 import { sortedSales, sparseSales, type ScheduledSale } from './sparse-sales.js';

@@ -14,9 +14,10 @@ import type { Era, ProductType } from '../src/domain/product.js';
 import type { ObservationDay } from './day-buffer.js';
 import { exactDays, planExact, type ExactPlan } from './exact-history.js';
 import { SOURCES } from './feed-model.js';
+import type { PlanBase } from './plan-base.js';
 import { SAMPLE_CONDITIONS, type SampleCondition } from './market-model.js';
 import { SAMPLE_PRODUCTS } from './products.js';
-import { imageUrlFor, modelProducts, type ModelProduct } from './sample-products.js';
+import { imageUrlFor, modelProducts } from './sample-products.js';
 import { planStable, stableDays, type StablePlan } from './stable-history.js';
 
 export type { ObservationDay } from './day-buffer.js';
@@ -78,17 +79,6 @@ export interface ObservationRow {
   grader: SampleCondition['grader'];
   grade: number | null;
   externalId: string | null;
-}
-
-/** What every plan has: the products and the day slots of the history. */
-export interface PlanBase {
-  seed: string;
-  /** Start of the first day slot (a UTC midnight). */
-  start: number;
-  end: number;
-  products: ModelProduct[];
-  /** Number of day slots: `days` whole days plus the (possibly empty) day of `end`. */
-  daySlots: number;
 }
 
 /** A planned run: the time-stable sample or an exact-count scale run. */

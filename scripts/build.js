@@ -13,8 +13,8 @@
 //
 // build/ (not published): the same sources as ES modules with more entry points for the code
 // that runs built modules in process (bench/, backtest/, tests): their modules keep their
-// paths (build/store/store.js for src/store/store.ts), shared code goes to build/chunks/ so
-// that a module imported by two entry points is one instance. Also the sample generator
+// paths (build/store/open-store.js for src/store/open-store.ts), shared code goes to
+// build/chunks/ so that a module imported by two entry points is one instance. Also the sample generator
 // (sample/, a tool) in build/sample/ for scripts/generate-sample-data.js and the backtest.
 //
 // Every output file is two levels below the package root, as the sources are, so the paths
@@ -32,7 +32,7 @@ import { warmCodeCache } from './warm-code-cache.js';
 const TOOL_ENTRY_POINTS = [
   'cli/main',
   'ingest/parse-worker',
-  'store/store',
+  'store/open-store',
   'service/pricing',
   'service/calibration',
   'domain/history',

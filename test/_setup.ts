@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
 import type { Observation } from '../src/domain/observation.js';
 import type { Product } from '../src/domain/product.js';
-import { openStore } from '../src/store/store.js';
+import { openStore } from '../src/store/open-store.js';
 import { storedProduct, writeObservations, writeProducts } from './_store.js';
 import { newTestDatabase } from './_pg.js';
 

@@ -7,7 +7,8 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { conditionKey } from '../src/domain/conditions.js';
 import type { Product } from '../src/domain/product.js';
-import { isPostgresUrl, type InsertResult, type ResolvedObservation, type Store, type StoredProduct } from '../src/store/store.js';
+import { isPostgresUrl } from '../src/store/location.js';
+import type { InsertResult, ResolvedObservation, Store, StoredProduct } from '../src/store/store.js';
 
 /** Creates or updates `products` in one committed batch. */
 export async function writeProducts(store: Store, products: readonly Product[]): Promise<void> {

@@ -9,8 +9,8 @@
 /** @param {string} path under build/ */
 const built = (path) => new URL(`../../build/${path}`, import.meta.url).href;
 
-/** @type {typeof import('../../src/store/store.js')} */
-export const store = await import(built('store/store.js'));
+/** @type {typeof import('../../src/store/open-store.js')} */
+export const store = await import(built('store/open-store.js'));
 /** @type {typeof import('../../src/service/pricing.js')} */
 export const pricing = await import(built('service/pricing.js'));
 /** @type {typeof import('../../src/service/calibration.js')} */

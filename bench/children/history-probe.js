@@ -11,8 +11,8 @@
  * Usage: node history-probe.js <db> <product_key> <to ISO> <points> <rounds>
  */
 
-/** @type {typeof import('../../src/store/store.js')} */
-const { openStore } = await import(new URL('../../build/store/store.js', import.meta.url).href);
+/** @type {typeof import('../../src/store/open-store.js')} */
+const { openStore } = await import(new URL('../../build/store/open-store.js', import.meta.url).href);
 /** @type {typeof import('../../src/service/pricing.js')} */
 const { createPricing } = await import(new URL('../../build/service/pricing.js', import.meta.url).href);
 /** @type {typeof import('../../src/domain/history.js')} */

@@ -9,8 +9,8 @@
 import Database from 'better-sqlite3';
 
 // The built service (what users run), typed against its sources.
-/** @type {typeof import('../../src/store/store.js')} */
-const { openStore } = await import(new URL('../../build/store/store.js', import.meta.url).href);
+/** @type {typeof import('../../src/store/open-store.js')} */
+const { openStore } = await import(new URL('../../build/store/open-store.js', import.meta.url).href);
 /** @type {typeof import('../../src/service/pricing.js')} */
 const { createPricing } = await import(new URL('../../build/service/pricing.js', import.meta.url).href);
 

@@ -6,7 +6,7 @@
  */
 import { DatabaseUnavailableError } from '../domain/errors.js';
 import type { Oracle, ServiceInventory } from '../service/oracle.js';
-import { describeLocation } from '../store/store.js';
+import { describeLocation } from '../store/location.js';
 import type { ServeConfig } from './serve-config.js';
 
 const REFSOURCE_ROUTES = '/api/v1/developer/refsource/{refsource_id} and its /snapshot';

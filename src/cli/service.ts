@@ -1,6 +1,7 @@
 /** The oracle (src/service/oracle.ts) over the command's store, as every command but `serve` uses it. */
 import { createOracle, type Oracle } from '../service/oracle.js';
-import { openStore, type OpenOptions } from '../store/store.js';
+import { openStore } from '../store/open-store.js';
+import type { OpenOptions } from '../store/store.js';
 import type { CommandContext } from './context.js';
 
 /** Opens the store at `ctx.dbPath` (as `options` ask: `create` for ingest), runs `fn` with the oracle over it, and closes both after, whatever happens. */

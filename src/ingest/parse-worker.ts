@@ -8,7 +8,7 @@
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { futureObservationProblem } from '../domain/observation.js';
-import { openStore } from '../store/store.js';
+import { openStore } from '../store/open-store.js';
 import { CsvParser } from './csv-parser.js';
 import { csvRowHandler, type CsvRowOptions, type CsvRowSink } from './csv-rows.js';
 import type { NormalizedRecordSink } from './formats/canonical-csv.js';

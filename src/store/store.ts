@@ -1,8 +1,9 @@
 /**
  * The store boundary: everything oracle keeps, behind one interface, whatever the database.
- * `openStore(location)` is the one entry point; the service and the ingest pipeline see only
- * `Store`. Dialect code lives beside it: ./sqlite/ (the default, a file path) and, next,
- * ./pg/ (a `postgres://` URL).
+ * This module holds the interface alone (types, no code), so the dialects implement it
+ * without importing what picks between them: ./sqlite/ (the default, a file path) and ./pg/
+ * (a `postgres://` URL). `openStore(location)` (open-store.ts) is the one entry point; the
+ * service and the ingest pipeline see only `Store`.
  *
  * What an implementation must guarantee (the CLI and HTTP suites hold both to it):
  * - Reads return Promises; values are plain objects the caller may keep (no live rows).
@@ -26,8 +27,6 @@
  */
 import type { CatalogEntry, Product } from '../domain/product.js';
 import type { ConditionPoints, Observation, PricePoint } from '../domain/observation.js';
-import { resolve } from 'node:path';
-import { openSqliteStore } from './sqlite/store.js';
 import type { LockWait } from './lock-wait.js';
 
 /** A product with its row id, which observation reads take. */
@@ -247,41 +246,4 @@ export interface OpenOptions {
    * waits up to `maxWaitMs`, calling `onWait` once the first second has passed.
    */
   lockWait?: LockWait;
-}
-
-/**
- * Translates a database failure into DatabaseUnavailableError (cause kept) so every edge maps
- * one named error; anything else (a programming or engine error) is returned unchanged.
- */
-export { toDatabaseError } from './sqlite/connection.js';
-
-/** True for the locations the PostgreSQL store opens: `postgres://` and `postgresql://` URLs. */
-export function isPostgresUrl(location: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(location);
-}
-
-/** A URL without its password, for messages and logs. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'postgres://(unparsable URL)';
-  }
-}
-
-/** How messages name a store: a database server's URL without its password, a file's absolute path. */
-export function describeLocation(location: string): string {
-  return isPostgresUrl(location) ? redactUrl(location) : resolve(location);
-}
-
-/**
- * Opens the store at `location`: a `postgres://` or `postgresql://` URL (PostgreSQL), else a
- * SQLite file path (':memory:' for tests). The PostgreSQL store is loaded only when named, so
- * a SQLite command never pays for its driver at start-up.
- */
-export async function openStore(location: string, options: OpenOptions = {}): Promise<Store> {
-  if (isPostgresUrl(location)) return (await import('./pg/store.js')).openPgStore(location, options);
-  return openSqliteStore(location, options);
 }

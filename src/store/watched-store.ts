@@ -21,7 +21,9 @@
  */
 import { statSync, type Stats } from 'node:fs';
 import { DatabaseUnavailableError } from '../domain/errors.js';
-import { isPostgresUrl, openStore, redactUrl, toDatabaseError, type Store } from './store.js';
+import { isPostgresUrl, redactUrl } from './location.js';
+import { openStore, toDatabaseError } from './open-store.js';
+import type { Store } from './store.js';
 
 /** How often, at most, the server checks that the path still names the file it reads. */
 export const FILE_CHECK_INTERVAL_MS = 250;

@@ -2,7 +2,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PricingBundle } from '../../src/domain/bundle.js';
 import type { CalibrationReport } from '../../src/service/calibration.js';
-import { openStore, type ResolvedObservation } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { ResolvedObservation } from '../../src/store/store.js';
 import { runCli, tempDir } from '../_setup.js';
 import { newTestDatabase } from '../_pg.js';
 import { writeObservations, writeProducts } from '../_store.js';

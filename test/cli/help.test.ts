@@ -18,7 +18,8 @@ function commands(program: Command): { name: string; command: Command }[] {
   return out;
 }
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+/** The command reference, docs/cli.md (generated from --help and docs/cli.template.md). */
+const reference = readFileSync(new URL('../../docs/cli.md', import.meta.url), 'utf8');
 
 describe('help and documentation', () => {
   const all = commands(createProgram());
@@ -35,20 +36,20 @@ describe('help and documentation', () => {
   });
 
   it.each(all.filter((c) => c.command.commands.length === 0).map((c) => [c.name]))(
-    '"%s" is documented in the README with its options',
+    '"%s" is documented in docs/cli.md with its options',
     (name) => {
-      expect(readme).toContain(`oracle ${name}`);
+      expect(reference).toContain(`oracle ${name}`);
       const command = all.find((c) => c.name === name)!.command;
-      for (const option of command.options) expect(readme, `${name} ${option.long}`).toContain(option.long!);
+      for (const option of command.options) expect(reference, `${name} ${option.long}`).toContain(option.long!);
     },
   );
 });
 
 describe('configuration', () => {
-  /** Variables of the README's configuration table that set an option (ORACLE_DEBUG is read by the error reporter). */
-  const variables = [...readme.split('\n## Configuration\n')[1]!.split('\n## ')[0]!.matchAll(/^\| `(ORACLE_[A-Z_]+)` \| `([^`]*)`/gm)];
+  /** Variables of the configuration table of docs/cli.md that set an option (ORACLE_DEBUG is read by the error reporter). */
+  const variables = [...reference.split('\n## Configuration\n')[1]!.split('\n## ')[0]!.matchAll(/^\| `(ORACLE_[A-Z_]+)` \| `([^`]*)`/gm)];
 
-  it('declares every variable of the README table on the option the table names, and --help shows it', async () => {
+  it('declares every variable of the docs/cli.md table on the option the table names, and --help shows it', async () => {
     expect(variables.length).toBeGreaterThanOrEqual(10);
     const program = createProgram();
     for (const [, variable, flag] of variables) {

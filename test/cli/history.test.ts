@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { toIsoUtc } from '../../src/domain/time.js';
 import { createPricing } from '../../src/service/pricing.js';
-import { openStore } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
 import { databaseWith, runCli, testProduct } from '../_setup.js';
 
 const HOUR = 3_600_000;

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PARALLEL_MIN_BYTES } from '../../src/ingest/pipeline.js';
-import { isPostgresUrl } from '../../src/store/store.js';
+import { isPostgresUrl } from '../../src/store/location.js';
 import { INGEST_WRITE_LOCK } from '../../src/store/pg/write-lock.js';
 import { newTestDatabase, TEST_STORE } from '../_pg.js';
 import { BIN, childEnv, ROOT, runCli, runCommand, tempDir } from '../_setup.js';

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { PricingBundle } from '../../src/domain/bundle.js';
 import { GRADERS, MATRIX_GRADES } from '../../src/domain/conditions.js';
 import { createPricing } from '../../src/service/pricing.js';
-import { openStore } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
 import { runCli, tempDir } from '../_setup.js';
 import { AS_OF, AS_OF_MS, pricedDatabase } from './_priced-database.js';
 

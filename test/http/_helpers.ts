@@ -16,7 +16,7 @@ import { createMetrics } from '../../src/http/metrics.js';
 import { hashApiKey } from '../../src/service/keys.js';
 import { createOracle, type Oracle } from '../../src/service/oracle.js';
 import { createOfflineResolver, type RefsourceResolver } from '../../src/service/refsource-resolver.js';
-import { openStore } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
 import { createWatchedStore } from '../../src/store/watched-store.js';
 import { storedProduct, writeObservations, writeProducts } from '../_store.js';
 

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
 import { tempDir } from '../_setup.js';
 import { pricingPath, PRODUCTS, seedDatabase, startServer, STORED_KEY, STORED_KEY_ID, type TestServer } from './_helpers.js';
 import { writeProducts } from '../_store.js';

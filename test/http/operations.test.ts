@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/service/keys.js';
-import { openStore } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
 import { getJson, HOUR, pricingPath, PRODUCTS, startServer, STORED_KEY, useSeededServer } from './_helpers.js';
 import { nextOrWithinASecond } from '../_pg.js';
 import { writeObservations } from '../_store.js';

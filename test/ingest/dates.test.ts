@@ -10,7 +10,8 @@ import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ingestSource, type IngestOptions } from '../../src/ingest/pipeline.js';
 import { RejectsWriter } from '../../src/ingest/rejects.js';
-import { openStore, type Store } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/store.js';
 import { tempDir } from '../_setup.js';
 
 const NOW = Date.parse('2026-11-22T05:30:00Z');

@@ -14,7 +14,7 @@ import { ROOT, tempDir } from '../_setup.js';
 import { selectRows } from '../_store.js';
 
 type Pipeline = typeof import('../../src/ingest/pipeline.js');
-type Stores = typeof import('../../src/store/store.js');
+type Stores = typeof import('../../src/store/open-store.js');
 type Rejects = typeof import('../../src/ingest/rejects.js');
 type Parallel = typeof import('../../src/ingest/parallel-csv-reader.js');
 
@@ -68,7 +68,7 @@ async function ingestBoth(name: string, content: string, clock: () => number = D
 beforeAll(async () => {
   [pipeline, stores, rejectsModule] = await Promise.all([
     built<Pipeline>('ingest/pipeline.js'),
-    built<Stores>('store/store.js'),
+    built<Stores>('store/open-store.js'),
     built<Rejects>('ingest/rejects.js'),
   ]);
   dir = tempDir();

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '../../src/domain/product.js';
 import { ProductResolver } from '../../src/ingest/resolve.js';
-import { openStore, type IngestWriter, type Store } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { IngestWriter, Store } from '../../src/store/store.js';
 import { writeProducts } from '../_store.js';
 
 describe('resolving TCGplayer rows by (tcgplayer_id, printing)', () => {

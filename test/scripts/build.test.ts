@@ -42,7 +42,7 @@ describe('the build', () => {
   it('writes every built module the tools and tests import by path', () => {
     const imported = builtModulesImported();
     expect(imported.get('dist/cli/main.js')).toBe('bin/compile-cli.js');
-    expect(imported.has('build/store/store.js')).toBe(true);
+    expect(imported.has('build/store/open-store.js')).toBe(true);
     const missing = [...imported].filter(([path]) => !existsSync(join(ROOT, path))).map(([path, by]) => `${path} (imported by ${by})`);
     expect(missing).toEqual([]);
   });

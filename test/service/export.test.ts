@@ -1,7 +1,7 @@
 /** The export of every product's bundle: it reads the catalog a page at a time, over a real store. */
 import { describe, expect, it } from 'vitest';
 import { createPricing, EXPORT_PAGE_SIZE } from '../../src/service/pricing.js';
-import { openStore } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
 import { databaseWith, testProduct } from '../_setup.js';
 
 /** More than two pages of the export's product cursor. */

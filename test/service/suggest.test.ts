@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UnknownProductError } from '../../src/domain/errors.js';
 import { createPricing } from '../../src/service/pricing.js';
 import { editDistance, MAX_SUGGESTIONS } from '../../src/service/suggest.js';
-import { openStore, type Store } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/store.js';
 import { databaseWith, testProduct } from '../_setup.js';
 
 const KEYS = [

@@ -9,7 +9,8 @@ import type { PricingBundle } from '../../src/domain/bundle.js';
 import { parseCollectionCsv } from '../../src/domain/collection.js';
 import { createPricing } from '../../src/service/pricing.js';
 import { valueCollection } from '../../src/service/valuation.js';
-import { openStore, type Store } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/store.js';
 import { tempDir } from '../_setup.js';
 import { writeObservations, writeProducts } from '../_store.js';
 

@@ -6,7 +6,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Product } from '../../src/domain/product.js';
-import { openStore, type IngestWriter, type Store } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { IngestWriter, Store } from '../../src/store/store.js';
 import { describeWithPg, emptyPgDatabase, freshPgDatabase } from '../_pg.js';
 import { tempDir, testProduct } from '../_setup.js';
 import { selectRows, writeObservations, writeProducts } from '../_store.js';

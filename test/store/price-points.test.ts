@@ -10,7 +10,8 @@ import { DAY_MS, HOUR_MS } from '../../src/domain/time.js';
 import { computeBundle, pointsRequest, timelineOfColumns } from '../../src/engine/index.js';
 import { createPricePointReader } from '../../src/store/sqlite/price-points.js';
 import { createPricePointSeriesReader } from '../../src/store/sqlite/price-point-series.js';
-import { openStore, type ResolvedObservation, type Store } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { ResolvedObservation, Store } from '../../src/store/store.js';
 import { writeObservations, writeProducts } from '../_store.js';
 
 const product = (key: string): Product => ({

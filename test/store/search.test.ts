@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../_setup.js';
 import type { Product } from '../../src/domain/product.js';
-import { openStore, type Store } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/store.js';
 import { writeObservations, writeProducts } from '../_store.js';
 
 const card = (productKey: string, productName: string, subtitle: string, setName: string): Product => ({

@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DatabaseUnavailableError } from '../../src/domain/errors.js';
 import type { Product } from '../../src/domain/product.js';
 import { catalogBody } from '../../src/service/catalog.js';
-import { openStore, type Store } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/store.js';
 import { testProduct } from '../_setup.js';
 import { writeObservations, writeProducts } from '../_store.js';
 

@@ -7,7 +7,7 @@
 import type { IngestResult } from '../../ingest/pipeline.js';
 import type { RecordKind } from '../../ingest/formats/types.js';
 import { createProgressBar } from '../../ingest/progress.js';
-import { describeLocation } from '../../store/store.js';
+import { describeLocation } from '../../store/location.js';
 import type { CommandContext } from '../context.js';
 import { EXIT, exitCodeFor, UsageError, worseExit } from '../exit-codes.js';
 import { reportError } from '../report-error.js';

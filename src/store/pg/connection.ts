@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { DatabaseUnavailableError } from '../../domain/errors.js';
-import { redactUrl } from '../store.js';
+import { redactUrl } from '../location.js';
 import { newerSchemaError, PG_MIGRATIONS_DIR as MIGRATIONS_DIR } from '../migrations.js';
 
 /** Any advisory-lock key of our own: held while migrating. */

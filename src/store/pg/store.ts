@@ -2,7 +2,8 @@
  * The PostgreSQL store (`--db postgres://...`): the Store interface (../store.ts) over a
  * node-postgres pool, answering as the SQLite store does. Only this folder knows the dialect.
  */
-import { redactUrl, type OpenOptions, type Store } from '../store.js';
+import { redactUrl } from '../location.js';
+import type { OpenOptions, Store } from '../store.js';
 import { openPool, toPgDatabaseError } from './connection.js';
 import { bumpDataVersion, watchDataVersion } from './data-version.js';
 import { openPgIngestWriter } from './ingest-writer.js';

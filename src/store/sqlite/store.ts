@@ -148,5 +148,3 @@ function openIngestWriter(products: ProductRepo, observations: ObservationRepo, 
     close: () => settled(() => writer.close()),
   };
 }
-
-export { toDatabaseError } from './connection.js';
