@@ -17,11 +17,12 @@ import type { HistoryRequest } from '../domain/history.js';
 import { REFSOURCE_ID } from '../domain/params.js';
 import type { CatalogEntry } from '../domain/product.js';
 import { toIsoUtc, toUtcDate } from '../domain/time.js';
-import type { IngestOptions, IngestResult } from '../ingest/pipeline.js';
+import type { IngestResult } from '../ingest/pipeline.js';
 import type { ApiKeyRecord, Store } from '../store/store.js';
 import { calibrate, showCalibration, type CalibrationReport } from './calibration.js';
 import { catalogBody, searchBody, type CatalogBody, type SearchBody } from './catalog.js';
 import type { History } from './history.js';
+import { ingestAll, type IngestAllOptions } from './ingest-all.js';
 import type { KeyIdentity, KeyVerifier } from './keys.js';
 import { createPricing, type PricedWithChanges, type Pricing, type ProductRef, type SeriesParams } from './pricing.js';
 import { createOfflineResolver, type RefsourceResolver, type Resolution, type ResolverMode, type UpstreamStats } from './refsource-resolver.js';
@@ -48,15 +49,6 @@ export interface BundleCache {
 export interface CreatedKey {
   id: string;
   secret: string;
-}
-
-/** The options of every source of an ingest (ingestAll), and where its rejected records go. */
-export interface IngestAllOptions extends Omit<IngestOptions, 'rejects'> {
-  /** Rejected records are appended to this file, each with `runAt`. */
-  rejectsPath?: string;
-  /** Epoch ms: the start of the run, as the rejects file names it. */
-  runAt: number;
-  onResult?: (result: IngestResult) => void;
 }
 
 /** Every product's bundle, one at a time (see Pricing.exportBundles), and how many there are. */
@@ -267,23 +259,7 @@ export function createOracle(deps: OracleDeps): Oracle {
       return { count: await store.products.count(), bundles: p.exportBundles(params) };
     },
 
-    async ingestAll(sources, { rejectsPath, runAt, onResult, ...options }) {
-      // Loaded here: the pipeline and its formats are most of the code, and only ingest needs them.
-      const [{ ingestSource }, { RejectsWriter }] = await Promise.all([import('../ingest/pipeline.js'), import('../ingest/rejects.js')]);
-      await store.ingestRuns.markInterrupted();
-      const rejects = rejectsPath === undefined ? null : new RejectsWriter(rejectsPath, runAt);
-      try {
-        const results: IngestResult[] = [];
-        for (const source of sources) {
-          const result = await ingestSource(store, source, { ...options, rejects });
-          results.push(result);
-          onResult?.(result);
-        }
-        return results;
-      } finally {
-        rejects?.close();
-      }
-    },
+    ingestAll: (sources, options) => ingestAll(store, sources, options),
 
     calibrate: (asOf, now) => calibrate(store, asOf, now),
     calibration: (at) => showCalibration(store, at),
