@@ -1,7 +1,7 @@
 /**
  * The HTTP adapter: a polka app over node:http, built without binding a port (`listen()` is
  * separate, so tests start a real server on port 0). Each request goes: route match (404),
- * key (401), method (403), rate limit (429), input validation (400/422), one service call,
+ * key (401), method (403), rate limit (429), input validation (400/422), one call on the oracle,
  * JSON out. Every response, errors included, is application/json with a `{detail}` on errors.
  */
 import {
@@ -100,7 +100,7 @@ export function createServer(deps: ServerDeps, options: ServerOptions): OracleSe
     return session;
   }
 
-  /** Serialised bodies of objects the service hands out again and again (cached bundles, the catalog). */
+  /** Serialised bodies of objects handed out again and again (cached bundles, the catalog). */
   const serialized = new WeakMap<object, Buffer>();
   function payload(body: unknown): Buffer {
     if (typeof body !== 'object' || body === null) return Buffer.from(JSON.stringify(body));

@@ -1,6 +1,6 @@
 /**
  * What a route is: its path, whether it needs a key and a token, the schemas of its input and
- * of its 200 body, the statuses it documents, and one handler that calls the service once.
+ * of its 200 body, the statuses it documents, and one handler that calls the oracle once.
  * The server registers these and the OpenAPI document is generated from the same objects.
  */
 import type { z } from 'zod';
