@@ -178,8 +178,9 @@ function createWatchedFile(path: string, checkIntervalMs: number): Store {
   /** The open connection when the path still names its file (checked when due); undefined when none is open or usable. */
   function live(): Store | undefined {
     const current = store;
-    if (current === undefined || performance.now() < nextCheck) return current;
-    nextCheck = performance.now() + checkIntervalMs;
+    const now = performance.now();
+    if (current === undefined || now < nextCheck) return current;
+    nextCheck = now + checkIntervalMs;
     const stats = statSync(path, { throwIfNoEntry: false });
     if (stats && sameFile(identity as FileIdentity, stats) && stats.size > 0) return current;
     // Another file there now is simply opened; a missing or empty one is what the next read answers.
