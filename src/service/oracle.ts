@@ -2,9 +2,10 @@
  * The oracle: the library every adapter calls, once per command or request. The CLI opens a
  * store, makes one call and closes it (cli/service.ts); the server makes one call per request
  * over a store that reopens by itself (store/watched-store.ts). Both parse, call one method
- * of this object, and format. Every method returns a promise; nothing here is cached for a
- * caller's sake: the server keeps its caches at its edge (src/http), keyed by `dataVersion()`,
- * and hands the bundle cache to the calls that use one.
+ * of this object, and format. Every method returns a promise. It keeps nothing between calls
+ * but the calibrations pricing reads (read again once the data version moved): the server
+ * keeps its caches at its edge (src/http), keyed by `dataVersion()`, and hands the bundle
+ * cache to the calls that use one.
  *
  * Pricing is pricing.ts over the store; reference-source ids are resolved through the
  * upstream when there is one (refsource-resolver.ts); API keys are keys.ts.
