@@ -43,7 +43,7 @@ const ON_POSTGRES = [
   'test/http/statuses.test.ts',
   'test/http/strict-input.test.ts',
   'test/http/upstream-faults.test.ts',
-  'test/ingest/parallel-csv-reader.test.ts',
+  'test/ingest/parallel-reader.test.ts',
   'test/ingest/pipeline.test.ts',
   'test/service/export.test.ts',
 ];

@@ -8,8 +8,8 @@ import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
+import { csvField, csvLine } from '../src/domain/csv.js';
 import { DAY_MS } from '../src/domain/time.js';
-import { csvField, csvLine } from '../src/cli/format/csv-field.js';
 import { catalogRows, CATALOG_COLUMNS, OBSERVATION_COLUMNS, observationDays, SOURCES, type SamplePlan } from './generate.js';
 import { SAMPLE_CONDITIONS } from './market-model.js';
 

@@ -2,7 +2,7 @@
 // The build: esbuild bundles src/, one layout for everything that runs.
 //
 // dist/ (published): the CLI as one CommonJS file, dist/cli/main.js, and the ingest's worker
-// thread, dist/ingest/parse-worker.js, bundled on its own (a worker shares no module
+// thread, dist/ingest/parallel-worker.js (src/ingest/parallel-worker.ts), bundled on its own (a worker shares no module
 // instances with the main thread). CommonJS because Node.js 20 starts a CommonJS program
 // faster than an ES module graph, and because only a classic script can be compiled from
 // V8's code cache: after the bundle, scripts/warm-code-cache.js runs the CLI once over a few
@@ -17,10 +17,12 @@
 // build/chunks/ so that a module imported by two entry points is one instance. Also the sample generator
 // (sample/, a tool) in build/sample/ for scripts/generate-sample-data.js and the backtest.
 //
-// Every output file is two levels below the package root, as the sources are, so the paths
-// modules build from import.meta.url (../../drizzle, ../../package.json,
-// ../ingest/parse-worker.js) hold in the sources, dist/ and build/ alike. Type checking is
-// `npm run typecheck`; tsc emits nothing.
+// The code of every module that builds a path from import.meta.url (../../drizzle,
+// ../../package.json, ../ingest/parallel-worker.js) runs from a file two levels below the package
+// root: dist/cli/main.js, build/chunks/ (shared code), and the parse worker,
+// dist/ingest/parallel-worker.js. The paths to the package
+// root then hold in the sources, dist/ and build/ alike. Type checking is `npm run typecheck`;
+// tsc emits nothing.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,7 +33,6 @@ import { warmCodeCache } from './warm-code-cache.js';
 /** The modules bench/, backtest/ and tests import from build/, by path under src/ without the extension. */
 const TOOL_ENTRY_POINTS = [
   'cli/main',
-  'ingest/parse-worker',
   'store/open-store',
   'service/pricing',
   'service/calibration',
@@ -39,12 +40,19 @@ const TOOL_ENTRY_POINTS = [
   'domain/time',
   'engine/stats',
   'ingest/pipeline',
-  'ingest/rejects',
-  'ingest/parallel-csv-reader',
+  'ingest/write/rejects-writer',
+  'ingest/parallel-reader',
   // The feed format registry, which test/fixtures/oracle-with-buggy-format.js adds a format to
   // before it runs the CLI of the same build.
   'ingest/formats/index',
 ];
+
+/**
+ * The parse worker, an entry point of both builds: where the parallel reader looks for it
+ * (src/ingest/parallel-reader.ts), two levels below the package root as the store's
+ * migrations directory, which it resolves from its own file, requires.
+ */
+const PARSE_WORKER = { 'ingest/parallel-worker': 'src/ingest/parallel-worker.ts' };
 
 /** Stands for the build id in the bundles' first line until their contents are known. */
 const ID_PLACEHOLDER = '0'.repeat(64);
@@ -85,8 +93,8 @@ const entries = (paths) => Object.fromEntries(paths.map((path) => [path, `src/${
 rmSync(`${ROOT}/dist`, { recursive: true, force: true });
 rmSync(`${ROOT}/build`, { recursive: true, force: true });
 await Promise.all([
-  build({ ...PRODUCT, entryPoints: entries(['cli/main', 'ingest/parse-worker']), outdir: 'dist' }).then(({ outputFiles }) => writeWithBuildIds(outputFiles)),
-  build({ ...ESM_CHUNKS, entryPoints: entries(TOOL_ENTRY_POINTS), outdir: 'build' }),
+  build({ ...PRODUCT, entryPoints: { ...entries(['cli/main']), ...PARSE_WORKER }, outdir: 'dist' }).then(({ outputFiles }) => writeWithBuildIds(outputFiles)),
+  build({ ...ESM_CHUNKS, entryPoints: { ...entries(TOOL_ENTRY_POINTS), ...PARSE_WORKER }, outdir: 'build' }),
   build({ ...ESM_CHUNKS, entryPoints: ['sample/cli.ts', 'sample/prng.ts'], outdir: 'build/sample' }),
 ]);
 // The package is "type": "module"; these files are CommonJS.

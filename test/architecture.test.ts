@@ -43,17 +43,6 @@ const MAY_IMPORT: Record<Layer, readonly Layer[]> = {
   sample: ['domain'],
 };
 
-/**
- * The CSV helpers still live in ingest/ and cli/ on this branch; the branch that moves them
- * into a leaf src/domain/csv.ts removes these arrows. Delete this list when it lands (the
- * last test below fails until then, so the list cannot outlive the arrows it excuses).
- */
-const ALLOWED_UNTIL_CSV_MOVE: readonly (readonly [from: string, to: string])[] = [
-  ['src/domain/collection.ts', 'src/ingest/csv-parser.ts'],
-  ['src/domain/collection.ts', 'src/ingest/errors.ts'],
-  ['sample/write-csv.ts', 'src/cli/format/csv-field.ts'],
-];
-
 /** The modules of src/store that code outside it may import. */
 const STORE_FACE = ['src/store/store.ts', 'src/store/open-store.ts', 'src/store/watched-store.ts', 'src/store/location.ts'];
 const STORE_DIALECTS = ['src/store/sqlite/', 'src/store/pg/'];
@@ -260,11 +249,6 @@ describe('src/ and sample/', () => {
   });
 
   it('import only down the layers', () => {
-    expect(layerViolations(graph, ALLOWED_UNTIL_CSV_MOVE)).toEqual([]);
-  });
-
-  it('still have every arrow ALLOWED_UNTIL_CSV_MOVE excuses (delete the list once they are gone)', () => {
-    const gone = ALLOWED_UNTIL_CSV_MOVE.filter(([from, to]) => !graph.get(from)?.includes(to)).map(([from, to]) => `${from} -> ${to}`);
-    expect(gone).toEqual([]);
+    expect(layerViolations(graph)).toEqual([]);
   });
 });

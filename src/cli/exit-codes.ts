@@ -3,8 +3,8 @@
  * Nothing else in the CLI decides an exit code, but for bin/oracle.js: 1 when the bundle
  * cannot be loaded, and `internal` (from here) when main never settled.
  */
-import { InvalidParameterError, NoCatalogMappingError, OracleError, UnknownProductError } from '../domain/errors.js';
-import { GzipCorruptError, IngestInterruptedError, InputError, MapperBugError } from '../ingest/errors.js';
+import { InputError, InvalidParameterError, NoCatalogMappingError, OracleError, UnknownProductError } from '../domain/errors.js';
+import { GzipCorruptError, IngestInterruptedError, MapperBugError } from '../ingest/errors.js';
 
 export const EXIT = {
   ok: 0,

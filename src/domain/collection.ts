@@ -5,8 +5,8 @@
  * its line number and the rest are still valued. Unusable files (no header, unknown or
  * missing columns, broken CSV) are an InputError (exit 2).
  */
-import { CsvParser } from '../ingest/csv-parser.js';
-import { InputError } from '../ingest/errors.js';
+import { CsvParser } from './csv.js';
+import { InputError } from './errors.js';
 import { SLOT_KEYS } from './history.js';
 import { parseIntInRange } from './params.js';
 

@@ -70,3 +70,31 @@ export class DatabaseBusyError extends DatabaseUnavailableError {}
 
 /** An input source (file, stdin, URL) cannot be read; the message names it. */
 export class SourceUnreadableError extends OracleError {}
+
+/**
+ * An input file is unusable at a known place: empty, of an undetectable or wrong kind,
+ * unknown columns, invalid UTF-8, a record over the length limit, broken CSV or JSON structure.
+ * The message reads `<source>:<line>: <what>`.
+ */
+export class InputError extends OracleError {
+  constructor(
+    readonly source: string,
+    readonly line: number,
+    readonly what: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${source}:${line}: ${what}`, options);
+  }
+}
+
+/** Longest record (CSV record, NDJSON line, JSON array element) accepted, in characters. */
+export const MAX_RECORD_CHARS = 64 * 1024;
+
+/** The error of a record over MAX_RECORD_CHARS: never buffer a runaway line. */
+export function recordTooLong(source: string, line: number): InputError {
+  return new InputError(
+    source,
+    line,
+    `record is longer than ${MAX_RECORD_CHARS.toLocaleString('en-US')} characters (a missing line break or closing quote?)`,
+  );
+}

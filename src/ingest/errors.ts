@@ -1,24 +1,9 @@
 /**
- * Errors of the ingest pipeline. A source that cannot be read at all is the domain's
- * SourceUnreadableError (exit 1); everything here names the source and the line.
+ * Errors of the ingest pipeline only. A source that cannot be read at all is the domain's
+ * SourceUnreadableError (exit 1), unusable input at a known line the domain's InputError
+ * (exit 2): the collection file of `oracle value` fails the same way.
  */
 import { OracleError } from '../domain/errors.js';
-
-/**
- * The input itself is unusable at a known place: empty, of an undetectable or wrong kind,
- * unknown columns, invalid UTF-8, a record over the length limit, broken CSV or JSON structure.
- * The message reads `<source>:<line>: <what>`.
- */
-export class InputError extends OracleError {
-  constructor(
-    readonly source: string,
-    readonly line: number,
-    readonly what: string,
-    options?: { cause?: unknown },
-  ) {
-    super(`${source}:${line}: ${what}`, options);
-  }
-}
 
 /**
  * A feed format's mapper threw something other than a RowRejection: a bug, reported as one
@@ -40,16 +25,4 @@ export class IngestInterruptedError extends OracleError {
   ) {
     super(message);
   }
-}
-
-/** Longest record (CSV record, NDJSON line, JSON array element) accepted, in characters. */
-export const MAX_RECORD_CHARS = 64 * 1024;
-
-/** The error of a record over MAX_RECORD_CHARS: never buffer a runaway line. */
-export function recordTooLong(source: string, line: number): InputError {
-  return new InputError(
-    source,
-    line,
-    `record is longer than ${MAX_RECORD_CHARS.toLocaleString('en-US')} characters (a missing line break or closing quote?)`,
-  );
 }

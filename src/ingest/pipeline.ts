@@ -1,25 +1,23 @@
 /**
- * One source from bytes to committed rows: open, decode, detect, parse, validate, write,
- * and record the run in the ingest-runs table. Everything streams: memory holds a chunk,
- * the row being written and the product cache, whatever the size of the source.
+ * One source from bytes to committed rows, through the stages the folders here are named
+ * for: read/ (open, decompress, decode, parse the container), formats/ (detect the format,
+ * map rows to canonical records), validate/ (check each record, resolve its product) and
+ * write/ (insert in batches, rejects to their file); parallel/ runs the first three for a
+ * large canonical CSV in a worker thread. The run is recorded in the ingest-runs table.
+ * Everything streams: memory holds a chunk, the row being written and the product cache,
+ * whatever the size of the source.
  */
-import { DatabaseBusyError, SourceUnreadableError } from '../domain/errors.js';
+import { DatabaseBusyError, InputError, SourceUnreadableError } from '../domain/errors.js';
 import type { Store } from '../store/store.js';
-import { CsvParser } from './csv-parser.js';
-import { csvRowHandler, mapperFailure, type CsvRowOptions } from './csv-rows.js';
-import { decodeUtf8 } from './decode.js';
-import { chooseContainer, chooseCsvFormat, kindOfFields } from './detect.js';
-import { GzipCorruptError, IngestInterruptedError, InputError } from './errors.js';
-import { findJsonFeedFormat } from './formats/index.js';
-import { RowRejection, type JsonFormat, type RecordKind } from './formats/types.js';
-import { JsonArrayReader } from './json-array.js';
-import type { JsonRecordHandler } from './json-records.js';
-import { NdjsonReader } from './ndjson.js';
-import { openSource, type OpenedSource } from './open-source.js';
-import { ParallelCsvReader, parallelReaderAvailable } from './parallel-csv-reader.js';
-import type { CanonicalRecord } from './records.js';
-import { RecordWriter, type RecordCounts } from './record-writer.js';
-import type { RejectsWriter } from './rejects.js';
+import { csvReader, csvRowOptions, isCanonicalObservations, jsonReader, type ReadOptions, type Reader } from './container-readers.js';
+import { GzipCorruptError, IngestInterruptedError } from './errors.js';
+import { chooseContainer } from './formats/detect.js';
+import type { RecordKind } from './formats/types.js';
+import { ParallelCsvReader, parallelReaderAvailable } from './parallel-reader.js';
+import { decodeUtf8 } from './read/decode-utf8.js';
+import { openSource, type OpenedSource } from './read/open-source.js';
+import { RecordWriter, type RecordCounts } from './write/record-writer.js';
+import type { RejectsWriter } from './write/rejects-writer.js';
 
 /**
  * Records per transaction: large enough to amortise the commit (index pages dirtied by many
@@ -33,6 +31,7 @@ export const DEFAULT_BATCH_SIZE = 200_000;
 /** A slow source (a pipe, a URL) still commits what it delivered about this often. */
 const COMMIT_INTERVAL_MS = 1_000;
 
+/** What `onProgress` hears between chunks (the CLI draws it: cli/format/ingest-progress.ts). */
 export interface IngestProgress {
   source: string;
   records: number;
@@ -40,23 +39,16 @@ export interface IngestProgress {
   totalBytes: number | null;
 }
 
-export interface IngestOptions {
-  kind?: RecordKind;
-  format?: string;
+export interface IngestOptions extends ReadOptions {
   dryRun?: boolean;
   /** More rejects than this makes the run `rejected` (exit 3); good records are still written. */
   maxRejects: number;
-  /** `--observed-at`, epoch ms (checked by the CLI). */
-  observedAt?: number;
-  subtype?: string;
   rejects?: RejectsWriter | null;
   /**
    * Aborting stops the run after committing what was read (Ctrl-C, SIGTERM); the abort reason,
    * a signal name, is named in the message.
    */
   signal?: AbortSignal;
-  /** Epoch ms: the ingest-runs times, the default time of price-guide rows, and what a future observation is. */
-  clock: () => number;
   stdin: NodeJS.ReadableStream;
   onProgress?: (progress: IngestProgress) => void;
   batchSize?: number;
@@ -79,19 +71,6 @@ export interface IngestResult {
   /** Why the source stopped early (what it committed before stays in `counts`); null when it was read to its end. */
   failure: Error | null;
   elapsedMs: number;
-}
-
-/** A reader of one container: text in, records out to the writer. */
-interface Reader {
-  /** Resolves when the reader takes more text (a reader working ahead of the writes). */
-  ready?(): Promise<void>;
-  push(text: string): void;
-  end(): void | Promise<void>;
-  /** The line reached, for messages. */
-  line(): number;
-  /** Waits until what was pushed is written, ignoring failures (before committing on a bad input). */
-  settle?(): Promise<void>;
-  close?(): Promise<void>;
 }
 
 /** Sources smaller than this are read on one thread: starting the worker costs more than it saves. */
@@ -267,8 +246,6 @@ function interrupted(name: string, line: number, writer: RecordWriter, source: O
   return new IngestInterruptedError(by, `${name}:${line}: interrupted by ${by}; ${kept}, run the same command again to complete`);
 }
 
-type StartRun = (kind: string, format: string) => void;
-
 /** Rolls back what is open when the database itself failed; that failure is the one reported. */
 async function abandonQuietly(writer: RecordWriter): Promise<void> {
   try {
@@ -276,140 +253,4 @@ async function abandonQuietly(writer: RecordWriter): Promise<void> {
   } catch {
     // Closing the store rolls back whatever is still open.
   }
-}
-
-function csvReader(name: string, options: IngestOptions, writer: RecordWriter, startRun: StartRun): Reader {
-  const handler = csvRowHandler(csvRowOptions(name, options), writer, (format) => {
-    writer.skipUnmapped = format.skipsUnmapped === true;
-    writer.keepStoredKeys = format.keepsProductKeys === true;
-    startRun(options.kind ?? format.kinds.join('+'), format.name);
-  });
-  const parser = new CsvParser(name, handler);
-  return { push: (text) => parser.push(text), end: () => parser.end(), line: () => parser.currentLine };
-}
-
-/** True when a CSV source's header is that of canonical observation records (what the parse worker reads). */
-function isCanonicalObservations(name: string, head: string, options: IngestOptions): boolean {
-  let header: string[] | null = null;
-  const stop = new Error('header read');
-  try {
-    new CsvParser(name, (fields) => {
-      header = fields;
-      throw stop;
-    }).push(head);
-  } catch (error) {
-    if (error !== stop) return false; // the single-threaded reader reports it
-  }
-  if (header === null) return false;
-  try {
-    const format = chooseCsvFormat(header, options.format, options.kind);
-    return format.name === 'csv' && format.kinds.length === 1 && format.kinds[0] === 'observations';
-  } catch {
-    return false;
-  }
-}
-
-function csvRowOptions(name: string, options: IngestOptions): CsvRowOptions {
-  return {
-    source: name,
-    format: options.format,
-    kind: options.kind,
-    observedAt: options.observedAt,
-    subtype: options.subtype,
-    now: options.clock(),
-  };
-}
-
-function jsonReader(
-  name: string,
-  container: 'ndjson' | 'json',
-  options: IngestOptions,
-  writer: RecordWriter,
-  startRun: StartRun,
-): Reader {
-  let kind: RecordKind | null = null;
-  let line = 1;
-  const feed = findJsonFeedFormat(options.format);
-  if (feed !== undefined) return jsonFeedReader(name, container, feed, options, writer, startRun);
-  const handler: JsonRecordHandler = {
-    value(value, at) {
-      line = at;
-      const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
-      if (kind === null) {
-        // The first record decides the kind, and shows whether this is JSON records at all.
-        if (!isObject) throw new InputError(name, at, `expected a JSON object per record, found ${Array.isArray(value) ? 'an array' : typeof value}`);
-        kind = firstRecordKind(name, at, Object.keys(value), options.kind);
-        startRun(kind, container);
-      }
-      writer.line = at;
-      if (!isObject) writer.rejectUnread(at, 'the record is not a JSON object', value);
-      else if (kind === 'catalog') writer.product(value as CanonicalRecord);
-      else writer.observation(value as CanonicalRecord);
-    },
-    invalid(at, reason, text) {
-      line = at;
-      if (kind === null) throw new InputError(name, at, `${reason} (is this ${container === 'json' ? 'a JSON array' : 'NDJSON'}?)`);
-      writer.rejectUnread(at, reason, text);
-    },
-  };
-  const reader = container === 'json' ? new JsonArrayReader(name, handler) : new NdjsonReader(name, handler);
-  return { push: (text) => reader.push(text), end: () => reader.end(), line: () => line };
-}
-
-/**
- * A reader of a JSON feed format (sold listings): each value goes through the format's
- * mapper; a RowRejection rejects the value, any other error stops the run as a bug.
- */
-function jsonFeedReader(
-  name: string,
-  container: 'ndjson' | 'json',
-  feed: JsonFormat,
-  options: IngestOptions,
-  writer: RecordWriter,
-  startRun: StartRun,
-): Reader {
-  if (options.kind !== undefined && !feed.kinds.includes(options.kind)) {
-    throw new InputError(name, 1, `--format ${feed.name} makes ${feed.kinds.join(' and ')} records, not ${options.kind}`);
-  }
-  const map = feed.open(csvRowOptions(name, options));
-  startRun(feed.kinds.join('+'), feed.name);
-  let line = 1;
-  let seen = false;
-  const handler: JsonRecordHandler = {
-    value(value, at) {
-      line = writer.line = at;
-      seen = true;
-      try {
-        map(value, writer);
-      } catch (error) {
-        if (!(error instanceof RowRejection)) throw mapperFailure(name, at, feed.name, error);
-        writer.rejectUnread(at, error.message, value);
-      }
-    },
-    invalid(at, reason, text) {
-      line = at;
-      // A first line that is no JSON: not NDJSON at all (a pretty-printed response, say).
-      if (!seen) throw new InputError(name, at, `${reason} (is this ${container === 'json' ? 'a JSON array' : 'NDJSON'}? ${feed.notJsonRecordsHint})`);
-      writer.rejectUnread(at, reason, text);
-    },
-  };
-  const reader = container === 'json' ? new JsonArrayReader(name, handler) : new NdjsonReader(name, handler);
-  return { push: (text) => reader.push(text), end: () => reader.end(), line: () => line };
-}
-
-function firstRecordKind(name: string, line: number, keys: readonly string[], kind: RecordKind | undefined): RecordKind {
-  const detected = kindOfFields(keys);
-  if (kind !== undefined && detected !== null && detected !== kind) {
-    throw new InputError(name, line, `the first record has ${detected} fields but --kind is ${kind}`);
-  }
-  const chosen = kind ?? detected;
-  if (chosen === null) {
-    const listing = keys.includes('itemId') || keys.includes('lastSoldPrice') ? '; a marketplace sold listing needs --format sold-listings' : '';
-    throw new InputError(
-      name,
-      line,
-      `cannot tell the record kind from the first record: observations need source, observed_at and a price; catalog records need product_key and product_name (or use --kind)${listing}`,
-    );
-  }
-  return chosen;
 }

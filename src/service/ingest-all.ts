@@ -18,7 +18,7 @@ export interface IngestAllOptions extends Omit<IngestOptions, 'rejects'> {
  */
 export async function ingestAll(store: Store, sources: readonly string[], { rejectsPath, runAt, onResult, ...options }: IngestAllOptions): Promise<IngestResult[]> {
   // Loaded here: the pipeline and its formats are most of the code, and only ingest needs them.
-  const [{ ingestSource }, { RejectsWriter }] = await Promise.all([import('../ingest/pipeline.js'), import('../ingest/rejects.js')]);
+  const [{ ingestSource }, { RejectsWriter }] = await Promise.all([import('../ingest/pipeline.js'), import('../ingest/write/rejects-writer.js')]);
   await store.ingestRuns.markInterrupted();
   const rejects = rejectsPath === undefined ? null : new RejectsWriter(rejectsPath, runAt);
   try {

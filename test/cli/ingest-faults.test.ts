@@ -402,7 +402,7 @@ describe('oracle ingest with a bug in a feed mapper', () => {
     expect(debug.code).toBe(70);
     // After bin/oracle.js's line on how it loaded the bundle, the worker's stacks: the
     // MapperBugError's (through the worker's row handler), then the TypeError's, in the preload.
-    expect(debug.stderr).toMatch(/^oracle: dist\/cli\/main\.js .*\nMapperBugError: stdin:3: the csv format failed.*\n(?: {4}at .*\n)*? {4}at .*parse-worker\.js/);
+    expect(debug.stderr).toMatch(/^oracle: dist\/cli\/main\.js .*\nMapperBugError: stdin:3: the csv format failed.*\n(?: {4}at .*\n)*? {4}at .*parallel-worker\.js/);
     expect(debug.stderr).toMatch(/\nCaused by: TypeError: Cannot read properties of undefined \(reading 'trim'\)\n {4}at .*buggy-worker-preload\.cjs:\d+/);
   });
 });

@@ -3,13 +3,13 @@
  * exist or an observation dated more than five minutes after the ingest's clock is a reject
  * with its line and reason; every good record still lands. The clock is injected.
  */
-import Database from 'better-sqlite3';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ingestSource, type IngestOptions } from '../../src/ingest/pipeline.js';
-import { RejectsWriter } from '../../src/ingest/rejects.js';
+import { RejectsWriter } from '../../src/ingest/write/rejects-writer.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { tempDir } from '../_setup.js';

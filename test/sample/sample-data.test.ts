@@ -10,13 +10,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GRADERS, MATRIX_GRADES } from '../../src/domain/conditions.js';
-import { DAY_MS, HOUR_MS } from '../../src/domain/time.js';
-import { CsvParser } from '../../src/ingest/csv-parser.js';
 import { main } from '../../sample/cli.js';
 import { observationRows, planSample, type ExactPlan, type ObservationRow, type SamplePlan } from '../../sample/generate.js';
 import { SAMPLE_PRODUCTS } from '../../sample/products.js';
 import { catalogCsv, observationChunks, writeSample } from '../../sample/write-csv.js';
+import { GRADERS, MATRIX_GRADES } from '../../src/domain/conditions.js';
+import { CsvParser } from '../../src/domain/csv.js';
+import { DAY_MS, HOUR_MS } from '../../src/domain/time.js';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..', '..');

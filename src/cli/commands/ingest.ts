@@ -6,7 +6,7 @@
  */
 import type { IngestResult } from '../../ingest/pipeline.js';
 import type { RecordKind } from '../../ingest/formats/types.js';
-import { createProgressBar } from '../../ingest/progress.js';
+import { createProgressBar } from '../format/ingest-progress.js';
 import { describeLocation } from '../../store/location.js';
 import type { CommandContext } from '../context.js';
 import { EXIT, exitCodeFor, UsageError, worseExit } from '../exit-codes.js';

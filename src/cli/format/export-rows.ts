@@ -4,7 +4,7 @@
  */
 import type { PricingBundle } from '../../domain/bundle.js';
 import { SLOT_KEYS } from '../../domain/history.js';
-import { csvLine } from './csv-field.js';
+import { csvLine } from '../../domain/csv.js';
 import { confidenceOf, slotOf } from '../../service/history.js';
 
 /** The `--format` choices of oracle export (program.ts). */

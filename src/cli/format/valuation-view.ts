@@ -1,6 +1,6 @@
 /** `oracle value` for people (a table of lines, then the total) and as CSV. */
 import type { Valuation, ValuedLine } from '../../service/valuation.js';
-import { csvLine } from './csv-field.js';
+import { csvLine } from '../../domain/csv.js';
 import { fitColumns, type Column } from './columns.js';
 import { cellText } from './export-rows.js';
 import { formatUsd } from './money.js';

@@ -3,8 +3,10 @@
  * per row. Column positions are resolved once per file and rows become plain records with
  * no further lookups: this is the hot path of a large ingest.
  */
-import { observationColumns, type ObservationColumns } from '../observation-cells.js';
-import { CATALOG_FIELDS, OBSERVATION_FIELDS, type CanonicalRecord } from '../records.js';
+import { CATALOG_FIELDS } from '../validate/catalog.js';
+import { observationColumns, type ObservationColumns } from '../validate/observation-fast.js';
+import { OBSERVATION_FIELDS } from '../validate/observation.js';
+import type { CanonicalRecord } from '../validate/record.js';
 import { RowRejection, type RecordKind, type RecordSink, type RowFormat, type RowMapper } from './types.js';
 
 /** The sink of canonical rows, whose records are already normalised (trimmed, empty cells left out). */

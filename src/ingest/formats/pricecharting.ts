@@ -5,9 +5,9 @@
  * and every ignored column are documented in docs/feeds.md.
  */
 import { POOLED_GRADER, UNGRADED } from '../../domain/conditions.js';
+import { InputError } from '../../domain/errors.js';
 import type { Era, ProductType } from '../../domain/product.js';
 import { parseCalendarDate } from '../../domain/time.js';
-import { InputError } from '../errors.js';
 import { fieldsByName, observedAtOf, type CsvFields } from './feed-row.js';
 import { RowRejection, type RowFormat } from './types.js';
 import { columnCents } from './usd-cents.js';

@@ -29,7 +29,7 @@ export function isTcgplayerHeader(header: readonly string[]): boolean {
 
 /** An observation of a TCGplayer row, in the canonical record's field names. */
 export interface TcgplayerObservation {
-  /** With printing, resolved to the catalog product at ingest (resolve.ts). */
+  /** With printing, resolved to the catalog product at ingest (validate/product-resolver.ts). */
   tcgplayer_id: string;
   printing: string;
   source: typeof TCGPLAYER_SOURCE;

@@ -1,5 +1,5 @@
 /** The interface of a row format: how one parsed CSV row becomes canonical records. */
-import type { CanonicalRecord } from '../records.js';
+import type { CanonicalRecord } from '../validate/record.js';
 
 /** The two kinds of record `oracle ingest` loads (CONTRACT.md). */
 export type RecordKind = 'observations' | 'catalog';

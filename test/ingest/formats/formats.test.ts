@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { chooseCsvFormat } from '../../../src/ingest/detect.js';
+import { InputError } from '../../../src/domain/errors.js';
+import { chooseCsvFormat } from '../../../src/ingest/formats/detect.js';
 import { CONTAINER_FORMATS, FEED_FORMATS, FORMAT_NAMES, JSON_FEED_FORMATS } from '../../../src/ingest/formats/index.js';
 import { pricechartingFormat } from '../../../src/ingest/formats/pricecharting.js';
 import { tcgplayerFormat } from '../../../src/ingest/formats/tcgplayer.js';
-import { InputError } from '../../../src/ingest/errors.js';
 import { RowRejection, type FormatOptions, type RecordSink } from '../../../src/ingest/formats/types.js';
-import type { CanonicalRecord } from '../../../src/ingest/records.js';
+import type { CanonicalRecord } from '../../../src/ingest/validate/record.js';
 
 const PC_HEADER = ['id', 'console-name', 'product-name', 'loose-price', 'cib-price', 'new-price', 'graded-price', 'box-only-price', 'manual-only-price', 'bgs-10-price', 'tcg-id', 'release-date'];
 const PC_ROW = ['630417', 'Pokemon Base Set', 'Charizard #4', '$296.62', '', '', '', '', '$29,643.13', '', '42382', '1999-01-09'];

@@ -1,0 +1,163 @@
+/**
+ * Opens one ingest source as a stream of bytes: a file path, '-' for stdin, or an http(s)
+ * URL fetched with undici. Gzip is recognised by its magic bytes (so `*.gz` files and
+ * gzip-encoded responses both work) and decompressed on the fly; nothing is read whole.
+ * Gzip checks its data only at the end of the stream (CRC-32 and length), so a gzip source
+ * says so (`compressed()`) and can finish that check without its text (`verify()`).
+ */
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { Readable, pipeline } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import { createGunzip, type Gunzip } from 'node:zlib';
+import { SourceUnreadableError } from '../../domain/errors.js';
+import { GzipCorruptError } from '../errors.js';
+
+
+export interface OpenedSource {
+  /** How messages and the ingest-runs table name the source: the path, the URL, or `stdin`. */
+  readonly name: string;
+  /** The path or URL path, for format detection by extension ('' for stdin). */
+  readonly path: string;
+  /** Decompressed bytes. */
+  readonly chunks: AsyncIterable<Buffer>;
+  /** Bytes read from the source so far (compressed, as stored or sent). */
+  bytesRead(): number;
+  /** Size of the source when known (file size, Content-Length). */
+  readonly totalBytes: number | null;
+  /** True when the bytes are gzip; known once the first chunk was read. */
+  compressed(): boolean;
+  /**
+   * Reads the rest of a gzip stream without handing it on and resolves when gzip's own
+   * checks passed; throws GzipCorruptError (or SourceUnreadableError) otherwise. Nothing for
+   * uncompressed sources. Call it only after `chunks` stopped being read.
+   */
+  verify(): Promise<void>;
+  /** Stops reading and releases the file, socket or decompressor. */
+  close(): void;
+}
+
+/**
+ * File reads of 64 KiB: the decoded text of a chunk then stays a young-generation string
+ * (V8 puts strings over 128 KiB in the old generation, where each chunk would linger until a
+ * full collection and inflate the heap by tens of MB).
+ */
+const READ_CHUNK_BYTES = 64 * 1024;
+const URL_PATTERN = /^https?:\/\//i;
+
+/** Opens `spec`; throws SourceUnreadableError naming it when it cannot be opened. */
+export async function openSource(spec: string, stdin: NodeJS.ReadableStream): Promise<OpenedSource> {
+  if (spec === '-') return wrap('stdin', '', stdin as AsyncIterable<Buffer>, null);
+  if (URL_PATTERN.test(spec)) return openUrl(spec);
+  return openFile(spec);
+}
+
+async function openFile(path: string): Promise<OpenedSource> {
+  let size: number;
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) throw new SourceUnreadableError(`${path}: is a directory, not a file`);
+    size = info.size;
+  } catch (error) {
+    if (error instanceof SourceUnreadableError) throw error;
+    throw new SourceUnreadableError(`${path}: ${describeFsError(error)}`, { cause: error });
+  }
+  return wrap(path, path, createReadStream(path, { highWaterMark: READ_CHUNK_BYTES }), size);
+}
+
+async function openUrl(url: string): Promise<OpenedSource> {
+  // undici is loaded only for URLs: file and stdin ingests do not pay for it.
+  const { request, Agent, interceptors } = await import('undici');
+  const dispatcher = new Agent({ connectTimeout: 10_000 }).compose(interceptors.redirect({ maxRedirections: 5 }));
+  let response: Awaited<ReturnType<typeof request>>;
+  try {
+    response = await request(url, { method: 'GET', dispatcher, headersTimeout: 30_000, bodyTimeout: 60_000 });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    throw new SourceUnreadableError(`${url}: cannot fetch: ${code ?? (error as Error).message}`, { cause: error });
+  }
+  if (response.statusCode < 200 || response.statusCode > 299) {
+    await response.body.dump();
+    throw new SourceUnreadableError(`${url}: HTTP ${response.statusCode} from the server`);
+  }
+  const length = Number(response.headers['content-length']);
+  return wrap(url, new URL(url).pathname, response.body, Number.isFinite(length) ? length : null);
+}
+
+function wrap(name: string, path: string, raw: AsyncIterable<Buffer>, totalBytes: number | null): OpenedSource {
+  let bytes = 0;
+  async function* counted(): AsyncGenerator<Buffer> {
+    try {
+      for await (const chunk of raw) {
+        bytes += chunk.length;
+        yield chunk;
+      }
+    } catch (error) {
+      throw new SourceUnreadableError(`${name}: read failed: ${describeFsError(error)}`, { cause: error });
+    } finally {
+      (raw as Partial<Readable>).destroy?.();
+    }
+  }
+  const counting = counted();
+  let gunzip: Gunzip | null = null;
+  let gunzipFailure: Promise<Error | null> | null = null;
+
+  /** Passes bytes through, or through gunzip when they start with gzip's magic bytes 1f 8b. */
+  async function* decompressed(): AsyncGenerator<Buffer> {
+    const first = await counting.next();
+    if (first.done) return;
+    const head = first.value;
+    if (head.length < 2 || head[0] !== 0x1f || head[1] !== 0x8b) {
+      yield head;
+      yield* counting;
+      return;
+    }
+    async function* all(): AsyncGenerator<Buffer> {
+      yield head;
+      yield* counting;
+    }
+    const inflate = (gunzip = createGunzip());
+    // Errors of either side, the read or the checks, end up here (and in `inflate`).
+    gunzipFailure = new Promise((resolve) => pipeline(Readable.from(all()), inflate, (error) => resolve(error ?? null)));
+    try {
+      // Not destroyed when the reader stops early: verify() may still read it to its end.
+      for await (const chunk of inflate.iterator({ destroyOnReturn: false })) yield chunk as Buffer;
+    } catch (error) {
+      throw gzipError(name, error);
+    }
+  }
+
+  return {
+    name,
+    path,
+    totalBytes,
+    bytesRead: () => bytes,
+    chunks: decompressed(),
+    compressed: () => gunzip !== null,
+    async verify() {
+      if (gunzip === null || gunzipFailure === null) return;
+      gunzip.resume(); // what is left is read and dropped; only gzip's verdict matters
+      const [failure] = await Promise.all([gunzipFailure, finished(gunzip).catch(() => undefined)]);
+      if (failure !== null) throw gzipError(name, failure);
+    },
+    close() {
+      gunzip?.destroy();
+      (raw as Partial<Readable>).destroy?.(); // also ends a read waiting on a quiet pipe or socket
+    },
+  };
+}
+
+/** The error of a gzip stream that failed: a read failure stays one, anything zlib says means corrupt data. */
+function gzipError(name: string, error: unknown): Error {
+  if (error instanceof SourceUnreadableError || error instanceof GzipCorruptError) return error;
+  const reason = (error as Error).message;
+  return new GzipCorruptError(`${name}: the gzip data is corrupt (${reason}): nothing from this source was committed`, { cause: error });
+}
+
+function describeFsError(error: unknown): string {
+  const code = (error as { code?: string }).code;
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EISDIR') return 'is a directory, not a file';
+  return (error as Error).message;
+}

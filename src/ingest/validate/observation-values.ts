@@ -1,0 +1,53 @@
+/**
+ * One valid observation as primitives: what the insert binds and what resolution needs.
+ * A reader refills a single instance for every row, so a row leaves no object behind.
+ * Filled either by the fast check of CSV cells (observation-fast.ts) or by the schema's
+ * check of a record (checkObservation, observation.ts), with the same result for the same
+ * input.
+ */
+import { conditionKey, UNGRADED } from '../../domain/conditions.js';
+
+export class ObservationValues {
+  /** The product reference (at least one is set). */
+  productKey: string | undefined = undefined;
+  refsourceId: string | undefined = undefined;
+  tcgplayerId: string | undefined = undefined;
+  /** With tcgplayerId: the printing of a TCGplayer price (feed records only; CSV cells have none). */
+  printing: string | undefined = undefined;
+  source = '';
+  observedAt = 0;
+  priceMinor = 0;
+  /** Upper case, or `ungraded`. */
+  grader: string = UNGRADED;
+  /** null when ungraded. */
+  grade: number | null = null;
+  /** conditionKey(grader, grade). */
+  condition: string = UNGRADED;
+  /** '' when the record has none (the store's encoding). */
+  externalId = '';
+
+  /** Sets the fields shared by both fillers; `grader` normalised, `grade` a valid half step. */
+  set(
+    productKey: string | undefined,
+    refsourceId: string | undefined,
+    tcgplayerId: string | undefined,
+    source: string,
+    observedAt: number,
+    priceMinor: number,
+    grader: string | undefined,
+    grade: number | undefined,
+    externalId: string | undefined,
+  ): void {
+    this.productKey = productKey;
+    this.refsourceId = refsourceId;
+    this.tcgplayerId = tcgplayerId;
+    this.source = source;
+    this.observedAt = observedAt;
+    this.priceMinor = priceMinor;
+    const graded = grader !== undefined && grader !== UNGRADED;
+    this.grader = graded ? grader : UNGRADED;
+    this.grade = graded ? (grade as number) : null;
+    this.condition = graded ? conditionKey(grader, grade as number) : UNGRADED;
+    this.externalId = externalId ?? '';
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * The canonical observation record of CONTRACT.md as a zod schema: the one definition of a
+ * valid observation, whatever the container (CSV, NDJSON, JSON array) or the feed format
+ * that produced it. observation-fast.ts checks canonical CSV cells without it, and is held
+ * equal to it by test/ingest/validate/observation-fast.test.ts.
+ */
+import { z } from 'zod';
+import { UNGRADED } from '../../domain/conditions.js';
+import { parseInstant } from '../../domain/time.js';
+import { dateField, digits, PRINTING, productKey, show, text, unknownFieldsMessage } from './fields.js';
+import type { ObservationValues } from './observation-values.js';
+import { CURRENCY, GRADE, GRADER, NO_CONTROL_200, PRICE, PRICE_MINOR, SOURCE, toCents } from './patterns.js';
+import { normalizeRecord, rejectReason, type CanonicalRecord } from './record.js';
+
+/** Epoch ms. Whether it is in the future is checked at ingest, which has the clock (domain/observation.ts). */
+const observedAt = dateField('observed_at', parseInstant, (_, ms) => ms);
+
+const positive = (field: string) => (cents: number) =>
+  cents > 0 ? null : `${field} must be greater than 0 (got ${field === 'price' ? (cents / 100).toFixed(2) : cents})`;
+
+function positiveAmount(field: 'price' | 'price_minor', pattern: RegExp, rule: string, toMinor: (s: string) => number) {
+  return text(field, pattern, rule)
+    .transform(toMinor)
+    .refine((cents) => cents > 0, { error: (issue) => positive(field)(issue.input as number) ?? '' });
+}
+
+/**
+ * Graders: empty or `ungraded` (any case) is ungraded; anything that looks like a grader's
+ * name is kept upper case (PSA, BGS, CGC, SGC priced; ANY pooled; TAG, ACE... stored only).
+ */
+const grader = text('grader', GRADER, 'must be ungraded or a grader name such as PSA, BGS, CGC, SGC, ANY or TAG').transform(
+  (value) => (value.toLowerCase() === UNGRADED ? UNGRADED : value.toUpperCase()),
+);
+
+const grade = text('grade', GRADE, 'must be a number from 1 to 10')
+  .transform(Number)
+  .refine((n) => n >= 1 && n <= 10 && Number.isInteger(n * 2), {
+    error: (issue) => `grade must be 1 to 10 in steps of 0.5 (got ${show(issue.input)})`,
+  });
+
+/** The canonical observation record (CONTRACT.md), plus the internal `tcgplayer_id` resolution key. */
+export const observationRecordSchema = z
+  .strictObject(
+    {
+      product_key: productKey.optional(),
+      refsource_id: digits('refsource_id').optional(),
+      /** Internal: resolves a TCGplayer price row through products.tcgplayer_id ... */
+      tcgplayer_id: digits('tcgplayer_id').optional(),
+      /** ... and products.printing (docs/feeds.md, "Printings"). */
+      printing: text('printing', PRINTING, 'must be 1 to 64 characters without control characters').optional(),
+      source: text('source', SOURCE, 'must be 1 to 32 characters of a-z, 0-9, _ and -'),
+      observed_at: observedAt,
+      price_minor: positiveAmount('price_minor', PRICE_MINOR, 'must be a whole number of US cents', Number).optional(),
+      price: positiveAmount('price', PRICE, 'must be a US dollar amount with at most 2 decimals', toCents).optional(),
+      currency: text('currency', CURRENCY, 'must be USD, the only currency').optional(),
+      grader: grader.optional(),
+      grade: grade.optional(),
+      external_id: text('external_id', NO_CONTROL_200, 'must be 1 to 200 characters without control characters').optional(),
+    },
+    { error: unknownFieldsMessage },
+  )
+  .superRefine((r, ctx) => {
+    const fail = (message: string) => ctx.addIssue({ code: 'custom', input: r, message });
+    if (r.product_key === undefined && r.refsource_id === undefined && r.tcgplayer_id === undefined) {
+      fail('the record names no product: give product_key or refsource_id');
+    } else if (r.price_minor === undefined && r.price === undefined) {
+      fail('the record has no price: give price_minor (cents) or price (dollars)');
+    } else if (r.price_minor !== undefined && r.price !== undefined) {
+      fail('give price_minor or price, not both');
+    } else if (r.grade !== undefined && (r.grader === undefined || r.grader === UNGRADED)) {
+      fail(`grade ${r.grade} needs a grader (PSA, BGS, CGC, SGC, ANY, ...)`);
+    } else if (r.grade === undefined && r.grader !== undefined && r.grader !== UNGRADED) {
+      fail(`grader ${r.grader} needs a grade (1 to 10)`);
+    }
+  });
+
+export type ObservationRecord = z.output<typeof observationRecordSchema>;
+
+/**
+ * Columns a canonical CSV of observations may have, in CONTRACT.md's order. `printing` is
+ * not one: only TCGplayer rows carry it, and the CSV fast path (observation-fast.ts) reads
+ * none.
+ */
+export const OBSERVATION_FIELDS: readonly string[] = Object.keys(observationRecordSchema.shape).filter((name) => name !== 'printing');
+
+/**
+ * Checks one observation record against the schema and fills `out` from it: the reason the
+ * record is rejected, or null. `normalized`: the record is normalizeRecord's already (the
+ * cells of a canonical CSV row).
+ */
+export function checkObservation(record: CanonicalRecord, out: ObservationValues, normalized = false): string | null {
+  const result = observationRecordSchema.safeParse(normalized ? record : normalizeRecord(record));
+  if (!result.success) return rejectReason(result.error);
+  const r = result.data;
+  out.set(r.product_key, r.refsource_id, r.tcgplayer_id, r.source, r.observed_at, (r.price_minor ?? r.price) as number, r.grader, r.grade, r.external_id);
+  out.printing = r.printing;
+  return null;
+}

@@ -1,0 +1,37 @@
+/**
+ * The text patterns of the canonical records, without zod: the schemas (fields.ts,
+ * observation.ts, catalog.ts) are built from them and observation-fast.ts checks CSV cells
+ * against the same objects, so the fast path and the schema cannot drift apart on what a
+ * field may look like.
+ */
+
+/** product_key, external_id: 1 to 200 characters without control characters. */
+export const NO_CONTROL_200 = /^[^\u0000-\u001f\u007f]{1,200}$/;
+/** Free-text catalog fields. */
+export const NO_CONTROL_2000 = /^[^\u0000-\u001f\u007f]{1,2000}$/;
+/** refsource_id, tcgplayer_id. */
+export const DIGITS = /^\d{1,20}$/;
+export const SOURCE = /^[a-z0-9_-]{1,32}$/;
+export const PRICE_MINOR = /^-?\d{1,15}$/;
+export const PRICE = /^-?\d{1,13}(\.\d{1,2})?$/;
+export const CURRENCY = /^usd$/i;
+export const GRADER = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;
+export const GRADE = /^-?\d{1,3}(\.\d+)?$/;
+
+/** Integer cents of a decimal amount that matches PRICE, by string arithmetic (no float error). */
+export function toCents(amount: string): number {
+  const negative = amount.charCodeAt(0) === 0x2d; // '-'
+  let cents = 0;
+  let decimals = -1; // digits seen after the point; -1 before it
+  for (let i = negative ? 1 : 0; i < amount.length; i += 1) {
+    const c = amount.charCodeAt(i);
+    if (c === 0x2e) decimals = 0;
+    else {
+      cents = cents * 10 + (c - 0x30);
+      if (decimals >= 0) decimals += 1;
+    }
+  }
+  if (decimals <= 0) cents *= 100;
+  else if (decimals === 1) cents *= 10;
+  return negative ? -cents : cents;
+}
