@@ -34,7 +34,7 @@ import { warmCodeCache } from './warm-code-cache.js';
 const TOOL_ENTRY_POINTS = [
   'cli/main',
   'store/open-store',
-  'service/oracle',
+  'service/pricing',
   'service/calibration',
   'domain/history',
   'domain/time',

@@ -11,8 +11,8 @@ const built = (path) => new URL(`../../build/${path}`, import.meta.url).href;
 
 /** @type {typeof import('../../src/store/open-store.js')} */
 export const store = await import(built('store/open-store.js'));
-/** @type {typeof import('../../src/service/oracle.js')} */
-export const service = await import(built('service/oracle.js'));
+/** @type {typeof import('../../src/service/pricing.js')} */
+export const pricing = await import(built('service/pricing.js'));
 /** @type {typeof import('../../src/service/calibration.js')} */
 export const calibration = await import(built('service/calibration.js'));
 /** @type {typeof import('../../src/ingest/pipeline.js')} */

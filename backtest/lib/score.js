@@ -6,7 +6,7 @@
  * interval when its bundle carries one. Also follows each jump and crash hour by hour.
  */
 import { codaBlend, lowerBound, mean24, median24, sevenDayAt, sevenDayTrack, WINDOW_MS } from './alternatives.js';
-import { service } from './built.js';
+import { pricing } from './built.js';
 import { truthAt } from './market.js';
 import { FOLLOW_HORIZON_HOURS, hoursToFollow, offAfterJump } from './metrics.js';
 import { CELLS, END, HOUR, INSTANT_OFFSET_HOURS, INSTANT_STEP_HOURS, OUTLIER_STDDEVS, SCORED_START, START, WINDOW_HOURS } from './model.js';
@@ -106,7 +106,7 @@ function pricesAt(slot, series, track, t) {
  * @returns {Promise<Scores>}
  */
 export async function scoreMarket(market, store, options = {}) {
-  const oracle = service.createOracle({ store });
+  const priced = pricing.createPricing(store);
   const instants = scoredInstants();
   const capacity = market.products.length * instants.length * CELLS.length;
   /** @type {Rows} */
@@ -127,12 +127,12 @@ export async function scoreMarket(market, store, options = {}) {
   let bundles = 0;
   const price = (/** @type {import('../../src/store/store.js').StoredProduct} */ stored, /** @type {number} */ t) => {
     bundles++;
-    return oracle.price(stored, { windowHours: WINDOW_HOURS, outlierStddevs: OUTLIER_STDDEVS, asOf: t }, null);
+    return priced.price(stored, { windowHours: WINDOW_HOURS, outlierStddevs: OUTLIER_STDDEVS, asOf: t }, null);
   };
 
   for (const [pi, product] of market.products.entries()) {
     const { plan } = product;
-    const stored = await oracle.productByKey(plan.key);
+    const stored = await priced.productByKey(plan.key);
     const tracks = product.cells.map((s) => sevenDayTrack(s));
     const sealed = plan.productType === 'booster_box';
     for (const [ii, t] of instants.entries()) {

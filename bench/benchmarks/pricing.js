@@ -82,7 +82,7 @@ export async function pricingBenchmark(ctx) {
     setup: [
       `Measured: ${describe(big, bigDb, bigHot)}`,
       `Baseline: ${describe(small, smallDb, smallHot)}`,
-      `In process with the built service (\`createOracle({store}).price\`), window 24 h, outlier_stddevs 2, as_of ${DATA_END}; ${ours.totalMs.length} bundles after ${ctx.scale.pricing.warmup} warm-up bundles, per side.`,
+      `In process with the built pricing (\`createPricing(store).price\`, service/pricing.ts), window 24 h, outlier_stddevs 2, as_of ${DATA_END}; ${ours.totalMs.length} bundles after ${ctx.scale.pricing.warmup} warm-up bundles, per side.`,
     ],
     figures: [
       figure({

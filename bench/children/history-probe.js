@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * Child process of the history benchmark: with the BUILT service (build/: the sources bundled as dist/ is), in process, times
- * `oracle.history` of one product over N daily points against N single `oracle.price` calls
+ * `history` of one product over N daily points against N single `price` calls (service/pricing.ts)
  * at the same instants (what a history costs without the series read), alternated round by
  * round, and checks both give the same prices. Prints one JSON line.
  *
@@ -13,8 +13,8 @@
 
 /** @type {typeof import('../../src/store/open-store.js')} */
 const { openStore } = await import(new URL('../../build/store/open-store.js', import.meta.url).href);
-/** @type {typeof import('../../src/service/oracle.js')} */
-const { createOracle } = await import(new URL('../../build/service/oracle.js', import.meta.url).href);
+/** @type {typeof import('../../src/service/pricing.js')} */
+const { createPricing } = await import(new URL('../../build/service/pricing.js', import.meta.url).href);
 /** @type {typeof import('../../src/domain/history.js')} */
 const { parseHistoryRequest } = await import(new URL('../../build/domain/history.js', import.meta.url).href);
 
@@ -25,18 +25,18 @@ const rounds = Number(roundsArg ?? 20);
 const DAY = 86_400_000;
 
 const store = await openStore(db);
-const oracle = createOracle({ store });
-const product = await oracle.productByKey(productKey);
+const pricing = createPricing(store);
+const product = await pricing.productByKey(productKey);
 const params = { windowHours: 24, outlierStddevs: 2 };
 const to = Date.parse(toIso);
 const from = new Date(to - (points - 1) * DAY).toISOString();
 const request = parseHistoryRequest({ from, to: toIso, every: '1d', slots: 'ungraded,psa10' }, to);
 if (request.instants.length !== points) throw new Error(`asked for ${points} points, got ${request.instants.length}`);
 
-const history = () => oracle.history(product, params, request, null);
+const history = () => pricing.history(product, params, request, null);
 const singles = async () => {
   const bundles = [];
-  for (const asOf of request.instants) bundles.push(await oracle.price(product, { ...params, asOf }, null));
+  for (const asOf of request.instants) bundles.push(await pricing.price(product, { ...params, asOf }, null));
   return bundles;
 };
 

@@ -11,8 +11,8 @@ import Database from 'better-sqlite3';
 // The built service (what users run), typed against its sources.
 /** @type {typeof import('../../src/store/open-store.js')} */
 const { openStore } = await import(new URL('../../build/store/open-store.js', import.meta.url).href);
-/** @type {typeof import('../../src/service/oracle.js')} */
-const { createOracle } = await import(new URL('../../build/service/oracle.js', import.meta.url).href);
+/** @type {typeof import('../../src/service/pricing.js')} */
+const { createPricing } = await import(new URL('../../build/service/pricing.js', import.meta.url).href);
 
 const [db, productKey, asOfIso, iterationsArg, warmupArg] = process.argv.slice(2);
 if (!db || !productKey || !asOfIso) throw new Error('usage: pricing-probe.js <db> <product_key> <asOf> <iterations> <warmup>');
@@ -35,8 +35,8 @@ for (const method of ['run', 'get', 'all', 'iterate']) {
 }
 
 const store = await openStore(db);
-const oracle = createOracle({ store });
-const product = await oracle.productByKey(productKey);
+const pricing = createPricing(store);
+const product = await pricing.productByKey(productKey);
 const params = { windowHours: 24, outlierStddevs: 2, asOf: Date.parse(asOfIso) };
 
 // Time the store's share separately by wrapping its one read (SQLite reads before it returns).
@@ -54,7 +54,7 @@ reader.read = async (...args) => {
   return result;
 };
 
-for (let i = 0; i < warmup; i += 1) await oracle.price(product, params, null);
+for (let i = 0; i < warmup; i += 1) await pricing.price(product, params, null);
 
 /** @type {number[]} */
 const totalMs = [];
@@ -66,7 +66,7 @@ let bundle;
 for (let i = 0; i < iterations && performance.now() - started < BUDGET_MS; i += 1) {
   storeNs = 0n;
   const t0 = process.hrtime.bigint();
-  bundle = await oracle.price(product, params, null);
+  bundle = await pricing.price(product, params, null);
   const t1 = process.hrtime.bigint();
   totalMs.push(Number(t1 - t0) / 1e6);
   storeMs.push(Number(storeNs) / 1e6);

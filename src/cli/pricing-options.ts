@@ -4,7 +4,7 @@
  * options (options.ts) parsed them.
  */
 import type { PricingParams } from '../domain/bundle.js';
-import type { ProductRef, SeriesParams } from '../service/oracle.js';
+import type { ProductRef, SeriesParams } from '../service/pricing.js';
 import type * as z from 'zod/mini';
 import type { priceOptions } from './command-options.js';
 import { UsageError } from './exit-codes.js';

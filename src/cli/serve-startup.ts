@@ -5,7 +5,7 @@
  * answer nothing useful (no database, no key).
  */
 import { DatabaseUnavailableError } from '../domain/errors.js';
-import type { OracleService, ServiceInventory } from '../service/oracle-service.js';
+import type { Oracle, ServiceInventory } from '../service/oracle.js';
 import { describeLocation } from '../store/location.js';
 import type { ServeConfig } from './serve-config.js';
 
@@ -37,7 +37,7 @@ function optionalRoutesLines(config: ServeConfig): string[] {
 }
 
 /** The start-up lines, without newlines; reading the inventory opens the database. */
-export async function startupLines(service: OracleService, config: ServeConfig, dbPath: string): Promise<string[]> {
+export async function startupLines(service: Oracle, config: ServeConfig, dbPath: string): Promise<string[]> {
   const path = describeLocation(dbPath);
   const lines: string[] = [];
   try {

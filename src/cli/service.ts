@@ -1,15 +1,12 @@
-/** The one service (src/service/oracle-service.ts) over the command's store, as every command but `serve` uses it. */
-import { createCommandStore } from '../service/command-store.js';
-import { createOracleService, type OracleService } from '../service/oracle-service.js';
+/** The oracle (src/service/oracle.ts) over the command's store, as every command but `serve` uses it. */
+import { createOracle, type Oracle } from '../service/oracle.js';
+import { openStore } from '../store/open-store.js';
 import type { OpenOptions } from '../store/store.js';
 import type { CommandContext } from './context.js';
 
-/**
- * Runs `fn` with the service over `ctx.dbPath` (opened on its first call), closing it after,
- * whatever happens. Without a bundle cache: a command makes one call, which would fill it and never read it.
- */
-export async function withService<T>(ctx: CommandContext, fn: (service: OracleService) => Promise<T>, options: OpenOptions = {}): Promise<T> {
-  const service = createOracleService({ store: createCommandStore(ctx.dbPath, options), bundleCache: false });
+/** Opens the store at `ctx.dbPath` (as `options` ask: `create` for ingest), runs `fn` with the oracle over it, and closes both after, whatever happens. */
+export async function withService<T>(ctx: CommandContext, fn: (service: Oracle) => Promise<T>, options: OpenOptions = {}): Promise<T> {
+  const service = createOracle({ store: await openStore(ctx.dbPath, options) });
   try {
     return await fn(service);
   } finally {

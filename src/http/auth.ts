@@ -1,11 +1,10 @@
 /**
  * API key extraction (SPEC.md section 5): `X-API-Key: <key>` or `Authorization: Bearer <key>`.
- * Verification (hashing, constant-time comparison, revocation) is the service's job.
+ * Verification (hashing, constant-time comparison, revocation) is the oracle's job, through
+ * the server's key cache (key-cache.ts).
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { OracleService } from '../service/oracle-service.js';
-import { andThen, type Awaitable } from '../service/awaitable.js';
-import type { KeySession } from '../service/key-verifier.js';
+import type { KeyCache, KeySession } from './key-cache.js';
 import { UnauthorizedError } from './errors.js';
 import { keyHeaders } from './schemas.js';
 
@@ -16,22 +15,15 @@ export function presentedKey(headers: IncomingHttpHeaders): string | undefined {
 }
 
 /**
- * The public id of the request's key; throws (or rejects with) UnauthorizedError (401) when
- * it has none or a bad one. `session` is the connection's: its next request with the same
- * key skips the hash.
+ * The public id of the request's key; rejects with UnauthorizedError (401) when it has none
+ * or a bad one. `session` is the connection's: its next request with the same key skips the hash.
  */
-export function authenticate(
-  headers: IncomingHttpHeaders,
-  service: OracleService,
-  now: number,
-  session?: KeySession,
-): Awaitable<string> {
+export async function authenticate(headers: IncomingHttpHeaders, keys: KeyCache, now: number, session: KeySession): Promise<string> {
   const key = presentedKey(headers);
   if (key === undefined) {
     throw new UnauthorizedError('missing API key: send X-API-Key: <key> or Authorization: Bearer <key>');
   }
-  return andThen(service.verifyKey(key, now, session), (identity) => {
-    if (!identity) throw new UnauthorizedError('invalid or revoked API key');
-    return identity.id;
-  });
+  const identity = await keys.verify(key, now, session);
+  if (!identity) throw new UnauthorizedError('invalid or revoked API key');
+  return identity.id;
 }

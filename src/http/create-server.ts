@@ -1,7 +1,7 @@
 /**
  * The HTTP adapter: a polka app over node:http, built without binding a port (`listen()` is
  * separate, so tests start a real server on port 0). Each request goes: route match (404),
- * key (401), method (403), rate limit (429), input validation (400/422), one service call,
+ * key (401), method (403), rate limit (429), input validation (400/422), one call on the oracle,
  * JSON out. Every response, errors included, is application/json with a `{detail}` on errors.
  */
 import {
@@ -13,23 +13,26 @@ import {
 } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import polka, { type Request } from 'polka';
-import type { OracleService } from '../service/oracle-service.js';
-import { andThen } from '../service/awaitable.js';
-import { createKeySession, type KeySession } from '../service/key-verifier.js';
+import type { Oracle } from '../service/oracle.js';
 import { createAccessLog, type AccessLog, type AccessLogEntry } from './access-log.js';
+import { createBundleCache, type BundleCache } from './bundle-cache.js';
 import { createCors, type Cors } from './cors.js';
 import { authenticate } from './auth.js';
 import { httpFailure, MalformedRequestError, RateLimitedError, ReadOnlyError, RouteNotFoundError } from './errors.js';
 import { inputParser } from './input.js';
+import { createKeyCache, createKeySession, type KeySession } from './key-cache.js';
 import { BEARER_CHALLENGE } from './schemas.js';
 import type { ServerMetrics } from './metrics.js';
 import { handleMalformedRequests, JSON_TYPE, missingHost } from './malformed.js';
-import { createRateLimiter, type RateDecision, type RateLimiter } from './rate-limit.js';
+import { createRateLimiter, type RateLimiter } from './rate-limit.js';
 import type { Route } from './route.js';
 import { apiRoutes } from './routes/index.js';
+import { createServerCache } from './server-cache.js';
 
 export interface ServerDeps {
-  service: OracleService;
+  oracle: Oracle;
+  /** Computed bundles (default: a cache of BUNDLE_CACHE_DEFAULTS); given when the metrics read its counts. */
+  bundles?: BundleCache;
   /** Access-log lines (default: stdout). */
   accessLog?: (line: string) => void;
   /** Error lines, 5xx causes included (default: stderr). */
@@ -60,14 +63,19 @@ export const SERVER_TIMEOUT_DEFAULTS = { keepAliveTimeoutMs: 5_000, headersTimeo
 export interface OracleServer {
   readonly server: Server;
   listen(port: number, host: string): Promise<AddressInfo>;
-  /** Stops accepting connections and resolves once in-flight requests have finished (at most `graceMs`). */
+  /**
+   * Stops accepting connections and resolves once in-flight requests have finished (at most
+   * `graceMs`) and the keys' pending last-used times are written.
+   */
   close(graceMs?: number): Promise<void>;
 }
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
 
 export function createServer(deps: ServerDeps, options: ServerOptions): OracleServer {
-  const { service } = deps;
+  const { oracle } = deps;
+  const cache = createServerCache(oracle, deps.bundles ?? createBundleCache());
+  const keys = createKeyCache(oracle);
   const now = deps.now ?? Date.now;
   const accessLog: AccessLog = createAccessLog(deps.accessLog ?? ((line) => process.stdout.write(line)));
   const { metrics } = deps;
@@ -92,7 +100,7 @@ export function createServer(deps: ServerDeps, options: ServerOptions): OracleSe
     return session;
   }
 
-  /** Serialised bodies of objects the service hands out again and again (cached bundles, the catalog). */
+  /** Serialised bodies of objects handed out again and again (cached bundles, the catalog). */
   const serialized = new WeakMap<object, Buffer>();
   function payload(body: unknown): Buffer {
     if (typeof body !== 'object' || body === null) return Buffer.from(JSON.stringify(body));
@@ -141,54 +149,40 @@ export function createServer(deps: ServerDeps, options: ServerOptions): OracleSe
     );
   }
 
-  /**
-   * A route's handler. It runs synchronously as long as the answers are at hand (the usual
-   * case: open store, cached key lookup, cached bundle) and continues on a promise only where
-   * one is returned: an await per step cost more than the steps themselves.
-   */
+  /** A route's handler: key, method, rate limit, input, one call, the answer; every request logged once. */
   function handlerFor(route: Route) {
     const parseParams = inputParser(route.pathParams);
     const parseQuery = inputParser(route.query);
-    return (req: Request, res: ServerResponse) => {
+    return async (req: Request, res: ServerResponse) => {
       const started = performance.now();
       const at = now();
       const headers: OutgoingHttpHeaders = {};
-      const readOnly = READ_METHODS.has(req.method);
       let keyId: string | null = null;
-      const finish = (status: number) => log({ method: req.method, route: route.path, status, ms: performance.now() - started, keyId });
-      const succeed = (body: unknown) => {
-        send(req, res, 200, body, headers, route.contentType);
-        finish(200);
-      };
-      const fail = (error: unknown) => finish(sendError(req, res, error, route.path, headers));
-      const handle = () => route.handle({ params: parseParams(req.params) as never, query: parseQuery(req.query) as never, now: at, service });
-      const limited = (decision: RateDecision) => {
-        headers['ratelimit-limit'] = limitHeader;
-        headers['ratelimit-remaining'] = String(decision.remaining);
-        headers['ratelimit-reset'] = String(decision.resetSeconds);
-        if (!decision.allowed) throw new RateLimitedError(decision.retryAfterSeconds);
-        return handle();
-      };
-      if (cors?.isPreflight(req)) {
-        res.writeHead(204, cors.preflightHeaders(req)).end();
-        finish(204);
-        return;
-      }
-      const answer = (id: string | null) => {
-        keyId = id;
-        if (!readOnly) throw new ReadOnlyError(`the API is read-only: ${req.method} is not allowed, use GET or HEAD`);
-        return route.rateLimited ? andThen(limiter.take(id as string, at), limited) : handle();
-      };
+      let status = 200;
       try {
-        // 401 before 403 before everything else (CONTRACT.md decision 5); a write to a
-        // public route needs a key too, so it gets the same answers as any other write.
-        const body =
-          route.auth || !readOnly ? andThen(authenticate(req.headers, service, at, sessionOf(req)), answer) : answer(null);
-        if (body instanceof Promise) body.then(succeed).catch(fail);
-        else succeed(body);
+        if (cors?.isPreflight(req)) {
+          res.writeHead(204, cors.preflightHeaders(req)).end();
+          status = 204;
+        } else {
+          const readOnly = READ_METHODS.has(req.method);
+          // 401 before 403 before everything else (CONTRACT.md decision 5); a write to a
+          // public route needs a key too, so it gets the same answers as any other write.
+          if (route.auth || !readOnly) keyId = await authenticate(req.headers, keys, at, sessionOf(req));
+          if (!readOnly) throw new ReadOnlyError(`the API is read-only: ${req.method} is not allowed, use GET or HEAD`);
+          if (route.rateLimited) {
+            const decision = await limiter.take(keyId as string, at);
+            headers['ratelimit-limit'] = limitHeader;
+            headers['ratelimit-remaining'] = String(decision.remaining);
+            headers['ratelimit-reset'] = String(decision.resetSeconds);
+            if (!decision.allowed) throw new RateLimitedError(decision.retryAfterSeconds);
+          }
+          const body = await route.handle({ params: parseParams(req.params) as never, query: parseQuery(req.query) as never, now: at, oracle, cache });
+          send(req, res, 200, body, headers, route.contentType);
+        }
       } catch (error) {
-        fail(error);
+        status = sendError(req, res, error, route.path, headers);
       }
+      log({ method: req.method, route: route.path, status, ms: performance.now() - started, keyId });
     };
   }
 
@@ -240,7 +234,7 @@ export function createServer(deps: ServerDeps, options: ServerOptions): OracleSe
         server.close(() => {
           clearTimeout(force);
           accessLog.flush();
-          resolve();
+          resolve(keys.close());
         });
         server.closeIdleConnections();
       });

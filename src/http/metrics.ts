@@ -7,12 +7,13 @@
  * The request path only adds to plain numbers (a map lookup and two increments); prom-client
  * turns them into its registry's series when Prometheus scrapes. Its own Counter.inc and
  * Histogram.observe hash the labels on every call, a visible share of a cached request
- * (bench/findings.md). What the service counts (cache, upstream) is read from its
- * own counters the same way, so the service never calls prom-client.
+ * (bench/findings.md). What the bundle cache and the oracle count (cache lookups, upstream
+ * calls) is read from their own counters the same way, so neither calls prom-client.
  */
 import { collectDefaultMetrics, Counter, Gauge, Registry, type LabelValues, type Metric } from 'prom-client';
-import type { OracleService } from '../service/oracle-service.js';
+import type { Oracle } from '../service/oracle.js';
 import type { AccessLogEntry } from './access-log.js';
+import type { BundleCache } from './bundle-cache.js';
 
 /** Latency buckets, seconds: from a cached bundle (the finest buckets) up to an upstream call's 5 s deadline. */
 const LATENCY_BUCKETS_S = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
@@ -85,7 +86,8 @@ function latencyMetric(series: Map<string, LatencySeries>): Metric {
   return { name: LATENCY_NAME, help: LATENCY_HELP, type: 'histogram', get, reset: () => series.clear() } as unknown as Metric;
 }
 
-export function createMetrics(service: OracleService): ServerMetrics {
+/** `bundles`: the server's bundle cache (ServerDeps.bundles), whose lookups are counted. */
+export function createMetrics(oracle: Oracle, bundles: BundleCache): ServerMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
@@ -99,7 +101,7 @@ export function createMetrics(service: OracleService): ServerMetrics {
   registry.registerMetric(latencyMetric(latency));
   mirroredCounter(registry, 'oracle_http_rate_limited_total', 'Requests refused with 429 because the key had no token left.', [], () => [[{}, rateLimited]]);
   mirroredCounter(registry, 'oracle_bundle_cache_requests_total', 'Pricing bundles asked for, by whether the cache had them.', ['result'], () => {
-    const { hits, misses } = service.stats().bundleCache;
+    const { hits, misses } = bundles.stats();
     return [
       [{ result: 'hit' }, hits],
       [{ result: 'miss' }, misses],
@@ -111,7 +113,7 @@ export function createMetrics(service: OracleService): ServerMetrics {
     'Lookups of the upstream reference source, by outcome; breaker_open: refused by the open circuit without a call.',
     ['outcome'],
     () => {
-      const { found, gone, failed, skipped } = service.stats().upstream;
+      const { found, gone, failed, skipped } = oracle.upstreamStats();
       return [
         [{ outcome: 'found' }, found],
         [{ outcome: 'gone' }, gone],
@@ -127,7 +129,7 @@ export function createMetrics(service: OracleService): ServerMetrics {
     registers: [registry],
     collect() {
       this.reset();
-      const { circuit } = service.stats().upstream;
+      const { circuit } = oracle.upstreamStats();
       if (circuit) for (const state of CIRCUIT_STATES) this.set({ state }, state === circuit ? 1 : 0);
     },
   });

@@ -11,8 +11,6 @@
  * in Redis shared by every replica (redis-rate-limit.ts); test/http/rate-limit.test.ts runs
  * one suite against both.
  */
-import type { Awaitable } from '../service/awaitable.js';
-
 export interface RateDecision {
   allowed: boolean;
   limit: number;
@@ -24,7 +22,7 @@ export interface RateDecision {
 
 export interface RateLimiter {
   /** Takes a token from the key's bucket if it has one. `nowMs` is the request's time; a shared bucket reads its store's clock instead. */
-  take(keyId: string, nowMs: number): Awaitable<RateDecision>;
+  take(keyId: string, nowMs: number): Promise<RateDecision>;
 }
 
 /** The decision and its headers' figures, from the tokens left after the take. */
@@ -47,12 +45,8 @@ interface Bucket {
 /** Buckets are kept for keys that verified, so their number is bounded by the key count; this caps it anyway. */
 const MAX_BUCKETS = 100_000;
 
-/** The bucket in this process: its answer is always at hand. */
-export interface InProcessRateLimiter extends RateLimiter {
-  take(keyId: string, nowMs: number): RateDecision;
-}
-
-export function createRateLimiter(limitPerMinute: number): InProcessRateLimiter {
+/** The buckets in this process. */
+export function createRateLimiter(limitPerMinute: number): RateLimiter {
   const refillPerMs = limitPerMinute / 60_000;
   const buckets = new Map<string, Bucket>();
 
@@ -69,7 +63,7 @@ export function createRateLimiter(limitPerMinute: number): InProcessRateLimiter 
       }
       const allowed = bucket.tokens >= 1;
       if (allowed) bucket.tokens -= 1;
-      return rateDecision(limitPerMinute, bucket.tokens, allowed);
+      return Promise.resolve(rateDecision(limitPerMinute, bucket.tokens, allowed));
     },
   };
 }

@@ -18,7 +18,7 @@
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { CircuitBreaker } from '../upstream/circuit-breaker.js';
-import { createRateLimiter, rateDecision, type RateDecision, type RateLimiter } from './rate-limit.js';
+import { createRateLimiter, rateDecision, type RateLimiter } from './rate-limit.js';
 
 /** Far above a healthy Redis's answer time on a local network, yet short enough that a client barely notices; past it Redis is taken for down. */
 export const REDIS_COMMAND_TIMEOUT_MS = 250;
@@ -136,7 +136,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
   }
 
   return {
-    take(keyId, nowMs): RateDecision | Promise<RateDecision> {
+    take(keyId, nowMs) {
       if (!breaker.tryAcquire()) return local.take(keyId, nowMs);
       return evaluate(keyId).then(
         ([allowed, tokens]) => {

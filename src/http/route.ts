@@ -1,17 +1,20 @@
 /**
  * What a route is: its path, whether it needs a key and a token, the schemas of its input and
- * of its 200 body, the statuses it documents, and one handler that calls the service once.
+ * of its 200 body, the statuses it documents, and one handler that calls the oracle once.
  * The server registers these and the OpenAPI document is generated from the same objects.
  */
 import type { z } from 'zod';
-import type { OracleService } from '../service/oracle-service.js';
+import type { Oracle } from '../service/oracle.js';
+import type { ServerCache } from './server-cache.js';
 
 export interface RouteContext<P, Q> {
   params: P;
   query: Q;
   /** The request's clock reading, epoch ms. */
   now: number;
-  service: OracleService;
+  oracle: Oracle;
+  /** The server's caches (server-cache.ts): a route whose answers repeat goes through them. */
+  cache: ServerCache;
 }
 
 export interface Route<
@@ -37,7 +40,7 @@ export interface Route<
   contentType?: string;
   handle(
     ctx: RouteContext<PS extends z.ZodObject ? z.output<PS> : undefined, QS extends z.ZodObject ? z.output<QS> : undefined>,
-  ): Promise<z.output<RS>> | z.output<RS>;
+  ): Promise<z.output<RS>>;
 }
 
 /** Keeps a route's handler typed against its own schemas. */

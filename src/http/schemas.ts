@@ -14,7 +14,7 @@ import type { CatalogBody, SearchBody } from '../service/catalog.js';
 import { searchLimit, searchText } from '../domain/search.js';
 import { every, HISTORY_DEFAULT_DAYS, HISTORY_MAX_POINTS, slots, SLOT_KEYS } from '../domain/history.js';
 import type { HistoryBody } from '../service/history.js';
-import type { PricingQuery } from '../service/oracle-service.js';
+import type { PricingQuery } from '../service/oracle.js';
 import { slot as slotInput, type EvidenceBody } from '../domain/evidence.js';
 import { unprocessableInputs } from './input.js';
 

@@ -1,183 +1,298 @@
 /**
- * Pricing over one open store: it reads the store and hands the points to the pure engine;
- * it owns no arithmetic of its own. Adapters do not call this: they call the one service
- * (oracle-service.ts), which runs these over the store it holds, with its caches.
+ * The oracle: the library every adapter calls, once per command or request. The CLI opens a
+ * store, makes one call and closes it (cli/service.ts); the server makes one call per request
+ * over a store that reopens by itself (store/watched-store.ts). Both parse, call one method
+ * of this object, and format. Every method returns a promise. It keeps nothing between calls
+ * but the calibrations pricing reads (read again once the data version moved): the server
+ * keeps its caches at its edge (src/http), keyed by `dataVersion()`, and hands the bundle
+ * cache to the calls that use one.
+ *
+ * Pricing is pricing.ts over the store; reference-source ids are resolved through the
+ * upstream when there is one (refsource-resolver.ts); API keys are keys.ts.
  */
 import type { PricingBundle, PricingParams } from '../domain/bundle.js';
-import { NoCatalogMappingError, UnknownProductError } from '../domain/errors.js';
-import type { CatalogEntry } from '../domain/product.js';
-import { computeBundle, explainSlot, pointsRequest, timelineOfColumns, type Calibration, type ComputeBundleInput } from '../engine/index.js';
-import type { EvidenceBody } from '../domain/evidence.js';
-import type { Store, StoredProduct } from '../store/store.js';
-import { parseCalibration } from './calibration.js';
-import { catalogBody, searchBody, type CatalogBody, type SearchBody } from './catalog.js';
-import { suggestKeys } from './suggest.js';
-import { historyOf, priceChange, PRICE_CHANGE_DAYS, type History, type PriceChange } from './history.js';
-import type { HistoryRequest } from '../domain/history.js';
 import type { CollectionRow, RowProblem } from '../domain/collection.js';
-import { valueCollection, type Valuation } from './valuation.js';
-import { DAY_MS, toIsoUtc } from '../domain/time.js';
+import { InvalidParameterError } from '../domain/errors.js';
+import type { EvidenceBody } from '../domain/evidence.js';
+import type { HistoryRequest } from '../domain/history.js';
+import { REFSOURCE_ID } from '../domain/params.js';
+import type { CatalogEntry } from '../domain/product.js';
+import { toIsoUtc, toUtcDate } from '../domain/time.js';
+import type { IngestResult } from '../ingest/pipeline.js';
+import type { ApiKeyRecord, Store } from '../store/store.js';
+import { calibrate, showCalibration, type CalibrationReport } from './calibration.js';
+import { catalogBody, searchBody, type CatalogBody, type SearchBody } from './catalog.js';
+import type { History } from './history.js';
+import { ingestAll, type IngestAllOptions } from './ingest-all.js';
+import type { KeyIdentity, KeyVerifier } from './keys.js';
+import { createPricing, type PricedWithChanges, type Pricing, type ProductRef, type SeriesParams } from './pricing.js';
+import { createOfflineResolver, type RefsourceResolver, type Resolution, type ResolverMode, type UpstreamStats } from './refsource-resolver.js';
+import type { Valuation } from './valuation.js';
 
-/** The snapshot window is always 24 hours (SPEC.md 4.4). */
-export const SNAPSHOT_WINDOW_HOURS = 24;
+export interface PricingQuery {
+  windowHours: number;
+  outlierStddevs: number;
+  /** Price as of this instant (the API's `at`, already checked against the clock); default: now. */
+  asOf?: number;
+}
+
+/**
+ * Where the server keeps computed bundles (http/bundle-cache.ts): a bundle is looked up there
+ * before the store is read, under the data version it was computed at. Commands pass none.
+ */
+export interface BundleCache {
+  /** The bundle kept under `key` for this data `version` and still fresh at `now`. */
+  find(key: string, version: number, now: number): PricingBundle | undefined;
+  keep(key: string, version: number, now: number, bundle: PricingBundle): void;
+}
+
+/** A new API key: its secret is shown once and never stored (only its SHA-256 is). */
+export interface CreatedKey {
+  id: string;
+  secret: string;
+}
+
+/** Every product's bundle, one at a time (see Pricing.exportBundles), and how many there are. */
+export interface BundleExport {
+  count: number;
+  bundles: AsyncGenerator<PricingBundle>;
+}
+
+export interface ServiceInventory {
+  products: number;
+  observations: number;
+  storedKeys: number;
+  envKeys: number;
+  /** The keys that can call the API: the stored ones not revoked, and those of ORACLE_API_KEYS. */
+  keys: number;
+  /** Ready to serve: the database can be read (else inventory() throws) and a key can call the API. */
+  ready: boolean;
+  refsource: ResolverMode;
+}
 
 export interface Oracle {
-  /** Looks a product up by catalog key; throws UnknownProductError with up to 3 close keys. */
-  productByKey(productKey: string): Promise<StoredProduct>;
-  /** Looks a product up by its local reference-source mapping; throws NoCatalogMappingError. */
-  productByRefsource(refsourceId: string): Promise<StoredProduct>;
-  /** The product a key or a local reference-source mapping names (the errors of the two above). */
-  product(ref: ProductRef): Promise<StoredProduct>;
-  /** Prices one product; `id` is the bundle's reference-source id (null on the pricing route). */
-  price(product: StoredProduct, params: PricingParams, id: string | null): Promise<PricingBundle>;
-  /** The evidence of one slot (`ungraded`, `psa9` ...) of the bundle `price` gives: its points and steps. */
-  explain(product: StoredProduct, slot: string, params: PricingParams, id: string | null): Promise<EvidenceBody>;
   /**
-   * Prices a product over a snapshot day, the window `parseSnapshotDate` gives
-   * (00:00Z of the date to 00:00Z of the next day).
+   * The bundle of a catalog key (SPEC.md 4.2, `id` null) or of a reference-source id,
+   * resolved through the upstream when there is one (SPEC.md 4.3, `id` set), as of
+   * `query.asOf` or `now`; from `bundles` when it holds it.
    */
-  snapshot(product: StoredProduct, day: { start: number; end: number }, outlierStddevs: number): Promise<PricingBundle>;
+  price(ref: ProductRef, query: PricingQuery, now: number, bundles?: BundleCache): Promise<PricingBundle>;
+  /** `price`, and how the ungraded price moved over the 7 and 30 days before it (`oracle price`'s table). */
+  priceWithChanges(ref: ProductRef, params: PricingParams): Promise<PricedWithChanges>;
   /**
-   * The bundles of one product at many instants, as `price` gives each (the store read once
-   * for all of them, see price-point-series.ts).
+   * SPEC.md 4.4: the bundle of a reference-source id over one UTC day (`parseSnapshotDate`),
+   * window 24 hours. Anything but a refsource id (most often a product key) is an
+   * InvalidParameterError naming the commands that do what was meant.
    */
-  priceSeries(product: StoredProduct, params: SeriesParams, instants: readonly number[], id: string | null): Promise<PricingBundle[]>;
-  /** The history of a product's slots over the request's instants, with its summary. */
-  history(product: StoredProduct, params: SeriesParams, request: HistoryRequest, id: string | null): Promise<History>;
-  /** The value of a collection's rows as of `params.asOf` (valuation.ts); `problems` are the file's bad records. */
-  value(rows: readonly CollectionRow[], problems: readonly RowProblem[], params: PricingParams): Promise<Valuation>;
-  /** How many products `exportBundles` yields. */
-  productCount(): Promise<number>;
-  /**
-   * Every product's bundle as of `params.asOf`, one at a time in catalog row order, `id` set
-   * to the product's refsource id: products are read a page at a time, so memory stays flat
-   * whatever the catalog's size.
-   */
-  exportBundles(params: PricingParams): AsyncGenerator<PricingBundle>;
-  /** `price`, and how the ungraded price moved over the 7 and 30 days before `params.asOf`. */
-  priceWithChanges(product: StoredProduct, params: PricingParams, id: string | null): Promise<PricedWithChanges>;
-  catalog(search?: string): Promise<CatalogBody>;
-  /** The same body as JSON text, built by the store (the fast path of `oracle catalog --json`). */
+  snapshot(id: string, day: { start: number; end: number }, outlierStddevs: number, now: number, bundles?: BundleCache): Promise<PricingBundle>;
+  /** SPEC.md 4.5. */
+  catalog(): Promise<CatalogBody>;
+  /** The same body as JSON text, built by the store (searched: best match first). */
   catalogJson(search?: string): Promise<string>;
   /** The catalog rows with their observation counts, for the analyst's table (searched: best match first). */
   catalogEntries(search?: string): Promise<CatalogEntry[]>;
-  /** Full-text search: products matching every word of `q` (prefixes, any order), best first. */
+  /** Catalog full-text search (CONTRACT.md additions 4): products matching every word of `q`, best first. */
   search(q: string, limit: number): Promise<SearchBody>;
-  /** Forget the cached calibrations (another connection may have written one). */
-  dataChanged(): void;
+  /** The price history of a product's slots over the request's instants, with its summary (CONTRACT.md additions 4). */
+  history(ref: ProductRef, params: SeriesParams, request: HistoryRequest): Promise<History>;
+  /** The evidence of one slot of a product's bundle (`oracle explain`). */
+  evidence(ref: ProductRef, slot: string, query: PricingQuery, now: number): Promise<EvidenceBody>;
+  /** The value of a collection's rows as of `params.asOf`; `problems` are the file's bad records. */
+  value(rows: readonly CollectionRow[], problems: readonly RowProblem[], params: PricingParams): Promise<Valuation>;
+  /** Every product's bundle as of `params.asOf`, in catalog row order, in constant memory. */
+  exportBundles(params: PricingParams): Promise<BundleExport>;
+  /** Fits the calibration at `asOf` from the store's observations and stores it. */
+  calibrate(asOf: number, now: number): Promise<CalibrationReport>;
+  /** The stored calibration the engine uses at `at`, or null. */
+  calibration(at: number): Promise<CalibrationReport | null>;
+  /**
+   * Ingests every source in turn into the store (ingest/pipeline.ts), after marking
+   * `interrupted` the runs of ingests whose process died. A bad source stops only itself: its
+   * result carries its failure and the next source is read. Each result is also handed to
+   * `onResult` as its source ends, so a command can report it then.
+   */
+  ingestAll(sources: readonly string[], options: IngestAllOptions): Promise<IngestResult[]>;
+  /** Makes a key (a random id and a 256-bit secret) and stores the secret's hash. */
+  createKey(label: string, now: number): Promise<CreatedKey>;
+  /** Every stored key, oldest first; never a secret (none is stored). */
+  listKeys(): Promise<ApiKeyRecord[]>;
+  /** False when no active key has this id. */
+  revokeKey(id: string, now: number): Promise<boolean>;
+  /** The caller's identity, or null for an unknown or revoked key. */
+  verifyKey(secret: string): Promise<KeyIdentity | null>;
+  /** Writes when stored keys were last used (the server gathers them and writes them now and then). */
+  recordKeyUses(uses: readonly (readonly [id: string, at: number])[]): Promise<void>;
+  /**
+   * What the server has to serve: the database's products and observations, the keys that
+   * can call it (stored and not revoked, plus ORACLE_API_KEYS), where reference-source ids
+   * are resolved, and whether it is ready (the readiness route and `oracle serve`'s start-up
+   * lines both ask here). Throws DatabaseUnavailableError when the database cannot be read.
+   */
+  inventory(): Promise<ServiceInventory>;
+  /** The store's data version: it moves whenever the data may have changed, so caches of these answers are keyed by it. */
+  dataVersion(): number;
+  /** Upstream calls by outcome and the circuit's state, for the metrics route. */
+  upstreamStats(): UpstreamStats;
+  /** Closes the upstream client and the store. */
+  close(): Promise<void>;
 }
 
-/** The newest of `list` (ordered by as_of, then written) usable at `at`: fitted on data before it. */
-function calibrationAt(list: readonly Calibration[], at: number): Calibration | null {
-  let usable: Calibration | null = null;
-  for (const c of list) if (c.asOf <= at) usable = c;
-  return usable;
+export interface OracleDeps {
+  store: Store;
+  /** Where reference-source ids are resolved; default: the local catalog alone (offline). */
+  resolver?: RefsourceResolver;
+  /** Keys from ORACLE_API_KEYS, accepted besides the stored ones. */
+  envKeys?: readonly string[];
 }
 
-/** Products read per page by `exportBundles`. */
-export const EXPORT_PAGE_SIZE = 500;
-
-/** Pricing parameters of a series: those of one price, without its instant. */
-export type SeriesParams = Omit<PricingParams, 'asOf'>;
-
-/** A product named by its catalog key or by its local reference-source mapping. */
-export type ProductRef = { productKey: string; refsourceId?: undefined } | { refsourceId: string; productKey?: undefined };
-
-export interface PricedWithChanges {
-  bundle: PricingBundle;
-  changes: PriceChange[];
-}
-
-export function createOracle(deps: { store: Store }): Oracle {
+export function createOracle(deps: OracleDeps): Oracle {
   const { store } = deps;
-  // Calibrations are few and change only with `oracle calibrate`: read once, then picked in
-  // memory, so a bundle stays at the pricing read's two statements.
-  let calibrations: Promise<Calibration[]> | undefined;
-  const calibrationList = (): Promise<Calibration[]> =>
-    (calibrations ??= store.calibrations.all().then(
-      (rows) => rows.map(parseCalibration),
-      (error: unknown) => {
-        calibrations = undefined; // a failed read is not remembered
-        throw error;
-      },
-    ));
-  /** What the engine prices one product from: the points `pointsRequest` names and the calibration of the instant. */
-  const engineInput = (
-    product: StoredProduct,
-    params: PricingParams,
-    id: string | null,
-    points: ComputeBundleInput['points'],
-    list: readonly Calibration[],
-  ): ComputeBundleInput => ({ product, points, params, id, calibration: calibrationAt(list, params.asOf) });
-  const readInput = async (product: StoredProduct, params: PricingParams, id: string | null): Promise<ComputeBundleInput> => {
-    const points = await store.pricePoints.read(product.id, pointsRequest(params));
-    return engineInput(product, params, id, points, await calibrationList());
-  };
-  const price: Oracle['price'] = async (product, params, id) => computeBundle(await readInput(product, params, id));
-  const priceSeries: Oracle['priceSeries'] = async (product, params, instants, id) => {
-    const read = await store.pricePointSeries.readSeries(
-      product.id,
-      instants.map((asOf) => pointsRequest({ ...params, asOf })),
-    );
-    const timeline = timelineOfColumns(read);
-    const list = await calibrationList();
-    return instants.map((asOf) => computeBundle(engineInput(product, { ...params, asOf }, id, timeline, list)));
-  };
-  const productByKey: Oracle['productByKey'] = async (productKey) => {
-    const product = await store.products.findByKey(productKey);
-    if (!product) throw new UnknownProductError(productKey, await suggestKeys(store, productKey));
-    return product;
-  };
-  const productByRefsource: Oracle['productByRefsource'] = async (refsourceId) => {
-    const product = await store.products.findByRefsourceId(refsourceId);
-    if (!product) throw new NoCatalogMappingError(refsourceId);
-    return product;
-  };
+  const resolver = deps.resolver ?? createOfflineResolver();
+  const envKeys = deps.envKeys ?? [];
+  const pricing = createPricing(store);
+  let verifier: Promise<KeyVerifier> | undefined;
+  const verifyWith = () => (verifier ??= import('./keys.js').then(({ createKeyVerifier }) => createKeyVerifier(envKeys)));
+
+  // The last data version seen: when another connection wrote, a new calibration may be among its writes.
+  let seenVersion: number | undefined;
+  /** The pricing, its calibrations forgotten when the data changed since the last call; `version` is the store's now. */
+  function pricingAt(version: number): Pricing {
+    if (seenVersion !== undefined && seenVersion !== version) pricing.dataChanged();
+    seenVersion = version;
+    return pricing;
+  }
+  const currentPricing = () => pricingAt(store.dataVersion());
+
+  /** A bundle from `bundles` (or `compute`d and kept there), with the upstream's failure named when there was one. */
+  async function cachedBundle(
+    bundles: BundleCache | undefined,
+    key: string,
+    now: number,
+    resolution: Resolution | null,
+    compute: (pricing: Pricing) => Promise<PricingBundle>,
+  ): Promise<PricingBundle> {
+    const version = store.dataVersion();
+    let bundle = bundles?.find(key, version, now);
+    if (bundle === undefined) {
+      bundle = await compute(pricingAt(version));
+      bundles?.keep(key, version, now, bundle);
+    }
+    return resolution?.upstream ? withUpstreamDegradation(bundle, resolution.upstream) : bundle;
+  }
+
+  const findLocal = (id: string) => store.products.findByRefsourceId(id);
+
+  /**
+   * The error for a snapshot of something that cannot be a refsource id, most often a product
+   * key: it names the two commands that do what was meant (the product's snapshot by its
+   * refsource id, or `oracle price` over the same 24 hours; for today, which has not ended,
+   * the last 24 hours, as --at may not be later than now).
+   */
+  async function notARefsourceId(arg: string, day: { start: number; end: number }, now: number): Promise<InvalidParameterError> {
+    const product = await store.products.findByKey(arg);
+    if (product === undefined) {
+      return new InvalidParameterError(
+        'refsource_id',
+        `snapshot takes a refsource id (1 to 20 digits), not ${JSON.stringify(arg)}, which is no product_key either (see oracle catalog --search)`,
+      );
+    }
+    const price = day.end > now ? `'oracle price ${arg}' (the last 24 hours)` : `'oracle price ${arg} --at ${toIsoUtc(day.end)}' (the same 24 hours)`;
+    const snapshot = product.refsourceId === null ? '' : ` 'oracle snapshot ${product.refsourceId} --date ${toUtcDate(day.start)}' (its refsource id) or`;
+    return new InvalidParameterError('refsource_id', `snapshot takes a refsource id, not a product_key: for ${arg} run${snapshot} ${price}`);
+  }
+
+  const queryParams = (query: PricingQuery, now: number): PricingParams => ({
+    windowHours: query.windowHours,
+    outlierStddevs: query.outlierStddevs,
+    asOf: query.asOf ?? now,
+  });
+
   return {
-    productByKey,
-    productByRefsource,
-    product: (ref) => (ref.refsourceId === undefined ? productByKey(ref.productKey) : productByRefsource(ref.refsourceId)),
-    price,
-    productCount: () => store.products.count(),
-    async *exportBundles(params) {
-      let after = 0;
-      for (;;) {
-        const page = await store.products.pageAfter(after, EXPORT_PAGE_SIZE);
-        for (const product of page) yield await price(product, params, product.refsourceId);
-        if (page.length < EXPORT_PAGE_SIZE) return;
-        after = page.at(-1)!.id;
+    // Not async itself: a cached bundle by product key is one promise, the one cachedBundle returns.
+    price(ref, query, now, bundles) {
+      const { windowHours, outlierStddevs } = query;
+      const params = queryParams(query, now);
+      if (ref.refsourceId === undefined) {
+        const productKey = ref.productKey;
+        return cachedBundle(bundles, `k|${windowHours}|${outlierStddevs}|${query.asOf ?? ''}|${productKey}`, now, null, async (p) =>
+          p.price(await p.productByKey(productKey), params, null),
+        );
       }
+      const id = ref.refsourceId;
+      return resolver.resolve(id, findLocal).then((resolution) =>
+        cachedBundle(bundles, `r|${windowHours}|${outlierStddevs}|${query.asOf ?? ''}|${id}`, now, resolution, (p) =>
+          p.price(resolution.product, params, id),
+        ),
+      );
     },
-    value: (rows, problems, params) => valueCollection({ productByKey, productByRefsource, price }, rows, problems, params),
-    explain: async (product, slot, params, id) => explainSlot(await readInput(product, params, id), slot),
-    priceSeries,
-    async history(product, params, request, id) {
-      return historyOf(product.productKey, request, await priceSeries(product, params, request.instants, id));
+
+    async priceWithChanges(ref, params) {
+      const p = currentPricing();
+      return p.priceWithChanges(await p.product(ref), params, ref.refsourceId ?? null);
     },
-    async priceWithChanges(product, params, id) {
-      const { asOf, ...series } = params;
-      const instants = [...PRICE_CHANGE_DAYS.map((days) => asOf - days * DAY_MS), asOf];
-      const bundles = await priceSeries(product, series, instants, id);
-      const bundle = bundles.at(-1)!;
-      const priced = (i: number) => {
-        const price = bundles[i]!.ungraded.price_minor;
-        return price === null ? null : { at: toIsoUtc(instants[i]!), price_minor: price };
-      };
-      const now = priced(instants.length - 1);
-      return { bundle, changes: PRICE_CHANGE_DAYS.map((days, i) => priceChange(days, priced(i), now)) };
+
+    async snapshot(id, day, outlierStddevs, now, bundles) {
+      if (!REFSOURCE_ID.test(id)) throw await notARefsourceId(id, day, now);
+      const resolution = await resolver.resolve(id, findLocal);
+      return cachedBundle(bundles, `s|${day.start}|${outlierStddevs}|${id}`, now, resolution, (p) => p.snapshot(resolution.product, day, outlierStddevs));
     },
-    snapshot(product, day, outlierStddevs) {
-      return price(product, { windowHours: SNAPSHOT_WINDOW_HOURS, outlierStddevs, asOf: day.end }, product.refsourceId);
-    },
-    async catalog(search) {
-      return catalogBody(await store.products.catalog(search));
-    },
+
+    catalog: async () => catalogBody(await store.products.catalog()),
     // A search result is a few ranked rows: serialised here; the whole catalog is built by the store.
     catalogJson: async (search) => (search ? JSON.stringify(catalogBody(await store.products.catalog(search))) : store.products.catalogJson()),
     catalogEntries: (search) => store.products.catalog(search),
     search: async (q, limit) => searchBody(q, limit, await store.products.catalog(q, limit)),
-    dataChanged() {
-      calibrations = undefined;
+
+    async history(ref, params, request) {
+      const p = currentPricing();
+      return p.history(await p.product(ref), params, request, ref.refsourceId ?? null);
+    },
+
+    async evidence(ref, slot, query, now) {
+      const p = currentPricing();
+      return p.explain(await p.product(ref), slot, queryParams(query, now), ref.refsourceId ?? null);
+    },
+
+    value: async (rows, problems, params) => currentPricing().value(rows, problems, params),
+
+    async exportBundles(params) {
+      const p = currentPricing();
+      return { count: await store.products.count(), bundles: p.exportBundles(params) };
+    },
+
+    ingestAll: (sources, options) => ingestAll(store, sources, options),
+
+    calibrate: (asOf, now) => calibrate(store, asOf, now),
+    calibration: (at) => showCalibration(store, at),
+
+    async createKey(label, now) {
+      const { newApiKey, hashApiKey } = await import('./keys.js');
+      const { id, secret } = newApiKey();
+      await store.apiKeys.create(id, label, hashApiKey(secret), now);
+      return { id, secret };
+    },
+    listKeys: () => store.apiKeys.list(),
+    revokeKey: (id, now) => store.apiKeys.revoke(id, now),
+    verifyKey: async (secret) => (await verifyWith())(store, secret),
+    recordKeyUses: (uses) => store.apiKeys.touch(uses),
+
+    async inventory() {
+      const { products, observations, activeKeys } = await store.inventory();
+      const keys = activeKeys + envKeys.length;
+      return { products, observations, storedKeys: activeKeys, envKeys: envKeys.length, keys, ready: keys > 0, refsource: resolver.mode };
+    },
+
+    dataVersion: () => store.dataVersion(),
+    upstreamStats: () => resolver.stats(),
+
+    async close() {
+      await store.close();
+      await resolver.close();
     },
   };
+}
+
+/** The bundle with the upstream's failure named in the ungraded slot's meta (CONTRACT.md decision 3). */
+function withUpstreamDegradation(bundle: PricingBundle, upstream: 'unavailable'): PricingBundle {
+  return { ...bundle, ungraded: { ...bundle.ungraded, meta: { ...bundle.ungraded.meta, refsource_upstream: upstream } } };
 }

@@ -6,7 +6,6 @@
  */
 import { NoCatalogMappingError, UpstreamNotConfiguredError } from '../domain/errors.js';
 import type { StoredProduct } from '../store/store.js';
-import type { Awaitable } from './awaitable.js';
 import type { CircuitState } from '../upstream/circuit-breaker.js';
 
 /** What a resolution found: the product, and the upstream's failure when pricing went on without it. */
@@ -35,7 +34,7 @@ export interface RefsourceResolver {
   readonly mode: ResolverMode;
   stats(): UpstreamStats;
   /** Resolves `id`; `findLocal` reads the local catalog mapping. Throws the errors of decision 3. */
-  resolve(id: string, findLocal: (id: string) => Awaitable<StoredProduct | undefined>): Promise<Resolution>;
+  resolve(id: string, findLocal: (id: string) => Promise<StoredProduct | undefined>): Promise<Resolution>;
   close(): Promise<void>;
 }
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '../../src/domain/product.js';
 import { toIsoUtc } from '../../src/domain/time.js';
-import { EXPORT_PAGE_SIZE } from '../../src/service/oracle.js';
+import { EXPORT_PAGE_SIZE } from '../../src/service/pricing.js';
 import { BIN, childEnv, databaseWith, runCli, tempDir } from '../_setup.js';
 
 const HOUR = 3_600_000;

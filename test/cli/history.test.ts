@@ -1,7 +1,7 @@
 /** `oracle history` and the change line of `oracle price`, run as child processes over a real SQLite file. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { toIsoUtc } from '../../src/domain/time.js';
-import { createOracle } from '../../src/service/oracle.js';
+import { createPricing } from '../../src/service/pricing.js';
 import { openStore } from '../../src/store/open-store.js';
 import { databaseWith, runCli, testProduct } from '../_setup.js';
 
@@ -46,7 +46,7 @@ describe.concurrent('oracle history', () => {
     expect(body.points).toHaveLength(31);
     const store = await openStore(db);
     try {
-      const oracle = createOracle({ store });
+      const oracle = createPricing(store);
       const product = await oracle.productByKey(KEY);
       for (const [i, point] of (body.points as any[]).entries()) {
         const asOf = TO_MS - (30 - i) * DAY;

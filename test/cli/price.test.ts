@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PricingBundle } from '../../src/domain/bundle.js';
 import { GRADERS, MATRIX_GRADES } from '../../src/domain/conditions.js';
-import { createOracle } from '../../src/service/oracle.js';
+import { createPricing } from '../../src/service/pricing.js';
 import { openStore } from '../../src/store/open-store.js';
 import { runCli, tempDir } from '../_setup.js';
 import { AS_OF, AS_OF_MS, pricedDatabase } from './_priced-database.js';
@@ -25,7 +25,7 @@ describe.concurrent('oracle price', () => {
   it('prints exactly the bundle the service computes, with id null on the key route', async () => {
     const bundle = await priceJson(['charizard base/set é', '--at', AS_OF]);
     const store = await openStore(db);
-    const oracle = createOracle({ store });
+    const oracle = createPricing(store);
     const expected = await oracle.price(await oracle.productByKey('charizard base/set é'), { windowHours: 24, outlierStddevs: 2, asOf: AS_OF_MS }, null);
     await store.close();
     expect(bundle).toEqual(expected);

@@ -1,9 +1,9 @@
 /**
- * What a command runs: the parts only a server's repeated calls use (the bundle cache, key
- * verification, both over lru-cache) and the upstream resolver with its circuit breaker stay
- * off the start-up of the commands that make one call. dist/cli/main.js is one bundle in which
+ * What a command runs: the parts only a server's repeated calls use (the bundle cache and the
+ * key cache, both over lru-cache), key hashing, and the upstream resolver with its circuit
+ * breaker stay off the start-up of the commands that make one call. dist/cli/main.js is one bundle in which
  * esbuild runs each module's top level, on first use, in a function named after the module's
- * path (`"src/service/bundle-cache.ts"() {...}`); V8's coverage (NODE_V8_COVERAGE) of the child
+ * path (`"src/http/bundle-cache.ts"() {...}`); V8's coverage (NODE_V8_COVERAGE) of the child
  * counts the calls of each.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -11,7 +11,14 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runCommand, tempDir, testProduct, databaseWith } from '../_setup.js';
 
-const REPEATED_CALL_PARTS = ['lru-cache', 'service/bundle-cache.ts', 'service/key-verifier.ts', 'service/upstream-resolver.ts', 'upstream/circuit-breaker.ts'];
+const REPEATED_CALL_PARTS = [
+  'lru-cache',
+  'http/bundle-cache.ts',
+  'http/key-cache.ts',
+  'service/keys.ts',
+  'service/upstream-resolver.ts',
+  'upstream/circuit-breaker.ts',
+];
 
 interface Coverage {
   result: { url: string; functions: { functionName: string; ranges: { count: number }[] }[] }[];
@@ -20,7 +27,7 @@ interface Coverage {
 const moduleName = (functionName: string) => (functionName.startsWith('node_modules/lru-cache/') ? 'lru-cache' : functionName.replace(/^src\//, ''));
 
 /**
- * The source modules (`service/oracle-service.ts`, `lru-cache`) whose top level `oracle ...args`
+ * The source modules (`service/oracle.ts`, `lru-cache`) whose top level `oracle ...args`
  * ran. It also checks that each part of REPEATED_CALL_PARTS is a module run on first use: one
  * on the program's static path would have no init function to count, and would pass unseen.
  */
@@ -45,17 +52,17 @@ beforeAll(async () => {
 });
 
 describe('start-up', () => {
-  it('oracle catalog --json and oracle price --json run neither the caches, key verification nor the upstream resolver', async () => {
+  it('oracle catalog --json and oracle price --json run neither the caches, key hashing nor the upstream resolver', async () => {
     const catalog = await modulesRun(['--db', db, 'catalog', '--json']);
-    expect(catalog).toContain('service/oracle-service.ts'); // it does go through the one service
+    expect(catalog).toContain('service/oracle.ts'); // it does go through the one service
     expect(partsAmong(catalog)).toEqual([]);
     const price = await modulesRun(['--db', db, 'price', product.productKey, '--json']);
-    expect(price).toContain('service/oracle-service.ts');
+    expect(price).toContain('service/oracle.ts');
     expect(partsAmong(price)).toEqual([]);
   });
 
-  it('oracle keys create, which hashes a key, runs key verification', async () => {
+  it('oracle keys create, which hashes a key, runs key hashing and no cache', async () => {
     const modules = await modulesRun(['--db', db, 'keys', 'create', '--label', 'start-up test']);
-    expect(partsAmong(modules)).toEqual(['lru-cache', 'service/key-verifier.ts']);
+    expect(partsAmong(modules)).toEqual(['service/keys.ts']);
   });
 });

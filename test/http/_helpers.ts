@@ -10,13 +10,14 @@ import { afterAll, beforeAll } from 'vitest';
 import { newTestDatabase } from '../_pg.js';
 import { tempDir } from '../_setup.js';
 import type { Product } from '../../src/domain/product.js';
+import { createBundleCache } from '../../src/http/bundle-cache.js';
 import { createServer, type OracleServer, type ServerOptions } from '../../src/http/create-server.js';
 import { createMetrics } from '../../src/http/metrics.js';
-import { createOracleService, type OracleService, type OracleServiceDeps } from '../../src/service/oracle-service.js';
-import { hashApiKey } from '../../src/service/key-verifier.js';
+import { hashApiKey } from '../../src/service/keys.js';
+import { createOracle, type Oracle } from '../../src/service/oracle.js';
 import { createOfflineResolver, type RefsourceResolver } from '../../src/service/refsource-resolver.js';
-import { createStoreHandle } from '../../src/service/store-handle.js';
 import { openStore } from '../../src/store/open-store.js';
+import { createWatchedStore } from '../../src/store/watched-store.js';
 import { storedProduct, writeObservations, writeProducts } from '../_store.js';
 
 export const HOUR = 3_600_000;
@@ -83,7 +84,7 @@ export async function seedDatabase(path: string, now: number): Promise<void> {
 
 export interface TestServer {
   url: string;
-  service: OracleService;
+  oracle: Oracle;
   server: OracleServer;
   accessLines: string[];
   errorLines: string[];
@@ -97,10 +98,9 @@ export interface StartOptions {
   resolver?: RefsourceResolver;
   rateLimitPerMinute?: number;
   envKeys?: string[];
-  /** Replaces service methods (e.g. an engine that throws). */
-  override?: (service: OracleService) => OracleService;
-  serviceDeps?: Partial<OracleServiceDeps>;
-  /** How often the server checks that the path still names its file (store-handle.ts). */
+  /** Replaces oracle methods (e.g. an engine that throws). */
+  override?: (oracle: Oracle) => Oracle;
+  /** How often the server checks that the path still names its file (store/watched-store.ts). */
   fileCheckIntervalMs?: number;
   /** Server options beyond the rate limit (CORS). */
   serverOptions?: Partial<ServerOptions>;
@@ -114,23 +114,24 @@ export interface StartOptions {
  * it sends checked against the OpenAPI document it serves.
  */
 export async function startServer(options: StartOptions): Promise<TestServer> {
-  const base = createOracleService({
-    store: createStoreHandle(options.dbPath, { fileCheckIntervalMs: options.fileCheckIntervalMs }),
+  // As oracle serve builds it.
+  const base = createOracle({
+    store: createWatchedStore(options.dbPath, { fileCheckIntervalMs: options.fileCheckIntervalMs }),
     resolver: options.resolver ?? createOfflineResolver(),
     envKeys: options.envKeys ?? [ENV_KEY],
-    ...options.serviceDeps,
   });
-  await base.prepare(); // as oracle serve does before it listens
-  const service = options.override ? options.override(base) : base;
+  const oracle = options.override ? options.override(base) : base;
   const accessLines: string[] = [];
   const errorLines: string[] = [];
+  const bundles = createBundleCache();
   const server = createServer(
     {
-      service,
+      oracle,
+      bundles,
       accessLog: (l) => accessLines.push(l),
       errorLog: (l) => errorLines.push(l),
       now: options.now,
-      metrics: options.metrics ? createMetrics(service) : undefined,
+      metrics: options.metrics ? createMetrics(oracle, bundles) : undefined,
     },
     { rateLimitPerMinute: options.rateLimitPerMinute ?? 10_000, version: '0.0.0-test', ...options.serverOptions },
   );
@@ -145,7 +146,7 @@ export async function startServer(options: StartOptions): Promise<TestServer> {
   const violations = checkResponsesAgainst(server.server, (await served.json()) as OpenApiDocument, docUrl);
   return {
     url,
-    service,
+    oracle,
     server,
     accessLines,
     errorLines,

@@ -4,7 +4,7 @@
  */
 import { Agent, request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { hashApiKey } from '../../src/service/key-verifier.js';
+import { hashApiKey } from '../../src/service/keys.js';
 import { openStore } from '../../src/store/open-store.js';
 import { ENV_KEY, pricingPath, PRODUCTS, REVOKED_KEY, STORED_KEY, useSeededServer } from './_helpers.js';
 import { nextOrWithinASecond } from '../_pg.js';

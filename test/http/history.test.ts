@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { historyResponse } from '../../src/http/schemas.js';
 import { toIsoUtc } from '../../src/domain/time.js';
-import { BUNDLE_CACHE_DEFAULTS } from '../../src/service/bundle-cache.js';
+import { BUNDLE_CACHE_DEFAULTS } from '../../src/http/bundle-cache.js';
 import { DAY, getJson, HOUR, pricingPath, PRODUCTS, STORED_KEY, useSeededServer } from './_helpers.js';
 
 // A whole hour, so instants print without milliseconds.

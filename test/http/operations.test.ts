@@ -3,7 +3,7 @@
  * graceful shutdown. The OpenAPI document: openapi.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { hashApiKey } from '../../src/service/key-verifier.js';
+import { hashApiKey } from '../../src/service/keys.js';
 import { openStore } from '../../src/store/open-store.js';
 import { getJson, HOUR, pricingPath, PRODUCTS, startServer, STORED_KEY, useSeededServer } from './_helpers.js';
 import { nextOrWithinASecond } from '../_pg.js';
@@ -71,11 +71,11 @@ describe('graceful shutdown', () => {
     const started = await startServer({
       dbPath: seeded.dbPath,
       envKeys: ['k'],
-      override: (service) => ({
-        ...service,
+      override: (oracle) => ({
+        ...oracle,
         catalog: async () => {
           await gate;
-          return service.catalog();
+          return oracle.catalog();
         },
       }),
     });

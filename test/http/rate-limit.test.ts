@@ -54,14 +54,14 @@ async function takeMany(limiter: RateLimiter, key: string, n: number): Promise<R
 }
 
 describe('token bucket (in-process, on a given clock)', () => {
-  it('allows a burst of the limit, then one token per 60/limit seconds', () => {
+  it('allows a burst of the limit, then one token per 60/limit seconds', async () => {
     const limiter = createRateLimiter(60);
-    for (let i = 0; i < 60; i++) expect(limiter.take('a', 1_000).allowed).toBe(true);
-    const denied = limiter.take('a', 1_000);
+    for (let i = 0; i < 60; i++) expect((await limiter.take('a', 1_000)).allowed).toBe(true);
+    const denied = await limiter.take('a', 1_000);
     expect(denied).toMatchObject({ allowed: false, remaining: 0, retryAfterSeconds: 1, resetSeconds: 60 });
-    expect(limiter.take('a', 2_000).allowed).toBe(true);
-    expect(limiter.take('a', 2_000).allowed).toBe(false);
-    expect(limiter.take('b', 2_000)).toMatchObject({ allowed: true, remaining: 59 });
+    expect((await limiter.take('a', 2_000)).allowed).toBe(true);
+    expect((await limiter.take('a', 2_000)).allowed).toBe(false);
+    expect(await limiter.take('b', 2_000)).toMatchObject({ allowed: true, remaining: 59 });
   });
 });
 

@@ -185,8 +185,8 @@ describe('engine failure', () => {
   beforeAll(async () => {
     server = await startServer({
       dbPath,
-      override: (service) => ({
-        ...service,
+      override: (oracle) => ({
+        ...oracle,
         price: async () => {
           throw new Error('engine exploded at /secret/path');
         },

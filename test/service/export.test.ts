@@ -1,6 +1,6 @@
 /** The export of every product's bundle: it reads the catalog a page at a time, over a real store. */
 import { describe, expect, it } from 'vitest';
-import { createOracle, EXPORT_PAGE_SIZE } from '../../src/service/oracle.js';
+import { createPricing, EXPORT_PAGE_SIZE } from '../../src/service/pricing.js';
 import { openStore } from '../../src/store/open-store.js';
 import { databaseWith, testProduct } from '../_setup.js';
 
@@ -20,7 +20,7 @@ describe('the export service', () => {
         pages.push(page.length);
         return page;
       };
-      const bundles = createOracle({ store }).exportBundles({ windowHours: 24, outlierStddevs: 2, asOf: Date.parse('2026-10-15T12:00:00Z') });
+      const bundles = createPricing(store).exportBundles({ windowHours: 24, outlierStddevs: 2, asOf: Date.parse('2026-10-15T12:00:00Z') });
       const first = await bundles.next();
       expect(pages).toEqual([EXPORT_PAGE_SIZE]);
       const keys = [(first.value as { product_key: string }).product_key];

@@ -1,7 +1,7 @@
 /** "Did you mean": the keys suggested for an unknown product key, over a real store's full-text index. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UnknownProductError } from '../../src/domain/errors.js';
-import { createOracle } from '../../src/service/oracle.js';
+import { createPricing } from '../../src/service/pricing.js';
 import { editDistance, MAX_SUGGESTIONS } from '../../src/service/suggest.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
@@ -24,7 +24,7 @@ describe('suggested keys', () => {
   afterAll(() => store.close());
 
   const unknown = (key: string) =>
-    createOracle({ store })
+    createPricing(store)
       .productByKey(key)
       .then(
         () => {

@@ -10,7 +10,7 @@ import { createRefsourceClient } from '../../src/upstream/refsource-client.js';
 import { fakeUpstream, type FakeUpstream } from '../http/_helpers.js';
 
 const PRODUCT = { productKey: 'pokemon-zapdos', refsourceId: '1001' } as StoredProduct;
-const findLocal = (id: string) => (id === '1001' ? PRODUCT : undefined);
+const findLocal = async (id: string) => (id === '1001' ? PRODUCT : undefined);
 
 let upstream: FakeUpstream;
 const statuses = new Map<string, number>();

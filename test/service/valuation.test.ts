@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PricingBundle } from '../../src/domain/bundle.js';
 import { parseCollectionCsv } from '../../src/domain/collection.js';
-import { createOracle } from '../../src/service/oracle.js';
+import { createPricing } from '../../src/service/pricing.js';
 import { valueCollection } from '../../src/service/valuation.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
@@ -36,9 +36,9 @@ beforeAll(async () => {
 });
 afterAll(async () => await store.close());
 
-/** The real oracle, its bundles' ungraded slots given an 80% interval of ±10%. */
+/** The real pricing, its bundles' ungraded slots given an 80% interval of ±10%. */
 function withIntervals(only?: string) {
-  const oracle = createOracle({ store });
+  const oracle = createPricing(store);
   return {
     ...oracle,
     price: async (...args: Parameters<typeof oracle.price>): Promise<PricingBundle> => {

@@ -4,11 +4,12 @@
  */
 import { VERSION } from '../version.js';
 import { createServer } from '../../http/create-server.js';
+import { createBundleCache } from '../../http/bundle-cache.js';
 import type { RedisRateLimiter } from '../../http/redis-rate-limit.js';
-import { createOracleService } from '../../service/oracle-service.js';
+import { createOracle } from '../../service/oracle.js';
 import { createOfflineResolver, createUnconfiguredResolver, type RefsourceResolver } from '../../service/refsource-resolver.js';
 import { createUpstreamResolver } from '../../service/upstream-resolver.js';
-import { createStoreHandle } from '../../service/store-handle.js';
+import { createWatchedStore } from '../../store/watched-store.js';
 import { createRefsourceClient } from '../../upstream/refsource-client.js';
 import { optionsOf, serveOptionValues } from '../command-options.js';
 import type { CommandContext } from '../context.js';
@@ -22,22 +23,23 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
     process.once('SIGTERM', resolve);
     process.once('SIGINT', resolve);
   });
-  const service = createOracleService({ store: createStoreHandle(ctx.dbPath), resolver: resolverFor(config), envKeys: config.apiKeys });
+  // The store reopens by itself (a replaced or restored file, a database server back up).
+  const oracle = createOracle({ store: createWatchedStore(ctx.dbPath), resolver: resolverFor(config), envKeys: config.apiKeys });
   const rateLimiter = config.redisUrl ? await sharedRateLimiter(config.redisUrl, config, ctx) : undefined;
+  const bundles = createBundleCache();
   // prom-client is loaded only when metrics are asked for.
-  const metrics = config.metrics ? (await import('../../http/metrics.js')).createMetrics(service) : undefined;
+  const metrics = config.metrics ? (await import('../../http/metrics.js')).createMetrics(oracle, bundles) : undefined;
   const server = createServer(
-    { service, metrics, rateLimiter, accessLog: (line) => ctx.stdout.write(line), errorLog: (line) => ctx.stderr.write(line) },
+    { oracle, bundles, metrics, rateLimiter, accessLog: (line) => ctx.stdout.write(line), errorLog: (line) => ctx.stderr.write(line) },
     { rateLimitPerMinute: config.rateLimitPerMinute, version: VERSION, corsOrigins: config.corsOrigins },
   );
   let address;
   try {
-    await service.prepare();
-    for (const line of await startupLines(service, config, ctx.dbPath)) ctx.stderr.write(`${line}\n`);
+    for (const line of await startupLines(oracle, config, ctx.dbPath)) ctx.stderr.write(`${line}\n`);
     address = await server.listen(config.port, config.host);
   } catch (error) {
     await rateLimiter?.close();
-    await service.close();
+    await oracle.close();
     throw error;
   }
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -46,7 +48,7 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
   await stopped;
   await server.close();
   await rateLimiter?.close();
-  await service.close();
+  await oracle.close();
   return 0;
 }
 

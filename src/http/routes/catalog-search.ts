@@ -18,5 +18,5 @@ export const catalogSearchRoute = defineRoute({
   query: searchQuery,
   response: searchResponse,
   errors: [400, 401, 429, 500, 503],
-  handle: ({ query, service }) => service.search(query.q, query.limit),
+  handle: ({ query, oracle }) => oracle.search(query.q, query.limit),
 });

@@ -12,5 +12,5 @@ export const catalogRoute = defineRoute({
   query: undefined,
   response: catalogResponse,
   errors: [401, 500, 503],
-  handle: ({ service }) => service.catalog(),
+  handle: ({ cache }) => cache.catalog(),
 });

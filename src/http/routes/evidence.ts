@@ -17,11 +17,5 @@ export const evidenceRoute = defineRoute({
   query: evidenceQuery,
   response: evidenceResponse,
   errors: [400, 401, 429, 500, 503],
-  handle: ({ params, query, now, service }) =>
-    service.evidence(
-      { productKey: params.product_key },
-      query.slot,
-      pricingQueryOf(query, now),
-      now,
-    ),
+  handle: ({ params, query, now, oracle }) => oracle.evidence({ productKey: params.product_key }, query.slot, pricingQueryOf(query, now), now),
 });

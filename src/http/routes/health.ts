@@ -12,7 +12,7 @@ export const healthRoute = defineRoute({
   query: undefined,
   response: healthResponse,
   errors: [],
-  handle: () => HEALTHY,
+  handle: async () => HEALTHY,
 });
 
 const HEALTHY = { status: 'ok' } as const;

@@ -19,8 +19,8 @@ export const historyRoute = defineRoute({
   query: historyQuery,
   response: historyResponse,
   errors: [400, 401, 429, 500, 503],
-  handle: ({ params, query, now, service }) =>
-    service
+  handle: ({ params, query, now, oracle }) =>
+    oracle
       .history({ productKey: params.product_key }, { windowHours: query.window_hours, outlierStddevs: query.outlier_stddevs }, parseHistoryRequest(query, now))
       .then((history) => history.body),
 });

@@ -16,6 +16,6 @@ export function createOpenApiRoute(routes: readonly Route[], version: string): R
     response: openApiResponse,
     errors: [],
     // Built on first request: the route list is complete by then, this route included.
-    handle: () => (document ??= openApiDocument(routes, version)),
+    handle: async () => (document ??= openApiDocument(routes, version)),
   });
 }

@@ -13,10 +13,5 @@ export const pricingRoute = defineRoute({
   query: pricingQuery,
   response: pricingBundle,
   errors: [400, 401, 429, 500, 503],
-  handle: ({ params, query, now, service }) =>
-    service.price(
-      { productKey: params.product_key },
-      pricingQueryOf(query, now),
-      now,
-    ),
+  handle: ({ params, query, now, oracle, cache }) => oracle.price({ productKey: params.product_key }, pricingQueryOf(query, now), now, cache.bundles),
 });

@@ -3,7 +3,6 @@
  * be read and at least one key can call the API; 503 with the reason otherwise. No key
  * needed (a probe has none), not rate limited.
  */
-import { andThen } from '../../service/awaitable.js';
 import { NotReadyError } from '../errors.js';
 import { defineRoute, API_PREFIX } from '../route.js';
 import { readyResponse } from '../schemas.js';
@@ -20,17 +19,17 @@ export const readyRoute = defineRoute({
   query: undefined,
   response: readyResponse,
   errors: [503],
-  handle: ({ service }) =>
-    andThen(service.inventory(), (inventory) => {
-      if (!inventory.ready) {
-        throw new NotReadyError("no API key exists: create one with 'oracle keys create --label <name>' (or set ORACLE_API_KEYS)");
-      }
-      return {
-        status: 'ready' as const,
-        products: inventory.products,
-        observations: inventory.observations,
-        keys: inventory.keys,
-        refsource: inventory.refsource,
-      };
-    }),
+  async handle({ cache }) {
+    const inventory = await cache.inventory();
+    if (!inventory.ready) {
+      throw new NotReadyError("no API key exists: create one with 'oracle keys create --label <name>' (or set ORACLE_API_KEYS)");
+    }
+    return {
+      status: 'ready' as const,
+      products: inventory.products,
+      observations: inventory.observations,
+      keys: inventory.keys,
+      refsource: inventory.refsource,
+    };
+  },
 });

@@ -18,12 +18,7 @@ export const refsourceRoute = defineRoute({
   query: pricingQuery,
   response: pricingBundle,
   errors: [400, 401, 429, 500, 502, 503],
-  handle: ({ params, query, now, service }) =>
-    service.price(
-      { refsourceId: params.refsource_id },
-      pricingQueryOf(query, now),
-      now,
-    ),
+  handle: ({ params, query, now, oracle, cache }) => oracle.price({ refsourceId: params.refsource_id }, pricingQueryOf(query, now), now, cache.bundles),
 });
 
 export const snapshotRoute = defineRoute({
@@ -37,6 +32,6 @@ export const snapshotRoute = defineRoute({
   query: snapshotQuery,
   response: pricingBundle,
   errors: [400, 401, 422, 429, 500, 502, 503],
-  handle: ({ params, query, now, service }) =>
-    service.snapshot(params.refsource_id, snapshotWindow(query.date, now, 'date'), query.outlier_stddevs, now),
+  handle: ({ params, query, now, oracle, cache }) =>
+    oracle.snapshot(params.refsource_id, snapshotWindow(query.date, now, 'date'), query.outlier_stddevs, now, cache.bundles),
 });

@@ -1,17 +1,18 @@
 /**
- * The one service: its cached answers come back without a promise, so the request path can
- * skip an await, and the keys a command makes are the keys a server over the same file accepts.
+ * The oracle: it looks a bundle up in the cache it is handed before it reads the store, and
+ * the keys a command makes are the keys a server over the same file accepts.
  */
 import Database from 'better-sqlite3';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createBundleCache } from '../../src/http/bundle-cache.js';
 import type { IngestResult } from '../../src/ingest/pipeline.js';
-import { createCommandStore } from '../../src/service/command-store.js';
-import { createOracleService } from '../../src/service/oracle-service.js';
-import { createKeySession } from '../../src/service/key-verifier.js';
+import { createOracle } from '../../src/service/oracle.js';
 import { createOfflineResolver } from '../../src/service/refsource-resolver.js';
-import { createStoreHandle } from '../../src/service/store-handle.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { OpenOptions } from '../../src/store/store.js';
+import { createWatchedStore } from '../../src/store/watched-store.js';
 import { tempDir } from '../_setup.js';
 import { PRODUCTS, seedDatabase, STORED_KEY } from '../http/_helpers.js';
 
@@ -19,52 +20,63 @@ const NOW = Date.now();
 const dbPath = `${tempDir('oracle-service-')}/oracle.db`;
 beforeAll(() => seedDatabase(dbPath, NOW));
 
-describe('cached answers', () => {
-  it('come back without a promise once the store is open', async () => {
-    const service = createOracleService({ store: createStoreHandle(dbPath), resolver: createOfflineResolver(), envKeys: [] });
+/** The oracle over a store a command opens, as withService makes it. */
+async function commandOracle(path: string, options: OpenOptions = {}, envKeys: string[] = []) {
+  return createOracle({ store: await openStore(path, options), envKeys });
+}
+
+describe('a bundle cache handed to price', () => {
+  it('answers a bundle it holds without reading the store, and keeps the one it computed', async () => {
+    const store = await openStore(dbPath);
+    let reads = 0;
+    const read = store.pricePoints.read.bind(store.pricePoints);
+    // Counting the pricing reads: the real reader, observed.
+    (store.pricePoints as { read: typeof read }).read = (...args) => {
+      reads += 1;
+      return read(...args);
+    };
+    const oracle = createOracle({ store, resolver: createOfflineResolver() });
     try {
-      const session = createKeySession();
+      const bundles = createBundleCache();
       const query = { windowHours: 24, outlierStddevs: 2 };
-      // The first call opens the store: a promise.
-      expect(await service.verifyKey(STORED_KEY, NOW, session)).toEqual({ id: 'key_stored' });
-      expect(service.verifyKey(STORED_KEY, NOW, session)).toEqual({ id: 'key_stored' });
       const ref = { productKey: PRODUCTS.plain.productKey };
-      // The first computes the bundle (reading the store: a promise), the next is the cached one.
-      const computed = await service.price(ref, query, NOW);
-      const bundle = service.price(ref, query, NOW);
-      expect(bundle).not.toBeInstanceOf(Promise);
-      expect(bundle).toBe(computed);
+      const computed = await oracle.price(ref, query, NOW, bundles);
+      expect(await oracle.price(ref, query, NOW, bundles)).toBe(computed);
+      expect(reads).toBe(1);
+      expect(bundles.stats()).toEqual({ hits: 1, misses: 1 });
+      // Without a cache (a command), every call reads.
+      expect(await oracle.price(ref, query, NOW)).toEqual(computed);
+      expect(reads).toBe(2);
     } finally {
-      await service.close();
+      await oracle.close();
     }
   });
 });
 
 describe('keys', () => {
   it('makes, lists and revokes keys that a server over the same file accepts, then refuses', async () => {
-    const command = () => createOracleService({ store: createCommandStore(dbPath) });
-    const maker = command();
+    const maker = await commandOracle(dbPath);
     const { id, secret } = await maker.createKey('integration', NOW);
     await maker.close();
     expect(id).toMatch(/^key_[0-9a-f]{12}$/);
     expect(secret).toMatch(/^ork_[\w-]{43}$/);
 
-    const server = createOracleService({ store: createStoreHandle(dbPath, { fileCheckIntervalMs: 0 }), envKeys: [] });
+    const server = createOracle({ store: createWatchedStore(dbPath, { fileCheckIntervalMs: 0 }), envKeys: ['ork_from_env'] });
     try {
-      expect(await server.verifyKey(secret, NOW)).toEqual({ id });
-      const lister = command();
+      expect(await server.verifyKey(secret)).toEqual({ id, fromEnv: false });
+      expect(await server.verifyKey(STORED_KEY)).toEqual({ id: 'key_stored', fromEnv: false });
+      expect(await server.verifyKey('ork_from_env')).toEqual({ id: 'env-1', fromEnv: true });
+      const lister = await commandOracle(dbPath);
       const listed = await lister.listKeys();
       await lister.close();
       expect(listed.find((k) => k.id === id)).toMatchObject({ label: 'integration', createdAt: NOW, revokedAt: null });
       expect(JSON.stringify(listed)).not.toContain(secret);
 
-      const revoker = command();
+      const revoker = await commandOracle(dbPath);
       expect(await revoker.revokeKey(id, NOW + 1)).toBe(true);
       expect(await revoker.revokeKey(id, NOW + 2)).toBe(false); // already revoked
       await revoker.close();
-      // The next turn of the server sees the write (data_version moved) and refuses the key.
-      await new Promise((resolve) => setImmediate(resolve));
-      expect(await server.verifyKey(secret, NOW + 3)).toBeNull();
+      expect(await server.verifyKey(secret)).toBeNull();
     } finally {
       await server.close();
     }
@@ -81,7 +93,7 @@ describe('ingestAll', () => {
       'product_key,source,observed_at,price_minor\ncharizard-4,ebay,2025-03-01T10:00:00Z,35000\ncharizard-4,ebay,2025-03-01T11:00:00Z,-5\n',
     );
     // A run written before runs named their process, left `running`: its process is gone.
-    const first = createOracleService({ store: createCommandStore(db, { create: true }) });
+    const first = await commandOracle(db, { create: true });
     await first.ingestAll([`${dir}/catalog.csv`], { maxRejects: 0, runAt: NOW, clock: () => NOW, stdin: Readable.from([]) });
     await first.close();
     const raw = new Database(db);
@@ -89,7 +101,7 @@ describe('ingestAll', () => {
     raw.close();
 
     const reported: IngestResult[] = [];
-    const service = createOracleService({ store: createCommandStore(db) });
+    const service = await commandOracle(db);
     const runAt = Date.UTC(2026, 0, 2, 3, 4, 5, 6);
     const results = await service
       .ingestAll([`${dir}/missing.csv`, `${dir}/observations.csv`], {
@@ -120,19 +132,19 @@ describe('readiness', () => {
   it('is ready once a key can call the API, stored or from ORACLE_API_KEYS, and not after the last is revoked', async () => {
     const db = `${tempDir('oracle-service-ready-')}/oracle.db`;
     const inventory = async (envKeys: string[] = []) => {
-      const service = createOracleService({ store: createCommandStore(db, { create: true }), envKeys });
-      return Promise.resolve(service.inventory()).finally(() => service.close());
+      const service = await commandOracle(db, { create: true }, envKeys);
+      return service.inventory().finally(() => service.close());
     };
     expect(await inventory()).toMatchObject({ storedKeys: 0, envKeys: 0, keys: 0, ready: false });
     expect(await inventory(['ork_from_env', 'ork_other'])).toMatchObject({ storedKeys: 0, envKeys: 2, keys: 2, ready: true });
 
-    const maker = createOracleService({ store: createCommandStore(db) });
+    const maker = await commandOracle(db);
     const { id } = await maker.createKey('ready', NOW);
     await maker.close();
     expect(await inventory()).toMatchObject({ storedKeys: 1, envKeys: 0, keys: 1, ready: true });
     expect(await inventory(['ork_from_env'])).toMatchObject({ storedKeys: 1, envKeys: 1, keys: 2, ready: true });
 
-    const revoker = createOracleService({ store: createCommandStore(db) });
+    const revoker = await commandOracle(db);
     await revoker.revokeKey(id, NOW + 1);
     await revoker.close();
     expect(await inventory()).toMatchObject({ keys: 0, ready: false });

@@ -1,0 +1,36 @@
+/**
+ * What the server keeps for requests that repeat, all keyed by the store's data version (it
+ * moves on every write by another process, and when the database is reopened): computed
+ * bundles (bundle-cache.ts, which the oracle consults before reading the store), and the
+ * latest catalog and inventory, which many keys and probes ask for between two writes.
+ */
+import type { CatalogBody } from '../service/catalog.js';
+import type { Oracle, ServiceInventory } from '../service/oracle.js';
+import type { BundleCache } from './bundle-cache.js';
+
+export interface ServerCache {
+  bundles: BundleCache;
+  /** SPEC.md 4.5's body (the same object while the data is unchanged, so its bytes are reused). */
+  catalog(): Promise<CatalogBody>;
+  inventory(): Promise<ServiceInventory>;
+}
+
+/** `call`'s latest answer while the data version is the one it was given at. */
+function perDataVersion<T>(oracle: Oracle, call: () => Promise<T>): () => Promise<T> {
+  let kept: { version: number; answer: T } | undefined;
+  return async () => {
+    const version = oracle.dataVersion();
+    if (kept?.version === version) return kept.answer;
+    const answer = await call();
+    kept = { version, answer };
+    return answer;
+  };
+}
+
+export function createServerCache(oracle: Oracle, bundles: BundleCache): ServerCache {
+  return {
+    bundles,
+    catalog: perDataVersion(oracle, () => oracle.catalog()),
+    inventory: perDataVersion(oracle, () => oracle.inventory()),
+  };
+}

@@ -1,0 +1,35 @@
+/** `oracle ingest`'s one call: every source in turn into the store, each result reported as its source ends. */
+import type { IngestOptions, IngestResult } from '../ingest/pipeline.js';
+import type { Store } from '../store/store.js';
+
+/** The options of every source of an ingest, and where its rejected records go. */
+export interface IngestAllOptions extends Omit<IngestOptions, 'rejects'> {
+  /** Rejected records are appended to this file, each with `runAt`. */
+  rejectsPath?: string;
+  /** Epoch ms: the start of the run, as the rejects file names it. */
+  runAt: number;
+  onResult?: (result: IngestResult) => void;
+}
+
+/**
+ * Ingests every source in turn into `store` (ingest/pipeline.ts), after marking `interrupted`
+ * the runs of ingests whose process died. A bad source stops only itself: its result carries
+ * its failure and the next source is read.
+ */
+export async function ingestAll(store: Store, sources: readonly string[], { rejectsPath, runAt, onResult, ...options }: IngestAllOptions): Promise<IngestResult[]> {
+  // Loaded here: the pipeline and its formats are most of the code, and only ingest needs them.
+  const [{ ingestSource }, { RejectsWriter }] = await Promise.all([import('../ingest/pipeline.js'), import('../ingest/write/rejects-writer.js')]);
+  await store.ingestRuns.markInterrupted();
+  const rejects = rejectsPath === undefined ? null : new RejectsWriter(rejectsPath, runAt);
+  try {
+    const results: IngestResult[] = [];
+    for (const source of sources) {
+      const result = await ingestSource(store, source, { ...options, rejects });
+      results.push(result);
+      onResult?.(result);
+    }
+    return results;
+  } finally {
+    rejects?.close();
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * Pricing over one store: it reads the store and hands the points to the pure engine; it
+ * owns no arithmetic of its own. A part of the oracle (oracle.ts), which looks products up
+ * by what the caller names and runs these; the benchmarks time one bundle through it.
+ */
+import type { PricingBundle, PricingParams } from '../domain/bundle.js';
+import { NoCatalogMappingError, UnknownProductError } from '../domain/errors.js';
+import { computeBundle, explainSlot, pointsRequest, timelineOfColumns, type Calibration, type ComputeBundleInput } from '../engine/index.js';
+import type { EvidenceBody } from '../domain/evidence.js';
+import type { Store, StoredProduct } from '../store/store.js';
+import { parseCalibration } from './calibration.js';
+import { suggestKeys } from './suggest.js';
+import { historyOf, priceChange, PRICE_CHANGE_DAYS, type History, type PriceChange } from './history.js';
+import type { HistoryRequest } from '../domain/history.js';
+import type { CollectionRow, RowProblem } from '../domain/collection.js';
+import { valueCollection, type Valuation } from './valuation.js';
+import { DAY_MS, toIsoUtc } from '../domain/time.js';
+
+/** The snapshot window is always 24 hours (SPEC.md 4.4). */
+export const SNAPSHOT_WINDOW_HOURS = 24;
+
+export interface Pricing {
+  /** Looks a product up by catalog key; throws UnknownProductError with up to 3 close keys. */
+  productByKey(productKey: string): Promise<StoredProduct>;
+  /** Looks a product up by its local reference-source mapping; throws NoCatalogMappingError. */
+  productByRefsource(refsourceId: string): Promise<StoredProduct>;
+  /** The product a key or a local reference-source mapping names (the errors of the two above). */
+  product(ref: ProductRef): Promise<StoredProduct>;
+  /** Prices one product; `id` is the bundle's reference-source id (null on the pricing route). */
+  price(product: StoredProduct, params: PricingParams, id: string | null): Promise<PricingBundle>;
+  /** The evidence of one slot (`ungraded`, `psa9` ...) of the bundle `price` gives: its points and steps. */
+  explain(product: StoredProduct, slot: string, params: PricingParams, id: string | null): Promise<EvidenceBody>;
+  /**
+   * Prices a product over a snapshot day, the window `parseSnapshotDate` gives
+   * (00:00Z of the date to 00:00Z of the next day).
+   */
+  snapshot(product: StoredProduct, day: { start: number; end: number }, outlierStddevs: number): Promise<PricingBundle>;
+  /**
+   * The bundles of one product at many instants, as `price` gives each (the store read once
+   * for all of them, see price-point-series.ts).
+   */
+  priceSeries(product: StoredProduct, params: SeriesParams, instants: readonly number[], id: string | null): Promise<PricingBundle[]>;
+  /** The history of a product's slots over the request's instants, with its summary. */
+  history(product: StoredProduct, params: SeriesParams, request: HistoryRequest, id: string | null): Promise<History>;
+  /** The value of a collection's rows as of `params.asOf` (valuation.ts); `problems` are the file's bad records. */
+  value(rows: readonly CollectionRow[], problems: readonly RowProblem[], params: PricingParams): Promise<Valuation>;
+  /**
+   * Every product's bundle as of `params.asOf`, one at a time in catalog row order, `id` set
+   * to the product's refsource id: products are read a page at a time, so memory stays flat
+   * whatever the catalog's size.
+   */
+  exportBundles(params: PricingParams): AsyncGenerator<PricingBundle>;
+  /** `price`, and how the ungraded price moved over the 7 and 30 days before `params.asOf`. */
+  priceWithChanges(product: StoredProduct, params: PricingParams, id: string | null): Promise<PricedWithChanges>;
+  /** Forget the calibrations read (another connection may have written one). */
+  dataChanged(): void;
+}
+
+/** The newest of `list` (ordered by as_of, then written) usable at `at`: fitted on data before it. */
+function calibrationAt(list: readonly Calibration[], at: number): Calibration | null {
+  let usable: Calibration | null = null;
+  for (const c of list) if (c.asOf <= at) usable = c;
+  return usable;
+}
+
+/** Products read per page by `exportBundles`. */
+export const EXPORT_PAGE_SIZE = 500;
+
+/** Pricing parameters of a series: those of one price, without its instant. */
+export type SeriesParams = Omit<PricingParams, 'asOf'>;
+
+/** A product named by its catalog key or by its local reference-source mapping. */
+export type ProductRef = { productKey: string; refsourceId?: undefined } | { refsourceId: string; productKey?: undefined };
+
+export interface PricedWithChanges {
+  bundle: PricingBundle;
+  changes: PriceChange[];
+}
+
+export function createPricing(store: Store): Pricing {
+  // Calibrations are few and change only with `oracle calibrate`: read once, then picked in
+  // memory, so a bundle stays at the pricing read's two statements.
+  let calibrations: Promise<Calibration[]> | undefined;
+  const calibrationList = (): Promise<Calibration[]> =>
+    (calibrations ??= store.calibrations.all().then(
+      (rows) => rows.map(parseCalibration),
+      (error: unknown) => {
+        calibrations = undefined; // a failed read is not remembered
+        throw error;
+      },
+    ));
+  /** What the engine prices one product from: the points `pointsRequest` names and the calibration of the instant. */
+  const engineInput = (
+    product: StoredProduct,
+    params: PricingParams,
+    id: string | null,
+    points: ComputeBundleInput['points'],
+    list: readonly Calibration[],
+  ): ComputeBundleInput => ({ product, points, params, id, calibration: calibrationAt(list, params.asOf) });
+  const readInput = async (product: StoredProduct, params: PricingParams, id: string | null): Promise<ComputeBundleInput> => {
+    const points = await store.pricePoints.read(product.id, pointsRequest(params));
+    return engineInput(product, params, id, points, await calibrationList());
+  };
+  const price: Pricing['price'] = async (product, params, id) => computeBundle(await readInput(product, params, id));
+  const priceSeries: Pricing['priceSeries'] = async (product, params, instants, id) => {
+    const read = await store.pricePointSeries.readSeries(
+      product.id,
+      instants.map((asOf) => pointsRequest({ ...params, asOf })),
+    );
+    const timeline = timelineOfColumns(read);
+    const list = await calibrationList();
+    return instants.map((asOf) => computeBundle(engineInput(product, { ...params, asOf }, id, timeline, list)));
+  };
+  const productByKey: Pricing['productByKey'] = async (productKey) => {
+    const product = await store.products.findByKey(productKey);
+    if (!product) throw new UnknownProductError(productKey, await suggestKeys(store, productKey));
+    return product;
+  };
+  const productByRefsource: Pricing['productByRefsource'] = async (refsourceId) => {
+    const product = await store.products.findByRefsourceId(refsourceId);
+    if (!product) throw new NoCatalogMappingError(refsourceId);
+    return product;
+  };
+  return {
+    productByKey,
+    productByRefsource,
+    product: (ref) => (ref.refsourceId === undefined ? productByKey(ref.productKey) : productByRefsource(ref.refsourceId)),
+    price,
+    async *exportBundles(params) {
+      let after = 0;
+      for (;;) {
+        const page = await store.products.pageAfter(after, EXPORT_PAGE_SIZE);
+        for (const product of page) yield await price(product, params, product.refsourceId);
+        if (page.length < EXPORT_PAGE_SIZE) return;
+        after = page.at(-1)!.id;
+      }
+    },
+    value: (rows, problems, params) => valueCollection({ productByKey, productByRefsource, price }, rows, problems, params),
+    explain: async (product, slot, params, id) => explainSlot(await readInput(product, params, id), slot),
+    priceSeries,
+    async history(product, params, request, id) {
+      return historyOf(product.productKey, request, await priceSeries(product, params, request.instants, id));
+    },
+    async priceWithChanges(product, params, id) {
+      const { asOf, ...series } = params;
+      const instants = [...PRICE_CHANGE_DAYS.map((days) => asOf - days * DAY_MS), asOf];
+      const bundles = await priceSeries(product, series, instants, id);
+      const bundle = bundles.at(-1)!;
+      const priced = (i: number) => {
+        const price = bundles[i]!.ungraded.price_minor;
+        return price === null ? null : { at: toIsoUtc(instants[i]!), price_minor: price };
+      };
+      const now = priced(instants.length - 1);
+      return { bundle, changes: PRICE_CHANGE_DAYS.map((days, i) => priceChange(days, priced(i), now)) };
+    },
+    snapshot(product, day, outlierStddevs) {
+      return price(product, { windowHours: SNAPSHOT_WINDOW_HOURS, outlierStddevs, asOf: day.end }, product.refsourceId);
+    },
+    dataChanged() {
+      calibrations = undefined;
+    },
+  };
+}
