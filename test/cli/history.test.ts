@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { toIsoUtc } from '../../src/domain/time.js';
 import { createOracle } from '../../src/service/oracle.js';
 import { openStore } from '../../src/store/store.js';
-import { databaseWith, runCli, testProduct } from '../_setup.js';
+import { runOracle } from '../_cli.js';
+import { databaseWith, testProduct } from '../_setup.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -21,7 +22,7 @@ function ungradedPrice(t: number): number {
 }
 
 let db: string;
-const cli = (...args: string[]) => runCli(['--db', db, ...args]);
+const cli = (...args: string[]) => runOracle(['--db', db, ...args]);
 
 beforeAll(async () => {
   const rows = [];
