@@ -79,6 +79,13 @@ describe.concurrent('oracle price', () => {
     expect(bundle.graded.PSA['10'].meta.confidence).toEqual({ level: 0.8, low_minor: 27425, high_minor: 35232 });
   });
 
+  it('answers the same from bin/oracle.js in a process of its own', async () => {
+    const args = ['--db', db, 'price', 'charizard base/set é', '--at', AS_OF];
+    const [inProcess, spawned] = await Promise.all([runOracle(args), runCli(args)]);
+    expect(spawned).toEqual(inProcess);
+    expect(spawned.code).toBe(0);
+  });
+
   it('passes --window-hours and --outlier-stddevs through to the bundle', async () => {
     const bundle = await priceJson(['charizard base/set é', '--at', AS_OF, '--window-hours', '72', '--outlier-stddevs', '5']);
     expect(bundle.window_hours).toBe(72);
