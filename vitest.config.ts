@@ -2,8 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Two projects: `sqlite`, every test on the default store; `postgres`, the CLI and HTTP suites'
- * files, the ingest pipeline's (the parse worker's against one thread among them) and the
- * service's export, that take their database from newTestDatabase (test/_pg.ts; the HTTP ones through
+ * files, the ingest pipeline's (the parse worker's against one thread among them), the
+ * service's export and the store contract (test/store/contract.test.ts, price-points.test.ts:
+ * one suite every store must pass), that take their database from newTestDatabase (test/_pg.ts; the HTTP ones through
  * useSeededServer) run again with ORACLE_TEST_STORE=postgres, which makes it hand out a fresh
  * PostgreSQL database per file instead of a SQLite file. The files left out test SQLite
  * itself (files replaced, locked, corrupt: test/http/database-file.test.ts), or do not depend
@@ -46,6 +47,8 @@ const ON_POSTGRES = [
   'test/ingest/parallel-reader.test.ts',
   'test/ingest/pipeline.test.ts',
   'test/service/export.test.ts',
+  'test/store/contract.test.ts',
+  'test/store/price-points.test.ts',
 ];
 
 export default defineConfig({

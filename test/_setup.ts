@@ -1,7 +1,7 @@
 /**
- * Shared test helpers: run the compiled CLI as a child process (`npm run build` first), make
- * temporary directories that are removed when the test file ends, and database files holding
- * a test's catalog and observations.
+ * Shared test helpers: run the compiled CLI as a child process (`npm run build` first; most
+ * CLI tests run it in process instead, test/_cli.ts), make temporary directories that are
+ * removed when the test file ends, and database files holding a test's catalog and observations.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,25 +1,29 @@
 /**
- * What every command gets: its options as program.ts's parsers made them (a flag beats its
- * environment variable, which beats the default) and the clock of the run.
+ * What a run of the program is given (its streams, environment and clock: ProgramDeps) and what
+ * every command gets from it: its options as program.ts's parsers made them (a flag beats its
+ * environment variable, which beats the default), the streams and the clock of the run.
  */
 import type { Command, OptionValues } from 'commander';
 
-export interface CommandContext {
-  /** Options of the command itself (commander's camelCase names), as their parsers made them. */
-  options: OptionValues;
-  dbPath: string;
-  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
-  stderr: NodeJS.WritableStream & { isTTY?: boolean };
-  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
-  /** The clock, read once here: commands and the engine never read it themselves. */
-  now: number;
+export type Output = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+export type Input = NodeJS.ReadableStream & { isTTY?: boolean };
+/** The environment a run reads its ORACLE_* variables from. */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** What a run of the program reads and writes: `main` gives the process's, the tests their own. */
+export interface ProgramDeps {
+  stdout: Output;
+  stderr: Output;
+  /** Read only by commands that read '-'. */
+  readonly stdin: Input;
+  env: Env;
+  /** The clock, read once when the program is built: `--at` and `--observed-at` are checked against it. */
+  now: number | (() => number);
 }
 
-export function resolveContext(command: Command, now: number): CommandContext {
-  const globals = command.optsWithGlobals() as { db: string };
+/** The process's streams, environment and clock. */
+export function processDeps(): ProgramDeps {
   return {
-    options: command.opts(),
-    dbPath: globals.db,
     stdout: process.stdout,
     stderr: process.stderr,
     // Read when used: Node makes process.stdin on first access, opening the stream (a pipe,
@@ -27,6 +31,34 @@ export function resolveContext(command: Command, now: number): CommandContext {
     get stdin() {
       return process.stdin;
     },
+    env: process.env,
+    now: Date.now,
+  };
+}
+
+export interface CommandContext {
+  /** Options of the command itself (commander's camelCase names), as their parsers made them. */
+  options: OptionValues;
+  dbPath: string;
+  stdout: Output;
+  stderr: Output;
+  readonly stdin: Input;
+  env: Env;
+  /** The clock, read once when the program was built: commands and the engine never read it themselves. */
+  now: number;
+}
+
+export function resolveContext(command: Command, deps: ProgramDeps, now: number): CommandContext {
+  const globals = command.optsWithGlobals() as { db: string };
+  return {
+    options: command.opts(),
+    dbPath: globals.db,
+    stdout: deps.stdout,
+    stderr: deps.stderr,
+    get stdin() {
+      return deps.stdin;
+    },
+    env: deps.env,
     now,
   };
 }

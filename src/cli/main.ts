@@ -1,8 +1,10 @@
 /**
- * The CLI's entry point: builds the program, runs it, and turns any error into one readable
- * stderr line and an exit code (a stack trace only with ORACLE_DEBUG=1).
+ * The CLI's entry points: `run` builds the program over the streams, environment and clock it
+ * is given, runs it, and turns any error into one readable stderr line and an exit code (a stack
+ * trace only with ORACLE_DEBUG=1); `main` is `run` over the process's.
  */
 import { CommanderError } from 'commander';
+import { processDeps, type ProgramDeps } from './context.js';
 import { createProgram } from './program.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { reportError } from './report-error.js';
@@ -10,20 +12,27 @@ import { reportError } from './report-error.js';
 // For bin/oracle.js, which decides the code of a run whose main never settled.
 export { EXIT } from './exit-codes.js';
 
-export async function main(argv: readonly string[]): Promise<number> {
-  stopQuietlyWhenStdoutCloses();
-  const program = createProgram();
+/** Runs the program on `argv` (node, script, then the arguments) and resolves with its exit code. */
+export async function run(argv: readonly string[], deps: ProgramDeps): Promise<number> {
+  const program = createProgram(deps);
   try {
     await program.parseAsync([...argv]);
-    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
+    return program.exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
       // --help and --version end here with code 0; usage errors were already printed.
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
-    reportError(error);
+    reportError(error, deps);
     return exitCodeFor(error);
   }
+}
+
+/** `oracle` in this process: its argv, streams, environment and clock. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const deps = processDeps();
+  stopQuietlyWhenStdoutCloses(deps);
+  return run(argv, deps);
 }
 
 /**
@@ -31,10 +40,10 @@ export async function main(argv: readonly string[]): Promise<number> {
  * pipe; Node then reports EPIPE as an unhandled error with a stack. Unix tools end quietly
  * there, by SIGPIPE: so does oracle, with the code a shell gives such a tool.
  */
-function stopQuietlyWhenStdoutCloses(): void {
+function stopQuietlyWhenStdoutCloses(deps: ProgramDeps): void {
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') {
-      reportError(error);
+      reportError(error, deps);
       process.exit(EXIT.runtime);
     }
     process.exit(EXIT.brokenPipe);

@@ -7,8 +7,10 @@ import { every, slots } from '../domain/history.js';
 import { instant, observedAt, snapshotDate, snapshotWindow } from '../domain/params.js';
 import { searchText } from '../domain/search.js';
 import { FORMAT_NAMES } from '../ingest/formats/names.js';
-import type { CommandContext } from './context.js';
-import { resolveContext } from './context.js';
+import type { CommandContext, ProgramDeps } from './context.js';
+import { processDeps, resolveContext } from './context.js';
+import { EXIT } from './exit-codes.js';
+import { applyEnv } from './option-env.js';
 import {
   atOption,
   configOption,
@@ -25,18 +27,11 @@ import {
 import { serveOptions } from './serve-config.js';
 import { VERSION } from './version.js';
 
-
 type Action = (args: unknown[], ctx: CommandContext) => Promise<number>;
 
-/** Wraps a lazily imported command so its result becomes the exit code; `now` is the command's clock. */
-function lazy(now: number, load: () => Promise<{ run: Action }>) {
-  return async (...args: unknown[]) => {
-    const command = args[args.length - 1] as Command;
-    const ctx = resolveContext(command, now);
-    const { run } = await load();
-    const code = await run(args.slice(0, -1), ctx);
-    if (code !== 0) process.exitCode = code;
-  };
+/** The program of one run: `exitCode` is what the command it ran returned. */
+export class OracleProgram extends Command {
+  exitCode: number = EXIT.ok;
 }
 
 /** The `Examples:` block shown after a command's options in its --help. */
@@ -45,18 +40,35 @@ function examples(...lines: string[]): string {
 }
 
 /**
- * The program; `now` is the clock of the run, read once: `--at` and `--observed-at` are
- * checked against it and commands get it in their context.
+ * The program of one run over `deps`: its streams, the environment its options' variables come
+ * from, and its clock, read once here: `--at` and `--observed-at` are checked against it and
+ * commands get it in their context. Nothing is read or written until it parses.
  */
-export function createProgram(now: number = Date.now()): Command {
-  const lazy_ = (load: () => Promise<{ run: Action }>) => lazy(now, load);
-  const program = new Command('oracle')
+export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram {
+  const now = typeof deps.now === 'function' ? deps.now() : deps.now;
+  const program = new OracleProgram('oracle');
+  /** Wraps a lazily imported command so its result becomes the run's exit code. */
+  const lazy_ = (load: () => Promise<{ run: Action }>) =>
+    async (...args: unknown[]) => {
+      const command = args[args.length - 1] as Command;
+      const { run } = await load();
+      program.exitCode = await run(args.slice(0, -1), resolveContext(command, deps, now));
+    };
+  program
     .description('Open price oracle for collectible trading cards: TWAP prices with outlier filtering over a local SQLite file.')
     .version(VERSION, '-V, --version')
     .addOption(dbOption())
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
-    .configureOutput({ outputError: (text, write) => write(`oracle: ${text.replace(/^error: /, '')}`) });
+    .configureOutput({
+      writeOut: (text) => deps.stdout.write(text),
+      writeErr: (text) => deps.stderr.write(text),
+      // Commander's own width when the stream is no terminal.
+      getOutHelpWidth: () => (deps.stdout.isTTY ? deps.stdout.columns : undefined) ?? 80,
+      getErrHelpWidth: () => (deps.stderr.isTTY ? deps.stderr.columns : undefined) ?? 80,
+      outputError: (text, write) => write(`oracle: ${text.replace(/^error: /, '')}`),
+    })
+    .hook('preAction', (_program, command) => applyEnv(command, deps.env));
 
   program
     .command('ingest')

@@ -1,3 +1,4 @@
+import type { Env } from './context.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 
 /**
@@ -5,9 +6,9 @@ import { EXIT, exitCodeFor } from './exit-codes.js';
  * how to see where it is); with ORACLE_DEBUG=1 the stack instead, and the stack of each error
  * it wraps (`cause`), where a bug really happened.
  */
-export function reportError(error: unknown, stderr: NodeJS.WritableStream = process.stderr): void {
+export function reportError(error: unknown, { stderr, env }: { stderr: NodeJS.WritableStream; env: Env }): void {
   // Read here, not through commander: an error can happen before (or while) the arguments are parsed.
-  if (process.env.ORACLE_DEBUG === '1') {
+  if (env.ORACLE_DEBUG === '1') {
     for (let e: unknown = error, prefix = ''; e !== undefined; e = e instanceof Error ? e.cause : undefined, prefix = 'Caused by: ') {
       stderr.write(`${prefix}${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
     }

@@ -4,7 +4,8 @@ import type { PricingBundle } from '../../src/domain/bundle.js';
 import type { CalibrationReport } from '../../src/service/calibration.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { ResolvedObservation } from '../../src/store/store.js';
-import { runCli, tempDir } from '../_setup.js';
+import { runOracle } from '../_cli.js';
+import { tempDir } from '../_setup.js';
 import { newTestDatabase } from '../_pg.js';
 import { writeObservations, writeProducts } from '../_store.js';
 
@@ -55,7 +56,7 @@ beforeAll(async () => {
 });
 
 async function cli(args: string[]) {
-  const result = await runCli(['--db', db, ...args]);
+  const result = await runOracle(['--db', db, ...args]);
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
   return result.stdout;

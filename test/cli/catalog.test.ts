@@ -2,7 +2,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../_setup.js';
+import { runOracle } from '../_cli.js';
+import { tempDir } from '../_setup.js';
 import { newTestDatabase } from '../_pg.js';
 
 const CATALOG = [
@@ -20,14 +21,14 @@ const OBSERVATIONS = [
 ].join('\n');
 
 let db: string;
-const cli = (...args: string[]) => runCli(['--db', db, 'catalog', ...args]);
+const cli = (...args: string[]) => runOracle(['--db', db, 'catalog', ...args]);
 
 beforeAll(async () => {
   const dir = tempDir();
   db = await newTestDatabase(dir);
   writeFileSync(join(dir, 'catalog.csv'), CATALOG);
   writeFileSync(join(dir, 'obs.csv'), OBSERVATIONS);
-  expect((await runCli(['--db', db, 'ingest', join(dir, 'catalog.csv'), join(dir, 'obs.csv')])).code).toBe(0);
+  expect((await runOracle(['--db', db, 'ingest', join(dir, 'catalog.csv'), join(dir, 'obs.csv')])).code).toBe(0);
 });
 
 describe.concurrent('oracle catalog', () => {
@@ -65,7 +66,7 @@ describe.concurrent('oracle catalog', () => {
   });
 
   it('names close keys when a product key is unknown', async () => {
-    const result = await runCli(['--db', db, 'price', 'pokemon-base-set-charzard-4-102']);
+    const result = await runOracle(['--db', db, 'price', 'pokemon-base-set-charzard-4-102']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/unknown product_key "pokemon-base-set-charzard-4-102" \(did you mean "pokemon-base-set-charizard-4-102"/);
   });

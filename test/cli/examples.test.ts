@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newTestDatabase } from '../_pg.js';
-import { BIN, ROOT, runCli, runCommand, tempDir } from '../_setup.js';
+import { runOracle } from '../_cli.js';
+import { BIN, ROOT, runCommand, tempDir } from '../_setup.js';
 
 const FIXTURES = join(ROOT, 'test/fixtures');
 const EXAMPLES = join(ROOT, 'examples');
@@ -92,7 +93,7 @@ describe('the cron scripts of examples/', () => {
     expect(later.code).toBe(0);
     expect(later.stdout).toMatch(/read 6, inserted 2, duplicates 4, rejected 0/);
 
-    const priced = await runCli(['--db', db, 'price', CHARIZARD, '--json', '--at', '2026-11-20T14:00:00Z']);
+    const priced = await runOracle(['--db', db, 'price', CHARIZARD, '--json', '--at', '2026-11-20T14:00:00Z']);
     const bundle = JSON.parse(priced.stdout) as { ungraded: { meta: { source_counts: Record<string, number> } }; graded: Record<string, Record<string, { included_points: number }>> };
     expect(bundle.graded.PSA?.['10']?.included_points).toBe(1);
     expect(bundle.graded.BGS?.['9']?.included_points).toBe(1);

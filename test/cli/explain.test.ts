@@ -1,7 +1,8 @@
 /** `oracle explain`, run as a child process over a real SQLite file. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { toIsoUtc } from '../../src/domain/time.js';
-import { databaseWith, runCli, testProduct } from '../_setup.js';
+import { runOracle } from '../_cli.js';
+import { databaseWith, testProduct } from '../_setup.js';
 
 const HOUR = 3_600_000;
 const AT_MS = Date.parse('2026-10-15T12:00:00Z');
@@ -13,7 +14,7 @@ const card = testProduct({ productKey: KEY });
 /** Ungraded: 12 sales in the 24 h window around $100 and one x10 typo 3 h before AT; PSA 9: 2 sales; PSA 10: 3. */
 const UNGRADED = [10_000, 10_200, 9_900, 10_100, 9_800, 10_300, 10_000, 9_950, 10_050, 10_150, 9_850, 10_000];
 let db: string;
-const cli = (...args: string[]) => runCli(['--db', db, ...args]);
+const cli = (...args: string[]) => runOracle(['--db', db, ...args]);
 
 beforeAll(async () => {
   const row = (i: number, hours: number, priceMinor: number, grader: string, grade: number | null, source = 'ebay') => ({

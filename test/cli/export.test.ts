@@ -1,4 +1,4 @@
-/** `oracle export` as a child process over a generated catalog of more products than one page. */
+/** `oracle export` over a generated catalog of more products than one page; a closed pipe in a process of its own. */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -6,7 +6,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '../../src/domain/product.js';
 import { toIsoUtc } from '../../src/domain/time.js';
 import { EXPORT_PAGE_SIZE } from '../../src/service/pricing.js';
-import { BIN, childEnv, databaseWith, runCli, tempDir } from '../_setup.js';
+import { runOracle } from '../_cli.js';
+import { BIN, childEnv, databaseWith, tempDir } from '../_setup.js';
 
 const HOUR = 3_600_000;
 const AT_MS = Date.parse('2026-10-15T12:00:00Z');
@@ -29,7 +30,7 @@ const product = (i: number): Product => ({
 
 let dir: string;
 let db: string;
-const cli = (...args: string[]) => runCli(['--db', db, 'export', ...args]);
+const cli = (...args: string[]) => runOracle(['--db', db, 'export', ...args]);
 
 beforeAll(async () => {
   dir = tempDir();
@@ -53,7 +54,7 @@ describe.concurrent('oracle export', () => {
     const bundles = lines.map((l) => JSON.parse(l));
     expect(new Set(bundles.map((b) => b.product_key)).size).toBe(PRODUCTS);
     for (const i of [0, 100, 1_100, 1_136]) {
-      const single = await runCli(['--db', db, 'price', '--refsource', product(i).refsourceId!, '--at', AT, '--json']);
+      const single = await runOracle(['--db', db, 'price', '--refsource', product(i).refsourceId!, '--at', AT, '--json']);
       expect(bundles.find((b) => b.product_key === product(i).productKey)).toEqual(JSON.parse(single.stdout));
     }
     expect(bundles.filter((b) => b.ungraded.price_minor !== null)).toHaveLength(Math.ceil(PRODUCTS / 100));

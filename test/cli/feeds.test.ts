@@ -8,7 +8,8 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newTestDatabase } from '../_pg.js';
-import { ROOT, runCli, tempDir, type CliResult } from '../_setup.js';
+import { runOracle } from '../_cli.js';
+import { ROOT, tempDir, type CliResult } from '../_setup.js';
 
 const FIXTURES = join(ROOT, 'test/fixtures');
 const PC_NEW = join(FIXTURES, 'pricecharting/price-guide-new-header.csv');
@@ -49,7 +50,7 @@ let db: string;
 
 /** Runs the built CLI on this file's database; `input` is piped to stdin. */
 function oracle(args: string[], input?: string): Promise<CliResult> {
-  return runCli(['--db', db, ...args], { input });
+  return runOracle(['--db', db, ...args], { input });
 }
 
 /** `oracle ingest ...`, which must succeed; returns its summary line. */
@@ -249,7 +250,7 @@ describe('feeding the oracle from PriceCharting, TCGplayer and sold listings', (
 describe('identity conflicts in a catalog ingest', () => {
   let conflictsDb: string;
   let rejects: string;
-  const run = (args: string[], input?: string) => runCli(['--db', conflictsDb, ...args], { input });
+  const run = (args: string[], input?: string) => runOracle(['--db', conflictsDb, ...args], { input });
   const catalog = async () =>
     (JSON.parse((await run(['catalog', '--json'])).stdout) as { products: { product_key: string; product_name: string; refsource_id: string | null }[] }).products;
 

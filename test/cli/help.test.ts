@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createProgram } from '../../src/cli/program.js';
-import { runCli } from '../_setup.js';
+import { runOracle } from '../_cli.js';
 
 /** Every command, with its full name (`keys create`). */
 function commands(program: Command): { name: string; command: Command }[] {
@@ -57,7 +57,7 @@ describe('configuration', () => {
       const command = commandName === undefined ? program : program.commands.find((c) => c.name() === commandName)!;
       const option = command.options.find((o) => o.long === long);
       expect(option?.envVar, `${flag} ${variable}`).toBe(variable);
-      const help = await runCli([...(commandName === undefined ? [] : [commandName]), '--help']);
+      const help = await runOracle([...(commandName === undefined ? [] : [commandName]), '--help']);
       expect(help.stdout.replace(/\s+/g, ' ')).toContain(`env: ${variable})`);
     }
   });
@@ -65,7 +65,7 @@ describe('configuration', () => {
 
 describe('--help of the analyst commands', () => {
   it.each(['catalog', 'explain', 'export', 'history', 'value'])('"oracle %s --help" ends with runnable examples', async (name) => {
-    const result = await runCli([name, '--help']);
+    const result = await runOracle([name, '--help']);
     expect(result.code).toBe(0);
     const examples = result.stdout.split('\nExamples:\n')[1];
     expect(examples, result.stdout).toBeDefined();

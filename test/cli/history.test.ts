@@ -1,9 +1,8 @@
-/** `oracle history` and the change line of `oracle price`, run as child processes over a real SQLite file. */
+/** `oracle history` and the change line of `oracle price`, run in process (test/_cli.ts) over a database of the run's store. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { toIsoUtc } from '../../src/domain/time.js';
-import { createPricing } from '../../src/service/pricing.js';
-import { openStore } from '../../src/store/open-store.js';
-import { databaseWith, runCli, testProduct } from '../_setup.js';
+import { runOracle } from '../_cli.js';
+import { databaseWith, testProduct } from '../_setup.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -21,7 +20,7 @@ function ungradedPrice(t: number): number {
 }
 
 let db: string;
-const cli = (...args: string[]) => runCli(['--db', db, ...args]);
+const cli = (...args: string[]) => runOracle(['--db', db, ...args]);
 
 beforeAll(async () => {
   const rows = [];
@@ -35,7 +34,7 @@ beforeAll(async () => {
 });
 
 describe.concurrent('oracle history', () => {
-  it('--json: every step priced as the service prices that instant alone', async () => {
+  it('--json: every step priced as oracle price prices that instant alone', async () => {
     const from = toIsoUtc(TO_MS - 30 * DAY);
     const result = await cli('history', KEY, '--from', from, '--to', TO, '--json');
     expect(result.stderr).toBe('');
@@ -44,19 +43,12 @@ describe.concurrent('oracle history', () => {
     expect(Object.keys(body)).toEqual(['product_key', 'slots', 'every', 'points']);
     expect(body).toMatchObject({ product_key: KEY, slots: ['ungraded', 'psa10'], every: '1d' });
     expect(body.points).toHaveLength(31);
-    const store = await openStore(db);
-    try {
-      const oracle = createPricing(store);
-      const product = await oracle.productByKey(KEY);
-      for (const [i, point] of (body.points as any[]).entries()) {
-        const asOf = TO_MS - (30 - i) * DAY;
-        expect(point.at).toBe(toIsoUtc(asOf));
-        const bundle = await oracle.price(product, { windowHours: 24, outlierStddevs: 2, asOf }, null);
-        expect(point.ungraded).toEqual({ price_minor: bundle.ungraded.price_minor, confidence: (bundle.ungraded.meta.confidence as object | undefined) ?? null });
-        expect(point.psa10.price_minor).toBe(bundle.graded.PSA['10'].price_minor);
-      }
-    } finally {
-      await store.close();
+    for (const [i, point] of (body.points as any[]).entries()) {
+      const at = toIsoUtc(TO_MS - (30 - i) * DAY);
+      expect(point.at).toBe(at);
+      const bundle = JSON.parse((await cli('price', KEY, '--at', at, '--json')).stdout);
+      expect(point.ungraded).toEqual({ price_minor: bundle.ungraded.price_minor, confidence: bundle.ungraded.meta.confidence ?? null });
+      expect(point.psa10.price_minor).toBe(bundle.graded.PSA['10'].price_minor);
     }
     // The flat stretches, independently of the engine: $50, then $100, then $200.
     expect(body.points[0].ungraded.price_minor).toBe(5_000);

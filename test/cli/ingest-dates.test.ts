@@ -7,7 +7,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newTestDatabase } from '../_pg.js';
-import { runCli, tempDir } from '../_setup.js';
+import { runOracle } from '../_cli.js';
+import { tempDir } from '../_setup.js';
 import { selectRows } from '../_store.js';
 
 const HOUR = 3_600_000;
@@ -15,7 +16,7 @@ const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
 
 let dir: string;
 let db: string;
-const cli = (args: string[]) => runCli(['--db', db, ...args]);
+const cli = (args: string[]) => runOracle(['--db', db, ...args]);
 
 beforeAll(async () => {
   dir = tempDir();

@@ -1,8 +1,9 @@
 /**
  * `oracle ingest` under faults, with real parts: child processes of bin/oracle.js (build
- * first), real signals and kill -9, real gzip files with flipped bytes, several sources in one
- * run, and concurrent writers on one database (a SQLite file, or PostgreSQL in the vitest
- * project `postgres`).
+ * first) where a process is what is tested (real signals and kill -9, the parse worker reading
+ * gzip files with flipped bytes, concurrent writers on one database, a terminal), the program
+ * in process (test/_cli.ts) for the runs around them and several sources in one run; on a
+ * SQLite file, or PostgreSQL in the vitest project `postgres`.
  */
 import Database from 'better-sqlite3';
 import pg from 'pg';
@@ -15,6 +16,7 @@ import { PARALLEL_MIN_BYTES } from '../../src/ingest/pipeline.js';
 import { isPostgresUrl } from '../../src/store/location.js';
 import { INGEST_WRITE_LOCK } from '../../src/store/pg/write-lock.js';
 import { newTestDatabase, TEST_STORE } from '../_pg.js';
+import { runOracle } from '../_cli.js';
 import { BIN, childEnv, ROOT, runCli, runCommand, tempDir } from '../_setup.js';
 import { selectRows } from '../_store.js';
 
@@ -61,7 +63,7 @@ async function observationCount(path: string): Promise<number> {
 
 async function freshDbWithCatalog(): Promise<string> {
   const path = await newTestDatabase(tempDir());
-  expect((await runCli(['--db', path, 'ingest', catalog])).code).toBe(0);
+  expect((await runOracle(['--db', path, 'ingest', catalog])).code).toBe(0);
   return path;
 }
 
@@ -128,7 +130,7 @@ describe('oracle ingest stopped mid-input', () => {
 
     const file = join(tempDir(), 'paced.csv');
     writeFileSync(file, pacedText());
-    const rerun = await runCli(['--db', path, 'ingest', file]);
+    const rerun = await runOracle(['--db', path, 'ingest', file]);
     expect(rerun.code).toBe(0);
     expect(rerun.stdout).toMatch(new RegExp(`read 60,000, inserted ${(PACED - atKill).toLocaleString('en-US')}, duplicates ${atKill.toLocaleString('en-US')},`));
     expect(await observationCount(path)).toBe(PACED);
@@ -206,7 +208,7 @@ describe('oracle ingest of several sources', () => {
     const good = join(tempDir(), 'good.csv');
     writeFileSync(good, observations(3, 'g'));
     const missing = join(dir, 'missing.csv');
-    const result = await runCli(['--db', path, 'ingest', missing, good]);
+    const result = await runOracle(['--db', path, 'ingest', missing, good]);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(`oracle: ${missing}: no such file\n`);
     expect(result.stdout).toMatch(new RegExp(`^failed ${missing}: read 0, inserted 0, duplicates 0, rejected 0 in \\d+\\.\\d s\\ningested ${good}: read 3, inserted 3, duplicates 0, rejected 0 in `));
@@ -222,7 +224,7 @@ describe('oracle ingest of several sources', () => {
     writeFileSync(empty, '');
     const good = join(sub, 'good.csv');
     writeFileSync(good, observations(2, 'w'));
-    const twoAndThree = await runCli(['--db', path, 'ingest', rejecting, empty, good]);
+    const twoAndThree = await runOracle(['--db', path, 'ingest', rejecting, empty, good]);
     expect(twoAndThree.code).toBe(2);
     expect(twoAndThree.stderr.trim().split('\n')).toEqual([
       expect.stringMatching(/one-reject\.csv:2: 1 record rejected, more than --max-rejects 0/),
@@ -230,7 +232,7 @@ describe('oracle ingest of several sources', () => {
     ]);
     expect(twoAndThree.stdout.trim().split('\n').map((l) => l.split(':')[0])).toEqual([`ingested ${rejecting}`, `failed ${empty}`, `ingested ${good}`]);
     expect(await observationCount(path)).toBe(3);
-    expect((await runCli(['--db', path, 'ingest', empty, join(sub, 'missing.csv'), rejecting])).code).toBe(1);
+    expect((await runOracle(['--db', path, 'ingest', empty, join(sub, 'missing.csv'), rejecting])).code).toBe(1);
   });
 });
 
@@ -243,8 +245,8 @@ describe('oracle ingest --rejects', () => {
     writeFileSync(first, `${HEADER}\ncharizard-4,ebay,2025-03-05T10:00:00,100,a-1\n`);
     const second = join(sub, 'second.csv');
     writeFileSync(second, `${HEADER}\ncharizard-4,ebay,2025-03-05T10:00:00Z,100,b-1\nno-such-card,ebay,2025-03-05T10:00:00Z,100,b-2\n`);
-    expect((await runCli(['--db', path, 'ingest', first, '--rejects', rejectsFile, '--max-rejects', '5'])).code).toBe(0);
-    expect((await runCli(['--db', path, 'ingest', second, '--rejects', rejectsFile, '--max-rejects', '5'])).code).toBe(0);
+    expect((await runOracle(['--db', path, 'ingest', first, '--rejects', rejectsFile, '--max-rejects', '5'])).code).toBe(0);
+    expect((await runOracle(['--db', path, 'ingest', second, '--rejects', rejectsFile, '--max-rejects', '5'])).code).toBe(0);
     const lines = readFileSync(rejectsFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.map((l) => [l.source, l.line])).toEqual([
       [first, 2],
@@ -308,7 +310,7 @@ describe('concurrent ingests into one database', () => {
     expect(counts[0]!.duplicates + counts[1]!.duplicates).toBe(30_000);
     expect(await query(path, 'SELECT count(*) AS n, count(DISTINCT external_id) AS ids FROM observations')).toEqual({ n: 90_000, ids: 90_000 });
     expect(await query(path, 'SELECT observation_count FROM products')).toEqual({ observation_count: 90_000 });
-    const again = await runCli(['--db', path, 'ingest', first, second]);
+    const again = await runOracle(['--db', path, 'ingest', first, second]);
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/read 60,000, inserted 0, duplicates 60,000, .*\n.*read 60,000, inserted 0, duplicates 60,000, /);
     expect(await observationCount(path)).toBe(90_000);
@@ -329,7 +331,7 @@ describe('concurrent ingests into one database', () => {
       await release();
     }
     expect(await observationCount(path)).toBe(0);
-    expect((await runCli(['--db', path, 'ingest', file])).code).toBe(0);
+    expect((await runOracle(['--db', path, 'ingest', file])).code).toBe(0);
     expect(await observationCount(path)).toBe(3);
   }, 60_000);
 
@@ -356,7 +358,7 @@ describe('concurrent ingests into one database', () => {
   }, 60_000);
 
   it('exits 2 naming --lock-wait when it is not a whole number of seconds', async () => {
-    const result = await runCli(['--db', join(tempDir(), 'x.db'), 'ingest', '--lock-wait', '0.5', '-']);
+    const result = await runOracle(['--db', join(tempDir(), 'x.db'), 'ingest', '--lock-wait', '0.5', '-']);
     expect(result).toMatchObject({ code: 2, stderr: 'oracle: --lock-wait must be a whole number of seconds, 1 or more (got "0.5")\n' });
   });
 });

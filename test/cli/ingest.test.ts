@@ -1,4 +1,7 @@
-/** `oracle ingest` as users and cron jobs run it: real child processes of bin/oracle.js (build first). */
+/**
+ * `oracle ingest` as users and cron jobs run it: in process (test/_cli.ts), and stdin once in
+ * a real child process of bin/oracle.js (build first).
+ */
 import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,6 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lockWaitLine } from '../../src/cli/commands/ingest.js';
 import { newTestDatabase } from '../_pg.js';
+import { runOracle } from '../_cli.js';
 import { runCli, tempDir } from '../_setup.js';
 
 const CATALOG = 'product_key,refsource_id,product_name,product_type,era,release_date\ncharizard-4,1001,Charizard #4,single_card,vintage,1999-01-09\nbase-box,1002,Base Set Booster Box,booster_box,vintage,\n';
@@ -15,7 +19,7 @@ const OBSERVATIONS = `${HEADER}\ncharizard-4,ebay,2025-03-01T10:00:00Z,35000,e-1
 
 let dir: string;
 let db: string;
-const cli = (args: string[], input?: string | Buffer) => runCli(['--db', db, ...args], { input });
+const cli = (args: string[], input?: string | Buffer) => runOracle(['--db', db, ...args], { input });
 
 beforeAll(async () => {
   dir = tempDir();
@@ -26,8 +30,8 @@ beforeAll(async () => {
 });
 
 describe('oracle ingest', () => {
-  it('reads stdin and prints exactly one summary line, nothing on stderr', async () => {
-    const result = await cli(['ingest', '-'], OBSERVATIONS);
+  it('reads stdin and prints exactly one summary line, nothing on stderr (bin/oracle.js in a process of its own)', async () => {
+    const result = await runCli(['--db', db, 'ingest', '-'], { input: OBSERVATIONS });
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(result.stdout).toMatch(/^ingested stdin: read 2, inserted 2, duplicates 0, rejected 0 in \d+\.\d s\n$/);
     const again = await cli(['ingest', '-'], OBSERVATIONS);

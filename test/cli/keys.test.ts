@@ -1,13 +1,14 @@
 /**
- * `oracle keys create | list | revoke`: the built CLI (dist/, made by `npm test`'s build
- * step) spawned for real.
+ * `oracle keys create | list | revoke`, in process (test/_cli.ts); the default database of
+ * the working directory in a process of its own.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newTestDatabase } from '../_pg.js';
-import { runCli as oracle, tempDir } from '../_setup.js';
+import { runOracle as oracle } from '../_cli.js';
+import { runCli, tempDir } from '../_setup.js';
 import { selectRows } from '../_store.js';
 
 describe('oracle keys', () => {
@@ -26,7 +27,7 @@ describe('oracle keys', () => {
     ['revoke', 'key_0123456789ab'],
   ])('keys %s in a directory without the database exits 1 naming its absolute path, and creates no file', async (...args) => {
     const empty = tempDir('oracle-keys-empty-');
-    const result = await oracle(['keys', ...args], { cwd: empty });
+    const result = await runCli(['keys', ...args], { cwd: empty });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(

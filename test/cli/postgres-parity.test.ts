@@ -9,7 +9,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { describeWithPg, freshPgDatabase } from '../_pg.js';
-import { runCli, tempDir, type CliResult } from '../_setup.js';
+import { runOracle } from '../_cli.js';
+import { tempDir, type CliResult } from '../_setup.js';
 
 const AS_OF = '2026-10-15T12:00:00Z';
 const AS_OF_MS = Date.parse(AS_OF);
@@ -88,7 +89,7 @@ describeWithPg('every command on PostgreSQL answers as on SQLite', () => {
   let pg: string;
   let input: ReturnType<typeof files>;
   const both = async (args: readonly string[], options: { input?: string } = {}) => {
-    const [a, b] = await Promise.all([runCli(['--db', sqlite, ...args], options), runCli(['--db', pg, ...args], options)]);
+    const [a, b] = await Promise.all([runOracle(['--db', sqlite, ...args], options), runOracle(['--db', pg, ...args], options)]);
     return [stable(a), stable(b)] as const;
   };
   const same = async (args: readonly string[], options: { input?: string } = {}) => {
@@ -170,8 +171,8 @@ describeWithPg('every command on PostgreSQL answers as on SQLite', () => {
     expect([a.code, b.code]).toEqual([0, 0]);
     const id = (r: { stderr: string; stdout: string }) => /(key_[0-9a-f]+)/.exec(r.stderr + r.stdout)![1]!;
     const [revokedA, revokedB] = await Promise.all([
-      runCli(['--db', sqlite, 'keys', 'revoke', id(a)]),
-      runCli(['--db', pg, 'keys', 'revoke', id(b)]),
+      runOracle(['--db', sqlite, 'keys', 'revoke', id(a)]),
+      runOracle(['--db', pg, 'keys', 'revoke', id(b)]),
     ]);
     expect(stable(revokedB).stdout.replace(id(b), 'ID')).toBe(stable(revokedA).stdout.replace(id(a), 'ID'));
     const [listA, listB] = await both(['keys', 'list', '--json']);
@@ -185,12 +186,12 @@ describeWithPg('every command on PostgreSQL answers as on SQLite', () => {
     const missing = new URL(pg);
     missing.password = 'secret-pw';
     missing.pathname = '/no_such_database';
-    const gone = await runCli(['catalog'], { env: { ORACLE_DB: missing.toString() } });
+    const gone = await runOracle(['catalog'], { env: { ORACLE_DB: missing.toString() } });
     expect(gone.code).toBe(1);
     expect(gone.stderr).toMatch(/the database does not exist/);
     const closed = new URL(missing);
     closed.port = '1';
-    const refused = await runCli(['--db', closed.toString(), 'catalog']);
+    const refused = await runOracle(['--db', closed.toString(), 'catalog']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/postgres:\/\/oracle:\*\*\*@127\.0\.0\.1:1\/no_such_database: the database server cannot be reached/);
     expect(gone.stderr + refused.stderr).not.toContain('secret-pw');

@@ -3,10 +3,9 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PricingBundle } from '../../src/domain/bundle.js';
 import { GRADERS, MATRIX_GRADES } from '../../src/domain/conditions.js';
-import { createPricing } from '../../src/service/pricing.js';
-import { openStore } from '../../src/store/open-store.js';
-import { runCli, tempDir } from '../_setup.js';
-import { AS_OF, AS_OF_MS, pricedDatabase } from './_priced-database.js';
+import { runOracle } from '../_cli.js';
+import { databaseWith, runCli, tempDir, testProduct } from '../_setup.js';
+import { AS_OF, pricedDatabase } from './_priced-database.js';
 
 let db: string;
 
@@ -14,29 +13,77 @@ beforeAll(async () => {
   db = await pricedDatabase();
 });
 
-async function priceJson(args: string[]): Promise<PricingBundle> {
-  const result = await runCli(['--db', db, 'price', ...args, '--json']);
+async function priceJson(args: string[], database = db): Promise<PricingBundle> {
+  const result = await runOracle(['--db', database, 'price', ...args, '--json']);
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
   return JSON.parse(result.stdout) as PricingBundle;
 }
 
 describe.concurrent('oracle price', () => {
-  it('prints exactly the bundle the service computes, with id null on the key route', async () => {
+  it('prints the bundle with id null on the key route: every grader with grades 7-10, the window ending at --at', async () => {
     const bundle = await priceJson(['charizard base/set é', '--at', AS_OF]);
-    const store = await openStore(db);
-    const oracle = createPricing(store);
-    const expected = await oracle.price(await oracle.productByKey('charizard base/set é'), { windowHours: 24, outlierStddevs: 2, asOf: AS_OF_MS }, null);
-    await store.close();
-    expect(bundle).toEqual(expected);
     expect(bundle.id).toBeNull();
+    expect(bundle.product_key).toBe('charizard base/set é');
     expect(bundle.window_hours).toBe(24);
     expect(bundle.outlier_stddevs).toBe(2);
     expect(Object.keys(bundle.graded)).toEqual([...GRADERS]);
     for (const g of GRADERS) expect(Object.keys(bundle.graded[g])).toEqual(MATRIX_GRADES.map(String));
-    expect(bundle.ungraded.price_minor).toBeGreaterThan(39_000);
-    expect(bundle.ungraded.price_minor).toBeLessThan(41_000);
+    // Its sales: $400.00 to $404.00.
+    expect(bundle.ungraded.price_minor).toBeGreaterThanOrEqual(40_000);
+    expect(bundle.ungraded.price_minor).toBeLessThanOrEqual(40_400);
     expect(bundle.ungraded.window_end).toBe(AS_OF);
+  });
+
+  it('prices the worked example of docs/methodology.md §13 to the cent', async () => {
+    const asOf = Date.parse('2026-03-01T00:00:00Z');
+    const sale = (hoursBefore: number, priceMinor: number, grader: string, grade: number | null, source = 'ebay') => ({
+      productKey: 'worked-example',
+      source,
+      observedAt: asOf - hoursBefore * 3_600_000,
+      priceMinor,
+      grader,
+      grade,
+      externalId: `${grader}${grade ?? ''}-${hoursBefore}`,
+    });
+    const database = await databaseWith(
+      [testProduct({ productKey: 'worked-example', refsourceId: '1313', era: 'modern' })],
+      [
+        sale(20, 4600, 'ungraded', null),
+        sale(12, 4800, 'ungraded', null, 'tcgplayer'),
+        sale(8, 4500, 'ungraded', null),
+        sale(4, 4650, 'ungraded', null, 'tcgplayer'),
+        sale(2, 46000, 'ungraded', null),
+        sale(22, 30000, 'PSA', 10),
+        sale(12, 32000, 'PSA', 10),
+        sale(6, 31000, 'PSA', 10),
+        sale(5, 14000, 'PSA', 9),
+        sale(3, 180000, 'CGC', 10),
+      ],
+    );
+    const bundle = await priceJson(['worked-example', '--at', '2026-03-01T00:00:00Z'], database);
+    expect(bundle.ungraded).toMatchObject({ price_minor: 4635, included_points: 4, excluded_points: 1 });
+    expect(bundle.ungraded.meta).toMatchObject({
+      source_counts: { ebay: 2, tcgplayer: 2 },
+      confidence: { level: 0.8, low_minor: 4192, high_minor: 5124 },
+      newest_observation_at: '2026-02-28T20:00:00Z',
+      stale: false,
+    });
+    const prices = Object.fromEntries(GRADERS.map((g) => [g, MATRIX_GRADES.map((grade) => bundle.graded[g][String(grade) as '10'].price_minor)]));
+    expect(prices).toEqual({
+      PSA: [6218, 9327, 13997, 31084],
+      BGS: [6217, 9325, 14000, 34191],
+      CGC: [6217, 9325, 14000, 18650],
+      SGC: [6217, 9325, 14000, 21758],
+    });
+    expect(bundle.graded.PSA['10'].meta.confidence).toEqual({ level: 0.8, low_minor: 27425, high_minor: 35232 });
+  });
+
+  it('answers the same from bin/oracle.js in a process of its own', async () => {
+    const args = ['--db', db, 'price', 'charizard base/set é', '--at', AS_OF];
+    const [inProcess, spawned] = await Promise.all([runOracle(args), runCli(args)]);
+    expect(spawned).toEqual(inProcess);
+    expect(spawned.code).toBe(0);
   });
 
   it('passes --window-hours and --outlier-stddevs through to the bundle', async () => {
@@ -68,7 +115,7 @@ describe.concurrent('oracle price', () => {
   });
 
   it('shows a person the ungraded price, the matrix, the window and the methodology', async () => {
-    const result = await runCli(['--db', db, 'price', 'charizard base/set é', '--at', AS_OF]);
+    const result = await runOracle(['--db', db, 'price', 'charizard base/set é', '--at', AS_OF]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/Ungraded: \$4\d\d\.\d\d/);
     for (const g of GRADERS) expect(result.stdout).toContain(`│ ${g} `);
@@ -98,7 +145,7 @@ describe.concurrent('oracle price', () => {
     [[], /either a product_key or --refsource/],
     [['charizard base/set é', '--refsource', '6910'], /either a product_key or --refsource/],
   ])('exits 2 with one clear line for %j', async (args, message) => {
-    const result = await runCli(['--db', db, 'price', ...args]);
+    const result = await runOracle(['--db', db, 'price', ...args]);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(message);
@@ -107,7 +154,7 @@ describe.concurrent('oracle price', () => {
 
   it('exits 1 naming the file when the database does not exist, without a stack trace', async () => {
     const missing = join(tempDir(), 'missing.db');
-    const result = await runCli(['--db', missing, 'price', 'x']);
+    const result = await runOracle(['--db', missing, 'price', 'x']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(missing);
     expect(result.stderr).not.toMatch(/\n\s+at /);
@@ -126,7 +173,7 @@ describe.concurrent('oracle price', () => {
   });
 
   it('reads the database path from ORACLE_DB when --db is absent', async () => {
-    const result = await runCli(['price', '--refsource', '6910', '--at', AS_OF, '--json'], { env: { ORACLE_DB: db } });
+    const result = await runOracle(['price', '--refsource', '6910', '--at', AS_OF, '--json'], { env: { ORACLE_DB: db } });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout).id).toBe('6910');
   });

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PricingBundle } from '../../src/domain/bundle.js';
 import { toIsoUtc } from '../../src/domain/time.js';
-import { runCli, tempDir } from '../_setup.js';
+import { runOracle } from '../_cli.js';
+import { tempDir } from '../_setup.js';
 import { newTestDatabase } from '../_pg.js';
 
 const HOUR = 3_600_000;
@@ -13,7 +14,7 @@ const AT = toIsoUtc(AT_MS);
 
 let dir: string;
 let db: string;
-const cli = (...args: string[]) => runCli(['--db', db, ...args]);
+const cli = (...args: string[]) => runOracle(['--db', db, ...args]);
 
 function collection(name: string, text: string): string {
   const path = join(dir, name);
@@ -45,7 +46,7 @@ beforeAll(async () => {
   }
   writeFileSync(join(dir, 'catalog.csv'), catalog);
   writeFileSync(join(dir, 'sales.csv'), sales.join('\n'));
-  const ingest = await runCli(['--db', db, 'ingest', join(dir, 'catalog.csv'), join(dir, 'sales.csv')]);
+  const ingest = await runOracle(['--db', db, 'ingest', join(dir, 'catalog.csv'), join(dir, 'sales.csv')]);
   expect(ingest.code, ingest.stderr).toBe(0);
 });
 
@@ -141,13 +142,13 @@ describe.concurrent('oracle value', () => {
   });
 
   it('exits 2 for --json with --csv before reading the collection', async () => {
-    const result = await runCli(['--db', db, 'value', '-', '--at', AT, '--csv', '--json'], { input: 'product_key,condition,quantity\ncharizard,ungraded,1\n' });
+    const result = await runOracle(['--db', db, 'value', '-', '--at', AT, '--csv', '--json'], { input: 'product_key,condition,quantity\ncharizard,ungraded,1\n' });
     expect(result).toMatchObject({ code: 2, stdout: '' });
     expect(result.stderr).toMatch(/^oracle: option '--csv' cannot be used with option '--json'\n/);
   });
 
   it('reads the collection from stdin with -', async () => {
-    const result = await runCli(['--db', db, 'value', '-', '--at', AT, '--json'], { input: 'product_key,condition,quantity\ncharizard,ungraded,1\n' });
+    const result = await runOracle(['--db', db, 'value', '-', '--at', AT, '--json'], { input: 'product_key,condition,quantity\ncharizard,ungraded,1\n' });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout).lines).toHaveLength(1);
   });

@@ -120,23 +120,6 @@ describeWithPg('PostgreSQL store', () => {
     expect(await store.pricePointSeries.readSeries(b.id, ranges)).toEqual(await sqlite.pricePointSeries.readSeries(sqliteB, ranges));
   });
 
-  it('resolves the products a batch upserts before it commits, and commits them with it', async () => {
-    const writer = await store.openIngest({ dryRun: false });
-    writer.upsertProducts([testProduct({ productKey: 'new-card', refsourceId: '999999', tcgplayerId: '77' })]);
-    const provisional = writer.products.findByKey('new-card')!;
-    expect(writer.products.findByRefsourceId('999999')).toBe(provisional);
-    expect(writer.products.findByTcgplayerId('77')).toEqual([provisional]);
-    writer.insert(provisional.id, 'ungraded', 1_000, 5, 'shop', 'ungraded', null, '');
-    expect(await writer.commit()).toEqual({ inserted: 1, duplicates: 0 });
-    const stored = (await store.products.findByKey('new-card'))!;
-    expect(writer.products.findByKey('new-card')!.id).toBe(stored.id);
-    // A row handed in with the id the resolver kept from before the commit still lands on the product.
-    writer.insert(provisional.id, 'ungraded', 2_000, 5, 'shop', 'ungraded', null, '');
-    expect(await writer.commit()).toEqual({ inserted: 1, duplicates: 0 });
-    await writer.close();
-    expect((await store.products.catalog('new card'))[0]).toMatchObject({ product_key: 'new-card', observation_count: 2 });
-  });
-
   it('runs a rollback in turn: rows handed in while it runs wait for its ROLLBACK and commit with the next batch', async () => {
     const warnings: string[] = [];
     const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);

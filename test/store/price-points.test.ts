@@ -1,17 +1,18 @@
-import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+/**
+ * The price point readers' contract, on every store (the vitest projects `sqlite` and
+ * `postgres`, as contract.test.ts): what a bundle's read and a history's series read give the
+ * engine. The SQLite statements' query plans are sqlite-store.test.ts.
+ */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { conditionKey } from '../../src/domain/conditions.js';
 import type { PricePoint } from '../../src/domain/observation.js';
 import type { Product } from '../../src/domain/product.js';
 import { DAY_MS, HOUR_MS } from '../../src/domain/time.js';
 import { computeBundle, pointsRequest, timelineOfColumns } from '../../src/engine/index.js';
-import { createPricePointReader } from '../../src/store/sqlite/price-points.js';
-import { createPricePointSeriesReader } from '../../src/store/sqlite/price-point-series.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { ResolvedObservation, Store } from '../../src/store/store.js';
+import { newTestDatabase } from '../_pg.js';
+import { tempDir } from '../_setup.js';
 import { writeObservations, writeProducts } from '../_store.js';
 
 const product = (key: string): Product => ({
@@ -32,21 +33,16 @@ const AS_OF = 40 * DAY_MS;
 const SMALL_RANGE = { windowStart: AS_OF - DAY_MS, asOf: AS_OF, lookbackStart: AS_OF - 30 * DAY_MS, depthPerCondition: 2, priorPerCondition: 1 };
 
 describe('price point reader', () => {
-  let dir: string;
-  let path: string;
   let store: Store;
   let ids: { p: number; q: number };
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'oracle-price-points-'));
-    path = join(dir, 'oracle.db');
-    store = await openStore(path, { create: true });
+    store = await openStore(await newTestDatabase(tempDir('oracle-price-points-')), { create: true });
     await writeProducts(store, [product('p'), product('q')]);
     ids = { p: (await store.products.findByKey('p'))!.id, q: (await store.products.findByKey('q'))!.id };
   });
   afterEach(async () => {
     await store.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   let external = 0;
@@ -83,28 +79,6 @@ describe('price point reader', () => {
     });
   });
 
-  it('takes two statements per read, each only covering-index range searches', async () => {
-    await writeObservations(store, [obs('p', 39.5, 100), obs('p', 12, 100, 'ANY', 9)]);
-    const executed: string[] = [];
-    const traced = new Database(path, { readonly: true, verbose: (sql) => executed.push(String(sql)) });
-    try {
-      createPricePointReader(traced).read(ids.p, SMALL_RANGE);
-      expect(executed).toHaveLength(2);
-      const plans = executed.map((sql) =>
-        (traced.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((row) => row.detail),
-      );
-      const searches = plans.map((lines) => lines.filter((l) => l.includes('observations')));
-      for (const lines of searches) {
-        for (const line of lines) expect(line).toMatch(/^SEARCH observations USING COVERING INDEX observations_pricing \(product_id=\? AND condition=\? AND observed_at[<>]/);
-      }
-      // 21 priced conditions: two backward scans each (lookback, older), one IN-list scan for the window.
-      expect(searches.map((lines) => lines.length).sort((a, b) => a - b)).toEqual([1, 42]);
-      expect(plans.flat().join('\n')).not.toMatch(/TEMP B-TREE|SCAN observations/);
-    } finally {
-      traced.close();
-    }
-  });
-
   it('gives the engine what it needs: the bundle equals the one priced from the whole history', async () => {
     // 180 points per condition, three at one instant each day over 60 days: more than the cap
     // in the 30 days before every window, some older, and the cap boundary splits an instant.
@@ -134,15 +108,11 @@ describe('price point reader', () => {
 });
 
 describe('price point series reader', () => {
-  let dir: string;
   let store: Store;
-  let path: string;
   let id: number;
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'oracle-price-series-'));
-    path = join(dir, 'oracle.db');
-    store = await openStore(path, { create: true });
+    store = await openStore(await newTestDatabase(tempDir('oracle-price-series-')), { create: true });
     await writeProducts(store, [product('p')]);
     id = (await store.products.findByKey('p'))!.id;
     // Irregular trading over 120 days: busy stretches, quiet weeks, ties at one instant, several conditions.
@@ -162,7 +132,6 @@ describe('price point series reader', () => {
   });
   afterEach(async () => {
     await store.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   /** Every instant of `instants` priced from the series read (as history does) and from its own single read. */
@@ -221,23 +190,6 @@ describe('price point series reader', () => {
     }
     for (const range of ranges) {
       for (const pt of await store.pricePoints.read(id, range)) expect(held.has(key(pt.condition, pt.observedAt, pt.priceMinor, pt.source))).toBe(true);
-    }
-  });
-
-  it('takes two statements for the whole series, each only covering-index range searches, without a sort', async () => {
-    const executed: string[] = [];
-    const traced = new Database(path, { readonly: true, verbose: (sql) => executed.push(String(sql)) });
-    try {
-      const ranges = Array.from({ length: 50 }, (_, i) => pointsRequest({ windowHours: 24, outlierStddevs: 2, asOf: (30 + i) * DAY_MS }));
-      createPricePointSeriesReader(traced).readSeries(id, ranges);
-      expect(executed).toHaveLength(2);
-      const plans = executed.map((sql) => (traced.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((row) => row.detail));
-      for (const line of plans.flat().filter((l) => l.includes('observations'))) {
-        expect(line).toMatch(/^SEARCH observations USING COVERING INDEX observations_pricing \(product_id=\? AND condition=\? AND observed_at[<>]/);
-      }
-      expect(plans.flat().join('\n')).not.toMatch(/TEMP B-TREE|SCAN observations/);
-    } finally {
-      traced.close();
     }
   });
 });

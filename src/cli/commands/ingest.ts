@@ -43,7 +43,7 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
     progress?.clear();
     ctx.stdout.write(`${summaryLine(result)}\n`);
     if (result.failure !== null) {
-      reportError(result.failure, ctx.stderr);
+      reportError(result.failure, ctx);
       code = worseExit(code, exitCodeFor(result.failure));
     } else if (result.overLimit) {
       const first = result.firstReject as { line: number; reason: string };

@@ -1,0 +1,67 @@
+/**
+ * `run(argv, deps)` (src/cli/main.ts), what the in-process harness stands on: a run reads and
+ * writes only what it is given (streams, environment, clock) and returns its exit code,
+ * leaving the process's alone.
+ */
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runOracle } from '../_cli.js';
+import { tempDir } from '../_setup.js';
+
+describe('a run of the program in process', () => {
+  const saved = { exitCode: process.exitCode, db: process.env.ORACLE_DB };
+  afterEach(() => {
+    process.exitCode = saved.exitCode;
+    if (saved.db === undefined) delete process.env.ORACLE_DB;
+    else process.env.ORACLE_DB = saved.db;
+  });
+
+  it('writes --version and --help to its stdout and returns 0', async () => {
+    expect(await runOracle(['--version'])).toEqual({ code: 0, signal: null, stdout: '0.1.0\n', stderr: '' });
+    const help = await runOracle(['price', '--help']);
+    expect(help).toMatchObject({ code: 0, stderr: '' });
+    expect(help.stdout).toMatch(/^Usage: oracle price \[options\] \[product_key\]\n/);
+  });
+
+  it('writes a usage error to its stderr and returns 2, leaving process.exitCode alone', async () => {
+    process.exitCode = undefined;
+    expect(await runOracle(['pricee'])).toEqual({
+      code: 2,
+      signal: null,
+      stdout: '',
+      stderr: "oracle: unknown command 'pricee'\n(Did you mean price?)\n(run with --help for usage)\n",
+    });
+    expect(process.exitCode).toBeUndefined();
+  });
+
+  it("reads its options' variables from its environment, not the process's; a flag still beats a variable", async () => {
+    const dir = tempDir();
+    process.env.ORACLE_DB = join(dir, 'from-process.db');
+    const missing = (name: string) => `oracle: database ${join(dir, name)} does not exist`;
+    expect((await runOracle(['catalog'], { env: { ORACLE_DB: join(dir, 'from-env.db') } })).stderr).toContain(missing('from-env.db'));
+    expect((await runOracle(['--db', join(dir, 'from-flag.db'), 'catalog'], { env: { ORACLE_DB: join(dir, 'from-env.db') } })).stderr).toContain(
+      missing('from-flag.db'),
+    );
+    // Without the variable in its environment, the default: oracle.db of the working directory.
+    expect((await runOracle(['catalog'])).stderr).toContain(`oracle: database ${join(process.cwd(), 'oracle.db')} does not exist`);
+    expect((await runOracle(['serve', '--port', '1'], { env: { ORACLE_RATE_LIMIT: 'many' } })).stderr).toMatch(
+      /^oracle: --rate-limit \(ORACLE_RATE_LIMIT\) must be/,
+    );
+  });
+
+  it('checks --at against its clock', async () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    const result = await runOracle(['price', 'x', '--at', '2026-01-02T00:00:00Z'], { now });
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toMatch(/^oracle: --at "2026-01-02T00:00:00Z" is in the future \(now is 2026-01-01T00:00:00Z\)/);
+  });
+
+  it('prints the stack of an error on its stderr under ORACLE_DEBUG=1 of its environment', async () => {
+    const missing = join(tempDir(), 'missing.db');
+    const plain = await runOracle(['--db', missing, 'catalog']);
+    expect(plain.stderr.trim().split('\n')).toHaveLength(1);
+    const debug = await runOracle(['--db', missing, 'catalog'], { env: { ORACLE_DEBUG: '1' } });
+    expect(debug.code).toBe(1);
+    expect(debug.stderr).toMatch(/^DatabaseUnavailableError: database .*missing\.db does not exist[^\n]*\n\s+at /);
+  });
+});

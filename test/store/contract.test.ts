@@ -1,0 +1,249 @@
+/**
+ * The store contract: what every store (src/store/store.ts `Store`) answers alike, run
+ * unchanged on each (as hono runs one router suite over every router). The vitest project
+ * `sqlite` runs it on a SQLite file, `postgres` on a fresh PostgreSQL database
+ * (newTestDatabase). How each store does it (migrations, WAL, query plans, FTS5 tables, COPY)
+ * is tested apart: sqlite-store.test.ts, connection.test.ts, pg-store.test.ts. The price point
+ * readers' contract is price-points.test.ts.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Product } from '../../src/domain/product.js';
+import { catalogBody } from '../../src/service/catalog.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/store.js';
+import { newTestDatabase, TEST_STORE } from '../_pg.js';
+import { tempDir, testProduct } from '../_setup.js';
+import { writeObservations, writeProducts } from '../_store.js';
+
+const product = (key: string, refsourceId: string | null = null): Product =>
+  testProduct({ productKey: key, refsourceId, productName: `Name of ${key}`, subtitle: '' });
+
+const card = (productKey: string, productName: string, subtitle: string, setName: string): Product =>
+  testProduct({ productKey, refsourceId: null, productName, subtitle, setName, imageUrl: '', releaseDate: null });
+
+const DAY = 86_400_000;
+
+describe(`the store contract (${TEST_STORE})`, () => {
+  let store: Store;
+
+  beforeEach(async () => {
+    store = await openStore(await newTestDatabase(tempDir('oracle-contract-')), { create: true });
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
+  describe('observations', () => {
+    it('inserts observations idempotently and keeps the product count and earliest time current', async () => {
+      await writeProducts(store, [product('base-charizard', '1001')]);
+      const p = (await store.products.findByKey('base-charizard'))!;
+      const rows = [
+        { productId: p.id, productKey: p.productKey, source: 'ebay', observedAt: 5 * DAY, priceMinor: 40_000, grader: 'PSA', grade: 9, externalId: 'e1' },
+        { productId: p.id, productKey: p.productKey, source: 'ebay', observedAt: 3 * DAY, priceMinor: 30_000, grader: 'ungraded', grade: null, externalId: null },
+      ];
+      expect(await writeObservations(store, rows)).toEqual({ inserted: 2, duplicates: 0 });
+      // Same external id with another price is the same sale: a duplicate, not an update.
+      expect(await writeObservations(store, [{ ...rows[0]!, priceMinor: 1 }, rows[1]!])).toEqual({ inserted: 0, duplicates: 2 });
+      expect(await store.products.catalog()).toEqual([
+        {
+          product_key: 'base-charizard',
+          refsource_id: '1001',
+          product_name: 'Name of base-charizard',
+          subtitle: '',
+          set_name: 'Base Set',
+          product_type: 'single_card',
+          era: 'vintage',
+          earliest_observation: '1970-01-04',
+          observation_count: 2,
+        },
+      ]);
+      expect(await store.inventory()).toEqual({ products: 1, observations: 2, activeKeys: 0 });
+    });
+
+    it('tells a dry run which records an insert would add, without writing, a repeated record once', async () => {
+      await writeProducts(store, [product('p')]);
+      const productId = (await store.products.findByKey('p'))!.id;
+      /** What a dry run's batch of these records would insert. */
+      const dryRun = async (records: [source: string, externalId: string][]) => {
+        const writer = await store.openIngest({ dryRun: true });
+        try {
+          for (const [source, externalId] of records) writer.insert(productId, 'ungraded', DAY, 100, source, 'ungraded', null, externalId);
+          return await writer.commit();
+        } finally {
+          await writer.close();
+        }
+      };
+      expect(await dryRun([['ebay', 'x'], ['ebay', 'x'], ['pricecharting', ''], ['pricecharting', '']])).toEqual({ inserted: 2, duplicates: 2 });
+      expect((await store.products.catalog())[0]!.observation_count).toBe(0);
+      expect(await dryRun([['ebay', 'x'], ['pricecharting', '']])).toEqual({ inserted: 2, duplicates: 0 });
+      // What is already stored is not new either, for both kinds of identity.
+      const o = { productId, productKey: 'p', source: 'ebay', observedAt: DAY, priceMinor: 100, grader: 'ungraded', grade: null, externalId: 'y' };
+      await writeObservations(store, [o, { ...o, source: 'tcgplayer', externalId: null }]);
+      expect(await dryRun([['ebay', 'y'], ['tcgplayer', '']])).toEqual({ inserted: 0, duplicates: 2 });
+    });
+
+    it('tells records apart by (source, external id) when they have one and by all fields when not', async () => {
+      await writeProducts(store, [product('p')]);
+      const productId = (await store.products.findByKey('p'))!.id;
+      const sale = { productId, productKey: 'p', source: 'ebay', observedAt: DAY, priceMinor: 100, grader: 'PSA', grade: 10, externalId: 'a' };
+      // Two sales alike in every field but their ids are two sales.
+      expect(await writeObservations(store, [sale, { ...sale, externalId: 'b' }])).toEqual({ inserted: 2, duplicates: 0 });
+      // The same id from another source is another sale.
+      expect(await writeObservations(store, [{ ...sale, source: 'tcgplayer' }])).toEqual({ inserted: 1, duplicates: 0 });
+      // A quote without an id is new when any field differs, a duplicate when none does.
+      const quote = { ...sale, source: 'pricecharting', externalId: null };
+      expect(await writeObservations(store, [quote, quote, { ...quote, grade: 9 }, { ...quote, priceMinor: 101 }])).toEqual({
+        inserted: 3,
+        duplicates: 1,
+      });
+    });
+
+    it('resolves the products a batch upserts before it commits, and commits them with it', async () => {
+      const writer = await store.openIngest({ dryRun: false });
+      writer.upsertProducts([testProduct({ productKey: 'new-card', refsourceId: '999999', tcgplayerId: '77' })]);
+      const provisional = writer.products.findByKey('new-card')!;
+      expect(writer.products.findByRefsourceId('999999')).toEqual(provisional);
+      expect(writer.products.findByTcgplayerId('77')).toEqual([provisional]);
+      writer.insert(provisional.id, 'ungraded', 1_000, 5, 'shop', 'ungraded', null, '');
+      expect(await writer.commit()).toEqual({ inserted: 1, duplicates: 0 });
+      const stored = (await store.products.findByKey('new-card'))!;
+      expect(writer.products.findByKey('new-card')!.id).toBe(stored.id);
+      // A row handed in with the id the resolver kept from before the commit still lands on the product.
+      writer.insert(provisional.id, 'ungraded', 2_000, 5, 'shop', 'ungraded', null, '');
+      expect(await writer.commit()).toEqual({ inserted: 1, duplicates: 0 });
+      await writer.close();
+      expect((await store.products.catalog('new card'))[0]).toMatchObject({ product_key: 'new-card', observation_count: 2 });
+    });
+  });
+
+  describe('products', () => {
+    it('updates an existing product on upsert and keeps its tcgplayer id when the update has none', async () => {
+      await writeProducts(store, [{ ...product('p', '7'), tcgplayerId: '555' }]);
+      await writeProducts(store, [{ ...product('p', '7'), productName: 'Renamed' }]);
+      const [p] = await store.products.findByTcgplayerId('555');
+      if (p === undefined) throw new Error('no product of tcgplayer id 555');
+      expect(p.productName).toBe('Renamed');
+      expect(p.tcgplayerId).toBe('555');
+      expect((await store.products.findByRefsourceId('7'))?.productKey).toBe('p');
+    });
+
+    it('pages through the catalog by id after a cursor', async () => {
+      await writeProducts(store, ['a', 'b', 'c', 'd', 'e'].map((key) => product(key)));
+      expect(await store.products.count()).toBe(5);
+      const first = await store.products.pageAfter(0, 2);
+      const rest = await store.products.pageAfter(first.at(-1)!.id, 10);
+      expect([...first, ...rest].map((p) => p.productKey)).toEqual(['a', 'b', 'c', 'd', 'e']);
+      expect((await store.products.all()).map((p) => p.productKey)).toEqual(['a', 'b', 'c', 'd', 'e']);
+    });
+
+    it('builds the catalog JSON byte for byte as the API serialises catalogBody', async () => {
+      await writeProducts(store, [product('zeta "quoted" é', '3'), product('alpha_1', null), product('mid%', '9')]);
+      const p = (await store.products.findByKey('alpha_1'))!;
+      await writeObservations(store, [
+        { productId: p.id, productKey: 'alpha_1', source: 'ebay', observedAt: Date.parse('2025-12-31T23:59:59Z'), priceMinor: 5, grader: 'ungraded', grade: null, externalId: 'x' },
+      ]);
+      expect(await store.products.catalogJson()).toBe(JSON.stringify(catalogBody(await store.products.catalog())));
+      expect(JSON.parse(await store.products.catalogJson()).products[0].earliest_observation).toBe('2025-12-31');
+    });
+  });
+
+  describe('catalog search', () => {
+    const CATALOG = [
+      card('pokemon-base-set-charizard-4-102', 'Charizard', '4/102 Holo', 'Base Set'),
+      card('pokemon-base-set-1st-edition-charizard-4-102', 'Charizard', '4/102 1st Edition Holo', 'Base Set'),
+      card('pokemon-base-set-blastoise-2-102', 'Blastoise', '2/102 Holo', 'Base Set'),
+      card('pokemon-team-rocket-dark-charizard-4-82', 'Dark Charizard', '4/82 Holo', 'Team Rocket'),
+      card('pokemon-151-charizard-ex-199-165', 'Charizard ex', '199/165 Special Illustration Rare', 'Scarlet & Violet 151'),
+      card('mtg-arabian-nights-juzam-djinn', 'Juzám Djinn', '', 'Arabian Nights'),
+    ];
+    const keys = async (q: string) => (await store.products.catalog(q)).map((e) => e.product_key);
+
+    beforeEach(async () => {
+      await writeProducts(store, CATALOG);
+    });
+
+    it('finds words in any order, as prefixes, across name, set, number, subtitle and key', async () => {
+      expect(await keys('base charizard 4/102')).toEqual(['pokemon-base-set-charizard-4-102', 'pokemon-base-set-1st-edition-charizard-4-102']);
+      expect((await keys('4/102 charizard base')).sort()).toEqual((await keys('base charizard 4/102')).sort());
+      expect(await keys('char 4/102')).toHaveLength(2);
+      expect(await keys('rocket dark')).toEqual(['pokemon-team-rocket-dark-charizard-4-82']);
+      expect(await keys('scarlet 151 ex')).toEqual(['pokemon-151-charizard-ex-199-165']);
+      expect(await keys('1st-edition')).toEqual(['pokemon-base-set-1st-edition-charizard-4-102']);
+      // Case and diacritics fold: "juzam" finds "Juzám".
+      expect(await keys('JUZAM')).toEqual(['mtg-arabian-nights-juzam-djinn']);
+      expect(await keys('BLAST')).toEqual(['pokemon-base-set-blastoise-2-102']);
+    });
+
+    it('matches nothing for punctuation alone', async () => {
+      expect(await keys('_')).toEqual([]);
+      expect(await keys('"')).toEqual([]);
+    });
+
+    it('ranks a name match before a key-only match', async () => {
+      await writeProducts(store, [card('charizard-tin-2020', 'Collector Tin', 'Promo', 'Tins')]);
+      const ranked = await keys('charizard');
+      expect(ranked).toHaveLength(5);
+      expect(ranked.at(-1)).toBe('charizard-tin-2020');
+    });
+
+    it('takes search syntax as data: quotes, stars, operators and dashes never raise', async () => {
+      for (const q of ['"', '*', 'AND', 'OR', 'NOT', '-', '4/102', 'NEAR(a b)', '"unterminated', 'a:b', '^x', '(', ')', "'", '\\', '+', '&', '|', '!']) {
+        await expect(store.products.catalog(q), q).resolves.toBeDefined();
+        await expect(store.products.keysLike(q, 3), q).resolves.toBeDefined();
+      }
+      // "AND" is a word here, and no product has it.
+      expect(await keys('AND')).toEqual([]);
+      expect(await keys('charizard AND')).toEqual([]);
+      expect((await keys('"charizard"')).length).toBe(4);
+    });
+
+    it('follows inserts and renames', async () => {
+      await writeProducts(store, [card('pokemon-base-set-charizard-4-102', 'Glurak', '4/102 Holo', 'Grundset')]);
+      expect(await keys('glurak grundset')).toEqual(['pokemon-base-set-charizard-4-102']);
+      await writeProducts(store, [card('tin-a', 'Collector Tin', '', 'Tins')]);
+      await writeProducts(store, [card('tin-a', 'Renamed Box', '', 'Boxes')]);
+      expect(await keys('collector')).toEqual([]);
+      expect(await keys('renamed box')).toEqual(['tin-a']);
+    });
+
+    it('limits the results', async () => {
+      expect(await store.products.catalog('charizard', 2)).toHaveLength(2);
+    });
+
+    it('names close keys for a mistyped one, best first', async () => {
+      expect((await store.products.keysLike('pokemon-base-set-charzard-4-102', 2))[0]).toBe('pokemon-base-set-charizard-4-102');
+    });
+  });
+
+  describe('API keys', () => {
+    it('creates, finds by hash, lists oldest first, touches and revokes once', async () => {
+      await store.apiKeys.create('key_b', 'second', 'hash-b', 2_000);
+      await store.apiKeys.create('key_a', 'first', 'hash-a', 1_000);
+      expect(await store.apiKeys.findByHash('hash-a')).toEqual({ id: 'key_a', label: 'first', createdAt: 1_000, lastUsedAt: null, revokedAt: null });
+      expect(await store.apiKeys.findByHash('nope')).toBeUndefined();
+      await store.apiKeys.touch([['key_a', 5_000], ['key_b', 6_000]]);
+      expect(await store.inventory()).toMatchObject({ activeKeys: 2 });
+      expect(await store.apiKeys.revoke('key_b', 7_000)).toBe(true);
+      expect(await store.apiKeys.revoke('key_b', 8_000)).toBe(false);
+      expect(await store.apiKeys.revoke('key_none', 8_000)).toBe(false);
+      expect(await store.apiKeys.list()).toEqual([
+        { id: 'key_a', label: 'first', createdAt: 1_000, lastUsedAt: 5_000, revokedAt: null },
+        { id: 'key_b', label: 'second', createdAt: 2_000, lastUsedAt: 6_000, revokedAt: 7_000 },
+      ]);
+      expect(await store.inventory()).toMatchObject({ activeKeys: 1 });
+    });
+  });
+
+  describe('calibrations', () => {
+    it('gives the newest fit as of an instant (ties: the latest written), and lists them oldest first', async () => {
+      expect(await store.calibrations.usableAt(10 * DAY)).toBeNull();
+      const early = await store.calibrations.insert(2 * DAY, 100, '{"n":1}');
+      const late = await store.calibrations.insert(5 * DAY, 200, '{"n":2}');
+      const tie = await store.calibrations.insert(5 * DAY, 300, '{"n":3}');
+      expect(await store.calibrations.usableAt(DAY)).toBeNull();
+      expect(await store.calibrations.usableAt(3 * DAY)).toEqual({ id: early, asOf: 2 * DAY, createdAt: 100, body: '{"n":1}' });
+      expect(await store.calibrations.usableAt(5 * DAY)).toMatchObject({ id: tie, body: '{"n":3}' });
+      expect((await store.calibrations.all()).map((c) => c.id)).toEqual([early, late, tie]);
+    });
+  });
+});

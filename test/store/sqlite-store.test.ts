@@ -1,0 +1,146 @@
+/**
+ * How the SQLite store keeps its contract (contract.test.ts, price-points.test.ts): its
+ * migrations, WAL, the FTS5 catalog index and the query plans of its reads. Opening files
+ * (missing, empty, foreign, newer) is connection.test.ts.
+ */
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DatabaseUnavailableError } from '../../src/domain/errors.js';
+import { DAY_MS } from '../../src/domain/time.js';
+import { pointsRequest } from '../../src/engine/index.js';
+import { createPricePointReader } from '../../src/store/sqlite/price-points.js';
+import { createPricePointSeriesReader } from '../../src/store/sqlite/price-point-series.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/store.js';
+import { testProduct } from '../_setup.js';
+import { writeObservations, writeProducts } from '../_store.js';
+
+describe('SQLite store', () => {
+  let dir: string;
+  let path: string;
+  let store: Store;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'oracle-store-'));
+    path = join(dir, 'oracle.db');
+    store = await openStore(path, { create: true });
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('applies the migrations on open and opens an up-to-date file without re-running them', async () => {
+    const raw = new Database(path, { readonly: true });
+    const tables = raw
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+      .pluck()
+      .all();
+    expect(tables).toEqual(expect.arrayContaining(['api_keys', 'ingest_runs', 'observations', 'products']));
+    expect(raw.pragma('user_version', { simple: true })).toBeGreaterThanOrEqual(1);
+    const applied = raw.prepare('SELECT count(*) FROM __drizzle_migrations').pluck().get();
+    raw.close();
+    await store.close();
+    store = await openStore(path);
+    const again = new Database(path, { readonly: true });
+    expect(again.prepare('SELECT count(*) FROM __drizzle_migrations').pluck().get()).toBe(applied);
+    again.close();
+  });
+
+  it('runs in WAL mode with NORMAL sync so a reader and a writer can share the file', async () => {
+    const raw = new Database(path);
+    expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    raw.close();
+  });
+
+  it('refuses to open a missing file for reading, naming it', async () => {
+    await expect(openStore(join(dir, 'missing.db'))).rejects.toThrow(DatabaseUnavailableError);
+    await expect(openStore(join(dir, 'missing.db'))).rejects.toThrow(/missing\.db/);
+  });
+
+  it('reads one product and condition range with an index range scan, not a table scan', async () => {
+    const raw = new Database(path, { readonly: true });
+    const plan = raw
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT condition, source, observed_at, price_minor FROM observations
+         WHERE product_id = 1 AND condition IN ('ungraded', 'psa10') AND observed_at >= 0 AND observed_at < 10`,
+      )
+      .all() as { detail: string }[];
+    raw.close();
+    const details = plan.map((row) => row.detail).join('\n');
+    expect(details).toMatch(/SEARCH observations USING COVERING INDEX observations_pricing \(product_id=\? AND condition=\? AND observed_at>\? AND observed_at<\?\)/);
+    expect(details).not.toMatch(/SCAN observations/);
+  });
+
+  it('keeps the FTS5 index in step with a product deleted past the store', async () => {
+    await writeProducts(store, [testProduct({ productKey: 'charizard-4' }), testProduct({ productKey: 'blastoise-2', refsourceId: '2', productName: 'Blastoise' })]);
+    const raw = new Database(path);
+    raw.prepare('DELETE FROM products WHERE product_key = ?').run('blastoise-2');
+    // The index's own integrity check compares it with the content table.
+    expect(() => raw.prepare("INSERT INTO products_fts(products_fts, rank) VALUES ('integrity-check', 1)").run()).not.toThrow();
+    raw.close();
+    expect(await store.products.catalog('blastoise')).toEqual([]);
+  });
+
+  it('leaves the FTS5 index alone when ingest bumps observation counts', async () => {
+    await writeProducts(store, [testProduct({ productKey: 'blastoise-2', refsourceId: '2', productName: 'Blastoise' })]);
+    const id = (await store.products.findByKey('blastoise-2'))!.id;
+    const ftsRows = () => {
+      const raw = new Database(path, { readonly: true });
+      try {
+        return raw.prepare('SELECT count(*) FROM products_fts_data').pluck().get();
+      } finally {
+        raw.close();
+      }
+    };
+    const before = ftsRows();
+    await writeObservations(store, [
+      { productId: id, productKey: 'blastoise-2', source: 'ebay', observedAt: 1000, priceMinor: 5, grader: 'ungraded', grade: null, externalId: 'a' },
+    ]);
+    expect(ftsRows()).toBe(before);
+  });
+
+  describe('price point reads', () => {
+    /** The SQL a read runs, traced, and the query plan of each statement. */
+    function plansOf(read: (traced: Database.Database) => unknown): string[][] {
+      const executed: string[] = [];
+      const traced = new Database(path, { readonly: true, verbose: (sql) => executed.push(String(sql)) });
+      try {
+        read(traced);
+        return executed.map((sql) => (traced.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((row) => row.detail));
+      } finally {
+        traced.close();
+      }
+    }
+    const COVERING_RANGE = /^SEARCH observations USING COVERING INDEX observations_pricing \(product_id=\? AND condition=\? AND observed_at[<>]/;
+
+    beforeEach(async () => {
+      await writeProducts(store, [testProduct({ productKey: 'p' })]);
+      const productId = (await store.products.findByKey('p'))!.id;
+      const sale = { productId, productKey: 'p', source: 'ebay', priceMinor: 100, grader: 'ungraded', grade: null };
+      await writeObservations(store, [{ ...sale, observedAt: 39.5 * DAY_MS, externalId: 'a' }, { ...sale, observedAt: 12 * DAY_MS, grader: 'ANY', grade: 9, externalId: 'b' }]);
+    });
+
+    it('takes two statements per read, each only covering-index range searches', async () => {
+      const range = { windowStart: 39 * DAY_MS, asOf: 40 * DAY_MS, lookbackStart: 10 * DAY_MS, depthPerCondition: 2, priorPerCondition: 1 };
+      const plans = plansOf((traced) => createPricePointReader(traced).read(1, range));
+      expect(plans).toHaveLength(2);
+      const searches = plans.map((lines) => lines.filter((l) => l.includes('observations')));
+      for (const line of searches.flat()) expect(line).toMatch(COVERING_RANGE);
+      // 21 priced conditions: two backward scans each (lookback, older), one IN-list scan for the window.
+      expect(searches.map((lines) => lines.length).sort((a, b) => a - b)).toEqual([1, 42]);
+      expect(plans.flat().join('\n')).not.toMatch(/TEMP B-TREE|SCAN observations/);
+    });
+
+    it('takes two statements for a whole series, each only covering-index range searches, without a sort', async () => {
+      const ranges = Array.from({ length: 50 }, (_, i) => pointsRequest({ windowHours: 24, outlierStddevs: 2, asOf: (30 + i) * DAY_MS }));
+      const plans = plansOf((traced) => createPricePointSeriesReader(traced).readSeries(1, ranges));
+      expect(plans).toHaveLength(2);
+      for (const line of plans.flat().filter((l) => l.includes('observations'))) expect(line).toMatch(COVERING_RANGE);
+      expect(plans.flat().join('\n')).not.toMatch(/TEMP B-TREE|SCAN observations/);
+    });
+  });
+});
