@@ -133,6 +133,7 @@ const TITLES: readonly (readonly [string, string])[] = [
 function describeGrade(title: string): string {
   const result = gradeFromTitle(title);
   if (result.kind === 'graded') return `${result.grader} ${result.grade}`;
+  if (result.kind === 'played') return `RAW-${result.condition}`;
   return result.kind === 'ungraded' ? 'ungraded' : 'rejected';
 }
 
