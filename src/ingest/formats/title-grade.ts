@@ -138,7 +138,7 @@ const NOT_GRADERS: ReadonlySet<string> = new Set(
  */
 const PLAYED: readonly { readonly condition: PlayedCondition; readonly pattern: RegExp }[] = [
   { condition: 'DMG', pattern: /\b(damaged|damage|dmg|creased|crease|creases|creasing|bent|torn|ripped|water[\s-]?damaged?)\b/gi },
-  { condition: 'HP', pattern: /\b(heavily[\s-]+played|heavy[\s-]+play(?:ed)?|poor(?:\s+condition)?)\b|(?<!\d\s?)\bHP\b(?![\s:]*\d)/gi },
+  { condition: 'HP', pattern: /\b(heavily[\s-]+played|heavy[\s-]+play(?:ed)?|poor(?:\s+condition)?)\b(?!\s+(?:centering|centered|cut))|(?<!\d\s?)\bHP\b(?![\s:]*\d)/gi },
   { condition: 'MP', pattern: /\b(moderately[\s-]+played|moderate[\s-]+play(?:ed)?|MP|(?<!(?:lightly|slightly|heavily|moderately|light|heavy|moderate)[\s-]+)played)\b(?!\d)/gi },
   { condition: 'LP', pattern: /\b(lightly[\s-]+played|light[\s-]+play(?:ed)?|slightly[\s-]+played|LP)\b(?!\d)/gi },
 ];
