@@ -16,16 +16,41 @@ export type MatrixGradeKey = '7' | '8' | '9' | '10';
 /** Grader value for a grade pooled across graders; feeds the composite band. */
 export const POOLED_GRADER = 'ANY';
 
-/** Grader and condition key of ungraded observations. */
+/** Grader and condition key of ungraded observations: a raw card, near mint or better (SPEC.md). */
 export const UNGRADED = 'ungraded';
 
 /**
+ * The played conditions of a raw card, below near mint: TCGplayer's scale (Lightly Played,
+ * Moderately Played, Heavily Played, Damaged), which eBay's ungraded Card Condition values
+ * follow (Lightly Played (Excellent), Moderately Played (Very Good), Heavily Played (Poor)).
+ * A raw sale in one of them is stored under the grader `RAW-LP`, `RAW-MP`, `RAW-HP` or
+ * `RAW-DMG` without a grade, condition key `raw-lp` ...: kept as evidence, never in the
+ * ungraded (near-mint) price, which reads only PRICED_CONDITIONS. docs/feeds.md, "Raw condition".
+ */
+export const PLAYED_CONDITIONS = ['LP', 'MP', 'HP', 'DMG'] as const;
+export type PlayedCondition = (typeof PLAYED_CONDITIONS)[number];
+
+/** The grader value of a raw card sold in a played condition: `RAW-LP`. */
+export function playedGrader(condition: PlayedCondition): string {
+  return `RAW-${condition}`;
+}
+
+const PLAYED_GRADERS: ReadonlySet<string> = new Set(PLAYED_CONDITIONS.map(playedGrader));
+
+/** True for `RAW-LP`, `RAW-MP`, `RAW-HP`, `RAW-DMG` (upper case, as graders are stored): a raw card, no grade. */
+export function isPlayedGrader(grader: string): boolean {
+  return PLAYED_GRADERS.has(grader);
+}
+
+/**
  * The condition key stored with each observation and shown in slots:
- * `ungraded`, or lowercase grader plus grade (`psa10`, `any9`, `bgs9.5`, `tag10`).
- * Graders are normalised to upper case before they get here.
+ * `ungraded`, lowercase grader plus grade (`psa10`, `any9`, `bgs9.5`, `tag10`), or a played
+ * raw card's lowercase grader (`raw-lp`). Graders are normalised to upper case before they
+ * get here.
  */
 export function conditionKey(grader: string, grade: number | null): string {
-  if (grader === UNGRADED || grade === null) return UNGRADED;
+  if (grade === null) return isPlayedGrader(grader) ? grader.toLowerCase() : UNGRADED;
+  if (grader === UNGRADED) return UNGRADED;
   return `${grader.toLowerCase()}${grade}`;
 }
 

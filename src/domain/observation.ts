@@ -10,9 +10,9 @@ export interface Observation {
   source: string;
   observedAt: number;
   priceMinor: number;
-  /** `ungraded`, `PSA` | `BGS` | `CGC` | `SGC`, `ANY`, or another grader in upper case. */
+  /** `ungraded`, `PSA` | `BGS` | `CGC` | `SGC`, `ANY`, a played raw card (`RAW-LP`, `RAW-MP`, `RAW-HP`, `RAW-DMG`), or another grader in upper case. */
   grader: string;
-  /** 1-10 in halves; null when ungraded. */
+  /** 1-10 in halves; null when ungraded or played raw. */
   grade: number | null;
   externalId: string | null;
 }

@@ -212,6 +212,35 @@ describe('feeding the oracle from PriceCharting, TCGplayer and sold listings', (
     );
   });
 
+  it('stores played raw cards and other graders apart from the near-mint ungraded price, and rejects a lot of slabs', async () => {
+    const dir = tempDir('oracle-sold-played-');
+    const at = '2026-11-20T14:30:00Z';
+    const before = (await price(CHARIZARD, at)).ungraded.meta.source_counts ?? {};
+    const sale = (id: string, title: string, value: string, conditionId?: string) => ({
+      product_key: CHARIZARD,
+      itemId: `v1|2045999${id}|0`,
+      title,
+      lastSoldDate: '2026-11-20T14:10:00.000Z', // after the 14:00 the next step prices at
+      lastSoldPrice: { value, currency: 'USD' },
+      ...(conditionId === undefined ? {} : { conditionId }),
+    });
+    const file = join(dir, 'played.ndjson');
+    const listings = [
+      sale('01', 'Charizard 4/102 Base Set Holo Unlimited NM', '300.00', '4000'),
+      sale('02', 'Charizard 4/102 Base Set Holo Unlimited - LP', '190.00', '4000'),
+      sale('03', 'Charizard 4/102 Base Set Holo creased', '45.00'),
+      sale('04', 'Charizard Holo Base Set ARS 10 GEM MINT', '5999.00'),
+      sale('05', '8x 1996 Pokemon Japanese Charizard No Rarity PSA 1-8', '48913.20'),
+    ];
+    writeFileSync(file, listings.map((listing) => JSON.stringify(listing)).join('\n'));
+    expect((await oracle(['ingest', '--format', 'sold-listings', '--max-rejects', '1', file])).stdout).toMatch(
+      /read 5, inserted 4, duplicates 0, rejected 1/,
+    );
+    // Only the near-mint sale joins the ungraded cell; LP, creased and the ARS slab are stored apart.
+    const after = (await price(CHARIZARD, at)).ungraded.meta.source_counts ?? {};
+    expect(after).toEqual({ ...before, ebay: (before.ebay ?? 0) + 1 });
+  });
+
   it('adds only the units sold since when a listing is read again with a later last sale, from a JSON array', async () => {
     const dir = tempDir('oracle-sold-later-');
     const file = join(dir, 'charizard-sold-later.json');

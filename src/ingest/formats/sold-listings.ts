@@ -6,9 +6,9 @@
  * from structured fields when present, else from the title (title-grade.ts). The record, the
  * rules and their sources are in docs/feeds.md, "Sold listings".
  */
-import { UNGRADED } from '../../domain/conditions.js';
+import { playedGrader, UNGRADED, type PlayedCondition } from '../../domain/conditions.js';
 import { parseInstant } from '../../domain/time.js';
-import { gradeFromTitle } from './title-grade.js';
+import { gradeFromTitle, type TitleGrade } from './title-grade.js';
 import { RowRejection, type JsonFormat } from './types.js';
 
 export const SOLD_LISTINGS_DEFAULT_SOURCE = 'ebay';
@@ -23,9 +23,33 @@ export const MAX_QUANTITY = 1_000;
 export const GRADED_CONDITION_ID = '2750';
 export const UNGRADED_CONDITION_ID = '4000';
 
-/** Condition descriptor names (or their numeric ids) of the grader and the grade. */
+/** Condition descriptor names (or their numeric ids) of the grader, the grade and an ungraded card's condition. */
 const GRADER_DESCRIPTORS = ['professional grader', '27501'];
 const GRADE_DESCRIPTORS = ['grade', '27502'];
+const CARD_CONDITION_DESCRIPTORS = ['card condition', '40001'];
+
+/**
+ * eBay's Card Condition values (descriptor 40001) of an ungraded card, as text or value id, to
+ * the raw condition stored: null is near mint (ungraded). Collectible card games name them
+ * `Lightly Played (Excellent)` ... (ids 400015-400017), sports cards `Excellent` ... (400011-
+ * 400013); both read the same. Sources in docs/feeds.md, "Raw condition".
+ */
+const CARD_CONDITIONS: Readonly<Record<string, PlayedCondition | null>> = {
+  'near mint or better': null,
+  '400010': null,
+  'lightly played (excellent)': 'LP',
+  '400015': 'LP',
+  excellent: 'LP',
+  '400011': 'LP',
+  'moderately played (very good)': 'MP',
+  '400016': 'MP',
+  'very good': 'MP',
+  '400012': 'MP',
+  'heavily played (poor)': 'HP',
+  '400017': 'HP',
+  poor: 'HP',
+  '400013': 'HP',
+};
 
 /** Grader names as eBay's descriptor values may spell them, to the name observations use. */
 const GRADER_ALIASES: Readonly<Record<string, string>> = { BECKETT: 'BGS' };
@@ -121,22 +145,55 @@ function soldQuantity(fields: Fields): number {
  * Grader and grade. The title's not-one-card rules (a lot, a proxy) reject a listing whatever
  * its condition fields say. Then the condition id decides graded or ungraded where it is
  * one of the card condition ids; a graded listing's grader and grade come from its condition
- * descriptors, else from its title. A listing without a card condition id takes its
+ * descriptors, else from its title; an ungraded one's played condition from its Card
+ * Condition descriptor, else from its title. A listing without a card condition id takes its
  * descriptors when it has them, else its title.
  */
 function gradeOf(fields: Fields): { grader: string; grade: number | null } {
   const fromTitle = gradeFromTitle(requiredText(fields, 'title'));
   if (fromTitle.kind === 'not one card') throw new RowRejection(fromTitle.reason);
   const conditionId = fields.conditionId === undefined || fields.conditionId === null ? null : String(fields.conditionId).trim();
-  if (conditionId === UNGRADED_CONDITION_ID) return { grader: UNGRADED, grade: null };
+  const cardCondition = descriptorContent(fields.conditionDescriptors, CARD_CONDITION_DESCRIPTORS);
+  if (conditionId === UNGRADED_CONDITION_ID) return rawCondition(cardCondition, fromTitle);
   const described = fromDescriptors(fields.conditionDescriptors);
   if (described !== null) return described;
+  if (cardCondition !== null) return rawCondition(cardCondition, fromTitle);
   if (fromTitle.kind === 'unclear') throw new RowRejection(fromTitle.reason);
   if (fromTitle.kind === 'graded') return { grader: fromTitle.grader, grade: fromTitle.grade };
   if (conditionId === GRADED_CONDITION_ID) {
     throw new RowRejection(`conditionId ${GRADED_CONDITION_ID} says graded, but neither condition descriptors nor the title name the grader and grade`);
   }
-  return { grader: UNGRADED, grade: null };
+  return rawCondition(null, fromTitle);
+}
+
+/**
+ * A raw card's grader: `ungraded` (near mint) or `RAW-LP` ... . The Card Condition descriptor
+ * decides when the listing has one; else the played condition its title states.
+ */
+function rawCondition(cardCondition: string | null, fromTitle: TitleGrade): { grader: string; grade: null } {
+  if (cardCondition !== null) {
+    const played = CARD_CONDITIONS[cardCondition.toLowerCase()];
+    if (played === undefined) {
+      throw new RowRejection(
+        `the Card Condition descriptor ${JSON.stringify(cardCondition)} is none of eBay's ungraded conditions (Near Mint or Better, Lightly Played (Excellent), Moderately Played (Very Good), Heavily Played (Poor))`,
+      );
+    }
+    return { grader: played === null ? UNGRADED : playedGrader(played), grade: null };
+  }
+  return { grader: fromTitle.kind === 'played' ? playedGrader(fromTitle.condition) : UNGRADED, grade: null };
+}
+
+/** The first value of the first descriptor named one of `names` (names or numeric ids), or null. */
+function descriptorContent(descriptors: unknown, names: readonly string[]): string | null {
+  if (!Array.isArray(descriptors)) return null;
+  for (const descriptor of descriptors as Fields[]) {
+    if (typeof descriptor !== 'object' || descriptor === null) continue;
+    if (!names.includes(String(descriptor.name ?? '').trim().toLowerCase())) continue;
+    const [first] = Array.isArray(descriptor.values) ? (descriptor.values as Fields[]) : [];
+    const text = first?.content;
+    if (typeof text === 'string' && text.trim() !== '') return text.trim();
+  }
+  return null;
 }
 
 /**
@@ -146,18 +203,8 @@ function gradeOf(fields: Fields): { grader: string; grade: number | null } {
 function fromDescriptors(descriptors: unknown): { grader: string; grade: number } | null {
   if (descriptors === undefined || descriptors === null) return null;
   if (!Array.isArray(descriptors)) throw new RowRejection('conditionDescriptors must be an array of {name, values}');
-  const content = (names: readonly string[]): string | null => {
-    for (const descriptor of descriptors as Fields[]) {
-      if (typeof descriptor !== 'object' || descriptor === null) continue;
-      if (!names.includes(String(descriptor.name ?? '').trim().toLowerCase())) continue;
-      const [first] = Array.isArray(descriptor.values) ? (descriptor.values as Fields[]) : [];
-      const text = first?.content;
-      if (typeof text === 'string' && text.trim() !== '') return text.trim();
-    }
-    return null;
-  };
-  const graderText = content(GRADER_DESCRIPTORS);
-  const gradeText = content(GRADE_DESCRIPTORS);
+  const graderText = descriptorContent(descriptors, GRADER_DESCRIPTORS);
+  const gradeText = descriptorContent(descriptors, GRADE_DESCRIPTORS);
   if (graderText === null && gradeText === null) return null;
   if (graderText === null || gradeText === null) {
     throw new RowRejection(`condition descriptors give ${graderText === null ? `a grade (${gradeText}) but no grader` : `a grader (${graderText}) but no grade`}`);

@@ -5,7 +5,7 @@
  * handed to the schema (observation.ts), which words the reason; the schema stays the one
  * definition of validity, and test/ingest/validate/observation-fast.test.ts asserts both agree.
  */
-import { UNGRADED } from '../../domain/conditions.js';
+import { isPlayedGrader, UNGRADED } from '../../domain/conditions.js';
 import { parseInstant } from '../../domain/time.js';
 import type { ObservationValues } from './observation-values.js';
 import { CURRENCY, DIGITS, GRADE, GRADER, NO_CONTROL_200, PRICE, PRICE_MINOR, SOURCE, toCents } from './patterns.js';
@@ -99,8 +99,9 @@ export function readObservationCells(fields: readonly string[], columns: Observa
     grade = Number(gradeText);
     if (!(grade >= 1 && grade <= 10 && Number.isInteger(grade * 2))) return false;
   }
-  const graded = grader !== undefined && grader !== UNGRADED;
-  if (graded !== (grade !== undefined)) return false; // a grade needs a grader, and a grader a grade
+  // A grade needs a grader, and a grader a grade; a played raw card (RAW-LP) has none.
+  const graded = grader !== undefined && grader !== UNGRADED && !isPlayedGrader(grader);
+  if (graded !== (grade !== undefined)) return false;
 
   const externalId = cell(fields, columns.externalId);
   if (externalId !== undefined && !NO_CONTROL_200.test(externalId)) return false;

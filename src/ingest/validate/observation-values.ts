@@ -17,9 +17,9 @@ export class ObservationValues {
   source = '';
   observedAt = 0;
   priceMinor = 0;
-  /** Upper case, or `ungraded`. */
+  /** Upper case (a played raw card: `RAW-LP` ...), or `ungraded`. */
   grader: string = UNGRADED;
-  /** null when ungraded. */
+  /** null when ungraded or played raw. */
   grade: number | null = null;
   /** conditionKey(grader, grade). */
   condition: string = UNGRADED;
@@ -44,10 +44,10 @@ export class ObservationValues {
     this.source = source;
     this.observedAt = observedAt;
     this.priceMinor = priceMinor;
-    const graded = grader !== undefined && grader !== UNGRADED;
-    this.grader = graded ? grader : UNGRADED;
-    this.grade = graded ? (grade as number) : null;
-    this.condition = graded ? conditionKey(grader, grade as number) : UNGRADED;
+    const ungraded = grader === undefined || grader === UNGRADED;
+    this.grader = ungraded ? UNGRADED : grader;
+    this.grade = ungraded || grade === undefined ? null : grade;
+    this.condition = ungraded ? UNGRADED : conditionKey(grader, this.grade);
     this.externalId = externalId ?? '';
   }
 }

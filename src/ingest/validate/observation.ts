@@ -5,7 +5,7 @@
  * equal to it by test/ingest/validate/observation-fast.test.ts.
  */
 import { z } from 'zod';
-import { UNGRADED } from '../../domain/conditions.js';
+import { isPlayedGrader, UNGRADED } from '../../domain/conditions.js';
 import { parseInstant } from '../../domain/time.js';
 import { dateField, digits, PRINTING, productKey, show, text, unknownFieldsMessage } from './fields.js';
 import type { ObservationValues } from './observation-values.js';
@@ -26,9 +26,10 @@ function positiveAmount(field: 'price' | 'price_minor', pattern: RegExp, rule: s
 
 /**
  * Graders: empty or `ungraded` (any case) is ungraded; anything that looks like a grader's
- * name is kept upper case (PSA, BGS, CGC, SGC priced; ANY pooled; TAG, ACE... stored only).
+ * name is kept upper case (PSA, BGS, CGC, SGC priced; ANY pooled; TAG, ACE... stored only;
+ * RAW-LP, RAW-MP, RAW-HP, RAW-DMG a played raw card, without a grade).
  */
-const grader = text('grader', GRADER, 'must be ungraded or a grader name such as PSA, BGS, CGC, SGC, ANY or TAG').transform(
+const grader = text('grader', GRADER, 'must be ungraded or a grader name such as PSA, BGS, CGC, SGC, ANY or TAG (a played raw card: RAW-LP, RAW-MP, RAW-HP, RAW-DMG)').transform(
   (value) => (value.toLowerCase() === UNGRADED ? UNGRADED : value.toUpperCase()),
 );
 
@@ -69,7 +70,9 @@ export const observationRecordSchema = z
       fail('give price_minor or price, not both');
     } else if (r.grade !== undefined && (r.grader === undefined || r.grader === UNGRADED)) {
       fail(`grade ${r.grade} needs a grader (PSA, BGS, CGC, SGC, ANY, ...)`);
-    } else if (r.grade === undefined && r.grader !== undefined && r.grader !== UNGRADED) {
+    } else if (r.grade !== undefined && r.grader !== undefined && isPlayedGrader(r.grader)) {
+      fail(`grader ${r.grader} is a raw card's played condition: give no grade (got ${r.grade})`);
+    } else if (r.grade === undefined && r.grader !== undefined && r.grader !== UNGRADED && !isPlayedGrader(r.grader)) {
       fail(`grader ${r.grader} needs a grade (1 to 10)`);
     }
   });

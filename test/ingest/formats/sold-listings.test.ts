@@ -80,9 +80,30 @@ describe('mapSoldListing', () => {
     expect(plain).toMatchObject({ grader: 'ungraded', grade: null });
   });
 
+  it('stores a played raw card under RAW-LP ... : the Card Condition descriptor, else the title', () => {
+    const raw = (fields: Record<string, unknown>) => {
+      const [sale] = mapSoldListing(listing(fields));
+      return `${sale?.grader} ${sale?.grade}`;
+    };
+    const condition = (content: string, name = 'Card Condition') => [{ name, values: [{ content }] }];
+    expect(raw({ title: 'Charizard Holo', conditionId: '4000', conditionDescriptors: condition('Lightly Played (Excellent)') })).toBe('RAW-LP null');
+    expect(raw({ title: 'Charizard Holo', conditionId: '4000', conditionDescriptors: condition('Moderately Played (Very Good)') })).toBe('RAW-MP null');
+    expect(raw({ title: 'Charizard Holo', conditionDescriptors: condition('Heavily Played (Poor)') })).toBe('RAW-HP null');
+    expect(raw({ title: 'Charizard Holo', conditionDescriptors: condition('400012', '40001') })).toBe('RAW-MP null');
+    expect(raw({ title: 'Charizard Holo', conditionDescriptors: condition('Excellent') })).toBe('RAW-LP null');
+    expect(raw({ title: 'Charizard Holo - LP', conditionId: '4000', conditionDescriptors: condition('Near Mint or Better') })).toBe('ungraded null');
+    expect(raw({ title: 'Charizard Holo - LP', conditionId: '4000' })).toBe('RAW-LP null');
+    expect(raw({ title: 'Charizard Holo creased' })).toBe('RAW-DMG null');
+    expect(raw({ title: 'Charizard Holo PSA 9 creased' })).toBe('PSA 9');
+    expect(rejection(listing({ title: 'Charizard Holo', conditionId: '4000', conditionDescriptors: condition('Mint') }))).toMatch(
+      /^the Card Condition descriptor "Mint" is none of eBay's ungraded conditions/,
+    );
+  });
+
   it('rejects a title that is not one card whatever the condition fields say', () => {
     expect(rejection(listing({ title: 'Charizard lot of 3 PSA 10', conditionId: '2750', conditionDescriptors: descriptors('PSA', '10') }))).toMatch(/a lot/);
     expect(rejection(listing({ title: 'Charizard PROXY gold metal', conditionId: '4000' }))).toMatch(/a proxy/);
+    expect(rejection(listing({ title: '8x 1996 Pokemon Japanese Charizard No Rarity PSA 1-8', conditionDescriptors: descriptors('PSA', '1') }))).toMatch(/several copies/);
   });
 
   it.each([

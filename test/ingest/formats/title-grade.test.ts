@@ -105,7 +105,54 @@ const TITLES: readonly (readonly [string, string])[] = [
   ['Gem Mint Umbreon VMAX pack fresh', 'ungraded'],
   ['PSA 9 Mint Mew ex 151 ready to ship', 'PSA 9'],
 
+  // Graders outside the four, known or not: graded under their name, never ungraded.
+  ['Ninetales Holo ARS 10 GEM MINT', 'ARS 10'],
+  ['Charizard PCG 7.5', 'PCG 7.5'],
+  ['Umbreon VMAX Alt Art PGS 9.5', 'PGS 9.5'],
+  ['Lugia Aquapolis Holo CGA 9 MINT', 'CGA 9'],
+  ['AGS 10 GEM MINT Pikachu Van Gogh', 'AGS 10'],
+  ['Charizard Base Set XYZ 8.5', 'XYZ 8.5'],
+  ['Leafeon ex SAR 200/187 (TAG 10, not PSA)', 'TAG 10'],
+  ['Muk GX TAG grading 9 61/214', 'TAG 9'],
+  ['Zapdos HOLO 15 PSA GRADED MINT 9', 'PSA 9'],
+  ['CGC Grade 9.5 Espeon VMAX', 'CGC 9.5'],
+  // Not graders: set codes, card kinds and hit points before a number stay raw.
+  ['Pikachu SV2a 173/165 Japanese', 'ungraded'],
+  ['Charizard ex SWSH 4.5 Shining Fates', 'ungraded'],
+  ['Mew ex SV 3.5 151 Gold', 'ungraded'],
+  ['Charizard SM115 Promo', 'ungraded'],
+  ['Pokemon Base 4 Charizard Holo', 'ungraded'],
+  ['CHARIZARD BASE SET 2 4/130 HOLO MINT', 'ungraded'],
+  ['Pokemon TCG 2 Team Rocket Dark Charizard', 'ungraded'],
+  ['Charizard 120 HP Base Set Holo', 'ungraded'],
+  ['Charizard HP 120 Base Set', 'ungraded'],
+
+  // Raw in a played condition: stored as RAW-LP ... , never as near mint.
+  ['Charizard Base Set Holo 4/102 - LP', 'RAW-LP'],
+  ['Blastoise Base Set Holo (HP)', 'RAW-HP'],
+  ['Venusaur [MP] Base Set Holo', 'RAW-MP'],
+  ['Dark Charizard Team Rocket damaged', 'RAW-DMG'],
+  ['Lugia Neo Genesis Holo creased', 'RAW-DMG'],
+  ['Pikachu Illustrator Lightly Played', 'RAW-LP'],
+  ['Gengar Fossil Holo heavily played', 'RAW-HP'],
+  ['Mewtwo Base Set NM/LP', 'RAW-LP'],
+  ['Charizard Gym Heroes played condition', 'RAW-MP'],
+  ['Umbreon Gold Star raw LP', 'RAW-LP'],
+  ['Charizard Base Set Holo NM no creases', 'ungraded'],
+  ['Charizard Base Set Holo crease free', 'ungraded'],
+  ['Charizard never played pack fresh', 'ungraded'],
+  ['Mewtwo PSA 8 NM-MT', 'PSA 8'],
+  ['Charizard PSA 5 EX creased', 'PSA 5'],
+
   // Rejected: not one genuine card, or a grade that cannot be told.
+  ['8x 1996 Pokemon Japanese Charizard No Rarity PSA 1-8', 'rejected'],
+  ['Charizard Base Set PSA 8-10', 'rejected'],
+  ['Pikachu Promo x8', 'rejected'],
+  ['Eeveelution bundle Evolving Skies', 'rejected'],
+  ['Charizard ex 2 cards 151', 'rejected'],
+  ['TAG Magikarp Holo 006/032 CLK Classic Collection GEM MINT', 'rejected'],
+  ['Ivysaur 002/032 Classic CLF Japanese Pokemon Card Graded', 'rejected'],
+  ['Charizard XYZ 10 Gem Mint and PSA 9', 'rejected'],
   ['Lot of 10 Pokemon Cards Holo Rares', 'rejected'],
   ['Charizard lot PSA 9 PSA 8 x3', 'rejected'],
   ['Pokemon bulk 100 commons', 'rejected'],
@@ -119,6 +166,7 @@ const TITLES: readonly (readonly [string, string])[] = [
   ['PSA 10 Empty Slab Case Only Charizard Label', 'rejected'],
   ['Pokemon TCG Live Code Card 151 Booster', 'rejected'],
   ['PSA 10 Charizard and BGS 9.5 Blastoise pair', 'rejected'],
+  ['Scarlet & Violet Booster Bundle Sealed', 'ungraded'], // one sealed product, named "Booster Bundle"
   ['PSA 9 Charizard + BGS 9.5 Venusaur', 'rejected'],
   ['Charizard PSA slab Base Set', 'rejected'],
   ['PSA Authentic Charizard Base Set Trimmed', 'rejected'],
@@ -133,6 +181,7 @@ const TITLES: readonly (readonly [string, string])[] = [
 function describeGrade(title: string): string {
   const result = gradeFromTitle(title);
   if (result.kind === 'graded') return `${result.grader} ${result.grade}`;
+  if (result.kind === 'played') return `RAW-${result.condition}`;
   return result.kind === 'ungraded' ? 'ungraded' : 'rejected';
 }
 
@@ -152,5 +201,10 @@ describe('gradeFromTitle', () => {
       reason: 'the title names 2 grades (PSA 9, BGS 9.5): which one sold cannot be told',
     });
     expect(gradeFromTitle('Charizard PSA slab')).toEqual({ kind: 'unclear', reason: 'the title names PSA but no grade from 1 to 10' });
+    expect(gradeFromTitle('Charizard No Rarity PSA 1-8')).toEqual({
+      kind: 'not one card',
+      reason: 'the title says "PSA 1-8": a range of grades, several slabs, not a sale of one card',
+    });
+    expect(gradeFromTitle('Blastoise Base Set (HP)')).toEqual({ kind: 'played', condition: 'HP', words: 'HP' });
   });
 });

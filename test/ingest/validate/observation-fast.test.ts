@@ -69,7 +69,7 @@ const CELL: Record<string, fc.Arbitrary<string>> = {
     fc.stringMatching(/^-?\d{0,14}(\.\d{0,3})?$/),
   ),
   currency: fc.constantFrom('', '', 'USD', 'usd', 'Usd', 'EUR'),
-  grader: fc.oneof(fc.constantFrom('', 'ungraded', 'UNGRADED', 'psa', 'PSA', 'BGS', 'any', 'TAG', 'PSA 10', '1PSA', 'p'.repeat(33)), fc.stringMatching(/^[A-Za-z0-9_ -]{0,4}$/)),
+  grader: fc.oneof(fc.constantFrom('', 'ungraded', 'UNGRADED', 'psa', 'PSA', 'BGS', 'any', 'TAG', 'RAW-LP', 'raw-dmg', 'RAW', 'PSA 10', '1PSA', 'p'.repeat(33)), fc.stringMatching(/^[A-Za-z0-9_ -]{0,4}$/)),
   grade: fc.oneof(fc.constantFrom('', '', '10', '9.5', '9.25', '1', '0', '10.5', '-1', '07', '9.50', '1000', '9.'), fc.stringMatching(/^-?\d{0,4}(\.\d{0,2})?$/)),
   external_id: fc.oneof(fc.constantFrom('', 'e-1', 'v1|204512345678|0', 'x'.repeat(200), 'x'.repeat(201), 'a\nb'), fc.string()),
 };

@@ -37,6 +37,7 @@ describe('observation records', () => {
     ['a grade without a grader', { ...good, grade: '9' }, /grade 9 needs a grader/],
     ['an ungraded record with a grade', { ...good, grader: 'ungraded', grade: '9' }, /grade 9 needs a grader/],
     ['a grader without a grade', { ...good, grader: 'PSA' }, /grader PSA needs a grade/],
+    ['a played raw card with a grade', { ...good, grader: 'RAW-LP', grade: '9' }, /grader RAW-LP is a raw card's played condition: give no grade \(got 9\)/],
     ['an unknown field', { ...good, obseved_at: 'x' }, /unknown field "obseved_at"/],
     ['a value that is neither text nor number', { ...good, price: true }, /price must be text or a number \(got true\)/],
     ['a product_key over 200 characters', { ...good, product_key: 'k'.repeat(201) }, /product_key must be 1 to 200 characters/],
@@ -50,6 +51,8 @@ describe('observation records', () => {
     ['grader case and halves', { ...good, grader: 'bgs', grade: '9.5', currency: 'usd' }, { grader: 'BGS', grade: 9.5 }],
     ['the pooled grader', { ...good, grader: 'any', grade: 9 }, { grader: 'ANY', grade: 9 }],
     ['empty grader as ungraded', { ...good, grader: '', grade: '' }, { grader: 'ungraded', grade: null }],
+    ['a played raw card, outside the ungraded price', { ...good, grader: 'raw-lp' }, { grader: 'RAW-LP', grade: null, condition: 'raw-lp' }],
+    ['a damaged raw card', { ...good, grader: 'RAW-DMG', grade: '' }, { grader: 'RAW-DMG', grade: null, condition: 'raw-dmg' }],
     ['an external id', { ...good, external_id: ' 123-abc ' }, { externalId: '123-abc' }],
   ])('accepts %s', (_name, record, expected) => {
     const values = new ObservationValues();
