@@ -62,7 +62,7 @@ const unknown = (values.scenario?.split(',') ?? []).filter((name) => scenarioByN
 if (unknown.length > 0) usage(`unknown scenario ${unknown.map((name) => JSON.stringify(name)).join(', ')}`);
 if (!/^\d+$/.test(values.seed)) usage(`--seed must be a whole number (got ${JSON.stringify(values.seed)})`);
 if (values['keep-db'] !== undefined && existsSync(values['keep-db'])) usage(`--keep-db ${values['keep-db']} exists: name a new directory`);
-if (!existsSync(join(ROOT, 'build', 'service', 'oracle.js'))) usage('build/ is missing: run `npm run build` first (`npm run backtest` does)');
+if (!existsSync(join(ROOT, 'build', 'service', 'pricing.js'))) usage('build/ is missing: run `npm run build` first (`npm run backtest` does)');
 
 // Loaded after the checks: it imports the built product.
 const { runBacktest } = await import('./lib/backtest.js');
