@@ -19,9 +19,10 @@ interface IngestFlags {
   rejects?: string;
   maxRejects: number;
   dryRun?: boolean;
-  /** Epoch ms; the command's clock when not given. */
-  observedAt: number;
+  /** Epoch ms; undefined: the format's default (the command's clock, or the date in a tcgcsv archive path). */
+  observedAt?: number;
   subtype?: string;
+  groups?: string;
   /** Seconds. */
   lockWait: number;
 }
@@ -78,6 +79,7 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
           maxRejects,
           observedAt: flags.observedAt,
           subtype: flags.subtype,
+          groups: flags.groups,
           rejectsPath: flags.rejects,
           runAt: ctx.now,
           signal: interrupt.signal,
