@@ -86,16 +86,18 @@ const MAX_KEY_LENGTH = 200;
 
 /**
  * Keys for one file, unique within it: the slug, or for a later row whose slug an earlier
- * row took, the slug plus its printing (a second regular printing of one productId), else
- * plus its productId. The same file gives the same keys in every run.
+ * row took, the slug plus its printing when that row was of the same productId (a second
+ * regular printing), else plus its productId. The same file gives the same keys in every run.
  */
 export function createTcgcsvKeyAllocator(): (slug: string, productId: string, printing: string | null) => string {
+  /** Key -> `<productId>:<printing>` of the row that has it. */
   const owners = new Map<string, string>();
   return (slug, productId, printing) => {
     const owner = `${productId}:${printing ?? ''}`;
-    const candidates = [slug];
     const printingSlug = printing === null ? '' : slugify(printing);
-    if (printingSlug !== '' && !slug.endsWith(printingSlug)) candidates.push(`${slug}-${printingSlug}`);
+    const sameProductFirst = owners.get(slug)?.startsWith(`${productId}:`) === true;
+    const candidates = [slug];
+    if (sameProductFirst && printingSlug !== '' && !slug.endsWith(printingSlug)) candidates.push(`${slug}-${printingSlug}`);
     candidates.push(`${slug}-${productId}`, `${slug}-${productId}-${printingSlug || 'none'}`);
     for (const candidate of candidates) {
       const key = candidate.length <= MAX_KEY_LENGTH ? candidate : cut(candidate, productId);
