@@ -68,9 +68,8 @@ export function createProgram(now: number = Date.now()): Command {
         '--observed-at <time>',
         'observation time for price-guide rows (pricecharting, tcgplayer, tcgplayer-prices), ISO-8601 with zone, at most 5 minutes ahead ' +
           '(default: now; tcgplayer-prices: 20:00Z of the YYYY-MM-DD date in its path, else now)',
-        {
-        parse: (name, raw) => parseObservedAt(raw, now, name),
-      }),
+        { parse: (name, raw) => parseObservedAt(raw, now, name) },
+      ),
     )
     .option('--subtype <name>', 'tcgplayer: read only this printing (default: every printing, each on its own product)')
     .option('--groups <source>', "tcgplayer --kind catalog: the category's tcgcsv groups (Groups.csv or groups JSON; path or URL) for set names and dates")

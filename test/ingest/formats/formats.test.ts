@@ -4,7 +4,7 @@ import { chooseCsvFormat } from '../../../src/ingest/formats/detect.js';
 import { CONTAINER_FORMATS, FEED_FORMATS, FORMAT_NAMES, JSON_FEED_FORMATS } from '../../../src/ingest/formats/index.js';
 import { pricechartingFormat } from '../../../src/ingest/formats/pricecharting.js';
 import { tcgplayerFormat } from '../../../src/ingest/formats/tcgplayer.js';
-import { RowRejection, type FormatOptions, type RecordSink } from '../../../src/ingest/formats/types.js';
+import { type FormatOptions, type RecordSink } from '../../../src/ingest/formats/types.js';
 import type { CanonicalRecord } from '../../../src/ingest/validate/record.js';
 
 const PC_HEADER = ['id', 'console-name', 'product-name', 'loose-price', 'cib-price', 'new-price', 'graded-price', 'box-only-price', 'manual-only-price', 'bgs-10-price', 'tcg-id', 'release-date'];
