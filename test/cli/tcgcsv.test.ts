@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
+import { newTestDatabase } from '../_pg.js';
 import { ROOT, runCli, tempDir, type CliResult } from '../_setup.js';
 
 const FIXTURES = join(ROOT, 'test/fixtures/tcgcsv');
@@ -62,8 +63,8 @@ async function storedProduct(key: string) {
   }
 }
 
-beforeEach(() => {
-  db = join(tempDir('oracle-tcgcsv-'), 'oracle.db');
+beforeEach(async () => {
+  db = await newTestDatabase(tempDir('oracle-tcgcsv-'));
 });
 
 describe('a catalog from ProductsAndPrices.csv and Groups.csv', () => {
