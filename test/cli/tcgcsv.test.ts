@@ -155,7 +155,18 @@ describe('tcgcsv prices as observations', () => {
     expect(await ungraded('base-set-venusaur-015-102', '2025-11-01T09:00:00Z')).toMatchObject({ price_minor: 11917 });
   });
 
-  it('counts products no catalog product has as unmapped, never rejects them', async () => {
+  it('reads the prices JSON from stdin with --format tcgplayer-prices, at --observed-at', async () => {
+    const run = await runCli(['--db', db, 'ingest', '--format', 'tcgplayer-prices', '--observed-at', '2025-10-20T20:00:00Z', '-'], {
+      input: readFileSync(prices('2025-10-20', 3, 604)),
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^ingested stdin: read 35, inserted 32, duplicates 0, rejected 0, skipped 3 \(no market price 3\)/);
+    // The same file by its path, dated 20:00Z of its directory: the same quotes.
+    expect(await ingest(prices('2025-10-20', 3, 604))).toMatch(/inserted 0, duplicates 32/);
+  });
+
+    it('counts products no catalog product has as unmapped, never rejects them', async () => {
     // Magic (category 1) prices with a Pokemon-only catalog: 37 priced results, 3 without a price.
     const line = await ingest(prices('2025-10-20', 1, 1));
     expect(line).toMatch(/: read 40, inserted 0, duplicates 0, rejected 0, skipped 40 \(unmapped 37, no market price 3\) in /);
