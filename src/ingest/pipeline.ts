@@ -17,7 +17,7 @@ import type { RecordKind } from './formats/types.js';
 import { ParallelCsvReader, parallelReaderAvailable } from './parallel-reader.js';
 import { decodeUtf8 } from './read/decode-utf8.js';
 import { openSource, type OpenedSource } from './read/open-source.js';
-import { readTcgcsvGroups } from './read/tcgcsv-groups-source.js';
+import type { TcgcsvGroupsSource } from './read/tcgcsv-groups-source.js';
 import { RecordWriter, type RecordCounts } from './write/record-writer.js';
 import type { RejectsWriter } from './write/rejects-writer.js';
 
@@ -43,7 +43,7 @@ export interface IngestProgress {
 
 export interface IngestOptions extends ReadOptions {
   /** `--groups`: the tcgcsv groups file (path or URL) a catalog of ProductsAndPrices.csv takes set names and dates from. */
-  groups?: string;
+  groups?: TcgcsvGroupsSource;
   dryRun?: boolean;
   /** More rejects than this makes the run `rejected` (exit 3); good records are still written. */
   maxRejects: number;
@@ -128,7 +128,7 @@ export async function ingestSource(store: Store, spec: string, options: IngestOp
   options.signal?.addEventListener('abort', stopReading);
   try {
     if (options.groups !== undefined && options.tcgcsvGroups === undefined) {
-      options = { ...options, tcgcsvGroups: await readTcgcsvGroups(options.groups, options.stdin) };
+      options = { ...options, tcgcsvGroups: await options.groups.read(options.stdin) };
     }
     source = await openSource(spec, options.stdin);
     texts = decodeUtf8(source.chunks, name);

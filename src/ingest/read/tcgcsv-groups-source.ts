@@ -1,4 +1,8 @@
-/** Reads `--groups` (a path or an http(s) URL, gzip allowed) whole: it is a small list, parsed at once. */
+/**
+ * Reads `--groups` (a path or an http(s) URL, gzip allowed) whole: it is a small list, parsed
+ * at once, and read once per command however many set files it serves (one fetch of tcgcsv's
+ * Groups.csv for a whole category).
+ */
 import { InputError } from '../../domain/errors.js';
 import { MAX_GROUPS_FILE_CHARS, parseTcgcsvGroups, type TcgcsvGroups } from '../formats/tcgcsv-groups.js';
 import { decodeUtf8 } from './decode-utf8.js';
@@ -23,4 +27,25 @@ export async function readTcgcsvGroups(spec: string, stdin: NodeJS.ReadableStrea
     source.close();
   }
   return parseTcgcsvGroups(text, source.name);
+}
+
+/** `--groups` as the pipeline takes it: read on first use, then the same groups for every source. */
+export interface TcgcsvGroupsSource {
+  readonly spec: string;
+  read(stdin: NodeJS.ReadableStream): Promise<TcgcsvGroups>;
+}
+
+/** The groups of `spec`, read at most once (a failure is not kept: the next source tries again). */
+export function tcgcsvGroupsSource(spec: string): TcgcsvGroupsSource {
+  let groups: Promise<TcgcsvGroups> | null = null;
+  return {
+    spec,
+    read(stdin) {
+      groups ??= readTcgcsvGroups(spec, stdin).catch((error: unknown) => {
+        groups = null;
+        throw error;
+      });
+      return groups;
+    },
+  };
 }
