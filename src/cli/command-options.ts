@@ -44,8 +44,10 @@ export const ingestOptions = z.object({
   rejects: text,
   maxRejects: z.int(),
   dryRun: flag,
-  observedAt: epochMs,
+  /** Undefined: the format's default (the run's clock, or the date in a tcgcsv archive path). */
+  observedAt: z.optional(epochMs),
   subtype: text,
+  groups: text,
   /** Seconds. */
   lockWait: z.int(),
 });

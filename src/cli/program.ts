@@ -80,13 +80,15 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
     .addOption(wholeNumberOption('--max-rejects <n>', 'exit 3 when more records than n are rejected', { min: 0, default: 0 }))
     .option('--dry-run', 'validate and report, write nothing')
     .addOption(
-      configOption('--observed-at <time>', 'observation time for price-guide rows (pricecharting, tcgplayer), ISO-8601 with zone, at most 5 minutes ahead', {
-        default: now,
-        defaultText: 'now',
-        parse: viaSchema(instant, (text, name) => observedAt(text, now, name)),
-      }),
+      configOption(
+        '--observed-at <time>',
+        'observation time for price-guide rows (pricecharting, tcgplayer, tcgplayer-prices), ISO-8601 with zone, at most 5 minutes ahead ' +
+          '(default: now; tcgplayer-prices: 20:00Z of the YYYY-MM-DD date in its path, else now)',
+        { parse: viaSchema(instant, (text, name) => observedAt(text, now, name)) },
+      ),
     )
     .option('--subtype <name>', 'tcgplayer: read only this printing (default: every printing, each on its own product)')
+    .option('--groups <source>', "tcgplayer --kind catalog: the category's tcgcsv groups (Groups.csv or groups JSON; path or URL) for set names and dates")
     .addOption(
       wholeNumberOption('--lock-wait <seconds>', 'how long to wait for another writer of the database before giving up', { min: 1, unit: 'seconds', default: 600 }),
     )

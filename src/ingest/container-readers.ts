@@ -8,9 +8,11 @@ import { InputError } from '../domain/errors.js';
 import { csvRowHandler, mapperFailure, type CsvRowOptions } from './formats/csv-row-handler.js';
 import { chooseCsvFormat, kindOfFields } from './formats/detect.js';
 import { findJsonFeedFormat } from './formats/index.js';
+import type { TcgcsvGroups } from './formats/tcgcsv-groups.js';
 import { RowRejection, type JsonFormat, type RecordKind } from './formats/types.js';
 import { JsonArrayReader } from './read/json-array.js';
 import type { JsonRecordHandler } from './read/json-records.js';
+import { JsonResultsReader } from './read/json-results.js';
 import { NdjsonReader } from './read/ndjson.js';
 import type { CanonicalRecord } from './validate/record.js';
 import type { RecordWriter } from './write/record-writer.js';
@@ -22,6 +24,8 @@ export interface ReadOptions {
   /** `--observed-at`, epoch ms (checked by the CLI). */
   observedAt?: number;
   subtype?: string;
+  /** `--groups`, read (the pipeline reads the file before the source). */
+  tcgcsvGroups?: TcgcsvGroups;
   /** Epoch ms: the ingest-runs times, the default time of price-guide rows, and what a future observation is. */
   clock: () => number;
 }
@@ -83,6 +87,7 @@ export function csvRowOptions(name: string, options: ReadOptions): CsvRowOptions
     observedAt: options.observedAt,
     subtype: options.subtype,
     now: options.clock(),
+    tcgcsvGroups: options.tcgcsvGroups,
   };
 }
 
@@ -139,6 +144,7 @@ function jsonFeedReader(
     throw new InputError(name, 1, `--format ${feed.name} makes ${feed.kinds.join(' and ')} records, not ${options.kind}`);
   }
   const map = feed.open(csvRowOptions(name, options));
+  writer.skipUnmapped = feed.skipsUnmapped === true;
   startRun(feed.kinds.join('+'), feed.name);
   let line = 1;
   let seen = false;
@@ -160,6 +166,10 @@ function jsonFeedReader(
       writer.rejectUnread(at, reason, text);
     },
   };
+  if (feed.envelope === true) {
+    const reader = new JsonResultsReader(name, handler, (key, value, at) => feed.checkEnvelope?.(key, value, name, at));
+    return { push: (text) => reader.push(text), end: () => reader.end(), line: () => reader.currentLine };
+  }
   const reader = container === 'json' ? new JsonArrayReader(name, handler) : new NdjsonReader(name, handler);
   return { push: (text) => reader.push(text), end: () => reader.end(), line: () => line };
 }

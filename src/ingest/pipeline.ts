@@ -12,10 +12,12 @@ import type { Store } from '../store/store.js';
 import { csvReader, csvRowOptions, isCanonicalObservations, jsonReader, type ReadOptions, type Reader } from './container-readers.js';
 import { GzipCorruptError, IngestInterruptedError } from './errors.js';
 import { chooseContainer } from './formats/detect.js';
+import { isTcgcsvEnvelope, tcgplayerPricesFormat } from './formats/tcgplayer-prices.js';
 import type { RecordKind } from './formats/types.js';
 import { ParallelCsvReader, parallelReaderAvailable } from './parallel-reader.js';
 import { decodeUtf8 } from './read/decode-utf8.js';
 import { openSource, type OpenedSource } from './read/open-source.js';
+import type { TcgcsvGroupsSource } from './read/tcgcsv-groups-source.js';
 import { RecordWriter, type RecordCounts } from './write/record-writer.js';
 import type { RejectsWriter } from './write/rejects-writer.js';
 
@@ -40,6 +42,8 @@ export interface IngestProgress {
 }
 
 export interface IngestOptions extends ReadOptions {
+  /** `--groups`: the tcgcsv groups file (path or URL) a catalog of ProductsAndPrices.csv takes set names and dates from. */
+  groups?: TcgcsvGroupsSource;
   dryRun?: boolean;
   /** More rejects than this makes the run `rejected` (exit 3); good records are still written. */
   maxRejects: number;
@@ -123,6 +127,9 @@ export async function ingestSource(store: Store, spec: string, options: IngestOp
   const stopReading = () => source?.close();
   options.signal?.addEventListener('abort', stopReading);
   try {
+    if (options.groups !== undefined && options.tcgcsvGroups === undefined) {
+      options = { ...options, tcgcsvGroups: await options.groups.read(options.stdin) };
+    }
     source = await openSource(spec, options.stdin);
     texts = decodeUtf8(source.chunks, name);
     // Read until the first non-blank text, which decides the container.
@@ -136,6 +143,8 @@ export async function ingestSource(store: Store, spec: string, options: IngestOp
     // Nothing of a gzip stream is committed before its checksum at the end has passed.
     if (source.compressed()) writer.holdCommits();
     if (head.trim() === '') throw new InputError(name, 1, 'the file is empty: no header and no records');
+    // tcgcsv's prices JSON is told by its envelope (its archive files have no extension).
+    if (options.format === undefined && isTcgcsvEnvelope(head)) options = { ...options, format: tcgplayerPricesFormat.name };
     const container = chooseContainer(options.format, source.path, head);
     const parallel =
       container === 'csv' &&

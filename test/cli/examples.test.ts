@@ -43,7 +43,11 @@ beforeAll(async () => {
         ? 'pricecharting/price-guide-new-header.csv'
         : path === '/tcgplayer/3/23237/ProductsAndPrices.csv'
           ? 'tcgplayer/ProductsAndPrices.csv'
-          : path === '/buy/marketplace_insights/v1_beta/item_sales/search'
+          : path === '/tcgplayer/3/604/ProductsAndPrices.csv'
+            ? 'tcgcsv/pokemon-base-set-604.ProductsAndPrices.csv'
+            : path === '/tcgplayer/3/Groups.csv'
+              ? 'tcgcsv/pokemon-Groups.csv'
+              : path === '/buy/marketplace_insights/v1_beta/item_sales/search'
             ? itemSales
             : null;
     if (file === null) {
@@ -73,6 +77,22 @@ describe('the cron scripts of examples/', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/read 5, inserted 2, duplicates 0, rejected 0, skipped 3 \(no Reverse Holofoil product 1, no market price 1, unmapped 1\)/);
+  });
+
+  it('tcgcsv-daily.sh with TCGCSV_CATALOG=1 builds the catalog from the set files and Groups.csv first (free data only)', async () => {
+    // The same set twice: one command, two sources, one fetch of Groups.csv.
+    const env = scriptEnv({ TCGCSV_URL: `${base}/tcgplayer`, TCGCSV_GROUPS: '604 604', TCGCSV_CATALOG: '1' });
+    const fetched = () => requests.filter((r) => r.url === '/tcgplayer/3/Groups.csv').length;
+    const before = fetched();
+    const run = await runCommand('sh', [join(EXAMPLES, 'tcgcsv-daily.sh')], { env });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(fetched() - before).toBe(1);
+    const [catalog, catalogAgain, quotes, quotesAgain] = run.stdout.trim().split('\n');
+    expect(catalog).toMatch(/read 38, inserted 38, updated 0, duplicates 0, rejected 0/);
+    expect(catalogAgain).toMatch(/read 38, inserted 0, updated 0, duplicates 38, rejected 0/);
+    expect(quotes).toMatch(/read 38, inserted 32, duplicates 0, rejected 0, skipped 6 \(no market price 6\)/);
+    expect(quotesAgain).toMatch(/read 38, inserted 0, duplicates 32, rejected 0, skipped 6 \(no market price 6\)/);
   });
 
   it('sold-listings.sh hands the item_sales/search listings to --format sold-listings, adding only new sales on the next run', async () => {

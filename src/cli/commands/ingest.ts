@@ -5,6 +5,7 @@
  * A progress bar is drawn on stderr only when stderr is a terminal.
  */
 import type { IngestResult } from '../../ingest/pipeline.js';
+import { tcgcsvGroupsSource } from '../../ingest/read/tcgcsv-groups-source.js';
 import { createProgressBar } from '../format/ingest-progress.js';
 import { describeLocation } from '../../store/location.js';
 import { ingestOptions, optionsOf } from '../command-options.js';
@@ -65,6 +66,7 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
           maxRejects,
           observedAt: flags.observedAt,
           subtype: flags.subtype,
+          groups: flags.groups === undefined ? undefined : tcgcsvGroupsSource(flags.groups),
           rejectsPath: flags.rejects,
           runAt: ctx.now,
           signal: interrupt.signal,

@@ -23,13 +23,14 @@ import { CONTAINER_FORMATS, type ContainerFormat } from './names.js';
 import { pricechartingFormat } from './pricecharting.js';
 import { soldListingsFormat } from './sold-listings.js';
 import { tcgplayerFormat } from './tcgplayer.js';
+import { tcgplayerPricesFormat } from './tcgplayer-prices.js';
 import type { JsonFormat, RowFormat } from './types.js';
 
 /** Feed formats, in detection order. */
 export const FEED_FORMATS: readonly RowFormat[] = [pricechartingFormat, tcgplayerFormat];
 
 /** Feed formats of JSON records (NDJSON or a JSON array), chosen by --format only. */
-export const JSON_FEED_FORMATS: readonly JsonFormat[] = [soldListingsFormat];
+export const JSON_FEED_FORMATS: readonly JsonFormat[] = [soldListingsFormat, tcgplayerPricesFormat];
 
 /** The feed format named `name`, if any. */
 export function findFeedFormat(name: string): RowFormat | undefined {

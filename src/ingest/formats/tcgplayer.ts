@@ -4,12 +4,14 @@
  * plus `ext*` columns in any order). Columns are looked up by name, so their order and the
  * `ext*` set do not matter. Each row's market price becomes an ungraded observation of
  * source `tcgplayer` for the catalog product of that productId and printing (subTypeName);
- * docs/feeds.md, "Printings", says which product that is.
+ * docs/feeds.md, "Printings", says which product that is. With `--kind catalog` and the
+ * category's groups file (`--groups`), each row is a catalog product instead (tcgcsv-catalog.ts).
  */
 import { UNGRADED } from '../../domain/conditions.js';
 import { canonicalPrinting } from '../../domain/printing.js';
 import { fieldsByName, observedAtOf, type CsvFields } from './feed-row.js';
 import { RowRejection, type RowFormat } from './types.js';
+import { createTcgcsvKeyAllocator, mapTcgcsvProduct } from './tcgcsv-catalog.js';
 import { columnCents } from './usd-cents.js';
 
 export const TCGPLAYER_SOURCE = 'tcgplayer';
@@ -31,7 +33,8 @@ export function isTcgplayerHeader(header: readonly string[]): boolean {
 export interface TcgplayerObservation {
   /** With printing, resolved to the catalog product at ingest (validate/product-resolver.ts). */
   tcgplayer_id: string;
-  printing: string;
+  /** Absent: the row names no printing (lands on the product without one). */
+  printing?: string;
   source: typeof TCGPLAYER_SOURCE;
   observed_at: string;
   price_minor: number;
@@ -39,7 +42,10 @@ export interface TcgplayerObservation {
   grade: null;
 }
 
-/** Why a row gave no observation; counted and reported, never a reject. */
+/**
+ * Why a row gave no observation; counted and reported, never a reject. A row without a
+ * market price (a sealed product nobody sold, a printing with only asks) gives nothing.
+ */
 export type TcgplayerSkip = 'no market price' | 'other printing';
 
 export type TcgplayerRowResult = { record: TcgplayerObservation } | { skipped: TcgplayerSkip };
@@ -56,8 +62,9 @@ export interface TcgplayerOptions {
 /**
  * A mapper for one file: every row with a market price is an observation of its productId
  * and printing. A printing never falls back to another: a row without a market price gives
- * nothing that day. Throws RowRejection when productId is not digits, subTypeName is empty or
- * marketPrice is not an amount.
+ * nothing that day (skipped, whatever its subTypeName: tcgcsv's sealed rows have an empty one
+ * and no price). A priced row with an empty subTypeName lands on the product without a
+ * printing. Throws RowRejection when productId is not digits or marketPrice is not an amount.
  */
 export function createTcgplayerMapper(options: TcgplayerOptions): (fields: CsvFields) => TcgplayerRowResult {
   const wanted = options.subtype === undefined ? null : canonicalPrinting(options.subtype);
@@ -67,14 +74,13 @@ export function createTcgplayerMapper(options: TcgplayerOptions): (fields: CsvFi
       throw new RowRejection(`productId must be digits (got ${JSON.stringify(fields.productId ?? '')})`);
     }
     const printing = canonicalPrinting(fields.subTypeName ?? '');
-    if (printing === null) throw new RowRejection('subTypeName is empty: the row names no printing');
-    if (wanted !== null && printing.toLowerCase() !== wanted.toLowerCase()) return { skipped: 'other printing' };
+    if (wanted !== null && printing?.toLowerCase() !== wanted.toLowerCase()) return { skipped: 'other printing' };
     const cents = columnCents('marketPrice', fields.marketPrice ?? '');
     if (cents === null) return { skipped: 'no market price' };
     return {
       record: {
         tcgplayer_id: productId,
-        printing,
+        ...(printing === null ? {} : { printing }),
         source: TCGPLAYER_SOURCE,
         observed_at: options.observedAt,
         price_minor: cents,
@@ -85,21 +91,39 @@ export function createTcgplayerMapper(options: TcgplayerOptions): (fields: CsvFi
   };
 }
 
+/** Columns a catalog of ProductsAndPrices.csv needs (extNumber, extRarity, imageUrl, categoryId may be absent). */
+const CATALOG_COLUMNS = ['productId', 'name', 'groupId', 'subTypeName'] as const;
+
 /**
  * `--format tcgplayer`, recognised by its header: market prices as ungraded observations.
  * Rows without a market price, of a printing `--subtype` leaves out, of a productId no
  * catalog product has, or of a printing none of its products is, are skipped and counted in
- * the summary (the last by printing), never rejected.
+ * the summary (the last by printing), never rejected. With `--kind catalog`, catalog
+ * products, one per row, set names and dates from the groups file (`--groups`).
  */
 export const tcgplayerFormat: RowFormat = {
   name: 'tcgplayer',
-  kinds: ['observations'],
+  kinds: ['observations', 'catalog'],
   skipsUnmapped: true,
   detect: isTcgplayerHeader,
   open(header, options) {
     const missing = missingColumns(header);
     if (missing.length > 0) throw new Error(`not a tcgcsv TCGplayer price header: it lacks ${missing.join(', ')}`);
     const read = fieldsByName(header);
+    if (options.kind === 'catalog') {
+      const names = new Set(header.map((h) => h.trim()));
+      const lacking = CATALOG_COLUMNS.filter((c) => !names.has(c));
+      if (lacking.length > 0) throw new Error(`a tcgcsv catalog needs the columns ${CATALOG_COLUMNS.join(', ')}: the header lacks ${lacking.join(', ')}`);
+      const groups = options.tcgcsvGroups;
+      if (groups === undefined) {
+        throw new Error(
+          'a catalog from a tcgcsv file needs its category\'s groups for set names and release dates: ' +
+            'add --groups Groups.csv (https://tcgcsv.com/tcgplayer/<categoryId>/Groups.csv, or the groups JSON)',
+        );
+      }
+      const allocate = createTcgcsvKeyAllocator();
+      return (row, out) => out.product({ ...mapTcgcsvProduct(read(row), groups, allocate) });
+    }
     const map = createTcgplayerMapper({ observedAt: observedAtOf(options), subtype: options.subtype });
     return (row, out) => {
       const result = map(read(row));

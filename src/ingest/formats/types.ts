@@ -1,5 +1,6 @@
 /** The interface of a row format: how one parsed CSV row becomes canonical records. */
 import type { CanonicalRecord } from '../validate/record.js';
+import type { TcgcsvGroups } from './tcgcsv-groups.js';
 
 /** The two kinds of record `oracle ingest` loads (CONTRACT.md). */
 export type RecordKind = 'observations' | 'catalog';
@@ -37,6 +38,8 @@ export interface FormatOptions {
   readonly kind: RecordKind | undefined;
   /** The clock of the command, epoch ms: the default observation time of price guides. */
   readonly now: number;
+  /** `--groups`, read: the tcgcsv groups a catalog of ProductsAndPrices.csv takes set names and dates from. */
+  readonly tcgcsvGroups?: TcgcsvGroups;
 }
 
 /**
@@ -92,6 +95,15 @@ export interface JsonFormat {
   readonly kinds: readonly RecordKind[];
   /** What to tell a user whose file is no JSON records at all (its first line is no JSON). */
   readonly notJsonRecordsHint: string;
+  /**
+   * The records are the elements of the `results` array of one JSON object (a response
+   * envelope, read by read/json-results.ts), not NDJSON or a bare array.
+   */
+  readonly envelope?: boolean;
+  /** The envelope's other keys (`success`, `errors`): throw an InputError to stop the run. */
+  checkEnvelope?(key: string, value: unknown, source: string, line: number): void;
+  /** As RowFormat.skipsUnmapped. */
+  readonly skipsUnmapped?: boolean;
   /** Prepares the mapper for one source (options checked once). */
   open(options: FormatOptions): JsonMapper;
 }

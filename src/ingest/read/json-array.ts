@@ -21,12 +21,39 @@ export class JsonArrayReader {
   private rest = '';
   private line = 1;
   private state: State = 'start';
+  /** Embedded: the text after the closing `]`, for the reader of the enclosing value (takeTrailing). */
+  private trailing = '';
 
+  /**
+   * `embedded`: the array is a value inside a larger document (tcgcsv's `results`), which goes
+   * on after its `]`: that text is kept for takeTrailing() instead of being an error; `line`
+   * is the line the array starts on.
+   */
   constructor(
     private readonly source: string,
     private readonly handler: JsonRecordHandler,
     private readonly maxRecordChars = MAX_RECORD_CHARS,
-  ) {}
+    private readonly embedded: { line: number } | null = null,
+  ) {
+    if (embedded !== null) this.line = embedded.line;
+  }
+
+  /** True once the closing `]` was read. */
+  get closed(): boolean {
+    return this.state === 'end';
+  }
+
+  /** The line reached. */
+  get currentLine(): number {
+    return this.line;
+  }
+
+  /** The text read after the closing `]` (embedded arrays only), handed over once. */
+  takeTrailing(): string {
+    const text = this.trailing;
+    this.trailing = '';
+    return text;
+  }
 
   push(chunk: string): void {
     this.parse(this.rest === '' ? chunk : this.rest + chunk, false);
@@ -63,6 +90,10 @@ export class JsonArrayReader {
         else throw new InputError(this.source, this.line, 'expected , or ] between array elements');
         i += 1;
       } else if (this.state === 'end') {
+        if (this.embedded !== null) {
+          this.trailing += text.slice(i);
+          break;
+        }
         throw new InputError(this.source, this.line, 'unexpected text after the closing ] of the array');
       } else if (c === 0x5d) {
         // `]` where an element may start: the empty array, or after a comma, which JSON forbids.
@@ -94,7 +125,7 @@ export class JsonArrayReader {
  * The end of the JSON value starting at `from` (exclusive) and the line breaks inside it;
  * null when the text ends first. Validity is left to JSON.parse.
  */
-function scanValue(text: string, from: number): { end: number; newlines: number } | null {
+export function scanValue(text: string, from: number): { end: number; newlines: number } | null {
   const n = text.length;
   let depth = 0;
   let newlines = 0;

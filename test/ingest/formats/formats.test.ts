@@ -4,7 +4,7 @@ import { chooseCsvFormat } from '../../../src/ingest/formats/detect.js';
 import { CONTAINER_FORMATS, FEED_FORMATS, FORMAT_NAMES, JSON_FEED_FORMATS } from '../../../src/ingest/formats/index.js';
 import { pricechartingFormat } from '../../../src/ingest/formats/pricecharting.js';
 import { tcgplayerFormat } from '../../../src/ingest/formats/tcgplayer.js';
-import { RowRejection, type FormatOptions, type RecordSink } from '../../../src/ingest/formats/types.js';
+import { type FormatOptions, type RecordSink } from '../../../src/ingest/formats/types.js';
 import type { CanonicalRecord } from '../../../src/ingest/validate/record.js';
 
 const PC_HEADER = ['id', 'console-name', 'product-name', 'loose-price', 'cib-price', 'new-price', 'graded-price', 'box-only-price', 'manual-only-price', 'bgs-10-price', 'tcg-id', 'release-date'];
@@ -38,8 +38,11 @@ describe('feed format detection', () => {
     expect(chooseCsvFormat(TCG_HEADER, undefined, undefined)).toBe(tcgplayerFormat);
   });
 
-  it('refuses --kind catalog for TCGplayer rows, which name no product', () => {
-    expect(() => chooseCsvFormat(TCG_HEADER, 'tcgplayer', 'catalog')).toThrow(/makes observations records, not catalog/);
+  it('takes --kind catalog for TCGplayer rows only with the groups file, which names their sets', () => {
+    const format = chooseCsvFormat(TCG_HEADER, 'tcgplayer', 'catalog');
+    expect(() => format.open(TCG_HEADER, { ...OPTIONS, kind: 'catalog' })).toThrow(/the header lacks groupId/);
+    const header = ['productId', 'name', 'groupId', 'subTypeName', 'marketPrice'];
+    expect(() => format.open(header, { ...OPTIONS, kind: 'catalog' })).toThrow(/needs its category's groups .*--groups/);
   });
 
   it('stops with the missing columns named when --format does not fit the header', () => {
@@ -119,10 +122,14 @@ describe('tcgplayerFormat', () => {
     expect(got.skipped).toEqual({ 'no market price': 1 });
   });
 
-  it('rejects a row without a printing', () => {
-    const { sink } = collect();
+  it('skips a row without a printing or a price (tcgcsv\'s sealed rows), and puts a priced one on the product without a printing', () => {
+    const { got, sink } = collect();
     const map = tcgplayerFormat.open(TCG_HEADER, OPTIONS);
-    expect(() => map({ line: 2, fields: ['145/165', '517096', 'Zapdos', '1.10', '1.45', ' ', 'Rare'] }, sink)).toThrow(RowRejection);
+    map({ line: 2, fields: ['', '185731', 'Base Set Booster Box', '', '', ' ', ''] }, sink);
+    expect(got.skipped).toEqual({ 'no market price': 1 });
+    map({ line: 3, fields: ['145/165', '517096', 'Zapdos', '1.10', '1.45', ' ', 'Rare'] }, sink);
+    expect(got.observations).toEqual([expect.not.objectContaining({ printing: expect.anything() })]);
+    expect(got.observations[0]).toMatchObject({ tcgplayer_id: '517096', price_minor: 145 });
   });
 
   it('reads only the printing --subtype names', () => {

@@ -1,0 +1,223 @@
+/**
+ * tcgcsv's real files end to end through the built CLI (run `npm run build` first): a catalog
+ * from ProductsAndPrices.csv and its Groups file, then the same CSV and the raw `prices` JSON
+ * of the daily archive as observations, checked against the files' market prices with
+ * `oracle price --json`. Fixtures: test/fixtures/tcgcsv (README.md there says where each was cut).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/open-store.js';
+import { newTestDatabase } from '../_pg.js';
+import { ROOT, runCli, tempDir, type CliResult } from '../_setup.js';
+
+const FIXTURES = join(ROOT, 'test/fixtures/tcgcsv');
+const BASE_SET_CSV = join(FIXTURES, 'pokemon-base-set-604.ProductsAndPrices.csv');
+const GROUPS_CSV = join(FIXTURES, 'pokemon-Groups.csv');
+const GROUPS_JSON = join(FIXTURES, 'pokemon-groups.first-63.json');
+const ARCHIVE = join(FIXTURES, 'archive');
+const prices = (date: string, category: number, group: number) => join(ARCHIVE, date, String(category), String(group), 'prices');
+
+interface PriceResult {
+  productId: number;
+  marketPrice: number | null;
+  subTypeName: string;
+}
+
+/** The results of a prices file. */
+function results(path: string): PriceResult[] {
+  return (JSON.parse(readFileSync(path, 'utf8')) as { results: PriceResult[] }).results;
+}
+
+/** Dollars as JSON gives them (`119.17`) in cents, exactly. */
+const cents = (dollars: number) => Math.round(dollars * 100);
+
+let db: string;
+
+function oracle(args: string[]): Promise<CliResult> {
+  return runCli(['--db', db, ...args]);
+}
+
+/** `oracle ingest ...`, which must exit 0; returns its summary line. */
+async function ingest(...args: string[]): Promise<string> {
+  const run = await oracle(['ingest', ...args]);
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  return run.stdout.trim();
+}
+
+/** The ungraded price of `key` as of `at`: the price and how many points it rests on. */
+async function ungraded(key: string, at: string): Promise<{ price_minor: number | null; included_points: number }> {
+  const run = await oracle(['price', key, '--json', '--at', at]);
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  return (JSON.parse(run.stdout) as { ungraded: { price_minor: number | null; included_points: number } }).ungraded;
+}
+
+async function storedProduct(key: string) {
+  const store = await openStore(db);
+  try {
+    return await store.products.findByKey(key);
+  } finally {
+    await store.close();
+  }
+}
+
+beforeEach(async () => {
+  db = await newTestDatabase(tempDir('oracle-tcgcsv-'));
+});
+
+describe('a catalog from ProductsAndPrices.csv and Groups.csv', () => {
+  it('makes one product per row (per printing), with set name, date, subtitle, era and printing, and adds nothing the second time', async () => {
+    const first = await ingest('--kind', 'catalog', '--groups', GROUPS_CSV, BASE_SET_CSV);
+    expect(first).toMatch(/: read 38, inserted 38, updated 0, duplicates 0, rejected 0 in /);
+    const again = await ingest('--kind', 'catalog', '--groups', GROUPS_CSV, BASE_SET_CSV);
+    expect(again).toMatch(/: read 38, inserted 0, updated 0, duplicates 38, rejected 0 in /);
+
+    expect(await storedProduct('base-set-alakazam-001-102')).toMatchObject({
+      productName: 'Alakazam',
+      subtitle: '001/102 Holo Rare',
+      setName: 'Base Set',
+      imageUrl: 'https://tcgplayer-cdn.tcgplayer.com/product/42346_200w.jpg',
+      productType: 'single_card',
+      era: 'vintage',
+      releaseDate: '1999-01-09',
+      tcgplayerId: '42346',
+      printing: 'Holofoil',
+      language: null,
+    });
+    // The other printing of productId 42346: its own product, its printing in the key.
+    expect(await storedProduct('base-set-alakazam-001-102-1st-edition-holofoil')).toMatchObject({
+      tcgplayerId: '42346',
+      printing: '1st Edition Holofoil',
+    });
+    expect(await storedProduct('base-set-farfetchd-027-102')).toMatchObject({ productName: "Farfetch'd", printing: 'Normal' });
+    // Sealed rows (no number, no rarity) are SPEC's sealed type, their kind in the subtitle;
+    // one with an empty subTypeName has no printing.
+    expect(await storedProduct('base-set-booster-box-revised-unlimited-edition')).toMatchObject({
+      productType: 'booster_box',
+      subtitle: 'Booster Box',
+      tcgplayerId: '185731',
+      printing: null,
+    });
+    expect(await storedProduct('base-set-theme-deck-zap-revised-base-set-reprint-run')).toMatchObject({ productType: 'booster_box', subtitle: 'Theme Deck' });
+    expect(await storedProduct('base-set-booster-pack-revised-unlimited-edition')).toMatchObject({ productType: 'booster_box', subtitle: 'Booster Pack' });
+    expect(await storedProduct('base-set-charizard-black-dot-error-004-102')).toMatchObject({ productType: 'single_card', printing: null });
+  });
+
+  it('exits 2 naming --groups when the groups file is missing', async () => {
+    const run = await oracle(['ingest', '--kind', 'catalog', BASE_SET_CSV]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/needs its category's groups .*--groups Groups\.csv/);
+  });
+
+  it('reads the groups JSON too, and rejects a row whose group it lacks, naming the group', async () => {
+    const run = await oracle(['ingest', '--kind', 'catalog', '--groups', GROUPS_JSON, BASE_SET_CSV]);
+    expect(run.code).toBe(3); // the first 63 groups of the JSON are recent sets, without Base Set (604)
+    expect(run.stderr).toMatch(/groupId "604" is not in the groups file \(--groups\)/);
+  });
+});
+
+describe('tcgcsv prices as observations', () => {
+  beforeEach(async () => {
+    await ingest('--kind', 'catalog', '--groups', GROUPS_CSV, BASE_SET_CSV);
+  });
+
+  it('reads the CSV: rows without a market price (sealed rows with an empty subTypeName) are skipped and counted, the file exits 0', async () => {
+    const line = await ingest('--observed-at', '2025-10-20T20:00:00Z', BASE_SET_CSV);
+    expect(line).toMatch(/: read 38, inserted 32, duplicates 0, rejected 0, skipped 6 \(no market price 6\) in /);
+    // Venusaur 015/102, Holofoil: marketPrice 117.69 in the CSV.
+    expect(await ungraded('base-set-venusaur-015-102', '2025-10-20T21:00:00Z')).toMatchObject({ price_minor: 11769, included_points: 1 });
+  });
+
+  it('reads the archive prices JSON, dated 20:00Z of its date directory, each printing on its own product, once', async () => {
+    const file = prices('2025-10-20', 3, 604);
+    const line = await ingest(file);
+    expect(line).toMatch(/: read 35, inserted 32, duplicates 0, rejected 0, skipped 3 \(no market price 3\) in /);
+    expect(await ingest(file)).toMatch(/: read 35, inserted 0, duplicates 32, rejected 0, skipped 3 /);
+    // Every priced result is the ungraded price of its product, in cents.
+    const alakazam = results(file).find((r) => r.productId === 42346 && r.subTypeName === 'Holofoil') as PriceResult;
+    expect(await ungraded('base-set-alakazam-001-102', '2025-10-20T20:30:00Z')).toMatchObject({
+      price_minor: cents(alakazam.marketPrice as number),
+      included_points: 1,
+    });
+    const venusaur = results(file).find((r) => r.productId === 42355) as PriceResult;
+    expect(await ungraded('base-set-venusaur-015-102', '2025-10-20T20:30:00Z')).toMatchObject({ price_minor: cents(venusaur.marketPrice as number) });
+    // Before 20:00Z of that day there is nothing.
+    expect((await ungraded('base-set-venusaur-015-102', '2025-10-20T19:00:00Z')).included_points).toBe(0);
+    // The 1st Edition printing has no market price that day: nothing lands on it.
+    expect((await ungraded('base-set-alakazam-001-102-1st-edition-holofoil', '2025-10-20T20:30:00Z')).price_minor).toBeNull();
+  });
+
+  it('takes --observed-at over the date in the path', async () => {
+    await ingest('--observed-at', '2025-11-01T08:00:00Z', prices('2025-10-20', 3, 604));
+    expect((await ungraded('base-set-venusaur-015-102', '2025-10-20T21:00:00Z')).included_points).toBe(0);
+    expect(await ungraded('base-set-venusaur-015-102', '2025-11-01T09:00:00Z')).toMatchObject({ price_minor: 11917 });
+  });
+
+  it('reads the prices JSON from stdin with --format tcgplayer-prices, at --observed-at', async () => {
+    const run = await runCli(['--db', db, 'ingest', '--format', 'tcgplayer-prices', '--observed-at', '2025-10-20T20:00:00Z', '-'], {
+      input: readFileSync(prices('2025-10-20', 3, 604)),
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^ingested stdin: read 35, inserted 32, duplicates 0, rejected 0, skipped 3 \(no market price 3\)/);
+    // The same file by its path, dated 20:00Z of its directory: the same quotes.
+    expect(await ingest(prices('2025-10-20', 3, 604))).toMatch(/inserted 0, duplicates 32/);
+  });
+
+    it('counts products no catalog product has as unmapped, never rejects them', async () => {
+    // Magic (category 1) prices with a Pokemon-only catalog: 37 priced results, 3 without a price.
+    const line = await ingest(prices('2025-10-20', 1, 1));
+    expect(line).toMatch(/: read 40, inserted 0, duplicates 0, rejected 0, skipped 40 \(unmapped 37, no market price 3\) in /);
+  });
+});
+
+describe('prices of other sets and categories, on a catalog given as canonical records', () => {
+  /** Catalog records for products of the SV151, SV2a (Japanese) and Magic group 1 price files. */
+  const CATALOG = [
+    'product_key,product_name,set_name,era,release_date,tcgplayer_id,printing,language',
+    'sv151-501999,Product 501999,SV: Scarlet & Violet 151,modern,2023-09-22,501999,Normal,',
+    'sv151-502548,Product 502548,SV: Scarlet & Violet 151,modern,2023-09-22,502548,Normal,',
+    'sv151-502003,Product 502003,SV: Scarlet & Violet 151,modern,2023-09-22,502003,Normal,',
+    'japanese-sv2a-565243,Product 565243,SV2a: Pokemon Card 151,modern,2023-06-16,565243,Normal,Japanese',
+    'magic-15023,Product 15023,10th Edition,modern,2007-07-13,15023,Normal,',
+    'magic-15023-foil,Product 15023,10th Edition,modern,2007-07-13,15023,Foil,',
+  ].join('\n');
+
+  beforeEach(async () => {
+    const file = join(tempDir('oracle-tcgcsv-catalog-'), 'catalog.csv');
+    (await import('node:fs')).writeFileSync(file, `${CATALOG}\n`);
+    await ingest(file);
+  });
+
+  it('gives SV151 a price per archive day, each equal to that day\'s market price', async () => {
+    const september = prices('2025-09-21', 3, 23237);
+    const october = prices('2025-10-20', 3, 23237);
+    // 502548's Reverse Holofoil has no product here: counted by printing, never put on the Normal one.
+    expect(await ingest(september)).toMatch(/inserted 2, duplicates 0, rejected 0, skipped 38 \(unmapped 36, no market price 1, no Reverse Holofoil product 1\)/);
+    expect(await ingest(october)).toMatch(/inserted 3, duplicates 0, rejected 0, skipped 38 \(unmapped 37, no Reverse Holofoil product 1\)/);
+    const day = (file: string, id: number) => cents(results(file).find((r) => r.productId === id)?.marketPrice as number);
+    expect(await ungraded('sv151-501999', '2025-09-21T21:00:00Z')).toMatchObject({ price_minor: day(september, 501999), included_points: 1 });
+    // 501999 has a quote on each day: October's price rests on both.
+    expect((await ungraded('sv151-501999', '2025-10-20T21:00:00Z')).included_points).toBe(2);
+    // 502003 (sealed) had no market price in September: October's one quote is its price.
+    expect(await ungraded('sv151-502003', '2025-10-20T21:00:00Z')).toMatchObject({ price_minor: day(october, 502003), included_points: 1 });
+  });
+
+  it('stores the language of a Japanese product and prices it from the Pokemon Japan file', async () => {
+    const file = prices('2025-10-20', 85, 23599);
+    expect(await ingest(file)).toMatch(/rejected 0, skipped/);
+    expect(await storedProduct('japanese-sv2a-565243')).toMatchObject({ language: 'Japanese' });
+    const market = results(file).find((r) => r.productId === 565243)?.marketPrice as number;
+    expect(await ungraded('japanese-sv2a-565243', '2025-10-20T21:00:00Z')).toMatchObject({ price_minor: cents(market), included_points: 1 });
+  });
+
+  it('puts Magic\'s Normal and Foil prices of one productId on their own products', async () => {
+    const file = prices('2025-10-20', 1, 1);
+    expect(await ingest(file)).toMatch(/inserted 2, duplicates 0, rejected 0, skipped 38 \(unmapped 35, no market price 3\)/);
+    const of = (subType: string) => cents(results(file).find((r) => r.productId === 15023 && r.subTypeName === subType)?.marketPrice as number);
+    expect(await ungraded('magic-15023', '2025-10-20T21:00:00Z')).toMatchObject({ price_minor: of('Normal') });
+    expect(await ungraded('magic-15023-foil', '2025-10-20T21:00:00Z')).toMatchObject({ price_minor: of('Foil') });
+  });
+});
