@@ -15,6 +15,8 @@ export interface Observation {
   /** 1-10 in halves; null when ungraded. */
   grade: number | null;
   externalId: string | null;
+  /** How many sales a price guide's quote summarises (PriceCharting's sales-volume); null or absent for a sale. */
+  salesVolume?: number | null;
 }
 
 /** The slice of an observation the pricing engine reads. */

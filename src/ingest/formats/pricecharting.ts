@@ -22,7 +22,8 @@ export interface PriceColumnTarget {
 
 /**
  * Every price column that becomes an observation. Columns not listed here (gamestop-*,
- * retail-* dealer buy/sell quotes, upc, sales-volume, genre, asin, epid) are ignored.
+ * retail-* dealer buy/sell quotes, upc, genre, asin, epid) are ignored; `sales-volume` goes
+ * with every quote of its row (`sales_volume`).
  * - The unnamed grades ("Grade 7" ... "Grade 9.5", and "Grade 1" ... "Grade 6" of the newer
  *   header) are sales of any grader pooled: `ANY`, which feeds the composite band.
  * - CGC 10 Pristine and BGS 10 Black Label are a tier above the regular 10 and sell for a
@@ -84,6 +85,8 @@ export interface PriceGuideObservation {
   price_minor: number;
   grader: string;
   grade: number | null;
+  /** The row's `sales-volume`: how many sales its quotes summarise; absent when the cell is blank. */
+  sales_volume?: number;
 }
 
 /** A row's observations, and how many price cells were blank (skipped, not rejected). */
@@ -100,6 +103,7 @@ export interface PriceGuideRowResult {
  */
 export function mapPriceChartingRow(fields: CsvFields, observedAt: string): PriceGuideRowResult {
   const id = requireId(fields);
+  const volume = salesVolumeOf(fields['sales-volume']);
   const records: PriceGuideObservation[] = [];
   let blank = 0;
   for (const [column, target] of Object.entries(PRICE_COLUMNS)) {
@@ -110,9 +114,30 @@ export function mapPriceChartingRow(fields: CsvFields, observedAt: string): Pric
       blank += 1;
       continue;
     }
-    records.push({ refsource_id: id, source: PRICECHARTING_SOURCE, observed_at: observedAt, price_minor: cents, ...target });
+    records.push({
+      refsource_id: id,
+      source: PRICECHARTING_SOURCE,
+      observed_at: observedAt,
+      price_minor: cents,
+      ...target,
+      ...(volume === null ? {} : { sales_volume: volume }),
+    });
   }
   return { records, blank };
+}
+
+/**
+ * The `sales-volume` cell: how many sales the row's prices summarise (the product's, every
+ * grade together), a whole number (`1299`; `1,299` read alike); null when blank. Throws
+ * RowRejection for any other text, naming the column.
+ */
+export function salesVolumeOf(text: string | undefined): number | null {
+  const trimmed = (text ?? '').trim();
+  if (trimmed === '') return null;
+  if (!/^\d{1,3}(,\d{3})*$|^\d{1,9}$/.test(trimmed)) {
+    throw new RowRejection(`sales-volume must be a whole number of sales (got ${JSON.stringify(text)})`);
+  }
+  return Number(trimmed.replace(/,/g, ''));
 }
 
 /**

@@ -9,7 +9,7 @@ import { UNGRADED } from '../../domain/conditions.js';
 import { parseInstant } from '../../domain/time.js';
 import { dateField, digits, PRINTING, productKey, show, text, unknownFieldsMessage } from './fields.js';
 import type { ObservationValues } from './observation-values.js';
-import { CURRENCY, GRADE, GRADER, NO_CONTROL_200, PRICE, PRICE_MINOR, SOURCE, toCents } from './patterns.js';
+import { CURRENCY, GRADE, GRADER, NO_CONTROL_200, PRICE, PRICE_MINOR, SALES_VOLUME, SOURCE, toCents } from './patterns.js';
 import { normalizeRecord, rejectReason, type CanonicalRecord } from './record.js';
 
 /** Epoch ms. Whether it is in the future is checked at ingest, which has the clock (domain/observation.ts). */
@@ -56,6 +56,8 @@ export const observationRecordSchema = z
       grader: grader.optional(),
       grade: grade.optional(),
       external_id: text('external_id', NO_CONTROL_200, 'must be 1 to 200 characters without control characters').optional(),
+      /** A price guide's quote: how many sales it summarises (docs/cli.md, input formats). */
+      sales_volume: text('sales_volume', SALES_VOLUME, 'must be a whole number of sales, 0 or more').transform(Number).optional(),
     },
     { error: unknownFieldsMessage },
   )
@@ -71,6 +73,8 @@ export const observationRecordSchema = z
       fail(`grade ${r.grade} needs a grader (PSA, BGS, CGC, SGC, ANY, ...)`);
     } else if (r.grade === undefined && r.grader !== undefined && r.grader !== UNGRADED) {
       fail(`grader ${r.grader} needs a grade (1 to 10)`);
+    } else if (r.sales_volume !== undefined && r.external_id !== undefined) {
+      fail('sales_volume is for a price guide\'s quote, which has no external_id: give one or the other');
     }
   });
 
@@ -94,5 +98,6 @@ export function checkObservation(record: CanonicalRecord, out: ObservationValues
   const r = result.data;
   out.set(r.product_key, r.refsource_id, r.tcgplayer_id, r.source, r.observed_at, (r.price_minor ?? r.price) as number, r.grader, r.grade, r.external_id);
   out.printing = r.printing;
+  out.salesVolume = r.sales_volume ?? null;
   return null;
 }
