@@ -26,6 +26,8 @@ export interface PricePoint {
   source: string;
   observedAt: number;
   priceMinor: number;
+  /** How many sales the point summarises (a price guide's quote, `sales_volume`); null or absent for a sale. */
+  salesVolume?: number | null;
 }
 
 /**
@@ -38,6 +40,8 @@ export interface ConditionPoints {
   observedAt: readonly number[];
   priceMinor: readonly number[];
   source: readonly string[];
+  /** `salesVolume` of each point (null for a sale); absent when no point has one. */
+  salesVolume?: readonly (number | null)[];
 }
 
 /**

@@ -69,7 +69,7 @@ describe('store', () => {
       .all() as { detail: string }[];
     raw.close();
     const details = plan.map((row) => row.detail).join('\n');
-    expect(details).toMatch(/SEARCH observations USING COVERING INDEX observations_pricing \(product_id=\? AND condition=\? AND observed_at>\? AND observed_at<\?\)/);
+    expect(details).toMatch(/SEARCH observations USING (?:COVERING )?INDEX observations_pricing \(product_id=\? AND condition=\? AND observed_at>\? AND observed_at<\?\)/);
     expect(details).not.toMatch(/SCAN observations/);
   });
 
