@@ -62,7 +62,7 @@ export const RECENCY_POINTS = 8;
  * the cell's sales in the guide's window, and a guide's quote lags the market (a moving
  * average), an error no volume removes.
  */
-export const QUOTE_WEIGHT_CAP = 3;
+export const QUOTE_WEIGHT_CAP = 2;
 
 /** §4.1 The weight of a point that summarises `volume` sales (null: a sale, weight 1). */
 export function quoteWeight(volume: number | null | undefined): number {
