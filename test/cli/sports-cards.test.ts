@@ -110,6 +110,16 @@ describe('a SportsCardsPro download (Baseball Cards 2025 Topps Chrome)', () => {
     expect(box.graded.PSA!['10']!.price_minor).toBeNull();
   });
 
+  it('prices a history with the quotes\' volumes as a single bundle does', async () => {
+    const key = 'baseball-cards-2025-topps-chrome-aaron-judge-99';
+    const run = await oracle(['history', key, '--from', '2026-01-15T12:00:00Z', '--to', AT, '--every', '12h', '--json']);
+    expect(run.code).toBe(0);
+    const history = JSON.parse(run.stdout) as { points: { at: string; ungraded: { price_minor: number }; psa10: { price_minor: number } }[] };
+    const last = history.points.at(-1)!;
+    const single = await price(key);
+    expect([last.at, last.ungraded.price_minor, last.psa10.price_minor]).toEqual([AT, single.ungraded.price_minor, single.graded.PSA!['10']!.price_minor]);
+  });
+
   it('shows a quote\'s sales volume in oracle explain', async () => {
     const run = await oracle(['explain', 'baseball-cards-2025-topps-chrome-aaron-judge-99', '--slot', 'ungraded', '--at', AT, '--json']);
     expect(run.code).toBe(0);
