@@ -56,7 +56,7 @@ export const RECENCY_POINTS = 8;
 
 /**
  * §4.1 Quote weight: a price guide's quote that says how many sales it summarises
- * (`sales_volume`, PriceCharting's yearly count of the product's sales, every grade together)
+ * (`sales_volume`, PriceCharting's count of the product's sales over a long span, every grade together)
  * counts as `min(QUOTE_WEIGHT_CAP, 1 + log10(1 + volume))` sales; a sale and a quote without a
  * volume count once. Bounded and slow-growing: the volume is the product's, over a year, not
  * the cell's sales in the guide's window, and a guide's quote lags the market (a moving
