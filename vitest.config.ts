@@ -29,6 +29,7 @@ const ON_POSTGRES = [
   'test/cli/serve-redis.test.ts',
   'test/cli/serve.test.ts',
   'test/cli/snapshot.test.ts',
+  'test/cli/sports-cards.test.ts',
   'test/cli/tcgcsv.test.ts',
   'test/cli/value.test.ts',
   'test/http/auth-matrix.test.ts',

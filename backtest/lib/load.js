@@ -16,7 +16,7 @@ import { CELLS, END, GRADES, SCORED_START, START } from './model.js';
 /** @typedef {import('../../src/store/store.js').Store} Store */
 
 const CATALOG_HEADER = 'product_key,refsource_id,product_name,subtitle,set_name,image_url,product_type,era,release_date';
-const OBSERVATION_HEADER = 'product_key,source,observed_at,price_minor,grader,grade,external_id';
+const OBSERVATION_HEADER = 'product_key,source,observed_at,price_minor,grader,grade,external_id,sales_volume';
 
 /**
  * Writes `lines` (header first) to `path`.
@@ -48,8 +48,21 @@ function* catalogLines(market) {
 }
 
 /**
- * The observations dated in [from, to), header first. Each has an external id made of its
- * product, series and rank, the same whichever file it lands in.
+ * A pricecharting quote's sales_volume as PriceCharting reports it: the product's sales over a
+ * year, every grade together (docs/feeds.md), here the product's expected sales a day over all
+ * its cells times 365. Its quotes carry no external id, like the real download's.
+ * @param {import('./model.js').ProductPlan} plan
+ */
+function yearlyVolume(plan) {
+  let perDay = 0;
+  for (const rate of plan.cellRate) perDay += rate > 0 ? rate : 0;
+  return Math.round(perDay * 365);
+}
+
+/**
+ * The observations dated in [from, to), header first. Each sale and tcgplayer quote has an
+ * external id made of its product, series and rank, the same whichever file it lands in; a
+ * pricecharting quote has none and carries the product's yearly sales_volume instead.
  * @param {Market} market
  * @param {number} from
  * @param {number} to
@@ -58,6 +71,7 @@ function* observationLines(market, from, to) {
   yield OBSERVATION_HEADER;
   for (const [pi, p] of market.products.entries()) {
     const key = p.plan.key;
+    const volume = yearlyVolume(p.plan);
     const series = [
       ...p.cells.map((s, i) => {
         const cell = /** @type {import('./model.js').Cell} */ (CELLS[i]);
@@ -70,7 +84,8 @@ function* observationLines(market, from, to) {
         const t = /** @type {number} */ (s.t[i]);
         if (t < from || t >= to) continue;
         const source = SOURCES[/** @type {number} */ (s.source[i])];
-        yield `${key},${source},${new Date(t).toISOString()},${s.price[i]},${grader},${grade},bt${pi}.${si}.${i}`;
+        const tail = source === 'pricecharting' ? `,,${volume}` : `,bt${pi}.${si}.${i},`;
+        yield `${key},${source},${new Date(t).toISOString()},${s.price[i]},${grader},${grade}${tail}`;
       }
     }
   }

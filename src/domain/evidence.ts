@@ -21,10 +21,13 @@ export interface EvidencePoint {
   /** Its robust z against the filter's median and scale (§3.1); null when it was not filtered. */
   z: number | null;
   /**
-   * Its share of its condition's own estimate (§4): the recency weight over the sum of the kept
-   * points' weights, so ŷ = Σ weight · ln(price_minor) per condition; 0 when not kept.
+   * Its share of its condition's own estimate (§4): the recency weight times the quote weight
+   * (§4.1) over the sum of the kept points' weights, so ŷ = Σ weight · ln(price_minor) per
+   * condition; 0 when not kept.
    */
   weight: number;
+  /** A price guide's quote: how many sales it summarises (§4.1). Absent for a sale. */
+  sales_volume?: number;
 }
 
 /**

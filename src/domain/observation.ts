@@ -15,6 +15,8 @@ export interface Observation {
   /** 1-10 in halves; null when ungraded or played raw. */
   grade: number | null;
   externalId: string | null;
+  /** How many sales a price guide's quote summarises (PriceCharting's sales-volume); null or absent for a sale. */
+  salesVolume?: number | null;
 }
 
 /** The slice of an observation the pricing engine reads. */
@@ -24,6 +26,8 @@ export interface PricePoint {
   source: string;
   observedAt: number;
   priceMinor: number;
+  /** How many sales the point summarises (a price guide's quote, `sales_volume`); null or absent for a sale. */
+  salesVolume?: number | null;
 }
 
 /**
@@ -36,6 +40,8 @@ export interface ConditionPoints {
   observedAt: readonly number[];
   priceMinor: readonly number[];
   source: readonly string[];
+  /** `salesVolume` of each point (null for a sale); absent when no point has one. */
+  salesVolume?: readonly (number | null)[];
 }
 
 /**

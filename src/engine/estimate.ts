@@ -176,12 +176,15 @@ export function estimateCondition(s: Series, ctx: EstimateContext): Estimate | n
   let sw2 = 0;
   let swy = 0;
   let swAge = 0;
+  // Each kept point weighs its recency times its quote weight q (§4.1): a quote counting as q
+  // sales has a variance of 1/q sale's, so Σw²·(1/q) = Σw·r enters the effective points.
   for (let i = i0; i < i1; i++) {
     if (!isIncluded(s, i, bounds)) continue;
     const age = asOf - s.t[i]!;
-    const w = recencyWeight(age, halfLifeMs);
+    const r = recencyWeight(age, halfLifeMs);
+    const w = r * s.q[i]!;
     sw += w;
-    sw2 += w * w;
+    sw2 += w * r;
     swy += w * s.y[i]!;
     swAge += w * age;
   }

@@ -88,7 +88,7 @@ function conditionPoints(j: number, e: Estimate, standing: Standing, ev: BundleE
   const windowPoints = used.hi - lowerBound(used, ctx.windowStart);
   let sw = 0;
   if (standing === 'used') {
-    for (let i = e.i0; i < e.i1; i++) if (isIncluded(used, i, e.bounds)) sw += recencyWeight(asOf - used.t[i]!, e.halfLifeMs);
+    for (let i = e.i0; i < e.i1; i++) if (isIncluded(used, i, e.bounds)) sw += recencyWeight(asOf - used.t[i]!, e.halfLifeMs) * used.q[i]!;
   }
   const points: EvidencePoint[] = [];
   for (let i = used.hi - 1; i >= used.lo; i--) {
@@ -102,6 +102,7 @@ function conditionPoints(j: number, e: Estimate, standing: Standing, ev: BundleE
       z: null,
       weight: 0,
     };
+    if (!Number.isNaN(used.vol[i]!)) point.sales_volume = used.vol[i]!;
     if (i < e.referenceStart) {
       point.reason =
         windowPoints >= MIN_REFERENCE_POINTS
@@ -116,7 +117,7 @@ function conditionPoints(j: number, e: Estimate, standing: Standing, ev: BundleE
       else if (standing === 'rejected') point.reason = `cross_check: the condition's own estimate disagreed with the rest of the card and was set aside (§6.2)`;
       else {
         point.kept = true;
-        point.weight = recencyWeight(asOf - used.t[i]!, e.halfLifeMs) / sw;
+        point.weight = (recencyWeight(asOf - used.t[i]!, e.halfLifeMs) * used.q[i]!) / sw;
       }
     }
     points.push(point);

@@ -55,6 +55,22 @@ export const MIN_HALF_LIFE_MS = 12 * HOUR_MS;
 export const RECENCY_POINTS = 8;
 
 /**
+ * §4.1 Quote weight: a price guide's quote that says how many sales it summarises
+ * (`sales_volume`, PriceCharting's count of the product's sales over a long span, every grade together)
+ * counts as `min(QUOTE_WEIGHT_CAP, 1 + log10(1 + volume))` sales; a sale and a quote without a
+ * volume count once. Bounded and slow-growing: the volume is the product's, over a year, not
+ * the cell's sales in the guide's window, and a guide's quote lags the market (a moving
+ * average), an error no volume removes.
+ */
+export const QUOTE_WEIGHT_CAP = 2;
+
+/** §4.1 The weight of a point that summarises `volume` sales (null: a sale, weight 1). */
+export function quoteWeight(volume: number | null | undefined): number {
+  if (volume === null || volume === undefined || !(volume >= 0)) return 1;
+  return Math.min(QUOTE_WEIGHT_CAP, 1 + Math.log10(1 + volume));
+}
+
+/**
  * §5 Uncertainty of one estimate: sale-to-sale scale (ln units) assumed before any point is
  * seen, its weight in points, and the variance the true price drifts by per day of the
  * weighted mean age of the points.

@@ -10,7 +10,7 @@
  */
 import { PRICED_CONDITIONS } from '../domain/conditions.js';
 import type { ConditionPoints, PricePoint } from '../domain/observation.js';
-import { EXTENDED_DEPTH_PER_CONDITION, EXTENDED_WINDOW_MS, PRIOR_POINTS_PER_CONDITION } from './methodology.js';
+import { EXTENDED_DEPTH_PER_CONDITION, EXTENDED_WINDOW_MS, PRIOR_POINTS_PER_CONDITION, quoteWeight } from './methodology.js';
 
 /** Columns shared by many series. */
 interface Columns {
@@ -22,6 +22,10 @@ interface Columns {
   readonly y: Float64Array;
   /** Source id: the rank of the source name, so comparing ids compares names. */
   readonly src: Int32Array;
+  /** How many sales the point counts as (§4.1 quote weight): 1 for a sale. */
+  readonly q: Float64Array;
+  /** The point's sales_volume, NaN for none (for `oracle explain`). */
+  readonly vol: Float64Array;
 }
 
 /** The points lo..hi-1 of shared columns, sorted by (time, price, source). */
@@ -52,12 +56,12 @@ export interface SeriesSet {
 const CONDITION_INDEX = new Map(PRICED_CONDITIONS.map((c, i) => [c, i]));
 
 function columns(n: number): Columns {
-  return { t: new Float64Array(n), p: new Float64Array(n), y: new Float64Array(n), src: new Int32Array(n) };
+  return { t: new Float64Array(n), p: new Float64Array(n), y: new Float64Array(n), src: new Int32Array(n), q: new Float64Array(n), vol: new Float64Array(n) };
 }
 
 /** A range of columns; a literal, not a spread, so every series has one hidden class. */
 function range(c: Columns, lo: number, hi: number): Series {
-  return { t: c.t, p: c.p, y: c.y, src: c.src, lo, hi };
+  return { t: c.t, p: c.p, y: c.y, src: c.src, q: c.q, vol: c.vol, lo, hi };
 }
 
 /** Order of (time, price, source rank); negative when point i of a sorts before point j of b. */
@@ -74,10 +78,12 @@ function sortRange(c: Columns, lo: number, hi: number): void {
   const t = c.t.slice(lo, hi);
   const p = c.p.slice(lo, hi);
   const src = c.src.slice(lo, hi);
+  const vol = c.vol.slice(lo, hi);
   order.forEach((from, k) => {
     c.t[lo + k] = t[from - lo]!;
     c.p[lo + k] = p[from - lo]!;
     c.src[lo + k] = src[from - lo]!;
+    c.vol[lo + k] = vol[from - lo]!;
   });
 }
 
@@ -140,7 +146,11 @@ function sourceIds() {
 /** Sorts each condition's points (when not already in order) and takes their logarithms. */
 function sortedTimeline(columns: Columns, starts: Int32Array, sources: readonly string[]): PointTimeline {
   for (let c = 0; c < PRICED_CONDITIONS.length; c++) sortRange(columns, starts[c]!, starts[c + 1]!);
-  for (let i = 0; i < columns.p.length; i++) columns.y[i] = Math.log(columns.p[i]!);
+  for (let i = 0; i < columns.p.length; i++) {
+    columns.y[i] = Math.log(columns.p[i]!);
+    const v = columns.vol[i]!;
+    columns.q[i] = quoteWeight(Number.isNaN(v) ? null : v);
+  }
   return { columns, starts, sources };
 }
 
@@ -184,6 +194,7 @@ function timelineOf(points: readonly PricePoint[], before: number): PointTimelin
     cols.t[k] = points[i]!.observedAt;
     cols.p[k] = points[i]!.priceMinor;
     cols.src[k] = rank[srcOf[i]!]!;
+    cols.vol[k] = points[i]!.salesVolume ?? Number.NaN;
   }
   return sortedTimeline(cols, starts, sources);
 }
@@ -214,6 +225,7 @@ export function timelineOfColumns(groups: readonly ConditionPoints[]): PointTime
       cols.t[k] = g.observedAt[i]!;
       cols.p[k] = g.priceMinor[i]!;
       cols.src[k] = ids.id(g.source[i]!);
+      cols.vol[k] = g.salesVolume?.[i] ?? Number.NaN;
     }
   });
   // Ids are in order of appearance until here: make them ranks of the sorted names.

@@ -207,6 +207,7 @@ const evidencePoint = z.object({
   reason: z.string().nullable().meta({ description: 'Why it was left out (`outlier: ...`, `outside_reference_set: ...`, `before_regime_change: ...`, `cross_check: ...`, `older_than_30_days: ...`); null when kept.' }),
   z: z.number().nullable().meta({ description: "Its robust z against the filter's median and scale; null when it was not filtered." }),
   weight: z.number().meta({ description: "Its share of its condition's own estimate (ŷ = Σ weight · ln price_minor); 0 when not kept." }),
+  sales_volume: z.int().optional().meta({ description: "A price guide's quote: how many sales it summarises, which weighs it (docs/methodology.md §4.1); absent for a sale." }),
 });
 
 const evidenceStep = z.object({

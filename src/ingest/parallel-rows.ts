@@ -10,7 +10,7 @@ import type { ObservationValues } from './validate/observation-values.js';
 /** One batch of rows as posted between threads. */
 export interface PackedRows {
   count: number;
-  /** FIELDS numbers per row: product id, observed_at, price_minor, grade (NaN: none), condition, source and grader codes. */
+  /** FIELDS numbers per row: product id, observed_at, price_minor, grade (NaN: none), condition, source and grader codes, sales_volume (NaN: none). */
   numbers: Float64Array;
   /** Dictionary strings new in this batch; their codes follow the ones sent before. */
   strings: string[];
@@ -18,7 +18,7 @@ export interface PackedRows {
   externalIds: string[];
 }
 
-const FIELDS = 7;
+const FIELDS = 8;
 
 /** The sending side: collects rows until `take`. */
 export class RowPacker {
@@ -43,6 +43,7 @@ export class RowPacker {
     n[at + 4] = this.code(v.condition);
     n[at + 5] = this.code(v.source);
     n[at + 6] = this.code(v.grader);
+    n[at + 7] = v.salesVolume ?? Number.NaN;
     this.externalIds.push(v.externalId);
     this.count += 1;
   }
@@ -90,6 +91,8 @@ export class RowUnpacker {
       values.source = dictionary[n[at + 5] as number] as string;
       values.grader = dictionary[n[at + 6] as number] as string;
       values.externalId = packed.externalIds[i] as string;
+      const volume = n[at + 7] as number;
+      values.salesVolume = Number.isNaN(volume) ? null : volume;
       row(n[at] as number, values);
     }
   }

@@ -7,7 +7,7 @@ import type { ConditionPoints } from '../domain/observation.js';
 import type { PricePointRange } from './store.js';
 
 /** One price point as the stores' reads return it. */
-export type Row = [condition: string, source: string, observedAt: number, priceMinor: number];
+export type Row = [condition: string, source: string, observedAt: number, priceMinor: number, salesVolume: number | null];
 
 /**
  * What a series reads: every point from the earliest lookback to the latest instant, and the
@@ -32,6 +32,7 @@ interface Columns {
   observedAt: number[];
   priceMinor: number[];
   source: string[];
+  salesVolume: (number | null)[];
 }
 
 /**
@@ -42,14 +43,15 @@ export function conditionColumns(older: readonly Row[]) {
   const byCondition = new Map<string, Columns>();
   const of = (condition: string) => {
     let c = byCondition.get(condition);
-    if (!c) byCondition.set(condition, (c = { observedAt: [], priceMinor: [], source: [] }));
+    if (!c) byCondition.set(condition, (c = { observedAt: [], priceMinor: [], source: [], salesVolume: [] }));
     return c;
   };
-  const add = ([condition, source, observedAt, priceMinor]: Row) => {
+  const add = ([condition, source, observedAt, priceMinor, salesVolume]: Row) => {
     const c = of(condition);
     c.observedAt.push(observedAt);
     c.priceMinor.push(priceMinor);
     c.source.push(source);
+    c.salesVolume.push(salesVolume);
   };
   for (let i = older.length - 1; i >= 0; i--) add(older[i]!);
   return {
@@ -62,6 +64,7 @@ export function conditionColumns(older: readonly Row[]) {
         c.observedAt = c.observedAt.concat(more.observedAt);
         c.priceMinor = c.priceMinor.concat(more.priceMinor);
         c.source = c.source.concat(more.source);
+        c.salesVolume = c.salesVolume.concat(more.salesVolume);
       }
     },
     done: (): ConditionPoints[] => [...byCondition].map(([condition, c]) => ({ condition, ...c })),

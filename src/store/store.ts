@@ -186,6 +186,8 @@ export interface IngestWriter {
     grader: string,
     grade: number | null,
     externalId: string,
+    /** How many sales a price guide's quote summarises; null or absent for a sale. Not part of the identity. */
+    salesVolume?: number | null,
   ): void;
   /** Commits the batch (dry: counts it, writing nothing): how many of its observations were new. */
   commit(): Promise<InsertResult>;

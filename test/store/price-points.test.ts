@@ -76,6 +76,7 @@ describe('price point reader', () => {
       source: 'ebay',
       observedAt: 39.5 * DAY_MS,
       priceMinor: 3950,
+      salesVolume: null,
     });
   });
 

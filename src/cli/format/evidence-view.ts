@@ -32,6 +32,9 @@ export function renderEvidence(ev: EvidenceBody, width: number): string {
           { head: 'price', cells: p.map((x) => formatUsd(x.price_minor)), shrink: 0, min: 5, alignRight: true },
           { head: 'kept', cells: p.map((x) => (x.reason === null ? 'yes' : code(x.reason))), shrink: 1, min: 4 },
           { head: 'weight', cells: p.map((x) => x.weight.toFixed(4)), shrink: 0, min: 6, alignRight: true },
+          ...(p.some((x) => x.sales_volume !== undefined)
+            ? [{ head: 'volume', cells: p.map((x) => (x.sales_volume === undefined ? '' : String(x.sales_volume))), shrink: 0, min: 6, alignRight: true }]
+            : []),
           { head: 'z', cells: p.map((x) => (x.z === null ? '' : `${x.z >= 0 ? '+' : ''}${x.z.toFixed(2)}`)), shrink: 0, min: 5, alignRight: true, optional: true },
         ],
         width,

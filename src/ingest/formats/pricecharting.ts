@@ -22,7 +22,8 @@ export interface PriceColumnTarget {
 
 /**
  * Every price column that becomes an observation. Columns not listed here (gamestop-*,
- * retail-* dealer buy/sell quotes, upc, sales-volume, genre, asin, epid) are ignored.
+ * retail-* dealer buy/sell quotes, upc, genre, asin, epid) are ignored; `sales-volume` goes
+ * with every quote of its row (`sales_volume`).
  * - The unnamed grades ("Grade 7" ... "Grade 9.5", and "Grade 1" ... "Grade 6" of the newer
  *   header) are sales of any grader pooled: `ANY`, which feeds the composite band.
  * - CGC 10 Pristine and BGS 10 Black Label are a tier above the regular 10 and sell for a
@@ -84,6 +85,8 @@ export interface PriceGuideObservation {
   price_minor: number;
   grader: string;
   grade: number | null;
+  /** The row's `sales-volume`: how many sales its quotes summarise; absent when the cell is blank. */
+  sales_volume?: number;
 }
 
 /** A row's observations, and how many price cells were blank (skipped, not rejected). */
@@ -100,6 +103,7 @@ export interface PriceGuideRowResult {
  */
 export function mapPriceChartingRow(fields: CsvFields, observedAt: string): PriceGuideRowResult {
   const id = requireId(fields);
+  const volume = salesVolumeOf(fields['sales-volume']);
   const records: PriceGuideObservation[] = [];
   let blank = 0;
   for (const [column, target] of Object.entries(PRICE_COLUMNS)) {
@@ -110,9 +114,30 @@ export function mapPriceChartingRow(fields: CsvFields, observedAt: string): Pric
       blank += 1;
       continue;
     }
-    records.push({ refsource_id: id, source: PRICECHARTING_SOURCE, observed_at: observedAt, price_minor: cents, ...target });
+    records.push({
+      refsource_id: id,
+      source: PRICECHARTING_SOURCE,
+      observed_at: observedAt,
+      price_minor: cents,
+      ...target,
+      ...(volume === null ? {} : { sales_volume: volume }),
+    });
   }
   return { records, blank };
+}
+
+/**
+ * The `sales-volume` cell: how many sales the row's prices summarise (the product's, every
+ * grade together), a whole number (`1299`; `1,299` read alike); null when blank. Throws
+ * RowRejection for any other text, naming the column.
+ */
+export function salesVolumeOf(text: string | undefined): number | null {
+  const trimmed = (text ?? '').trim();
+  if (trimmed === '') return null;
+  if (!/^\d{1,3}(,\d{3})*$|^\d{1,9}$/.test(trimmed)) {
+    throw new RowRejection(`sales-volume must be a whole number of sales (got ${JSON.stringify(text)})`);
+  }
+  return Number(trimmed.replace(/,/g, ''));
 }
 
 /**
@@ -180,12 +205,17 @@ export function productKeyFor(consoleName: string, productName: string, id: stri
   return key === '' ? `pricecharting-${id}` : key.slice(0, MAX_KEY_LENGTH).replace(/-+$/, '');
 }
 
-// Sealed boxes of booster packs; "Booster Box Case" (several boxes) and single packs are not.
-const BOOSTER_BOX = /\bbooster\s+(box|display)\b(?!\s+case)/i;
+/**
+ * Sealed boxes of packs: a trading-card game's booster box (or display, as some markets call
+ * it) and a sports set's hobby, jumbo, mega, blaster, hanger or value box (SportsCardsPro
+ * lists `Hobby Box`, `Hobby Box [Sapphire]`, `Jumbo Box` and `Mega Box` beside the cards of
+ * `Baseball Cards 2025 Topps Chrome`). A case (several boxes) and single packs are not.
+ */
+const SEALED_BOX = /\b(?:booster|hobby|jumbo|mega|blaster|hanger|value)\s+(?:box|display)\b(?!\s+case)/i;
 
-/** `booster_box` for booster boxes (or displays, as some markets call them), else `single_card`. */
+/** `booster_box` for sealed boxes of packs (SEALED_BOX), else `single_card`. */
 export function productTypeFor(productName: string): ProductType {
-  return BOOSTER_BOX.test(productName) ? 'booster_box' : 'single_card';
+  return SEALED_BOX.test(productName) ? 'booster_box' : 'single_card';
 }
 
 /** `vintage` when released before VINTAGE_BEFORE_YEAR, else `modern`; null when the date is unknown. */
@@ -288,17 +318,30 @@ export function releaseDateOf(text: string | undefined): string | null {
 const CARD_GAMES = ['Pokemon', 'Magic', 'YuGiOh', 'One Piece', 'Lorcana', 'Digimon', 'Dragon Ball'];
 
 /**
+ * SportsCardsPro (PriceCharting's sports-card site, same download) names each set
+ * `<Sport> Cards <year> <set>` with an empty genre: `Baseball Cards 2025 Topps Chrome`,
+ * `Basketball Cards 2018 Panini Prizm`, `Hockey Cards 1991 Pro Set`. Its sports are
+ * baseball, basketball, football, hockey, soccer, racing, wrestling, UFC, boxing, golf and
+ * tennis; any `<one or two words> Cards` category is a card category, so a sport it adds
+ * later is read too. Video games (`Nintendo 64`, `JP Nintendo Switch`), comics, Funko, coins
+ * and Lego are never named so.
+ */
+const SPORTS_CARD_CATEGORY = /^(?:[A-Za-z]+ ){1,2}Cards(?: |$)/i;
+
+/**
  * The category of a row that is not a trading card, as `<column> "<value>"`, or null for a
  * trading card: a genre with the word card(s) (`Pokemon Card`, `Japanese Pokemon Card`,
- * `Baseball Cards`), or a console-name of a card game. PriceCharting reuses its video-game
- * columns for every category, and they mean other things outside cards (loose / complete /
- * new for a game, grade tiers for a comic), so such rows must not be read as card grades.
+ * `Baseball Cards`), a console-name of a card game, or a sports-card console-name
+ * (SPORTS_CARD_CATEGORY). PriceCharting reuses its video-game columns for every category, and
+ * they mean other things outside cards (loose / complete / new for a game, grade tiers for a
+ * comic), so such rows must not be read as card grades.
  */
 export function nonCardCategory(fields: CsvFields): string | null {
   const genre = (fields.genre ?? '').trim();
   const consoleName = (fields['console-name'] ?? '').trim();
   if (/\bcards?\b/i.test(genre)) return null;
   if (CARD_GAMES.some((game) => consoleName.toLowerCase().startsWith(`${game.toLowerCase()} `))) return null;
+  if (genre === '' && SPORTS_CARD_CATEGORY.test(consoleName)) return null;
   return genre !== '' ? `genre ${JSON.stringify(genre)}` : `console-name ${JSON.stringify(consoleName)}`;
 }
 
@@ -309,8 +352,8 @@ function checkCategory(fields: CsvFields, source: string, line: number): void {
   throw new InputError(
     source,
     line,
-    `${category} is not a trading-card category: PriceCharting's price columns mean other things there ` +
-      '(loose, complete and new for video games; other grades for comics), so this file is not read (download the trading-card category)',
+    `${category} is not a trading-card or sports-card category: PriceCharting's price columns mean other things there ` +
+      '(loose, complete and new for video games; other grades for comics), so this file is not read (download a card category)',
   );
 }
 

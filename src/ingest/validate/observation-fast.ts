@@ -8,7 +8,7 @@
 import { isPlayedGrader, UNGRADED } from '../../domain/conditions.js';
 import { parseInstant } from '../../domain/time.js';
 import type { ObservationValues } from './observation-values.js';
-import { CURRENCY, DIGITS, GRADE, GRADER, NO_CONTROL_200, PRICE, PRICE_MINOR, SOURCE, toCents } from './patterns.js';
+import { CURRENCY, DIGITS, GRADE, GRADER, NO_CONTROL_200, PRICE, PRICE_MINOR, SALES_VOLUME, SOURCE, toCents } from './patterns.js';
 import type { CanonicalRecord } from './record.js';
 
 /** Where each observation field is in a row (-1 when the header lacks it). */
@@ -25,6 +25,7 @@ export interface ObservationColumns {
   readonly grader: number;
   readonly grade: number;
   readonly externalId: number;
+  readonly salesVolume: number;
 }
 
 /** The columns of a header whose names are already checked (canonical-csv.ts). */
@@ -43,6 +44,7 @@ export function observationColumns(names: readonly string[]): ObservationColumns
     grader: at('grader'),
     grade: at('grade'),
     externalId: at('external_id'),
+    salesVolume: at('sales_volume'),
   };
 }
 
@@ -105,8 +107,11 @@ export function readObservationCells(fields: readonly string[], columns: Observa
 
   const externalId = cell(fields, columns.externalId);
   if (externalId !== undefined && !NO_CONTROL_200.test(externalId)) return false;
+  const salesVolume = cell(fields, columns.salesVolume);
+  if (salesVolume !== undefined && (!SALES_VOLUME.test(salesVolume) || externalId !== undefined)) return false;
 
   out.set(productKey, refsourceId, tcgplayerId, source, observedAt, priceMinor, grader, grade, externalId);
+  out.salesVolume = salesVolume === undefined ? null : Number(salesVolume);
   return true;
 }
 

@@ -25,6 +25,8 @@ export class ObservationValues {
   condition: string = UNGRADED;
   /** '' when the record has none (the store's encoding). */
   externalId = '';
+  /** How many sales a price guide's quote summarises (`sales_volume`); null for a sale. Set after `set`. */
+  salesVolume: number | null = null;
 
   /** Sets the fields shared by both fillers; `grader` normalised, `grade` a valid half step. */
   set(
@@ -49,5 +51,6 @@ export class ObservationValues {
     this.grade = ungraded || grade === undefined ? null : grade;
     this.condition = ungraded ? UNGRADED : conditionKey(grader, this.grade);
     this.externalId = externalId ?? '';
+    this.salesVolume = null;
   }
 }

@@ -9,7 +9,7 @@ import { isPlayedGrader, UNGRADED } from '../../domain/conditions.js';
 import { parseInstant } from '../../domain/time.js';
 import { dateField, digits, PRINTING, productKey, show, text, unknownFieldsMessage } from './fields.js';
 import type { ObservationValues } from './observation-values.js';
-import { CURRENCY, GRADE, GRADER, NO_CONTROL_200, PRICE, PRICE_MINOR, SOURCE, toCents } from './patterns.js';
+import { CURRENCY, GRADE, GRADER, NO_CONTROL_200, PRICE, PRICE_MINOR, SALES_VOLUME, SOURCE, toCents } from './patterns.js';
 import { normalizeRecord, rejectReason, type CanonicalRecord } from './record.js';
 
 /** Epoch ms. Whether it is in the future is checked at ingest, which has the clock (domain/observation.ts). */
@@ -57,6 +57,8 @@ export const observationRecordSchema = z
       grader: grader.optional(),
       grade: grade.optional(),
       external_id: text('external_id', NO_CONTROL_200, 'must be 1 to 200 characters without control characters').optional(),
+      /** A price guide's quote: how many sales it summarises (docs/cli.md, input formats). */
+      sales_volume: text('sales_volume', SALES_VOLUME, 'must be a whole number of sales, 0 or more').transform(Number).optional(),
     },
     { error: unknownFieldsMessage },
   )
@@ -74,6 +76,8 @@ export const observationRecordSchema = z
       fail(`grader ${r.grader} is a raw card's played condition: give no grade (got ${r.grade})`);
     } else if (r.grade === undefined && r.grader !== undefined && r.grader !== UNGRADED && !isPlayedGrader(r.grader)) {
       fail(`grader ${r.grader} needs a grade (1 to 10)`);
+    } else if (r.sales_volume !== undefined && r.external_id !== undefined) {
+      fail('sales_volume is for a price guide\'s quote, which has no external_id: give one or the other');
     }
   });
 
@@ -97,5 +101,6 @@ export function checkObservation(record: CanonicalRecord, out: ObservationValues
   const r = result.data;
   out.set(r.product_key, r.refsource_id, r.tcgplayer_id, r.source, r.observed_at, (r.price_minor ?? r.price) as number, r.grader, r.grade, r.external_id);
   out.printing = r.printing;
+  out.salesVolume = r.sales_volume ?? null;
   return null;
 }

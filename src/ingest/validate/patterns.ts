@@ -17,6 +17,8 @@ export const PRICE = /^-?\d{1,13}(\.\d{1,2})?$/;
 export const CURRENCY = /^usd$/i;
 export const GRADER = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;
 export const GRADE = /^-?\d{1,3}(\.\d+)?$/;
+/** sales_volume: a whole number of sales, 0 or more (at most 9 digits). */
+export const SALES_VOLUME = /^\d{1,9}$/;
 
 /** Integer cents of a decimal amount that matches PRICE, by string arithmetic (no float error). */
 export function toCents(amount: string): number {

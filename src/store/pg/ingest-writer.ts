@@ -30,12 +30,12 @@ import { bumpDataVersion } from './data-version.js';
 import { upsertProducts } from './products.js';
 import { takeWriteLock } from './write-lock.js';
 
-const COLUMNS = 'product_id, condition, observed_at, price_minor, source, grader, grade, external_id';
+const COLUMNS = 'product_id, condition, observed_at, price_minor, source, grader, grade, external_id, sales_volume';
 
 const SESSION_TABLES = [
   `CREATE TEMP TABLE IF NOT EXISTS observations_staging (
      product_id integer NOT NULL, condition text NOT NULL, observed_at bigint NOT NULL, price_minor bigint NOT NULL,
-     source text NOT NULL, grader text NOT NULL, grade double precision, external_id text NOT NULL
+     source text NOT NULL, grader text NOT NULL, grade double precision, external_id text NOT NULL, sales_volume integer
    ) ON COMMIT DELETE ROWS`,
   'CREATE TEMP TABLE IF NOT EXISTS provisional_products (provisional integer PRIMARY KEY, id integer NOT NULL)',
   'CREATE TEMP TABLE IF NOT EXISTS dry_run_seen (identity text PRIMARY KEY)',
@@ -48,7 +48,7 @@ const SESSION_TABLES = [
  */
 const STAGED = `SELECT CASE WHEN s.product_id < 0 THEN (SELECT m.id FROM provisional_products m WHERE m.provisional = s.product_id)
       ELSE s.product_id END,
-    s.condition, s.observed_at, s.price_minor, s.source, s.grader, s.grade, s.external_id
+    s.condition, s.observed_at, s.price_minor, s.source, s.grader, s.grade, s.external_id, s.sales_volume
   FROM observations_staging s`;
 
 const MERGE = `WITH inserted AS (
@@ -292,8 +292,8 @@ export async function openPgIngestWriter(pool: PgPool, url: string, options: Ing
         batch.products.push(p);
       }
     },
-    insert(productId, condition, observedAt, priceMinor, source, grader, grade, externalId) {
-      batch.text += `${productId}\t${copyText(condition)}\t${observedAt}\t${priceMinor}\t${copyText(source)}\t${copyText(grader)}\t${grade === null ? '\\N' : grade}\t${copyText(externalId)}\n`;
+    insert(productId, condition, observedAt, priceMinor, source, grader, grade, externalId, salesVolume) {
+      batch.text += `${productId}\t${copyText(condition)}\t${observedAt}\t${priceMinor}\t${copyText(source)}\t${copyText(grader)}\t${grade === null ? '\\N' : grade}\t${copyText(externalId)}\t${salesVolume === null || salesVolume === undefined ? '\\N' : salesVolume}\n`;
       batch.rows += 1;
       if (batch.text.length >= CHUNK_BYTES) flushText();
     },

@@ -13,7 +13,9 @@ import type { Session } from './session.js';
 
 const PRICED_LIST = PRICED_CONDITIONS.map((c) => `'${c}'`).join(', ');
 const C = 'COLLATE "C"';
-const POINT = `condition, source, observed_at, price_minor`;
+const POINT = `condition, source, observed_at, price_minor, CASE WHEN external_id = '' THEN sales_volume END AS sales_volume`;
+/** The columns of POINT as the union of latestPerCondition names them. */
+const POINT_OUT = `condition, source, observed_at, price_minor, sales_volume`;
 const ASCENDING = `observed_at, price_minor, source ${C}, external_id ${C}`;
 const DESCENDING = `observed_at DESC, price_minor DESC, source ${C} DESC, external_id ${C} DESC`;
 
@@ -39,19 +41,20 @@ function latestPerCondition(parts: readonly { range: string; limit: number }[]):
         WHERE product_id = $1 AND condition = '${condition}' AND ${range} ORDER BY ${DESCENDING} LIMIT ${limit})`;
     }),
   );
-  return `SELECT ${POINT} FROM (${selects.join(' UNION ALL ')}) parts ORDER BY part, ${DESCENDING}`;
+  return `SELECT ${POINT_OUT} FROM (${selects.join(' UNION ALL ')}) parts ORDER BY part, ${DESCENDING}`;
 }
 
-const toPoint = (row: { condition: string; source: string; observed_at: number; price_minor: number }): PricePoint => ({
+const toPoint = (row: { condition: string; source: string; observed_at: number; price_minor: number; sales_volume: number | null }): PricePoint => ({
   condition: row.condition,
   source: row.source,
   observedAt: row.observed_at,
   priceMinor: row.price_minor,
+  salesVolume: row.sales_volume,
 });
 
 export function createPgPricePointReader(session: Session) {
   const rows = (text: string, params: unknown[]) =>
-    session.prepared<{ condition: string; source: string; observed_at: number; price_minor: number }>(text, params);
+    session.prepared<{ condition: string; source: string; observed_at: number; price_minor: number; sales_volume: number | null }>(text, params);
   return {
     /** The points of `range` for one product, as ../price-points.ts's read returns them. */
     async read(productId: number, range: PricePointRange): Promise<PricePoint[]> {
@@ -79,7 +82,7 @@ export function createPgPricePointReader(session: Session) {
         rows(latestPerCondition([{ range: 'observed_at < $2', limit: span.prior }]), [productId, span.from]),
         rows(SPAN, [productId, span.from, span.to]),
       ]);
-      const asRow = (r: (typeof older)[number]): Row => [r.condition, r.source, r.observed_at, r.price_minor];
+      const asRow = (r: (typeof older)[number]): Row => [r.condition, r.source, r.observed_at, r.price_minor, r.sales_volume];
       return pointColumns(older.map(asRow), inSpan.map(asRow));
     },
   };

@@ -14,7 +14,7 @@ import type { PricePointRange } from '../store.js';
 import type { ConditionPoints } from '../../domain/observation.js';
 
 /** A condition's points as three JSON arrays of one aggregate row. */
-type ConditionRow = [condition: string, observedAt: string, priceMinor: string, source: string];
+type ConditionRow = [condition: string, observedAt: string, priceMinor: string, source: string, salesVolume: string];
 
 const PRICED_LIST = PRICED_CONDITIONS.map((c) => `'${c}'`).join(', ');
 
@@ -27,7 +27,8 @@ export function createPricePointSeriesReader(db: SqliteDatabase) {
   const spanColumns = preparedOnFirstUse(() =>
     db
       .prepare<[number, number, number], ConditionRow>(
-        `SELECT condition, json_group_array(observed_at), json_group_array(price_minor), json_group_array(source)
+        `SELECT condition, json_group_array(observed_at), json_group_array(price_minor), json_group_array(source),
+           json_group_array(CASE WHEN external_id = '' THEN sales_volume END)
          FROM observations
          WHERE product_id = ? AND condition IN (${PRICED_LIST}) AND observed_at >= ? AND observed_at < ?
          GROUP BY condition`,
@@ -41,7 +42,7 @@ export function createPricePointSeriesReader(db: SqliteDatabase) {
     if (statement === undefined) {
       if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`point limit must be an integer >= 0 (got ${limit})`);
       const parts = PRICED_CONDITIONS.map(
-        (c) => `SELECT * FROM (SELECT condition, source, observed_at, price_minor FROM observations
+        (c) => `SELECT * FROM (SELECT condition, source, observed_at, price_minor, CASE WHEN external_id = '' THEN sales_volume END FROM observations
          WHERE product_id = @productId AND condition = '${c}' AND observed_at < @before ORDER BY observed_at DESC LIMIT ${limit})`,
       );
       statement = db.prepare<[{ productId: number; before: number }], Row>(parts.join(' UNION ALL ')).raw();
@@ -56,11 +57,12 @@ export function createPricePointSeriesReader(db: SqliteDatabase) {
       const span = seriesSpan(ranges);
       if (span === null) return [];
       const columns = conditionColumns(olderThan(span.prior).all({ productId, before: span.from }));
-      for (const [condition, observedAt, priceMinor, source] of spanColumns().iterate(productId, span.from, span.to)) {
+      for (const [condition, observedAt, priceMinor, source, salesVolume] of spanColumns().iterate(productId, span.from, span.to)) {
         columns.addColumns(condition, {
           observedAt: JSON.parse(observedAt) as number[],
           priceMinor: JSON.parse(priceMinor) as number[],
           source: JSON.parse(source) as string[],
+          salesVolume: JSON.parse(salesVolume) as (number | null)[],
         });
       }
       return columns.done();

@@ -17,18 +17,21 @@ interface LatestParams {
   windowStart: number;
 }
 
-type Row = [condition: string, source: string, observedAt: number, priceMinor: number];
+type Row = [condition: string, source: string, observedAt: number, priceMinor: number, salesVolume: number | null];
 
 const PRICED_LIST = PRICED_CONDITIONS.map((c) => `'${c}'`).join(', ');
 
 /** Creates the reader; its statements are prepared once per connection. */
 export function createPricePointReader(db: SqliteDatabase) {
-  // The IN list over the covering index (product, condition, observed_at, price, source) is
-  // one range scan per condition, price and source read from the index alone.
+  // The IN list over the index (product, condition, observed_at, price, source, external_id)
+  // is one range scan per condition, price and source read from the index. A quote's
+  // sales_volume (methodology §4.1) is read only for points without an external id (price
+  // guides' quotes): SQLite defers the table seek until the CASE reads it, so a sale costs no
+  // more than from a covering index (docs/benchmarks.md).
   const windowPoints = preparedOnFirstUse(() =>
     db
       .prepare<[number, number, number], Row>(
-        `SELECT condition, source, observed_at, price_minor FROM observations
+        `SELECT condition, source, observed_at, price_minor, CASE WHEN external_id = '' THEN sales_volume END FROM observations
          WHERE product_id = ? AND condition IN (${PRICED_LIST}) AND observed_at >= ? AND observed_at < ?`,
       )
       .raw(),
@@ -37,7 +40,7 @@ export function createPricePointReader(db: SqliteDatabase) {
   // the window, then older), so the cost no longer grows with how densely a product trades.
   // The limits are literals: with bound LIMIT parameters the statement was slower (bench/findings.md).
   const latest = (condition: string, range: string, limit: number) =>
-    `SELECT * FROM (SELECT condition, source, observed_at, price_minor FROM observations
+    `SELECT * FROM (SELECT condition, source, observed_at, price_minor, CASE WHEN external_id = '' THEN sales_volume END FROM observations
      WHERE product_id = @productId AND condition = '${condition}' AND ${range}
      ORDER BY observed_at DESC LIMIT ${limit})`;
   const latestStatements = new Map<string, Statement<[LatestParams], Row>>();
@@ -74,11 +77,11 @@ export function createPricePointReader(db: SqliteDatabase) {
       const points = new Array<PricePoint>(older.length + inWindow.length);
       let n = 0;
       for (let i = older.length - 1; i >= 0; i--) {
-        const [condition, source, observedAt, priceMinor] = older[i]!;
-        points[n++] = { condition, source, observedAt, priceMinor };
+        const [condition, source, observedAt, priceMinor, salesVolume] = older[i]!;
+        points[n++] = { condition, source, observedAt, priceMinor, salesVolume };
       }
-      for (const [condition, source, observedAt, priceMinor] of inWindow) {
-        points[n++] = { condition, source, observedAt, priceMinor };
+      for (const [condition, source, observedAt, priceMinor, salesVolume] of inWindow) {
+        points[n++] = { condition, source, observedAt, priceMinor, salesVolume };
       }
       return points;
     },

@@ -95,7 +95,7 @@ describe('pricechartingFormat', () => {
       const { got, sink } = collect();
       const map = () => pricechartingFormat.open(header, { ...OPTIONS, kind })({ line: 7, fields: game }, sink);
       expect(map).toThrow(InputError);
-      expect(map).toThrow(/^test\.csv:7: genre "Platformer" is not a trading-card category/);
+      expect(map).toThrow(/^test\.csv:7: genre "Platformer" is not a trading-card or sports-card category/);
       expect(got.observations).toEqual([]);
       expect(got.products).toEqual([]);
     }

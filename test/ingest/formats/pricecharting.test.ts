@@ -10,6 +10,7 @@ import {
   printingFor,
   productKeyFor,
   productTypeFor,
+  salesVolumeOf,
   slugify,
 } from '../../../src/ingest/formats/pricecharting.js';
 import { RowRejection } from '../../../src/ingest/formats/types.js';
@@ -192,6 +193,14 @@ describe('catalog mapping', () => {
     [{ genre: 'RPG', 'console-name': 'Super Nintendo' }, 'genre "RPG"'],
     [{ genre: 'Comic Book', 'console-name': 'Comic Books Amazing Spider-Man' }, 'genre "Comic Book"'],
     [{ genre: '', 'console-name': 'Nintendo 64' }, 'console-name "Nintendo 64"'],
+    [{ genre: '', 'console-name': 'Baseball Cards 2025 Topps Chrome' }, null],
+    [{ genre: '', 'console-name': 'Basketball Cards 2019 Panini Donruss Optic' }, null],
+    [{ genre: '', 'console-name': 'Soccer Cards 2026 Topps Chrome Premier League' }, null],
+    [{ genre: '', 'console-name': 'UFC Cards 2021 Panini Prizm' }, null],
+    [{ genre: '', 'console-name': 'JP Nintendo Switch' }, 'console-name "JP Nintendo Switch"'],
+    [{ genre: '', 'console-name': 'Playstation 5' }, 'console-name "Playstation 5"'],
+    [{ genre: '', 'console-name': 'Comic Books Amazing Spider-Man' }, 'console-name "Comic Books Amazing Spider-Man"'],
+    [{ genre: '', 'console-name': 'Funko Pop Marvel' }, 'console-name "Funko Pop Marvel"'],
   ])('tells the category of %j: %j', (fields, category) => {
     expect(nonCardCategory(fields)).toBe(category);
   });
@@ -226,6 +235,12 @@ describe('catalog mapping', () => {
     ['Booster Pack', 'single_card'],
     ['Elite Trainer Box', 'single_card'],
     ['Charizard #4', 'single_card'],
+    ['Hobby Box', 'booster_box'],
+    ['Hobby Box [Sapphire]', 'booster_box'],
+    ['Jumbo Box', 'booster_box'],
+    ['Mega Box', 'booster_box'],
+    ['Hobby Box Case', 'single_card'],
+    ['Aaron Judge [Black Geometric] #99', 'single_card'],
   ])('types %j as %s', (name, type) => {
     expect(productTypeFor(name)).toBe(type);
   });
@@ -246,5 +261,21 @@ describe('catalog mapping', () => {
     expect(keyOf(a)).toBe('pokemon-jungle-pikachu-60');
     expect(keyOf(b)).toBe('pokemon-jungle-pikachu-60-11');
     expect(keyOf(a)).toBe('pokemon-jungle-pikachu-60');
+  });
+});
+
+describe('sales-volume', () => {
+  it.each([
+    ['1299', 1299],
+    ['0', 0],
+    ['1,299', 1299],
+    ['', null],
+    [undefined, null],
+  ])('reads %j as %j', (text, volume) => {
+    expect(salesVolumeOf(text)).toBe(volume);
+  });
+
+  it('rejects a cell that is not a count, naming the column', () => {
+    expect(() => salesVolumeOf('12.5')).toThrow(/^sales-volume must be a whole number of sales \(got "12\.5"\)$/);
   });
 });

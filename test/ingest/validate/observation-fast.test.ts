@@ -72,6 +72,7 @@ const CELL: Record<string, fc.Arbitrary<string>> = {
   grader: fc.oneof(fc.constantFrom('', 'ungraded', 'UNGRADED', 'psa', 'PSA', 'BGS', 'any', 'TAG', 'RAW-LP', 'raw-dmg', 'RAW', 'PSA 10', '1PSA', 'p'.repeat(33)), fc.stringMatching(/^[A-Za-z0-9_ -]{0,4}$/)),
   grade: fc.oneof(fc.constantFrom('', '', '10', '9.5', '9.25', '1', '0', '10.5', '-1', '07', '9.50', '1000', '9.'), fc.stringMatching(/^-?\d{0,4}(\.\d{0,2})?$/)),
   external_id: fc.oneof(fc.constantFrom('', 'e-1', 'v1|204512345678|0', 'x'.repeat(200), 'x'.repeat(201), 'a\nb'), fc.string()),
+  sales_volume: fc.oneof(fc.constantFrom('', '', '0', '1299', '999999999', '1000000000', '-1', '1.5', '1,299'), fc.stringMatching(/^-?\d{0,10}$/)),
 };
 
 /** Rows that are mostly valid (so the property also covers what is accepted), with any field replaced. */
@@ -84,6 +85,7 @@ const VALID: fc.Arbitrary<string[]> = fc
     price: fc.constantFrom('350.00', '12.5', '1'),
     grader: fc.constantFrom('', 'PSA', 'ungraded'),
     external_id: fc.constantFrom('', 'e-1'),
+    sales_volume: fc.constantFrom('', '', '42'),
   })
   .map((r) => {
     const graded = r.grader === 'PSA';
