@@ -25,6 +25,8 @@ export interface Product {
    * absent: its regular printing (docs/feeds.md, "Printings").
    */
   printing?: string | null;
+  /** The language the card is printed in (`Japanese`); null or absent: English. */
+  language?: string | null;
 }
 
 /** One row of `oracle catalog` (SPEC.md 2.6 plus subtitle, set and observation count for the table and search). */

@@ -14,10 +14,11 @@ export interface ProductRow extends BundleMetadata {
   refsource_id: string | null;
   tcgplayer_id: string | null;
   printing: string | null;
+  language: string | null;
 }
 
 export const PRODUCT_COLUMNS =
-  'id, product_key, refsource_id, product_name, subtitle, set_name, image_url, product_type, era, release_date, tcgplayer_id, printing';
+  'id, product_key, refsource_id, product_name, subtitle, set_name, image_url, product_type, era, release_date, tcgplayer_id, printing, language';
 
 /**
  * What ingesting a product that already exists changes, in both stores' upserts (`ON CONFLICT
@@ -44,6 +45,7 @@ export function toProduct(row: ProductRow): StoredProduct {
     releaseDate: row.release_date,
     tcgplayerId: row.tcgplayer_id,
     printing: row.printing,
+    language: row.language,
   };
 }
 

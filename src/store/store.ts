@@ -156,6 +156,11 @@ export interface ProductLookup {
   findByKey(productKey: string): StoredProduct | undefined;
   findByRefsourceId(refsourceId: string): StoredProduct | undefined;
   findByTcgplayerId(tcgplayerId: string): StoredProduct[];
+  /**
+   * Every product whose name holds one of `words` as a whole word (the catalog's full-text
+   * index, folded as it folds: case and diacritics), by id: the candidates of a title match.
+   */
+  productsNamed(words: readonly string[]): StoredProduct[];
 }
 
 /**
@@ -185,6 +190,8 @@ export interface IngestWriter {
     grader: string,
     grade: number | null,
     externalId: string,
+    /** How a listing that named no product was matched to this one (observations.matched_by); null when the record named it. */
+    matchedBy?: string | null,
   ): void;
   /** Commits the batch (dry: counts it, writing nothing): how many of its observations were new. */
   commit(): Promise<InsertResult>;

@@ -14,6 +14,10 @@ export class ObservationValues {
   tcgplayerId: string | undefined = undefined;
   /** With tcgplayerId: the printing of a TCGplayer price (feed records only; CSV cells have none). */
   printing: string | undefined = undefined;
+  /** A sold listing's title when the record names no product (feed records only): matched to a product by it. */
+  title: string | undefined = undefined;
+  /** How the title matched its product (observations.matched_by); null when the record named it. */
+  matchedBy: string | null = null;
   source = '';
   observedAt = 0;
   priceMinor = 0;
@@ -49,5 +53,7 @@ export class ObservationValues {
     this.grade = graded ? (grade as number) : null;
     this.condition = graded ? conditionKey(grader, grade as number) : UNGRADED;
     this.externalId = externalId ?? '';
+    this.title = undefined;
+    this.matchedBy = null;
   }
 }

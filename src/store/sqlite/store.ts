@@ -132,8 +132,8 @@ function openIngestWriter(products: ProductRepo, observations: ObservationRepo, 
       writer.begin(); // the products join the observations' transaction
       products.upsertMany(changed);
     },
-    insert(productId, condition, observedAt, priceMinor, source, grader, grade, externalId) {
-      if (writer.insert(productId, condition, observedAt, priceMinor, source, grader, grade, externalId)) inserted += 1;
+    insert(productId, condition, observedAt, priceMinor, source, grader, grade, externalId, matchedBy) {
+      if (writer.insert(productId, condition, observedAt, priceMinor, source, grader, grade, externalId, matchedBy)) inserted += 1;
       else duplicates += 1;
     },
     commit() {

@@ -1,0 +1,220 @@
+/**
+ * What a sold listing's title says about the card, and whether a catalog product agrees:
+ * the pure half of matching a listing by its title (title-matcher.ts asks the store for
+ * candidates and decides). Sellers write titles for search, so every signal is read from
+ * words, never from positions: the card's name words, its number (`4/102`, `#4`, `025/165`,
+ * `SV49/SV94`, or `4 102` once a URL slug has lost the slash), set words, printing words
+ * (1st Edition, Shadowless, Reverse Holo) and language words (Japanese, Korean...). The rules
+ * are in docs/feeds.md, "Matched by title".
+ */
+import { REGULAR_PRINTINGS } from '../../domain/printing.js';
+
+/** The parts of a product the title is compared with (StoredProduct has them). */
+export interface TitleCandidate {
+  readonly productKey: string;
+  readonly productName: string;
+  readonly subtitle: string;
+  readonly setName: string;
+  readonly printing?: string | null;
+  /** null: English (products.language). */
+  readonly language?: string | null;
+}
+
+/** Language words of titles, to the name products.language gives the language. */
+const LANGUAGE_WORDS: Readonly<Record<string, string>> = {
+  japanese: 'Japanese',
+  jpn: 'Japanese',
+  jap: 'Japanese',
+  japan: 'Japanese',
+  jp: 'Japanese',
+  korean: 'Korean',
+  kor: 'Korean',
+  chinese: 'Chinese',
+  german: 'German',
+  deutsch: 'German',
+  french: 'French',
+  francais: 'French',
+  italian: 'Italian',
+  italiano: 'Italian',
+  spanish: 'Spanish',
+  espanol: 'Spanish',
+  portuguese: 'Portuguese',
+  dutch: 'Dutch',
+};
+
+/** Words that name English explicitly: they agree with English products only, as no word does. */
+const ENGLISH_WORDS = new Set(['english', 'eng']);
+
+/**
+ * Words a card's name may be written with in titles: `M Charizard-EX` is sold as "Mega
+ * Charizard EX", `Charizard & Braixen` as "Charizard and Braixen".
+ */
+const NAME_ALIASES: Readonly<Record<string, string>> = { mega: 'm', and: '' };
+
+/**
+ * Words of set names that say nothing about which set (series words, "Promos"): a title
+ * need not repeat them for its set to count as named.
+ */
+const GENERIC_SET_WORDS = new Set(['set', 'the', 'of', 'and', 'series', 'promos', 'promo', 'cards', 'card', 'collection', 'black', 'star', 'pokemon', 'tcg', 'base', 'swsh', 'sm', 'xy', 'sv', 'bw', 'dp', 'hgss', 'ex']);
+
+/**
+ * Graders and their grade, grading words and years: numbers in them are not card numbers
+ * ("PSA 9" would otherwise agree with card 9/68).
+ */
+const NOT_CARD_NUMBERS =
+  /\b(?:psa|bgs|bvg|cgc|sgc|tag|ace|hga|gma|ars|pcg|beckett|grade[ds]?|gem|mint|mt|nm|pristine|pop|population|low\s*pop|lowpop|pr|pristine)(?:\s+(?:gem|mint|mt|nm|pristine|graded|black|label|perfect))*\s*\d{1,2}(?:\.5)?\b|\b(?:19[89]\d|20[0-4]\d)\b|\b\d{1,2}(?:\.5)?\s+(?:gem\s+)?(?:mint|mt|pristine)\b/gi;
+
+/** The tokens of text: lower case letters and digits, diacritics and apostrophes dropped (`Erika's` -> `erikas`). */
+export function tokens(text: string): string[] {
+  const folded = text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/['’`]/g, '');
+  const words = folded.match(/[\p{L}\p{N}]+/gu) ?? [];
+  // A URL slug turns "Erika's" into "Erika s": join the lone letter back.
+  const out: string[] = [];
+  for (const word of words) {
+    if ((word === 's' || word === 'd') && out.length > 0 && /\p{L}$/u.test(out[out.length - 1]!)) out[out.length - 1] += word;
+    else out.push(word);
+  }
+  return out;
+}
+
+/** A card number token as compared: digit runs without leading zeros (`020` = `20`, `SV049` = `sv49`). */
+function numberToken(token: string): string {
+  return token.toLowerCase().replace(/\d+/g, (digits) => String(Number(digits)));
+}
+
+/** A card's number and the set total it is printed over (`4/102`), as compared. */
+export interface CardNumber {
+  readonly number: string;
+  readonly total: string | null;
+}
+
+/** What a title says. */
+export interface TitleSignals {
+  /** Every token of the title (aliases applied). */
+  readonly words: ReadonlySet<string>;
+  /** Tokens that may be a card number, in order (grades and years removed), as compared. */
+  readonly numberTokens: readonly string[];
+  /** Numbers written `N/T` (with the slash): a product over total T with another number is contradicted. */
+  readonly slashNumbers: readonly CardNumber[];
+  readonly firstEdition: boolean;
+  readonly shadowless: boolean;
+  readonly reverse: boolean;
+  /** The language a word names (`Japanese`), `English` for an explicit English word, or null (none named). */
+  readonly language: string | null;
+  /** Two language words that disagree. */
+  readonly languages: readonly string[];
+}
+
+/** Reads a title's signals. */
+export function titleSignals(title: string): TitleSignals {
+  const all = tokens(title);
+  const words = new Set(all.map((w) => NAME_ALIASES[w] ?? w).filter((w) => w !== ''));
+  const languages = [...new Set(all.map((w) => (ENGLISH_WORDS.has(w) ? 'English' : LANGUAGE_WORDS[w])).filter((l): l is string => l !== undefined))];
+  const numberText = title.replace(NOT_CARD_NUMBERS, ' ');
+  const numberTokens = tokens(numberText.replace(/[\/#]/g, ' ')).filter((t) => /\d/.test(t)).map(numberToken);
+  const slashNumbers: CardNumber[] = [];
+  for (const m of numberText.matchAll(/([A-Za-z]{0,4}\d{1,4}[A-Za-z]?)\s*\/\s*([A-Za-z]{0,4}\d{1,4})/g)) {
+    slashNumbers.push({ number: numberToken(m[1]!), total: numberToken(m[2]!) });
+  }
+  const lower = all.join(' ');
+  return {
+    words,
+    numberTokens,
+    slashNumbers,
+    firstEdition: /\b(1st|first)( (edition|ed))?\b|\b1st ed\b|\b1ed\b/.test(lower),
+    shadowless: /\bshadowless\b/.test(lower),
+    reverse: /\breverse( holo| foil| holofoil)?\b|\brev holo\b/.test(lower),
+    language: languages.length === 1 ? languages[0]! : null,
+    languages,
+  };
+}
+
+/** The words of a product's name a title must hold: the name without its number suffix (`Charizard ex - 199/165`, `Aerodactyl (1)`). */
+export function nameWords(productName: string): string[] {
+  const core = productName.replace(/\s+-\s+[A-Za-z]{0,4}\d+[A-Za-z]?(\/[A-Za-z]{0,4}\d+)?\s*$/, '').replace(/\(\s*\d+[A-Za-z]?\s*\)/g, ' ');
+  return [...new Set(tokens(core).map((w) => NAME_ALIASES[w] ?? w).filter((w) => w !== ''))];
+}
+
+/** The words of a set name a title must hold for it to name that set. */
+export function setWords(setName: string): string[] {
+  // "SWSH04: Vivid Voltage", "SM - Hidden Fates": the code before the colon is no word sellers write.
+  const name = setName.replace(/^[A-Za-z]{1,5}\d{0,3}[a-z]?\s*[:\-–]\s*/, '');
+  return [...new Set(tokens(name).filter((w) => !GENERIC_SET_WORDS.has(w)))];
+}
+
+/**
+ * The card number of a product: the first `N/T` or `#N` of its subtitle (`4/102 · Holo
+ * Rare`), else the number its name ends with (`Charizard ex - 199/165`, `Aerodactyl (1)`);
+ * null when it has none.
+ */
+export function productNumber(p: Pick<TitleCandidate, 'productName' | 'subtitle'>): CardNumber | null {
+  const slash = /(?:^|[\s#])([A-Za-z]{0,4}\d{1,4}[A-Za-z]?)\s*\/\s*([A-Za-z]{0,4}\d{1,4})\b/.exec(p.subtitle);
+  if (slash) return { number: numberToken(slash[1]!), total: numberToken(slash[2]!) };
+  const single = /^\s*#?([A-Za-z]{0,5}\d{1,4}[A-Za-z]?)\b/.exec(p.subtitle);
+  if (single) return { number: numberToken(single[1]!), total: null };
+  const suffix = /\s-\s([A-Za-z]{0,4}\d{1,4}[A-Za-z]?)(?:\/([A-Za-z]{0,4}\d{1,4}))?\s*$/.exec(p.productName) ?? /\((\d{1,4}[A-Za-z]?)\)/.exec(p.productName);
+  if (suffix) return { number: numberToken(suffix[1]!), total: suffix[2] === undefined ? null : numberToken(suffix[2]) };
+  return null;
+}
+
+/** How a product's printing reads: first edition, shadowless, reverse holo, or regular. */
+function printingKind(p: TitleCandidate): { firstEdition: boolean; shadowless: boolean; reverse: boolean } {
+  const printing = (p.printing ?? '').toLowerCase();
+  const regular = printing === '' || REGULAR_PRINTINGS.some((r) => r.toLowerCase() === printing);
+  return {
+    firstEdition: !regular && printing.startsWith('1st edition'),
+    shadowless: printing.includes('shadowless') || /shadowless/i.test(p.setName),
+    reverse: !regular && printing.startsWith('reverse'),
+  };
+}
+
+/** How well a product agrees with a title, or why it cannot be the title's card. */
+export type Agreement =
+  | { readonly ok: true; readonly name: readonly string[]; readonly number: 0 | 1 | 2; readonly numberText: string | null; readonly set: number; readonly setText: string | null; readonly printing: string | null; readonly language: string | null }
+  | { readonly ok: false; readonly why: string };
+
+/**
+ * Whether product `p` can be the card a title with `s` describes: every word of its name is
+ * in the title; its language is the one the title names (none named: English); the title's
+ * printing words are its printing's; no `N/T` of the title is over its total with another
+ * number. Then how strongly: its number with its total (2), its number alone (1) or not
+ * (0), and how many words of its set the title holds (0 unless all of them).
+ */
+export function agreement(s: TitleSignals, p: TitleCandidate): Agreement {
+  const name = nameWords(p.productName);
+  if (name.length === 0 || name.some((w) => !s.words.has(w))) return { ok: false, why: 'name' };
+  const language = p.language ?? null;
+  if (s.languages.length > 1) return { ok: false, why: `language: the title names ${s.languages.join(' and ')}` };
+  const titleLanguage = s.language === 'English' ? null : s.language;
+  if (titleLanguage !== language) return { ok: false, why: `language: ${language ?? 'English'} product, title ${s.language === null ? 'names no language' : `says ${s.language}`}` };
+  const kind = printingKind(p);
+  if (kind.firstEdition !== s.firstEdition) return { ok: false, why: kind.firstEdition ? 'printing: 1st Edition product, the title does not say 1st Edition' : 'printing: the title says 1st Edition' };
+  if (kind.shadowless !== s.shadowless) return { ok: false, why: kind.shadowless ? 'printing: Shadowless product, the title does not say Shadowless' : 'printing: the title says Shadowless' };
+  if (kind.reverse !== s.reverse) return { ok: false, why: kind.reverse ? 'printing: Reverse Holo product, the title does not say Reverse' : 'printing: the title says Reverse Holo' };
+  const number = productNumber(p);
+  let numberScore: 0 | 1 | 2 = 0;
+  let numberText: string | null = null;
+  if (number !== null) {
+    if (number.total !== null && s.slashNumbers.some((n) => n.total === number.total && n.number !== number.number)) {
+      return { ok: false, why: `number: the title says another card over ${number.total}` };
+    }
+    const at = s.numberTokens.indexOf(number.number);
+    if (at >= 0) {
+      const withTotal = number.total !== null && s.numberTokens.some((t, i) => t === number.number && s.numberTokens[i + 1] === number.total);
+      numberScore = withTotal ? 2 : 1;
+      numberText = withTotal ? `${number.number}/${number.total}` : number.number;
+    } else if (number.total !== null) {
+      // "4 102" in a slug: another number right before this card's total is another card of the set.
+      const over = s.numberTokens.findIndex((t, i) => i > 0 && t === number.total && /^\d+$/.test(s.numberTokens[i - 1]!) && Number(s.numberTokens[i - 1]) <= Number(t) + 100);
+      if (over > 0 && /^\d+$/.test(number.total)) return { ok: false, why: `number: the title says ${s.numberTokens[over - 1]}/${number.total}` };
+    }
+  }
+  const set = setWords(p.setName);
+  const setScore = set.length > 0 && set.every((w) => s.words.has(w)) ? set.length : 0;
+  const printing = kind.firstEdition ? '1st Edition' : kind.shadowless ? 'Shadowless' : kind.reverse ? 'Reverse Holo' : null;
+  return { ok: true, name, number: numberScore, numberText, set: setScore, setText: setScore > 0 ? set.join(' ') : null, printing, language };
+}
