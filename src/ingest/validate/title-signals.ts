@@ -55,14 +55,14 @@ const NAME_ALIASES: Readonly<Record<string, string>> = { mega: 'm', and: '' };
  * Words of set names that say nothing about which set (series words, "Promos"): a title
  * need not repeat them for its set to count as named.
  */
-const GENERIC_SET_WORDS = new Set(['set', 'the', 'of', 'and', 'series', 'promos', 'promo', 'cards', 'card', 'collection', 'black', 'star', 'pokemon', 'tcg', 'base', 'swsh', 'sm', 'xy', 'sv', 'bw', 'dp', 'hgss', 'ex']);
+const GENERIC_SET_WORDS = new Set(['set', 'the', 'of', 'and', 'series', 'promos', 'promo', 'cards', 'card', 'collection', 'black', 'star', 'pokemon', 'tcg']);
 
 /**
  * Graders and their grade, grading words and years: numbers in them are not card numbers
  * ("PSA 9" would otherwise agree with card 9/68).
  */
 const NOT_CARD_NUMBERS =
-  /\b(?:psa|bgs|bvg|cgc|sgc|tag|ace|hga|gma|ars|pcg|beckett|grade[ds]?|gem|mint|mt|nm|pristine|pop|population|low\s*pop|lowpop|pr|pristine)(?:\s+(?:gem|mint|mt|nm|pristine|graded|black|label|perfect))*\s*\d{1,2}(?:\.5)?\b|\b(?:19[89]\d|20[0-4]\d)\b|\b\d{1,2}(?:\.5)?\s+(?:gem\s+)?(?:mint|mt|pristine)\b/gi;
+  /\b(?:psa|bgs|bvg|cgc|sgc|tag|ace|hga|gma|ars|pcg|beckett|grade[ds]?|grading)(?:\s+(?:gem|mint|mt|nm|pristine|graded|black|label|perfect))*\s*(?:10|[1-9](?:\.5)?)\b|\b(?:gem|mint|mt|nm|pristine)\s*(?:10|[1-9](?:\.5)?)\b(?!\s*\d)|\b(?:pop|population|low\s*pop|lowpop)\s*\d+\b|\b(?:19[89]\d|20[0-4]\d)\b/gi;
 
 /** The tokens of text: lower case letters and digits, diacritics and apostrophes dropped (`Erika's` -> `erikas`). */
 export function tokens(text: string): string[] {
@@ -103,6 +103,11 @@ export interface TitleSignals {
   readonly firstEdition: boolean;
   readonly shadowless: boolean;
   readonly reverse: boolean;
+  /** A prerelease, staff or winner stamp, or a promo: only a promo set's product (or its stamped printing) is that card. */
+  readonly stamped: boolean;
+  readonly promo: boolean;
+  /** Numbers of 1 to 3 digits the title states that are no grade, year or population. */
+  readonly shortNumbers: readonly string[];
   /** The language a word names (`Japanese`), `English` for an explicit English word, or null (none named). */
   readonly language: string | null;
   /** Two language words that disagree. */
@@ -128,6 +133,9 @@ export function titleSignals(title: string): TitleSignals {
     firstEdition: /\b(1st|first)( (edition|ed))?\b|\b1st ed\b|\b1ed\b/.test(lower),
     shadowless: /\bshadowless\b/.test(lower),
     reverse: /\breverse( holo| foil| holofoil)?\b|\brev holo\b/.test(lower),
+    stamped: /\b(prerelease|pre release|stamped|stamp|staff|winner)\b/.test(lower),
+    promo: /\b(promo|promos|etb|black star)\b/.test(lower),
+    shortNumbers: numberTokens.filter((t) => /^\d{1,3}$/.test(t)),
     language: languages.length === 1 ? languages[0]! : null,
     languages,
   };
@@ -143,7 +151,10 @@ export function nameWords(productName: string): string[] {
 export function setWords(setName: string): string[] {
   // "SWSH04: Vivid Voltage", "SM - Hidden Fates": the code before the colon is no word sellers write.
   const name = setName.replace(/^[A-Za-z]{1,5}\d{0,3}[a-z]?\s*[:\-–]\s*/, '');
-  return [...new Set(tokens(name).filter((w) => !GENERIC_SET_WORDS.has(w)))];
+  const words = [...new Set(tokens(name).filter((w) => !GENERIC_SET_WORDS.has(w)))];
+  // "Expedition Base Set" is sold as "Expedition"; "Base" and "Base Set 2" keep the word.
+  const named = words.filter((w) => w !== 'base');
+  return named.some((w) => /\p{L}/u.test(w)) ? named : words;
 }
 
 /**
@@ -193,7 +204,10 @@ export function agreement(s: TitleSignals, p: TitleCandidate): Agreement {
   if (titleLanguage !== language) return { ok: false, why: `language: ${language ?? 'English'} product, title ${s.language === null ? 'names no language' : `says ${s.language}`}` };
   const kind = printingKind(p);
   if (kind.firstEdition !== s.firstEdition) return { ok: false, why: kind.firstEdition ? 'printing: 1st Edition product, the title does not say 1st Edition' : 'printing: the title says 1st Edition' };
-  if (kind.shadowless !== s.shadowless) return { ok: false, why: kind.shadowless ? 'printing: Shadowless product, the title does not say Shadowless' : 'printing: the title says Shadowless' };
+  // Every 1st Edition of Base Set is shadowless: a title may say it or not.
+  if (!kind.firstEdition && kind.shadowless !== s.shadowless) {
+    return { ok: false, why: kind.shadowless ? 'printing: Shadowless product, the title does not say Shadowless' : 'printing: the title says Shadowless' };
+  }
   if (kind.reverse !== s.reverse) return { ok: false, why: kind.reverse ? 'printing: Reverse Holo product, the title does not say Reverse' : 'printing: the title says Reverse Holo' };
   const number = productNumber(p);
   let numberScore: 0 | 1 | 2 = 0;
@@ -213,8 +227,22 @@ export function agreement(s: TitleSignals, p: TitleCandidate): Agreement {
       if (over > 0 && /^\d+$/.test(number.total)) return { ok: false, why: `number: the title says ${s.numberTokens[over - 1]}/${number.total}` };
     }
   }
+  const promoSet = /\bpromo/i.test(p.setName);
+  const stampedPrinting = /prerelease|stamp|staff|winner/i.test(p.printing ?? '');
+  if (stampedPrinting !== (s.stamped && !promoSet)) {
+    if (stampedPrinting) return { ok: false, why: 'printing: stamped product, the title names no stamp' };
+    if (!promoSet) return { ok: false, why: 'printing: the title names a prerelease, staff or winner stamp' };
+  }
+  if (s.promo && !promoSet && numberScore === 0) return { ok: false, why: 'set: the title says promo and names no number of this card' };
   const set = setWords(p.setName);
-  const setScore = set.length > 0 && set.every((w) => s.words.has(w)) ? set.length : 0;
+  const stray = s.shortNumbers.filter((n) => !set.includes(n));
+  if (numberScore === 0 && stray.length > 0) return { ok: false, why: `number: the title says ${stray.join(' ')}, not this card's number` };
+  // A promo set is named by the words promo or black star (its own name, "Wizards Black Star Promos", is not how sellers write it).
+  const setScore = set.length > 0 && set.every((w) => s.words.has(w)) ? set.length : promoSet && s.promo ? 1 : 0;
+  // A plain number alone is no identity ("108" of a Topps card is not card 108 of every set): it needs the set.
+  if (setScore === 0 && numberScore > 0 && /^\d+$/.test(number?.number ?? '') && numberScore < 2) {
+    return { ok: false, why: `set: the title names the number ${number?.number} but not the set (${p.setName})` };
+  }
   const printing = kind.firstEdition ? '1st Edition' : kind.shadowless ? 'Shadowless' : kind.reverse ? 'Reverse Holo' : null;
   return { ok: true, name, number: numberScore, numberText, set: setScore, setText: setScore > 0 ? set.join(' ') : null, printing, language };
 }
