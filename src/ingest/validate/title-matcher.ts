@@ -64,9 +64,9 @@ export function matchTitle(title: string, store: NamedProducts): TitleMatch {
   return { product: best.product, matchedBy: `title: ${how(best.agreement)}` };
 }
 
-/** Number with total, then number, then set words: the stronger signal first. */
+/** Number with total, then number, then set words, then a holo rarity the title names: the stronger signal first. */
 function rank(c: Scored): number {
-  return c.agreement.number * 100 + c.agreement.set;
+  return c.agreement.number * 1000 + c.agreement.set * 10 + (c.agreement.holo ? 1 : 0);
 }
 
 function strictSubset(a: readonly string[], b: readonly string[]): boolean {
@@ -84,6 +84,7 @@ function how(a: Scored['agreement']): string {
   if (a.numberText !== null) parts.push(`number ${a.numberText}`);
   parts.push(`name ${a.name.join(' ')}`);
   if (a.setText !== null) parts.push(`set ${a.setText}`);
+  if (a.holo) parts.push('holo');
   if (a.printing !== null) parts.push(a.printing);
   if (a.language !== null) parts.push(a.language);
   return parts.join(' + ');

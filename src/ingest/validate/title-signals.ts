@@ -105,6 +105,9 @@ export interface TitleSignals {
   readonly reverse: boolean;
   /** A prerelease, staff or winner stamp, or a promo: only a promo set's product (or its stamped printing) is that card. */
   readonly stamped: boolean;
+  /** "Holo" (not reverse), or "Non Holo": vintage sets print a card's holo and non-holo versions under two numbers. */
+  readonly holo: boolean;
+  readonly nonHolo: boolean;
   readonly promo: boolean;
   /** Numbers of 1 to 3 digits the title states that are no grade, year or population. */
   readonly shortNumbers: readonly string[];
@@ -133,6 +136,8 @@ export function titleSignals(title: string): TitleSignals {
     firstEdition: /\b(1st|first)( (edition|ed))?\b|\b1st ed\b|\b1ed\b/.test(lower),
     shadowless: /\bshadowless\b/.test(lower),
     reverse: /\breverse( holo| foil| holofoil)?\b|\brev holo\b/.test(lower),
+    holo: /\bholo(foil)?\b/.test(lower.replace(/\b(non|reverse|rev) holo(foil)?\b/g, '')),
+    nonHolo: /\bnon holo\b|\bnonholo\b/.test(lower),
     stamped: /\b(prerelease|pre release|stamped|stamp|staff|winner)\b/.test(lower),
     promo: /\b(promo|promos|etb|black star)\b/.test(lower),
     shortNumbers: numberTokens.filter((t) => /^\d{1,3}$/.test(t)),
@@ -150,7 +155,7 @@ export function nameWords(productName: string): string[] {
 /** The words of a set name a title must hold for it to name that set. */
 export function setWords(setName: string): string[] {
   // "SWSH04: Vivid Voltage", "SM - Hidden Fates": the code before the colon is no word sellers write.
-  const name = setName.replace(/^[A-Za-z]{1,5}\d{0,3}[a-z]?\s*[:\-–]\s*/, '');
+  const name = setName.replace(/^[A-Za-z]{1,5}\d{0,3}[a-z]?\s*[:\-–—]\s*/, '');
   const words = [...new Set(tokens(name).filter((w) => !GENERIC_SET_WORDS.has(w)))];
   // "Expedition Base Set" is sold as "Expedition"; "Base" and "Base Set 2" keep the word.
   const named = words.filter((w) => w !== 'base');
@@ -185,7 +190,18 @@ function printingKind(p: TitleCandidate): { firstEdition: boolean; shadowless: b
 
 /** How well a product agrees with a title, or why it cannot be the title's card. */
 export type Agreement =
-  | { readonly ok: true; readonly name: readonly string[]; readonly number: 0 | 1 | 2; readonly numberText: string | null; readonly set: number; readonly setText: string | null; readonly printing: string | null; readonly language: string | null }
+  | {
+      readonly ok: true;
+      readonly name: readonly string[];
+      readonly number: 0 | 1 | 2;
+      readonly numberText: string | null;
+      readonly set: number;
+      readonly setText: string | null;
+      /** The title says holo and the product's rarity is a holo one. */
+      readonly holo: boolean;
+      readonly printing: string | null;
+      readonly language: string | null;
+    }
   | { readonly ok: false; readonly why: string };
 
 /**
@@ -243,6 +259,8 @@ export function agreement(s: TitleSignals, p: TitleCandidate): Agreement {
   if (setScore === 0 && numberScore > 0 && /^\d+$/.test(number?.number ?? '') && numberScore < 2) {
     return { ok: false, why: `set: the title names the number ${number?.number} but not the set (${p.setName})` };
   }
+  const holoRarity = /\bholo\b/i.test(p.subtitle);
+  if (s.nonHolo && holoRarity) return { ok: false, why: 'rarity: the title says non holo' };
   const printing = kind.firstEdition ? '1st Edition' : kind.shadowless ? 'Shadowless' : kind.reverse ? 'Reverse Holo' : null;
-  return { ok: true, name, number: numberScore, numberText, set: setScore, setText: setScore > 0 ? set.join(' ') : null, printing, language };
+  return { ok: true, name, number: numberScore, numberText, set: setScore, setText: setScore > 0 ? set.join(' ') : null, holo: s.holo && holoRarity, printing, language };
 }
