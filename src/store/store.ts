@@ -72,6 +72,16 @@ export interface ProductStore {
 export interface PricePointReader {
   /** The points of `range` for one product (the one read a bundle makes). */
   read(productId: number, range: PricePointRange): Promise<PricePoint[]>;
+  /**
+   * The observations of one product in [from, to] that were matched to it by their title,
+   * with how (observations.matched_by), in time order: what `oracle explain` shows beside its points.
+   */
+  matchedBy(productId: number, from: number, to: number): Promise<MatchedPoint[]>;
+}
+
+/** A point matched to its product by a sold listing's title. */
+export interface MatchedPoint extends PricePoint {
+  matchedBy: string;
 }
 
 export interface PricePointSeriesReader {
