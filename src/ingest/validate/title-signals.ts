@@ -254,7 +254,8 @@ export function agreement(s: TitleSignals, p: TitleCandidate): Agreement {
   const stray = s.shortNumbers.filter((n) => !set.includes(n));
   if (numberScore === 0 && stray.length > 0) return { ok: false, why: `number: the title says ${stray.join(' ')}, not this card's number` };
   // A promo set is named by the words promo or black star (its own name, "Wizards Black Star Promos", is not how sellers write it).
-  const setScore = set.length > 0 && set.every((w) => s.words.has(w)) ? set.length : promoSet && s.promo ? 1 : 0;
+  const setNamed = set.length > 0 && set.every((w) => s.words.has(w));
+  const setScore = setNamed ? set.length : promoSet && s.promo ? 1 : 0;
   // A plain number alone is no identity ("108" of a Topps card is not card 108 of every set): it needs the set.
   if (setScore === 0 && numberScore > 0 && /^\d+$/.test(number?.number ?? '') && numberScore < 2) {
     return { ok: false, why: `set: the title names the number ${number?.number} but not the set (${p.setName})` };
@@ -262,5 +263,5 @@ export function agreement(s: TitleSignals, p: TitleCandidate): Agreement {
   const holoRarity = /\bholo\b/i.test(p.subtitle);
   if (s.nonHolo && holoRarity) return { ok: false, why: 'rarity: the title says non holo' };
   const printing = kind.firstEdition ? '1st Edition' : kind.shadowless ? 'Shadowless' : kind.reverse ? 'Reverse Holo' : null;
-  return { ok: true, name, number: numberScore, numberText, set: setScore, setText: setScore > 0 ? set.join(' ') : null, holo: s.holo && holoRarity, printing, language };
+  return { ok: true, name, number: numberScore, numberText, set: setScore, setText: setNamed ? set.join(' ') : setScore > 0 ? 'promo' : null, holo: s.holo && holoRarity, printing, language };
 }
