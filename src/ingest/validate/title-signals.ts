@@ -133,7 +133,8 @@ export function titleSignals(title: string): TitleSignals {
     words,
     numberTokens,
     slashNumbers,
-    firstEdition: /\b(1st|first)( (edition|ed))?\b|\b1st ed\b|\b1ed\b/.test(lower),
+    // "1st" alone is how sellers abbreviate it; "first" alone is no edition ("First Ever").
+    firstEdition: /\b1st\b|\bfirst (edition|ed)\b|\b1ed\b/.test(lower),
     shadowless: /\bshadowless\b/.test(lower),
     reverse: /\breverse( holo| foil| holofoil)?\b|\brev holo\b/.test(lower),
     holo: /\bholo(foil)?\b/.test(lower.replace(/\b(non|reverse|rev) holo(foil)?\b/g, '')),
@@ -150,6 +151,11 @@ export function titleSignals(title: string): TitleSignals {
 export function nameWords(productName: string): string[] {
   const core = productName.replace(/\s+-\s+[A-Za-z]{0,4}\d+[A-Za-z]?(\/[A-Za-z]{0,4}\d+)?\s*$/, '').replace(/\(\s*\d+[A-Za-z]?\s*\)/g, ' ');
   return [...new Set(tokens(core).map((w) => NAME_ALIASES[w] ?? w).filter((w) => w !== ''))];
+}
+
+/** A set word in a title, a plural `s` aside ("Champion Path" names `Champion's Path`, "Emerging Power" `Emerging Powers`). */
+function hasSetWord(words: ReadonlySet<string>, word: string): boolean {
+  return words.has(word) || (word.length > 3 && word.endsWith('s') && words.has(word.slice(0, -1))) || words.has(`${word}s`);
 }
 
 /** The words of a set name a title must hold for it to name that set. */
@@ -225,6 +231,7 @@ export function agreement(s: TitleSignals, p: TitleCandidate): Agreement {
     return { ok: false, why: kind.shadowless ? 'printing: Shadowless product, the title does not say Shadowless' : 'printing: the title says Shadowless' };
   }
   if (kind.reverse !== s.reverse) return { ok: false, why: kind.reverse ? 'printing: Reverse Holo product, the title does not say Reverse' : 'printing: the title says Reverse Holo' };
+  const promoSet = /\bpromo/i.test(p.setName);
   const number = productNumber(p);
   let numberScore: 0 | 1 | 2 = 0;
   let numberText: string | null = null;
@@ -232,8 +239,14 @@ export function agreement(s: TitleSignals, p: TitleCandidate): Agreement {
     if (number.total !== null && s.slashNumbers.some((n) => n.total === number.total && n.number !== number.number)) {
       return { ok: false, why: `number: the title says another card over ${number.total}` };
     }
+    // "Black Star Promo 050" is promo SWSH050: a promo's digits count when the title says promo.
+    const digits = /^[a-z]+(\d+)$/.exec(number.number)?.[1];
+    const promoDigits = promoSet && s.promo && digits !== undefined && s.numberTokens.includes(digits);
     const at = s.numberTokens.indexOf(number.number);
-    if (at >= 0) {
+    if (at < 0 && promoDigits) {
+      numberScore = 1;
+      numberText = number.number;
+    } else if (at >= 0) {
       const withTotal = number.total !== null && s.numberTokens.some((t, i) => t === number.number && s.numberTokens[i + 1] === number.total);
       numberScore = withTotal ? 2 : 1;
       numberText = withTotal ? `${number.number}/${number.total}` : number.number;
@@ -243,7 +256,6 @@ export function agreement(s: TitleSignals, p: TitleCandidate): Agreement {
       if (over > 0 && /^\d+$/.test(number.total)) return { ok: false, why: `number: the title says ${s.numberTokens[over - 1]}/${number.total}` };
     }
   }
-  const promoSet = /\bpromo/i.test(p.setName);
   const stampedPrinting = /prerelease|stamp|staff|winner/i.test(p.printing ?? '');
   if (stampedPrinting !== (s.stamped && !promoSet)) {
     if (stampedPrinting) return { ok: false, why: 'printing: stamped product, the title names no stamp' };
@@ -254,7 +266,7 @@ export function agreement(s: TitleSignals, p: TitleCandidate): Agreement {
   const stray = s.shortNumbers.filter((n) => !set.includes(n));
   if (numberScore === 0 && stray.length > 0) return { ok: false, why: `number: the title says ${stray.join(' ')}, not this card's number` };
   // A promo set is named by the words promo or black star (its own name, "Wizards Black Star Promos", is not how sellers write it).
-  const setNamed = set.length > 0 && set.every((w) => s.words.has(w));
+  const setNamed = set.length > 0 && set.every((w) => hasSetWord(s.words, w));
   const setScore = setNamed ? set.length : promoSet && s.promo ? 1 : 0;
   // A plain number alone is no identity ("108" of a Topps card is not card 108 of every set): it needs the set.
   if (setScore === 0 && numberScore > 0 && /^\d+$/.test(number?.number ?? '') && numberScore < 2) {
