@@ -48,7 +48,8 @@ export function matchTitle(title: string, store: NamedProducts): TitleMatch {
   // The title names the most specific name it holds: "Dark Charizard" is not "Charizard".
   const specific = agreeing.filter((c) => !agreeing.some((o) => o !== c && strictSubset(c.agreement.name, o.agreement.name)));
   if (specific.length === 0) {
-    const near = refused.slice(0, CANDIDATES_NAMED);
+    // The nearest first: the card in another language or printing, then in another set, then another number.
+    const near = refused.sort((a, b) => nearness(a.why) - nearness(b.why)).slice(0, CANDIDATES_NAMED);
     const because = near.length === 0 ? 'no catalog product has the name words of the title' : `no catalog product agrees with it: ${near.map((r) => `${r.product.productKey} (${r.why})`).join('; ')}`;
     return { kind: 'unknown', reason: `title matches no product: ${because}` };
   }
@@ -62,6 +63,13 @@ export function matchTitle(title: string, store: NamedProducts): TitleMatch {
     return { kind: 'ambiguous', reason: `title matches ${tied.length} products equally (${how(best.agreement)}): ${named(tied)}; give product_key` };
   }
   return { product: best.product, matchedBy: `title: ${how(best.agreement)}` };
+}
+
+/** How near a refused candidate came, by the signal that refused it (lower: nearer). */
+function nearness(why: string): number {
+  const order = ['language', 'printing', 'rarity', 'set', 'number'];
+  const at = order.indexOf(why.slice(0, why.indexOf(':')));
+  return at < 0 ? order.length : at;
 }
 
 /** Number with total, then number, then set words, then a holo rarity the title names: the stronger signal first. */

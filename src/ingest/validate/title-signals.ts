@@ -183,6 +183,9 @@ export function productNumber(p: Pick<TitleCandidate, 'productName' | 'subtitle'
   return null;
 }
 
+/** Printings that carry a stamp: only a title naming a stamp is theirs. */
+const STAMP_PRINTING = /prerelease|stamp|staff|winner/i;
+
 /** How a product's printing reads: first edition, shadowless, reverse holo, or regular. */
 function printingKind(p: TitleCandidate): { firstEdition: boolean; shadowless: boolean; reverse: boolean } {
   const printing = (p.printing ?? '').toLowerCase();
@@ -211,69 +214,89 @@ export type Agreement =
   | { readonly ok: false; readonly why: string };
 
 /**
- * Whether product `p` can be the card a title with `s` describes: every word of its name is
- * in the title; its language is the one the title names (none named: English); the title's
- * printing words are its printing's; no `N/T` of the title is over its total with another
- * number. Then how strongly: its number with its total (2), its number alone (1) or not
- * (0), and how many words of its set the title holds (0 unless all of them).
+ * Whether product `p` can be the card a title with `s` describes, and how strongly it agrees
+ * (docs/feeds.md, "Matched by title"). It cannot when a word of its name is missing, when its
+ * language, printing, stamp or holo rarity is not the title's, or when the title's numbers
+ * say another card. Otherwise: its number with its total (2), its number alone (1) or not
+ * (0); how many words of its set the title holds (0 unless all of them); a holo rarity the
+ * title names.
  */
 export function agreement(s: TitleSignals, p: TitleCandidate): Agreement {
   const name = nameWords(p.productName);
   if (name.length === 0 || name.some((w) => !s.words.has(w))) return { ok: false, why: 'name' };
   const language = p.language ?? null;
-  if (s.languages.length > 1) return { ok: false, why: `language: the title names ${s.languages.join(' and ')}` };
-  const titleLanguage = s.language === 'English' ? null : s.language;
-  if (titleLanguage !== language) return { ok: false, why: `language: ${language ?? 'English'} product, title ${s.language === null ? 'names no language' : `says ${s.language}`}` };
   const kind = printingKind(p);
-  if (kind.firstEdition !== s.firstEdition) return { ok: false, why: kind.firstEdition ? 'printing: 1st Edition product, the title does not say 1st Edition' : 'printing: the title says 1st Edition' };
-  // Every 1st Edition of Base Set is shadowless: a title may say it or not.
-  if (!kind.firstEdition && kind.shadowless !== s.shadowless) {
-    return { ok: false, why: kind.shadowless ? 'printing: Shadowless product, the title does not say Shadowless' : 'printing: the title says Shadowless' };
-  }
-  if (kind.reverse !== s.reverse) return { ok: false, why: kind.reverse ? 'printing: Reverse Holo product, the title does not say Reverse' : 'printing: the title says Reverse Holo' };
   const promoSet = /\bpromo/i.test(p.setName);
+  const holoRarity = /\bholo\b/i.test(p.subtitle);
+  const refused = languageRefusal(s, language) ?? printingRefusal(s, p, kind, promoSet) ?? (s.nonHolo && holoRarity ? 'rarity: the title says non holo' : null);
+  if (refused !== null) return { ok: false, why: refused };
+
   const number = productNumber(p);
-  let numberScore: 0 | 1 | 2 = 0;
-  let numberText: string | null = null;
-  if (number !== null) {
-    if (number.total !== null && s.slashNumbers.some((n) => n.total === number.total && n.number !== number.number)) {
-      return { ok: false, why: `number: the title says another card over ${number.total}` };
-    }
-    // "Black Star Promo 050" is promo SWSH050: a promo's digits count when the title says promo.
-    const digits = /^[a-z]+(\d+)$/.exec(number.number)?.[1];
-    const promoDigits = promoSet && s.promo && digits !== undefined && s.numberTokens.includes(digits);
-    const at = s.numberTokens.indexOf(number.number);
-    if (at < 0 && promoDigits) {
-      numberScore = 1;
-      numberText = number.number;
-    } else if (at >= 0) {
-      const withTotal = number.total !== null && s.numberTokens.some((t, i) => t === number.number && s.numberTokens[i + 1] === number.total);
-      numberScore = withTotal ? 2 : 1;
-      numberText = withTotal ? `${number.number}/${number.total}` : number.number;
-    } else if (number.total !== null) {
-      // "4 102" in a slug: another number right before this card's total is another card of the set.
-      const over = s.numberTokens.findIndex((t, i) => i > 0 && t === number.total && /^\d+$/.test(s.numberTokens[i - 1]!) && Number(s.numberTokens[i - 1]) <= Number(t) + 100);
-      if (over > 0 && /^\d+$/.test(number.total)) return { ok: false, why: `number: the title says ${s.numberTokens[over - 1]}/${number.total}` };
-    }
-  }
-  const stampedPrinting = /prerelease|stamp|staff|winner/i.test(p.printing ?? '');
-  if (stampedPrinting !== (s.stamped && !promoSet)) {
-    if (stampedPrinting) return { ok: false, why: 'printing: stamped product, the title names no stamp' };
-    if (!promoSet) return { ok: false, why: 'printing: the title names a prerelease, staff or winner stamp' };
-  }
-  if (s.promo && !promoSet && numberScore === 0) return { ok: false, why: 'set: the title says promo and names no number of this card' };
+  const found = number === null ? { score: 0 as const, text: null } : numberAgreement(s, number, promoSet);
+  if ('why' in found) return { ok: false, why: found.why };
+  if (s.promo && !promoSet && found.score === 0) return { ok: false, why: 'set: the title says promo and names no number of this card' };
   const set = setWords(p.setName);
   const stray = s.shortNumbers.filter((n) => !set.includes(n));
-  if (numberScore === 0 && stray.length > 0) return { ok: false, why: `number: the title says ${stray.join(' ')}, not this card's number` };
-  // A promo set is named by the words promo or black star (its own name, "Wizards Black Star Promos", is not how sellers write it).
+  if (found.score === 0 && stray.length > 0) return { ok: false, why: `number: the title says ${stray.join(' ')}, not this card's number` };
   const setNamed = set.length > 0 && set.every((w) => hasSetWord(s.words, w));
+  // A promo set is named by the words promo or black star: its own name ("Wizards Black Star Promos") is not how sellers write it.
   const setScore = setNamed ? set.length : promoSet && s.promo ? 1 : 0;
   // A plain number alone is no identity ("108" of a Topps card is not card 108 of every set): it needs the set.
-  if (setScore === 0 && numberScore > 0 && /^\d+$/.test(number?.number ?? '') && numberScore < 2) {
+  if (setScore === 0 && found.score === 1 && /^\d+$/.test(number?.number ?? '')) {
     return { ok: false, why: `set: the title names the number ${number?.number} but not the set (${p.setName})` };
   }
-  const holoRarity = /\bholo\b/i.test(p.subtitle);
-  if (s.nonHolo && holoRarity) return { ok: false, why: 'rarity: the title says non holo' };
-  const printing = kind.firstEdition ? '1st Edition' : kind.shadowless ? 'Shadowless' : kind.reverse ? 'Reverse Holo' : null;
-  return { ok: true, name, number: numberScore, numberText, set: setScore, setText: setNamed ? set.join(' ') : setScore > 0 ? 'promo' : null, holo: s.holo && holoRarity, printing, language };
+  return {
+    ok: true,
+    name,
+    number: found.score,
+    numberText: found.text,
+    set: setScore,
+    setText: setNamed ? set.join(' ') : setScore > 0 ? 'promo' : null,
+    holo: s.holo && holoRarity,
+    printing: kind.firstEdition ? '1st Edition' : kind.shadowless ? 'Shadowless' : kind.reverse ? 'Reverse Holo' : null,
+    language,
+  };
+}
+
+/** Why a product of `language` (null: English) is not the title's card, or null. */
+function languageRefusal(s: TitleSignals, language: string | null): string | null {
+  if (s.languages.length > 1) return `language: the title names ${s.languages.join(' and ')}`;
+  const titleLanguage = s.language === 'English' ? null : s.language;
+  if (titleLanguage === language) return null;
+  return `language: ${language ?? 'English'} product, title ${s.language === null ? 'names no language' : `says ${s.language}`}`;
+}
+
+/** Why a product's printing or stamp is not the title's, or null. */
+function printingRefusal(s: TitleSignals, p: TitleCandidate, kind: ReturnType<typeof printingKind>, promoSet: boolean): string | null {
+  if (kind.firstEdition !== s.firstEdition) return kind.firstEdition ? 'printing: 1st Edition product, the title does not say 1st Edition' : 'printing: the title says 1st Edition';
+  // Every 1st Edition of Base Set is shadowless: a title may say it or not.
+  if (!kind.firstEdition && kind.shadowless !== s.shadowless) {
+    return kind.shadowless ? 'printing: Shadowless product, the title does not say Shadowless' : 'printing: the title says Shadowless';
+  }
+  if (kind.reverse !== s.reverse) return kind.reverse ? 'printing: Reverse Holo product, the title does not say Reverse' : 'printing: the title says Reverse Holo';
+  const stampedPrinting = STAMP_PRINTING.test(p.printing ?? '');
+  if (stampedPrinting && !s.stamped) return 'printing: stamped product, the title names no stamp';
+  // A prerelease card is a promo (SWSH066) or a stamped printing, never the set's own card.
+  if (s.stamped && !stampedPrinting && !promoSet) return 'printing: the title names a prerelease, staff or winner stamp';
+  return null;
+}
+
+/** How the title states `number`: with its total (2), alone (1), not at all (0), or why it says another card. */
+function numberAgreement(s: TitleSignals, number: CardNumber, promoSet: boolean): { score: 0 | 1 | 2; text: string | null } | { why: string } {
+  if (number.total !== null && s.slashNumbers.some((n) => n.total === number.total && n.number !== number.number)) {
+    return { why: `number: the title says another card over ${number.total}` };
+  }
+  if (s.numberTokens.includes(number.number)) {
+    const withTotal = number.total !== null && s.numberTokens.some((t, i) => t === number.number && s.numberTokens[i + 1] === number.total);
+    return withTotal ? { score: 2, text: `${number.number}/${number.total}` } : { score: 1, text: number.number };
+  }
+  // "Black Star Promo 050" is promo SWSH050: a promo's digits count when the title says promo.
+  const digits = /^[a-z]+(\d+)$/.exec(number.number)?.[1];
+  if (promoSet && s.promo && digits !== undefined && s.numberTokens.includes(digits)) return { score: 1, text: number.number };
+  if (number.total !== null && /^\d+$/.test(number.total)) {
+    // "101 108" in a slug: another number right before this card's total is another card of the set.
+    const over = s.numberTokens.findIndex((t, i) => i > 0 && t === number.total && /^\d+$/.test(s.numberTokens[i - 1]!) && Number(s.numberTokens[i - 1]) <= Number(t) + 100);
+    if (over > 0) return { why: `number: the title says ${s.numberTokens[over - 1]}/${number.total}` };
+  }
+  return { score: 0, text: null };
 }
