@@ -48,6 +48,7 @@ const ON_POSTGRES = [
   'test/http/upstream-faults.test.ts',
   'test/ingest/parallel-reader.test.ts',
   'test/ingest/pipeline.test.ts',
+  'test/ingest/title-matcher.test.ts',
   'test/service/export.test.ts',
   'test/store/contract.test.ts',
   'test/store/price-points.test.ts',

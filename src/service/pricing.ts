@@ -6,7 +6,7 @@
 import type { PricingBundle, PricingParams } from '../domain/bundle.js';
 import { NoCatalogMappingError, UnknownProductError } from '../domain/errors.js';
 import { computeBundle, explainSlot, pointsRequest, timelineOfColumns, type Calibration, type ComputeBundleInput } from '../engine/index.js';
-import type { EvidenceBody } from '../domain/evidence.js';
+import { withTitleMatches, type EvidenceBody } from '../domain/evidence.js';
 import type { Store, StoredProduct } from '../store/store.js';
 import { parseCalibration } from './calibration.js';
 import { suggestKeys } from './suggest.js';
@@ -136,7 +136,13 @@ export function createPricing(store: Store): Pricing {
       }
     },
     value: (rows, problems, params) => valueCollection({ productByKey, productByRefsource, price }, rows, problems, params),
-    explain: async (product, slot, params, id) => explainSlot(await readInput(product, params, id), slot),
+    async explain(product, slot, params, id) {
+      const body = explainSlot(await readInput(product, params, id), slot);
+      const times = body.points.map((p) => Date.parse(p.observed_at));
+      if (times.length === 0) return body;
+      const matched = await store.pricePoints.matchedBy(product.id, Math.min(...times), Math.max(...times));
+      return withTitleMatches(body, matched, toIsoUtc);
+    },
     priceSeries,
     async history(product, params, request, id) {
       return historyOf(product.productKey, request, await priceSeries(product, params, request.instants, id));

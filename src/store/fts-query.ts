@@ -52,3 +52,12 @@ export function matchAnyWord(text: string): string | null {
   const p = anyWordPhrases(text);
   return p.length === 0 ? null : p.map(ftsPhrase).join(' OR ');
 }
+
+/**
+ * Products whose name holds any of `words`, each a whole word (no prefix: "mew" is not
+ * "mewtwo"); null when no word has a letter or digit. The title matcher's candidates.
+ */
+export function matchNameWords(words: readonly string[]): string | null {
+  const tokens = [...new Set(words.flatMap((w) => w.match(WORD_PARTS) ?? []))];
+  return tokens.length === 0 ? null : `{product_name} : (${tokens.map((t) => `"${t}"`).join(' OR ')})`;
+}

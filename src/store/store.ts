@@ -73,6 +73,16 @@ export interface ProductStore {
 export interface PricePointReader {
   /** The points of `range` for one product (the one read a bundle makes). */
   read(productId: number, range: PricePointRange): Promise<PricePoint[]>;
+  /**
+   * The observations of one product in [from, to] that were matched to it by their title,
+   * with how (observations.matched_by), in time order: what `oracle explain` shows beside its points.
+   */
+  matchedBy(productId: number, from: number, to: number): Promise<MatchedPoint[]>;
+}
+
+/** A point matched to its product by a sold listing's title. */
+export interface MatchedPoint extends PricePoint {
+  matchedBy: string;
 }
 
 export interface PricePointSeriesReader {
@@ -157,6 +167,11 @@ export interface ProductLookup {
   findByKey(productKey: string): StoredProduct | undefined;
   findByRefsourceId(refsourceId: string): StoredProduct | undefined;
   findByTcgplayerId(tcgplayerId: string): StoredProduct[];
+  /**
+   * Every product whose name holds one of `words` as a whole word (the catalog's full-text
+   * index, folded as it folds: case and diacritics), by id: the candidates of a title match.
+   */
+  productsNamed(words: readonly string[]): StoredProduct[];
 }
 
 /**
@@ -188,6 +203,8 @@ export interface IngestWriter {
     externalId: string,
     /** How many sales a price guide's quote summarises; null or absent for a sale. Not part of the identity. */
     salesVolume?: number | null,
+    /** How a listing that named no product was matched to this one (observations.matched_by); null when the record named it. */
+    matchedBy?: string | null,
   ): void;
   /** Commits the batch (dry: counts it, writing nothing): how many of its observations were new. */
   commit(): Promise<InsertResult>;

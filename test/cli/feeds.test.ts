@@ -266,7 +266,7 @@ describe('feeding the oracle from PriceCharting, TCGplayer and sold listings', (
   it('refuses a whole item_sales/search response with the jq line that unwraps it', async () => {
     const run = await oracle(['ingest', '--format', 'sold-listings', SOLD_SEARCH]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/^oracle: .*item-sales-search\.json:1: not valid JSON: .* \(is this NDJSON\? a whole item_sales\/search response is not read: give its listings, one per line, each with product_key \(jq -c '\.itemSales\[\] \+ \{product_key: "\.\.\."\}'/);
+    expect(run.stderr).toMatch(/^oracle: .*item-sales-search\.json:1: not valid JSON: .* \(is this NDJSON\? a whole item_sales\/search response is not read: give its listings, one per line \(jq -c '\.itemSales\[\]'/);
   });
 
   it('rejects an --observed-at without a time zone as a usage error', async () => {

@@ -61,6 +61,13 @@ export function renderEvidence(ev: EvidenceBody, width: number): string {
       lines.push(`  ${r.condition} ${span}: ${r.reason}`);
     }
   }
+  // Sales that named no product: how their title matched this one (docs/feeds.md, "Matched by title").
+  const matched = ev.points.filter((x) => x.matched_by !== undefined);
+  if (matched.length > 0) {
+    lines.push('');
+    lines.push('Matched by title:');
+    for (const x of matched) lines.push(`  ${x.condition} ${x.observed_at} ${formatUsd(x.price_minor)} ${x.source}: ${x.matched_by}`);
+  }
   lines.push('');
   lines.push('Steps:');
   ev.steps.forEach((s, i) => {

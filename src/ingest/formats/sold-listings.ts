@@ -2,7 +2,7 @@
  * Sold listings as a marketplace reports them (`--format sold-listings`): one JSON object per
  * listing, NDJSON or a JSON array, in the field names of eBay's Marketplace Insights API
  * (an element of the `itemSales` array of `item_sales/search`), plus the catalog product it
- * is a sale of. Each listing becomes one observation per unit sold; grader and grade come
+ * is a sale of when the user knows it; else the product is matched from the title. Each listing becomes one observation per unit sold; grader and grade come
  * from structured fields when present, else from the title (title-grade.ts). The record, the
  * rules and their sources are in docs/feeds.md, "Sold listings".
  */
@@ -54,7 +54,7 @@ const CARD_CONDITIONS: Readonly<Record<string, PlayedCondition | null>> = {
 /** Grader names as eBay's descriptor values may spell them, to the name observations use. */
 const GRADER_ALIASES: Readonly<Record<string, string>> = { BECKETT: 'BGS' };
 
-const UNWRAP = `give its listings, one per line, each with product_key (jq -c '.itemSales[] + {product_key: "..."}', docs/feeds.md)`;
+const UNWRAP = `give its listings, one per line (jq -c '.itemSales[]', docs/feeds.md)`;
 
 /** One observation of a sold listing, in the canonical record's field names. */
 export interface SoldListingObservation {
@@ -62,6 +62,8 @@ export interface SoldListingObservation {
   external_id: string;
   product_key?: string;
   refsource_id?: string;
+  /** The listing's title, when it names no product: the product is matched from it (validate/title-matcher.ts). */
+  title?: string;
   observed_at: string;
   price: string;
   currency: 'USD';
@@ -108,10 +110,11 @@ function requiredText(fields: Fields, name: string): string {
   return value.trim();
 }
 
-function productReference(fields: Fields): { product_key: string } | { refsource_id: string } {
+/** The product the listing names, else its title to match one by (docs/feeds.md, "Matched by title"). */
+function productReference(fields: Fields): { product_key: string } | { refsource_id: string } | { title: string } {
   if (fields.product_key !== undefined) return { product_key: requiredText(fields, 'product_key') };
   if (fields.refsource_id !== undefined) return { refsource_id: String(fields.refsource_id).trim() };
-  throw new RowRejection('the listing names no catalog product: add product_key or refsource_id (the marketplace does not know our catalog)');
+  return { title: requiredText(fields, 'title') };
 }
 
 /** `lastSoldPrice.value` in USD; another currency is rejected, never converted. */

@@ -14,6 +14,10 @@ export class ObservationValues {
   tcgplayerId: string | undefined = undefined;
   /** With tcgplayerId: the printing of a TCGplayer price (feed records only; CSV cells have none). */
   printing: string | undefined = undefined;
+  /** A sold listing's title when the record names no product (feed records only): matched to a product by it. */
+  title: string | undefined = undefined;
+  /** How the title matched its product (observations.matched_by); null when the record named it. */
+  matchedBy: string | null = null;
   source = '';
   observedAt = 0;
   priceMinor = 0;
@@ -52,5 +56,7 @@ export class ObservationValues {
     this.condition = ungraded ? UNGRADED : conditionKey(grader, this.grade);
     this.externalId = externalId ?? '';
     this.salesVolume = null;
+    this.title = undefined;
+    this.matchedBy = null;
   }
 }

@@ -9,7 +9,7 @@ import { isPlayedGrader, UNGRADED } from '../../domain/conditions.js';
 import { parseInstant } from '../../domain/time.js';
 import { dateField, digits, PRINTING, productKey, show, text, unknownFieldsMessage } from './fields.js';
 import type { ObservationValues } from './observation-values.js';
-import { CURRENCY, GRADE, GRADER, NO_CONTROL_200, PRICE, PRICE_MINOR, SALES_VOLUME, SOURCE, toCents } from './patterns.js';
+import { CURRENCY, GRADE, GRADER, NO_CONTROL_200, NO_CONTROL_2000, PRICE, PRICE_MINOR, SALES_VOLUME, SOURCE, toCents } from './patterns.js';
 import { normalizeRecord, rejectReason, type CanonicalRecord } from './record.js';
 
 /** Epoch ms. Whether it is in the future is checked at ingest, which has the clock (domain/observation.ts). */
@@ -59,12 +59,14 @@ export const observationRecordSchema = z
       external_id: text('external_id', NO_CONTROL_200, 'must be 1 to 200 characters without control characters').optional(),
       /** A price guide's quote: how many sales it summarises (docs/cli.md, input formats). */
       sales_volume: text('sales_volume', SALES_VOLUME, 'must be a whole number of sales, 0 or more').transform(Number).optional(),
+      /** Internal: a sold listing's title, when it names no product: the product is matched from it (title-matcher.ts). */
+      title: text('title', NO_CONTROL_2000, 'must be at most 2,000 characters without control characters').optional(),
     },
     { error: unknownFieldsMessage },
   )
   .superRefine((r, ctx) => {
     const fail = (message: string) => ctx.addIssue({ code: 'custom', input: r, message });
-    if (r.product_key === undefined && r.refsource_id === undefined && r.tcgplayer_id === undefined) {
+    if (r.product_key === undefined && r.refsource_id === undefined && r.tcgplayer_id === undefined && r.title === undefined) {
       fail('the record names no product: give product_key or refsource_id');
     } else if (r.price_minor === undefined && r.price === undefined) {
       fail('the record has no price: give price_minor (cents) or price (dollars)');
@@ -88,7 +90,7 @@ export type ObservationRecord = z.output<typeof observationRecordSchema>;
  * not one: only TCGplayer rows carry it, and the CSV fast path (observation-fast.ts) reads
  * none.
  */
-export const OBSERVATION_FIELDS: readonly string[] = Object.keys(observationRecordSchema.shape).filter((name) => name !== 'printing');
+export const OBSERVATION_FIELDS: readonly string[] = Object.keys(observationRecordSchema.shape).filter((name) => name !== 'printing' && name !== 'title');
 
 /**
  * Checks one observation record against the schema and fills `out` from it: the reason the
@@ -102,5 +104,6 @@ export function checkObservation(record: CanonicalRecord, out: ObservationValues
   out.set(r.product_key, r.refsource_id, r.tcgplayer_id, r.source, r.observed_at, (r.price_minor ?? r.price) as number, r.grader, r.grade, r.external_id);
   out.printing = r.printing;
   out.salesVolume = r.sales_volume ?? null;
+  out.title = r.product_key === undefined && r.refsource_id === undefined && r.tcgplayer_id === undefined ? r.title : undefined;
   return null;
 }

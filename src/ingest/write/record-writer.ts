@@ -16,6 +16,7 @@ import { cellsRecord, readObservationCells, type ObservationColumns } from '../v
 import { ObservationValues } from '../validate/observation-values.js';
 import { checkObservation } from '../validate/observation.js';
 import { ProductResolver, type Unresolved } from '../validate/product-resolver.js';
+import { matchTitle } from '../validate/title-matcher.js';
 import { normalizeRecord, rejectReason, type CanonicalRecord } from '../validate/record.js';
 import { identityConflicts, sameProduct } from './product-identity.js';
 import type { RejectsWriter } from './rejects-writer.js';
@@ -221,6 +222,13 @@ export class RecordWriter implements NormalizedRecordSink {
   /** Resolves and writes (dry: counts) one valid observation; why not when its product is unknown. */
   private write(v: ObservationValues): Unresolved | null {
     if (this.products.length > 0) this.writeProducts(); // a feed row's product comes first
+    if (v.title !== undefined) {
+      const matched = matchTitle(v.title, this.writer.products);
+      if ('reason' in matched) return { reason: matched.reason, skip: matched.kind === 'ambiguous' ? 'ambiguous title' : 'unmatched title' };
+      v.matchedBy = matched.matchedBy;
+      this.keep(matched.product.id, v);
+      return null;
+    }
     const product = this.resolver.resolve(v);
     if ('reason' in product) return product;
     this.keep(product.id, v);
@@ -239,7 +247,7 @@ export class RecordWriter implements NormalizedRecordSink {
 
   /** Inserts (dry: counts) one resolved observation; commits every batchSize records. */
   private keep(productId: number, v: ObservationValues): void {
-    this.writer.insert(productId, v.condition, v.observedAt, v.priceMinor, v.source, v.grader, v.grade, v.externalId, v.salesVolume);
+    this.writer.insert(productId, v.condition, v.observedAt, v.priceMinor, v.source, v.grader, v.grade, v.externalId, v.salesVolume, v.matchedBy);
     this.uncommitted += 1;
     if (!this.held && this.uncommitted >= this.options.batchSize) this.flush();
   }

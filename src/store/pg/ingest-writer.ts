@@ -28,14 +28,15 @@ import type { InsertResult, IngestWriter, IngestWriterOptions, ProductLookup, St
 import { toPgDatabaseError, type PgClient, type PgPool } from './connection.js';
 import { bumpDataVersion } from './data-version.js';
 import { upsertProducts } from './products.js';
+import { tokenize } from './search.js';
 import { takeWriteLock } from './write-lock.js';
 
-const COLUMNS = 'product_id, condition, observed_at, price_minor, source, grader, grade, external_id, sales_volume';
+const COLUMNS = 'product_id, condition, observed_at, price_minor, source, grader, grade, external_id, sales_volume, matched_by';
 
 const SESSION_TABLES = [
   `CREATE TEMP TABLE IF NOT EXISTS observations_staging (
      product_id integer NOT NULL, condition text NOT NULL, observed_at bigint NOT NULL, price_minor bigint NOT NULL,
-     source text NOT NULL, grader text NOT NULL, grade double precision, external_id text NOT NULL, sales_volume integer
+     source text NOT NULL, grader text NOT NULL, grade double precision, external_id text NOT NULL, sales_volume integer, matched_by text
    ) ON COMMIT DELETE ROWS`,
   'CREATE TEMP TABLE IF NOT EXISTS provisional_products (provisional integer PRIMARY KEY, id integer NOT NULL)',
   'CREATE TEMP TABLE IF NOT EXISTS dry_run_seen (identity text PRIMARY KEY)',
@@ -48,7 +49,7 @@ const SESSION_TABLES = [
  */
 const STAGED = `SELECT CASE WHEN s.product_id < 0 THEN (SELECT m.id FROM provisional_products m WHERE m.provisional = s.product_id)
       ELSE s.product_id END,
-    s.condition, s.observed_at, s.price_minor, s.source, s.grader, s.grade, s.external_id, s.sales_volume
+    s.condition, s.observed_at, s.price_minor, s.source, s.grader, s.grade, s.external_id, s.sales_volume, s.matched_by
   FROM observations_staging s`;
 
 const MERGE = `WITH inserted AS (
@@ -95,6 +96,8 @@ class Catalog implements ProductLookup {
   private readonly byKey = new Map<string, StoredProduct>();
   private readonly byRefsource = new Map<string, StoredProduct>();
   private readonly byTcgplayer = new Map<string, StoredProduct[]>();
+  /** Products by each word of their name (as the search index folds it), built on the first title match. */
+  private byNameWord: Map<string, StoredProduct[]> | null = null;
 
   findByKey(productKey: string): StoredProduct | undefined {
     return this.byKey.get(productKey);
@@ -105,9 +108,26 @@ class Catalog implements ProductLookup {
   findByTcgplayerId(tcgplayerId: string): StoredProduct[] {
     return this.byTcgplayer.get(tcgplayerId) ?? [];
   }
+  /** As the SQLite store's full-text match of name words: whole words, folded as its index folds them, by id. */
+  productsNamed(words: readonly string[]): StoredProduct[] {
+    if (this.byNameWord === null) {
+      this.byNameWord = new Map();
+      for (const product of this.byKey.values()) {
+        for (const word of new Set(tokenize(product.productName))) {
+          const list = this.byNameWord.get(word);
+          if (list === undefined) this.byNameWord.set(word, [product]);
+          else list.push(product);
+        }
+      }
+    }
+    const found = new Set<StoredProduct>();
+    for (const word of new Set(words.flatMap((w) => tokenize(w)))) for (const p of this.byNameWord.get(word) ?? []) found.add(p);
+    return [...found].sort((a, b) => order(a.id) - order(b.id));
+  }
 
   /** Adds or replaces a product (by key), moving its refsource and TCGplayer entries with it. */
   set(product: StoredProduct): void {
+    this.byNameWord = null;
     const old = this.byKey.get(product.productKey);
     if (old) {
       if (old.refsourceId !== null && this.byRefsource.get(old.refsourceId) === old) this.byRefsource.delete(old.refsourceId);
@@ -129,6 +149,7 @@ class Catalog implements ProductLookup {
   }
 
   clear(): void {
+    this.byNameWord = null;
     this.byKey.clear();
     this.byRefsource.clear();
     this.byTcgplayer.clear();
@@ -292,8 +313,8 @@ export async function openPgIngestWriter(pool: PgPool, url: string, options: Ing
         batch.products.push(p);
       }
     },
-    insert(productId, condition, observedAt, priceMinor, source, grader, grade, externalId, salesVolume) {
-      batch.text += `${productId}\t${copyText(condition)}\t${observedAt}\t${priceMinor}\t${copyText(source)}\t${copyText(grader)}\t${grade === null ? '\\N' : grade}\t${copyText(externalId)}\t${salesVolume === null || salesVolume === undefined ? '\\N' : salesVolume}\n`;
+    insert(productId, condition, observedAt, priceMinor, source, grader, grade, externalId, salesVolume, matchedBy) {
+      batch.text += `${productId}\t${copyText(condition)}\t${observedAt}\t${priceMinor}\t${copyText(source)}\t${copyText(grader)}\t${grade === null ? '\\N' : grade}\t${copyText(externalId)}\t${salesVolume === null || salesVolume === undefined ? '\\N' : salesVolume}\t${matchedBy == null ? '\\N' : copyText(matchedBy)}\n`;
       batch.rows += 1;
       if (batch.text.length >= CHUNK_BYTES) flushText();
     },

@@ -7,7 +7,7 @@
  */
 import { PRICED_CONDITIONS } from '../../domain/conditions.js';
 import type { ConditionPoints, PricePoint } from '../../domain/observation.js';
-import type { PricePointRange } from '../store.js';
+import type { MatchedPoint, PricePointRange } from '../store.js';
 import { pointColumns, seriesSpan, type Row } from '../series-points.js';
 import type { Session } from './session.js';
 
@@ -56,6 +56,15 @@ export function createPgPricePointReader(session: Session) {
   const rows = (text: string, params: unknown[]) =>
     session.prepared<{ condition: string; source: string; observed_at: number; price_minor: number; sales_volume: number | null }>(text, params);
   return {
+    /** Points matched by title in [from, to] (PricePointReader.matchedBy), as the SQLite store orders them. */
+    async matchedBy(productId: number, from: number, to: number): Promise<MatchedPoint[]> {
+      const found = await session.query<{ condition: string; source: string; observed_at: string | number; price_minor: string | number; matched_by: string }>(
+        `SELECT condition, source, observed_at, price_minor, matched_by FROM observations
+         WHERE product_id = $1 AND observed_at >= $2 AND observed_at <= $3 AND matched_by IS NOT NULL ORDER BY observed_at, id`,
+        [productId, from, to],
+      );
+      return found.map((r) => ({ condition: r.condition, source: r.source, observedAt: Number(r.observed_at), priceMinor: Number(r.price_minor), matchedBy: r.matched_by }));
+    },
     /** The points of `range` for one product, as ../price-points.ts's read returns them. */
     async read(productId: number, range: PricePointRange): Promise<PricePoint[]> {
       const [older, inWindow] = await Promise.all([

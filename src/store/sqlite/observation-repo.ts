@@ -75,8 +75,8 @@ export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) 
   const writing = preparedOnFirstUse(() => ({
     begin: db.prepare('BEGIN IMMEDIATE'),
     insert: db.prepare(
-      `INSERT OR IGNORE INTO observations (product_id, condition, observed_at, price_minor, source, grader, grade, external_id, sales_volume)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR IGNORE INTO observations (product_id, condition, observed_at, price_minor, source, grader, grade, external_id, sales_volume, matched_by)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     bumpProduct: db.prepare(
       `UPDATE products SET observation_count = observation_count + ?,
@@ -103,9 +103,9 @@ export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) 
     };
     return {
       begin: start,
-      insert(productId, condition, observedAt, priceMinor, source, grader, grade, externalId, salesVolume) {
+      insert(productId, condition, observedAt, priceMinor, source, grader, grade, externalId, salesVolume, matchedBy) {
         if (!open) start();
-        if (statements.insert.run(productId, condition, observedAt, priceMinor, source, grader, grade, externalId, salesVolume ?? null).changes === 0) return false;
+        if (statements.insert.run(productId, condition, observedAt, priceMinor, source, grader, grade, externalId, salesVolume ?? null, matchedBy ?? null).changes === 0) return false;
         const agg = perProduct.get(productId);
         if (agg === undefined) perProduct.set(productId, [1, observedAt]);
         else {

@@ -7,7 +7,7 @@
 import type { Statement } from 'better-sqlite3';
 import { PRICED_CONDITIONS } from '../../domain/conditions.js';
 import type { PricePoint } from '../../domain/observation.js';
-import type { PricePointRange } from '../store.js';
+import type { MatchedPoint, PricePointRange } from '../store.js';
 import { preparedOnFirstUse, type SqliteDatabase } from './connection.js';
 
 
@@ -61,7 +61,18 @@ export function createPricePointReader(db: SqliteDatabase) {
     return statement;
   }
 
+  const matched = preparedOnFirstUse(() =>
+    db.prepare<[number, number, number], { condition: string; source: string; observedAt: number; priceMinor: number; matchedBy: string }>(
+      `SELECT condition, source, observed_at AS observedAt, price_minor AS priceMinor, matched_by AS matchedBy FROM observations
+       WHERE product_id = ? AND observed_at >= ? AND observed_at <= ? AND matched_by IS NOT NULL ORDER BY observed_at, id`,
+    ),
+  );
+
   return {
+    /** Points matched by title in [from, to] (PricePointReader.matchedBy). */
+    matchedBy(productId: number, from: number, to: number): MatchedPoint[] {
+      return matched().all(productId, from, to);
+    },
     /**
      * The points of `range` for one product. Each condition's points come out in time order
      * (the older ones reversed from their descending scans, then the window's), so the

@@ -3,7 +3,7 @@ import type { CatalogEntry, Product } from '../../domain/product.js';
 import { CATALOG_COLUMNS, PRODUCT_COLUMNS, PRODUCT_UPSERT_SET, toCatalogEntry, toProduct, type CatalogRow, type ProductRow } from '../product-rows.js';
 import type { StoredProduct } from '../store.js';
 import { preparedOnFirstUse, type SqliteDatabase } from './connection.js';
-import { matchAllWords, matchAnyWord } from '../fts-query.js';
+import { matchAllWords, matchAnyWord, matchNameWords } from '../fts-query.js';
 
 export function createProductRepo(db: SqliteDatabase) {
   const byKey = preparedOnFirstUse(() => db.prepare<[string], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE product_key = ?`));
@@ -52,6 +52,13 @@ export function createProductRepo(db: SqliteDatabase) {
       .pluck(),
   );
 
+  const named = preparedOnFirstUse(() =>
+    db.prepare<[string], ProductRow>(
+      `SELECT ${PRODUCT_COLUMNS.split(', ').map((c) => `p.${c}`).join(', ')} FROM products_fts f JOIN products p ON p.id = f.rowid
+       WHERE products_fts MATCH ? ORDER BY p.id`,
+    ),
+  );
+
   const pageAfter = preparedOnFirstUse(() => db.prepare<[number, number], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE id > ? ORDER BY id LIMIT ?`));
   const count = preparedOnFirstUse(() => db.prepare<[], number>('SELECT count(*) FROM products').pluck());
 
@@ -74,6 +81,11 @@ export function createProductRepo(db: SqliteDatabase) {
     /** Every product, in id order (for `oracle calibrate`). */
     all(): StoredProduct[] {
       return everyProduct().all().map(toProduct);
+    },
+    /** Every product whose name holds one of `words` as a whole word (ProductLookup.productsNamed), by id. */
+    productsNamed(words: readonly string[]): StoredProduct[] {
+      const match = matchNameWords(words);
+      return match === null ? [] : named().all(match).map(toProduct);
     },
     /** Every product of a TCGplayer id (one per printing), oldest first. */
     findByTcgplayerId(tcgplayerId: string): StoredProduct[] {

@@ -68,7 +68,10 @@ export async function openSqliteStore(path: string, options: OpenOptions = {}): 
       catalogJson: () => settled(() => products.catalogJson()),
       keysLike: (text, limit) => settled(() => products.keysLike(text, limit)),
     },
-    pricePoints: { read: (productId, range) => settled(() => pricePoints.read(productId, range)) },
+    pricePoints: {
+      read: (productId, range) => settled(() => pricePoints.read(productId, range)),
+      matchedBy: (productId, from, to) => settled(() => pricePoints.matchedBy(productId, from, to)),
+    },
     pricePointSeries: { readSeries: (productId, ranges) => settled(() => pricePointSeries.readSeries(productId, ranges)) },
     apiKeys: {
       create: (id, label, hash, at) => settled(() => apiKeys.create(id, label, hash, at)),
@@ -132,8 +135,8 @@ function openIngestWriter(products: ProductRepo, observations: ObservationRepo, 
       writer.begin(); // the products join the observations' transaction
       products.upsertMany(changed);
     },
-    insert(productId, condition, observedAt, priceMinor, source, grader, grade, externalId, salesVolume) {
-      if (writer.insert(productId, condition, observedAt, priceMinor, source, grader, grade, externalId, salesVolume)) inserted += 1;
+    insert(productId, condition, observedAt, priceMinor, source, grader, grade, externalId, salesVolume, matchedBy) {
+      if (writer.insert(productId, condition, observedAt, priceMinor, source, grader, grade, externalId, salesVolume, matchedBy)) inserted += 1;
       else duplicates += 1;
     },
     commit() {

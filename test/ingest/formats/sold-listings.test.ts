@@ -117,7 +117,7 @@ describe('mapSoldListing', () => {
     [{ lastSoldDate: '2026-02-30T09:14:05Z' }, /^lastSoldDate "2026-02-30T09:14:05Z" is not a real date/],
     [{ lastSoldPrice: { value: '12.345', currency: 'USD' } }, /^lastSoldPrice\.value must be an amount greater than 0 with at most 2 decimals \(got "12\.345"\)/],
     [{ lastSoldPrice: { value: '0.00', currency: 'USD' } }, /^lastSoldPrice\.value must be an amount greater than 0/],
-    [{ product_key: undefined }, /names no catalog product/],
+    [{ product_key: undefined, title: ' ' }, /^title is required as text/],
     [{ conditionDescriptors: descriptors('PSA', 'Authentic') }, /the Grade descriptor "Authentic" is no grade from 1 to 10/],
     [{ conditionDescriptors: [{ name: 'Grade', values: [{ content: '10' }] }] }, /give a grade \(10\) but no grader/],
     [{ conditionDescriptors: 'PSA 10' }, /conditionDescriptors must be an array/],
@@ -128,6 +128,12 @@ describe('mapSoldListing', () => {
   it('refuses a whole search response, telling how to unwrap it', () => {
     expect(rejection({ href: 'https://api.ebay.com/...', itemSales: [listing()], total: 1 })).toMatch(/whole item_sales\/search response.*jq -c/);
     expect(rejection([listing()])).toMatch(/must be a JSON object \(got an array\)/);
+  });
+
+  it('keeps the title of a listing that names no product, to match its product by', () => {
+    const [sale] = mapSoldListing(listing({ product_key: undefined }));
+    expect(sale).toMatchObject({ title: 'Charizard 4/102 Base Set Holo PSA 9 MINT', grader: 'PSA', grade: 9 });
+    expect(sale).not.toHaveProperty('product_key');
   });
 
   it('names the source of another marketplace and takes a refsource_id instead of a product_key', () => {

@@ -1,0 +1,139 @@
+/**
+ * The title matcher on real titles (test/fixtures/sold-listings/titles-labelled.csv, labelled
+ * by hand against catalog.ndjson; sources in test/fixtures/README.md): the catalog ingested
+ * into a real SQLite file, then every title as a sold listing through `--format
+ * sold-listings`. No listing may land on another product than its label; the shares are the
+ * figures of docs/feeds.md, "Matched by title".
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { newTestDatabase } from '../_pg.js';
+import { ROOT, runCli, tempDir } from '../_setup.js';
+
+const FIXTURES = join(ROOT, 'test', 'fixtures', 'sold-listings');
+
+/** The matched share measured on the fixture, as docs/feeds.md reports it: a floor, so a change that matches less fails. */
+const MATCHED_FLOOR = 0.67;
+
+interface Label {
+  title: string;
+  itemId: string;
+  expected: string;
+}
+
+/** The fixture's CSV (RFC 4180 quoting, one record a line). */
+function parseCsv(text: string): string[][] {
+  return text
+    .trim()
+    .split(/\r?\n/)
+    .map((line) => [...line.matchAll(/(?:^|,)(?:"((?:[^"]|"")*)"|([^,]*))/g)].map((m) => (m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2]!)));
+}
+
+function labels(): Label[] {
+  const rows = parseCsv(readFileSync(join(FIXTURES, 'titles-labelled.csv'), 'utf8'));
+  const [header, ...body] = rows;
+  expect(header).toEqual(['title', 'source', 'item_id', 'expected_key', 'note']);
+  return body.map(([title, , itemId, expected]) => ({ title: title!, itemId: itemId!, expected: expected! }));
+}
+
+interface Stored {
+  id: string;
+  key: string;
+  how: string;
+}
+
+const STORED = `SELECT o.external_id AS id, p.product_key AS key, o.matched_by AS how FROM observations o JOIN products p ON p.id = o.product_id`;
+
+/** Every stored sale with its product and matched_by, read from the database itself (SQLite file or PostgreSQL). */
+async function storedSales(db: string): Promise<Stored[]> {
+  if (db.startsWith('postgres')) {
+    const client = new pg.Client({ connectionString: db });
+    await client.connect();
+    try {
+      return (await client.query<Stored>(STORED)).rows;
+    } finally {
+      await client.end();
+    }
+  }
+  const sqlite = new Database(db, { readonly: true });
+  try {
+    return sqlite.prepare(STORED).all() as Stored[];
+  } finally {
+    sqlite.close();
+  }
+}
+
+describe('sold listings matched by title (real titles)', () => {
+  it('matches no listing to a wrong product, and matches the share docs/feeds.md reports', async () => {
+    const dir = tempDir();
+    const db = await newTestDatabase(dir);
+    const catalog = await runCli(['ingest', join(FIXTURES, 'catalog.ndjson'), '--db', db]);
+    expect(catalog.code, catalog.stderr).toBe(0);
+    const all = labels();
+    expect(all.length).toBeGreaterThanOrEqual(300);
+    const listings = all.map((l, i) => ({
+      itemId: `fixture-${i}`,
+      title: l.title,
+      lastSoldDate: '2021-03-01T12:00:00Z',
+      lastSoldPrice: { value: '100.00', currency: 'USD' },
+    }));
+    const file = join(dir, 'listings.ndjson');
+    writeFileSync(file, listings.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const rejects = join(dir, 'rejects.ndjson');
+    const run = await runCli(['ingest', file, '--format', 'sold-listings', '--db', db, '--rejects', rejects, '--max-rejects', '100000']);
+    expect(run.code, run.stderr).toBe(0);
+
+    const rows = await storedSales(db);
+    const matched = new Map(rows.map((r) => [r.id.replace(/#1$/, ''), r]));
+    const wrong: string[] = [];
+    let expectedMatches = 0;
+    all.forEach((l, i) => {
+      const got = matched.get(`fixture-${i}`);
+      if (l.expected !== 'none') expectedMatches += 1;
+      if (got !== undefined && got.key !== l.expected) wrong.push(`${l.title}: ${got.key}, labelled ${l.expected}`);
+      if (got !== undefined) expect(got.how).toMatch(/^title: /);
+    });
+    expect(wrong).toEqual([]);
+    const share = matched.size / all.length;
+    expect(share).toBeGreaterThanOrEqual(MATCHED_FLOOR);
+    // A labelled product not found is a title the grade rules refuse (title-grade.ts), never one the matcher lost.
+    expect(matched.size).toBeLessThanOrEqual(expectedMatches);
+
+    const rejected = readFileSync(rejects, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { reason: string });
+    const ambiguous = rejected.filter((r) => /matches \d+ products equally|names neither the number nor the set/.test(r.reason)).length;
+    const unknown = rejected.filter((r) => /title matches no product/.test(r.reason)).length;
+    const byGrade = rejected.length - ambiguous - unknown;
+    expect(matched.size + rejected.length).toBe(all.length);
+    expect(byGrade).toBeLessThanOrEqual(expectedMatches - matched.size + all.length - expectedMatches);
+    console.log(`matched ${matched.size}/${all.length}, ambiguous ${ambiguous}, unknown ${unknown}, refused by the grade rules ${byGrade}`);
+
+    // oracle explain names how each sale of a matched product was matched.
+    const charizard = rows.filter((r) => r.key === 'ptcg-swsh3-20');
+    expect(charizard.length).toBeGreaterThan(0);
+    const explain = await runCli(['explain', 'ptcg-swsh3-20', '--slot', 'psa10', '--db', db, '--at', '2021-03-02T00:00:00Z', '--json']);
+    expect(explain.code, explain.stderr).toBe(0);
+    const points = (JSON.parse(explain.stdout) as { points: { matched_by?: string }[] }).points;
+    expect(points.length).toBeGreaterThan(0);
+    for (const point of points) expect(point.matched_by).toMatch(/^title: number 20 \+ name charizard vmax/);
+  }, 120_000);
+
+  it('rejects a Japanese title, never matching the English card, and names the candidates it refused', async () => {
+    const dir = tempDir();
+    const db = await newTestDatabase(dir);
+    expect((await runCli(['ingest', join(FIXTURES, 'catalog.ndjson'), '--db', db])).code).toBe(0);
+    const file = join(dir, 'listings.ndjson');
+    const sale = (itemId: string, title: string) =>
+      JSON.stringify({ itemId, title, lastSoldDate: '2021-03-01T12:00:00Z', lastSoldPrice: { value: '100.00', currency: 'USD' } });
+    writeFileSync(file, `${sale('jp', '1996 Pokemon Japanese Base Set Charizard Holo PSA 9')}\n${sale('en', '1999 Pokemon Base Set Charizard Holo 4/102 PSA 9')}\n`);
+    const rejects = join(dir, 'rejects.ndjson');
+    const run = await runCli(['ingest', file, '--format', 'sold-listings', '--db', db, '--rejects', rejects, '--max-rejects', '1']);
+    expect(run.code, run.stderr).toBe(0);
+    const [reject] = readFileSync(rejects, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { reason: string });
+    expect(reject!.reason).toMatch(/^title matches no product: no catalog product agrees with it: ptcg-[^ ]+ \(language: English product, title says Japanese\)/);
+    const rows = await storedSales(db);
+    expect(rows).toEqual([{ id: 'en#1', key: 'ptcg-base1-4', how: 'title: number 4 + name charizard + set base + holo' }]);
+  });
+});
