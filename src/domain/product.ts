@@ -25,6 +25,11 @@ export interface Product {
    * absent: its regular printing (docs/feeds.md, "Printings").
    */
   printing?: string | null;
+  /**
+   * The language the card is printed in, as its feed names it (`Japanese`); null or absent:
+   * English, the language the feeds assume when they name none.
+   */
+  language?: string | null;
 }
 
 /** One row of `oracle catalog` (SPEC.md 2.6 plus subtitle, set and observation count for the table and search). */

@@ -14,21 +14,23 @@ export interface ProductRow extends BundleMetadata {
   refsource_id: string | null;
   tcgplayer_id: string | null;
   printing: string | null;
+  language: string | null;
 }
 
 export const PRODUCT_COLUMNS =
-  'id, product_key, refsource_id, product_name, subtitle, set_name, image_url, product_type, era, release_date, tcgplayer_id, printing';
+  'id, product_key, refsource_id, product_name, subtitle, set_name, image_url, product_type, era, release_date, tcgplayer_id, printing, language';
 
 /**
  * What ingesting a product that already exists changes, in both stores' upserts (`ON CONFLICT
  * (product_key) DO UPDATE SET`): every column from the record, but a tcgplayer id or printing
- * the record leaves empty keeps the stored one.
+ * the record leaves empty keeps the stored one. A record's language is its whole statement:
+ * none is English (null).
  */
 export const PRODUCT_UPSERT_SET = `refsource_id = excluded.refsource_id, product_name = excluded.product_name, subtitle = excluded.subtitle,
        set_name = excluded.set_name, image_url = excluded.image_url, product_type = excluded.product_type,
        era = excluded.era, release_date = excluded.release_date,
        tcgplayer_id = COALESCE(excluded.tcgplayer_id, products.tcgplayer_id),
-       printing = COALESCE(excluded.printing, products.printing)`;
+       printing = COALESCE(excluded.printing, products.printing), language = excluded.language`;
 
 export function toProduct(row: ProductRow): StoredProduct {
   return {
@@ -44,6 +46,7 @@ export function toProduct(row: ProductRow): StoredProduct {
     releaseDate: row.release_date,
     tcgplayerId: row.tcgplayer_id,
     printing: row.printing,
+    language: row.language,
   };
 }
 

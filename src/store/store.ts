@@ -33,6 +33,7 @@ import type { LockWait } from './lock-wait.js';
 export interface StoredProduct extends Product {
   id: number;
   printing: string | null;
+  language: string | null;
 }
 
 /** Which points to read, per priced condition (the engine's `pointsRequest` has this shape). */

@@ -14,7 +14,7 @@ const optionalText = (field: string) =>
 
 /**
  * The canonical catalog record (CONTRACT.md), plus `tcgplayer_id` and `printing`, which map
- * TCGplayer price rows onto the product of their printing.
+ * TCGplayer price rows onto the product of their printing, and `language` (absent: English).
  */
 export const catalogRecordSchema = z.strictObject(
   {
@@ -34,6 +34,8 @@ export const catalogRecordSchema = z.strictObject(
     printing: text('printing', PRINTING, 'must be 1 to 64 characters without control characters')
       .transform((value) => canonicalPrinting(value) as string)
       .optional(),
+    /** The card's language as the feed names it (`Japanese`); absent: English. */
+    language: text('language', PRINTING, 'must be 1 to 64 characters without control characters').optional(),
   },
   { error: unknownFieldsMessage },
 );
@@ -57,5 +59,6 @@ export function toProduct(record: CatalogRecord): Product {
     releaseDate: record.release_date ?? null,
     tcgplayerId: record.tcgplayer_id ?? null,
     printing: record.printing ?? null,
+    language: record.language ?? null,
   };
 }

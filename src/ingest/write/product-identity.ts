@@ -72,6 +72,7 @@ export function sameProduct(stored: Product, next: Product): boolean {
     stored.era === next.era &&
     stored.releaseDate === next.releaseDate &&
     (next.tcgplayerId === null || stored.tcgplayerId === next.tcgplayerId) &&
-    (next.printing == null || stored.printing === next.printing)
+    (next.printing == null || stored.printing === next.printing) &&
+    (stored.language ?? null) === (next.language ?? null)
   );
 }

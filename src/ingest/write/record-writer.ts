@@ -300,6 +300,7 @@ export class RecordWriter implements NormalizedRecordSink {
         ...product,
         tcgplayerId: product.tcgplayerId ?? stored?.tcgplayerId ?? null,
         printing: product.printing ?? stored?.printing ?? null,
+        language: product.language ?? null,
       });
       changed.push(product);
     }

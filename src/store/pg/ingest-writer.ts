@@ -287,6 +287,7 @@ export async function openPgIngestWriter(pool: PgPool, url: string, options: Ing
           id: known?.id ?? nextProvisional--,
           tcgplayerId: p.tcgplayerId ?? known?.tcgplayerId ?? null,
           printing: p.printing ?? known?.printing ?? null,
+          language: p.language ?? null,
         });
         batch.products.push(p);
       }

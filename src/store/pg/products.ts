@@ -105,6 +105,7 @@ export async function upsertProducts(query: Query, products: readonly Product[])
     ['release_date', 'text', rows.map((p) => p.releaseDate)],
     ['tcgplayer_id', 'text', rows.map((p) => p.tcgplayerId)],
     ['printing', 'text', rows.map((p) => p.printing ?? null)],
+    ['language', 'text', rows.map((p) => p.language ?? null)],
     ['search_text', 'text', documents.map((d) => d.searchText)],
     ['search_size', 'int', documents.map((d) => d.searchSize)],
   ];

@@ -15,8 +15,8 @@ export function createProductRepo(db: SqliteDatabase) {
   );
   const upsert = preparedOnFirstUse(() =>
     db.prepare(
-      `INSERT INTO products (product_key, refsource_id, product_name, subtitle, set_name, image_url, product_type, era, release_date, tcgplayer_id, printing)
-       VALUES (@productKey, @refsourceId, @productName, @subtitle, @setName, @imageUrl, @productType, @era, @releaseDate, @tcgplayerId, @printing)
+      `INSERT INTO products (product_key, refsource_id, product_name, subtitle, set_name, image_url, product_type, era, release_date, tcgplayer_id, printing, language)
+       VALUES (@productKey, @refsourceId, @productName, @subtitle, @setName, @imageUrl, @productType, @era, @releaseDate, @tcgplayerId, @printing, @language)
        ON CONFLICT (product_key) DO UPDATE SET ${PRODUCT_UPSERT_SET}`,
     ),
   );
@@ -85,7 +85,7 @@ export function createProductRepo(db: SqliteDatabase) {
       db.transaction(() => {
         for (const p of products) {
           const isNew = exists().get(p.productKey) === undefined;
-          upsert().run({ ...p, printing: p.printing ?? null });
+          upsert().run({ ...p, printing: p.printing ?? null, language: p.language ?? null });
           if (isNew) inserted += 1;
         }
       })();
