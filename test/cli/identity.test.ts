@@ -47,7 +47,7 @@ describe.concurrent('identity in oracle catalog', () => {
     expect(code).toBe(0);
     const lines = stdout.trimEnd().split('\n');
     for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
-    expect(lines[0]).toMatch(/^product key +variant +tcgplayer +refsource +obs$/);
+    expect(lines[0]).toMatch(/^product key +variant +tcg id +ref id +obs$/);
     expect(stdout).toMatch(/^japanese-sv2a-565243 +Normal JP +565243 +- +0$/m);
     expect(stdout).toMatch(/^pokemon-base-set-1st-edition-alakazam-1 +1st Ed Holo +42346 +- +0$/m);
     expect(stdout).toMatch(/^pokemon-base-set-alakazam-1 +42346 +630414 +1$/m);

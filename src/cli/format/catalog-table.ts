@@ -17,8 +17,8 @@ export function renderCatalogTable(entries: readonly CatalogEntry[], width = DEF
     { head: 'name', cells: entries.map((e) => (e.subtitle ? `${e.product_name} ${e.subtitle}` : e.product_name)), shrink: 1, min: 12, lastResort: 2 },
     { head: 'set', cells: entries.map((e) => e.set_name), shrink: 2, min: 10, lastResort: 1 },
     { head: 'variant', cells: entries.map((e) => variantCell(e.printing, e.language)), shrink: 3, min: 11 },
-    { head: 'tcgplayer', cells: entries.map((e) => e.tcgplayer_id ?? '-'), shrink: 0, min: 9, alignRight: true },
-    { head: 'refsource', cells: entries.map((e) => e.refsource_id ?? '-'), shrink: 0, min: 9, alignRight: true },
+    { head: 'tcg id', cells: entries.map((e) => e.tcgplayer_id ?? '-'), shrink: 0, min: 6, alignRight: true },
+    { head: 'ref id', cells: entries.map((e) => e.refsource_id ?? '-'), shrink: 0, min: 6, alignRight: true },
     { head: 'earliest', cells: entries.map((e) => e.earliest_observation ?? '-'), shrink: 0, min: 10, optional: true },
     { head: 'obs', cells: entries.map((e) => e.observation_count.toLocaleString('en-US')), shrink: 0, min: 3, alignRight: true },
   ];
