@@ -51,7 +51,9 @@ export async function renderBundle(bundle: PricingBundle): Promise<string> {
   const { default: Table } = await import('cli-table3');
   const m = bundle.metadata;
   const lines: string[] = [];
-  lines.push(`${m.product_name}${m.subtitle ? ` - ${m.subtitle}` : ''} | ${printingName(m.printing)} | ${languageName(m.language)}`);
+  // Which variant the price is for: a card's printing (a sealed product has none to name) and language.
+  const printing = m.product_type === 'booster_box' && m.printing === null ? '' : ` | ${printingName(m.printing)}`;
+  lines.push(`${m.product_name}${m.subtitle ? ` - ${m.subtitle}` : ''}${printing} | ${languageName(m.language)}`);
   lines.push(
     `${bundle.product_key}${bundle.id ? ` (refsource ${bundle.id})` : ''} | ${m.set_name} | ${m.product_type} | ${m.era}` +
       (m.release_date ? ` | released ${m.release_date}` : '') +
