@@ -104,6 +104,12 @@ describe.concurrent('identity in oracle price', () => {
     expect(JSON.parse(japanese.stdout).metadata).toMatchObject({ tcgplayer_id: '565243', printing: 'Normal', language: 'Japanese', set_name: 'SV2a: Pokemon Card 151' });
   });
 
+  it('names the variant in oracle history too', async () => {
+    const history = await oracle('history', 'japanese-sv2a-565243', '--from', '2025-10-01T00:00:00Z', '--to', '2025-10-21T00:00:00Z');
+    expect(history.code, history.stderr).toBe(0);
+    expect(history.stdout.split('\n')[0]).toBe('Product 565243 | SV2a: Pokemon Card 151 | Normal | Japanese');
+  });
+
   it('answers an id typed as a key with the keys of its products, never a guess', async () => {
     const result = await oracle('price', '42346');
     expect(result.code).toBe(2);

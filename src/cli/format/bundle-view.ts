@@ -5,7 +5,7 @@
 import type { PricingBundle, Slot } from '../../domain/bundle.js';
 import { GRADERS, MATRIX_GRADES } from '../../domain/conditions.js';
 import { HOUR_MS, toIsoUtc } from '../../domain/time.js';
-import { languageName, printingName } from './identity.js';
+import { variantWords } from './identity.js';
 import { formatUsd } from './money.js';
 
 const SPARSE_MARK = '~';
@@ -51,9 +51,7 @@ export async function renderBundle(bundle: PricingBundle): Promise<string> {
   const { default: Table } = await import('cli-table3');
   const m = bundle.metadata;
   const lines: string[] = [];
-  // Which variant the price is for: a card's printing (a sealed product has none to name) and language.
-  const printing = m.product_type === 'booster_box' && m.printing === null ? '' : ` | ${printingName(m.printing)}`;
-  lines.push(`${m.product_name}${m.subtitle ? ` - ${m.subtitle}` : ''}${printing} | ${languageName(m.language)}`);
+  lines.push(`${m.product_name}${m.subtitle ? ` - ${m.subtitle}` : ''}${variantWords(m)}`);
   lines.push(
     `${bundle.product_key}${bundle.id ? ` (refsource ${bundle.id})` : ''} | ${m.set_name} | ${m.product_type} | ${m.era}` +
       (m.release_date ? ` | released ${m.release_date}` : '') +

@@ -13,6 +13,15 @@ export const printingName = (printing: string | null): string => printing ?? REG
 export const languageName = (language: string | null): string => language ?? DEFAULT_LANGUAGE;
 
 /**
+ * Which variant a view is of, for a header line: the printing (none for a sealed product
+ * without one, which has no printing to name) and the language, each after ` | `.
+ */
+export function variantWords(m: { product_type: string; printing: string | null; language: string | null }): string {
+  const printing = m.product_type === 'booster_box' && m.printing === null ? '' : ` | ${printingName(m.printing)}`;
+  return `${printing} | ${languageName(m.language)}`;
+}
+
+/**
  * The words of TCGplayer's printing names as collectors shorten them in listing titles
  * (`1st Ed Holo`, `Rev Holo`): `1st Edition Holofoil` fits the table's column uncut. Words
  * not listed (`Normal`, `Foil`, a printing of another game) are shown as written.
