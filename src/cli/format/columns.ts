@@ -1,6 +1,7 @@
 /**
  * Plain-text columns fitted to a width: two spaces between columns, no borders (borders cost
- * columns an 80-column terminal does not have). Optional columns are dropped when the table
+ * columns an 80-column terminal does not have). A `dropWhenBlank` column with nothing in it is
+ * left out. Optional columns are dropped when the table
  * does not fit at its natural width, then the shrinkable ones give up width (lowest `shrink`
  * first) down to their `min`, cut with "…", but a `cutLast` column keeps its width; should
  * the table still not fit, the `lastResort` columns are dropped, in order, and only when
@@ -20,7 +21,11 @@ export interface Column {
   lastResort?: number;
   /** Cut only when no `lastResort` column is left to drop (the key a user types). */
   cutLast?: boolean;
+  /** Left out when no cell holds anything (each is empty or `-`): nothing to show in it. */
+  dropWhenBlank?: boolean;
 }
+
+const isBlank = (cell: string) => cell === '' || cell === '-';
 
 const GAP = '  ';
 
@@ -61,7 +66,7 @@ function shrunkWidths(columns: readonly Column[], width: number, cutAll: boolean
 }
 
 export function fitColumns(all: readonly Column[], width: number): string {
-  let columns = [...all];
+  let columns = all.filter((c) => !(c.dropWhenBlank && c.cells.every(isBlank)));
   if (totalWidth(columns.map(naturalWidth)) > width) columns = columns.filter((c) => !c.optional);
   let widths = shrunkWidths(columns, width, false);
   const drops = columns.filter((c) => c.lastResort !== undefined).sort((a, b) => a.lastResort! - b.lastResort!);

@@ -47,6 +47,11 @@ describe('the catalog table', () => {
     );
   });
 
+  it('leaves out the variant and id columns when no product listed has one', () => {
+    const plain = ENTRIES.map((e) => ({ ...e, printing: null, language: null, tcgplayer_id: null }));
+    expect(renderCatalogTable(plain, 120).split('\n')[0]).toMatch(/^product key +name +set +ref id +earliest +obs$/);
+  });
+
   it.each([
     [null, null, ''],
     ['1st Edition Holofoil', null, '1st Ed Holo'],
