@@ -200,10 +200,16 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
 
   program
     .command('catalog')
-    .description('list or search tracked products: key, name, set and observation count')
+    .description('list or search tracked products: key, name, set, variant (printing, language), TCGplayer and refsource ids, observation count')
     .option('--json', 'print exactly the API body ({total, products})')
-    .addOption(schemaOption('--search <text>', 'full-text search: every word, in any order, as a prefix of name, set, subtitle or key; best first', searchText))
-    .addHelpText('after', examples('oracle catalog --search "base charizard 4/102"', 'oracle catalog --search "char 4/102" --json'))
+    .addOption(
+      schemaOption(
+        '--search <text>',
+        'the product whose key, refsource id or TCGplayer id the text is, then full-text search: every word, in any order, as a prefix of name, set, subtitle or key; best first',
+        searchText,
+      ),
+    )
+    .addHelpText('after', examples('oracle catalog --search "base charizard 4/102"', 'oracle catalog --search 42346', 'oracle catalog --search "char 4/102" --json'))
     .action(lazy_(() => import('./commands/catalog.js')));
 
   const keys = program.command('keys').description('manage API keys for oracle serve');

@@ -37,6 +37,12 @@ export interface BundleMetadata {
   product_type: ProductType;
   era: Era;
   release_date: string | null;
+  /** Addition (CONTRACT.md additions 7): the TCGplayer product id; null when the catalog has none. */
+  tcgplayer_id: string | null;
+  /** Addition: the printing as TCGplayer names it (`1st Edition Holofoil`); null: the regular printing. */
+  printing: string | null;
+  /** Addition: the language the card is printed in (`Japanese`); null: English. */
+  language: string | null;
 }
 
 export interface PricingBundle {

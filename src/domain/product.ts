@@ -32,7 +32,11 @@ export interface Product {
   language?: string | null;
 }
 
-/** One row of `oracle catalog` (SPEC.md 2.6 plus subtitle, set and observation count for the table and search). */
+/**
+ * One row of `oracle catalog`: SPEC.md 2.6, plus subtitle, set and observation count for the
+ * table and search, and the product's identity as additions (CONTRACT.md additions 7):
+ * `tcgplayer_id`, `printing` and `language`.
+ */
 export interface CatalogEntry {
   product_key: string;
   refsource_id: string | null;
@@ -43,5 +47,11 @@ export interface CatalogEntry {
   era: Era;
   /** Earliest UTC date (YYYY-MM-DD) with price data; null without observations. */
   earliest_observation: string | null;
+  /** TCGplayer product id (digits); null when the catalog has none. */
+  tcgplayer_id: string | null;
+  /** The card's printing as TCGplayer names it (`1st Edition Holofoil`); null: its regular printing. */
+  printing: string | null;
+  /** The language the card is printed in (`Japanese`); null: English. */
+  language: string | null;
   observation_count: number;
 }

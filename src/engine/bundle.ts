@@ -152,6 +152,9 @@ function metadata(product: Product): BundleMetadata {
     product_type: product.productType,
     era: product.era,
     release_date: product.releaseDate,
+    tcgplayer_id: product.tcgplayerId,
+    printing: product.printing ?? null,
+    language: product.language ?? null,
   };
 }
 

@@ -138,6 +138,22 @@ const gradedSlot = slot
 
 const gradeMap = z.object({ '7': gradedSlot, '8': gradedSlot, '9': gradedSlot, '10': gradedSlot });
 
+/** A product's identity beside SPEC.md's fields (CONTRACT.md additions 7): in catalog entries and the bundle's metadata. */
+const identity = {
+  tcgplayer_id: z
+    .string()
+    .nullable()
+    .meta({ description: 'Addition: the TCGplayer product id (digits), shared by the printings of a card; null when the catalog has none.' }),
+  printing: z
+    .string()
+    .nullable()
+    .meta({ description: 'Addition: the printing as TCGplayer names it (`1st Edition Holofoil`, `Reverse Holofoil`); null: the regular printing.' }),
+  language: z
+    .string()
+    .nullable()
+    .meta({ description: 'Addition: the language the card is printed in, as its feed names it (`Japanese`); null: English.' }),
+};
+
 export const pricingBundle = z
   .object({
     id: z.string().nullable(),
@@ -154,17 +170,22 @@ export const pricingBundle = z
       product_type: z.enum(PRODUCT_TYPES),
       era: z.enum(ERAS),
       release_date: z.iso.date().nullable(),
+      ...identity,
     }),
   })
   .register(apiComponents, { id: 'OracleCardPricingResponse' });
 
 const catalogProduct = z.object({
   product_key: z.string(),
-  refsource_id: z.string().nullable(),
+  refsource_id: z
+    .string()
+    .nullable()
+    .meta({ description: "The reference source's product id: PriceCharting's id after a PriceCharting catalog ingest; null when the catalog has none." }),
   product_name: z.string(),
   product_type: z.enum(PRODUCT_TYPES),
   era: z.enum(ERAS),
   earliest_observation: z.iso.date().nullable(),
+  ...identity,
 });
 
 export const catalogResponse = z

@@ -1,7 +1,8 @@
 /**
  * "Did you mean" keys for an unknown product key: the full-text index proposes the keys
  * sharing the most words with it, and edit distance picks the closest of those, so a typo in
- * one word ("charzard") still finds the key that matches every other word.
+ * one word ("charzard") still finds the key that matches every other word. An id typed in
+ * place of a key (`oracle price 42346`) gets the keys of its products first.
  */
 import type { Store } from '../store/store.js';
 
@@ -12,15 +13,28 @@ const CANDIDATES = 25;
 /** Keys longer than this are compared on their first this-many characters (a bounded distance table). */
 const COMPARED_CHARS = 200;
 
+/** An id typed where a key goes: a refsource id or a TCGplayer product id. */
+const ID = /^\d{1,20}$/;
+
 export async function suggestKeys(store: Store, unknownKey: string): Promise<string[]> {
   const wanted = unknownKey.slice(0, COMPARED_CHARS).toLowerCase();
+  // An id typed in place of a key is never taken for one product (a TCGplayer id names every
+  // printing of a card): the keys it is the refsource id or TCGplayer id of come first.
+  const byId = ID.test(unknownKey) ? await productsOfId(store, unknownKey) : [];
   const candidates = await store.products.keysLike(wanted, CANDIDATES);
   // Stable sort: equal distances keep the index's bm25 order.
-  return candidates
+  const close = candidates
+    .filter((key) => !byId.includes(key))
     .map((key, rank) => ({ key, rank, distance: editDistance(wanted, key.slice(0, COMPARED_CHARS).toLowerCase()) }))
     .sort((a, b) => a.distance - b.distance || a.rank - b.rank)
-    .slice(0, MAX_SUGGESTIONS)
     .map((c) => c.key);
+  return [...byId, ...close].slice(0, MAX_SUGGESTIONS);
+}
+
+/** The keys of the product whose refsource id `id` is, then of those whose TCGplayer id it is. */
+async function productsOfId(store: Store, id: string): Promise<string[]> {
+  const [byRefsource, byTcgplayer] = await Promise.all([store.products.findByRefsourceId(id), store.products.findByTcgplayerId(id)]);
+  return [...(byRefsource ? [byRefsource.productKey] : []), ...byTcgplayer.map((p) => p.productKey)];
 }
 
 /** Levenshtein distance (insert, delete, substitute: 1 each) with one row of memory. */

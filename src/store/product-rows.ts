@@ -51,7 +51,7 @@ export function toProduct(row: ProductRow): StoredProduct {
 }
 
 export const CATALOG_COLUMNS =
-  'product_key, refsource_id, product_name, subtitle, set_name, product_type, era, earliest_observed_at, observation_count';
+  'product_key, refsource_id, product_name, subtitle, set_name, product_type, era, earliest_observed_at, tcgplayer_id, printing, language, observation_count';
 
 /** A catalog row as read: the entry's columns, with the earliest observation still an instant. */
 export interface CatalogRow extends Omit<CatalogEntry, 'earliest_observation'> {
@@ -68,6 +68,30 @@ export function toCatalogEntry(row: CatalogRow): CatalogEntry {
     product_type: row.product_type,
     era: row.era,
     earliest_observation: row.earliest_observed_at === null ? null : toUtcDate(row.earliest_observed_at),
+    tcgplayer_id: row.tcgplayer_id,
+    printing: row.printing,
+    language: row.language,
     observation_count: row.observation_count,
   };
+}
+
+/**
+ * A catalog search also finds a product by its identity, exactly: the whole search text
+ * (trimmed) as its product key, its refsource id or its TCGplayer product id, so an id typed
+ * alone (`42346`) finds every product of it (one per printing). These rows come first (the
+ * key, then the refsource id, then the TCGplayer id; ties by key), then the full-text
+ * matches not among them. `p` is the placeholder of the text (`@text` in SQLite, `$1` in PostgreSQL);
+ * each column is indexed, so this is three index lookups.
+ */
+export const identityWhere = (p: string) => `product_key = ${p} OR refsource_id = ${p} OR tcgplayer_id = ${p}`;
+export const identityOrder = (p: string) => `CASE WHEN product_key = ${p} THEN 0 WHEN refsource_id = ${p} THEN 1 ELSE 2 END`;
+
+/** The search text as identity lookups compare it. */
+export const identityText = (search: string): string => search.trim();
+
+/** Identity matches first, then the text matches not among them, at most `limit` (-1: all). */
+export function identityFirst<T extends { product_key: string }>(identity: readonly T[], text: readonly T[], limit: number): T[] {
+  const seen = new Set(identity.map((e) => e.product_key));
+  const merged = [...identity, ...text.filter((e) => !seen.has(e.product_key))];
+  return limit < 0 ? merged : merged.slice(0, limit);
 }

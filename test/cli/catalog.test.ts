@@ -20,6 +20,9 @@ const OBSERVATIONS = [
   'mtg-alpha-black-lotus,ebay,2026-06-01T10:00:00Z,2500000,,,e3',
 ].join('\n');
 
+/** These products have no TCGplayer id, printing or language (test/cli/identity.test.ts has some). */
+const NO_IDS = { tcgplayer_id: null, printing: null, language: null };
+
 let db: string;
 const cli = (...args: string[]) => runOracle(['--db', db, 'catalog', ...args]);
 
@@ -32,14 +35,15 @@ beforeAll(async () => {
 });
 
 describe.concurrent('oracle catalog', () => {
-  it('lists every product with its name, set and observation count, fitted to 80 columns', async () => {
+  it('lists every product with its name, set, refsource id and observation count, fitted to 80 columns', async () => {
     const result = await cli();
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^product key +name +set +obs$/);
+    // No product has a variant or a TCGplayer id: those columns are left out.
+    expect(lines[0]).toMatch(/^product key +name +set +ref id +obs$/);
     expect(lines.slice(1, -1)).toHaveLength(3);
-    expect(result.stdout).toMatch(/^pokemon-base-set-charizard-4-102 +Charizard +3$/m);
-    expect(result.stdout).toMatch(/^pokemon-evolving-skies-booster-box +Evolving Skies Booster Box +0$/m);
+    expect(result.stdout).toMatch(/^pokemon-base-set-charizard-4-102 +Charizard +631245 +3$/m);
+    expect(result.stdout).toMatch(/^pokemon-evolving-skies-booster-box +Evolving Skies Booster B… +2512345 +0$/m);
     expect(result.stdout).toContain('3 products');
     for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
   });
@@ -71,15 +75,15 @@ describe.concurrent('oracle catalog', () => {
     expect(result.stderr).toMatch(/unknown product_key "pokemon-base-set-charzard-4-102" \(did you mean "pokemon-base-set-charizard-4-102"/);
   });
 
-  it('prints exactly the API body with --json: {total, products} with the fields of SPEC.md 2.6', async () => {
+  it('prints exactly the API body with --json: {total, products} with the fields of SPEC.md 2.6 and the identity additions', async () => {
     const result = await cli('--json');
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({
       total: 3,
       products: [
-        { product_key: 'mtg-alpha-black-lotus', refsource_id: '1000001', product_name: 'Black Lotus', product_type: 'single_card', era: 'vintage', earliest_observation: '2026-06-01' },
-        { product_key: 'pokemon-base-set-charizard-4-102', refsource_id: '631245', product_name: 'Charizard', product_type: 'single_card', era: 'vintage', earliest_observation: '2026-03-03' },
-        { product_key: 'pokemon-evolving-skies-booster-box', refsource_id: '2512345', product_name: 'Evolving Skies Booster Box', product_type: 'booster_box', era: 'modern', earliest_observation: null },
+        { product_key: 'mtg-alpha-black-lotus', refsource_id: '1000001', product_name: 'Black Lotus', product_type: 'single_card', era: 'vintage', earliest_observation: '2026-06-01', ...NO_IDS },
+        { product_key: 'pokemon-base-set-charizard-4-102', refsource_id: '631245', product_name: 'Charizard', product_type: 'single_card', era: 'vintage', earliest_observation: '2026-03-03', ...NO_IDS },
+        { product_key: 'pokemon-evolving-skies-booster-box', refsource_id: '2512345', product_name: 'Evolving Skies Booster Box', product_type: 'booster_box', era: 'modern', earliest_observation: null, ...NO_IDS },
       ],
     });
   });

@@ -44,13 +44,13 @@ describe('oracle ingest', () => {
     expect(result.stdout).toMatch(/^ingested stdin: read 1, inserted 1, duplicates 0, rejected 0 in /);
   });
 
-  it('prints the catalog of ingested products in the JSON shape of SPEC.md 2.6', async () => {
+  it('prints the catalog of ingested products in the JSON shape of SPEC.md 2.6, plus the identity additions', async () => {
     const result = await cli(['catalog', '--json']);
     expect(result.code).toBe(0);
     const body = JSON.parse(result.stdout);
     expect(body.total).toBe(2);
     for (const product of body.products) {
-      expect(Object.keys(product).sort()).toEqual(['earliest_observation', 'era', 'product_key', 'product_name', 'product_type', 'refsource_id']);
+      expect(Object.keys(product)).toEqual(['product_key', 'refsource_id', 'product_name', 'product_type', 'era', 'earliest_observation', 'tcgplayer_id', 'printing', 'language']);
     }
     expect(body.products.find((p: { product_key: string }) => p.product_key === 'base-box')).toEqual({
       product_key: 'base-box',
@@ -59,6 +59,9 @@ describe('oracle ingest', () => {
       product_type: 'booster_box',
       era: 'vintage',
       earliest_observation: null,
+      tcgplayer_id: null,
+      printing: null,
+      language: null,
     });
   });
 

@@ -45,7 +45,12 @@ describe('interface', () => {
       product_type: 'single_card',
       era: 'modern',
       release_date: '1999-01-09',
+      // Additions (CONTRACT.md additions 7), after SPEC.md 2.3's fields.
+      tcgplayer_id: null,
+      printing: null,
+      language: null,
     });
+    expect(Object.keys(b.metadata).slice(0, 7)).toEqual(['product_name', 'subtitle', 'set_name', 'image_url', 'product_type', 'era', 'release_date']);
   });
 
   it('copies id, window_hours and outlier_stddevs to the bundle', () => {

@@ -120,7 +120,7 @@ describe('with a seeded database, offline', () => {
     }
   });
 
-  it('returns the catalog of SPEC.md 4.5', async () => {
+  it('returns the catalog of SPEC.md 4.5, with the identity additions', async () => {
     const { status, body } = await get(server, '/api/v1/developer/catalog');
     expect(status).toBe(200);
     expect(body.total).toBe(Object.keys(PRODUCTS).length);
@@ -131,6 +131,9 @@ describe('with a seeded database, offline', () => {
       product_type: 'single_card',
       era: 'vintage',
       earliest_observation: expect.any(String),
+      tcgplayer_id: null,
+      printing: null,
+      language: null,
     });
   });
 

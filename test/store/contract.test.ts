@@ -54,6 +54,9 @@ describe(`the store contract (${TEST_STORE})`, () => {
           product_type: 'single_card',
           era: 'vintage',
           earliest_observation: '1970-01-04',
+          tcgplayer_id: null,
+          printing: null,
+          language: null,
           observation_count: 2,
         },
       ]);
@@ -137,13 +140,76 @@ describe(`the store contract (${TEST_STORE})`, () => {
     });
 
     it('builds the catalog JSON byte for byte as the API serialises catalogBody', async () => {
-      await writeProducts(store, [product('zeta "quoted" é', '3'), product('alpha_1', null), product('mid%', '9')]);
+      await writeProducts(store, [
+        product('zeta "quoted" é', '3'),
+        product('alpha_1', null),
+        { ...product('mid%', '9'), tcgplayerId: '565243', printing: 'Normal', language: 'Japanese' },
+      ]);
       const p = (await store.products.findByKey('alpha_1'))!;
       await writeObservations(store, [
         { productId: p.id, productKey: 'alpha_1', source: 'ebay', observedAt: Date.parse('2025-12-31T23:59:59Z'), priceMinor: 5, grader: 'ungraded', grade: null, externalId: 'x' },
       ]);
       expect(await store.products.catalogJson()).toBe(JSON.stringify(catalogBody(await store.products.catalog())));
       expect(JSON.parse(await store.products.catalogJson()).products[0].earliest_observation).toBe('2025-12-31');
+    });
+  });
+
+  describe('product identity', () => {
+    // Real rows: tcgcsv's Base Set file (productId 42346 in two printings, 42347), PriceCharting's
+    // ids of the same cards (630414, 630423; Charizard 630417 with no TCGplayer id), and a
+    // Pokemon Japan product of SV2a (test/fixtures/README.md, "Identity").
+    const IDENTITY: Product[] = [
+      { ...card('pokemon-base-set-alakazam-1', 'Alakazam', '001/102 Holo Rare', 'Base Set'), refsourceId: '630414', tcgplayerId: '42346' },
+      { ...card('pokemon-base-set-1st-edition-alakazam-1', 'Alakazam', '001/102 Holo Rare', 'Base Set'), tcgplayerId: '42346', printing: '1st Edition Holofoil' },
+      { ...card('pokemon-base-set-mewtwo-10', 'Mewtwo', '010/102 Holo Rare', 'Base Set'), refsourceId: '630423', tcgplayerId: '42347' },
+      { ...card('pokemon-base-set-charizard-4', 'Charizard', '4/102', 'Base Set'), refsourceId: '630417' },
+      { ...card('japanese-sv2a-565243', 'Product 565243', '', 'SV2a: Pokemon Card 151'), era: 'modern', tcgplayerId: '565243', printing: 'Normal', language: 'Japanese' },
+    ];
+    const keys = async (q: string, limit?: number) => (await store.products.catalog(q, limit)).map((e) => e.product_key);
+
+    beforeEach(async () => {
+      await writeProducts(store, IDENTITY);
+    });
+
+    it('reads every product with its TCGplayer id, printing and language (null: English, regular printing)', async () => {
+      const identity = (await store.products.catalog()).map(({ product_key, refsource_id, tcgplayer_id, printing, language }) => ({
+        product_key,
+        refsource_id,
+        tcgplayer_id,
+        printing,
+        language,
+      }));
+      expect(identity).toEqual([
+        { product_key: 'japanese-sv2a-565243', refsource_id: null, tcgplayer_id: '565243', printing: 'Normal', language: 'Japanese' },
+        { product_key: 'pokemon-base-set-1st-edition-alakazam-1', refsource_id: null, tcgplayer_id: '42346', printing: '1st Edition Holofoil', language: null },
+        { product_key: 'pokemon-base-set-alakazam-1', refsource_id: '630414', tcgplayer_id: '42346', printing: null, language: null },
+        { product_key: 'pokemon-base-set-charizard-4', refsource_id: '630417', tcgplayer_id: null, printing: null, language: null },
+        { product_key: 'pokemon-base-set-mewtwo-10', refsource_id: '630423', tcgplayer_id: '42347', printing: null, language: null },
+      ]);
+      expect(await store.products.findByKey('japanese-sv2a-565243')).toMatchObject({ tcgplayerId: '565243', printing: 'Normal', language: 'Japanese' });
+      expect(await store.products.catalogJson()).toBe(JSON.stringify(catalogBody(await store.products.catalog())));
+    });
+
+    it('finds a product by its TCGplayer id, its refsource id or its key, exactly, before the text matches', async () => {
+      // A TCGplayer id names every printing of the card.
+      expect(await keys('42346')).toEqual(['pokemon-base-set-1st-edition-alakazam-1', 'pokemon-base-set-alakazam-1']);
+      expect(await keys(' 630414 ')).toEqual(['pokemon-base-set-alakazam-1']);
+      expect(await keys('630417')).toEqual(['pokemon-base-set-charizard-4']);
+      expect(await keys('565243')).toEqual(['japanese-sv2a-565243']);
+      // An id is matched whole, never as a prefix.
+      expect(await keys('4234')).toEqual([]);
+      expect(await keys('42346 alakazam')).toEqual([]);
+      // The key itself first, then what its words match.
+      expect(await keys('pokemon-base-set-alakazam-1')).toEqual(['pokemon-base-set-alakazam-1']);
+      expect(await keys('alakazam')).toHaveLength(2);
+      expect(await keys('42346', 1)).toEqual(['pokemon-base-set-1st-edition-alakazam-1']);
+    });
+
+    it('keeps the language a record states and takes a record without one as English', async () => {
+      await writeProducts(store, [{ ...IDENTITY[4]!, productName: 'Renamed' }]);
+      expect((await store.products.findByKey('japanese-sv2a-565243'))?.language).toBe('Japanese');
+      await writeProducts(store, [{ ...IDENTITY[4]!, language: null }]);
+      expect((await store.products.findByKey('japanese-sv2a-565243'))?.language).toBeNull();
     });
   });
 

@@ -5,6 +5,7 @@
 import type { PricingBundle, Slot } from '../../domain/bundle.js';
 import { GRADERS, MATRIX_GRADES } from '../../domain/conditions.js';
 import { HOUR_MS, toIsoUtc } from '../../domain/time.js';
+import { variantWords } from './identity.js';
 import { formatUsd } from './money.js';
 
 const SPARSE_MARK = '~';
@@ -50,10 +51,11 @@ export async function renderBundle(bundle: PricingBundle): Promise<string> {
   const { default: Table } = await import('cli-table3');
   const m = bundle.metadata;
   const lines: string[] = [];
-  lines.push(`${m.product_name}${m.subtitle ? ` - ${m.subtitle}` : ''}`);
+  lines.push(`${m.product_name}${m.subtitle ? ` - ${m.subtitle}` : ''}${variantWords(m)}`);
   lines.push(
     `${bundle.product_key}${bundle.id ? ` (refsource ${bundle.id})` : ''} | ${m.set_name} | ${m.product_type} | ${m.era}` +
-      (m.release_date ? ` | released ${m.release_date}` : ''),
+      (m.release_date ? ` | released ${m.release_date}` : '') +
+      (m.tcgplayer_id ? ` | tcgplayer ${m.tcgplayer_id}` : ''),
   );
   lines.push('');
   const u = bundle.ungraded;

@@ -5,6 +5,7 @@
 import asciichart from 'asciichart';
 import type { History, HistoryValue, PricedAt } from '../../service/history.js';
 import { formatChanges, formatInterval } from './change.js';
+import { variantWords } from './identity.js';
 import { formatUsd } from './money.js';
 
 const CHART_HEIGHT = 10;
@@ -33,7 +34,7 @@ export function renderHistory(history: History, width: number): string {
   const { body, summary, metadata } = history;
   const lines: string[] = [];
   const points = body.points;
-  lines.push(`${metadata.product_name}${metadata.subtitle ? ` - ${metadata.subtitle}` : ''} | ${metadata.set_name}`);
+  lines.push(`${metadata.product_name}${metadata.subtitle ? ` - ${metadata.subtitle}` : ''} | ${metadata.set_name}${variantWords(metadata)}`);
   lines.push(body.product_key);
   lines.push(`${points[0]!.at} -> ${points.at(-1)!.at}, every ${body.every}, ${points.length} point${points.length === 1 ? '' : 's'}`);
   for (const s of summary) {

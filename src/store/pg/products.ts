@@ -4,6 +4,10 @@ import { allWordsPhrases, anyWordPhrases } from '../fts-query.js';
 import type { StoredProduct } from '../store.js';
 import {
   CATALOG_COLUMNS,
+  identityFirst,
+  identityOrder,
+  identityText,
+  identityWhere,
   PRODUCT_COLUMNS,
   PRODUCT_UPSERT_SET,
   toCatalogEntry,
@@ -67,12 +71,21 @@ export function createPgProductRepo(session: Session) {
           product_type: e.product_type,
           era: e.era,
           earliest_observation: e.earliest_observation,
+          tcgplayer_id: e.tcgplayer_id,
+          printing: e.printing,
+          language: e.language,
         })),
       });
     },
     async catalog(text?: string, limit = -1): Promise<CatalogEntry[]> {
       if (!text) return (await q<CatalogRow>(`SELECT ${CATALOG_COLUMNS} FROM products ORDER BY product_key ${BYTES}`)).map(toCatalogEntry);
-      return (await search(allWordsPhrases(text), true, limit)).map(toCatalogEntry);
+      // The product whose key or id the text is (product-rows.ts, identityWhere), then the text's matches.
+      const identity = await q<CatalogRow>(
+        `SELECT ${CATALOG_COLUMNS} FROM products WHERE ${identityWhere('$1')} ORDER BY ${identityOrder('$1')}, product_key ${BYTES}`,
+        [identityText(text)],
+      );
+      const matches = await search(allWordsPhrases(text), true, limit < 0 ? -1 : limit + identity.length);
+      return identityFirst(identity, matches, limit).map(toCatalogEntry);
     },
     async keysLike(text: string, limit: number): Promise<string[]> {
       return (await search(anyWordPhrases(text), false, limit)).map((row) => row.product_key);

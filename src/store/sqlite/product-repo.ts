@@ -1,6 +1,18 @@
 /** Catalog products: lookups for pricing, upserts for ingest, the catalog listing. */
 import type { CatalogEntry, Product } from '../../domain/product.js';
-import { CATALOG_COLUMNS, PRODUCT_COLUMNS, PRODUCT_UPSERT_SET, toCatalogEntry, toProduct, type CatalogRow, type ProductRow } from '../product-rows.js';
+import {
+  CATALOG_COLUMNS,
+  identityFirst,
+  identityOrder,
+  identityText,
+  identityWhere,
+  PRODUCT_COLUMNS,
+  PRODUCT_UPSERT_SET,
+  toCatalogEntry,
+  toProduct,
+  type CatalogRow,
+  type ProductRow,
+} from '../product-rows.js';
 import type { StoredProduct } from '../store.js';
 import { preparedOnFirstUse, type SqliteDatabase } from './connection.js';
 import { matchAllWords, matchAnyWord, matchNameWords } from '../fts-query.js';
@@ -32,7 +44,8 @@ export function createProductRepo(db: SqliteDatabase) {
         `SELECT json_object('total', count(*), 'products', json_group_array(json_object(
            'product_key', product_key, 'refsource_id', refsource_id, 'product_name', product_name,
            'product_type', product_type, 'era', era,
-           'earliest_observation', strftime('%Y-%m-%d', earliest_observed_at / 1000, 'unixepoch')
+           'earliest_observation', strftime('%Y-%m-%d', earliest_observed_at / 1000, 'unixepoch'),
+           'tcgplayer_id', tcgplayer_id, 'printing', printing, 'language', language
          ) ORDER BY product_key))
          FROM products`,
       )
@@ -42,6 +55,11 @@ export function createProductRepo(db: SqliteDatabase) {
     db.prepare<[{ match: string; limit: number }], CatalogRow>(
       `SELECT ${CATALOG_COLUMNS.split(', ').map((c) => `p.${c}`).join(', ')} FROM (${ranked}) f JOIN products p ON p.id = f.id
        ORDER BY f.score, p.product_key LIMIT @limit`,
+    ),
+  );
+  const catalogIdentity = preparedOnFirstUse(() =>
+    db.prepare<[{ text: string }], CatalogRow>(
+      `SELECT ${CATALOG_COLUMNS} FROM products WHERE ${identityWhere('@text')} ORDER BY ${identityOrder('@text')}, product_key`,
     ),
   );
   const keysLike = preparedOnFirstUse(() =>
@@ -112,13 +130,16 @@ export function createProductRepo(db: SqliteDatabase) {
       return catalogJsonAll().get() as string;
     },
     /**
-     * Every product ordered by key or, with `search`, those matching every word of it (in any
-     * order, each word as a prefix, across key, name, set and subtitle), best match first.
+     * Every product ordered by key or, with `search`, the product whose key, refsource id or
+     * TCGplayer id it is (product-rows.ts, identityWhere), then those matching every word of it
+     * (in any order, each word as a prefix, across key, name, set and subtitle), best match first.
      */
     catalog(search?: string, limit = -1): CatalogEntry[] {
       if (!search) return catalogAll().all().map(toCatalogEntry);
+      const identity = catalogIdentity().all({ text: identityText(search) });
       const match = matchAllWords(search);
-      return match === null ? [] : catalogSearch().all({ match, limit }).map(toCatalogEntry);
+      const text = match === null ? [] : catalogSearch().all({ match, limit: limit < 0 ? -1 : limit + identity.length });
+      return identityFirst(identity, text, limit).map(toCatalogEntry);
     },
     /** Keys of the products sharing the most (and rarest) words with `text`, best first: "did you mean" candidates. */
     keysLike(text: string, limit: number): string[] {
