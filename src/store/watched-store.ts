@@ -103,7 +103,10 @@ function storeOver(
       catalogJson: () => read((s) => s.products.catalogJson()),
       keysLike: (text, limit) => read((s) => s.products.keysLike(text, limit)),
     },
-    pricePoints: { read: (productId, range) => read((s) => s.pricePoints.read(productId, range)) },
+    pricePoints: {
+      read: (productId, range) => read((s) => s.pricePoints.read(productId, range)),
+      readExtra: (productId, range) => read((s) => s.pricePoints.readExtra(productId, range)),
+    },
     pricePointSeries: { readSeries: (productId, ranges) => read((s) => s.pricePointSeries.readSeries(productId, ranges)) },
     apiKeys: {
       create: (id, label, hash, at) => read((s) => s.apiKeys.create(id, label, hash, at)),

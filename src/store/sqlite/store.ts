@@ -68,7 +68,10 @@ export async function openSqliteStore(path: string, options: OpenOptions = {}): 
       catalogJson: () => settled(() => products.catalogJson()),
       keysLike: (text, limit) => settled(() => products.keysLike(text, limit)),
     },
-    pricePoints: { read: (productId, range) => settled(() => pricePoints.read(productId, range)) },
+    pricePoints: {
+      read: (productId, range) => settled(() => pricePoints.read(productId, range)),
+      readExtra: (productId, range) => settled(() => pricePoints.readExtra(productId, range)),
+    },
     pricePointSeries: { readSeries: (productId, ranges) => settled(() => pricePointSeries.readSeries(productId, ranges)) },
     apiKeys: {
       create: (id, label, hash, at) => settled(() => apiKeys.create(id, label, hash, at)),
