@@ -129,7 +129,7 @@ export function parseCondition(text: string): string | null {
   if (t === UNGRADED || t === 'raw' || t === 'nm' || t === 'near mint') return UNGRADED;
   if (/^raw[- ](lp|mp|hp|dmg)$/.test(t)) return t.replace(' ', '-');
   if (/^[a-z][a-z_-]*(10|[1-9](\.5)?)$/.test(t)) return t;
-  const m = /^([a-z][a-z0-9_-]*?)(?: ([a-z -]+?))? ?(10|[1-9](?:\.5)?)(?: ([a-z -]+))?$/.exec(t);
+  const m = /^([a-z][a-z_-]*?)(?: ([a-z -]+?))? ?(10|[1-9](?:\.5)?)(?: ([a-z -]+))?$/.exec(t);
   if (m === null) return null;
   const grade = Number(m[3]);
   if (!isGrade(grade)) return null;
