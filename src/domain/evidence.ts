@@ -72,5 +72,5 @@ export const slot = z.pipe(
     if (key === null || key.startsWith('raw-')) return `must be ${CONDITION_HELP}; got ${JSON.stringify(raw)}`;
     return null;
   }),
-  z.transform((raw: string) => parseCondition(raw)!),
+  z.pipe(z.transform((raw: string) => parseCondition(raw)!), z.string()),
 );
