@@ -65,6 +65,14 @@ export interface EvidenceBody {
  * parseCondition): `ungraded`, a matrix slot (`psa9`, `PSA 9`) or an extra grade (`BGS 9.5`,
  * `tag10`, `CGC Pristine 10`); its value is the condition key. A played raw card is no slot.
  */
+/**
+ * A pattern of slots `slot` takes, for the API document (JSON Schema has no parser): ungraded,
+ * a grader and a grade (with or without a space), the Pristine and Black Label tiers in words.
+ * `slot` takes a little more (`raw`, `NM`, `CGC 10 Pristine`, ...); every text this matches it takes.
+ */
+export const SLOT_PATTERN =
+  '^\\s*(?:[Uu][Nn][Gg][Rr][Aa][Dd][Ee][Dd]|[A-Za-z]+ ?(?:10|[1-9](?:\\.5)?)|(?:[Cc][Gg][Cc]|[Ss][Gg][Cc]) [Pp][Rr][Ii][Ss][Tt][Ii][Nn][Ee] 10|[Bb][Gg][Ss] [Bb][Ll][Aa][Cc][Kk] [Ll][Aa][Bb][Ee][Ll] 10)\\s*$';
+
 export const slot = z.pipe(
   checkedText((raw) => {
     if (raw === undefined || raw.trim() === '') return `is required: ${CONDITION_HELP}`;

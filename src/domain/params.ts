@@ -34,8 +34,9 @@ export const productKey = checkedText((raw) => (raw === undefined || raw === '' 
  * `extra_grades` of the pricing routes: `true` adds the bundle's extra grades (CONTRACT.md
  * additions 6), `false` (the default) leaves SPEC's body as it is. Its value is the text.
  */
-export const extraGradesFlag = checkedText((raw) =>
-  raw === 'true' || raw === 'false' ? null : `must be true or false (got ${JSON.stringify(raw)})`,
+export const extraGradesFlag = checkedText(
+  (raw) => (raw === 'true' || raw === 'false' ? null : `must be true or false (got ${JSON.stringify(raw)})`),
+  /^(true|false)$/,
 );
 
 /**

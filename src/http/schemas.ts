@@ -15,7 +15,7 @@ import { searchLimit, searchText } from '../domain/search.js';
 import { every, HISTORY_DEFAULT_DAYS, HISTORY_MAX_POINTS, slots, SLOT_KEYS } from '../domain/history.js';
 import type { HistoryBody } from '../service/history.js';
 import type { PricingQuery } from '../service/oracle.js';
-import { slot as slotInput, type EvidenceBody } from '../domain/evidence.js';
+import { slot as slotInput, SLOT_PATTERN, type EvidenceBody } from '../domain/evidence.js';
 import { unprocessableInputs } from './input.js';
 
 /**
@@ -23,7 +23,7 @@ import { unprocessableInputs } from './input.js';
  * with what the document says of it here. A copy carries the metadata: the same input is a
  * field of several routes (and `instant` of three fields), each described on its own.
  */
-function field<S extends z.core.$ZodType>(schema: S, meta: { description: string; format?: string }): S {
+function field<S extends z.core.$ZodType>(schema: S, meta: { description: string; format?: string; pattern?: string }): S {
   const copy = z.core.clone(schema);
   z.globalRegistry.add(copy, meta);
   return copy;
@@ -61,6 +61,7 @@ export function pricingQueryOf(query: Omit<z.output<typeof pricingQuery>, 'extra
 
 export const evidenceQuery = z.object({
   slot: field(slotInput, {
+    pattern: SLOT_PATTERN,
     description:
       'The slot to explain: `ungraded`, a grader and grade 7-10 (`psa9`), or an extra grade (`BGS 9.5`, `bgs9.5`, `TAG 10`, `CGC Pristine 10`), any case. Required.',
   }),
