@@ -8,7 +8,7 @@
 export const GRADERS = ['PSA', 'BGS', 'CGC', 'SGC'] as const;
 export type Grader = (typeof GRADERS)[number];
 
-/** Grades the matrix prices. Other grades (1-6, halves) are stored but not priced. */
+/** Grades the matrix prices. Other grades (1-6, halves) are extra grades (isExtraCondition), priced on request. */
 export const MATRIX_GRADES = [7, 8, 9, 10] as const;
 export type MatrixGrade = (typeof MATRIX_GRADES)[number];
 export type MatrixGradeKey = '7' | '8' | '9' | '10';
