@@ -102,3 +102,26 @@ describe.concurrent('extra grades in the CLI', () => {
     expect(absent.price_minor).toBeNull();
   });
 });
+
+describe('a PriceCharting download: the grade 9.5 column and the tiers as extra grades', () => {
+  it("prices each column's quote from itself: ANY 9.5, ANY 1-6, CGC-PRISTINE, BGS-BLACK, TAG and ACE 10", async () => {
+    const pcDb = await newTestDatabase(tempDir());
+    const file = join(import.meta.dirname, '..', 'fixtures', 'pricecharting', 'price-guide-new-header.csv');
+    const observedAt = '2026-10-15T00:00:00Z';
+    const catalog = await runOracle(['--db', pcDb, 'ingest', '--kind', 'catalog', file]);
+    expect(catalog.code, catalog.stderr).toBe(0);
+    const quotes = await runOracle(['--db', pcDb, 'ingest', '--format', 'pricecharting', '--observed-at', observedAt, file]);
+    expect(quotes.code, quotes.stderr).toBe(0);
+    const bundle = JSON.parse((await runOracle(['--db', pcDb, 'price', 'pokemon-base-set-charizard-4', '--at', AT, '--json', '--extra-grades'])).stdout);
+    // The file's row: Charizard #4, box-only (grade 9.5) $4,750.00, condition-9..16 (grades 1-6) $95 ... $290,
+    // condition-19 (CGC 10 Pristine) $52,000, -20 (BGS Black Label) $88,000, -21 (TAG 10) $9,100, -22 (ACE 10) $6,400.
+    const price = (grader: string, grade: string) => bundle.extra_grades[grader]?.[grade]?.price_minor;
+    expect(Object.keys(bundle.extra_grades)).toEqual(['ANY', 'ACE', 'BGS-BLACK', 'CGC-PRISTINE', 'TAG']);
+    expect(['1', '2', '3', '4', '5', '6', '9.5'].map((g) => price('ANY', g))).toEqual([9_500, 12_000, 15_000, 18_000, 23_000, 29_000, 475_000]);
+    expect([price('CGC-PRISTINE', '10'), price('BGS-BLACK', '10'), price('TAG', '10'), price('ACE', '10')]).toEqual([5_200_000, 8_800_000, 910_000, 640_000]);
+    // SPEC's matrix and the rest of the body: the same as without them.
+    const plain = JSON.parse((await runOracle(['--db', pcDb, 'price', 'pokemon-base-set-charizard-4', '--at', AT, '--json'])).stdout);
+    const { extra_grades: _, ...rest } = bundle;
+    expect(rest).toEqual(plain);
+  });
+});
