@@ -157,7 +157,8 @@ function timelineOf(
   conditionIndex: ReadonlyMap<string, number> = CONDITION_INDEX,
 ): PointTimeline {
   // Pass 1: condition and source of every point.
-  const cond = new Int32Array(points.length);
+  // Condition indexes fit a byte for the priced conditions; the extra grades may be more.
+  const cond = conditions.length < 128 ? new Int8Array(points.length) : new Int32Array(points.length);
   const srcOf = new Int32Array(points.length);
   const starts = new Int32Array(conditions.length + 1);
   const ids = sourceIds();
