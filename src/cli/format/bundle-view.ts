@@ -3,7 +3,7 @@
  * dollars with the points used, fallback and sparse cells marked, the window and methodology.
  */
 import type { PricingBundle, Slot } from '../../domain/bundle.js';
-import { GRADERS, MATRIX_GRADES } from '../../domain/conditions.js';
+import { GRADERS, MATRIX_GRADES, POOLED_GRADER } from '../../domain/conditions.js';
 import { HOUR_MS, toIsoUtc } from '../../domain/time.js';
 import { formatUsd } from './money.js';
 
@@ -57,13 +57,15 @@ function extraGradeLines(bundle: PricingBundle): string[] {
   const width = Math.max(...labels.map((l) => l.length));
   const cells = slots.map(cell);
   const cellWidth = Math.max(...cells.map((c) => c.length));
-  return [
+  const lines = [
     'Extra grades (own sales only, no fallback; absent without data):',
     ...slots.map((s, i) => {
       const newest = typeof s.meta.newest_observation_at === 'string' ? `  newest ${s.meta.newest_observation_at.slice(0, 10)}` : '';
       return `  ${labels[i]!.padEnd(width)}  ${cells[i]!.padStart(cellWidth)}${newest}`;
     }),
   ];
+  if (slots.some((s) => s.company === POOLED_GRADER)) lines.push(`  ${POOLED_GRADER}: any grader, pooled (a price guide's grade column)`);
+  return lines;
 }
 
 export async function renderBundle(bundle: PricingBundle): Promise<string> {
