@@ -15,7 +15,7 @@ const epochMs = z.number();
 /** `--window-hours`, `--outlier-stddevs` and `--at`, which the pricing commands share. */
 const pricingShape = { windowHours: z.int(), outlierStddevs: z.int(), at: epochMs };
 
-export const priceOptions = z.object({ ...pricingShape, refsource: text, json: flag });
+export const priceOptions = z.object({ ...pricingShape, refsource: text, json: flag, extraGrades: flag });
 export const explainOptions = z.object({ ...pricingShape, refsource: text, slot: text, json: flag });
 export const valueOptions = z.object({ ...pricingShape, json: flag, csv: flag });
 export const exportOptions = z.object({ ...pricingShape, format: z.enum(['ndjson', 'csv']), out: text });

@@ -102,7 +102,8 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
     .addOption(windowHoursOption())
     .addOption(outlierStddevsOption())
     .addOption(atOption(now, 'price as of this ISO-8601 time with zone, now at the latest'))
-    .option('--json', 'print exactly the API body')
+    .option('--extra-grades', 'also the grades outside the matrix that have sales of their own in the 30 days: half grades (BGS 9.5), other graders (TAG 10), CGC Pristine, BGS Black Label')
+    .option('--json', 'print exactly the API body (with --extra-grades: plus extra_grades)')
     .action(lazy_(() => import('./commands/price.js')));
 
   program
@@ -161,7 +162,7 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
     .command('explain')
     .description('the evidence behind one slot\'s price: every observation read, kept or why not, its weight, and each step to the price')
     .argument('[product_key]', 'catalog key of the product')
-    .option('--slot <slot>', 'the slot to explain: ungraded or a grader and grade 7-10 (psa9, bgs10 ...)')
+    .option('--slot <slot>', 'the slot to explain: ungraded, or a grader and grade as written (psa9, "PSA 9", "BGS 9.5", "TAG 10", "CGC Pristine 10")')
     .addOption(refsourceOption())
     .addOption(windowHoursOption())
     .addOption(outlierStddevsOption())

@@ -54,7 +54,23 @@ export interface PricingBundle {
   ungraded: Slot;
   graded: Record<Grader, Record<MatrixGradeKey, GradedSlot>>;
   metadata: BundleMetadata;
+  /**
+   * CONTRACT.md additions 6, present only when asked for (`?extra_grades=true`, `oracle price
+   * --grades all`): every other grade the product has observations of in the 30 days,
+   * grader -> grade ("9.5") -> slot, each priced from its own points alone
+   * (docs/methodology.md §13). A grade without data is absent.
+   */
+  extra_grades?: ExtraGrades;
 }
+
+/** An extra grade's slot: a graded slot of any grader (`TAG`, `CGC-PRISTINE`, `ANY`) and any grade 1-10 in halves. */
+export interface ExtraGradeSlot extends Slot {
+  company: string;
+  grade: number;
+}
+
+/** Grader -> grade as text (`"9.5"`, `"10"`) -> slot. */
+export type ExtraGrades = Record<string, Record<string, ExtraGradeSlot>>;
 
 /** Parameters of one pricing request; `asOf` is the window end in epoch ms (the clock comes in here). */
 export interface PricingParams {

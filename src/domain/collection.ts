@@ -7,7 +7,7 @@
  */
 import { CsvParser } from './csv.js';
 import { InputError } from './errors.js';
-import { SLOT_KEYS } from './history.js';
+import { CONDITION_HELP, parseCondition } from './conditions.js';
 import { integerInRange, readInput } from './input.js';
 
 export interface CollectionRow {
@@ -68,10 +68,9 @@ function collectionRow(line: number, cell: (name: string) => string | null): Col
   const productKey = cell('product_key');
   const refsourceId = cell('refsource_id');
   if (productKey === null && refsourceId === null) throw new Error('product_key or refsource_id is required');
-  const condition = (cell('condition') ?? '').toLowerCase();
-  if (!SLOT_KEYS.includes(condition)) {
-    throw new Error(`condition must be ungraded or a grader and grade 7-10 (psa10, bgs9, cgc8, sgc7) (got ${JSON.stringify(cell('condition') ?? '')})`);
-  }
+  const condition = parseCondition(cell('condition') ?? '');
+  if (condition === null) throw new Error(`condition must be ${CONDITION_HELP} (got ${JSON.stringify(cell('condition') ?? '')})`);
+  if (condition.startsWith('raw-')) throw new Error(`condition ${JSON.stringify(cell('condition'))} is a played raw card, which is kept as evidence and never priced: value it as ungraded or leave it out`);
   const quantity = readInput(QUANTITY, cell('quantity') ?? '', 'quantity');
   const cost = cell('cost_basis_minor');
   const costBasisMinor = cost === null ? null : readInput(COST_BASIS_MINOR, cost, 'cost_basis_minor');

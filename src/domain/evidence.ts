@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { checkedText } from './input.js';
-import { SLOT_KEYS } from './history.js';
+import { CONDITION_HELP, parseCondition } from './conditions.js';
 
 /** One observation the slot's computation read. */
 export interface EvidencePoint {
@@ -92,15 +92,25 @@ export interface EvidenceBody {
   steps: EvidenceStep[];
 }
 
-/** `slot` / `--slot`: the slot to explain, `ungraded` or a grader and grade 7-10, any case, spaces around it ignored. */
+/**
+ * `slot` / `--slot`: the slot to explain, a condition as people write it (conditions.ts
+ * parseCondition): `ungraded`, a matrix slot (`psa9`, `PSA 9`) or an extra grade (`BGS 9.5`,
+ * `tag10`, `CGC Pristine 10`); its value is the condition key. A played raw card is no slot.
+ */
+/**
+ * A pattern of slots `slot` takes, for the API document (JSON Schema has no parser): ungraded,
+ * a grader and a grade (with or without a space), the Pristine and Black Label tiers in words.
+ * `slot` takes a little more (`raw`, `NM`, `CGC 10 Pristine`, ...); every text this matches it takes.
+ */
+export const SLOT_PATTERN =
+  '^\\s*(?:[Uu][Nn][Gg][Rr][Aa][Dd][Ee][Dd]|[A-Za-z]+ ?(?:10|[1-9](?:\\.5)?)|(?:[Cc][Gg][Cc]|[Ss][Gg][Cc]) [Pp][Rr][Ii][Ss][Tt][Ii][Nn][Ee] 10|[Bb][Gg][Ss] [Bb][Ll][Aa][Cc][Kk] [Ll][Aa][Bb][Ee][Ll] 10)\\s*$';
+
 export const slot = z.pipe(
   checkedText((raw) => {
-    if (raw === undefined || raw.trim() === '') return 'is required: ungraded or a grader and grade 7-10 (psa10, bgs9, cgc8, sgc7)';
-    return SLOT_KEYS.includes(slotKey(raw)) ? null : `must be ungraded or a grader and grade 7-10 (psa10, bgs9, cgc8, sgc7); got ${JSON.stringify(raw)}`;
+    if (raw === undefined || raw.trim() === '') return `is required: ${CONDITION_HELP}`;
+    const key = parseCondition(raw);
+    if (key === null || key.startsWith('raw-')) return `must be ${CONDITION_HELP}; got ${JSON.stringify(raw)}`;
+    return null;
   }),
-  z.pipe(z.transform(slotKey), z.enum(SLOT_KEYS as [string, ...string[]])),
+  z.pipe(z.transform((raw: string) => parseCondition(raw)!), z.string()),
 );
-
-function slotKey(raw: string): string {
-  return raw.trim().toLowerCase();
-}

@@ -31,6 +31,15 @@ export const refsourceId = checkedText(
 export const productKey = checkedText((raw) => (raw === undefined || raw === '' ? 'is required: a catalog key' : null)).check(z.minLength(1));
 
 /**
+ * `extra_grades` of the pricing routes: `true` adds the bundle's extra grades (CONTRACT.md
+ * additions 6), `false` (the default) leaves SPEC's body as it is. Its value is the text.
+ */
+export const extraGradesFlag = checkedText(
+  (raw) => (raw === 'true' || raw === 'false' ? null : `must be true or false (got ${JSON.stringify(raw)})`),
+  /^(true|false)$/,
+);
+
+/**
  * An ISO-8601 instant with a zone, as time.ts reads it (RFC 3339, plus a space or lower-case
  * `t` for `T`, optional seconds, `+hhmm` offsets): `at`, `from`, `to`, `--at`, `--observed-at`.
  * Its value is the text; whether it is later than now is asOf's check, which has a clock.

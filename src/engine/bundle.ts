@@ -14,6 +14,7 @@ import { carryMoves } from './carry.js';
 import { conditionIndex, priceCard, priceOwnOnly, type CellPrice } from './card-model.js';
 import { estimateCondition, estimateContext, sourceCounts, type Estimate } from './estimate.js';
 import { requestedWindowStart } from './points-request.js';
+import { computeExtraGrades } from './extra-grades.js';
 import { buildSeries, seriesAt, type PointTimeline, type SeriesSet } from './series.js';
 import { emptySlot, gradedSlot, memoIso, pricedSlot, roundCents, type SlotContext } from './slot.js';
 
@@ -25,6 +26,11 @@ export interface ComputeBundleInput {
   id: string | null;
   /** Fitted grader premiums and grade ratios (`oracle calibrate`); null or absent: the documented priors. */
   calibration?: Calibration | null;
+  /**
+   * The points of the product's extra grades (store readExtra), when they are asked for: the
+   * bundle then carries `extra_grades` (extra-grades.ts), else it has no such key.
+   */
+  extraPoints?: readonly PricePoint[];
 }
 
 function checkParams(params: PricingParams): void {
@@ -189,7 +195,7 @@ export function bundleFromEvidence(input: ComputeBundleInput, evidence: BundleEv
       : pricedSlot(UNGRADED, u, Math.exp(u.estimate.mean), ctx, ungradedMeta);
   const graded = {} as Record<Grader, Record<MatrixGradeKey, GradedSlot>>;
   for (const grader of GRADERS) graded[grader] = graderColumn(evidence, grader, product, ctx);
-  return {
+  const bundle: PricingBundle = {
     id,
     product_key: product.productKey,
     window_hours: params.windowHours,
@@ -198,4 +204,6 @@ export function bundleFromEvidence(input: ComputeBundleInput, evidence: BundleEv
     graded,
     metadata: metadata(product),
   };
+  if (input.extraPoints !== undefined) bundle.extra_grades = computeExtraGrades(input.extraPoints, params);
+  return bundle;
 }

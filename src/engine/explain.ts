@@ -4,7 +4,7 @@
  * each step used. Built from the same evidence the bundle is built from (computeEvidence), so
  * the explanation and the price cannot disagree; pure like the rest of the engine.
  */
-import { UNGRADED, conditionKey, PRICED_CONDITIONS, type Grader, type MatrixGradeKey } from '../domain/conditions.js';
+import { UNGRADED, conditionKey, isExtraCondition, parseConditionKey, PRICED_CONDITIONS, type Grader, type MatrixGradeKey } from '../domain/conditions.js';
 import type { EvidenceBody, EvidencePoint, EvidenceStep } from '../domain/evidence.js';
 import type { Slot } from '../domain/bundle.js';
 import { HOUR_MS } from '../domain/time.js';
@@ -28,8 +28,10 @@ import {
   RECENCY_POINTS,
   STALE_AFTER_MS,
   WIDTH_FACTOR,
+  ownMethodology,
 } from './methodology.js';
 import { isIncluded } from './robust-filter.js';
+import { extraEvidence, extraGradeSlots } from './extra-grades.js';
 import { lowerBound, type Series } from './series.js';
 import { roundCents, type SlotContext } from './slot.js';
 
@@ -50,7 +52,11 @@ const SECTIONS: Readonly<Record<string, string>> = {
   '10': '10-freshness',
   '11': '11-methodology-values-and-meta',
   '12': '12-rounding',
+  '15': '15-extra-grades',
 };
+
+/** What the point and step records of one condition read: BundleEvidence, or the extra grades' (`names` their keys). */
+type ConditionEvidence = Pick<BundleEvidence, 'series' | 'lastKnown' | 'own'> & { names?: readonly string[] };
 
 function step(name: string, section: string, text: string, extra: Partial<EvidenceStep> = {}): EvidenceStep {
   const { condition, ...rest } = extra;
@@ -79,11 +85,11 @@ function publishedSlot(bundle: ReturnType<typeof bundleFromEvidence>, slot: stri
 type Standing = 'used' | 'rejected';
 
 /** The points of one condition the computation read, newest first, and the sum of the kept weights. */
-function conditionPoints(j: number, e: Estimate, standing: Standing, ev: BundleEvidence, ctx: SlotContext, k: number): EvidencePoint[] {
+function conditionPoints(j: number, e: Estimate, standing: Standing, ev: ConditionEvidence, ctx: SlotContext, k: number): EvidencePoint[] {
   const { asOf, iso } = ctx;
   const cs = ev.series.conditions[j]!;
   const used = ev.lastKnown ? cs.prior : cs.current;
-  const condition = PRICED_CONDITIONS[j]!;
+  const condition = (ev.names ?? PRICED_CONDITIONS)[j]!;
   const source = (s: Series, i: number) => ev.series.sources[s.src[i]!]!;
   const windowPoints = used.hi - lowerBound(used, ctx.windowStart);
   let sw = 0;
@@ -140,9 +146,9 @@ function conditionPoints(j: number, e: Estimate, standing: Standing, ev: BundleE
 }
 
 /** reference_set, filter and own_estimate of one condition, and its carried move when it has one. */
-function conditionSteps(j: number, e: Estimate, ev: BundleEvidence, ctx: SlotContext, k: number): EvidenceStep[] {
+function conditionSteps(j: number, e: Estimate, ev: ConditionEvidence, ctx: SlotContext, k: number): EvidenceStep[] {
   const { windowStart } = ctx;
-  const condition = PRICED_CONDITIONS[j]!;
+  const condition = (ev.names ?? PRICED_CONDITIONS)[j]!;
   const s = e.series;
   const windowPoints = s.hi - lowerBound(s, windowStart);
   const reference = e.i1 - e.referenceStart;
@@ -192,7 +198,7 @@ function conditionSteps(j: number, e: Estimate, ev: BundleEvidence, ctx: SlotCon
   return steps;
 }
 
-function carryStep(condition: string, e: Estimate, ev: BundleEvidence, ctx: SlotContext): EvidenceStep {
+function carryStep(condition: string, e: Estimate, ev: ConditionEvidence, ctx: SlotContext): EvidenceStep {
   const carry = e.carry!;
   const reference = PRICED_CONDITIONS[carry.from]!;
   const refSeries = ev.own[carry.from]!.series;
@@ -224,6 +230,7 @@ function carryStep(condition: string, e: Estimate, ev: BundleEvidence, ctx: Slot
  * came from) and its steps.
  */
 export function explainSlot(input: ComputeBundleInput, slot: string): EvidenceBody {
+  if (isExtraCondition(slot)) return explainExtraSlot(input, slot);
   const { params } = input;
   const ev = computeEvidence(input);
   const bundle = bundleFromEvidence(input, ev);
@@ -423,4 +430,52 @@ function freshnessStep(slot: Slot, ageMs: number): EvidenceStep {
     `Newest observation that entered the price: ${newest}, ${hours(ageMs)} before as_of; ${stale ? 'stale' : 'not stale'} (stale beyond ${hours(STALE_AFTER_MS)}).`,
     { inputs: { newest_observation_at: newest, stale } },
   );
+}
+
+/**
+ * The evidence of an extra grade (`bgs9.5`, `tag10`, ...; docs/methodology.md §15): its own
+ * points of the 30 days and the steps of its own estimate; no card model, clamp or fallback.
+ * `input.extraPoints` holds the product's extra-grade points (absent: none).
+ */
+function explainExtraSlot(input: ComputeBundleInput, slot: string): EvidenceBody {
+  const { params } = input;
+  const ev = extraEvidence(input.extraPoints ?? [], params);
+  const { ctx } = ev;
+  const k = params.outlierStddevs;
+  const j = ev.conditions.indexOf(slot);
+  const e = j < 0 ? null : ev.own[j]!;
+  const { grader, grade } = parseConditionKey(slot)!;
+  const published = e === null ? null : extraGradeSlots(ev)[grader]![String(grade)]!;
+  const body: EvidenceBody = {
+    id: input.id,
+    product_key: input.product.productKey,
+    slot,
+    as_of: ctx.iso(params.asOf),
+    window_hours: params.windowHours,
+    outlier_stddevs: k,
+    price_minor: published?.price_minor ?? null,
+    methodology: published?.methodology ?? ownMethodology(params.windowHours),
+    points: [],
+    steps: [],
+  };
+  if (e === null || published === null) {
+    body.steps.push(
+      step('tier', '15', `${grader} ${grade} is an extra grade, priced only from its own observations of the 30 days before as_of, and it has none: absent from extra_grades, nothing is invented.`),
+    );
+    return body;
+  }
+  const cev = { series: ev.series, lastKnown: false, own: ev.own, names: ev.conditions };
+  body.points.push(...conditionPoints(j, e, 'used', cev, ctx, k));
+  body.steps.push(...conditionSteps(j, e, cev, ctx, k));
+  const price = Math.exp(e.mean);
+  body.steps.push(
+    step('rounding', '12', `Rounded once, half up, to whole cents, at least 1: max(1, ⌊${price.toFixed(4)} + 0.5⌋) = ${roundCents(price)}.`, {
+      value_minor: roundCents(price),
+      inputs: { unrounded_minor: price },
+    }),
+  );
+  body.steps.push(tierStep(published));
+  body.steps.push(intervalStep(published, e.mean, e.variance));
+  body.steps.push(freshnessStep(published, params.asOf - e.newestAt));
+  return body;
 }

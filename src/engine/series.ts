@@ -145,7 +145,7 @@ function sourceIds() {
 
 /** Sorts each condition's points (when not already in order) and takes their logarithms. */
 function sortedTimeline(columns: Columns, starts: Int32Array, sources: readonly string[]): PointTimeline {
-  for (let c = 0; c < PRICED_CONDITIONS.length; c++) sortRange(columns, starts[c]!, starts[c + 1]!);
+  for (let c = 0; c + 1 < starts.length; c++) sortRange(columns, starts[c]!, starts[c + 1]!);
   for (let i = 0; i < columns.p.length; i++) {
     columns.y[i] = Math.log(columns.p[i]!);
     const v = columns.vol[i]!;
@@ -160,11 +160,17 @@ function sortedTimeline(columns: Columns, starts: Int32Array, sources: readonly 
  * order. Points at or after `before`, of other conditions, or with a price that is not a
  * positive finite number are left out.
  */
-function timelineOf(points: readonly PricePoint[], before: number): PointTimeline {
+function timelineOf(
+  points: readonly PricePoint[],
+  before: number,
+  conditions: readonly string[] = PRICED_CONDITIONS,
+  conditionIndex: ReadonlyMap<string, number> = CONDITION_INDEX,
+): PointTimeline {
   // Pass 1: condition and source of every point.
-  const cond = new Int8Array(points.length);
+  // Condition indexes fit a byte for the priced conditions; the extra grades may be more.
+  const cond = conditions.length < 128 ? new Int8Array(points.length) : new Int32Array(points.length);
   const srcOf = new Int32Array(points.length);
-  const starts = new Int32Array(PRICED_CONDITIONS.length + 1);
+  const starts = new Int32Array(conditions.length + 1);
   const ids = sourceIds();
   let lastCondition = '';
   let lastIndex = -1;
@@ -172,7 +178,7 @@ function timelineOf(points: readonly PricePoint[], before: number): PointTimelin
     const pt = points[i]!;
     if (pt.condition !== lastCondition) {
       lastCondition = pt.condition;
-      lastIndex = CONDITION_INDEX.get(pt.condition) ?? -1;
+      lastIndex = conditionIndex.get(pt.condition) ?? -1;
     }
     if (lastIndex < 0 || !usable(pt.observedAt, pt.priceMinor, before)) {
       cond[i] = -1;
@@ -182,11 +188,11 @@ function timelineOf(points: readonly PricePoint[], before: number): PointTimelin
     starts[lastIndex + 1]!++;
     srcOf[i] = ids.id(pt.source);
   }
-  for (let c = 0; c < PRICED_CONDITIONS.length; c++) starts[c + 1]! += starts[c]!;
+  for (let c = 0; c < conditions.length; c++) starts[c + 1]! += starts[c]!;
   const { sources, rank } = ids.ranked();
   // Pass 2: counting sort by condition into shared columns.
-  const cols = columns(starts[PRICED_CONDITIONS.length]!);
-  const fill = starts.slice(0, PRICED_CONDITIONS.length);
+  const cols = columns(starts[conditions.length]!);
+  const fill = starts.slice(0, conditions.length);
   for (let i = 0; i < points.length; i++) {
     const c = cond[i]!;
     if (c < 0) continue;
@@ -247,7 +253,7 @@ export function seriesAt(timeline: PointTimeline, asOf: number, windowStart: num
   let maxLength = 0;
   let hasCurrent = false;
   let empty = true;
-  const bySeries = PRICED_CONDITIONS.map((_, c): ConditionSeries => {
+  const bySeries = Array.from({ length: starts.length - 1 }, (_, c): ConditionSeries => {
     const lo = starts[c]!;
     const hi = lowerBound(range(cols, lo, starts[c + 1]!), asOf);
     // A condition's points: [unread | prior (last known) | 30 days: unread | capped | window].
@@ -267,6 +273,15 @@ export function seriesAt(timeline: PointTimeline, asOf: number, windowStart: num
     hasCurrent,
     maxLength,
   };
+}
+
+/**
+ * The series of one instant of the given conditions (in that order) from points in any order,
+ * by the same rules as `buildSeries`: the extra grades (extra-grades.ts).
+ */
+export function buildSeriesOf(points: readonly PricePoint[], conditions: readonly string[], asOf: number, windowStart: number): SeriesSet {
+  const index = new Map(conditions.map((c, i) => [c, i]));
+  return seriesAt(timelineOf(points, asOf, conditions, index), asOf, windowStart);
 }
 
 /** The series of one instant from points in any order (`timelineOf`, then `seriesAt`). */

@@ -8,14 +8,14 @@
 import { z } from 'zod';
 import type { PricingBundle } from '../domain/bundle.js';
 import { GRADERS, MATRIX_GRADES } from '../domain/conditions.js';
-import { asOf, instant, outlierStddevs, productKey, refsourceId, snapshotDate, windowHours } from '../domain/params.js';
+import { asOf, extraGradesFlag, instant, outlierStddevs, productKey, refsourceId, snapshotDate, windowHours } from '../domain/params.js';
 import { ERAS, PRODUCT_TYPES } from '../domain/product.js';
 import type { CatalogBody, SearchBody } from '../service/catalog.js';
 import { searchLimit, searchText } from '../domain/search.js';
 import { every, HISTORY_DEFAULT_DAYS, HISTORY_MAX_POINTS, slots, SLOT_KEYS } from '../domain/history.js';
 import type { HistoryBody } from '../service/history.js';
 import type { PricingQuery } from '../service/oracle.js';
-import { slot as slotInput, type EvidenceBody } from '../domain/evidence.js';
+import { slot as slotInput, SLOT_PATTERN, type EvidenceBody } from '../domain/evidence.js';
 import { unprocessableInputs } from './input.js';
 
 /**
@@ -23,7 +23,7 @@ import { unprocessableInputs } from './input.js';
  * with what the document says of it here. A copy carries the metadata: the same input is a
  * field of several routes (and `instant` of three fields), each described on its own.
  */
-function field<S extends z.core.$ZodType>(schema: S, meta: { description: string; format?: string }): S {
+function field<S extends z.core.$ZodType>(schema: S, meta: { description: string; format?: string; pattern?: string }): S {
   const copy = z.core.clone(schema);
   z.globalRegistry.add(copy, meta);
   return copy;
@@ -39,22 +39,32 @@ const at = instantField(
   'Price as of this ISO-8601 instant with `Z` or an offset, not later than now (default: now). Not in SPEC.md: point-in-time by key.',
 );
 
-export const pricingQuery = z.object({ window_hours: windowHoursField, outlier_stddevs: outlierStddevsField, at });
+const extraGrades = field(z.optional(extraGradesFlag), {
+  description:
+    '`true` adds `extra_grades` to the body: every grade outside the matrix with sales of its own in the 30 days (half grades, grades below 7, other graders, CGC Pristine, BGS Black Label, pooled `ANY`), each priced from its own data alone. Default `false`: SPEC.md\'s body. Not in SPEC.md (CONTRACT.md additions 6).',
+});
+
+export const pricingQuery = z.object({ window_hours: windowHoursField, outlier_stddevs: outlierStddevsField, at, extra_grades: extraGrades });
 
 /**
  * The service's query of a parsed pricing query (pricing, refsource and evidence routes): `at`
  * is checked against the request's clock here, since a schema has no clock.
  */
-export function pricingQueryOf(query: z.output<typeof pricingQuery>, now: number): PricingQuery {
+export function pricingQueryOf(query: Omit<z.output<typeof pricingQuery>, 'extra_grades'> & { extra_grades?: string }, now: number): PricingQuery {
   return {
     windowHours: query.window_hours,
     outlierStddevs: query.outlier_stddevs,
     asOf: query.at === undefined ? undefined : asOf(query.at, now, 'at'),
+    ...('extra_grades' in query && query.extra_grades === 'true' ? { extraGrades: true } : {}),
   };
 }
 
 export const evidenceQuery = z.object({
-  slot: field(slotInput, { description: 'The slot to explain: `ungraded` or a grader and grade 7-10 (`psa9`), any case. Required.' }),
+  slot: field(slotInput, {
+    pattern: SLOT_PATTERN,
+    description:
+      'The slot to explain: `ungraded`, a grader and grade 7-10 (`psa9`), or an extra grade (`BGS 9.5`, `bgs9.5`, `TAG 10`, `CGC Pristine 10`), any case. Required.',
+  }),
   at,
   window_hours: windowHoursField,
   outlier_stddevs: outlierStddevsField,
@@ -154,6 +164,10 @@ const identity = {
     .meta({ description: 'Addition: the language the card is printed in, as its feed names it (`Japanese`); null: English.' }),
 };
 
+const extraGradeSlot = slot
+  .extend({ company: z.string(), grade: z.number().check(z.gte(1), z.lte(10), z.multipleOf(0.5)) })
+  .register(apiComponents, { id: 'ExtraGradeSlot' });
+
 export const pricingBundle = z
   .object({
     id: z.string().nullable(),
@@ -172,6 +186,12 @@ export const pricingBundle = z
       release_date: z.iso.date().nullable(),
       ...identity,
     }),
+    extra_grades: z.optional(
+      z.record(z.string(), z.record(z.string(), extraGradeSlot)).register(z.globalRegistry, {
+        description:
+          'Present only with `extra_grades=true` (CONTRACT.md additions 6): grader (`BGS`, `TAG`, `CGC-PRISTINE`, `BGS-BLACK`, `ANY` for a grade pooled across graders) -> grade (`"9.5"`, `"10"`) -> slot, priced from that grade\'s own observations of the 30 days alone (no card model, no fallback tier). A grade without such an observation is absent.',
+      }),
+    ),
   })
   .register(apiComponents, { id: 'OracleCardPricingResponse' });
 

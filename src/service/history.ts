@@ -5,7 +5,7 @@
  * Prices and intervals are the bundles' own: nothing here prices anything.
  */
 import type { BundleMetadata, PricingBundle, Slot } from '../domain/bundle.js';
-import { UNGRADED, type Grader, type MatrixGradeKey } from '../domain/conditions.js';
+import { UNGRADED, isExtraCondition, parseConditionKey, type Grader, type MatrixGradeKey } from '../domain/conditions.js';
 import type { HistoryRequest } from '../domain/history.js';
 import { DAY_MS, toIsoUtc } from '../domain/time.js';
 
@@ -69,6 +69,17 @@ export interface History {
 export const HISTORY_CHANGE_DAYS = [7, 30, 90] as const;
 /** The spans `oracle price` reports the ungraded price's change over. */
 export const PRICE_CHANGE_DAYS = [7, 30] as const;
+
+/**
+ * A bundle's slot by key, `slotOf`'s or an extra grade's (`bgs9.5`, `tag10`) of a bundle
+ * priced with its extra grades; null for an extra grade the bundle has no price for (no
+ * observation in the 30 days: absent, CONTRACT.md additions 6).
+ */
+export function findSlot(bundle: PricingBundle, key: string): Slot | null {
+  if (!isExtraCondition(key)) return slotOf(bundle, key);
+  const { grader, grade } = parseConditionKey(key)!;
+  return bundle.extra_grades?.[grader]?.[String(grade)] ?? null;
+}
 
 /** A bundle's slot by key: `ungraded` or grader and grade (`psa10`). */
 export function slotOf(bundle: PricingBundle, key: string): Slot {

@@ -34,6 +34,8 @@ export interface PricingQuery {
   outlierStddevs: number;
   /** Price as of this instant (the API's `at`, already checked against the clock); default: now. */
   asOf?: number;
+  /** Add the bundle's extra grades (CONTRACT.md additions 6): the API's `extra_grades=true`, `--extra-grades`. */
+  extraGrades?: boolean;
 }
 
 /**
@@ -78,7 +80,7 @@ export interface Oracle {
    */
   price(ref: ProductRef, query: PricingQuery, now: number, bundles?: BundleCache): Promise<PricingBundle>;
   /** `price`, and how the ungraded price moved over the 7 and 30 days before it (`oracle price`'s table). */
-  priceWithChanges(ref: ProductRef, params: PricingParams): Promise<PricedWithChanges>;
+  priceWithChanges(ref: ProductRef, params: PricingParams, extraGrades?: boolean): Promise<PricedWithChanges>;
   /**
    * SPEC.md 4.4: the bundle of a reference-source id over one UTC day (`parseSnapshotDate`),
    * window 24 hours. Anything but a refsource id (most often a product key) is an
@@ -212,23 +214,26 @@ export function createOracle(deps: OracleDeps): Oracle {
     price(ref, query, now, bundles) {
       const { windowHours, outlierStddevs } = query;
       const params = queryParams(query, now);
+      const extra = query.extraGrades === true;
+      // Bundles with extra grades are other cache entries: SPEC's body stays what it was.
+      const x = extra ? '|x' : '';
       if (ref.refsourceId === undefined) {
         const productKey = ref.productKey;
-        return cachedBundle(bundles, `k|${windowHours}|${outlierStddevs}|${query.asOf ?? ''}|${productKey}`, now, null, async (p) =>
-          p.price(await p.productByKey(productKey), params, null),
+        return cachedBundle(bundles, `k|${windowHours}|${outlierStddevs}|${query.asOf ?? ''}${x}|${productKey}`, now, null, async (p) =>
+          p.price(await p.productByKey(productKey), params, null, extra),
         );
       }
       const id = ref.refsourceId;
       return resolver.resolve(id, findLocal).then((resolution) =>
-        cachedBundle(bundles, `r|${windowHours}|${outlierStddevs}|${query.asOf ?? ''}|${id}`, now, resolution, (p) =>
-          p.price(resolution.product, params, id),
+        cachedBundle(bundles, `r|${windowHours}|${outlierStddevs}|${query.asOf ?? ''}${x}|${id}`, now, resolution, (p) =>
+          p.price(resolution.product, params, id, extra),
         ),
       );
     },
 
-    async priceWithChanges(ref, params) {
+    async priceWithChanges(ref, params, extraGrades) {
       const p = currentPricing();
-      return p.priceWithChanges(await p.product(ref), params, ref.refsourceId ?? null);
+      return p.priceWithChanges(await p.product(ref), params, ref.refsourceId ?? null, extraGrades);
     },
 
     async snapshot(id, day, outlierStddevs, now, bundles) {

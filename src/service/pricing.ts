@@ -5,7 +5,7 @@
  */
 import type { PricingBundle, PricingParams } from '../domain/bundle.js';
 import { NoCatalogMappingError, UnknownProductError } from '../domain/errors.js';
-import { computeBundle, explainSlot, pointsRequest, timelineOfColumns, type Calibration, type ComputeBundleInput } from '../engine/index.js';
+import { computeBundle, computeExtraGrades, explainSlot, pointsRequest, timelineOfColumns, type Calibration, type ComputeBundleInput } from '../engine/index.js';
 import { withTitleMatches, type EvidenceBody } from '../domain/evidence.js';
 import type { Store, StoredProduct } from '../store/store.js';
 import { parseCalibration } from './calibration.js';
@@ -15,6 +15,7 @@ import type { HistoryRequest } from '../domain/history.js';
 import type { CollectionRow, RowProblem } from '../domain/collection.js';
 import { valueCollection, type Valuation } from './valuation.js';
 import { DAY_MS, toIsoUtc } from '../domain/time.js';
+import { isExtraCondition } from '../domain/conditions.js';
 
 /** The snapshot window is always 24 hours (SPEC.md 4.4). */
 export const SNAPSHOT_WINDOW_HOURS = 24;
@@ -26,9 +27,13 @@ export interface Pricing {
   productByRefsource(refsourceId: string): Promise<StoredProduct>;
   /** The product a key or a local reference-source mapping names (the errors of the two above). */
   product(ref: ProductRef): Promise<StoredProduct>;
-  /** Prices one product; `id` is the bundle's reference-source id (null on the pricing route). */
-  price(product: StoredProduct, params: PricingParams, id: string | null): Promise<PricingBundle>;
-  /** The evidence of one slot (`ungraded`, `psa9` ...) of the bundle `price` gives: its points and steps. */
+  /**
+   * Prices one product; `id` is the bundle's reference-source id (null on the pricing route).
+   * With `extraGrades` the bundle carries `extra_grades` (CONTRACT.md additions 6), from one
+   * more read made only then.
+   */
+  price(product: StoredProduct, params: PricingParams, id: string | null, extraGrades?: boolean): Promise<PricingBundle>;
+  /** The evidence of one slot (`ungraded`, `psa9`, an extra grade `bgs9.5` ...) of the bundle `price` gives: its points and steps. */
   explain(product: StoredProduct, slot: string, params: PricingParams, id: string | null): Promise<EvidenceBody>;
   /**
    * Prices a product over a snapshot day, the window `parseSnapshotDate` gives
@@ -51,7 +56,7 @@ export interface Pricing {
    */
   exportBundles(params: PricingParams): AsyncGenerator<PricingBundle>;
   /** `price`, and how the ungraded price moved over the 7 and 30 days before `params.asOf`. */
-  priceWithChanges(product: StoredProduct, params: PricingParams, id: string | null): Promise<PricedWithChanges>;
+  priceWithChanges(product: StoredProduct, params: PricingParams, id: string | null, extraGrades?: boolean): Promise<PricedWithChanges>;
   /** Forget the calibrations read (another connection may have written one). */
   dataChanged(): void;
 }
@@ -97,11 +102,16 @@ export function createPricing(store: Store): Pricing {
     points: ComputeBundleInput['points'],
     list: readonly Calibration[],
   ): ComputeBundleInput => ({ product, points, params, id, calibration: calibrationAt(list, params.asOf) });
-  const readInput = async (product: StoredProduct, params: PricingParams, id: string | null): Promise<ComputeBundleInput> => {
-    const points = await store.pricePoints.read(product.id, pointsRequest(params));
-    return engineInput(product, params, id, points, await calibrationList());
+  const readInput = async (product: StoredProduct, params: PricingParams, id: string | null, extraGrades = false): Promise<ComputeBundleInput> => {
+    const request = pointsRequest(params);
+    const [points, extraPoints] = await Promise.all([
+      store.pricePoints.read(product.id, request),
+      extraGrades ? store.pricePoints.readExtra(product.id, request) : undefined,
+    ]);
+    const input = engineInput(product, params, id, points, await calibrationList());
+    return extraPoints === undefined ? input : { ...input, extraPoints };
   };
-  const price: Pricing['price'] = async (product, params, id) => computeBundle(await readInput(product, params, id));
+  const price: Pricing['price'] = async (product, params, id, extraGrades) => computeBundle(await readInput(product, params, id, extraGrades));
   const priceSeries: Pricing['priceSeries'] = async (product, params, instants, id) => {
     const read = await store.pricePointSeries.readSeries(
       product.id,
@@ -137,7 +147,7 @@ export function createPricing(store: Store): Pricing {
     },
     value: (rows, problems, params) => valueCollection({ productByKey, productByRefsource, price }, rows, problems, params),
     async explain(product, slot, params, id) {
-      const body = explainSlot(await readInput(product, params, id), slot);
+      const body = explainSlot(await readInput(product, params, id, isExtraCondition(slot)), slot);
       const times = body.points.map((p) => Date.parse(p.observed_at));
       if (times.length === 0) return body;
       const matched = await store.pricePoints.matchedBy(product.id, Math.min(...times), Math.max(...times));
@@ -147,11 +157,15 @@ export function createPricing(store: Store): Pricing {
     async history(product, params, request, id) {
       return historyOf(product.productKey, request, await priceSeries(product, params, request.instants, id));
     },
-    async priceWithChanges(product, params, id) {
+    async priceWithChanges(product, params, id, extraGrades) {
       const { asOf, ...series } = params;
       const instants = [...PRICE_CHANGE_DAYS.map((days) => asOf - days * DAY_MS), asOf];
       const bundles = await priceSeries(product, series, instants, id);
       const bundle = bundles.at(-1)!;
+      if (extraGrades) {
+        const extraPoints = await store.pricePoints.readExtra(product.id, pointsRequest(params));
+        bundle.extra_grades = computeExtraGrades(extraPoints, params);
+      }
       const priced = (i: number) => {
         const price = bundles[i]!.ungraded.price_minor;
         return price === null ? null : { at: toIsoUtc(instants[i]!), price_minor: price };

@@ -12,7 +12,8 @@ import type { PricingBundle, PricingParams } from '../domain/bundle.js';
 import type { CollectionRow, RowProblem } from '../domain/collection.js';
 import { toIsoUtc } from '../domain/time.js';
 import type { StoredProduct } from '../store/store.js';
-import { confidenceOf, slotOf } from './history.js';
+import { confidenceOf, findSlot } from './history.js';
+import { conditionLabel, isExtraCondition } from '../domain/conditions.js';
 
 export interface ValuedLine {
   line: number;
@@ -22,6 +23,8 @@ export interface ValuedLine {
   quantity: number;
   /** Null when the slot has no price (no observations). */
   unit_price_minor: number | null;
+  /** Why the line has no price, null when it has one. */
+  unpriced_reason: string | null;
   unit_low_minor: number | null;
   unit_high_minor: number | null;
   /** The interval's level (e.g. 0.8), null without one. */
@@ -60,7 +63,7 @@ export interface Valuation {
 export interface ProductLookup {
   productByKey(productKey: string): Promise<StoredProduct>;
   productByRefsource(refsourceId: string): Promise<StoredProduct>;
-  price(product: StoredProduct, params: PricingParams, id: string | null): Promise<PricingBundle>;
+  price(product: StoredProduct, params: PricingParams, id: string | null, extraGrades?: boolean): Promise<PricingBundle>;
 }
 
 const times = (a: number | null, n: number) => (a === null ? null : a * n);
@@ -72,6 +75,8 @@ export async function valueCollection(
   params: PricingParams,
 ): Promise<Valuation> {
   const bundles = new Map<number, PricingBundle>();
+  // Extra grades (CONTRACT.md additions 6) are read only when some line holds one.
+  const extraGrades = rows.some((r) => isExtraCondition(r.condition));
   const lines: ValuedLine[] = [];
   const failed: RowProblem[] = [...problems];
   for (const row of rows) {
@@ -83,17 +88,19 @@ export async function valueCollection(
       continue;
     }
     let bundle = bundles.get(product.id);
-    if (!bundle) bundles.set(product.id, (bundle = await oracle.price(product, params, null)));
-    const slot = slotOf(bundle, row.condition);
-    const confidence = slot.price_minor === null ? null : confidenceOf(slot);
-    const subtotal = times(slot.price_minor, row.quantity);
+    if (!bundle) bundles.set(product.id, (bundle = await oracle.price(product, params, null, extraGrades)));
+    const slot = findSlot(bundle, row.condition);
+    const price = slot?.price_minor ?? null;
+    const confidence = slot === null || price === null ? null : confidenceOf(slot);
+    const subtotal = times(price, row.quantity);
     lines.push({
       line: row.line,
       product_key: product.productKey,
       refsource_id: product.refsourceId,
       condition: row.condition,
       quantity: row.quantity,
-      unit_price_minor: slot.price_minor,
+      unit_price_minor: price,
+      unpriced_reason: price !== null ? null : unpricedReason(row.condition, slot === null),
       unit_low_minor: confidence?.low_minor ?? null,
       unit_high_minor: confidence?.high_minor ?? null,
       level: confidence?.level ?? null,
@@ -106,6 +113,14 @@ export async function valueCollection(
   }
   failed.sort((a, b) => a.line - b.line);
   return { at: toIsoUtc(params.asOf), lines, total: total(lines), problems: failed };
+}
+
+/** Why a line has no price: its slot's `no_observations`, or an extra grade without data, absent. */
+function unpricedReason(condition: string, absent: boolean): string {
+  const label = conditionLabel(condition);
+  return absent
+    ? `no ${label} observation in the 30 days (an extra grade: own sales only)`
+    : `no observation of the product to price ${label} from`;
 }
 
 function total(lines: readonly ValuedLine[]): ValuationTotal {

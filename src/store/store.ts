@@ -74,6 +74,13 @@ export interface PricePointReader {
   /** The points of `range` for one product (the one read a bundle makes). */
   read(productId: number, range: PricePointRange): Promise<PricePoint[]>;
   /**
+   * The points of the product's extra grades (conditions/isExtraCondition: not in
+   * PRICED_CONDITIONS, not ungraded, not a played raw card) in [range.lookbackStart,
+   * range.asOf): the 30 days an extra grade is priced from (docs/methodology.md §13). One
+   * statement, made only when extra grades are asked for.
+   */
+  readExtra(productId: number, range: PricePointRange): Promise<PricePoint[]>;
+  /**
    * The observations of one product in [from, to] that were matched to it by their title,
    * with how (observations.matched_by), in time order: what `oracle explain` shows beside its points.
    */

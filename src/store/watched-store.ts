@@ -106,6 +106,7 @@ function storeOver(
     pricePoints: {
       read: (productId, range) => read((s) => s.pricePoints.read(productId, range)),
       matchedBy: (productId, from, to) => read((s) => s.pricePoints.matchedBy(productId, from, to)),
+      readExtra: (productId, range) => read((s) => s.pricePoints.readExtra(productId, range)),
     },
     pricePointSeries: { readSeries: (productId, ranges) => read((s) => s.pricePointSeries.readSeries(productId, ranges)) },
     apiKeys: {

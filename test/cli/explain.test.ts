@@ -93,7 +93,7 @@ describe.concurrent('oracle explain', () => {
   it('rejects a missing or unknown slot, a bad --at and an unknown key, naming what is wrong', async () => {
     const cases: [string[], RegExp][] = [
       [['explain', KEY], /--slot is required/],
-      [['explain', KEY, '--slot', 'psa11'], /--slot must be ungraded or a grader and grade 7-10 .*got "psa11"/],
+      [['explain', KEY, '--slot', 'psa11'], /--slot must be ungraded, or a grader and a grade 1-10 .*got "psa11"/],
       [['explain', KEY, '--slot', 'psa9', '--at', '2026-02-30T00:00:00Z'], /--at .*February 2026 has 28 days/],
       [['explain', 'pokemon-base-set-charzard-4-102', '--slot', 'psa9'], /did you mean "pokemon-base-set-charizard-4-102"/],
       [['explain', '--slot', 'psa9'], /either a product_key or --refsource/],

@@ -93,7 +93,7 @@ describe.concurrent('oracle value', () => {
         'product_key,condition,quantity,cost_basis_minor',
         'charizard,ungraded,2,',
         'charzard,ungraded,1,',
-        'charizard,psa6,1,',
+        'charizard,psa11,1,',
         'charizard,ungraded,0,',
         'charizard,ungraded,1.5,',
         'charizard,ungraded,1,-5',
@@ -106,7 +106,7 @@ describe.concurrent('oracle value', () => {
     const errors = result.stderr.trimEnd().split('\n');
     expect(errors).toEqual([
       expect.stringMatching(new RegExp(`^oracle: ${path}:3: unknown product_key "charzard" \\(did you mean "charizard"`)),
-      `oracle: ${path}:4: condition must be ungraded or a grader and grade 7-10 (psa10, bgs9, cgc8, sgc7) (got "psa6")`,
+      `oracle: ${path}:4: condition must be ungraded, or a grader and a grade 1-10 in steps of 0.5 (PSA 10, psa10, BGS 9.5, bgs9.5, TAG 10, CGC Pristine 10, BGS Black Label 10) (got "psa11")`,
       expect.stringMatching(new RegExp(`^oracle: ${path}:5: quantity must be an integer from 1 to 1000000`)),
       expect.stringMatching(new RegExp(`^oracle: ${path}:6: quantity must be an integer`)),
       expect.stringMatching(new RegExp(`^oracle: ${path}:7: cost_basis_minor must be an integer from 0`)),

@@ -46,8 +46,8 @@ describe('GET /api/v1/developer/pricing/{product_key}/evidence', () => {
   it('answers 400 with a specific detail for each bad parameter', async () => {
     const cases: [string, RegExp][] = [
       ['', /^slot is required/],
-      ['slot=psa11', /^slot must be ungraded or a grader and grade 7-10 .*got "psa11"/],
-      ['slot=tag10', /^slot must be/],
+      ['slot=psa11', /^slot must be ungraded, or a grader and a grade 1-10 .*got "psa11"/],
+      ['slot=raw-lp', /^slot must be/],
       ['slot=ungraded&at=yesterday', /^at /],
       ['slot=ungraded&at=2026-02-29T00:00:00Z', /^at .*February 2026 has 28 days/],
       [`slot=ungraded&at=${toIsoUtc(Date.now() + DAY)}`, /^at .*is in the future/],

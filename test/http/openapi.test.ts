@@ -66,6 +66,7 @@ describe('the served OpenAPI document', () => {
       'query:window_hours',
       'query:outlier_stddevs',
       'query:at',
+      'query:extra_grades',
     ]);
     expect(pricing.parameters[1]).toMatchObject({ required: false, schema: { type: 'integer', minimum: 1, maximum: 72, default: 24 } });
     expect(pricing.security).toEqual([{ apiKeyHeader: [] }, { bearer: [] }]);
@@ -75,7 +76,7 @@ describe('the served OpenAPI document', () => {
     });
     expect(doc.paths['/api/v1/health'].get.security).toEqual([]);
     const evidence = doc.paths['/api/v1/developer/pricing/{product_key}/evidence'].get;
-    expect(evidence.parameters.find((p: { name: string }) => p.name === 'slot')).toMatchObject({ required: true, schema: { type: 'string', enum: expect.arrayContaining(['ungraded', 'psa10']) } });
+    expect(evidence.parameters.find((p: { name: string }) => p.name === 'slot')).toMatchObject({ required: true, schema: { type: 'string' }, description: expect.stringMatching(/BGS 9\.5/) });
   });
 
   it('requires the snapshot date and gives dates and times their format', () => {

@@ -80,6 +80,25 @@ describe('price point reader', () => {
     });
   });
 
+  it('reads the extra grades apart: every other graded condition of the 30 days, no played raw card, no priced condition', async () => {
+    await writeObservations(store, [
+      obs('p', 39.5, 100),
+      obs('p', 39.5, 5000, 'PSA', 10),
+      obs('p', 39.5, 9000, 'TAG', 10),
+      obs('p', 20, 7000, 'PSA', 9.5),
+      obs('p', 5, 7100, 'PSA', 9.5), // older than the 30 days
+      obs('p', 39.5, 7200, 'BGS', 9.5),
+      obs('p', 39, 30000, 'CGC-PRISTINE', 10),
+      obs('p', 38, 8000, 'ANY', 9.5),
+      obs('p', 39.5, 50, 'RAW-LP', null),
+      obs('p', 40, 9100, 'TAG', 10), // at as_of: not read
+      obs('q', 39.5, 9000, 'TAG', 10),
+    ]);
+    const points = await store.pricePoints.readExtra(ids.p, SMALL_RANGE);
+    expect(daysByCondition(points)).toEqual({ 'any9.5': [38], 'bgs9.5': [39.5], 'cgc-pristine10': [39], 'psa9.5': [20], tag10: [39.5] });
+    expect(points.find((x) => x.condition === 'tag10')).toEqual({ condition: 'tag10', source: 'ebay', observedAt: 39.5 * DAY_MS, priceMinor: 9000 });
+  });
+
   it('gives the engine what it needs: the bundle equals the one priced from the whole history', async () => {
     // 180 points per condition, three at one instant each day over 60 days: more than the cap
     // in the 30 days before every window, some older, and the cap boundary splits an instant.

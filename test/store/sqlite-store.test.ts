@@ -135,6 +135,16 @@ describe('SQLite store', () => {
       expect(plans.flat().join('\n')).not.toMatch(/TEMP B-TREE|SCAN observations/);
     });
 
+    it('reads the extra grades in one more statement, only when asked: one covering-index search of the product, no sort', async () => {
+      const range = { windowStart: 39 * DAY_MS, asOf: 40 * DAY_MS, lookbackStart: 10 * DAY_MS, depthPerCondition: 2, priorPerCondition: 1 };
+      const plans = plansOf((traced) => createPricePointReader(traced).readExtra(1, range));
+      expect(plans).toHaveLength(1);
+      const searches = plans[0]!.filter((l) => l.includes('observations'));
+      expect(searches).toHaveLength(1);
+      expect(searches[0]).toMatch(/^SEARCH observations USING COVERING INDEX observations_pricing \(product_id=\?/);
+      expect(plans.flat().join('\n')).not.toMatch(/TEMP B-TREE|SCAN observations/);
+    });
+
     it('takes two statements for a whole series, each only covering-index range searches, without a sort', async () => {
       const ranges = Array.from({ length: 50 }, (_, i) => pointsRequest({ windowHours: 24, outlierStddevs: 2, asOf: (30 + i) * DAY_MS }));
       const plans = plansOf((traced) => createPricePointSeriesReader(traced).readSeries(1, ranges));

@@ -11,10 +11,11 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   const ref = productRef('price', args[0] as string | undefined, o);
   const params = pricingParams(o);
   if (o.json) {
-    await printBundle(await withService(ctx, async (service) => service.price(ref, params, ctx.now)), true, ctx.stdout);
+    const query = o.extraGrades ? { ...params, extraGrades: true } : params;
+    await printBundle(await withService(ctx, async (service) => service.price(ref, query, ctx.now)), true, ctx.stdout);
     return 0;
   }
-  const { bundle, changes } = await withService(ctx, (service) => service.priceWithChanges(ref, params));
+  const { bundle, changes } = await withService(ctx, (service) => service.priceWithChanges(ref, params, o.extraGrades === true));
   await printBundle(bundle, false, ctx.stdout);
   ctx.stdout.write(`change:      ungraded ${formatChanges(changes)}\n`);
   return 0;

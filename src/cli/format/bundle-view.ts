@@ -3,7 +3,7 @@
  * dollars with the points used, fallback and sparse cells marked, the window and methodology.
  */
 import type { PricingBundle, Slot } from '../../domain/bundle.js';
-import { GRADERS, MATRIX_GRADES } from '../../domain/conditions.js';
+import { GRADERS, MATRIX_GRADES, POOLED_GRADER } from '../../domain/conditions.js';
 import { HOUR_MS, toIsoUtc } from '../../domain/time.js';
 import { variantWords } from './identity.js';
 import { formatUsd } from './money.js';
@@ -47,6 +47,28 @@ function describeSlot(slot: Slot): string {
   return parts.join('; ');
 }
 
+/**
+ * The extra grades (`--extra-grades`, CONTRACT.md additions 6), one a line in the bundle's
+ * order: label, price, ±%, points and marks as in the matrix, then the newest sale's date.
+ */
+function extraGradeLines(bundle: PricingBundle): string[] {
+  const slots = Object.values(bundle.extra_grades ?? {}).flatMap((grades) => Object.values(grades));
+  if (slots.length === 0) return ['Extra grades: none has an observation of its own in the 30 days'];
+  const labels = slots.map((s) => `${s.company} ${s.grade}`);
+  const width = Math.max(...labels.map((l) => l.length));
+  const cells = slots.map(cell);
+  const cellWidth = Math.max(...cells.map((c) => c.length));
+  const lines = [
+    'Extra grades (own sales only, no fallback; absent without data):',
+    ...slots.map((s, i) => {
+      const newest = typeof s.meta.newest_observation_at === 'string' ? `  newest ${s.meta.newest_observation_at.slice(0, 10)}` : '';
+      return `  ${labels[i]!.padEnd(width)}  ${cells[i]!.padStart(cellWidth)}${newest}`;
+    }),
+  ];
+  if (slots.some((s) => s.company === POOLED_GRADER)) lines.push(`  ${POOLED_GRADER}: any grader, pooled (a price guide's grade column)`);
+  return lines;
+}
+
 export async function renderBundle(bundle: PricingBundle): Promise<string> {
   const { default: Table } = await import('cli-table3');
   const m = bundle.metadata;
@@ -79,7 +101,7 @@ export async function renderBundle(bundle: PricingBundle): Promise<string> {
     `±% half the 80 % interval (meta.confidence)   (n) points used   ${SPARSE_MARK} sparse: window extended (up to 30 days)\n` +
       `${FALLBACK_MARK} priced by a fallback tier (meta.oracle_fallback_tier)   ${STALE_MARK} stale: newest observation older than 7 days`,
   );
-  lines.push('');
+  if (bundle.extra_grades !== undefined) lines.push(...extraGradeLines(bundle), '');
   const requested = toIsoUtc(Date.parse(u.window_end) - bundle.window_hours * HOUR_MS);
   const read = u.price_minor !== null && u.window_start !== requested ? `; ungraded read from ${u.window_start}` : '';
   lines.push(`window:      ${requested} -> ${u.window_end} (${bundle.window_hours} h requested${read})`);

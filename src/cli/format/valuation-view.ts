@@ -26,10 +26,12 @@ export function renderValuation(v: Valuation, width: number): string {
   const t = v.total;
   const table = lines.length > 0 ? fitColumns(columns, width).trimEnd().split('\n') : ['no line could be valued'];
   // An interval does not fit beside the rest in 80 columns: it gets its own line under its row.
-  const out = lines.some((l) => l.subtotal_low_minor !== null)
+  const out = lines.some((l) => l.subtotal_low_minor !== null || l.unpriced_reason !== null)
     ? table.flatMap((row, i) => {
         const l = lines[i - 1];
         if (!l) return [row];
+        if (l.unpriced_reason !== null) return [row, `      ${l.unpriced_reason}`];
+        if (l.subtotal_low_minor === null && !lines.some((o) => o.subtotal_low_minor !== null)) return [row];
         const level = l.level === null ? '' : `${Math.round(l.level * 100)}% `;
         return [row, `      interval ${l.subtotal_low_minor === null ? '-' : `${level}${range(l.subtotal_low_minor, l.subtotal_high_minor)}`} (unit ${range(l.unit_low_minor, l.unit_high_minor)})`];
       })

@@ -28,7 +28,7 @@ export interface PriceColumnTarget {
  *   header) are sales of any grader pooled: `ANY`, which feeds the composite band.
  * - CGC 10 Pristine and BGS 10 Black Label are a tier above the regular 10 and sell for a
  *   multiple of it; stored as CGC/BGS 10 they would drag the regular 10 cell up. They are kept
- *   under their own graders (`CGC-PRISTINE`, `BGS-BLACK`), stored and not priced, like TAG and ACE.
+ *   under their own graders (`CGC-PRISTINE`, `BGS-BLACK`), priced apart as extra grades, like TAG and ACE.
  */
 export const PRICE_COLUMNS: Readonly<Record<string, PriceColumnTarget>> = {
   'loose-price': { grader: UNGRADED, grade: null },

@@ -155,7 +155,7 @@ const GRADER_ALIASES: Readonly<Record<string, string>> = { BECKETT: 'BGS' };
  * the played condition it names), or why it cannot be read as one card's grade.
  * `CGC Pristine 10` and `SGC Pristine 10` are kept apart from the regular 10 as
  * `CGC-PRISTINE` / `SGC-PRISTINE`, `CGC Perfect 10` as `CGC-PERFECT`, `BGS 10 Black Label` as
- * `BGS-BLACK` (stored, not priced), as the PriceCharting feed keeps them: they sell for a
+ * `BGS-BLACK` (priced apart as extra grades), as the PriceCharting feed keeps them: they sell for a
  * multiple of the regular 10.
  */
 export function gradeFromTitle(title: string): TitleGrade {

@@ -24,6 +24,12 @@ const SPAN = `SELECT ${POINT} FROM observations
   WHERE product_id = $1 AND condition IN (${PRICED_LIST}) AND observed_at >= $2 AND observed_at < $3
   ORDER BY condition ${C}, ${ASCENDING}`;
 
+/** The points of a product's extra grades in [from, to) (store.ts readExtra), in the order SQLite gives them. */
+const EXTRA = `SELECT ${POINT} FROM observations
+  WHERE product_id = $1 AND condition NOT IN (${PRICED_LIST}) AND condition NOT LIKE 'raw-%'
+    AND observed_at >= $2 AND observed_at < $3
+  ORDER BY condition ${C}, observed_at, price_minor, source ${C}`;
+
 function checkLimit(limit: number): void {
   if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`point limit must be an integer >= 0 (got ${limit})`);
 }
@@ -64,6 +70,10 @@ export function createPgPricePointReader(session: Session) {
         [productId, from, to],
       );
       return found.map((r) => ({ condition: r.condition, source: r.source, observedAt: Number(r.observed_at), priceMinor: Number(r.price_minor), matchedBy: r.matched_by }));
+      },
+    /** The points of the product's extra grades in [lookbackStart, asOf) (store.ts readExtra). */
+    async readExtra(productId: number, range: PricePointRange): Promise<PricePoint[]> {
+      return (await rows(EXTRA, [productId, range.lookbackStart, range.asOf])).map(toPoint);
     },
     /** The points of `range` for one product, as ../price-points.ts's read returns them. */
     async read(productId: number, range: PricePointRange): Promise<PricePoint[]> {

@@ -67,11 +67,29 @@ export function createPricePointReader(db: SqliteDatabase) {
        WHERE product_id = ? AND observed_at >= ? AND observed_at <= ? AND matched_by IS NOT NULL ORDER BY observed_at, id`,
     ),
   );
+  // Extra grades (conditions.ts isExtraCondition): every other graded condition of the product
+  // in the 30 days, one range scan of the product's index entries past the priced list.
+  const extraPoints = preparedOnFirstUse(() =>
+    db
+      .prepare<[number, number, number], Row>(
+        `SELECT condition, source, observed_at, price_minor FROM observations
+         WHERE product_id = ? AND condition NOT IN (${PRICED_LIST}) AND condition NOT LIKE 'raw-%'
+           AND observed_at >= ? AND observed_at < ?
+         ORDER BY condition, observed_at, price_minor, source`,
+      )
+      .raw(),
+  );
 
   return {
     /** Points matched by title in [from, to] (PricePointReader.matchedBy). */
     matchedBy(productId: number, from: number, to: number): MatchedPoint[] {
       return matched().all(productId, from, to);
+    },
+    /** The points of the product's extra grades in [lookbackStart, asOf) (store.ts readExtra). */
+    readExtra(productId: number, range: PricePointRange): PricePoint[] {
+      return extraPoints()
+        .all(productId, range.lookbackStart, range.asOf)
+        .map(([condition, source, observedAt, priceMinor]) => ({ condition, source, observedAt, priceMinor }));
     },
     /**
      * The points of `range` for one product. Each condition's points come out in time order

@@ -71,6 +71,7 @@ export async function openSqliteStore(path: string, options: OpenOptions = {}): 
     pricePoints: {
       read: (productId, range) => settled(() => pricePoints.read(productId, range)),
       matchedBy: (productId, from, to) => settled(() => pricePoints.matchedBy(productId, from, to)),
+      readExtra: (productId, range) => settled(() => pricePoints.readExtra(productId, range)),
     },
     pricePointSeries: { readSeries: (productId, ranges) => settled(() => pricePointSeries.readSeries(productId, ranges)) },
     apiKeys: {
