@@ -130,16 +130,31 @@ const NOT_GRADERS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
+/** Hit points: a number of 2 or 3 digits that is no card number's total (`80 HP`, not `1/102 HP`). */
+const HIT_POINTS_BEFORE = String.raw`(?<!(?:^|[^/\d])\d{2,3}\s?)`;
+/** Hit points after the letters (`HP 120`, `HP:120`), not a card number (`HP 11/102`). */
+const HIT_POINTS_AFTER = String.raw`(?![\s:]*\d{2,3}\b(?!\s*\/))`;
+
 /**
  * Words of a raw card's played condition, worst first (the worst a title states is kept:
- * `NM/LP` is LP). The abbreviations follow TCGplayer's scale; `HP` next to a number is hit
- * points (`120 HP`, `HP 120`), not heavily played. `Excellent`, `EX` and `Good` are not read:
- * `EX` is a card kind, and sellers write `Excellent` of prices and centering.
+ * `NM/LP` is LP). The abbreviations follow TCGplayer's scale; `HP` next to a number of hit
+ * points (2 or 3 digits: `120 HP`, `40HP`, `HP 120`) is hit points, not heavily played. A card
+ * number's total or a year before it (`1/102 HP`, `1999 HP/Played`) and a card number after it
+ * (`MP-HP 11/102`) are no hit points: real active-listing titles write them so (docs/feeds.md,
+ * "Raw condition"). `Very good condition` is eBay's `Moderately Played (Very Good)`.
+ * `Excellent`, `EX` and `Good` alone are not read: `EX` is a card kind, and sellers write
+ * `Excellent` of prices and centering.
  */
 const PLAYED: readonly { readonly condition: PlayedCondition; readonly pattern: RegExp }[] = [
   { condition: 'DMG', pattern: /\b(damaged|damage|dmg|creased|crease|creases|creasing|bent|torn|ripped|water[\s-]?damaged?)\b/gi },
-  { condition: 'HP', pattern: /\b(heavily[\s-]+played|heavy[\s-]+play(?:ed)?|poor(?:\s+condition)?)\b(?!\s+(?:centering|centered|cut))|(?<!\d\s?)\bHP\b(?![\s:]*\d)/gi },
-  { condition: 'MP', pattern: /\b(moderately[\s-]+played|moderate[\s-]+play(?:ed)?|MP|(?<!(?:lightly|slightly|heavily|moderately|light|heavy|moderate)[\s-]+)played)\b(?!\d)/gi },
+  {
+    condition: 'HP',
+    pattern: new RegExp(
+      String.raw`\b(heavily[\s-]+played|heavy[\s-]+play(?:ed)?|poor(?:\s+condition)?)\b(?!\s+(?:centering|centered|cut))|${HIT_POINTS_BEFORE}\bHP\b${HIT_POINTS_AFTER}`,
+      'gi',
+    ),
+  },
+  { condition: 'MP', pattern: /\b(moderately[\s-]+played|moderate[\s-]+play(?:ed)?|very[\s-]+good[\s-]+cond(?:ition)?|MP|(?<!(?:lightly|slightly|heavily|moderately|light|heavy|moderate)[\s-]+)played)\b(?!\d)/gi },
   { condition: 'LP', pattern: /\b(lightly[\s-]+played|light[\s-]+play(?:ed)?|slightly[\s-]+played|LP)\b(?!\d)/gi },
 ];
 

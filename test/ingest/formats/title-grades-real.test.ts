@@ -2,7 +2,8 @@
  * The title parser on real sold-listing titles (test/fixtures/README.md, "Title grades"):
  * a hand-labelled table of titles (eBay TAG slabs, alt.xyz's mirror of eBay PSA sales, the
  * sales quoted in issue 21), and the whole 350-title alt.xyz extract against its own
- * grading_company and grade columns, the accuracy figure of docs/feeds.md.
+ * grading_company and grade columns, the accuracy figure of docs/feeds.md; and the played
+ * conditions (LP, MP, HP, DMG, hit points that are no condition) on real eBay listing titles.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -52,5 +53,26 @@ describe('gradeFromTitle on real titles', () => {
     const slabs = LABELLED.filter(([title, , source]) => source.startsWith('Veeeetzzzz') && /\bTAG\b(?!\s*team)|\bgraded\b/i.test(title));
     expect(slabs.length).toBeGreaterThanOrEqual(15);
     for (const [title] of slabs) expect(read(title)).not.toBe('ungraded');
+  });
+});
+
+/** Real eBay active-listing titles (test/fixtures/README.md, "Title grades"), labelled by hand. */
+const CONDITIONS = readCsv('title-conditions-active-listings.csv').map(([title, expected, note]) => [title as string, expected as string, note as string] as const);
+
+describe('gradeFromTitle on the played conditions of real eBay listing titles', () => {
+  it('has the titles of every condition, near-mint titles and hit-point traps', () => {
+    const count = (label: string) => CONDITIONS.filter(([, expected]) => expected === label).length;
+    expect(CONDITIONS).toHaveLength(98);
+    expect([count('raw-lp'), count('raw-mp'), count('raw-hp'), count('raw-dmg'), count('ungraded')]).toEqual([19, 20, 17, 16, 25]);
+    expect(CONDITIONS.filter(([title]) => /\d\s?HP\b/i.test(title) && !/\/\d+\s?HP/i.test(title)).length).toBeGreaterThanOrEqual(8);
+  });
+
+  it.each(CONDITIONS)('reads %j as %s', (title, expected) => {
+    expect(read(title)).toBe(expected);
+  });
+
+  it('never prices a played title as near mint', () => {
+    const played = CONDITIONS.filter(([, expected]) => expected.startsWith('raw-'));
+    expect(played.filter(([title]) => read(title) === 'ungraded')).toEqual([]);
   });
 });
