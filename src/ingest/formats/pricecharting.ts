@@ -9,6 +9,7 @@ import { InputError } from '../../domain/errors.js';
 import type { Era, ProductType } from '../../domain/product.js';
 import { parseCalendarDate } from '../../domain/time.js';
 import { fieldsByName, observedAtOf, type CsvFields } from './feed-row.js';
+import { eraFor, slugify } from './product-naming.js';
 import { RowRejection, type RowFormat } from './types.js';
 import { columnCents } from './usd-cents.js';
 
@@ -170,31 +171,8 @@ export interface PriceGuideProduct {
   printing: string | null;
 }
 
-/**
- * Products released before this year are `vintage`: it ends the first print era of the big
- * games (Wizards of the Coast's Pokémon sets ran until 2003, Magic changed its card frame in
- * 2003), whose cards reach grade 10 far more rarely and so need their own ratio table.
- * A product without a release date has no era the download can tell.
- */
-export const VINTAGE_BEFORE_YEAR = 2004;
-
 /** Longest product_key CONTRACT.md allows. */
 const MAX_KEY_LENGTH = 200;
-
-/**
- * A readable URL-safe slug: accents dropped, `&` spelled out, apostrophes removed
- * (`Farfetch'd` -> `farfetchd`), every other run of non-alphanumerics one dash.
- */
-export function slugify(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/&/g, ' and ')
-    .replace(/['\u2019]/g, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-}
 
 /**
  * The product_key of a row: `<console-name>-<product-name>` slugged, e.g.
@@ -216,12 +194,6 @@ const SEALED_BOX = /\b(?:booster|hobby|jumbo|mega|blaster|hanger|value)\s+(?:box
 /** `booster_box` for sealed boxes of packs (SEALED_BOX), else `single_card`. */
 export function productTypeFor(productName: string): ProductType {
   return SEALED_BOX.test(productName) ? 'booster_box' : 'single_card';
-}
-
-/** `vintage` when released before VINTAGE_BEFORE_YEAR, else `modern`; null when the date is unknown. */
-export function eraFor(releaseDate: string | null): Era | null {
-  if (releaseDate === null) return null;
-  return Number(releaseDate.slice(0, 4)) < VINTAGE_BEFORE_YEAR ? 'vintage' : 'modern';
 }
 
 /**

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   createProductKeyAllocator,
-  eraFor,
   isPriceChartingHeader,
   mapPriceChartingProduct,
   mapPriceChartingRow,
@@ -11,8 +10,8 @@ import {
   productKeyFor,
   productTypeFor,
   salesVolumeOf,
-  slugify,
 } from '../../../src/ingest/formats/pricecharting.js';
+import { eraFor, slugify } from '../../../src/ingest/formats/product-naming.js';
 import { RowRejection } from '../../../src/ingest/formats/types.js';
 
 const OLD_HEADER =
