@@ -1,6 +1,6 @@
 /**
  * A real SportsCardsPro price-guide download (baseball, `genre` empty in every row) end to end
- * through the built CLI: catalog, observations with their sales-volume, prices checked against
+ * through the CLI, in process (runOracle; one run of the built CLI): catalog, observations with their sales-volume, prices checked against
  * the file's values; a video-game row is still refused by name. Fixtures: test/fixtures/README.md.
  */
 import { existsSync } from 'node:fs';
@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
 import { newTestDatabase } from '../_pg.js';
+import { runOracle } from '../_cli.js';
 import { ROOT, runCli, tempDir, type CliResult } from '../_setup.js';
 
 const FIXTURES = join(ROOT, 'test/fixtures/pricecharting');
@@ -19,7 +20,7 @@ const SET = 'Baseball Cards 2025 Topps Chrome';
 let db: string;
 
 function oracle(args: string[]): Promise<CliResult> {
-  return runCli(['--db', db, ...args]);
+  return runOracle(['--db', db, ...args]);
 }
 
 interface Slot {
@@ -60,8 +61,9 @@ describe('a SportsCardsPro download (Baseball Cards 2025 Topps Chrome)', () => {
     const run = await oracle(['ingest', '--observed-at', '2026-01-15T00:00:00Z', SPORTS]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    // 40 rows x 9 price columns of the older header; 232 cells hold a price.
-    expect(run.stdout).toMatch(/read 360, inserted 232, duplicates 0, rejected 0, skipped 128 \(blank price 128\)/);
+    // 40 rows x 9 price columns of the older header; 232 cells hold a price, 7 of them graded
+    // columns of the Jumbo Box row, which a sealed box never has: only its loose price is read.
+    expect(run.stdout).toMatch(/read 360, inserted 225, duplicates 0, rejected 0, skipped 135 \(blank price 128, sealed product: graded column 7\)/);
     const store = await openStore(db);
     try {
       if (store.dialect !== 'sqlite') return; // the volume's read-back is checked through the engine below on every store
@@ -110,6 +112,20 @@ describe('a SportsCardsPro download (Baseball Cards 2025 Topps Chrome)', () => {
     expect(box.graded.PSA!['10']!.price_minor).toBeNull();
   });
 
+  it('prices the Jumbo Box, whose row fills graded columns, at its loose price only', async () => {
+    const key = 'baseball-cards-2025-topps-chrome-jumbo-box';
+    const box = await price(key);
+    expect(box.metadata.product_type).toBe('booster_box');
+    expect(box.ungraded.price_minor).toBe(41625); // loose-price $416.25
+    // manual-only-price $1870.69 is no PSA 10 of a sealed box: nothing is stored or priced there.
+    expect(box.graded.PSA!['10']!.price_minor).toBeNull();
+    const run = await oracle(['explain', key, '--slot', 'psa10', '--at', AT, '--json']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toMatch(/187069/);
+    const ev = JSON.parse(run.stdout) as { points: { condition: string }[] };
+    expect(ev.points.filter((p) => p.condition !== 'ungraded')).toEqual([]);
+  });
+
   it('prices a history with the quotes\' volumes as a single bundle does', async () => {
     const key = 'baseball-cards-2025-topps-chrome-aaron-judge-99';
     const run = await oracle(['history', key, '--from', '2026-01-15T12:00:00Z', '--to', AT, '--every', '12h', '--json']);
@@ -131,9 +147,12 @@ describe('a SportsCardsPro download (Baseball Cards 2025 Topps Chrome)', () => {
     expect(table.stdout).toMatch(/1299/);
   });
 
-  it('still refuses a video-game row by name, reading nothing', async () => {
-    for (const kind of [[], ['--kind', 'catalog']]) {
-      const run = await oracle(['ingest', ...kind, VIDEO_GAME]);
+  it('still refuses a video-game row by name, reading nothing (once through the built CLI)', async () => {
+    for (const [kind, run$] of [
+      [[], (args: string[]) => runCli(['--db', db, ...args])],
+      [['--kind', 'catalog'], oracle],
+    ] as const) {
+      const run = await run$(['ingest', ...kind, VIDEO_GAME]);
       expect(run.code).toBe(2);
       expect(run.stderr).toMatch(/video-game-row\.csv:2: console-name "JP Nintendo Switch" is not a trading-card or sports-card category/);
     }

@@ -1,5 +1,6 @@
 /**
- * tcgcsv's real files end to end through the built CLI (run `npm run build` first): a catalog
+ * tcgcsv's real files end to end through the CLI, in process (runOracle; one run of the built
+ * CLI, reading stdin): a catalog
  * from ProductsAndPrices.csv and its Groups file, then the same CSV and the raw `prices` JSON
  * of the daily archive as observations, checked against the files' market prices with
  * `oracle price --json`. Fixtures: test/fixtures/tcgcsv (README.md there says where each was cut).
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
 import { newTestDatabase } from '../_pg.js';
+import { runOracle, type OracleRunOptions } from '../_cli.js';
 import { ROOT, runCli, tempDir, type CliResult } from '../_setup.js';
 
 const FIXTURES = join(ROOT, 'test/fixtures/tcgcsv');
@@ -34,13 +36,18 @@ const cents = (dollars: number) => Math.round(dollars * 100);
 
 let db: string;
 
-function oracle(args: string[]): Promise<CliResult> {
-  return runCli(['--db', db, ...args]);
+function oracle(args: string[], options: OracleRunOptions = {}): Promise<CliResult> {
+  return runOracle(['--db', db, ...args], options);
 }
 
 /** `oracle ingest ...`, which must exit 0; returns its summary line. */
 async function ingest(...args: string[]): Promise<string> {
-  const run = await oracle(['ingest', ...args]);
+  return ingestAt(undefined, ...args);
+}
+
+/** `oracle ingest ...` on a clock of the test's (the real one when undefined), which must exit 0; returns its summary line. */
+async function ingestAt(now: number | undefined, ...args: string[]): Promise<string> {
+  const run = await oracle(['ingest', ...args], now === undefined ? {} : { now });
   expect(run.stderr).toBe('');
   expect(run.code).toBe(0);
   return run.stdout.trim();
@@ -118,6 +125,63 @@ describe('a catalog from ProductsAndPrices.csv and Groups.csv', () => {
   });
 });
 
+describe('the groups file', () => {
+  it('refuses a ProductsAndPrices.csv given as --groups, saying it is no groups file (exit 2)', async () => {
+    const run = await oracle(['ingest', '--kind', 'catalog', '--groups', BASE_SET_CSV, BASE_SET_CSV]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/pokemon-base-set-604\.ProductsAndPrices\.csv:1: not a tcgcsv groups file: it has productId/);
+    expect(run.stderr).not.toMatch(/publishedOn date/);
+  });
+
+  it('requires publishedOn', async () => {
+    const file = join(tempDir('oracle-tcgcsv-groups-'), 'groups.csv');
+    (await import('node:fs')).writeFileSync(file, 'groupId,name\n604,Base Set\n');
+    const run = await oracle(['ingest', '--kind', 'catalog', '--groups', file, BASE_SET_CSV]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/groups\.csv:1: not a tcgcsv groups file: the header lacks publishedOn/);
+  });
+
+  it('exits 2 naming --groups when it is given to an observation ingest, reading nothing', async () => {
+    const run = await oracle(['ingest', '--groups', GROUPS_CSV, BASE_SET_CSV]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/--groups is read only by a catalog ingest: add --kind catalog/);
+  });
+});
+
+describe("the README's two commands", () => {
+  /** The two `oracle ingest` lines of README.md's "Where the data comes from", on the fixtures instead of tcgcsv.com. */
+  function readmeCommands(): string[][] {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const lines = readme.split('\n').filter((line) => line.startsWith('oracle ingest') && line.includes('tcgcsv.com/tcgplayer/3/'));
+    expect(lines).toHaveLength(2);
+    return lines.map((line) =>
+      line
+        .replace(/#.*$/, '')
+        .trim()
+        .split(/\s+/)
+        .slice(2)
+        .map((word) => word.replace('https://tcgcsv.com/tcgplayer/3/Groups.csv', GROUPS_CSV).replace('https://tcgcsv.com/tcgplayer/3/604/ProductsAndPrices.csv', BASE_SET_CSV)),
+    );
+  }
+
+  it('are idempotent: run twice the same day, the second run inserts nothing', async () => {
+    const [catalog, quotes] = readmeCommands() as [string[], string[]];
+    const morning = Date.parse('2025-10-21T09:00:00Z');
+    expect(await ingestAt(morning, ...catalog)).toMatch(/: read 38, inserted 38, updated 0, duplicates 0, rejected 0 in /);
+    expect(await ingestAt(morning, ...quotes)).toMatch(/: read 38, inserted 32, duplicates 0, rejected 0, skipped 6 \(no market price 6\) in /);
+    const later = Date.parse('2025-10-21T19:30:00Z');
+    expect(await ingestAt(later, ...catalog)).toMatch(/: read 38, inserted 0, updated 0, duplicates 38, rejected 0 in /);
+    expect(await ingestAt(later, ...quotes)).toMatch(/: read 38, inserted 0, duplicates 32, rejected 0, skipped 6 /);
+    // The quotes are those of the last refresh, 20:00Z the day before, and the price rests on one point.
+    const alakazam = await ungraded('base-set-alakazam-001-102', '2025-10-21T19:30:00Z');
+    expect(alakazam.included_points).toBe(1);
+    expect((await ungraded('base-set-alakazam-001-102', '2025-10-20T19:59:00Z')).included_points).toBe(0);
+    // After the next refresh (20:00Z), the same command stores that day's quotes.
+    expect(await ingestAt(Date.parse('2025-10-21T20:40:00Z'), ...quotes)).toMatch(/: read 38, inserted 32, duplicates 0/);
+  });
+});
+
 describe('tcgcsv prices as observations', () => {
   beforeEach(async () => {
     await ingest('--kind', 'catalog', '--groups', GROUPS_CSV, BASE_SET_CSV);
@@ -166,7 +230,28 @@ describe('tcgcsv prices as observations', () => {
     expect(await ingest(prices('2025-10-20', 3, 604))).toMatch(/inserted 0, duplicates 32/);
   });
 
-    it('counts products no catalog product has as unmapped, never rejects them', async () => {
+  it("stops once (exit 2) on today's archive file read before 20:00 UTC, naming the path's date and --observed-at", async () => {
+    const run = await oracle(['ingest', prices('2025-10-20', 3, 604)], { now: Date.parse('2025-10-20T10:00:00Z') });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toMatch(/^failed .*prices: read 0, inserted 0/);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/the date 2025-10-20 in the path dates these prices 2025-10-20T20:00:00Z, which is in the future .*give --observed-at/);
+    // With --observed-at, the same file on the same clock is read.
+    expect(await ingestAt(Date.parse('2025-10-20T10:00:00Z'), '--observed-at', '2025-10-20T09:55:00Z', prices('2025-10-20', 3, 604))).toMatch(/inserted 32/);
+  });
+
+  it("judges a future observation by the program's clock, as --observed-at is", async () => {
+    // Years after the real clock: --observed-at passes the check against the run's clock, and so must each quote.
+    const now = Date.parse('2031-05-01T12:00:00Z');
+    expect(await ingestAt(now, '--observed-at', '2031-05-01T11:00:00Z', BASE_SET_CSV)).toMatch(/: read 38, inserted 32, duplicates 0, rejected 0/);
+    // A quote dated after the run's clock is still refused (here the CLI's check of --observed-at).
+    const run = await oracle(['ingest', '--observed-at', '2031-05-01T13:00:00Z', BASE_SET_CSV], { now });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--observed-at .*is in the future/);
+  });
+
+  it('counts products no catalog product has as unmapped, never rejects them', async () => {
     // Magic (category 1) prices with a Pokemon-only catalog: 37 priced results, 3 without a price.
     const line = await ingest(prices('2025-10-20', 1, 1));
     expect(line).toMatch(/: read 40, inserted 0, duplicates 0, rejected 0, skipped 40 \(unmapped 37, no market price 3\) in /);

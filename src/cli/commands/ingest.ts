@@ -19,6 +19,10 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   const flags = optionsOf(ctx, ingestOptions);
   const { maxRejects, lockWait: lockWaitS } = flags;
   if (sources.filter((s) => s === '-').length > 1) throw new UsageError("stdin ('-') can be given only once");
+  // Only a catalog read takes set names and dates from a groups file: never ignore it silently.
+  if (flags.groups !== undefined && flags.kind !== 'catalog') {
+    throw new UsageError('--groups is read only by a catalog ingest: add --kind catalog, or drop --groups to ingest observations');
+  }
 
   const progress = ctx.stderr.isTTY ? createProgressBar(ctx.stderr) : null;
   // Ctrl-C or SIGTERM: stop after committing what was read. A second signal kills at once
@@ -38,6 +42,10 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
         }
       : undefined,
   };
+  // The run's clock: the program's (ctx.now, injected by tests), advancing with the time the
+  // ingest takes, so a future observation and --observed-at are judged by the same clock.
+  const startedAt = Date.now();
+  const clock = () => ctx.now + (Date.now() - startedAt);
   // Every source is read: a bad one stops only itself, and the exit code is the worst of all.
   let code: number = EXIT.ok;
   const report = (result: IngestResult) => {
@@ -70,7 +78,7 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
           rejectsPath: flags.rejects,
           runAt: ctx.now,
           signal: interrupt.signal,
-          clock: Date.now,
+          clock,
           stdin: ctx.stdin,
           onProgress: progress ? (p) => progress.update(p) : undefined,
           onResult: report,

@@ -9,6 +9,7 @@ import { InputError } from '../../domain/errors.js';
 import type { Era, ProductType } from '../../domain/product.js';
 import { parseCalendarDate } from '../../domain/time.js';
 import { fieldsByName, observedAtOf, type CsvFields } from './feed-row.js';
+import { eraFor, slugify } from './product-naming.js';
 import { RowRejection, type RowFormat } from './types.js';
 import { columnCents } from './usd-cents.js';
 
@@ -89,26 +90,48 @@ export interface PriceGuideObservation {
   sales_volume?: number;
 }
 
-/** A row's observations, and how many price cells were blank (skipped, not rejected). */
+/** A row's observations, and how many price cells were blank or graded cells of a sealed product (skipped, not rejected). */
 export interface PriceGuideRowResult {
   records: PriceGuideObservation[];
   blank: number;
+  /** Filled graded columns of a sealed product (SEALED_PRODUCT_COLUMNS): never read. */
+  sealedGraded: number;
 }
+
+/**
+ * The only column read for a sealed product (productTypeFor: a box of packs): a sealed box
+ * is never graded, so SportsCardsPro's graded columns of a box row (the 2025 Topps Chrome
+ * `Jumbo Box` has seven filled) are not its grades; they are skipped and counted
+ * ("sealed product: graded column").
+ */
+export const SEALED_PRODUCT_COLUMNS: readonly string[] = ['loose-price'];
+
+/** The summary's reason for a filled graded column of a sealed product. */
+export const SEALED_GRADED_SKIP = 'sealed product: graded column';
 
 /**
  * Maps one row to one observation per non-blank price column, for the product whose
  * refsource_id is the row's `id`. No external_id: PriceCharting quotes have none, so the
  * record is unique on all its fields and re-ingesting a file at the same `observedAt` adds
- * nothing. Throws when `id` is not digits or a price is not a dollar amount.
+ * nothing. A sealed product's row gives only its loose price (SEALED_PRODUCT_COLUMNS); its
+ * other filled price columns are counted in `sealedGraded`. Throws when `id` is not digits
+ * or a read price is not a dollar amount.
  */
 export function mapPriceChartingRow(fields: CsvFields, observedAt: string): PriceGuideRowResult {
   const id = requireId(fields);
   const volume = salesVolumeOf(fields['sales-volume']);
+  const sealed = productTypeFor((fields['product-name'] ?? '').trim()) === 'booster_box';
   const records: PriceGuideObservation[] = [];
   let blank = 0;
+  let sealedGraded = 0;
   for (const [column, target] of Object.entries(PRICE_COLUMNS)) {
     const text = fields[column];
     if (text === undefined) continue; // the older header lacks condition-9 ... condition-22
+    if (sealed && !SEALED_PRODUCT_COLUMNS.includes(column)) {
+      if (!isBlankPrice(text)) sealedGraded += 1;
+      else blank += 1;
+      continue;
+    }
     const cents = priceCents(column, text);
     if (cents === null) {
       blank += 1;
@@ -123,7 +146,16 @@ export function mapPriceChartingRow(fields: CsvFields, observedAt: string): Pric
       ...(volume === null ? {} : { sales_volume: volume }),
     });
   }
-  return { records, blank };
+  return { records, blank, sealedGraded };
+}
+
+/** True for a cell that gives no price (empty, or zero in either notation); a malformed cell is not blank. */
+function isBlankPrice(text: string): boolean {
+  try {
+    return priceCents('', text) === null;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -170,31 +202,8 @@ export interface PriceGuideProduct {
   printing: string | null;
 }
 
-/**
- * Products released before this year are `vintage`: it ends the first print era of the big
- * games (Wizards of the Coast's Pokémon sets ran until 2003, Magic changed its card frame in
- * 2003), whose cards reach grade 10 far more rarely and so need their own ratio table.
- * A product without a release date has no era the download can tell.
- */
-export const VINTAGE_BEFORE_YEAR = 2004;
-
 /** Longest product_key CONTRACT.md allows. */
 const MAX_KEY_LENGTH = 200;
-
-/**
- * A readable URL-safe slug: accents dropped, `&` spelled out, apostrophes removed
- * (`Farfetch'd` -> `farfetchd`), every other run of non-alphanumerics one dash.
- */
-export function slugify(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/&/g, ' and ')
-    .replace(/['\u2019]/g, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-}
 
 /**
  * The product_key of a row: `<console-name>-<product-name>` slugged, e.g.
@@ -216,12 +225,6 @@ const SEALED_BOX = /\b(?:booster|hobby|jumbo|mega|blaster|hanger|value)\s+(?:box
 /** `booster_box` for sealed boxes of packs (SEALED_BOX), else `single_card`. */
 export function productTypeFor(productName: string): ProductType {
   return SEALED_BOX.test(productName) ? 'booster_box' : 'single_card';
-}
-
-/** `vintage` when released before VINTAGE_BEFORE_YEAR, else `modern`; null when the date is unknown. */
-export function eraFor(releaseDate: string | null): Era | null {
-  if (releaseDate === null) return null;
-  return Number(releaseDate.slice(0, 4)) < VINTAGE_BEFORE_YEAR ? 'vintage' : 'modern';
 }
 
 /**
@@ -385,9 +388,10 @@ export const pricechartingFormat: RowFormat = {
     return (row, out) => {
       const fields = read(row);
       checkCategory(fields, options.source, row.line);
-      const { records, blank } = mapPriceChartingRow(fields, observedAt);
+      const { records, blank, sealedGraded } = mapPriceChartingRow(fields, observedAt);
       for (const record of records) out.observation({ ...record });
       if (blank > 0) out.skip('blank price', blank);
+      if (sealedGraded > 0) out.skip(SEALED_GRADED_SKIP, sealedGraded);
     };
   },
 };

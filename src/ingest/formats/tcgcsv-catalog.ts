@@ -7,7 +7,7 @@
 import { canonicalPrinting, REGULAR_PRINTINGS } from '../../domain/printing.js';
 import type { Era, ProductType } from '../../domain/product.js';
 import type { CsvFields } from './feed-row.js';
-import { eraFor, slugify } from './pricecharting.js';
+import { eraFor, slugify } from './product-naming.js';
 import type { TcgcsvGroups } from './tcgcsv-groups.js';
 import { RowRejection } from './types.js';
 

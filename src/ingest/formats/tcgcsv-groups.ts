@@ -28,8 +28,8 @@ export const MAX_GROUPS_FILE_CHARS = 16 * 2 ** 20;
 
 /**
  * Parses a groups file, CSV or JSON (told by its first character). Throws InputError naming
- * the file and line when it is neither, lacks `groupId` or `name`, or names a group twice
- * with different names.
+ * the file and line when it is neither, lacks `groupId`, `name` or `publishedOn` (column or
+ * key), or has `productId` (a products file given as --groups).
  */
 export function parseTcgcsvGroups(text: string, source: string): TcgcsvGroups {
   const body = text.replace(/^\uFEFF/, '');
@@ -54,6 +54,14 @@ export function parseTcgcsvGroups(text: string, source: string): TcgcsvGroups {
   return groups;
 }
 
+/** What every groups file has: a catalog takes each product's set name and release date from it. */
+const REQUIRED_FIELDS = ['groupId', 'name', 'publishedOn'] as const;
+
+/** Why a file of products (ProductsAndPrices.csv, a products JSON) given as `--groups` is refused. */
+const NOT_GROUPS_BUT_PRODUCTS =
+  'not a tcgcsv groups file: it has productId, so it lists products (ProductsAndPrices.csv or a products response); ' +
+  '--groups takes the category\'s Groups.csv (https://tcgcsv.com/tcgplayer/<categoryId>/Groups.csv) or groups JSON';
+
 type RawGroup = { line: number; fields: Record<string, string | undefined> };
 
 function csvGroups(text: string, source: string): RawGroup[] {
@@ -62,7 +70,8 @@ function csvGroups(text: string, source: string): RawGroup[] {
   const parser = new CsvParser(source, (fields, line) => {
     if (header === null) {
       header = fields.map((cell) => cell.trim());
-      for (const column of ['groupId', 'name']) {
+      if (header.includes('productId')) throw new InputError(source, line, NOT_GROUPS_BUT_PRODUCTS);
+      for (const column of REQUIRED_FIELDS) {
         if (!header.includes(column)) {
           throw new InputError(source, line, `not a tcgcsv groups file: the header lacks ${column} (expected groupId,name,abbreviation,isSupplemental,publishedOn,modifiedOn,categoryId)`);
         }
@@ -89,6 +98,9 @@ function jsonGroups(text: string, source: string): RawGroup[] {
   if (!Array.isArray(results)) throw new InputError(source, 1, 'not a tcgcsv groups response: it has no "results" array');
   return results.map((group: unknown, i) => {
     const g = (typeof group === 'object' && group !== null ? group : {}) as Record<string, unknown>;
+    if ('productId' in g) throw new InputError(source, i + 1, NOT_GROUPS_BUT_PRODUCTS);
+    const lacking = REQUIRED_FIELDS.find((key) => !(key in g));
+    if (lacking !== undefined) throw new InputError(source, i + 1, `not a tcgcsv groups response: result ${i + 1} has no ${lacking} key`);
     const fields: Record<string, string | undefined> = {};
     for (const key of ['groupId', 'name', 'publishedOn', 'categoryId']) {
       const v = g[key];

@@ -8,35 +8,40 @@
  * (createTcgplayerMapper); docs/feeds.md, "tcgcsv prices JSON".
  */
 import { InputError } from '../../domain/errors.js';
-import { parseCalendarDate } from '../../domain/time.js';
+import { futureObservationProblem } from '../../domain/observation.js';
+import { parseCalendarDate, toIsoUtc } from '../../domain/time.js';
 import { observedAtOf } from './feed-row.js';
-import { createTcgplayerMapper } from './tcgplayer.js';
+import { createTcgplayerMapper, tcgcsvQuoteTime, TCGCSV_REFRESH_HOUR_UTC } from './tcgplayer.js';
 import { RowRejection, type FormatOptions, type JsonFormat } from './types.js';
-
-/**
- * The hour (UTC) of the day an archived prices file is dated by: tcgcsv refreshes its data
- * around 20:00 UTC (docs/feeds.md), and the daily cron example stamps the day's
- * ProductsAndPrices.csv at this hour, so the archive of a day and that day's CSV quotes are
- * the same observations (re-reading either adds nothing).
- */
-export const ARCHIVE_HOUR_UTC = 20;
 
 /** A `YYYY-MM-DD` that is a whole path segment or a part of a file name (`2025-10-20/3/604/prices`, `prices.2025-10-20.json`). */
 const DATE_IN_PATH = /(?:^|[/\\._-])(\d{4}-\d{2}-\d{2})(?=$|[/\\._-])/g;
 
 /**
- * The observation time of a prices file: `--observed-at`, else ARCHIVE_HOUR_UTC on the last
- * date its path names (the archive's date directory), else now. Throws InputError for a
- * date in the path that does not exist: it is never shifted.
+ * The observation time of a prices file: `--observed-at`, else TCGCSV_REFRESH_HOUR_UTC on the
+ * last date its path names (the archive's date directory), else the quote of the day (the
+ * latest refresh at or before the clock: tcgcsvQuoteTime). Throws InputError (exit 2) for a
+ * date in the path that does not exist (it is never shifted), and for one whose refresh is
+ * still to come by the clock (today's archive read before 20:00 UTC): every result would be
+ * a future observation, so the file stops once, naming the path's date and `--observed-at`.
  */
 export function pricesObservedAt(options: Pick<FormatOptions, 'observedAt' | 'now' | 'source'>): string {
   if (options.observedAt !== undefined) return observedAtOf(options);
   const dates = [...options.source.matchAll(DATE_IN_PATH)].map((m) => m[1] as string);
   const date = dates.at(-1);
-  if (date === undefined) return observedAtOf(options);
+  if (date === undefined) return tcgcsvQuoteTime(options);
   const day = parseCalendarDate(date);
   if (typeof day === 'string') throw new InputError(options.source, 1, `the date ${date} in the path: ${day} (give --observed-at)`);
-  return new Date(day + ARCHIVE_HOUR_UTC * 3_600_000).toISOString();
+  const at = day + TCGCSV_REFRESH_HOUR_UTC * 3_600_000;
+  if (futureObservationProblem(at, options.now) !== null) {
+    throw new InputError(
+      options.source,
+      1,
+      `the date ${date} in the path dates these prices ${toIsoUtc(at)}, which is in the future (now is ${toIsoUtc(options.now)}): ` +
+        `give --observed-at with the time they were fetched`,
+    );
+  }
+  return new Date(at).toISOString();
 }
 
 /** The first characters of a response envelope (`{"success": ...`, `{"errors": ...`, `{"results": ...`). */

@@ -10,11 +10,28 @@
 import { UNGRADED } from '../../domain/conditions.js';
 import { canonicalPrinting } from '../../domain/printing.js';
 import { fieldsByName, observedAtOf, type CsvFields } from './feed-row.js';
-import { RowRejection, type RowFormat } from './types.js';
+import { RowRejection, type FormatOptions, type RowFormat } from './types.js';
 import { createTcgcsvKeyAllocator, mapTcgcsvProduct } from './tcgcsv-catalog.js';
 import { columnCents } from './usd-cents.js';
 
 export const TCGPLAYER_SOURCE = 'tcgplayer';
+
+/**
+ * The hour (UTC) tcgcsv refreshes its data each day (docs/feeds.md, "tcgcsv"). A tcgcsv quote
+ * is the quote of its day: the archive of a day is dated at this hour, and a CSV or prices
+ * JSON read without `--observed-at` at the latest such hour at or before the clock, so
+ * re-reading the same day's file adds nothing.
+ */
+export const TCGCSV_REFRESH_HOUR_UTC = 20;
+
+const DAY_MS = 86_400_000;
+
+/** The default observation time of a tcgcsv quote: `--observed-at`, else the latest TCGCSV_REFRESH_HOUR_UTC at or before `now`. */
+export function tcgcsvQuoteTime(options: Pick<FormatOptions, 'observedAt' | 'now'>): string {
+  if (options.observedAt !== undefined) return observedAtOf(options);
+  const refresh = Math.floor(options.now / DAY_MS) * DAY_MS + TCGCSV_REFRESH_HOUR_UTC * 3_600_000;
+  return new Date(refresh <= options.now ? refresh : refresh - DAY_MS).toISOString();
+}
 
 const REQUIRED_COLUMNS = ['productId', 'marketPrice', 'subTypeName'] as const;
 
@@ -124,7 +141,7 @@ export const tcgplayerFormat: RowFormat = {
       const allocate = createTcgcsvKeyAllocator();
       return (row, out) => out.product({ ...mapTcgcsvProduct(read(row), groups, allocate) });
     }
-    const map = createTcgplayerMapper({ observedAt: observedAtOf(options), subtype: options.subtype });
+    const map = createTcgplayerMapper({ observedAt: tcgcsvQuoteTime(options), subtype: options.subtype });
     return (row, out) => {
       const result = map(read(row));
       if ('record' in result) out.observation({ ...result.record });

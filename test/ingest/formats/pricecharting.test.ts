@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   createProductKeyAllocator,
-  eraFor,
   isPriceChartingHeader,
   mapPriceChartingProduct,
   mapPriceChartingRow,
@@ -11,8 +10,8 @@ import {
   productKeyFor,
   productTypeFor,
   salesVolumeOf,
-  slugify,
 } from '../../../src/ingest/formats/pricecharting.js';
+import { eraFor, slugify } from '../../../src/ingest/formats/product-naming.js';
 import { RowRejection } from '../../../src/ingest/formats/types.js';
 
 const OLD_HEADER =
@@ -91,6 +90,29 @@ describe('mapPriceChartingRow', () => {
       ['SGC', 10, 300],
     ]);
     expect(result.blank).toBe(7);
+  });
+
+  it('reads only the loose price of a sealed box, counting its filled graded columns apart', () => {
+    // SportsCardsPro's 2025 Topps Chrome Jumbo Box row (test/fixtures/pricecharting/sportscardspro-baseball-2025-topps-chrome.csv).
+    const fields = Object.fromEntries(OLD_HEADER.map((c) => [c, '']));
+    Object.assign(fields, {
+      id: '10000184',
+      'console-name': 'Baseball Cards 2025 Topps Chrome',
+      'product-name': 'Jumbo Box',
+      'loose-price': '$416.25',
+      'new-price': '$378.84',
+      'graded-price': '$656.94',
+      'box-only-price': '$1242.56',
+      'manual-only-price': '$1870.69',
+      'bgs-10-price': '$2432.00',
+      'condition-17-price': '$1497.00',
+      'condition-18-price': '$1122.00',
+    });
+    const result = mapPriceChartingRow(fields, AT);
+    expect(result.records.map((r) => [r.grader, r.grade, r.price_minor])).toEqual([['ungraded', null, 41625]]);
+    expect(result).toMatchObject({ blank: 1, sealedGraded: 7 });
+    // A card of the same file keeps its graded columns.
+    expect(mapPriceChartingRow({ ...fields, 'product-name': 'Aaron Judge #1' }, AT).records).toHaveLength(8);
   });
 
   it('throws when a price is not a dollar amount, naming the column', () => {

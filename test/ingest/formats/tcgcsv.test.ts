@@ -6,6 +6,7 @@ import { InputError } from '../../../src/domain/errors.js';
 import { createTcgcsvKeyAllocator, mapTcgcsvProduct, sealedKind, tcgcsvKeySlug } from '../../../src/ingest/formats/tcgcsv-catalog.js';
 import { parseTcgcsvGroups } from '../../../src/ingest/formats/tcgcsv-groups.js';
 import { pricesObservedAt } from '../../../src/ingest/formats/tcgplayer-prices.js';
+import { tcgcsvQuoteTime } from '../../../src/ingest/formats/tcgplayer.js';
 import { RowRejection } from '../../../src/ingest/formats/types.js';
 import { JsonResultsReader } from '../../../src/ingest/read/json-results.js';
 import { ROOT } from '../../_setup.js';
@@ -33,7 +34,12 @@ describe('parseTcgcsvGroups', () => {
   });
 
   it('refuses a file that is no groups file, naming it', () => {
-    expect(() => parseTcgcsvGroups('productId,name\n1,x\n', 'p.csv')).toThrow(/p\.csv:1: not a tcgcsv groups file: the header lacks groupId/);
+    expect(() => parseTcgcsvGroups('productId,name\n1,x\n', 'p.csv')).toThrow(/p\.csv:1: not a tcgcsv groups file: it has productId/);
+    expect(() => parseTcgcsvGroups('groupId,name\n604,Base Set\n', 'g.csv')).toThrow(/g\.csv:1: not a tcgcsv groups file: the header lacks publishedOn/);
+    // The header of the real ProductsAndPrices.csv, which has groupId and name too.
+    expect(() => parseTcgcsvGroups(read('pokemon-base-set-604.ProductsAndPrices.csv'), 'P.csv')).toThrow(/P\.csv:1: not a tcgcsv groups file: it has productId/);
+    expect(() => parseTcgcsvGroups('{"results": [{"groupId": 1, "name": "x"}]}', 'g.json')).toThrow(/g\.json:1: .*no publishedOn key/);
+    expect(() => parseTcgcsvGroups('{"results": [{"productId": 1, "groupId": 1, "name": "x", "publishedOn": ""}]}', 'p.json')).toThrow(/it has productId/);
     expect(() => parseTcgcsvGroups('{"success": true}', 'g.json')).toThrow(/no "results" array/);
   });
 });
@@ -90,7 +96,7 @@ describe('pricesObservedAt', () => {
     ['archive/2025-10-20/3/604/prices', '2025-10-20T20:00:00.000Z'],
     ['pokemon-sv151-23237.prices.2025-09-21.json', '2025-09-21T20:00:00.000Z'],
     ['https://example.org/2024-02-29/3/604/prices', '2024-02-29T20:00:00.000Z'],
-    ['prices', '2026-11-27T09:00:00.000Z'],
+    ['prices', '2026-11-26T20:00:00.000Z'], // no date: the latest 20:00Z at or before now
   ])('dates %s at %s', (source, expected) => {
     expect(pricesObservedAt({ source, observedAt: undefined, now })).toBe(expected);
   });
@@ -98,6 +104,28 @@ describe('pricesObservedAt', () => {
   it('prefers --observed-at, and refuses a date in the path that does not exist', () => {
     expect(pricesObservedAt({ source: '2025-10-20/3/604/prices', observedAt: Date.UTC(2025, 0, 1), now })).toBe('2025-01-01T00:00:00.000Z');
     expect(() => pricesObservedAt({ source: '2025-02-30/3/604/prices', observedAt: undefined, now })).toThrow(InputError);
+  });
+
+  it("refuses today's date before its 20:00Z, naming the path's date and --observed-at", () => {
+    expect(() => pricesObservedAt({ source: 'archive/2026-11-27/3/604/prices', observedAt: undefined, now })).toThrow(
+      /the date 2026-11-27 in the path dates these prices 2026-11-27T20:00:00Z, which is in the future.*--observed-at/,
+    );
+    expect(pricesObservedAt({ source: 'archive/2026-11-27/3/604/prices', observedAt: undefined, now: Date.UTC(2026, 10, 27, 20) })).toBe('2026-11-27T20:00:00.000Z');
+  });
+});
+
+describe('tcgcsvQuoteTime', () => {
+  it.each([
+    [Date.UTC(2026, 10, 27, 9), '2026-11-26T20:00:00.000Z'],
+    [Date.UTC(2026, 10, 27, 20), '2026-11-27T20:00:00.000Z'],
+    [Date.UTC(2026, 10, 27, 23, 59), '2026-11-27T20:00:00.000Z'],
+    [Date.UTC(2026, 0, 1, 0), '2025-12-31T20:00:00.000Z'],
+  ])('dates a quote read at %s at %s', (now, expected) => {
+    expect(tcgcsvQuoteTime({ observedAt: undefined, now })).toBe(expected);
+  });
+
+  it('takes --observed-at', () => {
+    expect(tcgcsvQuoteTime({ observedAt: Date.UTC(2025, 0, 1), now: Date.UTC(2026, 0, 1) })).toBe('2025-01-01T00:00:00.000Z');
   });
 });
 
