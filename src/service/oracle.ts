@@ -25,11 +25,13 @@ import type { ApiKeyRecord, Store } from '../store/store.js';
 import { calibrate, showCalibration, type CalibrationReport } from './calibration.js';
 import type { History } from './history.js';
 import { ingestAll, type IngestAllOptions } from './ingest-all.js';
-// Types only: keys.ts itself is loaded on first use (loadKeys).
 import type { KeyIdentity, KeyVerifier } from './keys.js';
 import { createPricing, type PricedWithChanges, type Pricing, type ProductRef, type SeriesParams } from './pricing.js';
 import { createOfflineResolver, type RefsourceResolver, type Resolution, type ResolverMode, type UpstreamStats } from './refsource-resolver.js';
 import type { Valuation } from './valuation.js';
+
+// keys.ts is imported on first use, not at load, because it loads node:crypto, which commands that never touch keys should not pay for at start-up (test/cli/start-up.test.ts).
+const loadKeys = () => import('./keys.js');
 
 export interface PricingQuery {
   windowHours: number;
@@ -282,9 +284,6 @@ export function createOracle(deps: OracleDeps): Oracle {
     },
   };
 }
-
-// keys.ts is imported on first use, not at load, because it loads node:crypto, which commands that never touch keys should not pay for at start-up (test/cli/start-up.test.ts).
-const loadKeys = () => import('./keys.js');
 
 /** The bundle with the upstream's failure named in the ungraded slot's meta (CONTRACT.md decision 3). */
 function withUpstreamDegradation(bundle: PricingBundle, upstream: 'unavailable'): PricingBundle {
