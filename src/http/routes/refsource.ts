@@ -38,7 +38,9 @@ export const snapshotRoute = defineRoute({
   response: pricingBundle,
   errors: [400, 401, 422, 429, 500, 502, 503],
   handle: ({ params, query, now, oracle, cache }) => {
+    const id = params.refsource_id;
     const day = snapshotWindow(query.date, now, 'date');
-    return oracle.snapshot(params.refsource_id, day, query.outlier_stddevs, now, cache.bundle(snapshotCacheKey(params.refsource_id, day, query.outlier_stddevs), now));
+    const kept = cache.bundle(snapshotCacheKey(id, day, query.outlier_stddevs), now);
+    return oracle.snapshot(id, day, query.outlier_stddevs, now, kept);
   },
 });
