@@ -10,6 +10,7 @@
  * process's). A few smoke tests run a command both ways.
  */
 import { Readable, Writable } from 'node:stream';
+import type { StoreOpener } from '../src/cli/context.js';
 import { run } from '../src/cli/main.js';
 import type { CliResult } from './_setup.js';
 
@@ -20,6 +21,8 @@ export interface OracleRunOptions {
   env?: Record<string, string>;
   /** The run's clock; the real one by default. */
   now?: number | (() => number);
+  /** How its commands open their store (ProgramDeps.openStore); the real opener by default. */
+  openStore?: StoreOpener;
 }
 
 /** A stream that keeps what is written to it. */
@@ -45,6 +48,7 @@ export async function runOracle(args: readonly string[], options: OracleRunOptio
     stdin: Readable.from(input, { objectMode: false }),
     env: options.env ?? {},
     now: options.now ?? Date.now,
+    openStore: options.openStore,
   });
   return { code, signal: null, stdout: stdout.text(), stderr: stderr.text() };
 }

@@ -3,6 +3,11 @@
  * domain's input schemas) made them, one zod object per command. A command reads its options
  * through its object (optionsOf): they are typed without a cast, and an option whose parser
  * made something else fails here, as a bug, rather than deeper in the command.
+ *
+ * This is the chosen equivalent of commander's extra typings (issue 20): those would need
+ * @commander-js/extra-typings, which is not installed, and commander's own Option objects carry
+ * no value type to derive one from, so the types come from these objects alone, with no cast.
+ * The parse is the price of that one source of types: a check of a few values per command run.
  */
 import * as z from 'zod/mini';
 import type { CommandContext } from './context.js';

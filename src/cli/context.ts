@@ -1,14 +1,23 @@
 /**
- * What a run of the program is given (its streams, environment and clock: ProgramDeps) and what
- * every command gets from it: its options as program.ts's parsers made them (a flag beats its
- * environment variable, which beats the default), the streams and the clock of the run.
+ * What a run of the program is given (its streams, environment, clock and store opener:
+ * ProgramDeps) and what every command gets from it: its options as program.ts's parsers made
+ * them (a flag beats its environment variable, which beats the default), the streams, the clock
+ * and the opener of the run.
  */
 import type { Command, OptionValues } from 'commander';
+import type { OpenOptions, Store } from '../store/store.js';
 
 export type Output = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
 export type Input = NodeJS.ReadableStream & { isTTY?: boolean };
 /** The environment a run reads its ORACLE_* variables from. */
 export type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Opens the store at a location (--db, ORACLE_DB) as a command asks (`create` for ingest). The
+ * command closes the store it was given when it ends, whoever made it: an opener that lends a
+ * store it keeps (a test's) hands out one whose close() lets it be.
+ */
+export type StoreOpener = (location: string, options: OpenOptions) => Promise<Store>;
 
 /** What a run of the program reads and writes: `main` gives the process's, the tests their own. */
 export interface ProgramDeps {
@@ -19,6 +28,8 @@ export interface ProgramDeps {
   env: Env;
   /** The clock, read once when the program is built: `--at` and `--observed-at` are checked against it. */
   now: number | (() => number);
+  /** How commands open their store (cli/service.ts withService); default: the real opener, store/open-store.ts. `serve` opens its own. */
+  openStore?: StoreOpener;
 }
 
 /** The process's streams, environment and clock. */
@@ -46,6 +57,8 @@ export interface CommandContext {
   env: Env;
   /** The clock, read once when the program was built: commands and the engine never read it themselves. */
   now: number;
+  /** ProgramDeps.openStore. */
+  openStore?: StoreOpener;
 }
 
 export function resolveContext(command: Command, deps: ProgramDeps, now: number): CommandContext {
@@ -60,5 +73,6 @@ export function resolveContext(command: Command, deps: ProgramDeps, now: number)
     },
     env: deps.env,
     now,
+    openStore: deps.openStore,
   };
 }

@@ -4,9 +4,14 @@ import { openStore } from '../store/open-store.js';
 import type { OpenOptions } from '../store/store.js';
 import type { CommandContext } from './context.js';
 
-/** Opens the store at `ctx.dbPath` (as `options` ask: `create` for ingest), runs `fn` with the oracle over it, and closes both after, whatever happens. */
+/**
+ * Opens the store at `ctx.dbPath` (as `options` ask: `create` for ingest) with the run's opener
+ * (ProgramDeps.openStore, else the real one), runs `fn` with the oracle over it, and closes both
+ * after, whatever happens.
+ */
 export async function withService<T>(ctx: CommandContext, fn: (service: Oracle) => Promise<T>, options: OpenOptions = {}): Promise<T> {
-  const service = createOracle({ store: await openStore(ctx.dbPath, options) });
+  const open = ctx.openStore ?? openStore;
+  const service = createOracle({ store: await open(ctx.dbPath, options) });
   try {
     return await fn(service);
   } finally {

@@ -5,11 +5,14 @@
  * older than the last write; the TTL bounds how far a cached bundle's window end (its "now")
  * may lag. lru-cache keeps the bound and the TTL; the TTL runs on the request's clock (`now`),
  * which the server reads once per request, so a bundle's age is measured as its window is.
- * The oracle looks bundles up here before it reads the store (service/oracle.ts BundleCache).
+ * The keys are made here (priceCacheKey, snapshotCacheKey), from what a route was asked; the
+ * oracle never sees them: a route hands it the cache's answer-or-compute (server-cache.ts
+ * `bundle`, service/oracle.ts KeptBundle).
  */
 import { LRUCache } from 'lru-cache';
 import type { PricingBundle } from '../domain/bundle.js';
-import type { BundleCache as OracleBundleCache } from '../service/oracle.js';
+import type { PricingQuery } from '../service/oracle.js';
+import type { ProductRef } from '../service/pricing.js';
 
 export interface BundleCacheOptions {
   /** Longest age of a cached bundle, in ms. */
@@ -28,7 +31,10 @@ interface Entry {
   version: number;
 }
 
-export interface BundleCache extends OracleBundleCache {
+export interface BundleCache {
+  /** The bundle kept under `key` for this data `version` and still fresh at `now`. */
+  find(key: string, version: number, now: number): PricingBundle | undefined;
+  keep(key: string, version: number, now: number, bundle: PricingBundle): void;
   /** Lookups answered from the cache, and those that found nothing, since the start. */
   stats(): { hits: number; misses: number };
 }
@@ -56,4 +62,21 @@ export function createBundleCache(options: BundleCacheOptions = BUNDLE_CACHE_DEF
     },
     stats: () => ({ hits, misses }),
   };
+}
+
+/**
+ * The key of a pricing bundle (the pricing and refsource routes): what was asked for, by
+ * product key (`k|`) or refsource id (`r|`), over which window, outlier cut and instant (none:
+ * now, aged by the TTL). Bundles with extra grades are other entries (`|x`): SPEC's body stays
+ * what it was.
+ */
+export function priceCacheKey(ref: ProductRef, query: PricingQuery): string {
+  const x = query.extraGrades === true ? '|x' : '';
+  const asked = `${query.windowHours}|${query.outlierStddevs}|${query.asOf ?? ''}${x}`;
+  return ref.refsourceId === undefined ? `k|${asked}|${ref.productKey}` : `r|${asked}|${ref.refsourceId}`;
+}
+
+/** The key of a snapshot bundle: the refsource id, its UTC day (by its start) and outlier cut. */
+export function snapshotCacheKey(id: string, day: { start: number }, outlierStddevs: number): string {
+  return `s|${day.start}|${outlierStddevs}|${id}`;
 }

@@ -1,15 +1,21 @@
 /**
  * What the server keeps for requests that repeat, all keyed by the store's data version (it
  * moves on every write by another process, and when the database is reopened): computed
- * bundles (bundle-cache.ts, which the oracle consults before reading the store), and the
- * latest catalog and inventory, which many keys and probes ask for between two writes.
+ * bundles (bundle-cache.ts, under keys made there from the request), and the latest catalog
+ * and inventory, which many keys and probes ask for between two writes.
  */
-import type { CatalogBody } from '../service/catalog.js';
-import type { Oracle, ServiceInventory } from '../service/oracle.js';
+import { catalogBody, type CatalogBody } from '../service/catalog.js';
+import type { KeptBundle, Oracle, ServiceInventory } from '../service/oracle.js';
 import type { BundleCache } from './bundle-cache.js';
 
 export interface ServerCache {
   bundles: BundleCache;
+  /**
+   * What a pricing route hands the oracle: the bundle kept under `key` (bundle-cache.ts
+   * priceCacheKey, snapshotCacheKey) at the data version of the moment it is asked, else the
+   * computed one, kept under that version as of the request's `now`.
+   */
+  bundle(key: string, now: number): KeptBundle;
   /** SPEC.md 4.5's body (the same object while the data is unchanged, so its bytes are reused). */
   catalog(): Promise<CatalogBody>;
   inventory(): Promise<ServiceInventory>;
@@ -30,7 +36,15 @@ function perDataVersion<T>(oracle: Oracle, call: () => Promise<T>): () => Promis
 export function createServerCache(oracle: Oracle, bundles: BundleCache): ServerCache {
   return {
     bundles,
-    catalog: perDataVersion(oracle, () => oracle.catalog()),
+    bundle: (key, now) => async (compute) => {
+      const version = oracle.dataVersion();
+      const kept = bundles.find(key, version, now);
+      if (kept !== undefined) return kept;
+      const computed = await compute();
+      bundles.keep(key, version, now, computed);
+      return computed;
+    },
+    catalog: perDataVersion(oracle, async () => catalogBody(await oracle.catalog())),
     inventory: perDataVersion(oracle, () => oracle.inventory()),
   };
 }

@@ -17,7 +17,7 @@ export interface IngestAllOptions extends Omit<IngestOptions, 'rejects'> {
  * its failure and the next source is read.
  */
 export async function ingestAll(store: Store, sources: readonly string[], { rejectsPath, runAt, onResult, ...options }: IngestAllOptions): Promise<IngestResult[]> {
-  // Loaded here: the pipeline and its formats are most of the code, and only ingest needs them.
+  // Imported on first use, not at load, because the pipeline and its formats are most of the code, which commands other than ingest should not pay for at start-up.
   const [{ ingestSource }, { RejectsWriter }] = await Promise.all([import('../ingest/pipeline.js'), import('../ingest/write/rejects-writer.js')]);
   await store.ingestRuns.markInterrupted();
   const rejects = rejectsPath === undefined ? null : new RejectsWriter(rejectsPath, runAt);

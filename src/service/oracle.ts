@@ -2,10 +2,12 @@
  * The oracle: the library every adapter calls, once per command or request. The CLI opens a
  * store, makes one call and closes it (cli/service.ts); the server makes one call per request
  * over a store that reopens by itself (store/watched-store.ts). Both parse, call one method
- * of this object, and format. Every method returns a promise. It keeps nothing between calls
- * but the calibrations pricing reads (read again once the data version moved): the server
- * keeps its caches at its edge (src/http), keyed by `dataVersion()`, and hands the bundle
- * cache to the calls that use one.
+ * of this object, and format. Every method returns a promise. Caches for the server's hot path
+ * live at its edge (src/http/server-cache.ts, bundle-cache.ts), keyed there by `dataVersion()`;
+ * a pricing call takes the edge's KeptBundle and never sees a cache key. The one thing kept
+ * between calls here is pricing's calibrations, a cache of this service's own reads that must
+ * be read again once the data version moved, since another process may have stored a newer
+ * calibration (pricingAt).
  *
  * Pricing is pricing.ts over the store; reference-source ids are resolved through the
  * upstream when there is one (refsource-resolver.ts); API keys are keys.ts.
@@ -21,13 +23,15 @@ import { toIsoUtc, toUtcDate } from '../domain/time.js';
 import type { IngestResult } from '../ingest/pipeline.js';
 import type { ApiKeyRecord, Store } from '../store/store.js';
 import { calibrate, showCalibration, type CalibrationReport } from './calibration.js';
-import { catalogBody, searchBody, type CatalogBody, type SearchBody } from './catalog.js';
 import type { History } from './history.js';
 import { ingestAll, type IngestAllOptions } from './ingest-all.js';
 import type { KeyIdentity, KeyVerifier } from './keys.js';
 import { createPricing, type PricedWithChanges, type Pricing, type ProductRef, type SeriesParams } from './pricing.js';
 import { createOfflineResolver, type RefsourceResolver, type Resolution, type ResolverMode, type UpstreamStats } from './refsource-resolver.js';
 import type { Valuation } from './valuation.js';
+
+// keys.ts is imported on first use, not at load, because it loads node:crypto, which commands that never touch keys should not pay for at start-up (test/cli/start-up.test.ts).
+const loadKeys = () => import('./keys.js');
 
 export interface PricingQuery {
   windowHours: number;
@@ -39,14 +43,11 @@ export interface PricingQuery {
 }
 
 /**
- * Where the server keeps computed bundles (http/bundle-cache.ts): a bundle is looked up there
- * before the store is read, under the data version it was computed at. Commands pass none.
+ * How a caller keeps computed bundles: given the computation of this call's bundle, the bundle
+ * it kept for the same request, or the computed one (kept). The server's comes from its cache
+ * at the edge (http/server-cache.ts `bundle`), keyed there; commands pass none.
  */
-export interface BundleCache {
-  /** The bundle kept under `key` for this data `version` and still fresh at `now`. */
-  find(key: string, version: number, now: number): PricingBundle | undefined;
-  keep(key: string, version: number, now: number, bundle: PricingBundle): void;
-}
+export type KeptBundle = (compute: () => Promise<PricingBundle>) => Promise<PricingBundle>;
 
 /** A new API key: its secret is shown once and never stored (only its SHA-256 is). */
 export interface CreatedKey {
@@ -76,9 +77,9 @@ export interface Oracle {
   /**
    * The bundle of a catalog key (SPEC.md 4.2, `id` null) or of a reference-source id,
    * resolved through the upstream when there is one (SPEC.md 4.3, `id` set), as of
-   * `query.asOf` or `now`; from `bundles` when it holds it.
+   * `query.asOf` or `now`; through `kept` when given.
    */
-  price(ref: ProductRef, query: PricingQuery, now: number, bundles?: BundleCache): Promise<PricingBundle>;
+  price(ref: ProductRef, query: PricingQuery, now: number, kept?: KeptBundle): Promise<PricingBundle>;
   /** `price`, and how the ungraded price moved over the 7 and 30 days before it (`oracle price`'s table). */
   priceWithChanges(ref: ProductRef, params: PricingParams, extraGrades?: boolean): Promise<PricedWithChanges>;
   /**
@@ -86,15 +87,16 @@ export interface Oracle {
    * window 24 hours. Anything but a refsource id (most often a product key) is an
    * InvalidParameterError naming the commands that do what was meant.
    */
-  snapshot(id: string, day: { start: number; end: number }, outlierStddevs: number, now: number, bundles?: BundleCache): Promise<PricingBundle>;
-  /** SPEC.md 4.5. */
-  catalog(): Promise<CatalogBody>;
-  /** The same body as JSON text, built by the store (searched: best match first). */
-  catalogJson(search?: string): Promise<string>;
-  /** The catalog rows with their observation counts, for the analyst's table (searched: best match first). */
-  catalogEntries(search?: string): Promise<CatalogEntry[]>;
-  /** Catalog full-text search (CONTRACT.md additions 4): products matching every word of `q`, best first. */
-  search(q: string, limit: number): Promise<SearchBody>;
+  snapshot(id: string, day: { start: number; end: number }, outlierStddevs: number, now: number, kept?: KeptBundle): Promise<PricingBundle>;
+  /** Every product with its observation count, in catalog order: the edges format it (service/catalog.ts catalogBody, the CLI's table). */
+  catalog(): Promise<CatalogEntry[]>;
+  /** SPEC.md 4.5's body of the whole catalog as JSON text, built by the store: the fast path of `oracle catalog --json`. */
+  catalogJson(): Promise<string>;
+  /**
+   * Catalog full-text search (CONTRACT.md additions 4), the one way both edges search: products
+   * matching every word of `q`, best first, at most `limit` (default: all), with their counts.
+   */
+  search(q: string, limit?: number): Promise<CatalogEntry[]>;
   /** The price history of a product's slots over the request's instants, with its summary (CONTRACT.md additions 4). */
   history(ref: ProductRef, params: SeriesParams, request: HistoryRequest): Promise<History>;
   /** The evidence of one slot of a product's bundle (`oracle explain`). */
@@ -153,9 +155,9 @@ export function createOracle(deps: OracleDeps): Oracle {
   const envKeys = deps.envKeys ?? [];
   const pricing = createPricing(store);
   let verifier: Promise<KeyVerifier> | undefined;
-  const verifyWith = () => (verifier ??= import('./keys.js').then(({ createKeyVerifier }) => createKeyVerifier(envKeys)));
+  const verifyWith = () => (verifier ??= loadKeys().then(({ createKeyVerifier }) => createKeyVerifier(envKeys)));
 
-  // The last data version seen: when another connection wrote, a new calibration may be among its writes.
+  // The last data version seen: when another process wrote, a newer calibration may be among its writes.
   let seenVersion: number | undefined;
   /** The pricing, its calibrations forgotten when the data changed since the last call; `version` is the store's now. */
   function pricingAt(version: number): Pricing {
@@ -165,21 +167,16 @@ export function createOracle(deps: OracleDeps): Oracle {
   }
   const currentPricing = () => pricingAt(store.dataVersion());
 
-  /** A bundle from `bundles` (or `compute`d and kept there), with the upstream's failure named when there was one. */
-  async function cachedBundle(
-    bundles: BundleCache | undefined,
-    key: string,
-    now: number,
-    resolution: Resolution | null,
-    compute: (pricing: Pricing) => Promise<PricingBundle>,
-  ): Promise<PricingBundle> {
-    const version = store.dataVersion();
-    let bundle = bundles?.find(key, version, now);
-    if (bundle === undefined) {
-      bundle = await compute(pricingAt(version));
-      bundles?.keep(key, version, now, bundle);
-    }
-    return resolution?.upstream ? withUpstreamDegradation(bundle, resolution.upstream) : bundle;
+  /** `compute`'s bundle, through `kept` when given. */
+  function bundleOf(kept: KeptBundle | undefined, compute: (pricing: Pricing) => Promise<PricingBundle>): Promise<PricingBundle> {
+    const run = () => compute(currentPricing());
+    return kept === undefined ? run() : kept(run);
+  }
+
+  /** A resolved id's bundle, with the upstream's failure named when there was one (never kept: it is this request's). */
+  async function resolvedBundle(kept: KeptBundle | undefined, resolution: Resolution, compute: (pricing: Pricing) => Promise<PricingBundle>) {
+    const bundle = await bundleOf(kept, compute);
+    return resolution.upstream ? withUpstreamDegradation(bundle, resolution.upstream) : bundle;
   }
 
   const findLocal = (id: string) => store.products.findByRefsourceId(id);
@@ -210,25 +207,18 @@ export function createOracle(deps: OracleDeps): Oracle {
   });
 
   return {
-    // Not async itself: a cached bundle by product key is one promise, the one cachedBundle returns.
-    price(ref, query, now, bundles) {
-      const { windowHours, outlierStddevs } = query;
+    // Not async itself: a kept bundle by product key is one promise, the one `kept` returns.
+    price(ref, query, now, kept) {
       const params = queryParams(query, now);
       const extra = query.extraGrades === true;
-      // Bundles with extra grades are other cache entries: SPEC's body stays what it was.
-      const x = extra ? '|x' : '';
       if (ref.refsourceId === undefined) {
         const productKey = ref.productKey;
-        return cachedBundle(bundles, `k|${windowHours}|${outlierStddevs}|${query.asOf ?? ''}${x}|${productKey}`, now, null, async (p) =>
-          p.price(await p.productByKey(productKey), params, null, extra),
-        );
+        return bundleOf(kept, async (p) => p.price(await p.productByKey(productKey), params, null, extra));
       }
       const id = ref.refsourceId;
-      return resolver.resolve(id, findLocal).then((resolution) =>
-        cachedBundle(bundles, `r|${windowHours}|${outlierStddevs}|${query.asOf ?? ''}${x}|${id}`, now, resolution, (p) =>
-          p.price(resolution.product, params, id, extra),
-        ),
-      );
+      return resolver
+        .resolve(id, findLocal)
+        .then((resolution) => resolvedBundle(kept, resolution, (p) => p.price(resolution.product, params, id, extra)));
     },
 
     async priceWithChanges(ref, params, extraGrades) {
@@ -236,17 +226,15 @@ export function createOracle(deps: OracleDeps): Oracle {
       return p.priceWithChanges(await p.product(ref), params, ref.refsourceId ?? null, extraGrades);
     },
 
-    async snapshot(id, day, outlierStddevs, now, bundles) {
+    async snapshot(id, day, outlierStddevs, now, kept) {
       if (!REFSOURCE_ID.test(id)) throw await notARefsourceId(id, day, now);
       const resolution = await resolver.resolve(id, findLocal);
-      return cachedBundle(bundles, `s|${day.start}|${outlierStddevs}|${id}`, now, resolution, (p) => p.snapshot(resolution.product, day, outlierStddevs));
+      return resolvedBundle(kept, resolution, (p) => p.snapshot(resolution.product, day, outlierStddevs));
     },
 
-    catalog: async () => catalogBody(await store.products.catalog()),
-    // A search result is a few ranked rows: serialised here; the whole catalog is built by the store.
-    catalogJson: async (search) => (search ? JSON.stringify(catalogBody(await store.products.catalog(search))) : store.products.catalogJson()),
-    catalogEntries: (search) => store.products.catalog(search),
-    search: async (q, limit) => searchBody(q, limit, await store.products.catalog(q, limit)),
+    catalog: () => store.products.catalog(),
+    catalogJson: () => store.products.catalogJson(),
+    search: (q, limit) => store.products.catalog(q, limit),
 
     async history(ref, params, request) {
       const p = currentPricing();
@@ -271,7 +259,7 @@ export function createOracle(deps: OracleDeps): Oracle {
     calibration: (at) => showCalibration(store, at),
 
     async createKey(label, now) {
-      const { newApiKey, hashApiKey } = await import('./keys.js');
+      const { newApiKey, hashApiKey } = await loadKeys();
       const { id, secret } = newApiKey();
       await store.apiKeys.create(id, label, hashApiKey(secret), now);
       return { id, secret };

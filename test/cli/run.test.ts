@@ -1,12 +1,14 @@
 /**
  * `run(argv, deps)` (src/cli/main.ts), what the in-process harness stands on: a run reads and
- * writes only what it is given (streams, environment, clock) and returns its exit code,
- * leaving the process's alone.
+ * writes only what it is given (streams, environment, clock, store opener) and returns its exit
+ * code, leaving the process's alone.
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { OpenOptions, Store } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
 import { runOracle } from '../_cli.js';
-import { tempDir } from '../_setup.js';
+import { databaseWith, tempDir, testProduct } from '../_setup.js';
 
 describe('a run of the program in process', () => {
   const saved = { exitCode: process.exitCode, db: process.env.ORACLE_DB };
@@ -63,5 +65,29 @@ describe('a run of the program in process', () => {
     const debug = await runOracle(['--db', missing, 'catalog'], { env: { ORACLE_DEBUG: '1' } });
     expect(debug.code).toBe(1);
     expect(debug.stderr).toMatch(/^DatabaseUnavailableError: database .*missing\.db does not exist[^\n]*\n\s+at /);
+  });
+
+  it("opens its store with the opener it is given and closes what that gave it, so a test's store lent to it stays open", async () => {
+    const product = testProduct();
+    const store = await openStore(await databaseWith([product], []));
+    try {
+      const opened: [string, OpenOptions][] = [];
+      let closes = 0;
+      // The test keeps its store: it lends a view whose close() only counts.
+      const lend = async (location: string, options: OpenOptions): Promise<Store> => {
+        opened.push([location, options]);
+        return { ...store, close: async () => void (closes += 1) };
+      };
+      // A location the real opener would refuse (no such file): the run's opener decides.
+      const result = await runOracle(['--db', 'lent-store', 'catalog', '--json'], { openStore: lend });
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      expect(JSON.parse(result.stdout).products.map((p: { product_key: string }) => p.product_key)).toEqual([product.productKey]);
+      expect(opened).toEqual([['lent-store', {}]]);
+      expect(closes).toBe(1);
+      // The store itself was never closed by the command: the test still reads it.
+      expect(await store.products.count()).toBe(1);
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -1,14 +1,14 @@
-/** The server's bundle cache: a bundle is found only for the same data version, within the TTL on the request clock, and the bound evicts the least recently used. */
+/** The server's bundle cache: a bundle is found only for the same data version, within the TTL on the request clock, and the bound evicts the least recently used; its keys tell apart every question asked. */
 import { describe, expect, it } from 'vitest';
 import type { PricingBundle } from '../../src/domain/bundle.js';
-import { createBundleCache, type BundleCache } from '../../src/http/bundle-cache.js';
+import { createBundleCache, priceCacheKey, snapshotCacheKey, type BundleCache } from '../../src/http/bundle-cache.js';
 
 const T0 = Date.UTC(2026, 10, 20, 12);
 
 /** A bundle told apart from others by its product key. */
 const bundle = (productKey: string) => ({ product_key: productKey }) as unknown as PricingBundle;
 
-/** The cached bundle, or a new one kept in its place: how the oracle uses the cache. */
+/** The cached bundle, or a new one kept in its place: how the server's `bundle` (server-cache.ts) uses the cache. */
 function lookUp(cache: BundleCache, key: string, version: number, now: number, made: string[]): PricingBundle {
   const hit = cache.find(key, version, now);
   if (hit !== undefined) return hit;
@@ -54,5 +54,22 @@ describe('bundle cache', () => {
     cache.keep('k', 1, T0, computed);
     expect(cache.find('k', 1, T0 + 900)).toBe(computed);
     expect(cache.find('k', 1, T0 + 1_001)).toBeUndefined();
+  });
+
+  it('keys a bundle by everything asked: product key or refsource id, window, outlier cut, instant, extra grades; a snapshot by its day', () => {
+    const query = { windowHours: 24, outlierStddevs: 2 };
+    const keys = [
+      priceCacheKey({ productKey: '1001' }, query),
+      priceCacheKey({ refsourceId: '1001' }, query),
+      priceCacheKey({ productKey: '1001' }, { ...query, windowHours: 48 }),
+      priceCacheKey({ productKey: '1001' }, { ...query, outlierStddevs: 3 }),
+      priceCacheKey({ productKey: '1001' }, { ...query, asOf: T0 }),
+      priceCacheKey({ productKey: '1001' }, { ...query, extraGrades: true }),
+      snapshotCacheKey('1001', { start: T0 }, 2),
+      snapshotCacheKey('1001', { start: T0 + 86_400_000 }, 2),
+      snapshotCacheKey('1001', { start: T0 }, 3),
+    ];
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(priceCacheKey({ productKey: '1001' }, { ...query, extraGrades: false })).toBe(keys[0]);
   });
 });

@@ -1,12 +1,14 @@
 /**
- * The oracle: it looks a bundle up in the cache it is handed before it reads the store, and
- * the keys a command makes are the keys a server over the same file accepts.
+ * The oracle: a pricing call goes through the KeptBundle it is handed (the server's cache at its
+ * edge, keyed there) before it reads the store, and the keys a command makes are the keys a
+ * server over the same file accepts.
  */
 import Database from 'better-sqlite3';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createBundleCache } from '../../src/http/bundle-cache.js';
+import { createBundleCache, priceCacheKey } from '../../src/http/bundle-cache.js';
+import { createServerCache } from '../../src/http/server-cache.js';
 import type { IngestResult } from '../../src/ingest/pipeline.js';
 import { createOracle } from '../../src/service/oracle.js';
 import { createOfflineResolver } from '../../src/service/refsource-resolver.js';
@@ -17,7 +19,7 @@ import { tempDir } from '../_setup.js';
 import { PRODUCTS, seedDatabase, STORED_KEY } from '../http/_helpers.js';
 
 const NOW = Date.now();
-const dbPath = `${tempDir('oracle-service-')}/oracle.db`;
+const dbPath = `${tempDir('oracle-')}/oracle.db`;
 beforeAll(() => seedDatabase(dbPath, NOW));
 
 /** The oracle over a store a command opens, as withService makes it. */
@@ -25,8 +27,8 @@ async function commandOracle(path: string, options: OpenOptions = {}, envKeys: s
   return createOracle({ store: await openStore(path, options), envKeys });
 }
 
-describe('a bundle cache handed to price', () => {
-  it('answers a bundle it holds without reading the store, and keeps the one it computed', async () => {
+describe('a kept bundle handed to price', () => {
+  it('answers the bundle the edge kept without reading the store, and hands it the one it computed', async () => {
     const store = await openStore(dbPath);
     let reads = 0;
     const read = store.pricePoints.read.bind(store.pricePoints);
@@ -38,10 +40,12 @@ describe('a bundle cache handed to price', () => {
     const oracle = createOracle({ store, resolver: createOfflineResolver() });
     try {
       const bundles = createBundleCache();
+      const cache = createServerCache(oracle, bundles);
       const query = { windowHours: 24, outlierStddevs: 2 };
       const ref = { productKey: PRODUCTS.plain.productKey };
-      const computed = await oracle.price(ref, query, NOW, bundles);
-      expect(await oracle.price(ref, query, NOW, bundles)).toBe(computed);
+      const kept = () => cache.bundle(priceCacheKey(ref, query), NOW);
+      const computed = await oracle.price(ref, query, NOW, kept());
+      expect(await oracle.price(ref, query, NOW, kept())).toBe(computed);
       expect(reads).toBe(1);
       expect(bundles.stats()).toEqual({ hits: 1, misses: 1 });
       // Without a cache (a command), every call reads.
@@ -85,7 +89,7 @@ describe('keys', () => {
 
 describe('ingestAll', () => {
   it('marks a dead run interrupted, reads every source whatever one of them does, reports each as it ends, and appends their rejects', async () => {
-    const dir = tempDir('oracle-service-ingest-');
+    const dir = tempDir('oracle-ingest-');
     const db = `${dir}/oracle.db`;
     writeFileSync(`${dir}/catalog.csv`, 'product_key,refsource_id,product_name\ncharizard-4,1001,Charizard #4\n');
     writeFileSync(
@@ -130,7 +134,7 @@ describe('ingestAll', () => {
 
 describe('readiness', () => {
   it('is ready once a key can call the API, stored or from ORACLE_API_KEYS, and not after the last is revoked', async () => {
-    const db = `${tempDir('oracle-service-ready-')}/oracle.db`;
+    const db = `${tempDir('oracle-ready-')}/oracle.db`;
     const inventory = async (envKeys: string[] = []) => {
       const service = await commandOracle(db, { create: true }, envKeys);
       return service.inventory().finally(() => service.close());

@@ -3,6 +3,7 @@
  * catalog. Needs a key like the catalog, and takes a token from the shared bucket like every
  * addition (each search runs a query, where the catalog answers from its cache).
  */
+import { searchBody } from '../../service/catalog.js';
 import { defineRoute, API_PREFIX } from '../route.js';
 import { searchQuery, searchResponse } from '../schemas.js';
 
@@ -18,5 +19,5 @@ export const catalogSearchRoute = defineRoute({
   query: searchQuery,
   response: searchResponse,
   errors: [400, 401, 429, 500, 503],
-  handle: ({ query, oracle }) => oracle.search(query.q, query.limit),
+  handle: async ({ query, oracle }) => searchBody(query.q, query.limit, await oracle.search(query.q, query.limit)),
 });

@@ -1,4 +1,5 @@
 /** GET /api/v1/developer/pricing/{product_key} (SPEC.md 4.2). */
+import { priceCacheKey } from '../bundle-cache.js';
 import { defineRoute, API_PREFIX } from '../route.js';
 import { pricingBundle, pricingQuery, productKeyPath, pricingQueryOf } from '../schemas.js';
 
@@ -13,5 +14,9 @@ export const pricingRoute = defineRoute({
   query: pricingQuery,
   response: pricingBundle,
   errors: [400, 401, 429, 500, 503],
-  handle: ({ params, query, now, oracle, cache }) => oracle.price({ productKey: params.product_key }, pricingQueryOf(query, now), now, cache.bundles),
+  handle: ({ params, query, now, oracle, cache }) => {
+    const ref = { productKey: params.product_key };
+    const asked = pricingQueryOf(query, now);
+    return oracle.price(ref, asked, now, cache.bundle(priceCacheKey(ref, asked), now));
+  },
 });

@@ -3,6 +3,7 @@
  * bundle addressed by the upstream reference-source id, resolved as CONTRACT.md decision 3 says.
  */
 import { snapshotWindow } from '../../domain/params.js';
+import { priceCacheKey, snapshotCacheKey } from '../bundle-cache.js';
 import { defineRoute, API_PREFIX } from '../route.js';
 import { pricingBundle, pricingQuery, refsourceIdPath, snapshotQuery, pricingQueryOf } from '../schemas.js';
 
@@ -18,7 +19,11 @@ export const refsourceRoute = defineRoute({
   query: pricingQuery,
   response: pricingBundle,
   errors: [400, 401, 429, 500, 502, 503],
-  handle: ({ params, query, now, oracle, cache }) => oracle.price({ refsourceId: params.refsource_id }, pricingQueryOf(query, now), now, cache.bundles),
+  handle: ({ params, query, now, oracle, cache }) => {
+    const ref = { refsourceId: params.refsource_id };
+    const asked = pricingQueryOf(query, now);
+    return oracle.price(ref, asked, now, cache.bundle(priceCacheKey(ref, asked), now));
+  },
 });
 
 export const snapshotRoute = defineRoute({
@@ -32,6 +37,10 @@ export const snapshotRoute = defineRoute({
   query: snapshotQuery,
   response: pricingBundle,
   errors: [400, 401, 422, 429, 500, 502, 503],
-  handle: ({ params, query, now, oracle, cache }) =>
-    oracle.snapshot(params.refsource_id, snapshotWindow(query.date, now, 'date'), query.outlier_stddevs, now, cache.bundles),
+  handle: ({ params, query, now, oracle, cache }) => {
+    const id = params.refsource_id;
+    const day = snapshotWindow(query.date, now, 'date');
+    const kept = cache.bundle(snapshotCacheKey(id, day, query.outlier_stddevs), now);
+    return oracle.snapshot(id, day, query.outlier_stddevs, now, kept);
+  },
 });
