@@ -129,9 +129,9 @@ export function testProduct(overrides: Partial<Product> = {}): Product {
 /**
  * A new database holding `products` and `observations` (of those products, by key): a SQLite
  * file in a temporary directory, or a fresh PostgreSQL database under the vitest project
- * `postgres` (newTestDatabase); its location.
+ * `postgres` (newTestDatabase); its location. An observation's `matchedBy` is stored as a title match's.
  */
-export async function databaseWith(products: readonly Product[], observations: readonly Observation[]): Promise<string> {
+export async function databaseWith(products: readonly Product[], observations: readonly (Observation & { matchedBy?: string | null })[]): Promise<string> {
   const path = await newTestDatabase(tempDir());
   const store = await openStore(path, { create: true });
   try {

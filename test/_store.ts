@@ -21,12 +21,15 @@ export async function writeProducts(store: Store, products: readonly Product[]):
   }
 }
 
+/** An observation to seed: with its product id and, for a sale matched by its title, how (observations.matched_by). */
+export type SeedObservation = ResolvedObservation & { matchedBy?: string | null };
+
 /** Inserts `rows` in one committed batch; what was new and what was already stored. */
-export async function writeObservations(store: Store, rows: readonly ResolvedObservation[]): Promise<InsertResult> {
+export async function writeObservations(store: Store, rows: readonly SeedObservation[]): Promise<InsertResult> {
   const writer = await store.openIngest({ dryRun: false });
   try {
     for (const o of rows) {
-      writer.insert(o.productId, conditionKey(o.grader, o.grade), o.observedAt, o.priceMinor, o.source, o.grader, o.grade, o.externalId ?? '');
+      writer.insert(o.productId, conditionKey(o.grader, o.grade), o.observedAt, o.priceMinor, o.source, o.grader, o.grade, o.externalId ?? '', o.salesVolume ?? null, o.matchedBy ?? null);
     }
     return await writer.commit();
   } finally {

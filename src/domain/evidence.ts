@@ -35,30 +35,6 @@ export interface EvidencePoint {
   matched_by?: string;
 }
 
-/** A stored observation matched by its title: its identity as a point, and how it was matched. */
-export interface TitleMatchedPoint {
-  condition: string;
-  source: string;
-  observedAt: number;
-  priceMinor: number;
-  matchedBy: string;
-}
-
-/**
- * The evidence with each point that a title match brought in marked with how (`matched_by`):
- * a point is the matched observation of the same condition, source, instant and price.
- */
-export function withTitleMatches(body: EvidenceBody, matches: readonly TitleMatchedPoint[], iso: (ms: number) => string): EvidenceBody {
-  if (matches.length === 0) return body;
-  const how = new Map<string, string>();
-  for (const m of matches) how.set(`${m.condition}|${m.source}|${iso(m.observedAt)}|${m.priceMinor}`, m.matchedBy);
-  const points = body.points.map((p) => {
-    const matchedBy = how.get(`${p.condition}|${p.source}|${p.observed_at}|${p.price_minor}`);
-    return matchedBy === undefined ? p : { ...p, matched_by: matchedBy };
-  });
-  return { ...body, points };
-}
-
 /**
  * One step from the points to the price. `value_minor` is the step's result in cents (unrounded,
  * but for `rounding`), `value_ln` the same as ln cents where the step works in logs; `inputs`

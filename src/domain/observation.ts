@@ -28,6 +28,12 @@ export interface PricePoint {
   priceMinor: number;
   /** How many sales the point summarises (a price guide's quote, `sales_volume`); null or absent for a sale. */
   salesVolume?: number | null;
+  /**
+   * How a sold listing that named no product was matched to this one by its title
+   * (observations.matched_by); null or absent when the record named its product. Read only
+   * for `oracle explain` (PointReadOptions.matchedBy): pricing never looks at it.
+   */
+  matchedBy?: string | null;
 }
 
 /**

@@ -109,6 +109,8 @@ function conditionPoints(j: number, e: Estimate, standing: Standing, ev: Conditi
       weight: 0,
     };
     if (!Number.isNaN(used.vol[i]!)) point.sales_volume = used.vol[i]!;
+    const matchedBy = used.by?.[i];
+    if (matchedBy != null) point.matched_by = matchedBy;
     if (i < e.referenceStart) {
       point.reason =
         windowPoints >= MIN_REFERENCE_POINTS

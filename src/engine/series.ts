@@ -26,6 +26,11 @@ interface Columns {
   readonly q: Float64Array;
   /** The point's sales_volume, NaN for none (for `oracle explain`). */
   readonly vol: Float64Array;
+  /**
+   * The point's matched_by (PricePoint.matchedBy), null for none (for `oracle explain`); the
+   * column itself is null when no point has one, as from pricing's reads, which never carry it.
+   */
+  readonly by: (string | null)[] | null;
 }
 
 /** The points lo..hi-1 of shared columns, sorted by (time, price, source). */
@@ -55,13 +60,21 @@ export interface SeriesSet {
 
 const CONDITION_INDEX = new Map(PRICED_CONDITIONS.map((c, i) => [c, i]));
 
-function columns(n: number): Columns {
-  return { t: new Float64Array(n), p: new Float64Array(n), y: new Float64Array(n), src: new Int32Array(n), q: new Float64Array(n), vol: new Float64Array(n) };
+function columns(n: number, withMatchedBy = false): Columns {
+  return {
+    t: new Float64Array(n),
+    p: new Float64Array(n),
+    y: new Float64Array(n),
+    src: new Int32Array(n),
+    q: new Float64Array(n),
+    vol: new Float64Array(n),
+    by: withMatchedBy ? new Array<string | null>(n).fill(null) : null,
+  };
 }
 
 /** A range of columns; a literal, not a spread, so every series has one hidden class. */
 function range(c: Columns, lo: number, hi: number): Series {
-  return { t: c.t, p: c.p, y: c.y, src: c.src, q: c.q, vol: c.vol, lo, hi };
+  return { t: c.t, p: c.p, y: c.y, src: c.src, q: c.q, vol: c.vol, by: c.by, lo, hi };
 }
 
 /** Order of (time, price, source rank); negative when point i of a sorts before point j of b. */
@@ -79,11 +92,13 @@ function sortRange(c: Columns, lo: number, hi: number): void {
   const p = c.p.slice(lo, hi);
   const src = c.src.slice(lo, hi);
   const vol = c.vol.slice(lo, hi);
+  const by = c.by?.slice(lo, hi);
   order.forEach((from, k) => {
     c.t[lo + k] = t[from - lo]!;
     c.p[lo + k] = p[from - lo]!;
     c.src[lo + k] = src[from - lo]!;
     c.vol[lo + k] = vol[from - lo]!;
+    if (by !== undefined) c.by![lo + k] = by[from - lo]!;
   });
 }
 
@@ -174,8 +189,10 @@ function timelineOf(
   const ids = sourceIds();
   let lastCondition = '';
   let lastIndex = -1;
+  let matched = false;
   for (let i = 0; i < points.length; i++) {
     const pt = points[i]!;
+    if (pt.matchedBy != null) matched = true;
     if (pt.condition !== lastCondition) {
       lastCondition = pt.condition;
       lastIndex = conditionIndex.get(pt.condition) ?? -1;
@@ -191,7 +208,7 @@ function timelineOf(
   for (let c = 0; c < conditions.length; c++) starts[c + 1]! += starts[c]!;
   const { sources, rank } = ids.ranked();
   // Pass 2: counting sort by condition into shared columns.
-  const cols = columns(starts[conditions.length]!);
+  const cols = columns(starts[conditions.length]!, matched);
   const fill = starts.slice(0, conditions.length);
   for (let i = 0; i < points.length; i++) {
     const c = cond[i]!;
@@ -201,6 +218,7 @@ function timelineOf(
     cols.p[k] = points[i]!.priceMinor;
     cols.src[k] = rank[srcOf[i]!]!;
     cols.vol[k] = points[i]!.salesVolume ?? Number.NaN;
+    if (cols.by !== null) cols.by[k] = points[i]!.matchedBy ?? null;
   }
   return sortedTimeline(cols, starts, sources);
 }

@@ -249,6 +249,9 @@ const evidencePoint = z.object({
   z: z.number().nullable().meta({ description: "Its robust z against the filter's median and scale; null when it was not filtered." }),
   weight: z.number().meta({ description: "Its share of its condition's own estimate (ŷ = Σ weight · ln price_minor); 0 when not kept." }),
   sales_volume: z.int().optional().meta({ description: "A price guide's quote: how many sales it summarises, which weighs it (docs/methodology.md §4.1); absent for a sale." }),
+  matched_by: z.string().optional().meta({
+    description: 'How a sold listing that named no product was matched to this one by its title (`title: number 4/102 + name charizard + set base`); absent when the record named its product.',
+  }),
 });
 
 const evidenceStep = z.object({
@@ -309,7 +312,14 @@ export const wwwAuthenticateHeader = z
 export const openApiResponse = z.record(z.string(), z.unknown()).register(apiComponents, { id: 'OpenApiDocument' });
 
 // The schemas and the domain types must describe the same bodies: these fail to compile otherwise.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/**
+ * The keys of a body at every depth (through arrays and nullable values), each made required:
+ * assignability alone lets either side lack an optional key, so `Same` compares these too.
+ */
+type KeysOf<T> = T extends readonly (infer E)[] ? KeysOf<E> : T extends object ? { [K in keyof T]-?: KeysOf<T[K]> } : never;
+type Assignable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** True when A and B take the same values and name the same keys, optional ones included. */
+type Same<A, B> = Assignable<A, B> extends true ? Assignable<KeysOf<A>, KeysOf<B>> : false;
 const bundleMatches: Same<z.output<typeof pricingBundle>, PricingBundle> = true;
 const catalogMatches: Same<z.output<typeof catalogResponse>, CatalogBody> = true;
 void bundleMatches;

@@ -6,8 +6,8 @@
 import type { PricingBundle, PricingParams } from '../domain/bundle.js';
 import { NoCatalogMappingError, UnknownProductError } from '../domain/errors.js';
 import { computeBundle, computeExtraGrades, explainSlot, pointsRequest, timelineOfColumns, type Calibration, type ComputeBundleInput } from '../engine/index.js';
-import { withTitleMatches, type EvidenceBody } from '../domain/evidence.js';
-import type { Store, StoredProduct } from '../store/store.js';
+import type { EvidenceBody } from '../domain/evidence.js';
+import type { PointReadOptions, Store, StoredProduct } from '../store/store.js';
 import { parseCalibration } from './calibration.js';
 import { suggestKeys } from './suggest.js';
 import { historyOf, priceChange, PRICE_CHANGE_DAYS, type History, type PriceChange } from './history.js';
@@ -102,11 +102,18 @@ export function createPricing(store: Store): Pricing {
     points: ComputeBundleInput['points'],
     list: readonly Calibration[],
   ): ComputeBundleInput => ({ product, points, params, id, calibration: calibrationAt(list, params.asOf) });
-  const readInput = async (product: StoredProduct, params: PricingParams, id: string | null, extraGrades = false): Promise<ComputeBundleInput> => {
+  /** The engine's input of one price; `options.matchedBy` for `explain`, whose points say how a title match brought them in. */
+  const readInput = async (
+    product: StoredProduct,
+    params: PricingParams,
+    id: string | null,
+    extraGrades = false,
+    options?: PointReadOptions,
+  ): Promise<ComputeBundleInput> => {
     const request = pointsRequest(params);
     const [points, extraPoints] = await Promise.all([
-      store.pricePoints.read(product.id, request),
-      extraGrades ? store.pricePoints.readExtra(product.id, request) : undefined,
+      store.pricePoints.read(product.id, request, options),
+      extraGrades ? store.pricePoints.readExtra(product.id, request, options) : undefined,
     ]);
     const input = engineInput(product, params, id, points, await calibrationList());
     return extraPoints === undefined ? input : { ...input, extraPoints };
@@ -147,11 +154,7 @@ export function createPricing(store: Store): Pricing {
     },
     value: (rows, problems, params) => valueCollection({ productByKey, productByRefsource, price }, rows, problems, params),
     async explain(product, slot, params, id) {
-      const body = explainSlot(await readInput(product, params, id, isExtraCondition(slot)), slot);
-      const times = body.points.map((p) => Date.parse(p.observed_at));
-      if (times.length === 0) return body;
-      const matched = await store.pricePoints.matchedBy(product.id, Math.min(...times), Math.max(...times));
-      return withTitleMatches(body, matched, toIsoUtc);
+      return explainSlot(await readInput(product, params, id, isExtraCondition(slot), { matchedBy: true }), slot);
     },
     priceSeries,
     async history(product, params, request, id) {

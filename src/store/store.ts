@@ -70,26 +70,26 @@ export interface ProductStore {
   keysLike(text: string, limit: number): Promise<string[]>;
 }
 
+/** What a point read carries beyond what pricing needs. */
+export interface PointReadOptions {
+  /**
+   * Also read each point's observations.matched_by (PricePoint.matchedBy), for `oracle explain`.
+   * Off for pricing: the column is not in the index, so reading it makes every point a table
+   * seek, where pricing's read is index-only for sales.
+   */
+  matchedBy?: boolean;
+}
+
 export interface PricePointReader {
   /** The points of `range` for one product (the one read a bundle makes). */
-  read(productId: number, range: PricePointRange): Promise<PricePoint[]>;
+  read(productId: number, range: PricePointRange, options?: PointReadOptions): Promise<PricePoint[]>;
   /**
    * The points of the product's extra grades (conditions/isExtraCondition: not in
    * PRICED_CONDITIONS, not ungraded, not a played raw card) in [range.lookbackStart,
    * range.asOf): the 30 days an extra grade is priced from (docs/methodology.md §13). One
    * statement, made only when extra grades are asked for.
    */
-  readExtra(productId: number, range: PricePointRange): Promise<PricePoint[]>;
-  /**
-   * The observations of one product in [from, to] that were matched to it by their title,
-   * with how (observations.matched_by), in time order: what `oracle explain` shows beside its points.
-   */
-  matchedBy(productId: number, from: number, to: number): Promise<MatchedPoint[]>;
-}
-
-/** A point matched to its product by a sold listing's title. */
-export interface MatchedPoint extends PricePoint {
-  matchedBy: string;
+  readExtra(productId: number, range: PricePointRange, options?: PointReadOptions): Promise<PricePoint[]>;
 }
 
 export interface PricePointSeriesReader {

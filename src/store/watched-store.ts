@@ -104,9 +104,8 @@ function storeOver(
       keysLike: (text, limit) => read((s) => s.products.keysLike(text, limit)),
     },
     pricePoints: {
-      read: (productId, range) => read((s) => s.pricePoints.read(productId, range)),
-      matchedBy: (productId, from, to) => read((s) => s.pricePoints.matchedBy(productId, from, to)),
-      readExtra: (productId, range) => read((s) => s.pricePoints.readExtra(productId, range)),
+      read: (productId, range, options) => read((s) => s.pricePoints.read(productId, range, options)),
+      readExtra: (productId, range, options) => read((s) => s.pricePoints.readExtra(productId, range, options)),
     },
     pricePointSeries: { readSeries: (productId, ranges) => read((s) => s.pricePointSeries.readSeries(productId, ranges)) },
     apiKeys: {

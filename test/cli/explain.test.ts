@@ -10,6 +10,10 @@ const AT = toIsoUtc(AT_MS);
 const KEY = 'pokemon-base-set-charizard-4-102';
 
 const card = testProduct({ productKey: KEY });
+/** A card with title-matched sales (matched_by) beside keyed ones alike in condition, source, time and price. */
+const MATCHED_KEY = 'pokemon-base-set-blastoise-2-102';
+const HOW = 'title: number 2/102 + name blastoise + set base';
+const matchedCard = testProduct({ productKey: MATCHED_KEY, refsourceId: '631246', productName: 'Blastoise', subtitle: '2/102 Holo' });
 
 /** Ungraded: 12 sales in the 24 h window around $100 and one x10 typo 3 h before AT; PSA 9: 2 sales; PSA 10: 3. */
 const UNGRADED = [10_000, 10_200, 9_900, 10_100, 9_800, 10_300, 10_000, 9_950, 10_050, 10_150, 9_850, 10_000];
@@ -17,8 +21,8 @@ let db: string;
 const cli = (...args: string[]) => runOracle(['--db', db, ...args]);
 
 beforeAll(async () => {
-  const row = (i: number, hours: number, priceMinor: number, grader: string, grade: number | null, source = 'ebay') => ({
-    productKey: KEY,
+  const row = (i: number, hours: number, priceMinor: number, grader: string, grade: number | null, source = 'ebay', productKey = KEY) => ({
+    productKey,
     source,
     observedAt: AT_MS - hours * HOUR,
     priceMinor,
@@ -27,8 +31,13 @@ beforeAll(async () => {
     externalId: `x${i}`,
   });
   db = await databaseWith(
-    [card],
+    [card, matchedCard],
     [
+      row(200, 2, 50_000, 'PSA', 10, 'ebay', MATCHED_KEY),
+      { ...row(201, 2, 50_000, 'PSA', 10, 'ebay', MATCHED_KEY), matchedBy: HOW },
+      row(202, 6, 52_000, 'PSA', 10, 'ebay', MATCHED_KEY),
+      row(203, 2, 80_000, 'TAG', 10, 'ebay', MATCHED_KEY),
+      { ...row(204, 2, 80_000, 'TAG', 10, 'ebay', MATCHED_KEY), matchedBy: HOW },
       ...UNGRADED.map((p, i) => row(i, 2 * i + 1.5, p, 'ungraded', null, i % 2 ? 'tcgplayer' : 'ebay')),
       row(100, 3, 100_000, 'ungraded', null),
       row(101, 5, 90_000, 'PSA', 9),
@@ -66,6 +75,18 @@ describe.concurrent('oracle explain', () => {
     expect(kept[0].weight).toBeGreaterThan(kept.at(-1).weight);
     expect(kept.reduce((a: number, p: { weight: number }) => a + p.weight, 0)).toBeCloseTo(1, 12);
     expect(body.steps.find((s: { name: string }) => s.name === 'rounding').value_minor).toBe(bundle.ungraded.price_minor);
+  });
+
+  it('names how a title match brought a sale in on that point alone, not on a keyed sale alike in condition, source, time and price', async () => {
+    for (const slot of ['psa10', 'tag10']) {
+      const result = await cli('explain', MATCHED_KEY, '--slot', slot, '--at', AT, '--json');
+      expect(result.code, result.stderr).toBe(0);
+      const points: { price_minor: number; matched_by?: string }[] = JSON.parse(result.stdout).points;
+      const twins = points.filter((p) => p.price_minor === (slot === 'psa10' ? 50_000 : 80_000));
+      expect(twins, slot).toHaveLength(2);
+      expect(twins.map((p) => p.matched_by ?? 'keyed').sort(), slot).toEqual(['keyed', HOW]);
+      expect(points.filter((p) => p.matched_by !== undefined), slot).toHaveLength(1);
+    }
   });
 
   it('--refsource and the pricing parameters reach the explanation', async () => {

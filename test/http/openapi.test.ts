@@ -90,6 +90,14 @@ describe('the served OpenAPI document', () => {
     expect(JSON.stringify(Catalog)).toContain('"earliest_observation":{"anyOf":[{"type":"string","format":"date"}');
   });
 
+  it("documents every key of the evidence route's points, the optional sales_volume and matched_by included", () => {
+    const point = doc.components.schemas.Evidence.properties.points.items;
+    expect(Object.keys(point.properties)).toEqual(['condition', 'observed_at', 'source', 'price_minor', 'kept', 'reason', 'z', 'weight', 'sales_volume', 'matched_by']);
+    expect(point.required).not.toContain('sales_volume');
+    expect(point.required).not.toContain('matched_by');
+    expect(point.properties.matched_by).toMatchObject({ type: 'string', description: expect.stringMatching(/by its title/) });
+  });
+
   it('states integers without the ±2^53 bounds and grades as an integer enum', () => {
     expect(JSON.stringify(doc)).not.toContain(String(Number.MAX_SAFE_INTEGER));
     expect(doc.components.schemas.GradedSlot.properties.grade).toEqual({ type: 'integer', enum: [7, 8, 9, 10] });

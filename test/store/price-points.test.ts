@@ -99,6 +99,23 @@ describe('price point reader', () => {
     expect(points.find((x) => x.condition === 'tag10')).toEqual({ condition: 'tag10', source: 'ebay', observedAt: 39.5 * DAY_MS, priceMinor: 9000 });
   });
 
+  it("reads a title match's matched_by with its own point only when asked (explain), not by its condition, source, time and price", async () => {
+    const HOW = 'title: number 4/102 + name charizard + set base';
+    // A keyed sale and a title-matched sale alike in condition, source, time and price; and a title-matched extra grade.
+    const keyed = obs('p', 39.5, 5000, 'PSA', 10);
+    const matched = { ...obs('p', 39.5, 5000, 'PSA', 10), matchedBy: HOW };
+    const extra = { ...obs('p', 39.5, 9000, 'TAG', 10), matchedBy: HOW };
+    await writeObservations(store, [keyed, matched, obs('p', 39.5, 9000, 'TAG', 10), extra]);
+    /** How each point of a condition came, sorted: `keyed` for a record that named its product (matchedBy null). */
+    const hows = (points: PricePoint[], condition: string) => points.filter((x) => x.condition === condition).map((x) => x.matchedBy ?? 'keyed').sort();
+    // Pricing's reads carry no matched_by.
+    for (const x of [...(await store.pricePoints.read(ids.p, SMALL_RANGE)), ...(await store.pricePoints.readExtra(ids.p, SMALL_RANGE))]) {
+      expect(x).not.toHaveProperty('matchedBy');
+    }
+    expect(hows(await store.pricePoints.read(ids.p, SMALL_RANGE, { matchedBy: true }), 'psa10')).toEqual(['keyed', HOW]);
+    expect(hows(await store.pricePoints.readExtra(ids.p, SMALL_RANGE, { matchedBy: true }), 'tag10')).toEqual(['keyed', HOW]);
+  });
+
   it('gives the engine what it needs: the bundle equals the one priced from the whole history', async () => {
     // 180 points per condition, three at one instant each day over 60 days: more than the cap
     // in the 30 days before every window, some older, and the cap boundary splits an instant.

@@ -7,25 +7,28 @@
  */
 import { PRICED_CONDITIONS } from '../../domain/conditions.js';
 import type { ConditionPoints, PricePoint } from '../../domain/observation.js';
-import type { MatchedPoint, PricePointRange } from '../store.js';
+import type { PointReadOptions, PricePointRange } from '../store.js';
 import { pointColumns, seriesSpan, type Row } from '../series-points.js';
 import type { Session } from './session.js';
 
 const PRICED_LIST = PRICED_CONDITIONS.map((c) => `'${c}'`).join(', ');
 const C = 'COLLATE "C"';
 const POINT = `condition, source, observed_at, price_minor, CASE WHEN external_id = '' THEN sales_volume END AS sales_volume`;
-/** The columns of POINT as the union of latestPerCondition names them. */
-const POINT_OUT = `condition, source, observed_at, price_minor, sales_volume`;
+/** POINT and matched_by: the points `oracle explain` reads (PointReadOptions.matchedBy). */
+const POINT_MATCHED = `${POINT}, matched_by`;
+/** The columns of POINT (or POINT_MATCHED) as the union of latestPerCondition names them. */
+const pointOut = (matchedBy: boolean) => `condition, source, observed_at, price_minor, sales_volume${matchedBy ? ', matched_by' : ''}`;
 const ASCENDING = `observed_at, price_minor, source ${C}, external_id ${C}`;
 const DESCENDING = `observed_at DESC, price_minor DESC, source ${C} DESC, external_id ${C} DESC`;
 
 /** Every priced point of a product in [from, to): per condition (in SQLite's IN-list order), ascending. */
-const SPAN = `SELECT ${POINT} FROM observations
+const spanOf = (point: string) => `SELECT ${point} FROM observations
   WHERE product_id = $1 AND condition IN (${PRICED_LIST}) AND observed_at >= $2 AND observed_at < $3
   ORDER BY condition ${C}, ${ASCENDING}`;
+const SPAN = spanOf(POINT);
 
 /** The points of a product's extra grades in [from, to) (store.ts readExtra), in the order SQLite gives them. */
-const EXTRA = `SELECT ${POINT} FROM observations
+const extraOf = (point: string) => `SELECT ${point} FROM observations
   WHERE product_id = $1 AND condition NOT IN (${PRICED_LIST}) AND condition NOT LIKE 'raw-%'
     AND observed_at >= $2 AND observed_at < $3
   ORDER BY condition ${C}, observed_at, price_minor, source ${C}`;
@@ -39,53 +42,59 @@ function checkLimit(limit: number): void {
  * observed_at using $2, $3): condition by condition, part by part, newest first, as
  * SQLite's UNION ALL of backward scans returns them.
  */
-function latestPerCondition(parts: readonly { range: string; limit: number }[]): string {
+function latestPerCondition(parts: readonly { range: string; limit: number }[], matchedBy = false): string {
+  const point = matchedBy ? POINT_MATCHED : POINT;
   const selects = PRICED_CONDITIONS.flatMap((condition, c) =>
     parts.map(({ range, limit }, p) => {
       checkLimit(limit);
-      return `(SELECT ${POINT}, external_id, ${c * parts.length + p} AS part FROM observations
+      return `(SELECT ${point}, external_id, ${c * parts.length + p} AS part FROM observations
         WHERE product_id = $1 AND condition = '${condition}' AND ${range} ORDER BY ${DESCENDING} LIMIT ${limit})`;
     }),
   );
-  return `SELECT ${POINT_OUT} FROM (${selects.join(' UNION ALL ')}) parts ORDER BY part, ${DESCENDING}`;
+  return `SELECT ${pointOut(matchedBy)} FROM (${selects.join(' UNION ALL ')}) parts ORDER BY part, ${DESCENDING}`;
 }
 
-const toPoint = (row: { condition: string; source: string; observed_at: number; price_minor: number; sales_volume: number | null }): PricePoint => ({
-  condition: row.condition,
-  source: row.source,
-  observedAt: row.observed_at,
-  priceMinor: row.price_minor,
-  salesVolume: row.sales_volume,
-});
+interface PointRow {
+  condition: string;
+  source: string;
+  observed_at: number;
+  price_minor: number;
+  sales_volume: number | null;
+  /** Only when read (PointReadOptions.matchedBy). */
+  matched_by?: string | null;
+}
+
+const toPoint = (row: PointRow): PricePoint => {
+  const point: PricePoint = {
+    condition: row.condition,
+    source: row.source,
+    observedAt: row.observed_at,
+    priceMinor: row.price_minor,
+    salesVolume: row.sales_volume,
+  };
+  if (row.matched_by !== undefined) point.matchedBy = row.matched_by;
+  return point;
+};
 
 export function createPgPricePointReader(session: Session) {
-  const rows = (text: string, params: unknown[]) =>
-    session.prepared<{ condition: string; source: string; observed_at: number; price_minor: number; sales_volume: number | null }>(text, params);
+  const rows = (text: string, params: unknown[]) => session.prepared<PointRow>(text, params);
   return {
-    /** Points matched by title in [from, to] (PricePointReader.matchedBy), as the SQLite store orders them. */
-    async matchedBy(productId: number, from: number, to: number): Promise<MatchedPoint[]> {
-      const found = await session.query<{ condition: string; source: string; observed_at: string | number; price_minor: string | number; matched_by: string }>(
-        `SELECT condition, source, observed_at, price_minor, matched_by FROM observations
-         WHERE product_id = $1 AND observed_at >= $2 AND observed_at <= $3 AND matched_by IS NOT NULL ORDER BY observed_at, id`,
-        [productId, from, to],
-      );
-      return found.map((r) => ({ condition: r.condition, source: r.source, observedAt: Number(r.observed_at), priceMinor: Number(r.price_minor), matchedBy: r.matched_by }));
-      },
     /** The points of the product's extra grades in [lookbackStart, asOf) (store.ts readExtra). */
-    async readExtra(productId: number, range: PricePointRange): Promise<PricePoint[]> {
-      return (await rows(EXTRA, [productId, range.lookbackStart, range.asOf])).map(toPoint);
+    async readExtra(productId: number, range: PricePointRange, options?: PointReadOptions): Promise<PricePoint[]> {
+      return (await rows(extraOf(options?.matchedBy ? POINT_MATCHED : POINT), [productId, range.lookbackStart, range.asOf])).map(toPoint);
     },
     /** The points of `range` for one product, as ../price-points.ts's read returns them. */
-    async read(productId: number, range: PricePointRange): Promise<PricePoint[]> {
+    async read(productId: number, range: PricePointRange, options?: PointReadOptions): Promise<PricePoint[]> {
+      const matchedBy = options?.matchedBy === true;
       const [older, inWindow] = await Promise.all([
         rows(
           latestPerCondition([
             { range: 'observed_at >= $2 AND observed_at < $3', limit: range.depthPerCondition },
             { range: 'observed_at < $2', limit: range.priorPerCondition },
-          ]),
+          ], matchedBy),
           [productId, range.lookbackStart, range.windowStart],
         ),
-        rows(SPAN, [productId, range.windowStart, range.asOf]),
+        rows(matchedBy ? spanOf(POINT_MATCHED) : SPAN, [productId, range.windowStart, range.asOf]),
       ]);
       const points = new Array<PricePoint>(older.length + inWindow.length);
       let n = 0;

@@ -69,9 +69,8 @@ export async function openSqliteStore(path: string, options: OpenOptions = {}): 
       keysLike: (text, limit) => settled(() => products.keysLike(text, limit)),
     },
     pricePoints: {
-      read: (productId, range) => settled(() => pricePoints.read(productId, range)),
-      matchedBy: (productId, from, to) => settled(() => pricePoints.matchedBy(productId, from, to)),
-      readExtra: (productId, range) => settled(() => pricePoints.readExtra(productId, range)),
+      read: (productId, range, options) => settled(() => pricePoints.read(productId, range, options)),
+      readExtra: (productId, range, options) => settled(() => pricePoints.readExtra(productId, range, options)),
     },
     pricePointSeries: { readSeries: (productId, ranges) => settled(() => pricePointSeries.readSeries(productId, ranges)) },
     apiKeys: {
