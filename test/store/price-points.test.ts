@@ -96,7 +96,7 @@ describe('price point reader', () => {
     ]);
     const points = await store.pricePoints.readExtra(ids.p, SMALL_RANGE);
     expect(daysByCondition(points)).toEqual({ 'any9.5': [38], 'bgs9.5': [39.5], 'cgc-pristine10': [39], 'psa9.5': [20], tag10: [39.5] });
-    expect(points.find((x) => x.condition === 'tag10')).toEqual({ condition: 'tag10', source: 'ebay', observedAt: 39.5 * DAY_MS, priceMinor: 9000 });
+    expect(points.find((x) => x.condition === 'tag10')).toEqual({ condition: 'tag10', source: 'ebay', observedAt: 39.5 * DAY_MS, priceMinor: 9000, salesVolume: null });
   });
 
   it("reads a title match's matched_by with its own point only when asked (explain), not by its condition, source, time and price", async () => {

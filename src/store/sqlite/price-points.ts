@@ -19,9 +19,6 @@ interface LatestParams {
 
 type Row = [condition: string, source: string, observedAt: number, priceMinor: number, salesVolume: number | null, matchedBy?: string | null];
 
-/** A point of readExtra's statement (which reads no sales_volume), with matched_by when asked for. */
-type ExtraRow = [condition: string, source: string, observedAt: number, priceMinor: number, matchedBy?: string | null];
-
 const PRICED_LIST = PRICED_CONDITIONS.map((c) => `'${c}'`).join(', ');
 
 /**
@@ -81,8 +78,8 @@ export function createPricePointReader(db: SqliteDatabase) {
   const extraStatement = (matchedBy: boolean) =>
     preparedOnFirstUse(() =>
       db
-        .prepare<[number, number, number], ExtraRow>(
-          `SELECT condition, source, observed_at, price_minor${matchedBy ? ', matched_by' : ''} FROM observations
+        .prepare<[number, number, number], Row>(
+          `SELECT ${pointColumns(matchedBy)} FROM observations
            WHERE product_id = ? AND condition NOT IN (${PRICED_LIST}) AND condition NOT LIKE 'raw-%'
              AND observed_at >= ? AND observed_at < ?
            ORDER BY condition, observed_at, price_minor, source`,
@@ -94,11 +91,7 @@ export function createPricePointReader(db: SqliteDatabase) {
   return {
     /** The points of the product's extra grades in [lookbackStart, asOf) (store.ts readExtra). */
     readExtra(productId: number, range: PricePointRange, options?: PointReadOptions): PricePoint[] {
-      return extraPoints[options?.matchedBy ? 1 : 0]()
-        .all(productId, range.lookbackStart, range.asOf)
-        .map(([condition, source, observedAt, priceMinor, matchedBy]) =>
-          matchedBy === undefined ? { condition, source, observedAt, priceMinor } : { condition, source, observedAt, priceMinor, matchedBy },
-        );
+      return extraPoints[options?.matchedBy ? 1 : 0]().all(productId, range.lookbackStart, range.asOf).map(toPoint);
     },
     /**
      * The points of `range` for one product. Each condition's points come out in time order
