@@ -63,6 +63,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores: one on the 2-core machines CI and
+    // developers have, while most files wait on child processes, servers and disks. Two fork
+    // workers use both cores (the suite's time: docs/development.md).
+    maxWorkers: 2,
     globalSetup: ['./test/global-setup.ts', './test/redis-setup.ts', './test/pg-setup.ts'],
     reporters: ['default', './test/summary-reporter.ts'],
     projects: [
