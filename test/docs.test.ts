@@ -36,3 +36,13 @@ describe('docs/cli.md', () => {
     expect(() => renderReference(`${template}\n<!-- help: oracle frobnicate -->\n`, commands)).toThrow(/do not exist: oracle frobnicate/);
   });
 });
+
+describe('README.md', () => {
+  // Issue 20: the README is what a newcomer reads in five minutes; the reference lives in docs/.
+  it('stays at most 200 lines, with the two set-up commands', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    expect(readme.trimEnd().split('\n').length).toBeLessThanOrEqual(200);
+    expect(readme).toContain('npm ci && npm run demo');
+    expect(readme).toMatch(/^npm test\b/m);
+  });
+});
