@@ -12,70 +12,71 @@
 import * as z from 'zod/mini';
 import type { CommandContext } from './context.js';
 
-const flag = z.optional(z.boolean());
-const text = z.optional(z.string());
+// Functions, not schemas: each command's object is built on its first parse (input.ts, `deferred`).
+const flag = () => z.optional(z.boolean());
+const text = () => z.optional(z.string());
 /** An instant as the options' parsers give it: epoch ms, the run's clock when not given. */
-const epochMs = z.number();
+const epochMs = () => z.number();
 
 /** `--window-hours`, `--outlier-stddevs` and `--at`, which the pricing commands share. */
-const pricingShape = { windowHours: z.int(), outlierStddevs: z.int(), at: epochMs };
+const pricingShape = () => ({ windowHours: z.int(), outlierStddevs: z.int(), at: epochMs() });
 
-export const priceOptions = z.object({ ...pricingShape, refsource: text, json: flag, extraGrades: flag });
-export const explainOptions = z.object({ ...pricingShape, refsource: text, slot: text, json: flag });
-export const valueOptions = z.object({ ...pricingShape, json: flag, csv: flag });
-export const exportOptions = z.object({ ...pricingShape, format: z.enum(['ndjson', 'csv']), out: text });
+export const priceOptions = z.lazy(() => z.object({ ...pricingShape(), refsource: text(), json: flag(), extraGrades: flag() }));
+export const explainOptions = z.lazy(() => z.object({ ...pricingShape(), refsource: text(), slot: text(), json: flag() }));
+export const valueOptions = z.lazy(() => z.object({ ...pricingShape(), json: flag(), csv: flag() }));
+export const exportOptions = z.lazy(() => z.object({ ...pricingShape(), format: z.enum(['ndjson', 'csv']), out: text() }));
 
-export const historyOptions = z.object({
-  refsource: text,
+export const historyOptions = z.lazy(() => z.object({
+  refsource: text(),
   windowHours: z.int(),
   outlierStddevs: z.int(),
   slots: z.string(),
   every: z.string(),
-  from: text,
-  to: text,
-  json: flag,
-  csv: flag,
-});
+  from: text(),
+  to: text(),
+  json: flag(),
+  csv: flag(),
+}));
 
-export const snapshotOptions = z.object({
-  date: z.object({ start: epochMs, end: epochMs }),
+export const snapshotOptions = z.lazy(() => z.object({
+  date: z.object({ start: epochMs(), end: epochMs() }),
   outlierStddevs: z.int(),
-  json: flag,
-});
+  json: flag(),
+}));
 
-export const ingestOptions = z.object({
+export const ingestOptions = z.lazy(() => z.object({
   kind: z.optional(z.enum(['observations', 'catalog'])),
-  format: text,
-  rejects: text,
+  format: text(),
+  rejects: text(),
   maxRejects: z.int(),
-  dryRun: flag,
+  dryRun: flag(),
   /** Undefined: the format's default (the run's clock, or the date in a tcgcsv archive path). */
-  observedAt: z.optional(epochMs),
-  subtype: text,
-  groups: text,
+  observedAt: z.optional(epochMs()),
+  subtype: text(),
+  groups: text(),
   /** Seconds. */
   lockWait: z.int(),
-});
+}));
 
-export const calibrateOptions = z.object({ at: epochMs, show: flag, json: flag });
-export const catalogOptions = z.object({ json: flag, search: text });
-export const keysCreateOptions = z.object({ label: z.string() });
-export const keysListOptions = z.object({ json: flag });
+export const calibrateOptions = z.lazy(() => z.object({ at: epochMs(), show: flag(), json: flag() }));
+export const catalogOptions = z.lazy(() => z.object({ json: flag(), search: text() }));
+export const keysCreateOptions = z.lazy(() => z.object({ label: z.string() }));
+export const keysListOptions = z.lazy(() => z.object({ json: flag() }));
 
-export const serveOptionValues = z.object({
+export const serveOptionValues = z.lazy(() => z.object({
   host: z.string(),
   port: z.int(),
   rateLimit: z.int(),
-  refsourceUrl: text,
-  refsourceToken: text,
-  offline: flag,
+  refsourceUrl: text(),
+  refsourceToken: text(),
+  offline: flag(),
   apiKeys: z.array(z.string()),
-  redis: text,
+  redis: text(),
   metrics: z.boolean(),
   cors: z.array(z.string()),
-});
+}));
 
 /** The options of the command `ctx` runs, as `schema` says they are. */
-export function optionsOf<S extends z.ZodMiniObject>(ctx: CommandContext, schema: S): z.output<S> {
+export function optionsOf<S extends z.ZodMiniType>(ctx: CommandContext, schema: S): z.output<S> {
   return schema.parse(ctx.options);
 }

@@ -51,10 +51,13 @@ export function viaSchema<T, U>(schema: InputSchema<T>, then?: (value: T, name: 
   };
 }
 
-/** An option read through an input's schema, with the default the schema gives an absent input. */
-export function schemaOption<T>(flags: string, description: string, schema: InputSchema<T>, spec: { env?: string; defaultText?: string } = {}): Option {
-  const absent = schema.safeParse(undefined);
-  return configOption(flags, description, { ...spec, default: absent.success ? absent.data : undefined, parse: viaSchema(schema) });
+/**
+ * An option read through an input's schema. `default` is the value the schema gives an absent
+ * input, named by the constant the schema takes it from rather than parsed out of the schema,
+ * which would build every option's schema at every start (input.ts).
+ */
+export function schemaOption<T>(flags: string, description: string, schema: InputSchema<T>, spec: { env?: string; default?: T; defaultText?: string } = {}): Option {
+  return configOption(flags, description, { ...spec, parse: viaSchema(schema) });
 }
 
 /**
@@ -91,12 +94,13 @@ export const dbOption = () =>
 
 /** The pricing options every pricing command shares (same names, ranges, defaults and words as the API). */
 export const windowHoursOption = () =>
-  schemaOption('--window-hours <n>', `TWAP lookback in hours, ${WINDOW_HOURS.min}-${WINDOW_HOURS.max}`, windowHours);
+  schemaOption('--window-hours <n>', `TWAP lookback in hours, ${WINDOW_HOURS.min}-${WINDOW_HOURS.max}`, windowHours, { default: WINDOW_HOURS.default });
 export const outlierStddevsOption = () =>
   schemaOption(
     '--outlier-stddevs <n>',
     `outlier threshold in robust standard deviations, ${OUTLIER_STDDEVS.min}-${OUTLIER_STDDEVS.max}`,
     outlierStddevs,
+    { default: OUTLIER_STDDEVS.default },
   );
 export const refsourceOption = () => schemaOption('--refsource <id>', 'address the product by its reference-source id instead', refsourceId);
 

@@ -3,7 +3,7 @@
  * Actions import their command module only when run, so each command loads only what it needs.
  */
 import { Command, Option } from 'commander';
-import { every, slots } from '../domain/history.js';
+import { every, HISTORY_DEFAULT_EVERY, HISTORY_DEFAULT_SLOTS, slots } from '../domain/history.js';
 import { instant, observedAt, snapshotDate, snapshotWindow } from '../domain/params.js';
 import { searchText } from '../domain/search.js';
 import { FORMAT_NAMES } from '../ingest/formats/names.js';
@@ -111,10 +111,10 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
     .description('price history of a product: a chart of each slot, first/last/min/max and the change over 7, 30 and 90 days')
     .argument('[product_key]', 'catalog key of the product')
     .addOption(refsourceOption())
-    .addOption(schemaOption('--slots <list>', 'comma-separated slots: ungraded, psa10, bgs9 ... (grader and grade 7-10)', slots))
+    .addOption(schemaOption('--slots <list>', 'comma-separated slots: ungraded, psa10, bgs9 ... (grader and grade 7-10)', slots, { default: HISTORY_DEFAULT_SLOTS.join(',') }))
     .addOption(schemaOption('--from <time>', 'first instant, ISO-8601 with zone (default: 90 days before --to)', instant))
     .addOption(schemaOption('--to <time>', 'last instant, ISO-8601 with zone (default: now)', instant))
-    .addOption(schemaOption('--every <step>', 'step between points: <n>h, <n>d or <n>w (at most 1,000 points)', every))
+    .addOption(schemaOption('--every <step>', 'step between points: <n>h, <n>d or <n>w (at most 1,000 points)', every, { default: HISTORY_DEFAULT_EVERY }))
     .addOption(windowHoursOption())
     .addOption(outlierStddevsOption())
     .option('--json', 'print {product_key, slots, every, points: [{at, <slot>: {price_minor, confidence}}]} (the API body)')

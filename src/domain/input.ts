@@ -6,13 +6,21 @@
  * the same thing in the same words (CONTRACT.md decision 1).
  *
  * zod/mini, not zod: these schemas are on every command's start, where zod/mini is bundled
- * with the CLI and costs a few kilobytes (scripts/build-options.js).
+ * with the CLI and costs a few kilobytes (scripts/build-options.js). Each schema made here is
+ * built on its first parse (`deferred`): a command declares every option of every command,
+ * and building all their schemas at each start cost more than the rest of zod together
+ * (bench/findings.md, 10).
  */
 import * as z from 'zod/mini';
 import { InvalidParameterError } from './errors.js';
 
 /** A schema of an input: text (or nothing, when the input is absent) to the value the code uses. */
 export type InputSchema<T = unknown> = z.ZodMiniType<T, string | undefined>;
+
+/** A schema built when first used, as whatever `build` makes. */
+function deferred<T extends z.ZodMiniType>(build: () => T): z.ZodMiniLazy<T> {
+  return z.lazy(build);
+}
 
 /** Why a text is refused, as the rest of a sentence after the parameter's name; null when taken. */
 export type Problem = string | null;
@@ -23,6 +31,10 @@ export type Problem = string | null;
  * takes matches, declared for the API's document (JSON Schema's `pattern`).
  */
 export function checkedText(problem: (raw: string | undefined) => Problem, pattern?: RegExp) {
+  return deferred(() => checkedTextNow(problem, pattern));
+}
+
+function checkedTextNow(problem: (raw: string | undefined) => Problem, pattern?: RegExp) {
   const text = z.string({ error: () => problem(undefined) ?? 'is required' }).check(
     z.superRefine((raw, ctx) => {
       const why = problem(raw);
@@ -59,7 +71,11 @@ function integerProblem(range: IntegerRange, raw: string | undefined): string {
  * integer in range, which is what the API's document says of it.
  */
 export function integerInRange(range: IntegerRange) {
-  const text = checkedText((raw) => {
+  return deferred(() => integerInRangeNow(range));
+}
+
+function integerInRangeNow(range: IntegerRange) {
+  const text = checkedTextNow((raw) => {
     const value = raw !== undefined && CANONICAL_INTEGER.test(raw) ? Number(raw) : Number.NaN;
     return value >= range.min && value <= range.max ? null : integerProblem(range, raw);
   });
@@ -68,7 +84,7 @@ export function integerInRange(range: IntegerRange) {
 
 /** integerInRange with the value an absent input takes. */
 export function integerWithDefault(range: IntegerRange & { default: number }) {
-  return z._default(integerInRange(range), range.default);
+  return deferred(() => z._default(integerInRangeNow(range), range.default));
 }
 
 /**
@@ -76,8 +92,12 @@ export function integerWithDefault(range: IntegerRange & { default: number }) {
  * for the message (`--lock-wait must be a whole number of seconds, 1 or more`).
  */
 export function wholeNumber(spec: { min: number; unit?: string }) {
+  return deferred(() => wholeNumberNow(spec));
+}
+
+function wholeNumberNow(spec: { min: number; unit?: string }) {
   const unit = spec.unit === undefined ? '' : ` of ${spec.unit}`;
-  const text = checkedText((raw) => {
+  const text = checkedTextNow((raw) => {
     const value = raw !== undefined && CANONICAL_INTEGER.test(raw) ? Number(raw) : Number.NaN;
     return Number.isSafeInteger(value) && value >= spec.min ? null : `must be a whole number${unit}, ${spec.min} or more (got ${JSON.stringify(raw)})`;
   });
