@@ -107,8 +107,25 @@ describe.concurrent('oracle explain', () => {
     expect(out).toContain(`${KEY} · ungraded · as of ${AT}`);
     expect(out).toMatch(/\$1,000\.00 +outlier/);
     expect(out).toMatch(/Left out:\n {2}ungraded 2026-10-15T09:00:00Z \$1,000\.00: outlier: robust z/);
-    expect(out).toMatch(/^ *\d+\. rounding, §12: .* = \d+\.$/m);
-    for (const line of out.split('\n').filter((l) => l.startsWith('ungraded '))) expect(line.length).toBeLessThanOrEqual(80);
+    expect(out).toMatch(/^ *\d+\. rounding, §12: [^]* = \d+\.$/m);
+  });
+
+  /** The summary's sentences: the lines between the heading and the first blank line, unwrapped. */
+  const summaryOf = (out: string) => out.split('\n\n')[0].split('\n').slice(1).join(' ').replace(/ +/g, ' ').trim();
+
+  it('opens with a plain summary, and no line runs past the terminal', async () => {
+    const result = await cli('explain', KEY, '--slot', 'ungraded', '--at', AT);
+    expect(result.stdout.split('\n')[0]).toBe(`${KEY} · ungraded · as of ${AT}`);
+    // 12 sales kept (6 on each source, the newest 1.5 h old) and the x10 typo left out.
+    expect(summaryOf(result.stdout)).toMatch(
+      /^ungraded: \$\d{2,3}\.\d\d \(80 % interval \$[\d.]+ to \$[\d.,]+\)\. From 12 observations of its own \(6 ebay, 6 tcgplayer\), the newest 2 hours old\. Left out of its own: 1 far from the others \(outliers\)\./,
+    );
+    for (const line of result.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+  });
+
+  it('says when a grade has no sales of its own and is estimated from the others', async () => {
+    const out = (await cli('explain', KEY, '--slot', 'bgs9', '--at', AT)).stdout;
+    expect(summaryOf(out)).toMatch(/No observation of its own counts: it is estimated from the card's other conditions \(psa9\)\. Fallback: grader_premium/);
   });
 
   it('rejects a missing or unknown slot, a bad --at and an unknown key, naming what is wrong', async () => {

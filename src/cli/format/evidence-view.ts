@@ -1,10 +1,13 @@
 /**
- * `oracle explain` for people: the slot and its price, the points (kept or why not, weight, z)
- * fitted to the terminal, then each step in words with its section of docs/methodology.md.
+ * `oracle explain` for people: a plain summary (evidence-summary.ts), then the points (kept or
+ * why not, weight, z) fitted to the terminal, then each step in words with its section of
+ * docs/methodology.md; every line wrapped to the terminal's width.
  */
 import type { EvidenceBody } from '../../domain/evidence.js';
 import { fitColumns } from './columns.js';
+import { summariseEvidence } from './evidence-summary.js';
 import { formatUsd } from './money.js';
+import { wrapText } from './wrap.js';
 
 /** Reasons that cover whole runs of points (their count is shown, not each point). */
 const BULK = new Set(['outside_reference_set', 'older_than_30_days']);
@@ -14,12 +17,15 @@ const code = (reason: string) => reason.slice(0, reason.indexOf(':'));
 
 export function renderEvidence(ev: EvidenceBody, width: number): string {
   const lines: string[] = [];
+  const say = (text: string, indent = 0) => lines.push(...wrapText(text, width, indent));
   const who = ev.id === null ? ev.product_key : `${ev.product_key} (refsource ${ev.id})`;
-  lines.push(`${who} · ${ev.slot} · as of ${ev.as_of} · window ${ev.window_hours} h · outlier threshold ${ev.outlier_stddevs} sd`);
-  lines.push(`price: ${ev.price_minor === null ? 'none (no_observations)' : `${formatUsd(ev.price_minor)} (${ev.price_minor} cents)`} · methodology ${ev.methodology}`);
+  say(`${who} · ${ev.slot} · as of ${ev.as_of}`);
+  for (const sentence of summariseEvidence(ev)) say(`  ${sentence}`, 2);
+  lines.push('');
+  say(`Details: price ${ev.price_minor === null ? 'none (no_observations)' : `${formatUsd(ev.price_minor)} (${ev.price_minor} cents)`} · window ${ev.window_hours} h · outlier threshold ${ev.outlier_stddevs} sd · methodology ${ev.methodology}`, 2);
   lines.push('');
   const kept = ev.points.filter((p) => p.kept).length;
-  lines.push(`Points: ${ev.points.length} read, ${kept} kept (weight: share of its condition's estimate; z: robust z of the filter)`);
+  say(`Points: ${ev.points.length} read, ${kept} kept (weight: share of its condition's estimate; z: robust z of the filter)`, 2);
   // Points left out wholesale (outside the reference set, older than 30 days) are counted, not listed: --json lists every one.
   const p = ev.points.filter((x) => x.reason === null || !BULK.has(code(x.reason)));
   if (p.length > 0) {
@@ -58,7 +64,7 @@ export function renderEvidence(ev: EvidenceBody, width: number): string {
     lines.push('Left out:');
     for (const r of reasons.values()) {
       const span = r.count === 1 ? `${r.first} ${formatUsd(r.price)}` : `${r.count} points, ${r.first} to ${r.last}`;
-      lines.push(`  ${r.condition} ${span}: ${r.reason}`);
+      say(`  ${r.condition} ${span}: ${r.reason}`, 4);
     }
   }
   // Sales that named no product: how their title matched this one (docs/feeds.md, "Matched by title").
@@ -66,14 +72,14 @@ export function renderEvidence(ev: EvidenceBody, width: number): string {
   if (matched.length > 0) {
     lines.push('');
     lines.push('Matched by title:');
-    for (const x of matched) lines.push(`  ${x.condition} ${x.observed_at} ${formatUsd(x.price_minor)} ${x.source}: ${x.matched_by}`);
+    for (const x of matched) say(`  ${x.condition} ${x.observed_at} ${formatUsd(x.price_minor)} ${x.source}: ${x.matched_by}`, 4);
   }
   lines.push('');
   lines.push('Steps:');
   ev.steps.forEach((s, i) => {
-    lines.push(`${String(i + 1).padStart(2)}. ${s.name}${s.condition === undefined ? '' : ` (${s.condition})`}, §${s.section}: ${s.text}`);
+    say(`${String(i + 1).padStart(2)}. ${s.name}${s.condition === undefined ? '' : ` (${s.condition})`}, §${s.section}: ${s.text}`, 4);
   });
   lines.push('');
-  lines.push('Sections: docs/methodology.md (each step\'s link is in --json).');
+  say('Sections: docs/methodology.md (each step\'s link is in --json).');
   return `${lines.join('\n')}\n`;
 }
