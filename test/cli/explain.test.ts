@@ -111,7 +111,7 @@ describe.concurrent('oracle explain', () => {
   });
 
   /** The summary's sentences: the lines between the heading and the first blank line, unwrapped. */
-  const summaryOf = (out: string) => out.split('\n\n')[0].split('\n').slice(1).join(' ').replace(/ +/g, ' ').trim();
+  const summaryOf = (out: string) => (out.split('\n\n')[0] ?? '').split('\n').slice(1).join(' ').replace(/ +/g, ' ').trim();
 
   it('opens with a plain summary, and no line runs past the terminal', async () => {
     const result = await cli('explain', KEY, '--slot', 'ungraded', '--at', AT);
