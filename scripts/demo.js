@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The README's set-up demo: generate the sample history ending at the current hour, load it
-// into the database (ORACLE_DB or ./oracle.db), list the catalog and price a flagship card.
-// Every step is a real `oracle` command, printed before it runs.
+// into the database (ORACLE_DB or ./oracle.db), calibrate the intervals on that history (as the
+// README says to after loading history), list the catalog and price a flagship card. Every step
+// is a real `oracle` command, printed before it runs; the last lines name what to try next.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -21,8 +22,15 @@ const oracle = (...args) => [process.execPath, ['bin/oracle.js', ...args]];
 
 step('Generate the sample history (seeded, ending at the current hour)', process.execPath, ['scripts/generate-sample-data.js']);
 step('Load the catalog and the observations (idempotent: a rerun adds only what is new)', ...oracle('ingest', 'data/catalog.csv', 'data/observations.csv.gz'));
+step('Calibrate the 80 % intervals on the loaded history', ...oracle('calibrate'));
 step('The catalog', ...oracle('catalog', '--search', 'charizard'));
 step(`The price bundle of ${FLAGSHIP}`, ...oracle('price', FLAGSHIP));
+const next = [
+  ['why that price', `node bin/oracle.js explain ${FLAGSHIP} --slot psa10`],
+  ['its last 90 days', `node bin/oracle.js history ${FLAGSHIP}`],
+  ['what a collection is worth', 'node bin/oracle.js value examples/collection.csv'],
+];
 process.stdout.write(
-  `\nDatabase: ${process.env.ORACLE_DB ?? 'oracle.db'}. Next: node bin/oracle.js catalog, node bin/oracle.js price <key> --json, node bin/oracle.js serve (see README.md).\n`,
+  `\nDatabase: ${process.env.ORACLE_DB ?? 'oracle.db'}. Three commands worth trying next:\n` +
+    next.map(([why, command]) => `  # ${why}\n  ${command}\n`).join(''),
 );
