@@ -81,10 +81,25 @@ const PRODUCT = {
  */
 function writeWithBuildIds(files) {
   for (const file of files) {
+    if (file.path.endsWith('.js')) assertLatin1(file);
     mkdirSync(dirname(file.path), { recursive: true });
     const id = file.path.endsWith('.js') ? createHash('sha256').update(file.contents).digest('hex') : null;
     writeFileSync(file.path, id === null ? file.contents : file.text.replace(ID_PLACEHOLDER, id));
   }
+}
+
+/**
+ * V8 keeps a script whose characters all fit in Latin-1 as one byte a character, and any other
+ * character makes the whole bundle a two-byte string, decoded and hashed at every start
+ * (bench/findings.md, 10). esbuild escapes such characters in strings but leaves them in regular
+ * expression literals, so a source writes them as \\u escapes; this says where one slipped in.
+ * @param {import('esbuild').OutputFile} file
+ */
+function assertLatin1(file) {
+  const at = file.text.search(/[^\u0000-\u00ff]/);
+  if (at === -1) return;
+  const line = file.text.slice(0, at).split('\n').length;
+  throw new Error(`${file.path}:${line}: ${JSON.stringify(file.text.slice(Math.max(0, at - 40), at + 10))} holds a character beyond Latin-1: write it as a \\u escape in the source`);
 }
 
 /** @param {readonly string[]} paths under src/, without the extension */

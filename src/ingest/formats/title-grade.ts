@@ -48,7 +48,7 @@ const SLAB_GRADERS = /\b(PSA|BGS|CGC|SGC|BECKETT|BVG|BCCG|CSG|HGA|GMA|KSA|ARS)\b
 
 /** A grade range after a grader: several slabs (`PSA 1-8`, `PSA 8 to 10`). */
 const GRADE_RANGE = new RegExp(
-  String.raw`\b(?:${GRADERS})(?![a-z])[\s:#-]*(\d{1,2}(?:\.5)?)\s*(?:-|–|to|thru|through)\s*(\d{1,2}(?:\.5)?)(?![\d.]|\s*\/)`,
+  String.raw`\b(?:${GRADERS})(?![a-z])[\s:#-]*(\d{1,2}(?:\.5)?)\s*(?:-|\u2013|to|thru|through)\s*(\d{1,2}(?:\.5)?)(?![\d.]|\s*\/)`,
   'gi',
 );
 

@@ -70,7 +70,7 @@ export function tokens(text: string): string[] {
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
-    .replace(/['’`]/g, '');
+    .replace(/['\u2019`]/g, '');
   const words = folded.match(/[\p{L}\p{N}]+/gu) ?? [];
   // A URL slug turns "Erika's" into "Erika s": join the lone letter back.
   const out: string[] = [];
@@ -161,7 +161,7 @@ function hasSetWord(words: ReadonlySet<string>, word: string): boolean {
 /** The words of a set name a title must hold for it to name that set. */
 export function setWords(setName: string): string[] {
   // "SWSH04: Vivid Voltage", "SM - Hidden Fates": the code before the colon is no word sellers write.
-  const name = setName.replace(/^[A-Za-z]{1,5}\d{0,3}[a-z]?\s*[:\-–—]\s*/, '');
+  const name = setName.replace(/^[A-Za-z]{1,5}\d{0,3}[a-z]?\s*[:\-\u2013\u2014]\s*/, '');
   const words = [...new Set(tokens(name).filter((w) => !GENERIC_SET_WORDS.has(w)))];
   // "Expedition Base Set" is sold as "Expedition"; "Base" and "Base Set 2" keep the word.
   const named = words.filter((w) => w !== 'base');

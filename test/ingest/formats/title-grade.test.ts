@@ -207,4 +207,11 @@ describe('gradeFromTitle', () => {
     });
     expect(gradeFromTitle('Blastoise Base Set (HP)')).toEqual({ kind: 'played', condition: 'HP', words: 'HP' });
   });
+
+  it('reads a range written with an en dash as sellers type it (the pattern spells the dash as an escape)', () => {
+    expect(gradeFromTitle('Charizard No Rarity PSA 7\u20139')).toEqual({
+      kind: 'not one card',
+      reason: 'the title says "PSA 7\u20139": a range of grades, several slabs, not a sale of one card',
+    });
+  });
 });
