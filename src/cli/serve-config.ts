@@ -6,7 +6,7 @@
  */
 import { Option } from 'commander';
 import * as z from 'zod/mini';
-import { checkedText, integerInRange, wholeNumber } from '../domain/input.js';
+import { checkedText, deferred, integerInRange, wholeNumber } from '../domain/input.js';
 import type { serveOptionValues } from './command-options.js';
 import { configOption, viaSchema } from './options.js';
 
@@ -62,17 +62,20 @@ const redisUrl = checkedText((raw = '') => {
 });
 
 /** `--metrics` (ORACLE_METRICS): on or off, in the words a unit file or compose file uses. */
-const onOff = z.pipe(
+const onOff = deferred(() =>
+  z.pipe(
   checkedText((raw = '') =>
     ON_OFF[raw.trim().toLowerCase()] === undefined ? `must be 1 or 0 (true/false, yes/no, on/off) (got ${JSON.stringify(raw)})` : null,
   ),
   z.transform((raw) => ON_OFF[raw.trim().toLowerCase()] as boolean),
+  ),
 );
 
 const origins = (raw: string) => list(raw).map((origin) => origin.replace(/\/$/, ''));
 
 /** `--cors` (ORACLE_CORS_ORIGIN): the origins a browser may call the API from. */
-const corsOrigins = z.pipe(
+const corsOrigins = deferred(() =>
+  z.pipe(
   checkedText((raw = '') => {
     const bad = origins(raw).find((origin) => !ORIGIN.test(origin));
     return bad === undefined
@@ -80,6 +83,7 @@ const corsOrigins = z.pipe(
       : `must be * or origins like https://dashboard.example.com (scheme, host and optional port, comma-separated; got ${JSON.stringify(bad)})`;
   }),
   z.transform(origins),
+  ),
 );
 
 /** The options of `oracle serve`, in the order its --help lists them. */

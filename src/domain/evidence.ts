@@ -4,7 +4,7 @@
  * the published price, each step naming its section of docs/methodology.md.
  */
 import * as z from 'zod/mini';
-import { checkedText } from './input.js';
+import { checkedText, deferred } from './input.js';
 import { CONDITION_HELP, parseCondition } from './conditions.js';
 
 /** One observation the slot's computation read. */
@@ -81,7 +81,8 @@ export interface EvidenceBody {
 export const SLOT_PATTERN =
   '^\\s*(?:[Uu][Nn][Gg][Rr][Aa][Dd][Ee][Dd]|[A-Za-z]+ ?(?:10|[1-9](?:\\.5)?)|(?:[Cc][Gg][Cc]|[Ss][Gg][Cc]) [Pp][Rr][Ii][Ss][Tt][Ii][Nn][Ee] 10|[Bb][Gg][Ss] [Bb][Ll][Aa][Cc][Kk] [Ll][Aa][Bb][Ee][Ll] 10)\\s*$';
 
-export const slot = z.pipe(
+export const slot = deferred(() =>
+  z.pipe(
   checkedText((raw) => {
     if (raw === undefined || raw.trim() === '') return `is required: ${CONDITION_HELP}`;
     const key = parseCondition(raw);
@@ -89,4 +90,5 @@ export const slot = z.pipe(
     return null;
   }),
   z.pipe(z.transform((raw: string) => parseCondition(raw)!), z.string()),
+  ),
 );

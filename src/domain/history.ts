@@ -6,7 +6,7 @@
 import { GRADERS, MATRIX_GRADES, UNGRADED, conditionKey } from './conditions.js';
 import * as z from 'zod/mini';
 import { InvalidParameterError } from './errors.js';
-import { checkedText } from './input.js';
+import { checkedText, deferred } from './input.js';
 import { asOf } from './params.js';
 import { DAY_MS, HOUR_MS } from './time.js';
 
@@ -50,7 +50,7 @@ export interface RawHistoryRequest {
 }
 
 /** `every` / `--every`: the step between points, `<n>h`, `<n>d` or `<n>w`. */
-export const every = z._default(
+export const every = deferred(() => z._default(
   checkedText((raw) =>
     raw !== undefined && STEP.test(raw)
       ? null
@@ -58,7 +58,7 @@ export const every = z._default(
     STEP,
   ),
   HISTORY_DEFAULT_EVERY,
-);
+));
 
 /** `word` in any case, as a pattern without flags (JSON Schema patterns have none). */
 const anyCase = (word: string) => word.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`);
@@ -69,7 +69,7 @@ const SLOT_LIST = new RegExp(`^\\s*${ANY_SLOT}\\s*(?:,\\s*${ANY_SLOT}\\s*)*$`);
 const slotList = (text: string) => text.split(',').map((s) => s.trim().toLowerCase());
 
 /** `slots` / `--slots`: the slots of a history, comma-separated, any case. */
-export const slots = z._default(
+export const slots = deferred(() => z._default(
   checkedText((raw) => {
     const list = raw === undefined ? [] : slotList(raw);
     const bad = list.filter((s) => !SLOT_KEYS.includes(s));
@@ -78,7 +78,7 @@ export const slots = z._default(
       : `must be a comma-separated list of ungraded or a grader and grade 7-10 (psa10, bgs9, cgc8, sgc7); unknown: ${bad.map((s) => JSON.stringify(s)).join(', ')}`;
   }, SLOT_LIST),
   HISTORY_DEFAULT_SLOTS.join(','),
-);
+));
 
 /**
  * The request's instants: from `to` (default now) back to `from` (default 90 days before

@@ -17,8 +17,8 @@ import { InvalidParameterError } from './errors.js';
 /** A schema of an input: text (or nothing, when the input is absent) to the value the code uses. */
 export type InputSchema<T = unknown> = z.ZodMiniType<T, string | undefined>;
 
-/** A schema built when first used, as whatever `build` makes. */
-function deferred<T extends z.ZodMiniType>(build: () => T): z.ZodMiniLazy<T> {
+/** A schema built when first used, as whatever `build` makes: how a schema defined at a module's top level stays off the start. */
+export function deferred<T extends z.ZodMiniType>(build: () => T): z.ZodMiniLazy<T> {
   return z.lazy(build);
 }
 

@@ -8,7 +8,7 @@
 import * as z from 'zod/mini';
 import { InvalidDateError, InvalidParameterError } from './errors.js';
 import { OUTLIER_STDDEVS, WINDOW_HOURS } from './bundle.js';
-import { checkedText, integerWithDefault } from './input.js';
+import { checkedText, deferred, integerWithDefault } from './input.js';
 import { futureObservationProblem } from './observation.js';
 import { DAY_MS, parseCalendarDate, parseInstant, toIsoUtc, toUtcDate } from './time.js';
 
@@ -28,7 +28,7 @@ export const refsourceId = checkedText(
 );
 
 /** `product_key`: a catalog key; which keys exist is the catalog's answer, not the input's. */
-export const productKey = checkedText((raw) => (raw === undefined || raw === '' ? 'is required: a catalog key' : null)).check(z.minLength(1));
+export const productKey = deferred(() => checkedText((raw) => (raw === undefined || raw === '' ? 'is required: a catalog key' : null)).check(z.minLength(1)));
 
 /**
  * `extra_grades` of the pricing routes: `true` adds the bundle's extra grades (CONTRACT.md
