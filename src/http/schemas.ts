@@ -229,6 +229,10 @@ export const searchResponse = z
     q: z.string(),
     limit: z.int(),
     products: z.array(catalogProduct.extend({ subtitle: z.string(), set_name: z.string() })),
+    did_you_mean: z
+      .string()
+      .optional()
+      .meta({ description: 'Present only when `q` matched no product: the spelling-corrected text whose matches `products` are (`charzard` -> `charizard`).' }),
   })
   .register(apiComponents, { id: 'CatalogSearch' });
 
