@@ -28,18 +28,24 @@ export async function searchCatalog(store: Store, q: string, limit?: number): Pr
   return { entries: found, didYouMean: found.length > 0 ? corrected : null };
 }
 
+/** Digits alone: a refsource or TCGplayer id, not a name. */
+const ID = /^\d{1,20}$/;
+
 /** Candidates a name that matches several products lists. */
 export const MAX_CHOICES = 10;
 
 /**
  * The product whose key `text` is or, failing that, the one product its words match (as
- * `oracle catalog --search` matches them). Several: ProductChoiceError with the first
+ * `oracle catalog --search` matches them); an id is never a name. Several: ProductChoiceError with the first
  * MAX_CHOICES. None: UnknownProductError suggesting the keys of the corrected search, else
  * the keys closest to `text` (suggest.ts).
  */
 export async function productByKeyOrName(store: Store, text: string): Promise<StoredProduct> {
   const byKey = await store.products.findByKey(text);
   if (byKey) return byKey;
+  // An id typed where a key goes is never taken for its product: the refsource id has its own
+  // option (--refsource, which sets the bundle's id), so its keys are suggested (suggest.ts).
+  if (ID.test(text)) throw new UnknownProductError(text, await suggestKeys(store, text));
   const matches = await store.products.catalog(text);
   if (matches.length === 1) {
     const product = await store.products.findByKey(matches[0]!.product_key);
