@@ -60,32 +60,38 @@ export function distanceToWordOrPrefix(a: string, b: string, max: number): numbe
 /**
  * The search text with each word no catalog word starts with replaced by the closest catalog
  * word (fewest edits, then the one more products hold, then the first alphabetically), and
- * left out when none is within allowedEdits; numbers are never corrected. Null when no word
- * changed (nothing to suggest) or none is left.
+ * left out when none is within allowedEdits; numbers are never corrected. The words that need
+ * no correction stay as written (`4/102`, `BASE`). Null when no word changed (nothing to
+ * suggest) or none is left.
  */
 export function correctedSearch(text: string, vocabulary: readonly VocabularyWord[]): string | null {
-  const words = searchWords(text);
   const out: string[] = [];
   let changed = false;
-  for (const word of words) {
-    if (DIGITS.test(word) || vocabulary.some((v) => v.word.startsWith(word))) {
-      out.push(word);
+  for (const written of text.split(/\s+/)) {
+    const words = searchWords(written);
+    const corrected = words.map((word) => (DIGITS.test(word) || vocabulary.some((v) => v.word.startsWith(word)) ? word : closest(word, vocabulary)));
+    if (corrected.every((c, i) => c === words[i])) {
+      if (words.length > 0) out.push(written);
       continue;
     }
     changed = true;
-    const max = allowedEdits(word.length);
-    let best: { entry: VocabularyWord; distance: number } | null = null;
-    if (max > 0) {
-      for (const entry of vocabulary) {
-        if (DIGITS.test(entry.word)) continue;
-        const distance = distanceToWordOrPrefix(word, entry.word, max);
-        if (distance > max) continue;
-        if (best === null || distance < best.distance || (distance === best.distance && isBetter(entry, best.entry))) best = { entry, distance };
-      }
-    }
-    if (best !== null) out.push(best.entry.word);
+    out.push(...corrected.filter((c): c is string => c !== null));
   }
   return changed && out.length > 0 ? out.join(' ') : null;
+}
+
+/** The catalog word closest to `word` within allowedEdits, or null. */
+function closest(word: string, vocabulary: readonly VocabularyWord[]): string | null {
+  const max = allowedEdits(word.length);
+  if (max === 0) return null;
+  let best: { entry: VocabularyWord; distance: number } | null = null;
+  for (const entry of vocabulary) {
+    if (DIGITS.test(entry.word)) continue;
+    const distance = distanceToWordOrPrefix(word, entry.word, max);
+    if (distance > max) continue;
+    if (best === null || distance < best.distance || (distance === best.distance && isBetter(entry, best.entry))) best = { entry, distance };
+  }
+  return best?.entry.word ?? null;
 }
 
 function isBetter(a: VocabularyWord, b: VocabularyWord): boolean {
