@@ -8,7 +8,7 @@
 import { ProductChoiceError, UnknownProductError } from '../domain/errors.js';
 import type { CatalogEntry } from '../domain/product.js';
 import type { StoredProduct, Store } from '../store/store.js';
-import { correctedSearch } from './spelling.js';
+import { correctedSearch, type VocabularyWord } from './spelling.js';
 import { MAX_SUGGESTIONS, suggestKeys } from './suggest.js';
 
 export interface SearchResult {
@@ -18,11 +18,30 @@ export interface SearchResult {
   didYouMean: string | null;
 }
 
+/**
+ * The store's search vocabulary, read once per data version (as the server's bundle cache
+ * keys on it): reading it walks the whole index, which a server then pays once per ingest
+ * rather than per misspelled search. Sorted by JavaScript's order, which
+ * spelling.ts's binary search needs, whatever the store's collation.
+ */
+const vocabularies = new WeakMap<Store, { version: number; words: Promise<VocabularyWord[]> }>();
+
+function vocabularyOf(store: Store): Promise<VocabularyWord[]> {
+  const version = store.dataVersion();
+  const cached = vocabularies.get(store);
+  if (cached !== undefined && cached.version === version) return cached.words;
+  const words = store.products.vocabulary().then((list) => list.sort((a, b) => (a.word < b.word ? -1 : a.word > b.word ? 1 : 0)));
+  vocabularies.set(store, { version, words });
+  // A failed read is not kept: the next search reads again.
+  words.catch(() => vocabularies.delete(store));
+  return words;
+}
+
 /** Products `q` matches, at most `limit` (default: all); when none, those of its spelling correction. */
 export async function searchCatalog(store: Store, q: string, limit?: number): Promise<SearchResult> {
   const entries = await store.products.catalog(q, limit);
   if (entries.length > 0) return { entries, didYouMean: null };
-  const corrected = correctedSearch(q, await store.products.vocabulary());
+  const corrected = correctedSearch(q, await vocabularyOf(store));
   if (corrected === null) return { entries, didYouMean: null };
   const found = await store.products.catalog(corrected, limit);
   return { entries: found, didYouMean: found.length > 0 ? corrected : null };

@@ -65,11 +65,12 @@ export function distanceToWordOrPrefix(a: string, b: string, max: number): numbe
  * suggest) or none is left.
  */
 export function correctedSearch(text: string, vocabulary: readonly VocabularyWord[]): string | null {
+  // `vocabulary` is sorted by word (JavaScript's order): startsSomeWord searches it.
   const out: string[] = [];
   let changed = false;
   for (const written of text.split(/\s+/)) {
     const words = searchWords(written);
-    const corrected = words.map((word) => (DIGITS.test(word) || vocabulary.some((v) => v.word.startsWith(word)) ? word : closest(word, vocabulary)));
+    const corrected = words.map((word) => (DIGITS.test(word) || startsSomeWord(word, vocabulary) ? word : closest(word, vocabulary)));
     if (corrected.every((c, i) => c === words[i])) {
       if (words.length > 0) out.push(written);
       continue;
@@ -80,13 +81,26 @@ export function correctedSearch(text: string, vocabulary: readonly VocabularyWor
   return changed && out.length > 0 ? out.join(' ') : null;
 }
 
+/** True when a word of the vocabulary (sorted by word) starts with `prefix`: the first word not before it does, if any. */
+function startsSomeWord(prefix: string, vocabulary: readonly VocabularyWord[]): boolean {
+  let low = 0;
+  let high = vocabulary.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (vocabulary[mid]!.word < prefix) low = mid + 1;
+    else high = mid;
+  }
+  return low < vocabulary.length && vocabulary[low]!.word.startsWith(prefix);
+}
+
 /** The catalog word closest to `word` within allowedEdits, or null. */
 function closest(word: string, vocabulary: readonly VocabularyWord[]): string | null {
   const max = allowedEdits(word.length);
   if (max === 0) return null;
   let best: { entry: VocabularyWord; distance: number } | null = null;
   for (const entry of vocabulary) {
-    if (DIGITS.test(entry.word)) continue;
+    // Fewer characters than word less max edits: neither it nor a prefix of it is within max.
+    if (entry.word.length < word.length - max || DIGITS.test(entry.word)) continue;
     const distance = distanceToWordOrPrefix(word, entry.word, max);
     if (distance > max) continue;
     if (best === null || distance < best.distance || (distance === best.distance && isBetter(entry, best.entry))) best = { entry, distance };

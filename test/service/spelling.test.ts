@@ -14,7 +14,10 @@ const VOCABULARY = [
   ['mewtwo', 5],
   ['102', 100],
   ['holo', 200],
-].map(([word, products]) => ({ word: word as string, products: products as number }));
+]
+  .map(([word, products]) => ({ word: word as string, products: products as number }))
+  // Sorted by word, as correctedSearch takes it (search.ts sorts the store's).
+  .sort((a, b) => (a.word < b.word ? -1 : 1));
 
 describe('distanceToWordOrPrefix', () => {
   it.each([
