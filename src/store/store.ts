@@ -290,9 +290,10 @@ export interface DatabaseDeadlines {
 
 /**
  * `serve`: every call bounded well inside the 2 s a load balancer is given to hear a 503 from a
- * replica whose database froze. `command`: a one-shot command's statements (an ingest's
- * batches, an export) run as long as their data needs; only a connection is bounded, by
- * libpq's own advice of at least 2 s, with room for a remote server's TLS and SCRAM.
+ * replica whose database froze (below libpq's advice of a connect timeout of at least 2 s: a
+ * replica far from its database over TLS raises it, docs/deploy.md "Deadlines"). `command`: a
+ * one-shot command's statements (an ingest's batches, an export) run as long as their data
+ * needs; only connecting is bounded, with room for a remote server's TLS and authentication.
  */
 export const DEADLINE_DEFAULTS = {
   serve: { connectMs: 1_500, statementMs: 1_500 },

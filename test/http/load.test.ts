@@ -21,7 +21,7 @@ const BURST = 3;
 const HEALTH_MS = 100;
 const PRICING_MS = 250;
 /** Between two probes: well within the other key's bucket over the burst. */
-const PROBE_EVERY_MS = 50;
+const PROBE_EVERY_MS = 25;
 
 let server: TestServer;
 

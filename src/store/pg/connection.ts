@@ -104,7 +104,7 @@ async function migrate(client: PgClient, url: string, create: boolean, deadlines
   if (applied > codeMigrations()) throw newerSchemaError(redactUrl(url), applied, codeMigrations());
   if (applied === codeMigrations()) return;
   // Migrating waits for another process's migration and may rewrite a large table: a
-  // connection of its own, bounded in its connecting only.
+  // connection of its own, bounded in its connecting only; its end releases the lock.
   const migrator = new pg.Client({ connectionString: url, types, application_name: 'oracle migrate', ...deadlineSettings({ connectMs: deadlines.connectMs, statementMs: null }) });
   await migrator.connect();
   try {

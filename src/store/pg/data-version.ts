@@ -24,9 +24,9 @@ const VERSION_ROW = 'SELECT version FROM data_version WHERE id = 1';
 /** How long a lost listening connection waits before it is reopened. */
 const RECONNECT_MS = 500;
 /**
- * The heartbeat's period and deadline: a frozen database is noticed within their sum (1.5 s),
- * inside the 2 s in which every route must answer 503; a healthy one answers a one-row read
- * by primary key in well under a millisecond, so a miss is not a slow database.
+ * The heartbeat's period and deadline: a frozen database is noticed within their sum, inside
+ * the 2 s in which every route must answer 503; a one-row read by primary key is far inside the
+ * deadline on any database that answers at all, so a miss is not a slow database.
  */
 export const HEARTBEAT_MS = 1_000;
 export const HEARTBEAT_DEADLINE_MS = 500;
