@@ -17,6 +17,7 @@ import { dbsizeBenchmark } from './benchmarks/dbsize.js';
 import { exportBenchmark } from './benchmarks/export.js';
 import { historyBenchmark } from './benchmarks/history.js';
 import { ingestBenchmark, prepareIngest } from './benchmarks/ingest.js';
+import { loadBenchmark } from './benchmarks/load.js';
 import { memoryBenchmark, prepareMemory } from './benchmarks/memory.js';
 import { postgresBenchmark, preparePostgres } from './benchmarks/postgres.js';
 import { preparePricing, pricingBenchmark } from './benchmarks/pricing.js';
@@ -43,6 +44,7 @@ const BENCHMARKS = {
   export: { run: exportBenchmark, prepare: preparePricing },
   postgres: { run: postgresBenchmark, prepare: preparePostgres },
   dbsize: { run: dbsizeBenchmark, prepare: prepareIngest },
+  load: { run: loadBenchmark, prepare: preparePricing },
 };
 
 const USAGE = `usage: npm run bench -- [--scale quick|full|smoke] [--only ${Object.keys(BENCHMARKS).join(',')}] [--fresh] [--profile] [--prepare]

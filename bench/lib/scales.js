@@ -15,6 +15,7 @@
  * @property {{ runs: number }} catalog
  * @property {{ bytes: number, products: number }} memory
  * @property {{ rounds: number }} history
+ * @property {{ allowance: number }} load the heavy key's allowance (`--rate-limit`): its burst of history requests
  */
 
 /**
@@ -40,6 +41,7 @@ export const SCALES = {
     catalog: { runs: 2 },
     memory: { bytes: 4 * 1024 ** 2, products: 50 },
     history: { rounds: 3 },
+    load: { allowance: 4 },
   },
   quick: {
     name: 'quick',
@@ -55,6 +57,7 @@ export const SCALES = {
     catalog: { runs: 5 },
     memory: { bytes: 200 * 1024 ** 2, products: 1_000 },
     history: { rounds: 15 },
+    load: { allowance: 20 },
   },
   full: {
     name: 'full',
@@ -70,6 +73,7 @@ export const SCALES = {
     catalog: { runs: 15 },
     memory: { bytes: 2 * 1024 ** 3, products: 10_000 },
     history: { rounds: 30 },
+    load: { allowance: 120 },
   },
 };
 

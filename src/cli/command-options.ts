@@ -74,6 +74,8 @@ export const serveOptionValues = z.lazy(() => z.object({
   redis: text(),
   metrics: z.boolean(),
   cors: z.array(z.string()),
+  dbConnectTimeout: z.int(),
+  dbStatementTimeout: z.int(),
 }));
 
 /** The options of the command `ctx` runs, as `schema` says they are. */

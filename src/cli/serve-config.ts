@@ -7,6 +7,7 @@
 import { Option } from 'commander';
 import * as z from 'zod/mini';
 import { checkedText, deferred, integerInRange, wholeNumber } from '../domain/input.js';
+import { DEADLINE_DEFAULTS, type DatabaseDeadlines } from '../store/store.js';
 import type { serveOptionValues } from './command-options.js';
 import { configOption, viaSchema } from './options.js';
 
@@ -27,6 +28,8 @@ export interface ServeConfig {
   metrics: boolean;
   /** Origins a browser may call the API from (CORS); `*` for any; empty: CORS off. */
   corsOrigins: string[];
+  /** How long a call on a PostgreSQL database may take before the request is a 503. */
+  deadlines: DatabaseDeadlines;
 }
 
 export const SERVE_DEFAULTS = { host: '127.0.0.1', port: 8080, rateLimitPerMinute: 120 } as const;
@@ -46,6 +49,9 @@ const port = integerInRange({ min: 0, max: 65535 });
 
 /** `--rate-limit` (ORACLE_RATE_LIMIT): each key's bucket, in requests a minute. */
 const rateLimit = wholeNumber({ min: 1, unit: 'requests per minute' });
+
+/** `--db-connect-timeout`, `--db-statement-timeout`: a PostgreSQL deadline, in ms. */
+const deadline = wholeNumber({ min: 1, unit: 'milliseconds' });
 
 /** `--refsource-url` (ORACLE_REFSOURCE_URL): the upstream's URL template. */
 const refsourceUrl = checkedText((raw = '') => {
@@ -118,6 +124,16 @@ export function serveOptions(): Option[] {
       defaultText: 'off',
       parse: viaSchema(onOff),
     }).preset('1'),
+    configOption('--db-connect-timeout <ms>', 'PostgreSQL: longest wait for a connection, then 503', {
+      env: 'ORACLE_DB_CONNECT_TIMEOUT',
+      default: DEADLINE_DEFAULTS.serve.connectMs,
+      parse: viaSchema(deadline),
+    }),
+    configOption('--db-statement-timeout <ms>', 'PostgreSQL: longest a statement may run, then 503', {
+      env: 'ORACLE_DB_STATEMENT_TIMEOUT',
+      default: DEADLINE_DEFAULTS.serve.statementMs,
+      parse: viaSchema(deadline),
+    }),
     configOption('--cors <origins>', 'let browsers on this origin (or comma-separated origins, or *) call the API', {
       env: 'ORACLE_CORS_ORIGIN',
       default: [],
@@ -140,5 +156,6 @@ export function serveConfig(options: z.output<typeof serveOptionValues>): ServeC
     redisUrl: options.redis,
     metrics: options.metrics,
     corsOrigins: options.cors,
+    deadlines: { connectMs: options.dbConnectTimeout, statementMs: options.dbStatementTimeout },
   };
 }

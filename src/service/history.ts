@@ -96,19 +96,31 @@ export function confidenceOf(slot: Slot): Confidence | null {
   return { level: c.level, low_minor: c.low_minor, high_minor: c.high_minor };
 }
 
+/** `slotOf` for one key, its parsing done once: a history looks up the same slots in every bundle. */
+function slotReader(key: string): (bundle: PricingBundle) => Slot {
+  if (key === UNGRADED) return (bundle) => bundle.ungraded;
+  const m = /^([a-z]+)(\d+)$/.exec(key);
+  if (!m) return (bundle) => slotOf(bundle, key);
+  const grader = m[1]!.toUpperCase() as Grader;
+  const grade = m[2] as MatrixGradeKey;
+  return (bundle) => bundle.graded[grader]?.[grade] ?? slotOf(bundle, key);
+}
+
 export function historyOf(productKey: string, request: HistoryRequest, bundles: readonly PricingBundle[]): History {
+  const readers = request.slots.map(slotReader);
+  const ats = request.instants.map(toIsoUtc);
   const points = bundles.map((bundle, i) => {
-    const point: HistoryPoint = { at: toIsoUtc(request.instants[i]!) };
-    for (const key of request.slots) {
-      const slot = slotOf(bundle, key);
+    const point: HistoryPoint = { at: ats[i]! };
+    request.slots.forEach((key, s) => {
+      const slot = readers[s]!(bundle);
       point[key] = { price_minor: slot.price_minor, confidence: confidenceOf(slot) };
-    }
+    });
     return point;
   });
   const summary = request.slots.map((key) => {
     const priced = request.instants.flatMap((t, i) => {
-      const price = slotOf(bundles[i]!, key).price_minor;
-      return price === null ? [] : [{ t, at: toIsoUtc(t), price_minor: price }];
+      const price = (points[i]![key] as HistoryValue).price_minor;
+      return price === null ? [] : [{ t, at: ats[i]!, price_minor: price }];
     });
     return summarize(key, priced);
   });

@@ -11,6 +11,7 @@ import type { PointReadOptions, Store, StoredProduct } from '../store/store.js';
 import { parseCalibration } from './calibration.js';
 import { productByKeyOrName } from './search.js';
 import { suggestKeys } from './suggest.js';
+import { createTurns, type Pause } from './turns.js';
 import { historyOf, priceChange, PRICE_CHANGE_DAYS, type History, type PriceChange } from './history.js';
 import type { HistoryRequest } from '../domain/history.js';
 import type { CollectionRow, RowProblem } from '../domain/collection.js';
@@ -127,15 +128,24 @@ export function createPricing(store: Store): Pricing {
     return extraPoints === undefined ? input : { ...input, extraPoints };
   };
   const price: Pricing['price'] = async (product, params, id, extraGrades) => computeBundle(await readInput(product, params, id, extraGrades));
-  const priceSeries: Pricing['priceSeries'] = async (product, params, instants, id) => {
+  // A series is the one long piece of work on the event loop (a bundle per instant): it runs
+  // in turns (turns.ts), its read included, so no request waits behind it for long.
+  const turns = createTurns();
+  const seriesIn = async (pause: Pause, product: StoredProduct, params: SeriesParams, instants: readonly number[], id: string | null) => {
     const read = await store.pricePointSeries.readSeries(
       product.id,
       instants.map((asOf) => pointsRequest({ ...params, asOf })),
     );
     const timeline = timelineOfColumns(read);
     const list = await calibrationList();
-    return instants.map((asOf) => computeBundle(engineInput(product, { ...params, asOf }, id, timeline, list)));
+    const bundles: PricingBundle[] = [];
+    for (const asOf of instants) {
+      await pause();
+      bundles.push(computeBundle(engineInput(product, { ...params, asOf }, id, timeline, list)));
+    }
+    return bundles;
   };
+  const priceSeries: Pricing['priceSeries'] = (product, params, instants, id) => turns.run((pause) => seriesIn(pause, product, params, instants, id));
   const productByKey: Pricing['productByKey'] = async (productKey) => {
     const product = await store.products.findByKey(productKey);
     if (!product) throw new UnknownProductError(productKey, await suggestKeys(store, productKey));
@@ -172,9 +182,12 @@ export function createPricing(store: Store): Pricing {
       return explainSlot(await readInput(product, params, id, isExtraCondition(slot), { matchedBy: true }), slot);
     },
     priceSeries,
-    async history(product, params, request, id) {
-      return historyOf(product.productKey, request, await priceSeries(product, params, request.instants, id));
-    },
+    history: (product, params, request, id) =>
+      turns.run(async (pause) => {
+        const bundles = await seriesIn(pause, product, params, request.instants, id);
+        await pause();
+        return historyOf(product.productKey, request, bundles);
+      }),
     async priceWithChanges(product, params, id, extraGrades) {
       const { asOf, ...series } = params;
       const instants = [...PRICE_CHANGE_DAYS.map((days) => asOf - days * DAY_MS), asOf];

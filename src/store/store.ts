@@ -279,4 +279,29 @@ export interface OpenOptions {
    * waits up to `maxWaitMs`, calling `onWait` once the first second has passed.
    */
   lockWait?: LockWait;
+  /** How long a PostgreSQL store's calls may take (default: DEADLINE_DEFAULTS.command); SQLite ignores it. */
+  deadlines?: DatabaseDeadlines;
 }
+
+/**
+ * The deadlines of a PostgreSQL store (docs/deploy.md "Deadlines"): past one, the call fails
+ * with DatabaseUnavailableError instead of waiting on a database that does not answer.
+ */
+export interface DatabaseDeadlines {
+  /** A new connection, and a wait for a free one in the pool. */
+  connectMs: number;
+  /** One statement (PostgreSQL's statement_timeout, and the client's own wait a little longer); null: none. */
+  statementMs: number | null;
+}
+
+/**
+ * `serve`: every call bounded well inside the 2 s a load balancer is given to hear a 503 from a
+ * replica whose database froze (below libpq's advice of a connect timeout of at least 2 s: a
+ * replica far from its database over TLS raises it, docs/deploy.md "Deadlines"). `command`: a
+ * one-shot command's statements (an ingest's batches, an export) run as long as their data
+ * needs; only connecting is bounded, with room for a remote server's TLS and authentication.
+ */
+export const DEADLINE_DEFAULTS = {
+  serve: { connectMs: 1_500, statementMs: 1_500 },
+  command: { connectMs: 10_000, statementMs: null },
+} as const satisfies Record<string, DatabaseDeadlines>;

@@ -23,7 +23,7 @@ import { statSync, type Stats } from 'node:fs';
 import { DatabaseUnavailableError } from '../domain/errors.js';
 import { isPostgresUrl, redactUrl } from './location.js';
 import { openStore, toDatabaseError } from './open-store.js';
-import type { Store } from './store.js';
+import { DEADLINE_DEFAULTS, type DatabaseDeadlines, type Store } from './store.js';
 
 /** How often, at most, the server checks that the path still names the file it reads. */
 export const FILE_CHECK_INTERVAL_MS = 250;
@@ -31,6 +31,8 @@ export const FILE_CHECK_INTERVAL_MS = 250;
 export interface WatchedStoreOptions {
   /** Longest time between two checks of the path (0: on every use, as tests use). */
   fileCheckIntervalMs?: number;
+  /** A PostgreSQL store's deadlines (default: DEADLINE_DEFAULTS.serve). */
+  deadlines?: DatabaseDeadlines;
 }
 
 /** Which file a path names: a replaced file has another inode (or device). */
@@ -49,7 +51,9 @@ function unavailable(reason: string): DatabaseUnavailableError {
 
 /** The server's store at `location` (a SQLite file, watched, or a PostgreSQL URL), opened on first use. */
 export function createWatchedStore(location: string, options: WatchedStoreOptions = {}): Store {
-  return isPostgresUrl(location) ? createServerPgStore(location) : createWatchedFile(location, options.fileCheckIntervalMs ?? FILE_CHECK_INTERVAL_MS);
+  return isPostgresUrl(location)
+    ? createServerPgStore(location, options.deadlines ?? DEADLINE_DEFAULTS.serve)
+    : createWatchedFile(location, options.fileCheckIntervalMs ?? FILE_CHECK_INTERVAL_MS);
 }
 
 /** A data version over connections that come and go: it moves when the connection's own does, or the connection changes. */
@@ -255,12 +259,12 @@ function createWatchedFile(path: string, checkIntervalMs: number): Store {
  * holds oracle's schema). The pool reconnects by itself, and the data version is the store's
  * own counter, kept current by its notifications. Writes after close get a store of their own.
  */
-function createServerPgStore(url: string): Store {
+function createServerPgStore(url: string, deadlines: DatabaseDeadlines): Store {
   let store: Store | undefined;
   let opening: Promise<Store> | undefined;
   const versions = versionCounter();
   const open = () =>
-    (opening ??= openStore(url, { readonly: true }).then(
+    (opening ??= openStore(url, { readonly: true, deadlines }).then(
       (opened) => (store = opened),
       (error: unknown) => {
         opening = undefined;
@@ -271,7 +275,7 @@ function createServerPgStore(url: string): Store {
   async function write(fn: (store: Store) => Promise<void>): Promise<void> {
     if (store !== undefined || opening !== undefined) return fn(await open());
     // After close (the last key last-used times at shutdown): a store of its own, closed after.
-    const own = await openStore(url);
+    const own = await openStore(url, { deadlines });
     try {
       await fn(own);
     } finally {

@@ -56,6 +56,9 @@ describe('a run of the program in process', () => {
     expect((await runOracle(['serve', '--port', '1'], { env: { ORACLE_RATE_LIMIT: 'many' } })).stderr).toMatch(
       /^oracle: --rate-limit \(ORACLE_RATE_LIMIT\) must be/,
     );
+    const deadline = await runOracle(['serve', '--port', '1', '--db-connect-timeout', '0'], { env: { ORACLE_DB_STATEMENT_TIMEOUT: '2s' } });
+    expect(deadline.code).toBe(2);
+    expect(deadline.stderr).toMatch(/^oracle: --db-(connect|statement)-timeout \(ORACLE_DB_(CONNECT|STATEMENT)_TIMEOUT\) must be a whole number of milliseconds, 1 or more/);
   });
 
   it('checks --at against its clock', async () => {

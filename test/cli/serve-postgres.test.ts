@@ -4,7 +4,7 @@
  * dropped on the data version's notification), the test timing the window from the ingest's
  * exit.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -23,8 +23,29 @@ async function ungradedPrice(url: string): Promise<number | null> {
   return body.ungraded.price_minor;
 }
 
+/** Every process of the cluster in `dir` (the postmaster and its backends) stopped by SIGSTOP, until thaw(). */
+function freeze(dir: string): { thaw(): void } {
+  const postmaster = Number(readFileSync(join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const children = readFileSync(`/proc/${postmaster}/task/${postmaster}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  const pids = [postmaster, ...children];
+  for (const pid of pids) process.kill(pid, 'SIGSTOP');
+  return { thaw: () => pids.forEach((pid) => process.kill(pid, 'SIGCONT')) };
+}
+
 describeWithPg('oracle serve replicas on one PostgreSQL', () => {
   const running: ServeProcess[] = [];
+  /**
+   * A cluster of this file's own (the shared one must not be frozen or stopped), seeded once,
+   * and one server on it (`--offline`: the refsource route reads the local catalog).
+   */
+  let own: Promise<{ cluster: Awaited<ReturnType<typeof startPostgres>>; url: string }> | undefined;
+  const ownPostgres = () =>
+    (own ??= startPostgres().then(async (cluster) => {
+      await seedDatabase(cluster.url, now);
+      const server = spawnServe(['--db', cluster.url, 'serve', '--offline']);
+      running.push(server);
+      return { cluster, url: await server.url };
+    }));
   let db: string;
   let urls: string[];
   const now = Date.now();
@@ -40,6 +61,7 @@ describeWithPg('oracle serve replicas on one PostgreSQL', () => {
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);
     }
+    await (await own)?.cluster.stop();
   });
 
   it('answer identically, and both see an ingest through another process within a second', async () => {
@@ -116,17 +138,58 @@ describeWithPg('oracle serve replicas on one PostgreSQL', () => {
     expect(await after.json()).toMatchObject({ status: 'ready', products: 1, observations: 0 });
   });
 
-  it('answers 503, never a 500, within a second of its PostgreSQL going down', async () => {
-    const own = await startPostgres();
+  it('answers 503 within 2 s on every keyed route and /ready while its PostgreSQL is frozen, and recovers after SIGCONT', async () => {
+    const { cluster, url } = await ownPostgres();
+    const headers = { 'x-api-key': STORED_KEY };
+    const key = encodeURIComponent(PRODUCTS.plain.productKey);
+    const routes = [
+      PATH,
+      `/api/v1/developer/pricing/${key}/history?every=1h&from=${new Date(now - 2 * HOUR).toISOString()}`,
+      `/api/v1/developer/pricing/${key}/evidence?slot=ungraded`,
+      '/api/v1/developer/catalog',
+      '/api/v1/developer/catalog/search?q=charizard',
+      `/api/v1/developer/refsource/${PRODUCTS.plain.refsourceId}`,
+      '/api/v1/ready',
+    ];
+    const answer = async (route: string) => {
+      const sent = performance.now();
+      const res = await fetch(url + route, { headers, signal: AbortSignal.timeout(5_000) });
+      return { route, status: res.status, detail: res.ok ? null : ((await res.json()) as { detail: string }).detail, ms: performance.now() - sent };
+    };
+    expect((await Promise.all(routes.map(answer))).map((a) => a.status)).toEqual(routes.map(() => 200));
+
+    const frozen = freeze(cluster.dir);
     try {
-      await seedDatabase(own.url, now);
-      const server = spawnServe(['--db', own.url, 'serve']);
-      running.push(server);
-      const url = await server.url;
+      // Each answered within 2 s; from 2 s after the freeze on, each is a 503 (the cached ones
+      // too: the listening connection's heartbeat finds the database silent).
+      const started = performance.now();
+      let answers: Awaited<ReturnType<typeof answer>>[];
+      do {
+        answers = await Promise.all(routes.map(answer));
+        for (const a of answers) expect(a.ms, a.route).toBeLessThan(2_000);
+      } while (answers.some((a) => a.status === 200) && performance.now() - started < 2_000);
+      for (const a of answers) {
+        expect(a.status, a.route).toBe(503);
+        expect(a.detail, a.route).toMatch(/^database unavailable: the database server /);
+      }
+    } finally {
+      frozen.thaw();
+    }
+    // Back by itself: no restart.
+    const thawed = performance.now();
+    let statuses: number[];
+    do statuses = (await Promise.all(routes.map(answer))).map((a) => a.status);
+    while (statuses.some((s) => s !== 200) && performance.now() - thawed < 3_000);
+    expect(statuses).toEqual(routes.map(() => 200));
+  });
+
+  it('answers 503, never a 500, within a second of its PostgreSQL going down', async () => {
+    const { cluster, url } = await ownPostgres();
+    try {
       const path = url + PATH;
       const headers = { 'x-api-key': STORED_KEY };
       expect((await fetch(path, { headers })).status).toBe(200);
-      await own.stop();
+      await cluster.stop();
       // The cached bundle goes with the connection that kept it current, once its loss is seen.
       const stopped = performance.now();
       const statuses: number[] = [];
@@ -141,7 +204,7 @@ describeWithPg('oracle serve replicas on one PostgreSQL', () => {
       const others = await Promise.all([`${url}/api/v1/developer/catalog`, `${url}/api/v1/ready`].map((u) => fetch(u, { headers })));
       expect(others.map((a) => a.status)).toEqual([503, 503]);
     } finally {
-      await own.stop();
+      await cluster.stop();
     }
   });
 });

@@ -24,7 +24,7 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
     process.once('SIGINT', resolve);
   });
   // The store reopens by itself (a replaced or restored file, a database server back up).
-  const oracle = createOracle({ store: createWatchedStore(ctx.dbPath), resolver: resolverFor(config), envKeys: config.apiKeys });
+  const oracle = createOracle({ store: createWatchedStore(ctx.dbPath, { deadlines: config.deadlines }), resolver: resolverFor(config), envKeys: config.apiKeys });
   const rateLimiter = config.redisUrl ? await sharedRateLimiter(config.redisUrl, config, ctx) : undefined;
   const bundles = createBundleCache();
   // prom-client is loaded only when metrics are asked for.

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { DatabaseUnavailableError } from '../../domain/errors.js';
+import { DEADLINE_DEFAULTS, type DatabaseDeadlines } from '../store.js';
 import { redactUrl } from '../location.js';
 import { newerSchemaError, PG_MIGRATIONS_DIR as MIGRATIONS_DIR } from '../migrations.js';
 
@@ -35,11 +36,30 @@ export interface PgOpenOptions {
   create?: boolean;
   /** Connections the pool may hold (default: node-postgres's 10). */
   maxConnections?: number;
+  /** Default: DEADLINE_DEFAULTS.command. */
+  deadlines?: DatabaseDeadlines;
+}
+
+/**
+ * The client's own wait for a statement's answer beyond the statement timeout: the server's
+ * cancel (a clean error, the connection kept) normally comes first; a server that answers
+ * nothing at all (frozen, or the network gone silent) is caught anyway.
+ */
+export const QUERY_GRACE_MS = 250;
+
+/** node-postgres's settings for `deadlines`, shared by the pool and the listening connection. */
+export function deadlineSettings(deadlines: DatabaseDeadlines): pg.ClientConfig {
+  return {
+    connectionTimeoutMillis: deadlines.connectMs,
+    ...(deadlines.statementMs === null ? {} : { statement_timeout: deadlines.statementMs, query_timeout: deadlines.statementMs + QUERY_GRACE_MS }),
+    // A peer that vanished without a FIN (a failover, a cut network) is found by the kernel.
+    keepAlive: true,
+  };
 }
 
 /** A new pool on `url`; connections are made on first use. */
-export function createPool(url: string, maxConnections?: number): PgPool {
-  const pool = new pg.Pool({ connectionString: url, types, max: maxConnections, application_name: 'oracle' });
+export function createPool(url: string, maxConnections?: number, deadlines: DatabaseDeadlines = DEADLINE_DEFAULTS.command): PgPool {
+  const pool = new pg.Pool({ connectionString: url, types, max: maxConnections, application_name: 'oracle', ...deadlineSettings(deadlines) });
   // An idle connection the server ends (a restart, a failover) must not crash the process:
   // the pool drops it and the next query connects anew.
   pool.on('error', () => {});
@@ -48,11 +68,12 @@ export function createPool(url: string, maxConnections?: number): PgPool {
 
 /** Opens the pool and brings the schema up to date; refuses a database oracle did not make unless `create`. */
 export async function openPool(url: string, options: PgOpenOptions = {}): Promise<PgPool> {
-  const pool = createPool(url, options.maxConnections);
+  const deadlines = options.deadlines ?? DEADLINE_DEFAULTS.command;
+  const pool = createPool(url, options.maxConnections, deadlines);
   try {
     const client = await pool.connect();
     try {
-      await migrate(client, url, options.create === true);
+      await migrate(client, url, options.create === true, deadlines);
     } finally {
       client.release();
     }
@@ -77,21 +98,25 @@ async function appliedMigrations(client: PgClient): Promise<number> {
   return count.rows[0]!.n;
 }
 
-async function migrate(client: PgClient, url: string, create: boolean): Promise<void> {
+async function migrate(client: PgClient, url: string, create: boolean, deadlines: DatabaseDeadlines): Promise<void> {
   const applied = await appliedMigrations(client);
   if (applied === 0 && !create) await refuseForeign(client, url);
   if (applied > codeMigrations()) throw newerSchemaError(redactUrl(url), applied, codeMigrations());
   if (applied === codeMigrations()) return;
-  await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+  // Migrating waits for another process's migration and may rewrite a large table: a
+  // connection of its own, bounded in its connecting only; its end releases the lock.
+  const migrator = new pg.Client({ connectionString: url, types, application_name: 'oracle migrate', ...deadlineSettings({ connectMs: deadlines.connectMs, statementMs: null }) });
+  await migrator.connect();
   try {
+    await migrator.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     const [{ drizzle }, { migrate: runMigrations }] = await Promise.all([
       import('drizzle-orm/node-postgres'),
       import('drizzle-orm/node-postgres/migrator'),
     ]);
     // Re-read under the lock: another process may have migrated meanwhile (the migrator skips what is applied).
-    await runMigrations(drizzle(client), { migrationsFolder: MIGRATIONS_DIR });
+    await runMigrations(drizzle(migrator), { migrationsFolder: MIGRATIONS_DIR });
   } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    await migrator.end();
   }
 }
 
@@ -106,6 +131,15 @@ async function refuseForeign(client: PgClient, url: string): Promise<never> {
   throw new DatabaseUnavailableError(`database ${redactUrl(url)}: ${reason}${hint}`, { reason });
 }
 
+const DID_NOT_ANSWER = 'the database server did not answer in time';
+
+/** node-postgres's own failures, which carry no code: its deadlines (deadlineSettings), a lost connection. */
+function clientSideReason(message: string): string | null {
+  if (/timeout exceeded when trying to connect|Connection terminated due to connection timeout|Query read timeout/.test(message)) return DID_NOT_ANSWER;
+  if (/Connection terminated/.test(message)) return 'the database server cannot be reached';
+  return null;
+}
+
 /** Connection-level failures, each with a client-safe reason (SQLSTATE classes and socket codes). */
 function unavailableReason(error: unknown): string | null {
   const code = (error as { code?: unknown } | null)?.code;
@@ -116,6 +150,7 @@ function unavailableReason(error: unknown): string | null {
   if (code === '3D000') return 'the database does not exist';
   if (code === '42P01') return 'the database has no oracle schema';
   if (code === '53300') return 'the database server has too many connections';
+  if (code === '57014') return /statement timeout/.test(String((error as Error).message)) ? DID_NOT_ANSWER : 'the database server cancelled the statement';
   if (code.startsWith('53')) return 'the database server is out of resources';
   return null;
 }
@@ -126,7 +161,7 @@ function unavailableReason(error: unknown): string | null {
  */
 export function toPgDatabaseError(error: unknown, url: string): unknown {
   if (error instanceof DatabaseUnavailableError) return error;
-  const reason = unavailableReason(error) ?? (/Connection terminated/.test(String((error as Error)?.message)) ? 'the database server cannot be reached' : null);
+  const reason = unavailableReason(error) ?? clientSideReason(String((error as Error | null)?.message));
   if (reason === null) return error;
   return new DatabaseUnavailableError(`database ${redactUrl(url)}: ${reason}: ${(error as Error).message}`, { reason, cause: error });
 }

@@ -7,14 +7,29 @@
  * synchronous read; its listening connection is opened on the first read. A lost listening
  * connection is reopened, and the row read again, so a notification missed meanwhile still
  * moves the version. A one-shot command does not listen: it keeps the version it read on open.
+ *
+ * A server that stops answering without closing the connection (frozen, or a network gone
+ * silent: the kernel still acknowledges, so TCP sees nothing wrong) is found by a heartbeat,
+ * the version row read every HEARTBEAT_MS on the listening connection with HEARTBEAT_DEADLINE_MS
+ * to answer; a silent one counts as lost, so cached answers are not served from a database
+ * the server can no longer see.
  */
 import pg from 'pg';
-import type { PgClient, PgPool } from './connection.js';
+import type { DatabaseDeadlines } from '../store.js';
+import { deadlineSettings, type PgClient, type PgPool } from './connection.js';
 
 export const DATA_CHANNEL = 'oracle_data';
+const VERSION_ROW = 'SELECT version FROM data_version WHERE id = 1';
 
 /** How long a lost listening connection waits before it is reopened. */
 const RECONNECT_MS = 500;
+/**
+ * The heartbeat's period and deadline: a frozen database is noticed within their sum, inside
+ * the 2 s in which every route must answer 503; a one-row read by primary key is far inside the
+ * deadline on any database that answers at all, so a miss is not a slow database.
+ */
+export const HEARTBEAT_MS = 1_000;
+export const HEARTBEAT_DEADLINE_MS = 500;
 
 /** Bumps the version inside the caller's open transaction; the NOTIFY goes out at its commit. */
 export async function bumpDataVersion(client: PgClient): Promise<void> {
@@ -30,7 +45,7 @@ export interface DataVersionWatch {
 }
 
 /** Starts from `initial` (the row as read on open); `follow`: listens from the first call of current(). */
-export function watchDataVersion(pool: PgPool, url: string, initial: number, follow: boolean): DataVersionWatch {
+export function watchDataVersion(pool: PgPool, url: string, initial: number, follow: boolean, deadlines: DatabaseDeadlines): DataVersionWatch {
   let version = initial;
   /**
    * What current() returns: moves with the version, and also when the listening connection is
@@ -42,6 +57,7 @@ export function watchDataVersion(pool: PgPool, url: string, initial: number, fol
   let started = false;
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
 
   const take = (value: number) => {
     // Versions only grow; a notification delivered late never moves it back.
@@ -52,12 +68,18 @@ export function watchDataVersion(pool: PgPool, url: string, initial: number, fol
 
   async function listen(): Promise<void> {
     if (closed) return;
-    const client = new pg.Client({ connectionString: url, application_name: 'oracle listen' });
+    const client = new pg.Client({
+      connectionString: url,
+      application_name: 'oracle listen',
+      ...deadlineSettings({ connectMs: deadlines.connectMs, statementMs: null }),
+      query_timeout: HEARTBEAT_DEADLINE_MS,
+    });
     listener = client;
     const retry = () => {
       if (listener !== client || closed) return;
       listener = null;
       stamp += 1;
+      clearInterval(heartbeat);
       client.end().catch(() => {});
       timer = setTimeout(() => void listen(), RECONNECT_MS);
       timer.unref();
@@ -75,8 +97,12 @@ export function watchDataVersion(pool: PgPool, url: string, initial: number, fol
       }
       await client.query(`LISTEN ${DATA_CHANNEL}`);
       // Read after LISTEN: a commit between the two is heard or read, never missed.
-      const rows = await pool.query<{ version: number }>('SELECT version FROM data_version WHERE id = 1');
+      const rows = await pool.query<{ version: number }>(VERSION_ROW);
       if (rows.rows[0]) take(rows.rows[0].version);
+      heartbeat = setInterval(() => {
+        client.query<{ version: number }>(VERSION_ROW).then((result) => take(result.rows[0]!.version), retry);
+      }, HEARTBEAT_MS);
+      heartbeat.unref();
     } catch {
       retry();
     }
@@ -93,6 +119,7 @@ export function watchDataVersion(pool: PgPool, url: string, initial: number, fol
     async close() {
       closed = true;
       clearTimeout(timer);
+      clearInterval(heartbeat);
       const client = listener;
       listener = null;
       await client?.end().catch(() => {});

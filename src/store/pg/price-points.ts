@@ -42,16 +42,43 @@ function checkLimit(limit: number): void {
  * observed_at using $2, $3): condition by condition, part by part, newest first, as
  * SQLite's UNION ALL of backward scans returns them.
  */
-function latestPerCondition(parts: readonly { range: string; limit: number }[], matchedBy = false): string {
+function latestPerCondition(parts: readonly { range: string; limit: number }[], matchedBy = false, unordered = false): string {
   const point = matchedBy ? POINT_MATCHED : POINT;
   const selects = PRICED_CONDITIONS.flatMap((condition, c) =>
     parts.map(({ range, limit }, p) => {
       checkLimit(limit);
-      return `(SELECT ${point}, external_id, ${c * parts.length + p} AS part FROM observations
-        WHERE product_id = $1 AND condition = '${condition}' AND ${range} ORDER BY ${DESCENDING} LIMIT ${limit})`;
+      // The index (product_id, condition, observed_at, price_minor, ...) gives the newest
+      // first, so the scan stops after `limit` rows and their ties; only that handful is then
+      // sorted on the text columns in C order, which the index (default collation) cannot give.
+      return `(SELECT * FROM (SELECT ${point}, external_id, ${c * parts.length + p} AS part FROM observations
+        WHERE product_id = $1 AND condition = '${condition}' AND ${range}
+        ORDER BY observed_at DESC, price_minor DESC FETCH FIRST ${limit} ROWS WITH TIES) newest ORDER BY ${DESCENDING} LIMIT ${limit})`;
     }),
   );
+  // `unordered`: the parts with their `part` and `external_id`, for bundleRead to order.
+  if (unordered) return `SELECT *, 0 AS kind FROM (${selects.join(' UNION ALL ')}) parts`;
   return `SELECT ${pointOut(matchedBy)} FROM (${selects.join(' UNION ALL ')}) parts ORDER BY part, ${DESCENDING}`;
+}
+
+/**
+ * The bundle read in one statement, one round trip: the latest points of each condition before
+ * the window ($2 lookback start, $3 window start: latestPerCondition's parts, `kind` 0) and
+ * every point of the window ($3 to $4, `kind` 1), each set in its own order (newest first per
+ * part; per condition oldest first), the sets one after the other.
+ */
+function bundleRead(parts: readonly { range: string; limit: number }[], matchedBy: boolean): string {
+  const point = matchedBy ? POINT_MATCHED : POINT;
+  const older = latestPerCondition(parts, matchedBy, true);
+  const when = (kind: number, column: string, order = '') => `CASE WHEN kind = ${kind} THEN ${column} END${order}`;
+  return `SELECT ${pointOut(matchedBy)}, kind FROM (
+    ${older}
+    UNION ALL
+    SELECT ${point}, external_id, 0 AS part, 1 AS kind FROM observations
+      WHERE product_id = $1 AND condition IN (${PRICED_LIST}) AND observed_at >= $3 AND observed_at < $4
+  ) points
+  ORDER BY kind, part, ${when(1, 'condition', ` ${C}`)},
+    ${when(0, 'observed_at', ' DESC')}, ${when(0, 'price_minor', ' DESC')}, ${when(0, 'source', ` ${C} DESC`)}, ${when(0, 'external_id', ` ${C} DESC`)},
+    ${when(1, 'observed_at')}, ${when(1, 'price_minor')}, ${when(1, 'source', ` ${C}`)}, ${when(1, 'external_id', ` ${C}`)}`;
 }
 
 interface PointRow {
@@ -86,20 +113,21 @@ export function createPgPricePointReader(session: Session) {
     /** The points of `range` for one product, as ../price-points.ts's read returns them. */
     async read(productId: number, range: PricePointRange, options?: PointReadOptions): Promise<PricePoint[]> {
       const matchedBy = options?.matchedBy === true;
-      const [older, inWindow] = await Promise.all([
-        rows(
-          latestPerCondition([
-            { range: 'observed_at >= $2 AND observed_at < $3', limit: range.depthPerCondition },
-            { range: 'observed_at < $2', limit: range.priorPerCondition },
-          ], matchedBy),
-          [productId, range.lookbackStart, range.windowStart],
-        ),
-        rows(matchedBy ? spanOf(POINT_MATCHED) : SPAN, [productId, range.windowStart, range.asOf]),
-      ]);
-      const points = new Array<PricePoint>(older.length + inWindow.length);
+      const text = bundleRead(
+        [
+          { range: 'observed_at >= $2 AND observed_at < $3', limit: range.depthPerCondition },
+          { range: 'observed_at < $2', limit: range.priorPerCondition },
+        ],
+        matchedBy,
+      );
+      const found = await session.prepared<PointRow & { kind: number }>(text, [productId, range.lookbackStart, range.windowStart, range.asOf]);
+      // The older points come newest first: the engine takes them oldest first, then the window's.
+      const older = found.findIndex((row) => row.kind === 1);
+      const split = older < 0 ? found.length : older;
+      const points = new Array<PricePoint>(found.length);
       let n = 0;
-      for (let i = older.length - 1; i >= 0; i--) points[n++] = toPoint(older[i]!);
-      for (const row of inWindow) points[n++] = toPoint(row);
+      for (let i = split - 1; i >= 0; i--) points[n++] = toPoint(found[i]!);
+      for (let i = split; i < found.length; i++) points[n++] = toPoint(found[i]!);
       return points;
     },
     /** Every point any of the ranges needs, per condition in time order (../price-point-series.ts). */

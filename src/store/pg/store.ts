@@ -3,7 +3,7 @@
  * node-postgres pool, answering as the SQLite store does. Only this folder knows the dialect.
  */
 import { redactUrl } from '../location.js';
-import type { OpenOptions, Store } from '../store.js';
+import { DEADLINE_DEFAULTS, type OpenOptions, type Store } from '../store.js';
 import { openPool, toPgDatabaseError } from './connection.js';
 import { bumpDataVersion, watchDataVersion } from './data-version.js';
 import { openPgIngestWriter } from './ingest-writer.js';
@@ -13,11 +13,12 @@ import { createPgApiKeyRepo, createPgCalibrationRepo, createPgIngestRunRepo, typ
 import { createSession } from './session.js';
 
 export async function openPgStore(url: string, options: OpenOptions = {}): Promise<Store> {
-  const pool = await openPool(url, { create: options.create });
+  const deadlines = options.deadlines ?? DEADLINE_DEFAULTS.command;
+  const pool = await openPool(url, { create: options.create, deadlines });
   const session = createSession(pool, url);
   const [row] = await session.query<{ version: number }>('SELECT version FROM data_version WHERE id = 1');
   // The server opens its store read-only: it follows other processes' writes; a command need not.
-  const watch = watchDataVersion(pool, url, row!.version, options.readonly === true);
+  const watch = watchDataVersion(pool, url, row!.version, options.readonly === true, deadlines);
   /** A write that cached answers depend on, outside an ingest: its transaction bumps the version too. */
   const versionedWrite: VersionedWrite = async (fn) => {
     const client = await pool.connect().catch((error: unknown) => Promise.reject(toPgDatabaseError(error, url)));

@@ -1,0 +1,57 @@
+/** Long work in turns (src/service/turns.ts): one piece at a time, the loop given back between slices. */
+import { describe, expect, it } from 'vitest';
+import { createTurns, SLICE_MS } from '../../src/service/turns.js';
+
+/** Keeps the thread busy for `ms`, as a bundle computation does. */
+function spin(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
+
+/** The long work of the second test, in 2 ms steps. */
+const WORK_MS = 300;
+
+describe('createTurns', () => {
+  it('runs one piece of work at a time, in order of arrival, a failed one not stopping the next', async () => {
+    const turns = createTurns();
+    const events: string[] = [];
+    const piece = (name: string, fail = false) =>
+      turns.run(async (pause) => {
+        events.push(`${name} start`);
+        for (let i = 0; i < 3; i++) {
+          spin(SLICE_MS / 2);
+          await pause();
+        }
+        events.push(`${name} end`);
+        if (fail) throw new Error(name);
+        return name;
+      });
+    const results = await Promise.allSettled([piece('a', true), piece('b'), piece('c')]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
+    expect(events).toEqual(['a start', 'a end', 'b start', 'b end', 'c start', 'c end']);
+  });
+
+  it('answers what arrives meanwhile within a slice or so, however long the work', async () => {
+    const turns = createTurns();
+    const work = turns.run(async (pause) => {
+      for (let i = 0; i < WORK_MS / 2; i++) {
+        spin(2);
+        await pause();
+      }
+    });
+    // A timer due now stands for a request that arrived: it runs between two slices.
+    const waits: number[] = [];
+    const probe = async () => {
+      for (let i = 0; i < 5; i++) {
+        const asked = performance.now();
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        waits.push(performance.now() - asked);
+      }
+    };
+    await Promise.all([work, probe()]);
+    expect(waits).toHaveLength(5);
+    // A slice and the step that crossed it, on a quiet machine; half the work's length allows
+    // for a busy one, and is still far below the whole work, which a loop never given back costs.
+    expect(Math.max(...waits)).toBeLessThan(WORK_MS / 2);
+  });
+});
