@@ -3,7 +3,6 @@ import { catalogBody } from '../../service/catalog.js';
 import { catalogOptions, optionsOf } from '../command-options.js';
 import type { CommandContext } from '../context.js';
 import { renderCatalogTable } from '../format/catalog-table.js';
-import { outputWidth } from '../format/columns.js';
 import { withService } from '../service.js';
 
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
@@ -14,6 +13,6 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
     return 0;
   }
   const entries = await withService(ctx, (service) => (search === undefined ? service.catalog() : service.search(search)));
-  ctx.stdout.write(json ? `${JSON.stringify(catalogBody(entries))}\n` : renderCatalogTable(entries, outputWidth(ctx.stdout)));
+  ctx.stdout.write(json ? `${JSON.stringify(catalogBody(entries))}\n` : renderCatalogTable(entries, ctx.terminal.width));
   return 0;
 }

@@ -3,18 +3,18 @@
  * name and set people know it by, its variant (printing and language: `1st Ed Holo`, `JP`;
  * empty for an English card of its regular printing), its TCGplayer product id and refsource
  * id (PriceCharting's, after a PriceCharting catalog ingest), and its observation count,
- * fitted to the terminal (80 columns when the width is unknown): name, set and variant give
- * up width first, cut with "…"; the ids and the count are never cut. When that is not enough,
- * the set goes, then the name (the catalog's keys name both), and only then is the key cut.
+ * fitted to the terminal's width (terminal.ts): name, set and variant give up width first, cut
+ * with "…"; the ids and the count are never cut. When that is not enough, the set goes, then
+ * the name (the catalog's keys name both); the key is never cut, it wraps at a `-`.
  * The variant and id columns are left out when no listed product has one.
  */
 import type { CatalogEntry } from '../../domain/product.js';
-import { DEFAULT_WIDTH, fitColumns, type Column } from './columns.js';
+import { fitColumns, type Column } from './columns.js';
 import { variantCell } from './identity.js';
 
-export function renderCatalogTable(entries: readonly CatalogEntry[], width = DEFAULT_WIDTH): string {
+export function renderCatalogTable(entries: readonly CatalogEntry[], width: number): string {
   const columns: Column[] = [
-    { head: 'product key', cells: entries.map((e) => e.product_key), shrink: 4, min: 24, cutLast: true },
+    { head: 'product key', cells: entries.map((e) => e.product_key), shrink: 0, min: 24, keep: true },
     { head: 'name', cells: entries.map((e) => (e.subtitle ? `${e.product_name} ${e.subtitle}` : e.product_name)), shrink: 1, min: 12, lastResort: 2 },
     { head: 'set', cells: entries.map((e) => e.set_name), shrink: 2, min: 10, lastResort: 1 },
     { head: 'variant', cells: entries.map((e) => variantCell(e.printing, e.language)), shrink: 3, min: 11, dropWhenBlank: true },
