@@ -27,7 +27,7 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   const { rows, problems } = parseCollectionCsv(await readText(path, ctx), path);
   const valuation = await withService(ctx, (service) => service.value(rows, problems, params));
   ctx.stdout.write(
-    o.json ? `${JSON.stringify(valuation)}\n` : o.csv ? renderValuationCsv(valuation) : renderValuation(valuation, ctx.terminal.width),
+    o.json ? `${JSON.stringify(valuation)}\n` : o.csv ? renderValuationCsv(valuation) : renderValuation(valuation, ctx.terminal),
   );
   for (const p of valuation.problems) ctx.stderr.write(`oracle: ${path}:${p.line}: ${p.reason}\n`);
   if (valuation.problems.length === 0) return EXIT.ok;

@@ -4,8 +4,8 @@
  * left out. Optional columns are dropped when the table does not fit at its natural width,
  * then the shrinkable ones give up width (lowest `shrink` first) down to their `min`, cut with
  * "…"; should the table still not fit, the `lastResort` columns are dropped, in order. A `keep`
- * column (a key a user copies) is never cut: when nothing else is left to give way, its cells
- * wrap over as many lines as they need, broken after a `-` where one falls in the line.
+ * column (a key a user copies) is never cut: when nothing else is left to give way, each row
+ * is stacked, its key whole on a line of its own and the rest under it (fitTable).
  * Under `--wide` the width is Infinity: every column at its natural width, nothing cut.
  */
 
@@ -71,7 +71,14 @@ function shrunkWidths(columns: readonly Column[], width: number): number[] {
   return widths;
 }
 
-export function fitColumns(all: readonly Column[], width: number): string {
+/** A fitted table: its head's lines and each row's (two or more where the rows are stacked). */
+export interface FittedTable {
+  head: string[];
+  rows: string[][];
+}
+
+/** The columns shown and their widths in `width`: what gives way, in order (see the top). */
+function plan(all: readonly Column[], width: number): { columns: Column[]; widths: number[] } {
   let columns = all.filter((c) => !(c.dropWhenBlank && c.cells.every(isBlank)));
   if (totalWidth(columns.map(naturalWidth)) > width) columns = columns.filter((c) => !c.optional);
   let widths = shrunkWidths(columns, width);
@@ -81,30 +88,58 @@ export function fitColumns(all: readonly Column[], width: number): string {
     columns = columns.filter((c) => c !== drop);
     widths = shrunkWidths(columns, width);
   }
-  // Only the kept columns are left to give way: they share what the others leave, and wrap.
-  const kept = columns.flatMap((c, i) => (c.keep ? [i] : []));
-  const excess = totalWidth(widths) - width;
-  if (excess > 0 && kept.length > 0) {
-    const room = widths.reduce((sum, w, i) => (kept.includes(i) ? sum + w : sum), 0) - excess;
-    for (const i of kept) widths[i] = Math.max(columns[i]!.head.length, Math.floor(room / kept.length), 8);
+  return { columns, widths };
+}
+
+/** Indent of a stacked row's second line, under its key. */
+const STACK_INDENT = '  ';
+
+function drawLine(columns: readonly Column[], widths: readonly number[], cells: readonly string[], row: number | null): string {
+  return cells
+    .map((text, i) => {
+      const c = columns[i]!;
+      const w = widths[i]!;
+      const fitted = cut(text, w);
+      const padding = ' '.repeat(Math.max(0, w - fitted.length));
+      const painted = row === null || c.paint === undefined || fitted === '' ? fitted : c.paint(fitted, row);
+      return c.alignRight ? padding + painted : painted + padding;
+    })
+    .join(GAP)
+    .trimEnd();
+}
+
+/**
+ * The table fitted to `width` as lines, row by row (for a view that adds lines under a row).
+ * When the kept columns do not fit beside what is left of the others, each row is stacked:
+ * its kept cells whole on a line of their own (broken after a `-` only when wider than the
+ * terminal), the other columns on the next line, indented.
+ */
+export function fitTable(all: readonly Column[], width: number): FittedTable {
+  const flat = plan(all, width);
+  const count = all[0]?.cells.length ?? 0;
+  if (totalWidth(flat.widths) <= width || !flat.columns.some((c) => c.keep)) {
+    const rows = Array.from({ length: count }, (_, r) => [drawLine(flat.columns, flat.widths, flat.columns.map((c) => c.cells[r]!), r)]);
+    return { head: [drawLine(flat.columns, flat.widths, flat.columns.map((c) => c.head), null)], rows };
   }
-  const line = (cells: readonly string[], row: number | null) =>
-    cells
-      .map((text, i) => {
-        const c = columns[i]!;
-        const w = widths[i]!;
-        const fitted = cut(text, w);
-        const padding = ' '.repeat(w - fitted.length);
-        const painted = row === null || c.paint === undefined || fitted === '' ? fitted : c.paint(fitted, row);
-        return c.alignRight ? padding + painted : painted + padding;
-      })
-      .join(GAP)
-      .trimEnd();
-  const rows = [line(columns.map((c) => c.head), null)];
-  for (let r = 0; r < (columns[0]?.cells.length ?? 0); r++) {
-    const split = columns.map((c, i) => (c.keep ? pieces(c.cells[r]!, widths[i]!) : [c.cells[r]!]));
-    const height = Math.max(...split.map((p) => p.length));
-    for (let k = 0; k < height; k++) rows.push(line(split.map((p) => p[k] ?? ''), r));
-  }
-  return `${rows.join('\n')}\n`;
+  const kept = flat.columns.filter((c) => c.keep);
+  // The others get a line of their own: what was dropped to make room beside the key may come back.
+  const rest = plan(
+    all.filter((c) => !c.keep),
+    width - STACK_INDENT.length,
+  );
+  const keyLine = (cells: readonly string[]) => pieces(cells.join(GAP), width);
+  const restLine = (cells: readonly string[], row: number | null) => {
+    const text = drawLine(rest.columns, rest.widths, cells, row);
+    return text === '' ? [] : [STACK_INDENT + text];
+  };
+  return {
+    head: [...keyLine(kept.map((c) => c.head)), ...restLine(rest.columns.map((c) => c.head), null)],
+    rows: Array.from({ length: count }, (_, r) => [...keyLine(kept.map((c) => c.cells[r]!)), ...restLine(rest.columns.map((c) => c.cells[r]!), r)]),
+  };
+}
+
+/** The table fitted to `width`, head and rows, each line ending in a newline. */
+export function fitColumns(columns: readonly Column[], width: number): string {
+  const { head, rows } = fitTable(columns, width);
+  return `${[...head, ...rows.flat()].join('\n')}\n`;
 }

@@ -1,10 +1,12 @@
 /**
  * `oracle explain` for people: the slot and its price, the points (kept or why not, weight, z)
- * fitted to the terminal, then each step in words with its section of docs/methodology.md.
+ * fitted to the terminal (points left out dimmed), then each step in words with its section of
+ * docs/methodology.md; every line wrapped to the terminal's width.
  */
 import type { EvidenceBody } from '../../domain/evidence.js';
-import { fitColumns } from './columns.js';
+import { fitColumns, type Column } from './columns.js';
 import { formatUsd } from './money.js';
+import { wrapText, type Terminal } from './terminal.js';
 
 /** Reasons that cover whole runs of points (their count is shown, not each point). */
 const BULK = new Set(['outside_reference_set', 'older_than_30_days']);
@@ -12,7 +14,8 @@ const BULK = new Set(['outside_reference_set', 'older_than_30_days']);
 /** The reason's code: the text before its first colon. */
 const code = (reason: string) => reason.slice(0, reason.indexOf(':'));
 
-export function renderEvidence(ev: EvidenceBody, width: number): string {
+export function renderEvidence(ev: EvidenceBody, terminal: Terminal): string {
+  const { width, colour } = terminal;
   const lines: string[] = [];
   const who = ev.id === null ? ev.product_key : `${ev.product_key} (refsource ${ev.id})`;
   lines.push(`${who} · ${ev.slot} · as of ${ev.as_of} · window ${ev.window_hours} h · outlier threshold ${ev.outlier_stddevs} sd`);
@@ -23,23 +26,20 @@ export function renderEvidence(ev: EvidenceBody, width: number): string {
   // Points left out wholesale (outside the reference set, older than 30 days) are counted, not listed: --json lists every one.
   const p = ev.points.filter((x) => x.reason === null || !BULK.has(code(x.reason)));
   if (p.length > 0) {
-    lines.push(
-      fitColumns(
-        [
-          { head: 'condition', cells: p.map((x) => x.condition), shrink: 0, min: 9 },
-          { head: 'observed_at', cells: p.map((x) => x.observed_at), shrink: 0, min: 20 },
-          { head: 'source', cells: p.map((x) => x.source), shrink: 2, min: 6 },
-          { head: 'price', cells: p.map((x) => formatUsd(x.price_minor)), shrink: 0, min: 5, alignRight: true },
-          { head: 'kept', cells: p.map((x) => (x.reason === null ? 'yes' : code(x.reason))), shrink: 1, min: 4 },
-          { head: 'weight', cells: p.map((x) => x.weight.toFixed(4)), shrink: 0, min: 6, alignRight: true },
-          ...(p.some((x) => x.sales_volume !== undefined)
-            ? [{ head: 'volume', cells: p.map((x) => (x.sales_volume === undefined ? '' : String(x.sales_volume))), shrink: 0, min: 6, alignRight: true }]
-            : []),
-          { head: 'z', cells: p.map((x) => (x.z === null ? '' : `${x.z >= 0 ? '+' : ''}${x.z.toFixed(2)}`)), shrink: 0, min: 5, alignRight: true, optional: true },
-        ],
-        width,
-      ).trimEnd(),
-    );
+    const columns: Column[] = [
+      { head: 'condition', cells: p.map((x) => x.condition), shrink: 0, min: 9 },
+      { head: 'observed_at', cells: p.map((x) => x.observed_at), shrink: 0, min: 20 },
+      { head: 'source', cells: p.map((x) => x.source), shrink: 2, min: 6, lastResort: 1 },
+      { head: 'price', cells: p.map((x) => formatUsd(x.price_minor)), shrink: 0, min: 5, alignRight: true },
+      { head: 'kept', cells: p.map((x) => (x.reason === null ? 'yes' : code(x.reason))), shrink: 1, min: 4 },
+      { head: 'weight', cells: p.map((x) => x.weight.toFixed(4)), shrink: 0, min: 6, alignRight: true },
+      ...(p.some((x) => x.sales_volume !== undefined)
+        ? [{ head: 'volume', cells: p.map((x) => (x.sales_volume === undefined ? '' : String(x.sales_volume))), shrink: 0, min: 6, alignRight: true }]
+        : []),
+      { head: 'z', cells: p.map((x) => (x.z === null ? '' : `${x.z >= 0 ? '+' : ''}${x.z.toFixed(2)}`)), shrink: 0, min: 5, alignRight: true, optional: true },
+    ];
+    const dimLeftOut = (text: string, row: number) => (p[row]!.reason === null ? text : colour.dim(text));
+    lines.push(fitColumns(columns.map((c) => ({ ...c, paint: dimLeftOut })), width).trimEnd());
   }
   // Why each point was left out: one line per distinct reason and condition, with how many it covers.
   const reasons = new Map<string, { condition: string; reason: string; count: number; first: string; last: string; price: number }>();
@@ -75,5 +75,5 @@ export function renderEvidence(ev: EvidenceBody, width: number): string {
   });
   lines.push('');
   lines.push('Sections: docs/methodology.md (each step\'s link is in --json).');
-  return `${lines.join('\n')}\n`;
+  return wrapText(`${lines.join('\n')}\n`, width);
 }
