@@ -40,7 +40,8 @@ function chartSeries(prices: readonly (number | null)[], columns: number): { pri
 
 /**
  * The x axis under a chart: the first column's date under it, the last's ending under it and,
- * where there is room, the middle one's centred, so the eye can place a bump in time.
+ * where there is room, the middle one's centred, so the eye can place a bump in time (a chart
+ * too narrow for two dates gets `first - last` from its first column).
  * `axis` is the column of the chart's y axis (where its first point is drawn).
  */
 function dateAxis(ats: readonly string[], axis: number): string {
@@ -50,7 +51,8 @@ function dateAxis(ats: readonly string[], axis: number): string {
   const last = label(ats.at(-1)!);
   const end = axis + ats.length; // one past the last point's column
   const line = `${' '.repeat(axis)}${first}`;
-  if (line.length + 2 + last.length > end) return line;
+  // A chart narrower than two dates: the last follows the first.
+  if (line.length + 2 + last.length > end) return ats.length > 1 ? `${line} - ${last}` : line;
   const mid = label(ats[Math.floor((ats.length - 1) / 2)]!);
   const midStart = axis + Math.floor((ats.length - 1) / 2) - Math.floor(mid.length / 2);
   const withMid = midStart >= line.length + 3 && midStart + mid.length + 3 <= end - last.length ? `${line.padEnd(midStart)}${mid}` : line;
