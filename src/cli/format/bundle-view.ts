@@ -135,10 +135,15 @@ function legend(bundle: PricingBundle, layout: Layout): string {
   return parts.join(' · ');
 }
 
+/** The 80 % interval in dollars: `80 %: $471.74 - $522.11`; '' without one. */
+function interval(slot: Slot): string {
+  const c = slot.meta.confidence as Confidence | undefined;
+  return c === undefined ? '' : `80 %: ${formatUsd(c.low_minor)} - ${formatUsd(c.high_minor)}`;
+}
+
+/** What the ungraded price rests on, under it: points, newest observation, window, tier. */
 function describeSlot(slot: Slot): string {
   const parts = [`${slot.included_points} points used, ${slot.excluded_points} excluded`];
-  const c = slot.meta.confidence as Confidence | undefined;
-  if (c !== undefined) parts.push(`80 %: ${formatUsd(c.low_minor)} - ${formatUsd(c.high_minor)}`);
   if (typeof slot.meta.newest_observation_at === 'string') {
     parts.push(`newest ${slot.meta.newest_observation_at}${isStale(slot) ? ' (STALE)' : ''}`);
   }
@@ -186,7 +191,8 @@ export function renderBundle(bundle: PricingBundle, terminal: Terminal): string 
   const u = bundle.ungraded;
   const sealed = isSealed(bundle);
   const price = u.price_minor === null ? (u.error ?? '-') : paintPrice(cellOf(u, formatUsd), formatUsd(u.price_minor), colour);
-  lines.push(`${sealed ? 'Price (sealed):' : 'Ungraded:'} ${colour.bold(price)}  (${describeSlot(u)})`);
+  const range = interval(u);
+  lines.push(`${sealed ? 'Price (sealed):' : 'Ungraded:'} ${colour.bold(price)}${range ? `  ${range}` : ''}`, `  ${describeSlot(u)}`);
   const sources = u.meta.source_counts as Record<string, number> | undefined;
   if (sources && Object.keys(sources).length > 0) {
     lines.push(`  sources: ${Object.entries(sources).map(([s, n]) => `${s} ${n}`).join(', ')}`);
