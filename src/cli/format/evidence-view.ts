@@ -6,7 +6,7 @@
 import type { EvidenceBody } from '../../domain/evidence.js';
 import { fitColumns, type Column } from './columns.js';
 import { formatUsd } from './money.js';
-import { wrapText, type Terminal } from './terminal.js';
+import { joinWrapped, wrapText, type Terminal } from './terminal.js';
 
 /** Reasons that cover whole runs of points (their count is shown, not each point). */
 const BULK = new Set(['outside_reference_set', 'older_than_30_days']);
@@ -18,7 +18,7 @@ export function renderEvidence(ev: EvidenceBody, terminal: Terminal): string {
   const { width, colour } = terminal;
   const lines: string[] = [];
   const who = ev.id === null ? ev.product_key : `${ev.product_key} (refsource ${ev.id})`;
-  lines.push(`${who} · ${ev.slot} · as of ${ev.as_of} · window ${ev.window_hours} h · outlier threshold ${ev.outlier_stddevs} sd`);
+  lines.push(...joinWrapped([who, ev.slot, `as of ${ev.as_of}`, `window ${ev.window_hours} h`, `outlier threshold ${ev.outlier_stddevs} sd`], ' · ', width));
   lines.push(`price: ${ev.price_minor === null ? 'none (no_observations)' : `${formatUsd(ev.price_minor)} (${ev.price_minor} cents)`} · methodology ${ev.methodology}`);
   lines.push('');
   const kept = ev.points.filter((p) => p.kept).length;
