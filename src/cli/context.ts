@@ -6,6 +6,7 @@
  */
 import type { Command, OptionValues } from 'commander';
 import type { OpenOptions, Store } from '../store/store.js';
+import { terminalOf, type DisplayFlags, type Terminal } from './format/terminal.js';
 
 export type Output = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
 export type Input = NodeJS.ReadableStream & { isTTY?: boolean };
@@ -59,10 +60,12 @@ export interface CommandContext {
   now: number;
   /** ProgramDeps.openStore. */
   openStore?: StoreOpener;
+  /** What stdout allows: its width (`--wide`: Infinity) and colours (`--no-color`, NO_COLOR, FORCE_COLOR, a TTY). */
+  terminal: Terminal;
 }
 
 export function resolveContext(command: Command, deps: ProgramDeps, now: number): CommandContext {
-  const globals = command.optsWithGlobals() as { db: string };
+  const globals = command.optsWithGlobals() as { db: string } & DisplayFlags;
   return {
     options: command.opts(),
     dbPath: globals.db,
@@ -74,5 +77,6 @@ export function resolveContext(command: Command, deps: ProgramDeps, now: number)
     env: deps.env,
     now,
     openStore: deps.openStore,
+    terminal: terminalOf(deps.stdout, deps.env, globals),
   };
 }

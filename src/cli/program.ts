@@ -59,6 +59,8 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
     .description('Open price oracle for collectible trading cards: TWAP prices with outlier filtering over a local SQLite file.')
     .version(VERSION, '-V, --version')
     .addOption(dbOption())
+    .option('--wide', 'tables and views at their full width: no value cut, no line wrapped (for a pipe or a file; --json and --csv too)')
+    .option('--no-color', 'no colour, as with NO_COLOR set or when stdout is no terminal (FORCE_COLOR=1 forces it on)')
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({

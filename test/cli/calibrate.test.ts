@@ -85,7 +85,7 @@ describe('oracle calibrate', () => {
     expect(row('cgc10')).toMatchObject({ ratio_vs_psa10: 0.6, products: 0, source: 'prior' });
     const table = await cli(['calibrate', '--show', '--at', FIT_AT]);
     expect(table).toContain(`calibration fitted from observations before ${FIT_AT}`);
-    expect(table).toMatch(/bgs10\s*│\s*1\.4000/);
+    expect(table).toMatch(/^bgs10 +1\.4000 +\d\.\d{3} +\d+ +fitted$/m);
   });
 
   it('prices with the newest fit made as of the instant priced, never a later one', async () => {

@@ -101,7 +101,8 @@ describe.concurrent('oracle explain', () => {
   });
 
   it('prints the points, the reasons and the steps for people', async () => {
-    const result = await cli('explain', KEY, '--slot', 'ungraded', '--at', AT);
+    // --wide: each step whole on its line; in 80 columns the same text is wrapped (test/cli/terminal.test.ts).
+    const result = await cli('explain', KEY, '--slot', 'ungraded', '--at', AT, '--wide');
     expect(result.code).toBe(0);
     const out = result.stdout;
     expect(out).toContain(`${KEY} · ungraded · as of ${AT}`);

@@ -90,7 +90,8 @@ describe.concurrent('identity in oracle catalog', () => {
 
 describe.concurrent('identity in oracle price', () => {
   it('names the printing and language in the header and prices each printing from its own row', async () => {
-    const regular = await oracle('price', 'pokemon-base-set-alakazam-1', '--at', '2025-10-21T00:00:00Z');
+    // --wide: the identity line whole (80 columns wrap it between its parts).
+    const regular = await oracle('price', 'pokemon-base-set-alakazam-1', '--at', '2025-10-21T00:00:00Z', '--wide');
     expect(regular.code, regular.stderr).toBe(0);
     const [title, ids] = regular.stdout.split('\n');
     expect(title).toBe('Alakazam - 001/102 Holo Rare | regular printing | English');

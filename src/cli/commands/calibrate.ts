@@ -8,6 +8,6 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
   const o = optionsOf(ctx, calibrateOptions);
   const at = o.at;
   const result = await withService(ctx, (service) => (o.show === true ? service.calibration(at) : service.calibrate(at, ctx.now)));
-  ctx.stdout.write(o.json === true ? `${JSON.stringify(result)}\n` : await renderCalibration(result));
+  ctx.stdout.write(o.json === true ? `${JSON.stringify(result)}\n` : renderCalibration(result, ctx.terminal));
   return 0;
 }

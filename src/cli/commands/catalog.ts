@@ -3,7 +3,6 @@ import { catalogBody } from '../../service/catalog.js';
 import { catalogOptions, optionsOf } from '../command-options.js';
 import type { CommandContext } from '../context.js';
 import { renderCatalogTable } from '../format/catalog-table.js';
-import { outputWidth } from '../format/columns.js';
 import { withService } from '../service.js';
 
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
@@ -18,6 +17,6 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
   );
   // On stderr, so the table or the JSON stays what a pipe reads.
   if (didYouMean !== null) ctx.stderr.write(`oracle: no product matches ${JSON.stringify(search)}; did you mean ${JSON.stringify(didYouMean)}? Its matches:\n`);
-  ctx.stdout.write(json ? `${JSON.stringify(catalogBody(entries))}\n` : renderCatalogTable(entries, outputWidth(ctx.stdout)));
+  ctx.stdout.write(json ? `${JSON.stringify(catalogBody(entries))}\n` : renderCatalogTable(entries, ctx.terminal.width));
   return 0;
 }

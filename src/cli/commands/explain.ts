@@ -3,7 +3,6 @@ import { slot as slotInput } from '../../domain/evidence.js';
 import { readInput } from '../../domain/input.js';
 import { explainOptions, optionsOf } from '../command-options.js';
 import type { CommandContext } from '../context.js';
-import { outputWidth } from '../format/columns.js';
 import { renderEvidence } from '../format/evidence-view.js';
 import { pricingParams, productRef } from '../pricing-options.js';
 import { withService } from '../service.js';
@@ -14,6 +13,6 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   const slot = readInput(slotInput, o.slot, '--slot');
   const params = pricingParams(o);
   const evidence = await withService(ctx, async (service) => service.evidence(ref, slot, params, ctx.now));
-  ctx.stdout.write(o.json ? `${JSON.stringify(evidence)}\n` : renderEvidence(evidence, outputWidth(ctx.stdout)));
+  ctx.stdout.write(o.json ? `${JSON.stringify(evidence)}\n` : renderEvidence(evidence, ctx.terminal));
   return 0;
 }

@@ -2,7 +2,6 @@
 import { parseHistoryRequest } from '../../domain/history.js';
 import { historyOptions, optionsOf } from '../command-options.js';
 import type { CommandContext } from '../context.js';
-import { outputWidth } from '../format/columns.js';
 import { renderHistory, renderHistoryCsv } from '../format/history-view.js';
 import { productRef, seriesParams } from '../pricing-options.js';
 import { withService } from '../service.js';
@@ -14,7 +13,7 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   const request = parseHistoryRequest(o, ctx.now, { from: '--from', to: '--to', every: '--every', slots: '--slots' });
   const history = await withService(ctx, (service) => service.history(ref, params, request));
   ctx.stdout.write(
-    o.json ? `${JSON.stringify(history.body)}\n` : o.csv ? renderHistoryCsv(history) : renderHistory(history, outputWidth(ctx.stdout)),
+    o.json ? `${JSON.stringify(history.body)}\n` : o.csv ? renderHistoryCsv(history) : renderHistory(history, ctx.terminal),
   );
   return 0;
 }

@@ -7,6 +7,7 @@
 import type { IngestResult } from '../../ingest/pipeline.js';
 import { tcgcsvGroupsSource } from '../../ingest/read/tcgcsv-groups-source.js';
 import { createProgressBar } from '../format/ingest-progress.js';
+import { wrapLine } from '../format/terminal.js';
 import { describeLocation } from '../../store/location.js';
 import { ingestOptions, optionsOf } from '../command-options.js';
 import type { CommandContext } from '../context.js';
@@ -50,7 +51,8 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   let code: number = EXIT.ok;
   const report = (result: IngestResult) => {
     progress?.clear();
-    ctx.stdout.write(`${summaryLine(result)}\n`);
+    // Wrapped for a person at a terminal; a pipe or a log file keeps one line per source, for grep.
+    ctx.stdout.write(`${ctx.stdout.isTTY ? summaryLines(result, ctx.terminal.width) : summaryText(result)}\n`);
     if (result.failure !== null) {
       reportError(result.failure, ctx);
       code = worseExit(code, exitCodeFor(result.failure));
@@ -105,7 +107,7 @@ export function lockWaitLine(location: string, lockWaitS: number): string {
  * sources add `updated`; a dry run says `checked ... (dry run)` and `would insert`; a source
  * that stopped early says `failed ...` with what it kept (its error goes to stderr).
  */
-export function summaryLine(result: IngestResult): string {
+function summaryLine(result: IngestResult): { head: string; body: string } {
   const { counts } = result;
   const parts = [`read ${count(counts.read)}`, `${result.dryRun ? 'would insert' : 'inserted'} ${count(counts.inserted)}`];
   if (result.kinds.includes('catalog')) parts.push(`${result.dryRun ? 'would update' : 'updated'} ${count(counts.updated)}`);
@@ -115,5 +117,18 @@ export function summaryLine(result: IngestResult): string {
     parts.push(`skipped ${count(counts.skipped)} (${reasons.join(', ')})`);
   }
   const head = result.failure !== null ? `failed ${result.source}` : result.dryRun ? `checked ${result.source} (dry run)` : `ingested ${result.source}`;
-  return `${head}: ${parts.join(', ')} in ${(result.elapsedMs / 1000).toFixed(1)} s`;
+  return { head, body: `${parts.join(', ')} in ${(result.elapsedMs / 1000).toFixed(1)} s` };
+}
+
+/** The summary as one line. */
+function summaryText(result: IngestResult): string {
+  const { head, body } = summaryLine(result);
+  return `${head}: ${body}`;
+}
+
+/** The summary on one line when it fits `width`, else the source on its line and the counts wrapped under it. */
+export function summaryLines(result: IngestResult, width: number): string {
+  const { head, body } = summaryLine(result);
+  const line = `${head}: ${body}`;
+  return line.length <= width ? line : [...wrapLine(`${head}:`, width), ...wrapLine(`  ${body}`, width)].join('\n');
 }

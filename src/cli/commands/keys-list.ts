@@ -2,6 +2,7 @@
 import { toIsoUtc } from '../../domain/time.js';
 import { keysListOptions, optionsOf } from '../command-options.js';
 import type { CommandContext } from '../context.js';
+import { fitColumns } from '../format/columns.js';
 import { withService } from '../service.js';
 
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
@@ -16,9 +17,17 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
     ctx.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     return 0;
   }
-  const { default: Table } = await import('cli-table3');
-  const table = new Table({ head: ['id', 'label', 'created', 'last used', 'revoked'], style: { head: [], border: [] } });
-  for (const r of rows) table.push([r.id, r.label, r.created_at, r.last_used_at ?? '-', r.revoked_at ?? '-']);
-  ctx.stdout.write(`${table.toString()}\n${rows.length} key${rows.length === 1 ? '' : 's'}\n`);
+  // The id is what `keys revoke` takes: never cut. The label gives way first; a column nobody has a value in is left out.
+  const table = fitColumns(
+    [
+      { head: 'id', cells: rows.map((r) => r.id), shrink: 0, min: 8, keep: true },
+      { head: 'label', cells: rows.map((r) => r.label), shrink: 1, min: 8 },
+      { head: 'created', cells: rows.map((r) => r.created_at), shrink: 0, min: 20 },
+      { head: 'last used', cells: rows.map((r) => r.last_used_at ?? '-'), shrink: 0, min: 20, lastResort: 1 },
+      { head: 'revoked', cells: rows.map((r) => r.revoked_at ?? '-'), shrink: 0, min: 20, dropWhenBlank: true, lastResort: 2 },
+    ],
+    ctx.terminal.width,
+  );
+  ctx.stdout.write(`${rows.length === 0 ? '' : table}${rows.length} key${rows.length === 1 ? '' : 's'}\n`);
   return 0;
 }

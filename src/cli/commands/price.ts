@@ -3,6 +3,7 @@ import { optionsOf, priceOptions } from '../command-options.js';
 import type { CommandContext } from '../context.js';
 import { formatChanges } from '../format/change.js';
 import { printBundle } from '../format/print-bundle.js';
+import { wrapLine } from '../format/terminal.js';
 import { pricingParams, productRef } from '../pricing-options.js';
 import { withService } from '../service.js';
 
@@ -12,11 +13,11 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   const params = pricingParams(o);
   if (o.json) {
     const query = o.extraGrades ? { ...params, extraGrades: true } : params;
-    await printBundle(await withService(ctx, async (service) => service.price(ref, query, ctx.now)), true, ctx.stdout);
+    printBundle(await withService(ctx, async (service) => service.price(ref, query, ctx.now)), true, ctx.stdout, ctx.terminal);
     return 0;
   }
   const { bundle, changes } = await withService(ctx, (service) => service.priceWithChanges(ref, params, o.extraGrades === true));
-  await printBundle(bundle, false, ctx.stdout);
-  ctx.stdout.write(`change:      ungraded ${formatChanges(changes)}\n`);
+  printBundle(bundle, false, ctx.stdout, ctx.terminal);
+  ctx.stdout.write(`${wrapLine(`change:      ungraded ${formatChanges(changes, ctx.terminal.colour)}`, ctx.terminal.width).join('\n')}\n`);
   return 0;
 }

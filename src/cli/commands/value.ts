@@ -5,7 +5,6 @@ import { SourceUnreadableError } from '../../domain/errors.js';
 import { optionsOf, valueOptions } from '../command-options.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
-import { outputWidth } from '../format/columns.js';
 import { renderValuation, renderValuationCsv } from '../format/valuation-view.js';
 import { pricingParams } from '../pricing-options.js';
 import { withService } from '../service.js';
@@ -28,7 +27,7 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   const { rows, problems } = parseCollectionCsv(await readText(path, ctx), path);
   const valuation = await withService(ctx, (service) => service.value(rows, problems, params));
   ctx.stdout.write(
-    o.json ? `${JSON.stringify(valuation)}\n` : o.csv ? renderValuationCsv(valuation) : renderValuation(valuation, outputWidth(ctx.stdout)),
+    o.json ? `${JSON.stringify(valuation)}\n` : o.csv ? renderValuationCsv(valuation) : renderValuation(valuation, ctx.terminal),
   );
   for (const p of valuation.problems) ctx.stderr.write(`oracle: ${path}:${p.line}: ${p.reason}\n`);
   if (valuation.problems.length === 0) return EXIT.ok;

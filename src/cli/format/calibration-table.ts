@@ -1,25 +1,27 @@
 /** The analyst's view of a calibration: per era, each condition's ratio to PSA 10, its spread and where it came from. */
 import type { CalibrationReport } from '../../service/calibration.js';
 import { ERAS } from '../../domain/product.js';
+import { fitColumns } from './columns.js';
+import { wrapText, type Terminal } from './terminal.js';
 
-export async function renderCalibration(report: CalibrationReport | null): Promise<string> {
+export function renderCalibration(report: CalibrationReport | null, terminal: Terminal): string {
   if (report === null) {
-    return 'no calibration stored for that instant: the engine prices with the documented priors (docs/methodology.md §7); run `oracle calibrate`\n';
+    return wrapText('no calibration stored for that instant: the engine prices with the documented priors (docs/methodology.md §7); run `oracle calibrate`\n', terminal.width);
   }
-  const { default: Table } = await import('cli-table3');
   const lines = [`calibration fitted from observations before ${report.as_of} (run ${report.created_at})`];
   for (const era of ERAS) {
     lines.push('', `${era}: ${report.products[era]} products with data`);
-    const table = new Table({
-      head: ['condition', 'x PSA 10', 'spread', 'products', 'from'],
-      colAligns: ['left', 'right', 'right', 'right', 'left'],
-      style: { head: [], border: [] },
-    });
-    for (const row of report.eras[era]) {
-      table.push([row.condition, row.ratio_vs_psa10.toFixed(4), row.dispersion.toFixed(3), String(row.products), row.source]);
-    }
-    lines.push(table.toString());
+    const rows = report.eras[era];
+    const prior = (text: string, r: number) => (rows[r]!.source === 'prior' ? terminal.colour.dim(text) : text);
+    const columns = [
+      { head: 'condition', cells: rows.map((row) => row.condition), shrink: 0, min: 9, keep: true },
+      { head: 'x PSA 10', cells: rows.map((row) => row.ratio_vs_psa10.toFixed(4)), shrink: 0, min: 8, alignRight: true },
+      { head: 'spread', cells: rows.map((row) => row.dispersion.toFixed(3)), shrink: 0, min: 6, alignRight: true },
+      { head: 'products', cells: rows.map((row) => String(row.products)), shrink: 0, min: 8, alignRight: true },
+      { head: 'from', cells: rows.map((row) => row.source), shrink: 1, min: 5 },
+    ];
+    lines.push(fitColumns(columns.map((c) => ({ ...c, paint: prior })), terminal.width).trimEnd());
   }
   lines.push('', 'x PSA 10: price / the same card\'s PSA 10 price; spread: robust sd of ln(ratio) between cards; prior: too few products, the documented prior holds');
-  return `${lines.join('\n')}\n`;
+  return wrapText(`${lines.join('\n')}\n`, terminal.width);
 }

@@ -1,18 +1,19 @@
-/** A price move for people: "+$12.34 (+2.5%)", or "n/a" when either end is unknown. */
+/** A price move for people: "+$12.34 (+2.5%)" in green, a fall in red, or "n/a" when either end is unknown. */
 import type { PriceChange } from '../../service/history.js';
 import type { Confidence } from '../../service/history.js';
 import { formatUsd } from './money.js';
+import { bySign, type Palette } from './terminal.js';
 
-export function formatChange(change: PriceChange): string {
+function formatChange(change: PriceChange, colour: Palette): string {
   if (change.change_minor === null || change.change_pct === null) return 'n/a';
   const sign = change.change_minor > 0 ? '+' : change.change_minor < 0 ? '-' : '±';
   const pct = `${change.change_pct > 0 ? "+" : ""}${change.change_pct.toFixed(1)}`;
-  return `${sign}${formatUsd(Math.abs(change.change_minor))} (${pct}%)`;
+  return bySign(colour, change.change_minor, `${sign}${formatUsd(Math.abs(change.change_minor))} (${pct}%)`);
 }
 
 /** "7d +$12.34 (+2.5%)  30d n/a" */
-export function formatChanges(changes: readonly PriceChange[]): string {
-  return changes.map((c) => `${c.days}d ${formatChange(c)}`).join('  ');
+export function formatChanges(changes: readonly PriceChange[], colour: Palette): string {
+  return changes.map((c) => `${c.days}d ${formatChange(c, colour)}`).join('  ');
 }
 
 /** An interval: "80% $450.00-$540.00"; '' without one. */

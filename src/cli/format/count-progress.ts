@@ -4,6 +4,8 @@
  */
 const REDRAW_MS = 100;
 const BAR_WIDTH = 20;
+/** Below this many seconds, or before the first product, a rate is not yet known: shown as `-/s`. */
+const MIN_RATE_SECONDS = 0.5;
 
 export interface CountProgress {
   update(done: number): void;
@@ -33,6 +35,6 @@ export function createCountProgress(stream: NodeJS.WritableStream, label: string
 export function renderCount(label: string, done: number, total: number, seconds: number): string {
   const fraction = total > 0 ? Math.min(1, done / total) : 1;
   const filled = Math.round(fraction * BAR_WIDTH);
-  const rate = seconds > 0 ? Math.round(done / seconds) : 0;
-  return `${label} [${'#'.repeat(filled)}${' '.repeat(BAR_WIDTH - filled)}] ${Math.floor(fraction * 100)}%  ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} products  ${rate.toLocaleString('en-US')}/s`;
+  const rate = seconds >= MIN_RATE_SECONDS && done > 0 ? Math.round(done / seconds).toLocaleString('en-US') : '-';
+  return `${label} [${'#'.repeat(filled)}${' '.repeat(BAR_WIDTH - filled)}] ${Math.floor(fraction * 100)}%  ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} products  ${rate}/s`;
 }

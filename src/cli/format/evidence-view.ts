@@ -1,13 +1,13 @@
 /**
  * `oracle explain` for people: a plain summary (evidence-summary.ts), then the points (kept or
- * why not, weight, z) fitted to the terminal, then each step in words with its section of
- * docs/methodology.md; every line wrapped to the terminal's width.
+ * why not, weight, z) fitted to the terminal (points left out dimmed), then each step in words
+ * with its section of docs/methodology.md; every line wrapped to the terminal's width.
  */
 import type { EvidenceBody } from '../../domain/evidence.js';
-import { fitColumns } from './columns.js';
+import { fitColumns, type Column } from './columns.js';
 import { summariseEvidence } from './evidence-summary.js';
 import { formatUsd } from './money.js';
-import { wrapText } from './wrap.js';
+import { joinWrapped, wrapText, type Terminal } from './terminal.js';
 
 /** Reasons that cover whole runs of points (their count is shown, not each point). */
 const BULK = new Set(['outside_reference_set', 'older_than_30_days']);
@@ -15,37 +15,45 @@ const BULK = new Set(['outside_reference_set', 'older_than_30_days']);
 /** The reason's code: the text before its first colon. */
 const code = (reason: string) => reason.slice(0, reason.indexOf(':'));
 
-export function renderEvidence(ev: EvidenceBody, width: number): string {
+export function renderEvidence(ev: EvidenceBody, terminal: Terminal): string {
+  const { width, colour } = terminal;
   const lines: string[] = [];
-  const say = (text: string, indent = 0) => lines.push(...wrapText(text, width, indent));
   const who = ev.id === null ? ev.product_key : `${ev.product_key} (refsource ${ev.id})`;
-  say(`${who} · ${ev.slot} · as of ${ev.as_of}`);
-  for (const sentence of summariseEvidence(ev)) say(`  ${sentence}`, 2);
+  lines.push(...joinWrapped([who, ev.slot, `as of ${ev.as_of}`], ' · ', width));
+  for (const sentence of summariseEvidence(ev)) lines.push(`  ${sentence}`);
   lines.push('');
-  say(`Details: price ${ev.price_minor === null ? 'none (no_observations)' : `${formatUsd(ev.price_minor)} (${ev.price_minor} cents)`} · window ${ev.window_hours} h · outlier threshold ${ev.outlier_stddevs} sd · methodology ${ev.methodology}`, 2);
+  lines.push(
+    ...joinWrapped(
+      [
+        `Details: price ${ev.price_minor === null ? 'none (no_observations)' : `${formatUsd(ev.price_minor)} (${ev.price_minor} cents)`}`,
+        `window ${ev.window_hours} h`,
+        `outlier threshold ${ev.outlier_stddevs} sd`,
+        `methodology ${ev.methodology}`,
+      ],
+      ' · ',
+      width,
+    ),
+  );
   lines.push('');
   const kept = ev.points.filter((p) => p.kept).length;
-  say(`Points: ${ev.points.length} read, ${kept} kept (weight: share of its condition's estimate; z: robust z of the filter)`, 2);
+  lines.push(`Points: ${ev.points.length} read, ${kept} kept (weight: share of its condition's estimate; z: robust z of the filter)`);
   // Points left out wholesale (outside the reference set, older than 30 days) are counted, not listed: --json lists every one.
   const p = ev.points.filter((x) => x.reason === null || !BULK.has(code(x.reason)));
   if (p.length > 0) {
-    lines.push(
-      fitColumns(
-        [
-          { head: 'condition', cells: p.map((x) => x.condition), shrink: 0, min: 9 },
-          { head: 'observed_at', cells: p.map((x) => x.observed_at), shrink: 0, min: 20 },
-          { head: 'source', cells: p.map((x) => x.source), shrink: 2, min: 6 },
-          { head: 'price', cells: p.map((x) => formatUsd(x.price_minor)), shrink: 0, min: 5, alignRight: true },
-          { head: 'kept', cells: p.map((x) => (x.reason === null ? 'yes' : code(x.reason))), shrink: 1, min: 4 },
-          { head: 'weight', cells: p.map((x) => x.weight.toFixed(4)), shrink: 0, min: 6, alignRight: true },
-          ...(p.some((x) => x.sales_volume !== undefined)
-            ? [{ head: 'volume', cells: p.map((x) => (x.sales_volume === undefined ? '' : String(x.sales_volume))), shrink: 0, min: 6, alignRight: true }]
-            : []),
-          { head: 'z', cells: p.map((x) => (x.z === null ? '' : `${x.z >= 0 ? '+' : ''}${x.z.toFixed(2)}`)), shrink: 0, min: 5, alignRight: true, optional: true },
-        ],
-        width,
-      ).trimEnd(),
-    );
+    const columns: Column[] = [
+      { head: 'condition', cells: p.map((x) => x.condition), shrink: 0, min: 9 },
+      { head: 'observed_at', cells: p.map((x) => x.observed_at), shrink: 0, min: 20 },
+      { head: 'source', cells: p.map((x) => x.source), shrink: 2, min: 6, lastResort: 1 },
+      { head: 'price', cells: p.map((x) => formatUsd(x.price_minor)), shrink: 0, min: 5, alignRight: true },
+      { head: 'kept', cells: p.map((x) => (x.reason === null ? 'yes' : code(x.reason))), shrink: 1, min: 4 },
+      { head: 'weight', cells: p.map((x) => x.weight.toFixed(4)), shrink: 0, min: 6, alignRight: true },
+      ...(p.some((x) => x.sales_volume !== undefined)
+        ? [{ head: 'volume', cells: p.map((x) => (x.sales_volume === undefined ? '' : String(x.sales_volume))), shrink: 0, min: 6, alignRight: true }]
+        : []),
+      { head: 'z', cells: p.map((x) => (x.z === null ? '' : `${x.z >= 0 ? '+' : ''}${x.z.toFixed(2)}`)), shrink: 0, min: 5, alignRight: true, optional: true },
+    ];
+    const dimLeftOut = (text: string, row: number) => (p[row]!.reason === null ? text : colour.dim(text));
+    lines.push(fitColumns(columns.map((c) => ({ ...c, paint: dimLeftOut })), width).trimEnd());
   }
   // Why each point was left out: one line per distinct reason and condition, with how many it covers.
   const reasons = new Map<string, { condition: string; reason: string; count: number; first: string; last: string; price: number }>();
@@ -64,7 +72,7 @@ export function renderEvidence(ev: EvidenceBody, width: number): string {
     lines.push('Left out:');
     for (const r of reasons.values()) {
       const span = r.count === 1 ? `${r.first} ${formatUsd(r.price)}` : `${r.count} points, ${r.first} to ${r.last}`;
-      say(`  ${r.condition} ${span}: ${r.reason}`, 4);
+      lines.push(`  ${r.condition} ${span}: ${r.reason}`);
     }
   }
   // Sales that named no product: how their title matched this one (docs/feeds.md, "Matched by title").
@@ -72,14 +80,14 @@ export function renderEvidence(ev: EvidenceBody, width: number): string {
   if (matched.length > 0) {
     lines.push('');
     lines.push('Matched by title:');
-    for (const x of matched) say(`  ${x.condition} ${x.observed_at} ${formatUsd(x.price_minor)} ${x.source}: ${x.matched_by}`, 4);
+    for (const x of matched) lines.push(`  ${x.condition} ${x.observed_at} ${formatUsd(x.price_minor)} ${x.source}: ${x.matched_by}`);
   }
   lines.push('');
   lines.push('Steps:');
   ev.steps.forEach((s, i) => {
-    say(`${String(i + 1).padStart(2)}. ${s.name}${s.condition === undefined ? '' : ` (${s.condition})`}, §${s.section}: ${s.text}`, 4);
+    lines.push(`${String(i + 1).padStart(2)}. ${s.name}${s.condition === undefined ? '' : ` (${s.condition})`}, §${s.section}: ${s.text}`);
   });
   lines.push('');
-  say('Sections: docs/methodology.md (each step\'s link is in --json).');
-  return `${lines.join('\n')}\n`;
+  lines.push('Sections: docs/methodology.md (each step\'s link is in --json).');
+  return wrapText(`${lines.join('\n')}\n`, width);
 }

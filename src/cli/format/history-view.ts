@@ -1,36 +1,68 @@
 /**
- * `oracle history` for people: per slot a line chart fitted to the terminal width (asciichart),
- * then first / last / min / max and the change over 7, 30 and 90 days; and the CSV view.
+ * `oracle history` for people: per slot a line chart fitted to the terminal width (asciichart)
+ * with a date axis under it, then first / last / min / max and the change over 7, 30 and 90
+ * days (gains green, losses red); and the CSV view.
  */
 import asciichart from 'asciichart';
 import type { History, HistoryValue, PricedAt } from '../../service/history.js';
 import { formatChanges, formatInterval } from './change.js';
 import { variantWords } from './identity.js';
 import { formatUsd } from './money.js';
+import { wrapLine, type Terminal } from './terminal.js';
 
 const CHART_HEIGHT = 10;
 /** Columns of the y-axis labels ("$13,266.72 ┤"). */
 const LABEL_WIDTH = 13;
 
+/** A span longer than this has its axis in dates; a shorter one in month, day and hour. */
+const AXIS_DATES_AFTER_MS = 2 * 24 * 3_600_000;
+
 /**
- * The prices to draw, at most `columns` of them: each column shows the point nearest its
- * place (a drawn price is always one the history holds). Unpriced points are drawn at the
- * price before them; leading ones are left out.
+ * The prices to draw, at most `columns` of them, and the index of the point each shows: each
+ * column shows the point nearest its place (a drawn price is always one the history holds).
+ * Unpriced points are drawn at the price before them; leading ones are left out.
  */
-function chartSeries(prices: readonly (number | null)[], columns: number): number[] {
+function chartSeries(prices: readonly (number | null)[], columns: number): { prices: number[]; points: number[] } {
   const filled: number[] = [];
+  const points: number[] = [];
   let last: number | null = null;
-  for (const p of prices) {
+  prices.forEach((p, i) => {
     if (p !== null) last = p;
-    if (last !== null) filled.push(last);
-  }
-  if (filled.length <= columns) return filled;
-  return Array.from({ length: columns }, (_, c) => filled[Math.round((c * (filled.length - 1)) / (columns - 1))]!);
+    if (last !== null) {
+      filled.push(last);
+      points.push(i);
+    }
+  });
+  if (filled.length <= columns) return { prices: filled, points };
+  const pick = (c: number) => Math.round((c * (filled.length - 1)) / (columns - 1));
+  return { prices: Array.from({ length: columns }, (_, c) => filled[pick(c)]!), points: Array.from({ length: columns }, (_, c) => points[pick(c)]!) };
+}
+
+/**
+ * The x axis under a chart: the first column's date under it, the last's ending under it and,
+ * where there is room, the middle one's centred, so the eye can place a bump in time (a chart
+ * too narrow for two dates gets `first - last` from its first column).
+ * `axis` is the column of the chart's y axis (where its first point is drawn).
+ */
+function dateAxis(ats: readonly string[], axis: number): string {
+  const long = Date.parse(ats.at(-1)!) - Date.parse(ats[0]!) > AXIS_DATES_AFTER_MS;
+  const label = (at: string) => (long ? at.slice(0, 10) : `${at.slice(5, 10)} ${at.slice(11, 16)}`);
+  const first = label(ats[0]!);
+  const last = label(ats.at(-1)!);
+  const end = axis + ats.length; // one past the last point's column
+  const line = `${' '.repeat(axis)}${first}`;
+  // A chart narrower than two dates: the last follows the first.
+  if (line.length + 2 + last.length > end) return ats.length > 1 ? `${line} - ${last}` : line;
+  const mid = label(ats[Math.floor((ats.length - 1) / 2)]!);
+  const midStart = axis + Math.floor((ats.length - 1) / 2) - Math.floor(mid.length / 2);
+  const withMid = midStart >= line.length + 3 && midStart + mid.length + 3 <= end - last.length ? `${line.padEnd(midStart)}${mid}` : line;
+  return `${withMid.padEnd(end - last.length)}${last}`;
 }
 
 const at = (p: PricedAt | null) => (p === null ? '-' : `${formatUsd(p.price_minor)} (${p.at.slice(0, 10)})`);
 
-export function renderHistory(history: History, width: number): string {
+export function renderHistory(history: History, terminal: Terminal): string {
+  const { width, colour } = terminal;
   const { body, summary, metadata } = history;
   const lines: string[] = [];
   const points = body.points;
@@ -42,23 +74,23 @@ export function renderHistory(history: History, width: number): string {
     lines.push(s.slot);
     const prices = points.map((p) => (p[s.slot] as HistoryValue).price_minor);
     const series = chartSeries(prices, Math.max(10, width - LABEL_WIDTH - 1));
-    if (series.length < 2) {
+    if (series.prices.length < 2) {
       lines.push(s.priced_points === 0 ? '  no price at any point' : '  one priced point: nothing to draw');
     } else {
-      lines.push(
-        asciichart.plot(series, {
-          height: CHART_HEIGHT,
-          format: (x: number) => formatUsd(Math.round(x)).padStart(LABEL_WIDTH - 2),
-        }),
-      );
+      const chart = asciichart.plot(series.prices, {
+        height: CHART_HEIGHT,
+        format: (x: number) => formatUsd(Math.round(x)).padStart(LABEL_WIDTH - 2),
+      });
+      const axis = chart.split('\n').at(-1)!.search(/[\u2524\u253c]/);
+      lines.push(...chart.split('\n').map((row) => row.trimEnd()), colour.dim(dateAxis(series.points.map((i) => points[i]!.at), axis)));
     }
     const interval = formatInterval(history.latest[s.slot] ?? null);
     lines.push(`  last   ${at(s.last)}${interval ? `  interval ${interval}` : ''}`);
     lines.push(`  first  ${at(s.first)}`);
     lines.push(`  min    ${at(s.min)}   max ${at(s.max)}`);
-    lines.push(`  change ${formatChanges(s.changes)}`);
+    lines.push(`  change ${formatChanges(s.changes, colour)}`);
   }
-  return `${lines.join('\n')}\n`;
+  return `${lines.flatMap((l) => wrapLine(l, width)).join('\n')}\n`;
 }
 
 /** CSV: `at`, then per slot its price and interval in cents (empty when unknown). */

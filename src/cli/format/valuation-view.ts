@@ -1,41 +1,44 @@
-/** `oracle value` for people (a table of lines, then the total) and as CSV. */
+/**
+ * `oracle value` for people (a table of lines fitted to the terminal, the key never cut, gains
+ * green and losses red, then the total) and as CSV.
+ */
 import type { Valuation, ValuedLine } from '../../service/valuation.js';
 import { csvLine } from '../../domain/csv.js';
-import { fitColumns, type Column } from './columns.js';
+import { fitTable, type Column } from './columns.js';
 import { cellText } from './export-rows.js';
 import { formatUsd } from './money.js';
+import { bySign, wrapLine, type Terminal } from './terminal.js';
 
 const usd = (cents: number | null) => (cents === null ? '-' : formatUsd(cents));
 const signed = (cents: number | null) => (cents === null ? '-' : `${cents > 0 ? '+' : cents < 0 ? '-' : '±'}${formatUsd(Math.abs(cents))}`);
 const range = (low: number | null, high: number | null) => (low === null || high === null ? '-' : `${formatUsd(low)}-${formatUsd(high)}`);
 
-export function renderValuation(v: Valuation, width: number): string {
+export function renderValuation(v: Valuation, terminal: Terminal): string {
+  const { width, colour } = terminal;
   const lines = v.lines;
   const cells = (pick: (l: ValuedLine) => string) => lines.map(pick);
   const columns: Column[] = [
-    { head: 'line', cells: cells((l) => String(l.line)), shrink: 0, min: 4, alignRight: true },
-    { head: 'product key', cells: cells((l) => l.product_key), shrink: 1, min: 16 },
+    { head: 'line', cells: cells((l) => String(l.line)), shrink: 0, min: 4, alignRight: true, lastResort: 1 },
+    { head: 'product key', cells: cells((l) => l.product_key), shrink: 0, min: 16, keep: true },
     { head: 'cond', cells: cells((l) => l.condition), shrink: 0, min: 4 },
     { head: 'qty', cells: cells((l) => l.quantity.toLocaleString('en-US')), shrink: 0, min: 3, alignRight: true },
     { head: 'unit', cells: cells((l) => (l.unit_price_minor === null ? 'no price' : formatUsd(l.unit_price_minor))), shrink: 0, min: 4, alignRight: true },
     { head: 'subtotal', cells: cells((l) => usd(l.subtotal_minor)), shrink: 0, min: 8, alignRight: true },
   ];
   if (lines.some((l) => l.cost_basis_minor !== null)) {
-    columns.push({ head: 'gain', cells: cells((l) => signed(l.gain_minor)), shrink: 0, min: 4, alignRight: true });
+    columns.push({ head: 'gain', cells: cells((l) => signed(l.gain_minor)), shrink: 0, min: 4, alignRight: true, paint: (text, r) => bySign(colour, lines[r]!.gain_minor, text) });
   }
   const t = v.total;
-  const table = lines.length > 0 ? fitColumns(columns, width).trimEnd().split('\n') : ['no line could be valued'];
+  const table = fitTable(columns, width);
+  const anyInterval = lines.some((o) => o.subtotal_low_minor !== null);
   // An interval does not fit beside the rest in 80 columns: it gets its own line under its row.
-  const out = lines.some((l) => l.subtotal_low_minor !== null || l.unpriced_reason !== null)
-    ? table.flatMap((row, i) => {
-        const l = lines[i - 1];
-        if (!l) return [row];
-        if (l.unpriced_reason !== null) return [row, `      ${l.unpriced_reason}`];
-        if (l.subtotal_low_minor === null && !lines.some((o) => o.subtotal_low_minor !== null)) return [row];
-        const level = l.level === null ? '' : `${Math.round(l.level * 100)}% `;
-        return [row, `      interval ${l.subtotal_low_minor === null ? '-' : `${level}${range(l.subtotal_low_minor, l.subtotal_high_minor)}`} (unit ${range(l.unit_low_minor, l.unit_high_minor)})`];
-      })
-    : table;
+  const under = (l: ValuedLine): string[] => {
+    if (l.unpriced_reason !== null) return [`      ${l.unpriced_reason}`];
+    if (l.subtotal_low_minor === null && !anyInterval) return [];
+    const level = l.level === null ? '' : `${Math.round(l.level * 100)}% `;
+    return [colour.dim(`      interval ${l.subtotal_low_minor === null ? '-' : `${level}${range(l.subtotal_low_minor, l.subtotal_high_minor)}`} (unit ${range(l.unit_low_minor, l.unit_high_minor)})`)];
+  };
+  const out = lines.length > 0 ? [...table.head, ...table.rows.flatMap((row, i) => [...row, ...under(lines[i]!)])] : ['no line could be valued'];
   out.push('');
   const counted = `${t.priced_lines} line${t.priced_lines === 1 ? '' : 's'} priced${t.unpriced_lines > 0 ? `, ${t.unpriced_lines} without a price (not counted)` : ''}`;
   out.push(`total:       ${formatUsd(t.value_minor)}  (${counted})`);
@@ -45,10 +48,11 @@ export function renderValuation(v: Valuation, width: number): string {
       : `interval:    ${t.level === null ? '' : `${Math.round(t.level * 100)}% `}${range(t.low_minor, t.high_minor)}  (sum of the lines' intervals)`,
   );
   if (t.cost_basis_minor !== null) {
-    out.push(`cost basis:  ${formatUsd(t.cost_basis_minor)}  gain ${signed(t.gain_minor)}${t.gain_pct === null ? '' : ` (${t.gain_pct > 0 ? '+' : ''}${t.gain_pct.toFixed(1)}%)`}`);
+    const gain = `${signed(t.gain_minor)}${t.gain_pct === null ? '' : ` (${t.gain_pct > 0 ? '+' : ''}${t.gain_pct.toFixed(1)}%)`}`;
+    out.push(`cost basis:  ${formatUsd(t.cost_basis_minor)}  gain ${bySign(colour, t.gain_minor, gain)}`);
   }
   out.push(`as of:       ${v.at}`);
-  return `${out.join('\n')}\n`;
+  return `${out.flatMap((l) => wrapLine(l, width)).join('\n')}\n`;
 }
 
 const CSV_COLUMNS = [

@@ -33,10 +33,22 @@ describe('the catalog table', () => {
     for (const e of ENTRIES) expect(lines.some((l) => l.startsWith(`${e.product_key} `) && l.includes(` ${e.tcgplayer_id} `))).toBe(true);
   });
 
-  it('cuts the key last, when nothing else is left to give way, and never an id', () => {
+  it('never cuts a key: at 60 columns the ids give way and the key is whole on its line', () => {
     const table = renderCatalogTable(ENTRIES, 60);
-    expect(table).toMatch(/^pokemon-base-set-1st-edit… +1st Ed Holo +42346 +- +0$/m);
+    expect(table).toMatch(/^pokemon-base-set-1st-edition-alakazam-1 +1st Ed Holo +0$/m);
     for (const line of table.split('\n')) expect(line.length, line).toBeLessThanOrEqual(60);
+  });
+
+  it('wraps a key wider than the table leaves it after a hyphen, and cuts nothing under --wide (Infinity)', () => {
+    const long = entry({ product_key: 'pokemon-sword-and-shield-brilliant-stars-trainer-gallery-charizard-tg03' });
+    const table = renderCatalogTable([long], 40);
+    for (const line of table.split('\n')) expect(line.length, line).toBeLessThanOrEqual(40);
+    // Stacked: the key on lines of its own (broken after a hyphen, being wider than 40), the rest indented under it.
+    expect(table.split('\n').filter((l) => !l.startsWith(' ')).join('')).toContain(`product key${long.product_key}`);
+    expect(table).toMatch(/^ {2}name +.* obs$/m);
+    const wide = renderCatalogTable(ENTRIES, Infinity);
+    expect(wide).not.toContain('…');
+    expect(wide).toContain('Alakazam 001/102 Holo Rare');
   });
 
   it('gives up the set, then the name, before it cuts a key; shows them all when there is room', () => {
