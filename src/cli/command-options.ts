@@ -22,6 +22,16 @@ const pricingShape = { windowHours: z.int(), outlierStddevs: z.int(), at: epochM
 
 export const priceOptions = z.object({ ...pricingShape, refsource: text, json: flag, extraGrades: flag });
 export const explainOptions = z.object({ ...pricingShape, refsource: text, slot: text, json: flag });
+export const salesOptions = z.object({
+  ...pricingShape,
+  refsource: text,
+  condition: text,
+  /** The span in ms. */
+  span: z.optional(z.number()),
+  limit: z.int(),
+  json: flag,
+  csv: flag,
+});
 export const valueOptions = z.object({ ...pricingShape, json: flag, csv: flag });
 export const exportOptions = z.object({ ...pricingShape, format: z.enum(['ndjson', 'csv']), out: text });
 

@@ -3,7 +3,9 @@
  * Actions import their command module only when run, so each command loads only what it needs.
  */
 import { Command, Option } from 'commander';
-import { every, slots } from '../domain/history.js';
+import { every, slots, stepMs } from '../domain/history.js';
+import { slot as slotInput } from '../domain/evidence.js';
+import { SALES_LIMIT, salesLimit, span } from '../domain/sales.js';
 import { instant, observedAt, snapshotDate, snapshotWindow } from '../domain/params.js';
 import { searchText } from '../domain/search.js';
 import { FORMAT_NAMES } from '../ingest/formats/names.js';
@@ -177,6 +179,29 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
       ),
     )
     .action(lazy_(() => import('./commands/explain.js')));
+
+  program
+    .command('sales')
+    .description('the recent observations of a product, newest first: date, condition, source, price, kept in the price or why not')
+    .argument('[product_key]', 'catalog key of the product')
+    .addOption(refsourceOption())
+    .addOption(configOption('--condition <condition>', 'only this condition, as written: ungraded, psa10, "PSA 10", "BGS 9.5" (default: every condition)', { parse: viaSchema(slotInput) }))
+    .addOption(configOption('--span <span>', 'only the observations of this span before --at: 12h, 30d, 2w (default: everything its price read)', { parse: viaSchema(span, stepMs) }))
+    .addOption(schemaOption('--limit <n>', `the most observations listed, ${SALES_LIMIT.min}-${SALES_LIMIT.max}`, salesLimit))
+    .addOption(atOption(now, 'as of this ISO-8601 time with zone, now at the latest'))
+    .addOption(windowHoursOption())
+    .addOption(outlierStddevsOption())
+    .option('--json', 'print {product_key, product_name, condition, as_of, since, total, kept, limit, sales: [{condition, observed_at, source, price_minor, kept, reason, z, weight}]} (the API body)')
+    .addOption(new Option('--csv', 'print CSV: one row per observation, the reason in full').conflicts('json'))
+    .addHelpText(
+      'after',
+      examples(
+        'oracle sales pokemon-base-set-charizard-4-102',
+        'oracle sales pokemon-base-set-charizard-4-102 --condition "PSA 10" --span 30d',
+        'oracle sales --refsource 631245 --limit 200 --csv > sales.csv',
+      ),
+    )
+    .action(lazy_(() => import('./commands/sales.js')));
 
   program
     .command('snapshot')

@@ -60,6 +60,12 @@ export const every = z._default(
   HISTORY_DEFAULT_EVERY,
 );
 
+/** The length of a step `STEP` took (`7d`), in ms. */
+export function stepMs(step: string): number {
+  const [, n, unit] = STEP.exec(step) as RegExpExecArray;
+  return Number(n) * STEP_UNITS[unit as keyof typeof STEP_UNITS];
+}
+
 /** `word` in any case, as a pattern without flags (JSON Schema patterns have none). */
 const anyCase = (word: string) => word.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`);
 const ANY_SLOT = `(?:${SLOT_KEYS.map(anyCase).join('|')})`;
@@ -88,8 +94,7 @@ export const slots = z._default(
  */
 export function parseHistoryRequest(raw: RawHistoryRequest, now: number, names: HistoryNames = API_HISTORY_NAMES): HistoryRequest {
   const request = { slots: raw.slots ?? HISTORY_DEFAULT_SLOTS.join(','), every: raw.every ?? HISTORY_DEFAULT_EVERY };
-  const [, n, unit] = STEP.exec(request.every) as RegExpExecArray;
-  const ms = Number(n) * STEP_UNITS[unit as keyof typeof STEP_UNITS];
+  const ms = stepMs(request.every);
   const to = asOf(raw.to, now, names.to);
   const from = raw.from === undefined ? to - HISTORY_DEFAULT_DAYS * DAY_MS : asOf(raw.from, now, names.from);
   if (from > to) throw new InvalidParameterError(names.from, `${names.from} must not be later than ${names.to}`);

@@ -5,8 +5,8 @@
  */
 import type { PricingBundle, PricingParams } from '../domain/bundle.js';
 import { NoCatalogMappingError, UnknownProductError } from '../domain/errors.js';
-import { computeBundle, computeExtraGrades, explainSlot, pointsRequest, timelineOfColumns, type Calibration, type ComputeBundleInput } from '../engine/index.js';
-import type { EvidenceBody } from '../domain/evidence.js';
+import { computeBundle, computeExtraGrades, explainSlot, pointsRequest, productSales, timelineOfColumns, type Calibration, type ComputeBundleInput } from '../engine/index.js';
+import type { EvidenceBody, EvidencePoint } from '../domain/evidence.js';
 import type { PointReadOptions, Store, StoredProduct } from '../store/store.js';
 import { parseCalibration } from './calibration.js';
 import { suggestKeys } from './suggest.js';
@@ -35,6 +35,11 @@ export interface Pricing {
   price(product: StoredProduct, params: PricingParams, id: string | null, extraGrades?: boolean): Promise<PricingBundle>;
   /** The evidence of one slot (`ungraded`, `psa9`, an extra grade `bgs9.5` ...) of the bundle `price` gives: its points and steps. */
   explain(product: StoredProduct, slot: string, params: PricingParams, id: string | null): Promise<EvidenceBody>;
+  /**
+   * The observations the pricing of `product` at `params` reads, of one condition or (null)
+   * every condition and extra grade, newest first, each kept or not with the engine's reason.
+   */
+  sales(product: StoredProduct, condition: string | null, params: PricingParams, id: string | null): Promise<EvidencePoint[]>;
   /**
    * Prices a product over a snapshot day, the window `parseSnapshotDate` gives
    * (00:00Z of the date to 00:00Z of the next day).
@@ -155,6 +160,10 @@ export function createPricing(store: Store): Pricing {
     value: (rows, problems, params) => valueCollection({ productByKey, productByRefsource, price }, rows, problems, params),
     async explain(product, slot, params, id) {
       return explainSlot(await readInput(product, params, id, isExtraCondition(slot), { matchedBy: true }), slot);
+    },
+    async sales(product, condition, params, id) {
+      const extra = condition === null || isExtraCondition(condition);
+      return productSales(await readInput(product, params, id, extra, { matchedBy: true }), condition);
     },
     priceSeries,
     async history(product, params, request, id) {
