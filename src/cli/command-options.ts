@@ -32,6 +32,13 @@ export const salesOptions = z.object({
   json: flag,
   csv: flag,
 });
+export const moversOptions = z.object({
+  ...pricingShape,
+  condition: z.string(),
+  span: z.object({ text: z.string(), ms: z.number() }),
+  limit: z.int(),
+  json: flag,
+});
 export const valueOptions = z.object({ ...pricingShape, json: flag, csv: flag });
 export const exportOptions = z.object({ ...pricingShape, format: z.enum(['ndjson', 'csv']), out: text });
 

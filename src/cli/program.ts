@@ -6,6 +6,7 @@ import { Command, Option } from 'commander';
 import { every, slots, stepMs } from '../domain/history.js';
 import { slot as slotInput } from '../domain/evidence.js';
 import { SALES_LIMIT, salesLimit, span } from '../domain/sales.js';
+import { MOVERS_DEFAULT_SPAN, MOVERS_LIMIT, MOVERS_MIN_OBSERVATIONS, moversCondition, moversLimit } from '../domain/movers.js';
 import { instant, observedAt, snapshotDate, snapshotWindow } from '../domain/params.js';
 import { searchText } from '../domain/search.js';
 import { FORMAT_NAMES } from '../ingest/formats/names.js';
@@ -202,6 +203,29 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
       ),
     )
     .action(lazy_(() => import('./commands/sales.js')));
+
+  program
+    .command('movers')
+    .description("the catalog's biggest gainers and losers of one slot over a span, by the price oracle price gives at its two ends")
+    .addOption(schemaOption('--condition <condition>', 'the slot: ungraded, or a grader and grade 7-10 as written (psa10, "PSA 10", bgs9)', moversCondition))
+    .addOption(
+      configOption('--span <span>', 'how far back the move is measured: 12h, 7d, 30d, 2w', {
+        default: { text: MOVERS_DEFAULT_SPAN, ms: stepMs(MOVERS_DEFAULT_SPAN) },
+        defaultText: MOVERS_DEFAULT_SPAN,
+        parse: viaSchema(span, (text) => ({ text, ms: stepMs(text) })),
+      }),
+    )
+    .addOption(schemaOption('--limit <n>', `products listed on each side, ${MOVERS_LIMIT.min}-${MOVERS_LIMIT.max}`, moversLimit))
+    .addOption(atOption(now, 'the end of the span, ISO-8601 with zone, now at the latest'))
+    .addOption(windowHoursOption())
+    .addOption(outlierStddevsOption())
+    .option('--json', 'print {condition, span, from, to, min_observations, candidates, priced, gainers, losers} (the API body)')
+    .addHelpText(
+      'after',
+      `\nOnly products with at least ${MOVERS_MIN_OBSERVATIONS} observations of the condition in the span are\nlisted: a move of one or two sales is noise.\n` +
+        examples('oracle movers', 'oracle movers --span 30d --condition "PSA 10"', 'oracle movers --limit 50 --json | jq \'.gainers[].product_key\''),
+    )
+    .action(lazy_(() => import('./commands/movers.js')));
 
   program
     .command('snapshot')

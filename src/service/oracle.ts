@@ -17,6 +17,8 @@ import type { CollectionRow, RowProblem } from '../domain/collection.js';
 import { InvalidParameterError } from '../domain/errors.js';
 import type { EvidenceBody } from '../domain/evidence.js';
 import type { SalesBody } from '../domain/sales.js';
+import type { MoversBody } from '../domain/movers.js';
+import { findMovers, type MoversQuery } from './movers.js';
 import type { HistoryRequest } from '../domain/history.js';
 import { REFSOURCE_ID } from '../domain/params.js';
 import type { CatalogEntry } from '../domain/product.js';
@@ -116,6 +118,11 @@ export interface Oracle {
    * them, newest first, each kept or left out of its price with the engine's reason.
    */
   sales(ref: ProductRef, query: SalesQuery, now: number): Promise<SalesBody>;
+  /**
+   * The catalog's biggest gainers and losers of one slot over `query.spanMs` before
+   * `query.asOf`, among the products with MOVERS_MIN_OBSERVATIONS of its condition in the span.
+   */
+  movers(query: MoversQuery): Promise<MoversBody>;
   /** The value of a collection's rows as of `params.asOf`; `problems` are the file's bad records. */
   value(rows: readonly CollectionRow[], problems: readonly RowProblem[], params: PricingParams): Promise<Valuation>;
   /** Every product's bundle as of `params.asOf`, in catalog row order, in constant memory. */
@@ -283,6 +290,8 @@ export function createOracle(deps: OracleDeps): Oracle {
         sales: matching.slice(0, query.limit),
       };
     },
+
+    movers: async (query) => findMovers(store, currentPricing(), query),
 
     value: async (rows, problems, params) => currentPricing().value(rows, problems, params),
 

@@ -68,6 +68,17 @@ export interface ProductStore {
   catalogJson(): Promise<string>;
   /** Keys of the products sharing the most (and rarest) words with `text`, best first: "did you mean" candidates. */
   keysLike(text: string, limit: number): Promise<string[]>;
+  /**
+   * The products with at least `minObservations` observations of `condition` in [from, to), by
+   * id, each with that count (`oracle movers`' candidates): a range count per product over the
+   * pricing index, so its cost follows the catalog, not the observations outside the range.
+   */
+  activeIn(condition: string, from: number, to: number, minObservations: number): Promise<ActiveProduct[]>;
+}
+
+/** A product and how many observations of a condition it has in a range. */
+export interface ActiveProduct extends StoredProduct {
+  observations: number;
 }
 
 /** What a point read carries beyond what pricing needs. */

@@ -27,9 +27,10 @@ export function renderSales(body: SalesBody, width: number): string {
   lines.push(`${body.product_name} · ${who}`);
   const what = body.condition === null ? 'every condition' : conditionLabel(body.condition);
   const span = body.since === null ? 'read for its price' : `since ${body.since}`;
-  lines.push(`${what} · as of ${body.as_of} · ${span} · window ${body.window_hours} h · outliers beyond ${body.outlier_stddevs} sd`);
-  const shown = body.sales.length < body.total ? `the newest ${body.sales.length} of ` : '';
-  lines.push(`${shown}${body.total} observation${body.total === 1 ? '' : 's'}, ${body.kept} kept in the price`);
+  lines.push(`${what} · as of ${body.as_of} · ${span}`);
+  const shown = body.sales.length < body.total ? `newest ${body.sales.length} of ` : '';
+  const counts = `${shown}${body.total} observation${body.total === 1 ? '' : 's'}, ${body.kept} kept`;
+  lines.push(`${counts} (window ${body.window_hours} h, outlier threshold ${body.outlier_stddevs} sd)`);
   const s = body.sales;
   if (s.length === 0) return `${lines.join('\n')}\n`;
   lines.push('');
