@@ -28,6 +28,14 @@ export const moversSpan = z._default(span, MOVERS_DEFAULT_SPAN);
 /** `limit` / `--limit`: the most products listed on each side. */
 export const moversLimit = integerWithDefault(MOVERS_LIMIT);
 
+/**
+ * A pattern of texts `moversCondition` takes, for the API document (JSON Schema has no parser):
+ * ungraded, raw, or a matrix grader and a grade 7-10, any case, with or without a space. It
+ * takes a little more (`PSA 10 Gem Mint`, `Beckett 9`); every text this matches it takes.
+ */
+export const MOVERS_CONDITION_PATTERN =
+  '^\\s*(?:[Uu][Nn][Gg][Rr][Aa][Dd][Ee][Dd]|[Rr][Aa][Ww]|(?:[Pp][Ss][Aa]|[Bb][Gg][Ss]|[Cc][Gg][Cc]|[Ss][Gg][Cc]) ?(?:10|[789]))\\s*$';
+
 /** `condition` / `--condition`: a slot of the bundle, as people write it (`PSA 10`, `psa10`, `raw`); its value is the slot key. */
 export const moversCondition = z._default(
   z.pipe(

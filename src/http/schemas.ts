@@ -18,7 +18,7 @@ import type { PricingQuery } from '../service/oracle.js';
 import { slot as slotInput, SLOT_PATTERN, type EvidenceBody } from '../domain/evidence.js';
 import { unprocessableInputs } from './input.js';
 import { SALES_LIMIT, salesLimit, span, type SalesBody } from '../domain/sales.js';
-import { MOVERS_DEFAULT_SPAN, MOVERS_LIMIT, moversCondition, moversLimit, moversSpan, type MoversBody } from '../domain/movers.js';
+import { MOVERS_CONDITION_PATTERN, MOVERS_DEFAULT_SPAN, MOVERS_LIMIT, moversCondition, moversLimit, moversSpan, type MoversBody } from '../domain/movers.js';
 
 /**
  * A domain input schema (domain/params.ts and its siblings) as one field of a request schema,
@@ -85,7 +85,9 @@ export const salesQuery = z.object({
 });
 
 export const moversQuery = z.object({
-  condition: field(moversCondition, { description: 'The slot, any case, with or without a space: `ungraded` (default), or a grader and a grade 7-10 (`psa10`, `PSA 10`, `bgs9`).' }),
+  condition: field(moversCondition, {
+    pattern: MOVERS_CONDITION_PATTERN,
+    description: 'The slot, any case, with or without a space: `ungraded` (default), or a grader and a grade 7-10 (`psa10`, `PSA 10`, `bgs9`).' }),
   span: field(moversSpan, { description: `How far back from \`at\` the move is measured: \`<n>h\`, \`<n>d\` or \`<n>w\` (default ${MOVERS_DEFAULT_SPAN}).` }),
   limit: field(moversLimit, { description: `Products listed on each side (${MOVERS_LIMIT.min}-${MOVERS_LIMIT.max}).` }),
   at,
