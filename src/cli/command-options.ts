@@ -39,7 +39,7 @@ export const moversOptions = z.object({
   limit: z.int(),
   json: flag,
 });
-export const valueOptions = z.object({ ...pricingShape, json: flag, csv: flag });
+export const valueOptions = z.object({ ...pricingShape, json: flag, csv: flag, history: flag, from: text, to: text, every: text });
 export const exportOptions = z.object({ ...pricingShape, format: z.enum(['ndjson', 'csv']), out: text });
 
 export const historyOptions = z.object({

@@ -135,15 +135,23 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
   program
     .command('value')
     .description("value a collection: each line's unit price, interval and subtotal, the total with its interval, the gain against cost basis")
-    .argument('<collection.csv>', "CSV with product_key or refsource_id, condition, quantity[, cost_basis_minor]; '-' for stdin")
+    .argument('<collection.csv>', "CSV with product_key or refsource_id, condition, quantity[, cost_basis ($12.50) or cost_basis_minor (cents)]; '-' for stdin")
     .addOption(atOption(now, 'value as of this ISO-8601 time with zone, now at the latest'))
+    .addOption(new Option('--history', "the collection's value at every step of a span, charted, instead of at one instant").conflicts('at'))
+    .addOption(schemaOption('--from <time>', 'with --history: first instant, ISO-8601 with zone (default: 90 days before --to)', instant))
+    .addOption(schemaOption('--to <time>', 'with --history: last instant, ISO-8601 with zone (default: now)', instant))
+    .addOption(configOption('--every <step>', 'with --history: step between points, <n>h, <n>d or <n>w, at most 1,000 points (default: 1d)', { parse: viaSchema(every) }))
     .addOption(windowHoursOption())
     .addOption(outlierStddevsOption())
-    .option('--json', 'print {at, lines, total, problems} as JSON')
-    .addOption(new Option('--csv', 'print CSV: one row per line, then a total row').conflicts('json'))
+    .option('--json', 'print {at, lines, total, problems} as JSON (with --history: {from, to, every, lines, cost_basis_minor, points, change_minor, change_pct, gain_minor, problems})')
+    .addOption(new Option('--csv', 'print CSV: one row per line, then a total row (with --history: at, value_minor, priced_lines)').conflicts('json'))
     .addHelpText(
       'after',
-      examples('oracle value my-cards.csv', 'oracle value my-cards.csv --at 2026-10-01T00:00:00Z --csv > value-october.csv'),
+      examples(
+        'oracle value my-cards.csv',
+        'oracle value my-cards.csv --at 2026-10-01T00:00:00Z --csv > value-october.csv',
+        'oracle value my-cards.csv --history --from 2026-08-01T00:00:00Z --every 1w',
+      ),
     )
     .action(lazy_(() => import('./commands/value.js')));
 

@@ -32,6 +32,7 @@ import type { KeyIdentity, KeyVerifier } from './keys.js';
 import { createPricing, type PricedWithChanges, type Pricing, type ProductRef, type SeriesParams } from './pricing.js';
 import { createOfflineResolver, type RefsourceResolver, type Resolution, type ResolverMode, type UpstreamStats } from './refsource-resolver.js';
 import type { Valuation } from './valuation.js';
+import type { ValuationHistory } from './valuation-history.js';
 
 // keys.ts is imported on first use, not at load, because it loads node:crypto, which commands that never touch keys should not pay for at start-up (test/cli/start-up.test.ts).
 const loadKeys = () => import('./keys.js');
@@ -123,6 +124,8 @@ export interface Oracle {
    * `query.asOf`, among the products with MOVERS_MIN_OBSERVATIONS of its condition in the span.
    */
   movers(query: MoversQuery): Promise<MoversBody>;
+  /** The value of a collection's rows at each instant of `request` (`oracle value --history`); `problems` are the file's bad records. */
+  valueHistory(rows: readonly CollectionRow[], problems: readonly RowProblem[], params: SeriesParams, request: HistoryRequest): Promise<ValuationHistory>;
   /** The value of a collection's rows as of `params.asOf`; `problems` are the file's bad records. */
   value(rows: readonly CollectionRow[], problems: readonly RowProblem[], params: PricingParams): Promise<Valuation>;
   /** Every product's bundle as of `params.asOf`, in catalog row order, in constant memory. */
@@ -293,6 +296,7 @@ export function createOracle(deps: OracleDeps): Oracle {
 
     movers: async (query) => findMovers(store, currentPricing(), query),
 
+    valueHistory: async (rows, problems, params, request) => currentPricing().valueHistory(rows, problems, params, request),
     value: async (rows, problems, params) => currentPricing().value(rows, problems, params),
 
     async exportBundles(params) {

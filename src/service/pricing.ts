@@ -14,6 +14,7 @@ import { historyOf, priceChange, PRICE_CHANGE_DAYS, type History, type PriceChan
 import type { HistoryRequest } from '../domain/history.js';
 import type { CollectionRow, RowProblem } from '../domain/collection.js';
 import { valueCollection, type Valuation } from './valuation.js';
+import { valueHistory, type ValuationHistory } from './valuation-history.js';
 import { DAY_MS, toIsoUtc } from '../domain/time.js';
 import { isExtraCondition } from '../domain/conditions.js';
 
@@ -52,6 +53,8 @@ export interface Pricing {
   priceSeries(product: StoredProduct, params: SeriesParams, instants: readonly number[], id: string | null): Promise<PricingBundle[]>;
   /** The history of a product's slots over the request's instants, with its summary. */
   history(product: StoredProduct, params: SeriesParams, request: HistoryRequest, id: string | null): Promise<History>;
+  /** The value of a collection's rows at each instant of `request` (valuation-history.ts). */
+  valueHistory(rows: readonly CollectionRow[], problems: readonly RowProblem[], params: SeriesParams, request: HistoryRequest): Promise<ValuationHistory>;
   /** The value of a collection's rows as of `params.asOf` (valuation.ts); `problems` are the file's bad records. */
   value(rows: readonly CollectionRow[], problems: readonly RowProblem[], params: PricingParams): Promise<Valuation>;
   /**
@@ -157,6 +160,7 @@ export function createPricing(store: Store): Pricing {
         after = page.at(-1)!.id;
       }
     },
+    valueHistory: (rows, problems, params, request) => valueHistory({ productByKey, productByRefsource, priceSeries }, rows, problems, params, request),
     value: (rows, problems, params) => valueCollection({ productByKey, productByRefsource, price }, rows, problems, params),
     async explain(product, slot, params, id) {
       return explainSlot(await readInput(product, params, id, isExtraCondition(slot), { matchedBy: true }), slot);

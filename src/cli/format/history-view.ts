@@ -8,16 +8,16 @@ import { formatChanges, formatInterval } from './change.js';
 import { variantWords } from './identity.js';
 import { formatUsd } from './money.js';
 
-const CHART_HEIGHT = 10;
+export const CHART_HEIGHT = 10;
 /** Columns of the y-axis labels ("$13,266.72 ┤"). */
-const LABEL_WIDTH = 13;
+export const LABEL_WIDTH = 13;
 
 /**
  * The prices to draw, at most `columns` of them: each column shows the point nearest its
  * place (a drawn price is always one the history holds). Unpriced points are drawn at the
  * price before them; leading ones are left out.
  */
-function chartSeries(prices: readonly (number | null)[], columns: number): number[] {
+export function chartSeries(prices: readonly (number | null)[], columns: number): number[] {
   const filled: number[] = [];
   let last: number | null = null;
   for (const p of prices) {

@@ -14,7 +14,9 @@ export function renderValuation(v: Valuation, width: number): string {
   const cells = (pick: (l: ValuedLine) => string) => lines.map(pick);
   const columns: Column[] = [
     { head: 'line', cells: cells((l) => String(l.line)), shrink: 0, min: 4, alignRight: true },
-    { head: 'product key', cells: cells((l) => l.product_key), shrink: 1, min: 16 },
+    // The key is what a user copies into other commands: the name gives way before it is cut.
+    { head: 'product key', cells: cells((l) => l.product_key), shrink: 2, min: 16, cutLast: true },
+    { head: 'name', cells: cells((l) => l.product_name), shrink: 1, min: 6, lastResort: 1 },
     { head: 'cond', cells: cells((l) => l.condition), shrink: 0, min: 4 },
     { head: 'qty', cells: cells((l) => l.quantity.toLocaleString('en-US')), shrink: 0, min: 3, alignRight: true },
     { head: 'unit', cells: cells((l) => (l.unit_price_minor === null ? 'no price' : formatUsd(l.unit_price_minor))), shrink: 0, min: 4, alignRight: true },
@@ -53,7 +55,7 @@ export function renderValuation(v: Valuation, width: number): string {
 
 const CSV_COLUMNS = [
   'line', 'product_key', 'refsource_id', 'condition', 'quantity', 'unit_price_minor', 'unit_low_minor', 'unit_high_minor',
-  'subtotal_minor', 'subtotal_low_minor', 'subtotal_high_minor', 'cost_basis_minor', 'gain_minor',
+  'subtotal_minor', 'subtotal_low_minor', 'subtotal_high_minor', 'cost_basis_minor', 'gain_minor', 'product_name',
 ] as const;
 
 type CsvRow = Partial<Record<(typeof CSV_COLUMNS)[number], unknown>>;

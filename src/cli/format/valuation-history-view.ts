@@ -1,0 +1,37 @@
+/** `oracle value --history` for people (the collection's value charted, then its change and gain) and as CSV. */
+import asciichart from 'asciichart';
+import type { ValuationHistory } from '../../service/valuation-history.js';
+import { CHART_HEIGHT, chartSeries, LABEL_WIDTH } from './history-view.js';
+import { formatUsd } from './money.js';
+
+const signed = (cents: number) => `${cents > 0 ? '+' : cents < 0 ? '-' : '±'}${formatUsd(Math.abs(cents))}`;
+
+export function renderValuationHistory(h: ValuationHistory, width: number): string {
+  const points = h.points;
+  const lines = [
+    `Collection value, ${h.lines} line${h.lines === 1 ? '' : 's'}: ${h.from} -> ${h.to}, every ${h.every}, ${points.length} point${points.length === 1 ? '' : 's'}`,
+    '',
+  ];
+  const priced = points.map((p) => (p.priced_lines === 0 ? null : p.value_minor));
+  const series = chartSeries(priced, Math.max(10, width - LABEL_WIDTH - 1));
+  if (series.length < 2) lines.push(priced.every((p) => p === null) ? '  no line is priced at any point' : '  one priced point: nothing to draw');
+  else lines.push(asciichart.plot(series, { height: CHART_HEIGHT, format: (x: number) => formatUsd(Math.round(x)).padStart(LABEL_WIDTH - 2) }));
+  const first = points[0]!;
+  const last = points.at(-1)!;
+  const of = (p: typeof first) => `${formatUsd(p.value_minor)} (${p.at.slice(0, 10)}, ${p.priced_lines} of ${h.lines} lines priced)`;
+  lines.push('', `first:       ${of(first)}`, `last:        ${of(last)}`);
+  lines.push(
+    h.change_minor === null
+      ? 'change:      - (not every line is priced at both ends)'
+      : `change:      ${signed(h.change_minor)}${h.change_pct === null ? '' : ` (${h.change_pct > 0 ? '+' : ''}${h.change_pct.toFixed(1)}%)`}`,
+  );
+  if (h.cost_basis_minor !== null) {
+    lines.push(`cost basis:  ${formatUsd(h.cost_basis_minor)}  gain ${h.gain_minor === null ? '- (not every line has a cost basis and a price)' : signed(h.gain_minor)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** One row per instant: `at,value_minor,priced_lines`. */
+export function renderValuationHistoryCsv(h: ValuationHistory): string {
+  return `${['at,value_minor,priced_lines', ...h.points.map((p) => `${p.at},${p.value_minor},${p.priced_lines}`)].join('\n')}\n`;
+}
