@@ -1,4 +1,6 @@
-/** `oracle sales` and `oracle movers` in process over a real database (SQLite, or PostgreSQL in the `postgres` project). */
+/** `oracle sales`, `oracle movers` and `oracle value`'s cost basis and --history in process over a real database (SQLite, or PostgreSQL in the `postgres` project). */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PricingBundle } from '../../src/domain/bundle.js';
 import { toIsoUtc } from '../../src/domain/time.js';
@@ -8,6 +10,7 @@ import { AS_OF, AS_OF_MS, marketDatabase, OUTLIER_AT } from './_market-database.
 
 const DAY = 86_400_000;
 let db: string;
+let dir: string;
 const cli = (...args: string[]) => runOracle(['--db', db, ...args], { now: AS_OF_MS });
 
 async function json(...args: string[]) {
@@ -20,7 +23,8 @@ async function json(...args: string[]) {
 const bundleAt = (key: string, at: number): Promise<PricingBundle> => json('price', key, '--at', toIsoUtc(at), '--json');
 
 beforeAll(async () => {
-  db = await marketDatabase(tempDir());
+  dir = tempDir();
+  db = await marketDatabase(dir);
 });
 
 describe.concurrent('oracle sales', () => {
@@ -116,5 +120,72 @@ describe.concurrent('oracle movers', () => {
     const result = await cli('movers', '--condition', 'BGS 9.5');
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--condition must be ungraded or a grader and a grade 7-10/);
+  });
+});
+
+describe.concurrent('oracle value: cost basis in dollars, names, --history', () => {
+  const collection = (name: string, lines: string[]) => {
+    const path = join(dir, name);
+    writeFileSync(path, lines.join('\n'));
+    return path;
+  };
+
+  it('reads cost_basis in dollars exactly, shows names beside keys, and the gain per line and in total', async () => {
+    const path = collection('dollars.csv', [
+      'product_key,condition,quantity,cost_basis,cost_basis_minor',
+      'rising,ungraded,2,$150.00,',
+      'falling,PSA 10,1,"1,500.50",',
+      'steady,ungraded,3,0.1,',
+      'steady,ungraded,1,,1234',
+      'steady,ungraded,1,$1.234,',
+      'steady,ungraded,1,$5,500',
+    ]);
+    const result = await cli('value', path, '--at', AS_OF, '--json');
+    expect(result.code).toBe(3);
+    const v = JSON.parse(result.stdout);
+    expect(v.lines.map((l: any) => [l.product_key, l.product_name, l.cost_basis_minor])).toEqual([
+      ['rising', 'Rising Card', 15_000],
+      ['falling', 'Falling Card', 150_050],
+      ['steady', 'Steady Card', 10],
+      ['steady', 'Steady Card', 1_234],
+    ]);
+    for (const l of v.lines) expect(l.gain_minor).toBe(l.subtotal_minor - l.cost_basis_minor);
+    expect(v.total.gain_minor).toBe(v.total.value_minor - (15_000 + 150_050 + 10 + 1_234));
+    expect(v.problems.map((p: any) => p.line)).toEqual([6, 7]);
+    expect(v.problems[0].reason).toMatch(/^cost_basis must be dollars .*got "\$1\.234"/);
+    expect(v.problems[1].reason).toBe('give cost_basis (dollars) or cost_basis_minor (cents), not both');
+    const table = await cli('value', path, '--at', AS_OF);
+    expect(table.stdout).toMatch(/^ +2 +rising +Rising Card +ungraded +2 +\$\d+\.\d\d +\$\d+\.\d\d +\+\$\d+\.\d\d$/m);
+    for (const line of table.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+  });
+
+  it("--history: the collection's value at each step is its lines' bundle prices times their quantities", async () => {
+    const path = collection('history.csv', ['product_key,condition,quantity,cost_basis', 'rising,ungraded,2,$150', 'falling,psa10,1,$1500']);
+    const h = await json('value', path, '--history', '--from', toIsoUtc(AS_OF_MS - 14 * DAY), '--to', AS_OF, '--every', '1w', '--json');
+    expect(h).toMatchObject({ from: toIsoUtc(AS_OF_MS - 14 * DAY), to: AS_OF, every: '1w', lines: 2, cost_basis_minor: 165_000, problems: [] });
+    expect(h.points.map((p: { at: string }) => p.at)).toEqual([14, 7, 0].map((d) => toIsoUtc(AS_OF_MS - d * DAY)));
+    for (const [i, d] of [[0, 14], [2, 0]] as const) {
+      const [rising, falling] = await Promise.all([bundleAt('rising', AS_OF_MS - d * DAY), bundleAt('falling', AS_OF_MS - d * DAY)]);
+      expect(h.points[i]).toEqual({ at: toIsoUtc(AS_OF_MS - d * DAY), value_minor: 2 * rising.ungraded.price_minor! + falling.graded.PSA['10'].price_minor!, priced_lines: 2 });
+    }
+    expect(h.change_minor).toBe(h.points[2].value_minor - h.points[0].value_minor);
+    expect(h.gain_minor).toBe(h.points[2].value_minor - 165_000);
+    const chart = await cli('value', path, '--history', '--to', AS_OF);
+    expect(chart.code).toBe(0);
+    expect(chart.stdout).toMatch(/^Collection value, 2 lines, every 1d, 91 points\n\S+Z -> 2026-10-15T12:00:00Z$/m);
+    expect(chart.stdout).toMatch(/┤/);
+    expect(chart.stdout).toMatch(/^cost basis: +\$1,650\.00 +gain [+-]\$/m);
+    for (const line of chart.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+    const csv = await cli('value', path, '--history', '--to', AS_OF, '--every', '1w', '--csv');
+    expect(csv.stdout.split('\n')[0]).toBe('at,value_minor,priced_lines');
+  });
+
+  it('refuses --from, --to or --every without --history, and --at with it', async () => {
+    const path = collection('one.csv', ['product_key,condition,quantity', 'rising,ungraded,1']);
+    const alone = await cli('value', path, '--every', '1w');
+    expect([alone.code, alone.stderr]).toEqual([2, 'oracle: --from, --to and --every go with --history\n']);
+    const both = await cli('value', path, '--history', '--at', AS_OF);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/--history.*cannot be used with.*--at/);
   });
 });

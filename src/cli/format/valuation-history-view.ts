@@ -9,7 +9,8 @@ const signed = (cents: number) => `${cents > 0 ? '+' : cents < 0 ? '-' : '±'}${
 export function renderValuationHistory(h: ValuationHistory, width: number): string {
   const points = h.points;
   const lines = [
-    `Collection value, ${h.lines} line${h.lines === 1 ? '' : 's'}: ${h.from} -> ${h.to}, every ${h.every}, ${points.length} point${points.length === 1 ? '' : 's'}`,
+    `Collection value, ${h.lines} line${h.lines === 1 ? '' : 's'}, every ${h.every}, ${points.length} point${points.length === 1 ? '' : 's'}`,
+    `${h.from} -> ${h.to}`,
     '',
   ];
   const priced = points.map((p) => (p.priced_lines === 0 ? null : p.value_minor));
