@@ -10,9 +10,11 @@ import type { HistoryRequest } from '../domain/history.js';
 import { toIsoUtc } from '../domain/time.js';
 import type { StoredProduct } from '../store/store.js';
 import { slotOf } from './history.js';
-import type { SeriesParams } from './pricing.js';
 import { exactCents, type ProductLookup } from './valuation.js';
-import type { PricingBundle } from '../domain/bundle.js';
+import type { PricingBundle, PricingParams } from '../domain/bundle.js';
+
+/** The pricing parameters of a series (pricing.ts SeriesParams, not imported: pricing.ts imports this module). */
+type SeriesParams = Omit<PricingParams, 'asOf'>;
 
 export interface ValuationPoint {
   at: string;
