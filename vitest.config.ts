@@ -29,6 +29,7 @@ const ON_POSTGRES = [
   'test/cli/keys.test.ts',
   'test/cli/market.test.ts',
   'test/cli/price.test.ts',
+  'test/cli/search.test.ts',
   'test/cli/serve-redis.test.ts',
   'test/cli/serve.test.ts',
   'test/cli/snapshot.test.ts',

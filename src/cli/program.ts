@@ -23,6 +23,7 @@ import {
   refsourceOption,
   refuseEmptyFlags,
   schemaOption,
+  TIME_FORMS,
   viaSchema,
   windowHoursOption,
   wholeNumberOption,
@@ -85,7 +86,7 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
     .addOption(
       configOption(
         '--observed-at <time>',
-        'observation time for price-guide rows (pricecharting, tcgplayer, tcgplayer-prices), ISO-8601 with zone, at most 5 minutes ahead ' +
+        `observation time for price-guide rows (pricecharting, tcgplayer, tcgplayer-prices): ${TIME_FORMS}; a date alone is its 00:00Z; at most 5 minutes ahead ` +
           '(default: now; tcgplayer-prices: 20:00Z of the YYYY-MM-DD date in its path, else now)',
         { parse: viaSchema(instant, (text, name) => observedAt(text, now, name)) },
       ),
@@ -104,7 +105,7 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
     .addOption(refsourceOption())
     .addOption(windowHoursOption())
     .addOption(outlierStddevsOption())
-    .addOption(atOption(now, 'price as of this ISO-8601 time with zone, now at the latest'))
+    .addOption(atOption(now, 'price as of this time, now at the latest'))
     .option('--extra-grades', 'also the grades outside the matrix that have sales of their own in the 30 days: half grades (BGS 9.5), other graders (TAG 10), CGC Pristine, BGS Black Label')
     .option('--json', 'print exactly the API body (with --extra-grades: plus extra_grades)')
     .action(lazy_(() => import('./commands/price.js')));
@@ -114,9 +115,9 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
     .description('price history of a product: a chart of each slot, first/last/min/max and the change over 7, 30 and 90 days')
     .argument('[product_key]', 'catalog key of the product')
     .addOption(refsourceOption())
-    .addOption(schemaOption('--slots <list>', 'comma-separated slots: ungraded, psa10, bgs9 ... (grader and grade 7-10)', slots))
-    .addOption(schemaOption('--from <time>', 'first instant, ISO-8601 with zone (default: 90 days before --to)', instant))
-    .addOption(schemaOption('--to <time>', 'last instant, ISO-8601 with zone (default: now)', instant))
+    .addOption(schemaOption('--slots <list>', 'comma-separated slots: ungraded, psa10, "PSA 10", bgs9 ... (grader and grade 7-10)', slots))
+    .addOption(schemaOption('--from <time>', `first instant: ${TIME_FORMS}; a date alone is its 00:00Z (default: 90 days before --to)`, instant))
+    .addOption(schemaOption('--to <time>', `last instant: ${TIME_FORMS}; a date alone is its end (default: now)`, instant))
     .addOption(schemaOption('--every <step>', 'step between points: <n>h, <n>d or <n>w (at most 1,000 points)', every))
     .addOption(windowHoursOption())
     .addOption(outlierStddevsOption())
@@ -126,8 +127,8 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
       'after',
       examples(
         'oracle history pokemon-base-set-charizard-4-102',
-        'oracle history --refsource 631245 --slots ungraded,psa9,bgs10 --every 1w --from 2026-01-01T00:00:00Z',
-        'oracle history pokemon-base-set-charizard-4-102 --every 1h --from 2026-11-20T00:00:00Z --csv > hourly.csv',
+        'oracle history --refsource 631245 --slots ungraded,psa9,bgs10 --every 1w --from 2026-01-01',
+        'oracle history pokemon-base-set-charizard-4-102 --every 1h --from 7d --csv > hourly.csv',
       ),
     )
     .action(lazy_(() => import('./commands/history.js')));
@@ -136,10 +137,10 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
     .command('value')
     .description("value a collection: each line's unit price, interval and subtotal, the total with its interval, the gain against cost basis")
     .argument('<collection.csv>', "CSV with product_key or refsource_id, condition, quantity[, cost_basis ($12.50) or cost_basis_minor (cents)]; '-' for stdin")
-    .addOption(atOption(now, 'value as of this ISO-8601 time with zone, now at the latest'))
+    .addOption(atOption(now, 'value as of this time, now at the latest'))
     .addOption(new Option('--history', "the collection's value at every step of a span, charted, instead of at one instant").conflicts('at'))
-    .addOption(schemaOption('--from <time>', 'with --history: first instant, ISO-8601 with zone (default: 90 days before --to)', instant))
-    .addOption(schemaOption('--to <time>', 'with --history: last instant, ISO-8601 with zone (default: now)', instant))
+    .addOption(schemaOption('--from <time>', `with --history: first instant: ${TIME_FORMS}; a date alone is its 00:00Z (default: 90 days before --to)`, instant))
+    .addOption(schemaOption('--to <time>', `with --history: last instant: ${TIME_FORMS}; a date alone is its end (default: now)`, instant))
     .addOption(configOption('--every <step>', 'with --history: step between points, <n>h, <n>d or <n>w, at most 1,000 points (default: 1d)', { parse: viaSchema(every) }))
     .addOption(windowHoursOption())
     .addOption(outlierStddevsOption())
@@ -149,8 +150,8 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
       'after',
       examples(
         'oracle value my-cards.csv',
-        'oracle value my-cards.csv --at 2026-10-01T00:00:00Z --csv > value-october.csv',
-        'oracle value my-cards.csv --history --from 2026-08-01T00:00:00Z --every 1w',
+        'oracle value my-cards.csv --at 2026-09-30 --csv > value-october.csv',
+        'oracle value my-cards.csv --history --from 90d --every 1w',
       ),
     )
     .action(lazy_(() => import('./commands/value.js')));
@@ -158,7 +159,7 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
   program
     .command('export')
     .description("every product's bundle as of one instant, streamed as NDJSON or CSV: the bulk dump")
-    .addOption(atOption(now, 'price as of this ISO-8601 time with zone, now at the latest'))
+    .addOption(atOption(now, 'price as of this time, now at the latest'))
     .addOption(new Option('--format <format>', 'ndjson: one API bundle per line; csv: one row per product, every slot in cents').choices(['ndjson', 'csv']).default('ndjson'))
     .option('--out <file>', 'write to this file (via <file>.partial, renamed when complete) instead of stdout')
     .addOption(windowHoursOption())
@@ -177,13 +178,13 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
     .addOption(refsourceOption())
     .addOption(windowHoursOption())
     .addOption(outlierStddevsOption())
-    .addOption(atOption(now, 'as of this ISO-8601 time with zone, now at the latest'))
+    .addOption(atOption(now, 'as of this time, now at the latest'))
     .option('--json', 'print {product_key, slot, price_minor, points: [{condition, observed_at, source, price_minor, kept, reason, z, weight}], steps: [{name, section, doc, text, value_minor, value_ln, inputs}]} (the API body)')
     .addHelpText(
       'after',
       examples(
         'oracle explain pokemon-base-set-charizard-4-102 --slot psa9',
-        'oracle explain --refsource 631245 --slot ungraded --at 2026-11-01T00:00:00Z',
+        'oracle explain --refsource 631245 --slot ungraded --at 30d',
         'oracle explain pokemon-base-set-charizard-4-102 --slot bgs10 --json | jq \'.points[] | select(.kept | not)\'',
       ),
     )
@@ -197,7 +198,7 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
     .addOption(configOption('--condition <condition>', 'only this condition, as written: ungraded, psa10, "PSA 10", "BGS 9.5" (default: every condition)', { parse: viaSchema(slotInput) }))
     .addOption(configOption('--span <span>', 'only the observations of this span before --at: 12h, 30d, 2w (default: everything its price read)', { parse: viaSchema(span, stepMs) }))
     .addOption(schemaOption('--limit <n>', `the most observations listed, ${SALES_LIMIT.min}-${SALES_LIMIT.max}`, salesLimit))
-    .addOption(atOption(now, 'as of this ISO-8601 time with zone, now at the latest'))
+    .addOption(atOption(now, 'as of this time, now at the latest'))
     .addOption(windowHoursOption())
     .addOption(outlierStddevsOption())
     .option('--json', 'print {product_key, product_name, condition, as_of, since, total, kept, limit, sales: [{condition, observed_at, source, price_minor, kept, reason, z, weight}]} (the API body)')
@@ -224,7 +225,7 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
       }),
     )
     .addOption(schemaOption('--limit <n>', `products listed on each side, ${MOVERS_LIMIT.min}-${MOVERS_LIMIT.max}`, moversLimit))
-    .addOption(atOption(now, 'the end of the span, ISO-8601 with zone, now at the latest'))
+    .addOption(atOption(now, 'the end of the span, now at the latest'))
     .addOption(windowHoursOption())
     .addOption(outlierStddevsOption())
     .option('--json', 'print {condition, span, from, to, min_observations, candidates, priced, gainers, losers} (the API body)')
@@ -251,7 +252,7 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
   program
     .command('calibrate')
     .description('fit grader premiums and grade ratios from the observations before --at and store them (the engine prices with the newest fit as of each instant); --show prints the stored one')
-    .addOption(atOption(now, 'fit from the observations before this ISO-8601 time with zone, now at the latest'))
+    .addOption(atOption(now, 'fit from the observations before this time, now at the latest'))
     .option('--show', 'print the calibration the engine uses at --at instead of fitting a new one')
     .option('--json', 'print the calibration as JSON')
     .action(lazy_(() => import('./commands/calibrate.js')));

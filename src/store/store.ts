@@ -69,6 +69,12 @@ export interface ProductStore {
   /** Keys of the products sharing the most (and rarest) words with `text`, best first: "did you mean" candidates. */
   keysLike(text: string, limit: number): Promise<string[]>;
   /**
+   * Every word of the search index (key, name, set and subtitle as search splits and folds
+   * them) with how many products hold it, in word order: what a misspelled search word is
+   * corrected to (service/spelling.ts).
+   */
+  vocabulary(): Promise<{ word: string; products: number }[]>;
+  /**
    * The products with at least `minObservations` observations of `condition` in [from, to), by
    * id, each with that count (`oracle movers`' candidates): a range count per product over the
    * pricing index, so its cost follows the catalog, not the observations outside the range.

@@ -103,6 +103,7 @@ function storeOver(
       catalogJson: () => read((s) => s.products.catalogJson()),
       keysLike: (text, limit) => read((s) => s.products.keysLike(text, limit)),
       activeIn: (condition, from, to, min) => read((s) => s.products.activeIn(condition, from, to, min)),
+      vocabulary: () => read((s) => s.products.vocabulary()),
     },
     pricePoints: {
       read: (productId, range, options) => read((s) => s.pricePoints.read(productId, range, options)),

@@ -25,6 +25,15 @@ describe('GET /api/v1/developer/catalog/search', () => {
     expect(prefixed.limit).toBe(1);
   });
 
+  it('answers a misspelled q with the matches of its correction and the corrected text as did_you_mean', async () => {
+    const exact = await getJson(`${seeded.server.url}/api/v1/developer/catalog/search?q=base+charizard`, KEY);
+    expect(exact).not.toHaveProperty('did_you_mean');
+    const typo = await getJson(`${seeded.server.url}/api/v1/developer/catalog/search?q=charzard+base`, KEY);
+    expect(searchResponse.safeParse(typo).success).toBe(true);
+    expect(typo).toMatchObject({ q: 'charzard base', did_you_mean: 'charizard base' });
+    expect(typo.products.map((p: { product_key: string }) => p.product_key).sort()).toEqual(exact.products.map((p: { product_key: string }) => p.product_key).sort());
+  });
+
   it('answers 200 with no hits, never 500, for FTS5 syntax in q', async () => {
     for (const q of ['"', '*', 'AND', '-', '4/102', 'NEAR(', 'a OR', '"x"*', '(', '^']) {
       const res = await search(`q=${encodeURIComponent(q)}`);

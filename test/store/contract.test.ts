@@ -9,6 +9,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Product } from '../../src/domain/product.js';
 import { catalogBody } from '../../src/service/catalog.js';
+import { searchCatalog } from '../../src/service/search.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { newTestDatabase, TEST_STORE } from '../_pg.js';
@@ -300,6 +301,24 @@ describe(`the store contract (${TEST_STORE})`, () => {
 
     it('names close keys for a mistyped one, best first', async () => {
       expect((await store.products.keysLike('pokemon-base-set-charzard-4-102', 2))[0]).toBe('pokemon-base-set-charizard-4-102');
+    });
+
+    it('lists the words of the index with how many products hold each, folded as search folds them', async () => {
+      const words = await store.products.vocabulary();
+      expect(words.map((w) => w.word)).toEqual([...words.map((w) => w.word)].sort());
+      expect(words).toContainEqual({ word: 'charizard', products: 4 });
+      expect(words).toContainEqual({ word: 'juzam', products: 1 });
+      expect(words).toContainEqual({ word: '102', products: 3 });
+      expect(words.some((w) => w.word !== w.word.toLowerCase())).toBe(false);
+    });
+
+    it('forgives typos: a search that finds nothing answers with its correction', async () => {
+      expect(await searchCatalog(store, 'charizard base')).toMatchObject({ didYouMean: null });
+      const typo = await searchCatalog(store, 'charzard base');
+      expect(typo.didYouMean).toBe('charizard base');
+      expect(typo.entries.map((e) => e.product_key).sort()).toEqual(['pokemon-base-set-1st-edition-charizard-4-102', 'pokemon-base-set-charizard-4-102']);
+      expect((await searchCatalog(store, 'blastiose')).entries.map((e) => e.product_key)).toEqual(['pokemon-base-set-blastoise-2-102']);
+      expect(await searchCatalog(store, 'zzzzzz')).toEqual({ entries: [], didYouMean: null });
     });
   });
 

@@ -66,6 +66,7 @@ describeWithPg('PostgreSQL store', () => {
     expect(found).toBeGreaterThan(300);
     expect(await store.products.catalog()).toEqual(await sqlite.products.catalog());
     expect(await store.products.catalogJson()).toBe(await sqlite.products.catalogJson());
+    expect(await store.products.vocabulary()).toEqual(await sqlite.products.vocabulary());
   });
 
   it('ingests with COPY once: duplicates in a batch, across batches and across runs are skipped', async () => {

@@ -68,6 +68,7 @@ export async function openSqliteStore(path: string, options: OpenOptions = {}): 
       catalogJson: () => settled(() => products.catalogJson()),
       keysLike: (text, limit) => settled(() => products.keysLike(text, limit)),
       activeIn: (condition, from, to, min) => settled(() => products.activeIn(condition, from, to, min)),
+      vocabulary: () => settled(() => products.vocabulary()),
     },
     pricePoints: {
       read: (productId, range, options) => settled(() => pricePoints.read(productId, range, options)),

@@ -1,0 +1,67 @@
+/** Spelling correction of search words (src/service/spelling.ts), pure: words to the closest word of a vocabulary. */
+import { describe, expect, it } from 'vitest';
+import { correctedSearch, distanceToWordOrPrefix, searchWords } from '../../src/service/spelling.js';
+
+const VOCABULARY = [
+  ['charizard', 60],
+  ['charmander', 20],
+  ['chansey', 10],
+  ['pikachu', 13],
+  ['blastoise', 9],
+  ['base', 80],
+  ['jungle', 30],
+  ['mew', 5],
+  ['mewtwo', 5],
+  ['102', 100],
+  ['holo', 200],
+]
+  .map(([word, products]) => ({ word: word as string, products: products as number }))
+  // Sorted by word, as correctedSearch takes it (search.ts sorts the store's).
+  .sort((a, b) => (a.word < b.word ? -1 : 1));
+
+describe('distanceToWordOrPrefix', () => {
+  it.each([
+    ['charzard', 'charizard', 1],
+    ['pickachu', 'pikachu', 1],
+    ['pikahcu', 'pikachu', 1], // two neighbours swapped: one edit
+    ['blastiose', 'blastoise', 1],
+    ['charzar', 'charizard', 1], // to the prefix "chariza"
+    ['chaizard', 'charizard', 1],
+    ['zapdos', 'charizard', 3], // beyond max 2: max + 1
+  ])('%s -> %s: %d', (a, b, d) => {
+    expect(distanceToWordOrPrefix(a, b, 2)).toBe(d);
+  });
+});
+
+describe('correctedSearch', () => {
+  it.each([
+    ['charzard', 'charizard'],
+    ['Charzard BASE', 'charizard BASE'],
+    ['base charzard holo 4/102', 'base charizard holo 4/102'],
+    ['pickachu jungel', 'pikachu jungle'],
+    ['Pikachú', null], // diacritics fold: "pikachu" is found as is
+    ['blastiose', 'blastoise'],
+    // A word close to no catalog word is left out; numbers are never corrected.
+    ['charzard qwxyzv', 'charizard'],
+    ['charizard 999', null],
+  ])('%j -> %j', (text, corrected) => {
+    expect(correctedSearch(text, VOCABULARY)).toBe(corrected);
+  });
+
+  it('corrects short words no more than their length allows: none up to 3 letters, 1 edit up to 5', () => {
+    expect(correctedSearch('mwe', VOCABULARY)).toBeNull();
+    expect(correctedSearch('bsae', VOCABULARY)).toBe('base');
+    expect(correctedSearch('bxxe', VOCABULARY)).toBeNull();
+  });
+
+  it('prefers the closer word, then the one more products hold', () => {
+    // "charmandr" is 1 from charmander, 2 from charizard.
+    expect(correctedSearch('charmandr', VOCABULARY)).toBe('charmander');
+    // "chasey": 1 from chansey (10 products); "charizard" is further.
+    expect(correctedSearch('chasey', VOCABULARY)).toBe('chansey');
+  });
+
+  it('splits and folds words as the search index does', () => {
+    expect(searchWords('Pokémon-Base 4/102')).toEqual(['pokemon', 'base', '4', '102']);
+  });
+});
