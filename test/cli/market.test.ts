@@ -168,6 +168,8 @@ describe.concurrent('oracle value: cost basis in dollars, names, --history', () 
       const [rising, falling] = await Promise.all([bundleAt('rising', AS_OF_MS - d * DAY), bundleAt('falling', AS_OF_MS - d * DAY)]);
       expect(h.points[i]).toEqual({ at: toIsoUtc(AS_OF_MS - d * DAY), value_minor: 2 * rising.ungraded.price_minor! + falling.graded.PSA['10'].price_minor!, priced_lines: 2 });
     }
+    // The span as people write it (the run's clock is AS_OF): the same points.
+    expect((await json('value', path, '--history', '--from', '14d', '--every', '1w', '--json')).points).toEqual(h.points);
     expect(h.change_minor).toBe(h.points[2].value_minor - h.points[0].value_minor);
     expect(h.gain_minor).toBe(h.points[2].value_minor - 165_000);
     const chart = await cli('value', path, '--history', '--to', AS_OF);
