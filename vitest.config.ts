@@ -45,7 +45,6 @@ const ON_POSTGRES = [
   'test/http/history.test.ts',
   'test/http/identity.test.ts',
   'test/http/input.test.ts',
-  'test/http/market.test.ts',
   'test/http/metrics.test.ts',
   'test/http/operations.test.ts',
   'test/http/raw-requests.test.ts',
