@@ -10,10 +10,11 @@ const pct = (m: Mover) => `${m.change_minor > 0 ? '+' : '-'}${Math.abs(m.change_
 function table(movers: readonly Mover[], width: number): string {
   return fitColumns(
     [
-      // The key is what a user copies into `oracle price`: never cut; the name gives way first.
+      // The key is what a user copies into `oracle price`: never cut. In a narrow terminal the name
+      // gives way first (cut, then left out), then the price the move started from; the change stays.
       { head: 'product key', cells: movers.map((m) => m.product_key), shrink: 0, min: 11 },
-      { head: 'name', cells: movers.map((m) => m.product_name), shrink: 1, min: 8 },
-      { head: 'from', cells: movers.map((m) => formatUsd(m.from_minor)), shrink: 0, min: 4, alignRight: true },
+      { head: 'name', cells: movers.map((m) => m.product_name), shrink: 1, min: 8, lastResort: 1 },
+      { head: 'from', cells: movers.map((m) => formatUsd(m.from_minor)), shrink: 0, min: 4, alignRight: true, lastResort: 2 },
       { head: 'to', cells: movers.map((m) => formatUsd(m.to_minor)), shrink: 0, min: 2, alignRight: true },
       { head: 'change', cells: movers.map(pct), shrink: 0, min: 6, alignRight: true },
       { head: 'sales', cells: movers.map((m) => m.observations.toLocaleString('en-US')), shrink: 0, min: 5, alignRight: true, optional: true },
