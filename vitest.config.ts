@@ -27,6 +27,7 @@ const ON_POSTGRES = [
   'test/cli/ingest-faults.test.ts',
   'test/cli/ingest.test.ts',
   'test/cli/keys.test.ts',
+  'test/cli/market.test.ts',
   'test/cli/price.test.ts',
   'test/cli/search.test.ts',
   'test/cli/serve-redis.test.ts',

@@ -23,7 +23,24 @@ const pricingShape = () => ({ windowHours: z.int(), outlierStddevs: z.int(), at:
 
 export const priceOptions = z.lazy(() => z.object({ ...pricingShape(), refsource: text(), json: flag(), extraGrades: flag() }));
 export const explainOptions = z.lazy(() => z.object({ ...pricingShape(), refsource: text(), slot: text(), json: flag() }));
-export const valueOptions = z.lazy(() => z.object({ ...pricingShape(), json: flag(), csv: flag() }));
+export const salesOptions = z.lazy(() => z.object({
+  ...pricingShape(),
+  refsource: text(),
+  condition: text(),
+  /** The span in ms. */
+  span: z.optional(z.number()),
+  limit: z.int(),
+  json: flag(),
+  csv: flag(),
+}));
+export const moversOptions = z.lazy(() => z.object({
+  ...pricingShape(),
+  condition: z.string(),
+  span: z.object({ text: z.string(), ms: z.number() }),
+  limit: z.int(),
+  json: flag(),
+}));
+export const valueOptions = z.lazy(() => z.object({ ...pricingShape(), json: flag(), csv: flag(), history: flag(), from: text(), to: text(), every: text() }));
 export const exportOptions = z.lazy(() => z.object({ ...pricingShape(), format: z.enum(['ndjson', 'csv']), out: text() }));
 
 export const historyOptions = z.lazy(() => z.object({

@@ -3,7 +3,10 @@
  * Actions import their command module only when run, so each command loads only what it needs.
  */
 import { Command, Option } from 'commander';
-import { every, HISTORY_DEFAULT_EVERY, HISTORY_DEFAULT_SLOTS, slots } from '../domain/history.js';
+import { every, HISTORY_DEFAULT_EVERY, HISTORY_DEFAULT_SLOTS, slots, stepMs } from '../domain/history.js';
+import { slot as slotInput } from '../domain/evidence.js';
+import { SALES_LIMIT, salesLimit, span } from '../domain/sales.js';
+import { MOVERS_DEFAULT_SPAN, MOVERS_LIMIT, MOVERS_MIN_OBSERVATIONS, moversCondition, moversLimit } from '../domain/movers.js';
 import { instant, observedAt, snapshotDate, snapshotWindow } from '../domain/params.js';
 import { searchText } from '../domain/search.js';
 import { FORMAT_NAMES } from '../ingest/formats/names.js';
@@ -135,15 +138,23 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
   program
     .command('value')
     .description("value a collection: each line's unit price, interval and subtotal, the total with its interval, the gain against cost basis")
-    .argument('<collection.csv>', "CSV with product_key or refsource_id, condition, quantity[, cost_basis_minor]; '-' for stdin")
+    .argument('<collection.csv>', "CSV with product_key or refsource_id, condition, quantity[, cost_basis ($12.50) or cost_basis_minor (cents)]; '-' for stdin")
     .addOption(atOption(now, 'value as of this time, now at the latest'))
+    .addOption(new Option('--history', "the collection's value at every step of a span, charted, instead of at one instant").conflicts('at'))
+    .addOption(schemaOption('--from <time>', `with --history: first instant: ${TIME_FORMS}; a date alone is its 00:00Z (default: 90 days before --to)`, instant))
+    .addOption(schemaOption('--to <time>', `with --history: last instant: ${TIME_FORMS}; a date alone is its end (default: now)`, instant))
+    .addOption(configOption('--every <step>', 'with --history: step between points, <n>h, <n>d or <n>w, at most 1,000 points (default: 1d)', { parse: viaSchema(every) }))
     .addOption(windowHoursOption())
     .addOption(outlierStddevsOption())
-    .option('--json', 'print {at, lines, total, problems} as JSON')
-    .addOption(new Option('--csv', 'print CSV: one row per line, then a total row').conflicts('json'))
+    .option('--json', 'print {at, lines, total, problems} as JSON (with --history: {from, to, every, lines, cost_basis_minor, points, change_minor, change_pct, gain_minor, problems})')
+    .addOption(new Option('--csv', 'print CSV: one row per line, then a total row (with --history: at, value_minor, priced_lines)').conflicts('json'))
     .addHelpText(
       'after',
-      examples('oracle value my-cards.csv', 'oracle value my-cards.csv --at 2026-09-30 --csv > value-october.csv'),
+      examples(
+        'oracle value my-cards.csv',
+        'oracle value my-cards.csv --at 2026-09-30 --csv > value-october.csv',
+        'oracle value my-cards.csv --history --from 90d --every 1w',
+      ),
     )
     .action(lazy_(() => import('./commands/value.js')));
 
@@ -180,6 +191,52 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
       ),
     )
     .action(lazy_(() => import('./commands/explain.js')));
+
+  program
+    .command('sales')
+    .description('the recent observations of a product, newest first: date, condition, source, price, kept in the price or why not')
+    .argument('[product_key]', 'catalog key of the product')
+    .addOption(refsourceOption())
+    .addOption(configOption('--condition <condition>', 'only this condition, as written: ungraded, psa10, "PSA 10", "BGS 9.5" (default: every condition)', { parse: viaSchema(slotInput) }))
+    .addOption(configOption('--span <span>', 'only the observations of this span before --at: 12h, 30d, 2w (default: everything its price read)', { parse: viaSchema(span, stepMs) }))
+    .addOption(schemaOption('--limit <n>', `the most observations listed, ${SALES_LIMIT.min}-${SALES_LIMIT.max}`, salesLimit))
+    .addOption(atOption(now, 'as of this time, now at the latest'))
+    .addOption(windowHoursOption())
+    .addOption(outlierStddevsOption())
+    .option('--json', 'print {product_key, product_name, condition, as_of, since, total, kept, limit, sales: [{condition, observed_at, source, price_minor, kept, reason, z, weight}]} (the API body)')
+    .addOption(new Option('--csv', 'print CSV: one row per observation, the reason in full').conflicts('json'))
+    .addHelpText(
+      'after',
+      examples(
+        'oracle sales pokemon-base-set-charizard-4-102',
+        'oracle sales pokemon-base-set-charizard-4-102 --condition "PSA 10" --span 30d',
+        'oracle sales --refsource 631245 --limit 200 --csv > sales.csv',
+      ),
+    )
+    .action(lazy_(() => import('./commands/sales.js')));
+
+  program
+    .command('movers')
+    .description("the catalog's biggest gainers and losers of one slot over a span, by the price oracle price gives at its two ends")
+    .addOption(schemaOption('--condition <condition>', 'the slot: ungraded, or a grader and grade 7-10 as written (psa10, "PSA 10", bgs9)', moversCondition))
+    .addOption(
+      configOption('--span <span>', 'how far back the move is measured: 12h, 7d, 30d, 2w', {
+        default: { text: MOVERS_DEFAULT_SPAN, ms: stepMs(MOVERS_DEFAULT_SPAN) },
+        defaultText: MOVERS_DEFAULT_SPAN,
+        parse: viaSchema(span, (text) => ({ text, ms: stepMs(text) })),
+      }),
+    )
+    .addOption(schemaOption('--limit <n>', `products listed on each side, ${MOVERS_LIMIT.min}-${MOVERS_LIMIT.max}`, moversLimit))
+    .addOption(atOption(now, 'the end of the span, now at the latest'))
+    .addOption(windowHoursOption())
+    .addOption(outlierStddevsOption())
+    .option('--json', 'print {condition, span, from, to, min_observations, candidates, priced, gainers, losers} (the API body)')
+    .addHelpText(
+      'after',
+      `\nOnly products with at least ${MOVERS_MIN_OBSERVATIONS} observations of the condition in the span are\nlisted: a move of one or two sales is noise.\n` +
+        examples('oracle movers', 'oracle movers --span 30d --condition "PSA 10"', 'oracle movers --limit 50 --json | jq \'.gainers[].product_key\''),
+    )
+    .action(lazy_(() => import('./commands/movers.js')));
 
   program
     .command('snapshot')

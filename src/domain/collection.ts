@@ -1,7 +1,8 @@
 /**
  * A collection file for `oracle value`: a CSV with a header naming `product_key` and/or
- * `refsource_id`, `condition`, `quantity` and optionally `cost_basis_minor` (what the line's
- * units cost in total, in cents). Each record is checked on its own: a bad one is named with
+ * `refsource_id`, `condition`, `quantity` and optionally what the line's units cost in total,
+ * as `cost_basis` in dollars (`$12.50`, `12.50`, `1,250`) or `cost_basis_minor` in cents (a
+ * record gives one of them). Each record is checked on its own: a bad one is named with
  * its line number and the rest are still valued. Unusable files (no header, unknown or
  * missing columns, broken CSV) are an InputError (exit 2).
  */
@@ -27,11 +28,27 @@ export interface RowProblem {
   reason: string;
 }
 
-const COLUMNS = ['product_key', 'refsource_id', 'condition', 'quantity', 'cost_basis_minor'] as const;
+const COLUMNS = ['product_key', 'refsource_id', 'condition', 'quantity', 'cost_basis', 'cost_basis_minor'] as const;
 /** Units on one line, at most (a typo guard, far above any real holding). */
 export const MAX_QUANTITY = 1_000_000;
+/**
+ * What one line may have cost, at most, in cents ($10 billion): far above any real holding,
+ * and low enough that the cost of 900,000 such lines still sums exactly in a double.
+ */
+export const MAX_COST_BASIS_MINOR = 1_000_000_000_000;
 const QUANTITY = integerInRange({ min: 1, max: MAX_QUANTITY });
-const COST_BASIS_MINOR = integerInRange({ min: 0, max: Number.MAX_SAFE_INTEGER });
+const COST_BASIS_MINOR = integerInRange({ min: 0, max: MAX_COST_BASIS_MINOR });
+/** Dollars as people write them: an optional `$`, digits (thousands may be grouped by commas), up to two decimals. */
+const DOLLARS = /^\$?\s*(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/;
+
+/** `$1,250.5` -> 125050 cents, exactly (no floating point); null when the text is no amount of dollars. */
+export function parseDollars(text: string): number | null {
+  const m = DOLLARS.exec(text.trim());
+  if (m === null) return null;
+  const whole = m[1]!.replaceAll(',', '');
+  if (whole.length > 13) return null;
+  return Number(whole) * 100 + Number((m[2] ?? '0').padEnd(2, '0'));
+}
 
 export function parseCollectionCsv(text: string, source: string): { rows: CollectionRow[]; problems: RowProblem[] } {
   const rows: CollectionRow[] = [];
@@ -72,7 +89,18 @@ function collectionRow(line: number, cell: (name: string) => string | null): Col
   if (condition === null) throw new Error(`condition must be ${CONDITION_HELP} (got ${JSON.stringify(cell('condition') ?? '')})`);
   if (condition.startsWith('raw-')) throw new Error(`condition ${JSON.stringify(cell('condition'))} is a played raw card, which is kept as evidence and never priced: value it as ungraded or leave it out`);
   const quantity = readInput(QUANTITY, cell('quantity') ?? '', 'quantity');
-  const cost = cell('cost_basis_minor');
-  const costBasisMinor = cost === null ? null : readInput(COST_BASIS_MINOR, cost, 'cost_basis_minor');
+  const dollars = cell('cost_basis');
+  const cents = cell('cost_basis_minor');
+  if (dollars !== null && cents !== null) throw new Error('give cost_basis (dollars) or cost_basis_minor (cents), not both');
+  const costBasisMinor = dollars !== null ? costInDollars(dollars) : cents === null ? null : readInput(COST_BASIS_MINOR, cents, 'cost_basis_minor');
   return { line, productKey, refsourceId, condition, quantity, costBasisMinor };
+}
+
+/** `cost_basis`: the line's total cost in dollars, at most MAX_COST_BASIS_MINOR cents. */
+function costInDollars(text: string): number {
+  const cents = parseDollars(text);
+  if (cents === null || cents > MAX_COST_BASIS_MINOR) {
+    throw new Error(`cost_basis must be dollars from 0 to $${(MAX_COST_BASIS_MINOR / 100).toLocaleString('en-US')}, with at most 2 decimals ($12.50, 12.50, 1,250; got ${JSON.stringify(text)})`);
+  }
+  return cents;
 }

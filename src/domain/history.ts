@@ -60,6 +60,12 @@ export const every = deferred(() => z._default(
   HISTORY_DEFAULT_EVERY,
 ));
 
+/** The length of a step `STEP` took (`7d`), in ms. */
+export function stepMs(step: string): number {
+  const [, n, unit] = STEP.exec(step) as RegExpExecArray;
+  return Number(n) * STEP_UNITS[unit as keyof typeof STEP_UNITS];
+}
+
 /** `word` in any case, as a pattern without flags (JSON Schema patterns have none). */
 const anyCase = (word: string) => word.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`);
 /**
@@ -93,8 +99,7 @@ export const slots = deferred(() => z._default(
  */
 export function parseHistoryRequest(raw: RawHistoryRequest, now: number, names: HistoryNames = API_HISTORY_NAMES): HistoryRequest {
   const request = { slots: raw.slots ?? HISTORY_DEFAULT_SLOTS.join(','), every: raw.every ?? HISTORY_DEFAULT_EVERY };
-  const [, n, unit] = STEP.exec(request.every) as RegExpExecArray;
-  const ms = Number(n) * STEP_UNITS[unit as keyof typeof STEP_UNITS];
+  const ms = stepMs(request.every);
   const to = asOf(raw.to, now, names.to);
   const from = raw.from === undefined ? to - HISTORY_DEFAULT_DAYS * DAY_MS : asOf(raw.from, now, names.from, 'start');
   if (from > to) throw new InvalidParameterError(names.from, `${names.from} must not be later than ${names.to}`);

@@ -56,7 +56,7 @@ const SECTIONS: Readonly<Record<string, string>> = {
 };
 
 /** What the point and step records of one condition read: BundleEvidence, or the extra grades' (`names` their keys). */
-type ConditionEvidence = Pick<BundleEvidence, 'series' | 'lastKnown' | 'own'> & { names?: readonly string[] };
+export type ConditionEvidence = Pick<BundleEvidence, 'series' | 'lastKnown' | 'own'> & { names?: readonly string[] };
 
 function step(name: string, section: string, text: string, extra: Partial<EvidenceStep> = {}): EvidenceStep {
   const { condition, ...rest } = extra;
@@ -82,10 +82,10 @@ function publishedSlot(bundle: ReturnType<typeof bundleFromEvidence>, slot: stri
 }
 
 /** How a condition's points stand: `used` in the price, set aside by the cross-check, or only shown. */
-type Standing = 'used' | 'rejected';
+export type Standing = 'used' | 'rejected';
 
 /** The points of one condition the computation read, newest first, and the sum of the kept weights. */
-function conditionPoints(j: number, e: Estimate, standing: Standing, ev: ConditionEvidence, ctx: SlotContext, k: number): EvidencePoint[] {
+export function conditionPoints(j: number, e: Estimate, standing: Standing, ev: ConditionEvidence, ctx: SlotContext, k: number): EvidencePoint[] {
   const { asOf, iso } = ctx;
   const cs = ev.series.conditions[j]!;
   const used = ev.lastKnown ? cs.prior : cs.current;
@@ -130,19 +130,29 @@ function conditionPoints(j: number, e: Estimate, standing: Standing, ev: Conditi
     }
     points.push(point);
   }
-  if (!ev.lastKnown) {
-    for (let i = cs.prior.hi - 1; i >= cs.prior.lo; i--) {
-      points.push({
-        condition,
-        observed_at: iso(cs.prior.t[i]!),
-        source: source(cs.prior, i),
-        price_minor: cs.prior.p[i]!,
-        kept: false,
-        reason: 'older_than_30_days: used only when nothing of the product is newer (§8)',
-        z: null,
-        weight: 0,
-      });
-    }
+  if (!ev.lastKnown) points.push(...olderPoints(j, ev, ctx));
+  return points;
+}
+
+/**
+ * The points of one condition older than the 30 days, newest first: read for the last known
+ * price, left out while anything of the product is newer (§8), as they are when `ev` is not lastKnown.
+ */
+export function olderPoints(j: number, ev: ConditionEvidence, ctx: SlotContext): EvidencePoint[] {
+  const prior = ev.series.conditions[j]!.prior;
+  const condition = (ev.names ?? PRICED_CONDITIONS)[j]!;
+  const points: EvidencePoint[] = [];
+  for (let i = prior.hi - 1; i >= prior.lo; i--) {
+    points.push({
+      condition,
+      observed_at: ctx.iso(prior.t[i]!),
+      source: ev.series.sources[prior.src[i]!]!,
+      price_minor: prior.p[i]!,
+      kept: false,
+      reason: 'older_than_30_days: used only when nothing of the product is newer (§8)',
+      z: null,
+      weight: 0,
+    });
   }
   return points;
 }

@@ -10,4 +10,5 @@ export { calibrationFor, fitCalibration, type Calibration, type ProductLevels } 
 export { conditionLevels, levelsRequest } from './levels.js';
 export { CALIBRATED_CONDITIONS, type CalibratedCell } from './calibration.js';
 export { explainSlot } from './explain.js';
+export { productSales } from './sales.js';
 export { computeExtraGrades, extraEvidence, extraGradeSlots } from './extra-grades.js';

@@ -17,6 +17,8 @@ import type { HistoryBody } from '../service/history.js';
 import type { PricingQuery } from '../service/oracle.js';
 import { slot as slotInput, SLOT_PATTERN, type EvidenceBody } from '../domain/evidence.js';
 import { unprocessableInputs } from './input.js';
+import { SALES_LIMIT, salesLimit, span, type SalesBody } from '../domain/sales.js';
+import { MOVERS_CONDITION_PATTERN, MOVERS_DEFAULT_SPAN, MOVERS_LIMIT, moversCondition, moversLimit, moversSpan, type MoversBody } from '../domain/movers.js';
 
 /**
  * A domain input schema (domain/params.ts and its siblings) as one field of a request schema,
@@ -73,6 +75,29 @@ export const evidenceQuery = z.object({
     description:
       'The slot to explain: `ungraded`, a grader and grade 7-10 (`psa9`), or an extra grade (`BGS 9.5`, `bgs9.5`, `TAG 10`, `CGC Pristine 10`), any case. Required.',
   }),
+  at,
+  window_hours: windowHoursField,
+  outlier_stddevs: outlierStddevsField,
+});
+
+export const salesQuery = z.object({
+  condition: field(z.optional(slotInput), {
+    pattern: SLOT_PATTERN,
+    description: 'Only this condition, as `slot` of the evidence route takes it (`ungraded`, `psa10`, `PSA 10`, `BGS 9.5`). Default: every condition and extra grade.',
+  }),
+  span: field(z.optional(span), { description: 'Only the observations of this span before `at`: `<n>h`, `<n>d` or `<n>w`. Default: everything the price read.' }),
+  limit: field(salesLimit, { description: `The most observations listed, newest first (${SALES_LIMIT.min}-${SALES_LIMIT.max}).` }),
+  at,
+  window_hours: windowHoursField,
+  outlier_stddevs: outlierStddevsField,
+});
+
+export const moversQuery = z.object({
+  condition: field(moversCondition, {
+    pattern: MOVERS_CONDITION_PATTERN,
+    description: 'The slot, any case, with or without a space: `ungraded` (default), or a grader and a grade 7-10 (`psa10`, `PSA 10`, `bgs9`).' }),
+  span: field(moversSpan, { description: `How far back from \`at\` the move is measured: \`<n>h\`, \`<n>d\` or \`<n>w\` (default ${MOVERS_DEFAULT_SPAN}).` }),
+  limit: field(moversLimit, { description: `Products listed on each side (${MOVERS_LIMIT.min}-${MOVERS_LIMIT.max}).` }),
   at,
   window_hours: windowHoursField,
   outlier_stddevs: outlierStddevsField,
@@ -296,6 +321,50 @@ export const evidenceResponse = z
   })
   .register(apiComponents, { id: 'Evidence' });
 
+export const salesResponse = z
+  .object({
+    id: z.string().nullable(),
+    product_key: z.string(),
+    product_name: z.string(),
+    condition: z.string().nullable().meta({ description: 'The condition listed, or null for every condition.' }),
+    as_of: z.iso.datetime(),
+    window_hours: z.int(),
+    outlier_stddevs: z.int(),
+    since: z.iso.datetime().nullable().meta({ description: 'The oldest instant listed with `span`; null: everything the price read.' }),
+    total: z.int().nonnegative().meta({ description: 'Observations matching `condition` and `span`, before `limit`.' }),
+    kept: z.int().nonnegative().meta({ description: 'How many of them entered the price.' }),
+    limit: z.int(),
+    sales: z.array(evidencePoint).meta({ description: 'The newest `limit` of them, newest first: the points of the evidence route.' }),
+  })
+  .register(apiComponents, { id: 'Sales' });
+
+const mover = z.object({
+  product_key: z.string(),
+  product_name: z.string(),
+  set_name: z.string(),
+  refsource_id: z.string().nullable(),
+  observations: z.int().meta({ description: "Observations of the slot's condition in the span." }),
+  from_minor: z.int().meta({ description: "The slot's price at the span's start." }),
+  to_minor: z.int().meta({ description: "The slot's price at its end." }),
+  change_minor: z.int(),
+  change_pct: z.number().meta({ description: 'Percent of `from_minor`, one decimal.' }),
+});
+
+export const moversResponse = z
+  .object({
+    condition: z.string(),
+    span: z.string(),
+    from: z.iso.datetime(),
+    to: z.iso.datetime(),
+    min_observations: z.int().meta({ description: "Observations of the condition a product needs in the span to be listed." }),
+    candidates: z.int().nonnegative().meta({ description: 'Products with that many.' }),
+    priced: z.int().nonnegative().meta({ description: 'How many of them have a price at both ends.' }),
+    limit: z.int(),
+    gainers: z.array(mover).meta({ description: 'The largest rises in percent, largest first.' }),
+    losers: z.array(mover).meta({ description: 'The largest falls in percent, largest first.' }),
+  })
+  .register(apiComponents, { id: 'Movers' });
+
 export const healthResponse = z.object({ status: z.literal('ok') }).register(apiComponents, { id: 'Health' });
 
 export const readyResponse = z
@@ -346,3 +415,7 @@ const evidenceMatches: Same<z.output<typeof evidenceResponse>, EvidenceBody> = t
 void evidenceMatches;
 const searchMatches: Same<z.output<typeof searchResponse>, SearchBody> = true;
 void searchMatches;
+const salesMatches: Same<z.output<typeof salesResponse>, SalesBody> = true;
+void salesMatches;
+const moversMatches: Same<z.output<typeof moversResponse>, MoversBody> = true;
+void moversMatches;

@@ -16,6 +16,9 @@ import type { PricingBundle, PricingParams } from '../domain/bundle.js';
 import type { CollectionRow, RowProblem } from '../domain/collection.js';
 import { InvalidParameterError } from '../domain/errors.js';
 import type { EvidenceBody } from '../domain/evidence.js';
+import type { SalesBody } from '../domain/sales.js';
+import type { MoversBody } from '../domain/movers.js';
+import { findMovers, type MoversQuery } from './movers.js';
 import type { HistoryRequest } from '../domain/history.js';
 import { REFSOURCE_ID } from '../domain/params.js';
 import type { CatalogEntry } from '../domain/product.js';
@@ -30,6 +33,7 @@ import { createPricing, type PricedWithChanges, type Pricing, type ProductRef, t
 import { searchCatalog, type SearchResult } from './search.js';
 import { createOfflineResolver, type RefsourceResolver, type Resolution, type ResolverMode, type UpstreamStats } from './refsource-resolver.js';
 import type { Valuation } from './valuation.js';
+import type { ValuationHistory } from './valuation-history.js';
 
 // keys.ts is imported on first use, not at load, because it loads node:crypto, which commands that never touch keys should not pay for at start-up (test/cli/start-up.test.ts).
 const loadKeys = () => import('./keys.js');
@@ -41,6 +45,15 @@ export interface PricingQuery {
   asOf?: number;
   /** Add the bundle's extra grades (CONTRACT.md additions 6): the API's `extra_grades=true`, `--extra-grades`. */
   extraGrades?: boolean;
+}
+
+/** What `oracle sales` and the sales route ask: the pricing query, which condition, how far back, how many. */
+export interface SalesQuery extends Omit<PricingQuery, 'extraGrades'> {
+  /** One condition key (`psa10`, `bgs9.5`), or null for all of them. */
+  condition: string | null;
+  /** Only observations of this span (ms) before the as-of instant; undefined: everything the pricing read. */
+  spanMs?: number;
+  limit: number;
 }
 
 /**
@@ -103,6 +116,18 @@ export interface Oracle {
   history(ref: ProductRef, params: SeriesParams, request: HistoryRequest): Promise<History>;
   /** The evidence of one slot of a product's bundle (`oracle explain`). */
   evidence(ref: ProductRef, slot: string, query: PricingQuery, now: number): Promise<EvidenceBody>;
+  /**
+   * The recent observations of a product (or of one condition) as its pricing at `query` reads
+   * them, newest first, each kept or left out of its price with the engine's reason.
+   */
+  sales(ref: ProductRef, query: SalesQuery, now: number): Promise<SalesBody>;
+  /**
+   * The catalog's biggest gainers and losers of one slot over `query.spanMs` before
+   * `query.asOf`, among the products with MOVERS_MIN_OBSERVATIONS of its condition in the span.
+   */
+  movers(query: MoversQuery): Promise<MoversBody>;
+  /** The value of a collection's rows at each instant of `request` (`oracle value --history`); `problems` are the file's bad records. */
+  valueHistory(rows: readonly CollectionRow[], problems: readonly RowProblem[], params: SeriesParams, request: HistoryRequest): Promise<ValuationHistory>;
   /** The value of a collection's rows as of `params.asOf`; `problems` are the file's bad records. */
   value(rows: readonly CollectionRow[], problems: readonly RowProblem[], params: PricingParams): Promise<Valuation>;
   /** Every product's bundle as of `params.asOf`, in catalog row order, in constant memory. */
@@ -247,6 +272,32 @@ export function createOracle(deps: OracleDeps): Oracle {
       return p.explain(await p.product(ref), slot, queryParams(query, now), ref.refsourceId ?? null);
     },
 
+    async sales(ref, query, now) {
+      const p = currentPricing();
+      const product = await p.product(ref);
+      const params = queryParams(query, now);
+      const read = await p.sales(product, query.condition, params, ref.refsourceId ?? null);
+      const since = query.spanMs === undefined ? null : toIsoUtc(params.asOf - query.spanMs);
+      const matching = since === null ? read : read.filter((point) => point.observed_at >= since);
+      return {
+        id: ref.refsourceId ?? null,
+        product_key: product.productKey,
+        product_name: product.productName,
+        condition: query.condition,
+        as_of: toIsoUtc(params.asOf),
+        window_hours: params.windowHours,
+        outlier_stddevs: params.outlierStddevs,
+        since,
+        total: matching.length,
+        kept: matching.filter((point) => point.kept).length,
+        limit: query.limit,
+        sales: matching.slice(0, query.limit),
+      };
+    },
+
+    movers: async (query) => findMovers(store, currentPricing(), query),
+
+    valueHistory: async (rows, problems, params, request) => currentPricing().valueHistory(rows, problems, params, request),
     value: async (rows, problems, params) => currentPricing().value(rows, problems, params),
 
     async exportBundles(params) {

@@ -5,8 +5,8 @@
  */
 import type { PricingBundle, PricingParams } from '../domain/bundle.js';
 import { NoCatalogMappingError, UnknownProductError } from '../domain/errors.js';
-import { computeBundle, computeExtraGrades, explainSlot, pointsRequest, timelineOfColumns, type Calibration, type ComputeBundleInput } from '../engine/index.js';
-import type { EvidenceBody } from '../domain/evidence.js';
+import { computeBundle, computeExtraGrades, explainSlot, pointsRequest, productSales, timelineOfColumns, type Calibration, type ComputeBundleInput } from '../engine/index.js';
+import type { EvidenceBody, EvidencePoint } from '../domain/evidence.js';
 import type { PointReadOptions, Store, StoredProduct } from '../store/store.js';
 import { parseCalibration } from './calibration.js';
 import { productByKeyOrName } from './search.js';
@@ -16,6 +16,7 @@ import { historyOf, priceChange, PRICE_CHANGE_DAYS, type History, type PriceChan
 import type { HistoryRequest } from '../domain/history.js';
 import type { CollectionRow, RowProblem } from '../domain/collection.js';
 import { valueCollection, type Valuation } from './valuation.js';
+import { valueHistory, type ValuationHistory } from './valuation-history.js';
 import { DAY_MS, toIsoUtc } from '../domain/time.js';
 import { isExtraCondition } from '../domain/conditions.js';
 
@@ -41,6 +42,11 @@ export interface Pricing {
   /** The evidence of one slot (`ungraded`, `psa9`, an extra grade `bgs9.5` ...) of the bundle `price` gives: its points and steps. */
   explain(product: StoredProduct, slot: string, params: PricingParams, id: string | null): Promise<EvidenceBody>;
   /**
+   * The observations the pricing of `product` at `params` reads, of one condition or (null)
+   * every condition and extra grade, newest first, each kept or not with the engine's reason.
+   */
+  sales(product: StoredProduct, condition: string | null, params: PricingParams, id: string | null): Promise<EvidencePoint[]>;
+  /**
    * Prices a product over a snapshot day, the window `parseSnapshotDate` gives
    * (00:00Z of the date to 00:00Z of the next day).
    */
@@ -52,6 +58,8 @@ export interface Pricing {
   priceSeries(product: StoredProduct, params: SeriesParams, instants: readonly number[], id: string | null): Promise<PricingBundle[]>;
   /** The history of a product's slots over the request's instants, with its summary. */
   history(product: StoredProduct, params: SeriesParams, request: HistoryRequest, id: string | null): Promise<History>;
+  /** The value of a collection's rows at each instant of `request` (valuation-history.ts). */
+  valueHistory(rows: readonly CollectionRow[], problems: readonly RowProblem[], params: SeriesParams, request: HistoryRequest): Promise<ValuationHistory>;
   /** The value of a collection's rows as of `params.asOf` (valuation.ts); `problems` are the file's bad records. */
   value(rows: readonly CollectionRow[], problems: readonly RowProblem[], params: PricingParams): Promise<Valuation>;
   /**
@@ -176,10 +184,17 @@ export function createPricing(store: Store): Pricing {
       }
     },
     // A collection file is the CLI's: a line may name its product as `oracle price` takes it.
+    valueHistory: (rows, problems, params, request) =>
+      valueHistory({ productByKey: (text) => productByKeyOrName(store, text), productByRefsource, priceSeries }, rows, problems, params, request),
+    // A collection file is the CLI's: a line may name its product as `oracle price` takes it.
     value: (rows, problems, params) =>
       valueCollection({ productByKey: (text) => productByKeyOrName(store, text), productByRefsource, price }, rows, problems, params),
     async explain(product, slot, params, id) {
       return explainSlot(await readInput(product, params, id, isExtraCondition(slot), { matchedBy: true }), slot);
+    },
+    async sales(product, condition, params, id) {
+      const extra = condition === null || isExtraCondition(condition);
+      return productSales(await readInput(product, params, id, extra, { matchedBy: true }), condition);
     },
     priceSeries,
     history: (product, params, request, id) =>

@@ -31,9 +31,12 @@ function vocabularyOf(store: Store): Promise<VocabularyWord[]> {
   const cached = vocabularies.get(store);
   if (cached !== undefined && cached.version === version) return cached.words;
   const words = store.products.vocabulary().then((list) => list.sort((a, b) => (a.word < b.word ? -1 : a.word > b.word ? 1 : 0)));
-  vocabularies.set(store, { version, words });
+  const entry = { version, words };
+  vocabularies.set(store, entry);
   // A failed read is not kept: the next search reads again.
-  words.catch(() => vocabularies.delete(store));
+  words.catch(() => {
+    if (vocabularies.get(store) === entry) vocabularies.delete(store);
+  });
   return words;
 }
 

@@ -10,6 +10,7 @@
  */
 import type { PricingBundle, PricingParams } from '../domain/bundle.js';
 import type { CollectionRow, RowProblem } from '../domain/collection.js';
+import { InvalidParameterError } from '../domain/errors.js';
 import { toIsoUtc } from '../domain/time.js';
 import type { StoredProduct } from '../store/store.js';
 import { confidenceOf, findSlot } from './history.js';
@@ -18,6 +19,7 @@ import { conditionLabel, isExtraCondition } from '../domain/conditions.js';
 export interface ValuedLine {
   line: number;
   product_key: string;
+  product_name: string;
   refsource_id: string | null;
   condition: string;
   quantity: number;
@@ -66,7 +68,18 @@ export interface ProductLookup {
   price(product: StoredProduct, params: PricingParams, id: string | null, extraGrades?: boolean): Promise<PricingBundle>;
 }
 
-const times = (a: number | null, n: number) => (a === null ? null : a * n);
+/**
+ * Cents as a number once checked exact: sums and products run in BigInt, and a result beyond
+ * 2^53 - 1 (where a double stops counting every cent) is refused rather than rounded.
+ */
+export function exactCents(value: bigint): number {
+  if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < -BigInt(Number.MAX_SAFE_INTEGER)) {
+    throw new InvalidParameterError('collection', `the collection's value or cost (${value} cents) is beyond what is counted exactly (2^53 - 1 cents): value it in parts`);
+  }
+  return Number(value);
+}
+
+const times = (a: number | null, n: number) => (a === null ? null : exactCents(BigInt(a) * BigInt(n)));
 
 export async function valueCollection(
   oracle: ProductLookup,
@@ -96,6 +109,7 @@ export async function valueCollection(
     lines.push({
       line: row.line,
       product_key: product.productKey,
+      product_name: product.productName,
       refsource_id: product.refsourceId,
       condition: row.condition,
       quantity: row.quantity,
@@ -108,7 +122,7 @@ export async function valueCollection(
       subtotal_low_minor: times(confidence?.low_minor ?? null, row.quantity),
       subtotal_high_minor: times(confidence?.high_minor ?? null, row.quantity),
       cost_basis_minor: row.costBasisMinor,
-      gain_minor: subtotal === null || row.costBasisMinor === null ? null : subtotal - row.costBasisMinor,
+      gain_minor: subtotal === null || row.costBasisMinor === null ? null : exactCents(BigInt(subtotal) - BigInt(row.costBasisMinor)),
     });
   }
   failed.sort((a, b) => a.line - b.line);
@@ -125,7 +139,7 @@ function unpricedReason(condition: string, absent: boolean): string {
 
 function total(lines: readonly ValuedLine[]): ValuationTotal {
   const priced = lines.filter((l) => l.subtotal_minor !== null);
-  const sum = (pick: (l: ValuedLine) => number | null, of: readonly ValuedLine[]) => of.reduce((s, l) => s + (pick(l) ?? 0), 0);
+  const sum = (pick: (l: ValuedLine) => number | null, of: readonly ValuedLine[]) => exactCents(of.reduce((s, l) => s + BigInt(pick(l) ?? 0), 0n));
   const withInterval = priced.every((l) => l.subtotal_low_minor !== null && l.subtotal_high_minor !== null);
   const levels = new Set(priced.map((l) => l.level));
   const withCost = priced.filter((l) => l.cost_basis_minor !== null);

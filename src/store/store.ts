@@ -74,6 +74,17 @@ export interface ProductStore {
    * corrected to (service/spelling.ts).
    */
   vocabulary(): Promise<{ word: string; products: number }[]>;
+  /**
+   * The products with at least `minObservations` observations of `condition` in [from, to), by
+   * id, each with that count (`oracle movers`' candidates): a range count per product over the
+   * pricing index, so its cost follows the catalog, not the observations outside the range.
+   */
+  activeIn(condition: string, from: number, to: number, minObservations: number): Promise<ActiveProduct[]>;
+}
+
+/** A product and how many observations of a condition it has in a range. */
+export interface ActiveProduct extends StoredProduct {
+  observations: number;
 }
 
 /** What a point read carries beyond what pricing needs. */

@@ -106,6 +106,7 @@ function storeOver(
       catalog: (search, limit) => read((s) => s.products.catalog(search, limit)),
       catalogJson: () => read((s) => s.products.catalogJson()),
       keysLike: (text, limit) => read((s) => s.products.keysLike(text, limit)),
+      activeIn: (condition, from, to, min) => read((s) => s.products.activeIn(condition, from, to, min)),
       vocabulary: () => read((s) => s.products.vocabulary()),
     },
     pricePoints: {

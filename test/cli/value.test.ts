@@ -113,8 +113,8 @@ describe.concurrent('oracle value', () => {
       `oracle: ${path}:8: product_key or refsource_id is required`,
       'oracle: 6 of 8 rows could not be valued; the others are above',
     ]);
-    expect(result.stdout).toMatch(/^ +2 +charizard +ungraded +2 /m);
-    expect(result.stdout).toMatch(/^ +9 +blastoise +ungraded +1 /m);
+    expect(result.stdout).toMatch(/^ +2 +charizard +Charizard +ungraded +2 /m);
+    expect(result.stdout).toMatch(/^ +9 +blastoise +Blastoise +ungraded +1 /m);
     expect(result.stdout).toContain('2 lines priced');
   });
 
@@ -124,7 +124,7 @@ describe.concurrent('oracle value', () => {
     expect(result.code).toBe(0);
     const price = (await bundle('charizard')).ungraded.price_minor!;
     const dollars = (c: number) => `$${Math.trunc(c / 100).toLocaleString('en-US')}.${String(c % 100).padStart(2, '0')}`;
-    expect(result.stdout).toMatch(/^ +3 +unsold +ungraded +1 +no price +- +-$/m);
+    expect(result.stdout).toMatch(/^ +3 +unsold +Nothing Sold +ungraded +1 +no price +- +-$/m);
     expect(result.stdout).toContain(`total:       ${dollars(price)}  (1 line priced, 1 without a price (not counted))`);
     expect(result.stdout).toContain(`cost basis:  $1.00  gain +${dollars(price - 100)}`);
     expect(result.stdout).toContain(`as of:       ${AT}`);

@@ -17,6 +17,8 @@ const ROUTES = [
   { name: 'snapshot', path: `/api/v1/developer/refsource/1001/snapshot?date=${toUtcDate(NOW)}`, public: false },
   { name: 'catalog', path: '/api/v1/developer/catalog', public: false },
   { name: 'catalog search', path: '/api/v1/developer/catalog/search?q=charizard', public: false },
+  { name: 'sales', path: pricingPath('base-set-charizard', '/sales'), public: false },
+  { name: 'movers', path: '/api/v1/developer/movers', public: false },
 ];
 
 const AUTH: Record<string, Record<string, string>> = {

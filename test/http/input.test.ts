@@ -17,7 +17,7 @@ import { asOf, instant, outlierStddevs, snapshotDate, snapshotWindow, windowHour
 import { searchLimit, searchText } from '../../src/domain/search.js';
 import { toIsoUtc, toUtcDate } from '../../src/domain/time.js';
 import { inputParser } from '../../src/http/input.js';
-import { evidenceQuery, historyQuery, pricingQuery, searchQuery, snapshotQuery } from '../../src/http/schemas.js';
+import { evidenceQuery, historyQuery, moversQuery, pricingQuery, salesQuery, searchQuery, snapshotQuery } from '../../src/http/schemas.js';
 import { DAY, getJson, jsonSchemaValidator, pricingPath, PRODUCTS, STORED_KEY, useSeededServer } from './_helpers.js';
 
 const NOW = Date.now();
@@ -136,6 +136,8 @@ const ROUTES = [
     clockChecks: (q: Record<string, string>) => parseHistoryRequest(q, NOW),
   },
   { route: 'search', path: '/api/v1/developer/catalog/search', schema: searchQuery, clockChecks: () => undefined },
+  { route: 'sales', path: pricingPath(PRODUCTS.plain.productKey, '/sales'), schema: salesQuery, clockChecks: atCheck },
+  { route: 'movers', path: '/api/v1/developer/movers', schema: moversQuery, clockChecks: atCheck },
 ];
 
 /** The documented template of a concrete path. */

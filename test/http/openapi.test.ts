@@ -45,9 +45,11 @@ describe('the served OpenAPI document', () => {
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/api/v1/developer/catalog',
       '/api/v1/developer/catalog/search',
+      '/api/v1/developer/movers',
       '/api/v1/developer/pricing/{product_key}',
       '/api/v1/developer/pricing/{product_key}/evidence',
       '/api/v1/developer/pricing/{product_key}/history',
+      '/api/v1/developer/pricing/{product_key}/sales',
       '/api/v1/developer/refsource/{refsource_id}',
       '/api/v1/developer/refsource/{refsource_id}/snapshot',
       '/api/v1/health',

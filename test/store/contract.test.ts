@@ -155,6 +155,28 @@ describe(`the store contract (${TEST_STORE})`, () => {
     });
   });
 
+  describe('products active in a range (oracle movers)', () => {
+    it('counts each product\'s observations of one condition in [from, to) and keeps those with enough, by id', async () => {
+      await writeProducts(store, [product('a'), product('b'), product('c')]);
+      const [a, b, c] = await Promise.all(['a', 'b', 'c'].map(async (k) => (await store.products.findByKey(k))!));
+      const rows = [];
+      // a: 3 ungraded in [10, 13) days; b: 2 ungraded inside, one at `to` itself (outside), 3 PSA 10; c: nothing in range.
+      for (let i = 0; i < 3; i++) rows.push({ productId: a!.id, productKey: 'a', source: 'ebay', observedAt: (10 + i) * DAY, priceMinor: 100, grader: 'ungraded', grade: null, externalId: `a${i}` });
+      for (let i = 0; i < 2; i++) rows.push({ productId: b!.id, productKey: 'b', source: 'ebay', observedAt: (11 + i) * DAY, priceMinor: 100, grader: 'ungraded', grade: null, externalId: `b${i}` });
+      rows.push({ productId: b!.id, productKey: 'b', source: 'ebay', observedAt: 13 * DAY, priceMinor: 100, grader: 'ungraded', grade: null, externalId: 'b-end' });
+      for (let i = 0; i < 3; i++) rows.push({ productId: b!.id, productKey: 'b', source: 'ebay', observedAt: (10 + i) * DAY, priceMinor: 900, grader: 'PSA', grade: 10, externalId: `bp${i}` });
+      for (let i = 0; i < 5; i++) rows.push({ productId: c!.id, productKey: 'c', source: 'ebay', observedAt: i * DAY, priceMinor: 100, grader: 'ungraded', grade: null, externalId: `c${i}` });
+      await writeObservations(store, rows);
+      const active = async (condition: string, min: number) =>
+        (await store.products.activeIn(condition, 10 * DAY, 13 * DAY, min)).map((p) => [p.productKey, p.observations]);
+      expect(await active('ungraded', 1)).toEqual([['a', 3], ['b', 2]]);
+      expect(await active('ungraded', 3)).toEqual([['a', 3]]);
+      expect(await active('psa10', 3)).toEqual([['b', 3]]);
+      expect(await active('bgs9', 1)).toEqual([]);
+      expect((await store.products.activeIn('ungraded', 10 * DAY, 13 * DAY, 3))[0]).toMatchObject({ id: a!.id, productName: 'Name of a' });
+    });
+  });
+
   describe('product identity', () => {
     // Real rows: tcgcsv's Base Set file (productId 42346 in two printings, 42347), PriceCharting's
     // ids of the same cards (630414, 630423; Charizard 630417 with no TCGplayer id), and a

@@ -1,12 +1,14 @@
 /** `oracle value <collection.csv>`: what a collection is worth, line by line, with its interval and gain. */
 import { readFile } from 'node:fs/promises';
-import { parseCollectionCsv } from '../../domain/collection.js';
+import { parseCollectionCsv, type RowProblem } from '../../domain/collection.js';
+import { parseHistoryRequest } from '../../domain/history.js';
 import { SourceUnreadableError } from '../../domain/errors.js';
 import { optionsOf, valueOptions } from '../command-options.js';
 import type { CommandContext } from '../context.js';
-import { EXIT } from '../exit-codes.js';
+import { EXIT, UsageError } from '../exit-codes.js';
 import { renderValuation, renderValuationCsv } from '../format/valuation-view.js';
-import { pricingParams } from '../pricing-options.js';
+import { renderValuationHistory, renderValuationHistoryCsv } from '../format/valuation-history-view.js';
+import { pricingParams, seriesParams } from '../pricing-options.js';
 import { withService } from '../service.js';
 
 async function readText(path: string, ctx: CommandContext): Promise<string> {
@@ -24,14 +26,26 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   const path = args[0] as string;
   const o = optionsOf(ctx, valueOptions);
   const params = pricingParams(o);
+  if (!o.history && (o.from ?? o.to ?? o.every) !== undefined) throw new UsageError('--from, --to and --every go with --history');
+  const request = o.history ? parseHistoryRequest(o, ctx.now, { from: '--from', to: '--to', every: '--every', slots: '--slots' }) : null;
   const { rows, problems } = parseCollectionCsv(await readText(path, ctx), path);
-  const valuation = await withService(ctx, (service) => service.value(rows, problems, params));
-  ctx.stdout.write(
-    o.json ? `${JSON.stringify(valuation)}\n` : o.csv ? renderValuationCsv(valuation) : renderValuation(valuation, ctx.terminal),
-  );
-  for (const p of valuation.problems) ctx.stderr.write(`oracle: ${path}:${p.line}: ${p.reason}\n`);
-  if (valuation.problems.length === 0) return EXIT.ok;
-  const total = valuation.problems.length + valuation.lines.length;
-  ctx.stderr.write(`oracle: ${valuation.problems.length} of ${total} row${total === 1 ? '' : 's'} could not be valued; the others are above\n`);
+  let valued: { problems: readonly RowProblem[]; lines: number };
+  if (request === null) {
+    const valuation = await withService(ctx, (service) => service.value(rows, problems, params));
+    ctx.stdout.write(
+      o.json ? `${JSON.stringify(valuation)}\n` : o.csv ? renderValuationCsv(valuation) : renderValuation(valuation, ctx.terminal),
+    );
+    valued = { problems: valuation.problems, lines: valuation.lines.length };
+  } else {
+    const history = await withService(ctx, (service) => service.valueHistory(rows, problems, seriesParams(o), request));
+    ctx.stdout.write(
+      o.json ? `${JSON.stringify(history)}\n` : o.csv ? renderValuationHistoryCsv(history) : renderValuationHistory(history, ctx.terminal),
+    );
+    valued = { problems: history.problems, lines: history.lines };
+  }
+  for (const p of valued.problems) ctx.stderr.write(`oracle: ${path}:${p.line}: ${p.reason}\n`);
+  if (valued.problems.length === 0) return EXIT.ok;
+  const total = valued.problems.length + valued.lines;
+  ctx.stderr.write(`oracle: ${valued.problems.length} of ${total} row${total === 1 ? '' : 's'} could not be valued; the others are above\n`);
   return EXIT.tooManyRejects;
 }

@@ -59,6 +59,21 @@ function dateAxis(ats: readonly string[], axis: number): string {
   return `${withMid.padEnd(end - last.length)}${last}`;
 }
 
+/**
+ * A chart of prices over time (`ats`, one a price) as wide as the terminal, with its date axis:
+ * null when fewer than two points are priced, nothing to draw.
+ */
+export function priceChart(prices: readonly (number | null)[], ats: readonly string[], terminal: Terminal): string[] | null {
+  const series = chartSeries(prices, Math.max(10, terminal.width - LABEL_WIDTH - 1));
+  if (series.prices.length < 2) return null;
+  const chart = asciichart.plot(series.prices, {
+    height: CHART_HEIGHT,
+    format: (x: number) => formatUsd(Math.round(x)).padStart(LABEL_WIDTH - 2),
+  });
+  const axis = chart.split('\n').at(-1)!.search(/[\u2524\u253c]/);
+  return [...chart.split('\n').map((row) => row.trimEnd()), terminal.colour.dim(dateAxis(series.points.map((i) => ats[i]!), axis))];
+}
+
 const at = (p: PricedAt | null) => (p === null ? '-' : `${formatUsd(p.price_minor)} (${p.at.slice(0, 10)})`);
 
 export function renderHistory(history: History, terminal: Terminal): string {
@@ -73,17 +88,9 @@ export function renderHistory(history: History, terminal: Terminal): string {
     lines.push('');
     lines.push(s.slot);
     const prices = points.map((p) => (p[s.slot] as HistoryValue).price_minor);
-    const series = chartSeries(prices, Math.max(10, width - LABEL_WIDTH - 1));
-    if (series.prices.length < 2) {
-      lines.push(s.priced_points === 0 ? '  no price at any point' : '  one priced point: nothing to draw');
-    } else {
-      const chart = asciichart.plot(series.prices, {
-        height: CHART_HEIGHT,
-        format: (x: number) => formatUsd(Math.round(x)).padStart(LABEL_WIDTH - 2),
-      });
-      const axis = chart.split('\n').at(-1)!.search(/[\u2524\u253c]/);
-      lines.push(...chart.split('\n').map((row) => row.trimEnd()), colour.dim(dateAxis(series.points.map((i) => points[i]!.at), axis)));
-    }
+    const chart = priceChart(prices, points.map((p) => p.at), terminal);
+    if (chart === null) lines.push(s.priced_points === 0 ? '  no price at any point' : '  one priced point: nothing to draw');
+    else lines.push(...chart);
     const interval = formatInterval(history.latest[s.slot] ?? null);
     lines.push(`  last   ${at(s.last)}${interval ? `  interval ${interval}` : ''}`);
     lines.push(`  first  ${at(s.first)}`);

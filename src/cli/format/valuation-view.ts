@@ -20,6 +20,7 @@ export function renderValuation(v: Valuation, terminal: Terminal): string {
   const columns: Column[] = [
     { head: 'line', cells: cells((l) => String(l.line)), shrink: 0, min: 4, alignRight: true, lastResort: 1 },
     { head: 'product key', cells: cells((l) => l.product_key), shrink: 0, min: 16, keep: true },
+    { head: 'name', cells: cells((l) => l.product_name), shrink: 1, min: 6, lastResort: 1 },
     { head: 'cond', cells: cells((l) => l.condition), shrink: 0, min: 4 },
     { head: 'qty', cells: cells((l) => l.quantity.toLocaleString('en-US')), shrink: 0, min: 3, alignRight: true },
     { head: 'unit', cells: cells((l) => (l.unit_price_minor === null ? 'no price' : formatUsd(l.unit_price_minor))), shrink: 0, min: 4, alignRight: true },
@@ -57,7 +58,7 @@ export function renderValuation(v: Valuation, terminal: Terminal): string {
 
 const CSV_COLUMNS = [
   'line', 'product_key', 'refsource_id', 'condition', 'quantity', 'unit_price_minor', 'unit_low_minor', 'unit_high_minor',
-  'subtotal_minor', 'subtotal_low_minor', 'subtotal_high_minor', 'cost_basis_minor', 'gain_minor',
+  'subtotal_minor', 'subtotal_low_minor', 'subtotal_high_minor', 'cost_basis_minor', 'gain_minor', 'product_name',
 ] as const;
 
 type CsvRow = Partial<Record<(typeof CSV_COLUMNS)[number], unknown>>;

@@ -10,11 +10,13 @@ import { evidenceRoute } from './evidence.js';
 import { historyRoute } from './history.js';
 import { pricingRoute } from './pricing.js';
 import { readyRoute } from './ready.js';
+import { salesRoute } from './sales.js';
+import { moversRoute } from './movers.js';
 import { refsourceRoute, snapshotRoute } from './refsource.js';
 
 /** `metrics`: the server's metrics when `serve --metrics` is on (the route exists only then). */
 export function apiRoutes(version: string, metrics?: ServerMetrics): Route[] {
-  const routes = [healthRoute, readyRoute, pricingRoute, historyRoute, evidenceRoute, refsourceRoute, snapshotRoute, catalogRoute, catalogSearchRoute];
+  const routes = [healthRoute, readyRoute, pricingRoute, historyRoute, evidenceRoute, salesRoute, refsourceRoute, snapshotRoute, catalogRoute, catalogSearchRoute, moversRoute];
   if (metrics) routes.push(createMetricsRoute(metrics));
   routes.push(createOpenApiRoute(routes, version));
   return routes;

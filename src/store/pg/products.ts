@@ -1,7 +1,7 @@
 /** Catalog products on PostgreSQL: the statements of ../sqlite/product-repo.ts, and search as search.ts ranks it. */
 import type { CatalogEntry, Product } from '../../domain/product.js';
 import { allWordsPhrases, anyWordPhrases } from '../fts-query.js';
-import type { StoredProduct } from '../store.js';
+import type { ActiveProduct, StoredProduct } from '../store.js';
 import {
   CATALOG_COLUMNS,
   identityFirst,
@@ -47,6 +47,16 @@ export function createPgProductRepo(session: Session) {
   return {
     async pageAfter(afterId: number, limit: number): Promise<StoredProduct[]> {
       return (await q<ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE id > $1 ORDER BY id LIMIT $2`, [afterId, limit])).map(toProduct);
+    },
+    async activeIn(condition: string, from: number, to: number, min: number): Promise<ActiveProduct[]> {
+      // As the SQLite store's: a range count per product over the pricing index, bounded by observation_count.
+      const rows = await q<ProductRow & { observations: number }>(
+        `SELECT * FROM (SELECT ${PRODUCT_COLUMNS}, (SELECT count(*) FROM observations o
+                  WHERE o.product_id = products.id AND o.condition = $1 AND o.observed_at >= $2 AND o.observed_at < $3) AS observations
+                FROM products WHERE observation_count >= $4) counted WHERE observations >= $4 ORDER BY id`,
+        [condition, from, to, min],
+      );
+      return rows.map((row) => ({ ...toProduct(row), observations: row.observations }));
     },
     async count(): Promise<number> {
       return (await q<{ n: number }>('SELECT count(*) AS n FROM products'))[0]!.n;

@@ -13,7 +13,7 @@ import {
   type CatalogRow,
   type ProductRow,
 } from '../product-rows.js';
-import type { StoredProduct } from '../store.js';
+import type { ActiveProduct, StoredProduct } from '../store.js';
 import { preparedOnFirstUse, type SqliteDatabase } from './connection.js';
 import { matchAllWords, matchAnyWord, matchNameWords } from '../fts-query.js';
 
@@ -84,12 +84,23 @@ export function createProductRepo(db: SqliteDatabase) {
   );
 
   const pageAfter = preparedOnFirstUse(() => db.prepare<[number, number], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE id > ? ORDER BY id LIMIT ?`));
+  // observation_count bounds the range count from above: products with fewer in all are never counted.
+  const active = preparedOnFirstUse(() =>
+    db.prepare<[{ condition: string; from: number; to: number; min: number }], ProductRow & { observations: number }>(
+      `SELECT * FROM (SELECT ${PRODUCT_COLUMNS}, (SELECT count(*) FROM observations o
+                  WHERE o.product_id = products.id AND o.condition = @condition AND o.observed_at >= @from AND o.observed_at < @to) AS observations
+                FROM products WHERE observation_count >= @min) WHERE observations >= @min ORDER BY id`,
+    ),
+  );
   const count = preparedOnFirstUse(() => db.prepare<[], number>('SELECT count(*) FROM products').pluck());
 
   return {
     /** Up to `limit` products after row id `afterId`, by id: a cursor over the catalog in constant memory. */
     pageAfter(afterId: number, limit: number): StoredProduct[] {
       return pageAfter().all(afterId, limit).map(toProduct);
+    },
+    activeIn(condition: string, from: number, to: number, min: number): ActiveProduct[] {
+      return active().all({ condition, from, to, min }).map((row) => ({ ...toProduct(row), observations: row.observations }));
     },
     count(): number {
       return count().get() as number;

@@ -67,6 +67,7 @@ export async function openSqliteStore(path: string, options: OpenOptions = {}): 
       catalog: (search, limit) => settled(() => products.catalog(search, limit)),
       catalogJson: () => settled(() => products.catalogJson()),
       keysLike: (text, limit) => settled(() => products.keysLike(text, limit)),
+      activeIn: (condition, from, to, min) => settled(() => products.activeIn(condition, from, to, min)),
       vocabulary: () => settled(() => products.vocabulary()),
     },
     pricePoints: {
