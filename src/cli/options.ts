@@ -53,10 +53,11 @@ export function viaSchema<T, U>(schema: InputSchema<T>, then?: (value: T, name: 
 
 /**
  * An option read through an input's schema. `default` is the value the schema gives an absent
- * input, named by the constant the schema takes it from rather than parsed out of the schema,
- * which would build every option's schema at every start (input.ts).
+ * input (undefined when it has none), named by the constant the schema takes it from rather
+ * than parsed out of the schema, which would build every option's schema at every start
+ * (input.ts); it is required so that no option forgets it.
  */
-export function schemaOption<T>(flags: string, description: string, schema: InputSchema<T>, spec: { env?: string; default?: T; defaultText?: string } = {}): Option {
+export function schemaOption<T>(flags: string, description: string, schema: InputSchema<T>, spec: { env?: string; default: T | undefined; defaultText?: string }): Option {
   return configOption(flags, description, { ...spec, parse: viaSchema(schema) });
 }
 
@@ -102,7 +103,7 @@ export const outlierStddevsOption = () =>
     outlierStddevs,
     { default: OUTLIER_STDDEVS.default },
   );
-export const refsourceOption = () => schemaOption('--refsource <id>', 'address the product by its reference-source id instead', refsourceId);
+export const refsourceOption = () => schemaOption('--refsource <id>', 'address the product by its reference-source id instead', refsourceId, { default: undefined });
 
 /** How a time option is written (time.ts parseInstantInput), for the help. */
 export const TIME_FORMS = 'ISO-8601 with zone, a UTC date, 30d/12h/2w ago, or now';

@@ -3,6 +3,7 @@
  * Actions import their command module only when run, so each command loads only what it needs.
  */
 import { Command, Option } from 'commander';
+import { UNGRADED } from '../domain/conditions.js';
 import { every, HISTORY_DEFAULT_EVERY, HISTORY_DEFAULT_SLOTS, slots, stepMs } from '../domain/history.js';
 import { slot as slotInput } from '../domain/evidence.js';
 import { SALES_LIMIT, salesLimit, span } from '../domain/sales.js';
@@ -118,8 +119,8 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
     .argument('[product_key]', 'catalog key of the product')
     .addOption(refsourceOption())
     .addOption(schemaOption('--slots <list>', 'comma-separated slots: ungraded, psa10, "PSA 10", bgs9 ... (grader and grade 7-10)', slots, { default: HISTORY_DEFAULT_SLOTS.join(',') }))
-    .addOption(schemaOption('--from <time>', `first instant: ${TIME_FORMS}; a date alone is its 00:00Z (default: 90 days before --to)`, instant))
-    .addOption(schemaOption('--to <time>', `last instant: ${TIME_FORMS}; a date alone is its end (default: now)`, instant))
+    .addOption(schemaOption('--from <time>', `first instant: ${TIME_FORMS}; a date alone is its 00:00Z (default: 90 days before --to)`, instant, { default: undefined }))
+    .addOption(schemaOption('--to <time>', `last instant: ${TIME_FORMS}; a date alone is its end (default: now)`, instant, { default: undefined }))
     .addOption(schemaOption('--every <step>', 'step between points: <n>h, <n>d or <n>w (at most 1,000 points)', every, { default: HISTORY_DEFAULT_EVERY }))
     .addOption(windowHoursOption())
     .addOption(outlierStddevsOption())
@@ -141,8 +142,8 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
     .argument('<collection.csv>', "CSV with product_key or refsource_id, condition, quantity[, cost_basis ($12.50) or cost_basis_minor (cents)]; '-' for stdin")
     .addOption(atOption(now, 'value as of this time, now at the latest'))
     .addOption(new Option('--history', "the collection's value at every step of a span, charted, instead of at one instant").conflicts('at'))
-    .addOption(schemaOption('--from <time>', `with --history: first instant: ${TIME_FORMS}; a date alone is its 00:00Z (default: 90 days before --to)`, instant))
-    .addOption(schemaOption('--to <time>', `with --history: last instant: ${TIME_FORMS}; a date alone is its end (default: now)`, instant))
+    .addOption(schemaOption('--from <time>', `with --history: first instant: ${TIME_FORMS}; a date alone is its 00:00Z (default: 90 days before --to)`, instant, { default: undefined }))
+    .addOption(schemaOption('--to <time>', `with --history: last instant: ${TIME_FORMS}; a date alone is its end (default: now)`, instant, { default: undefined }))
     .addOption(configOption('--every <step>', 'with --history: step between points, <n>h, <n>d or <n>w, at most 1,000 points (default: 1d)', { parse: viaSchema(every) }))
     .addOption(windowHoursOption())
     .addOption(outlierStddevsOption())
@@ -199,7 +200,7 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
     .addOption(refsourceOption())
     .addOption(configOption('--condition <condition>', 'only this condition, as written: ungraded, psa10, "PSA 10", "BGS 9.5" (default: every condition)', { parse: viaSchema(slotInput) }))
     .addOption(configOption('--span <span>', 'only the observations of this span before --at: 12h, 30d, 2w (default: everything its price read)', { parse: viaSchema(span, stepMs) }))
-    .addOption(schemaOption('--limit <n>', `the most observations listed, ${SALES_LIMIT.min}-${SALES_LIMIT.max}`, salesLimit))
+    .addOption(schemaOption('--limit <n>', `the most observations listed, ${SALES_LIMIT.min}-${SALES_LIMIT.max}`, salesLimit, { default: SALES_LIMIT.default }))
     .addOption(atOption(now, 'as of this time, now at the latest'))
     .addOption(windowHoursOption())
     .addOption(outlierStddevsOption())
@@ -218,7 +219,7 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
   program
     .command('movers')
     .description("the catalog's biggest gainers and losers of one slot over a span, by the price oracle price gives at its two ends")
-    .addOption(schemaOption('--condition <condition>', 'the slot: ungraded, or a grader and grade 7-10 as written (psa10, "PSA 10", bgs9)', moversCondition))
+    .addOption(schemaOption('--condition <condition>', 'the slot: ungraded, or a grader and grade 7-10 as written (psa10, "PSA 10", bgs9)', moversCondition, { default: UNGRADED }))
     .addOption(
       configOption('--span <span>', 'how far back the move is measured: 12h, 7d, 30d, 2w', {
         default: { text: MOVERS_DEFAULT_SPAN, ms: stepMs(MOVERS_DEFAULT_SPAN) },
@@ -226,7 +227,7 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
         parse: viaSchema(span, (text) => ({ text, ms: stepMs(text) })),
       }),
     )
-    .addOption(schemaOption('--limit <n>', `products listed on each side, ${MOVERS_LIMIT.min}-${MOVERS_LIMIT.max}`, moversLimit))
+    .addOption(schemaOption('--limit <n>', `products listed on each side, ${MOVERS_LIMIT.min}-${MOVERS_LIMIT.max}`, moversLimit, { default: MOVERS_LIMIT.default }))
     .addOption(atOption(now, 'the end of the span, now at the latest'))
     .addOption(windowHoursOption())
     .addOption(outlierStddevsOption())
@@ -268,6 +269,7 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
         '--search <text>',
         'the product whose key, refsource id or TCGplayer id the text is, then full-text search: every word, in any order, as a prefix of name, set, subtitle or key; best first',
         searchText,
+        { default: undefined },
       ),
     )
     .addHelpText('after', examples('oracle catalog --search "base charizard 4/102"', 'oracle catalog --search 42346', 'oracle catalog --search "char 4/102" --json'))

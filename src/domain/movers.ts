@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { UNGRADED, parseCondition } from './conditions.js';
 import { SLOT_KEYS } from './history.js';
-import { checkedText, integerWithDefault } from './input.js';
+import { checkedText, deferred, integerWithDefault } from './input.js';
 import { span } from './sales.js';
 
 /**
@@ -23,7 +23,7 @@ export const MOVERS_DEFAULT_SPAN = '7d';
 export const MOVERS_LIMIT = { min: 1, max: 100, default: 10 } as const;
 
 /** `span` / `--span`: how far back the move is measured from, `<n>h`, `<n>d` or `<n>w`. */
-export const moversSpan = z._default(span, MOVERS_DEFAULT_SPAN);
+export const moversSpan = deferred(() => z._default(span, MOVERS_DEFAULT_SPAN));
 
 /** `limit` / `--limit`: the most products listed on each side. */
 export const moversLimit = integerWithDefault(MOVERS_LIMIT);
@@ -37,7 +37,8 @@ export const MOVERS_CONDITION_PATTERN =
   '^\\s*(?:[Uu][Nn][Gg][Rr][Aa][Dd][Ee][Dd]|[Rr][Aa][Ww]|(?:[Pp][Ss][Aa]|[Bb][Gg][Ss]|[Cc][Gg][Cc]|[Ss][Gg][Cc]) ?(?:10|[789]))\\s*$';
 
 /** `condition` / `--condition`: a slot of the bundle, as people write it (`PSA 10`, `psa10`, `raw`); its value is the slot key. */
-export const moversCondition = z._default(
+export const moversCondition = deferred(() =>
+  z._default(
   z.pipe(
     checkedText((raw) => {
       const key = raw === undefined ? null : parseCondition(raw);
@@ -48,6 +49,7 @@ export const moversCondition = z._default(
     z.pipe(z.transform((raw: string) => parseCondition(raw)!), z.string()),
   ),
   UNGRADED,
+  ),
 );
 
 /** One product's move: its slot's price at the span's start and at its end (the prices `oracle price` gives at the two instants). */

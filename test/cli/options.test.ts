@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { every, HISTORY_DEFAULT_EVERY, HISTORY_DEFAULT_SLOTS, slots } from '../../src/domain/history.js';
+import { moversCondition, moversLimit } from '../../src/domain/movers.js';
 import { outlierStddevs, windowHours } from '../../src/domain/params.js';
+import { salesLimit } from '../../src/domain/sales.js';
 import { createProgram } from '../../src/cli/program.js';
 import { outlierStddevsOption, windowHoursOption } from '../../src/cli/options.js';
 
@@ -14,9 +16,14 @@ describe('option defaults', () => {
     expect(HISTORY_DEFAULT_EVERY).toBe(every.parse(undefined));
   });
 
-  it('of history are the schema defaults', () => {
-    const history = createProgram().commands.find((command) => command.name() === 'history');
-    const defaults = Object.fromEntries(history?.options.map((option) => [option.attributeName(), option.defaultValue]) ?? []);
-    expect(defaults).toMatchObject({ slots: slots.parse(undefined), every: every.parse(undefined), windowHours: 24, outlierStddevs: 2 });
+  const defaultsOf = (name: string) => {
+    const command = createProgram().commands.find((c) => c.name() === name);
+    return Object.fromEntries(command?.options.map((option) => [option.attributeName(), option.defaultValue]) ?? []);
+  };
+
+  it('of history, sales and movers are the schema defaults', () => {
+    expect(defaultsOf('history')).toMatchObject({ slots: slots.parse(undefined), every: every.parse(undefined), windowHours: 24, outlierStddevs: 2 });
+    expect(defaultsOf('sales')).toMatchObject({ limit: salesLimit.parse(undefined) });
+    expect(defaultsOf('movers')).toMatchObject({ condition: moversCondition.parse(undefined), limit: moversLimit.parse(undefined) });
   });
 });
