@@ -338,6 +338,32 @@ export function buildMarket(seed, scale, only = null) {
 }
 
 /**
+ * The same market with the price-guide quotes of some scenarios' products taken out (their sales
+ * kept, every other product whole): what the engine would know from sales alone.
+ * @param {Market} market
+ * @param {readonly string[]} scenarios
+ * @returns {Market}
+ */
+export function withoutQuotes(market, scenarios) {
+  /** @param {Series} s @returns {Series} */
+  const salesOf = (s) => {
+    const keep = [];
+    for (let i = 0; i < s.source.length; i++) if (s.source[i] === SOURCE.sale) keep.push(i);
+    return {
+      t: Float64Array.from(keep, (i) => /** @type {number} */ (s.t[i])),
+      price: Float64Array.from(keep, (i) => /** @type {number} */ (s.price[i])),
+      source: Uint8Array.from(keep, (i) => /** @type {number} */ (s.source[i])),
+    };
+  };
+  return {
+    ...market,
+    products: market.products.map((p) =>
+      scenarios.includes(p.plan.scenario) ? { ...p, cells: p.cells.map(salesOf), pooled: p.pooled.map(salesOf) } : p,
+    ),
+  };
+}
+
+/**
  * Observation counts of a market: sales (contaminated ones included) and quotes, overall and per scenario.
  * @param {Market} market
  */

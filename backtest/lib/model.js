@@ -144,6 +144,9 @@ export const PARAMS = {
  * @property {(plan: ProductPlan, rng: import('../../sample/prng.js').Prng) => void} [shape] changes the default plan
  */
 
+/** Share of sales that are best-offer lowballs in the `quotes_lowball` scenario (issue 22: one in ten). */
+const QUOTES_LOWBALL_SHARE = 0.1;
+
 /** Hour index of a day of the period plus hours. */
 const at = (/** @type {number} */ day, hours = 0) => day * 24 + hours;
 /** A random hour inside the scored period, away from its ends. */
@@ -250,12 +253,7 @@ export const SCENARIOS = [
     count: { full: 20, small: 2 },
     shape(plan, rng) {
       scaleUngraded(plan, rng.uniform(8, 30));
-      const first = scoredHour(rng, WARMUP_DAYS + 3, 32);
-      const second = scoredHour(rng, 38, DAYS - 6);
-      const up = Math.exp(rng.uniform(0.2, 0.5));
-      const down = Math.exp(-rng.uniform(0.2, 0.4));
-      const [a, b] = rng.next() < 0.5 ? [up, down] : [down, up];
-      plan.jumps.push({ hour: first, factor: a, volumeBoost: 1.3, boostHours: 48 }, { hour: second, factor: b, volumeBoost: 1.3, boostHours: 48 });
+      twoJumps(plan, rng);
     },
   },
   {
@@ -316,7 +314,41 @@ export const SCENARIOS = [
       scaleUngraded(plan, rng.uniform(3, 15));
     },
   },
+  {
+    name: 'quotes_lowball',
+    description:
+      'daily pricecharting and tcgplayer quotes that lag the truth, one sale in ten a best-offer lowball (0.5-0.8x), and two regime jumps as in jumps; 3-10 ungraded sales a day',
+    count: { full: 20, small: 1 },
+    shape(plan, rng) {
+      scaleUngraded(plan, rng.uniform(3, 10));
+      plan.guides = true;
+      plan.contamination = { ...plan.contamination, lowball: QUOTES_LOWBALL_SHARE };
+      twoJumps(plan, rng);
+    },
+  },
 ];
+
+/**
+ * The scenarios where quotes are weighed against sales alone: the run scores their products a
+ * second time on a database without their price-guide quotes (docs/backtest.md, "Quotes as
+ * evidence").
+ */
+export const QUOTE_EVIDENCE_SCENARIOS = ['guides', 'quotes_lowball'];
+
+/**
+ * Two regime jumps in the scored period: one up (x e^U(0.2, 0.5)) and one down (x e^-U(0.2, 0.4))
+ * in random order, the first in days 18-32, the second in days 38-54, volume x1.3 for 48 h after each.
+ * @param {ProductPlan} plan
+ * @param {import('../../sample/prng.js').Prng} rng
+ */
+function twoJumps(plan, rng) {
+  const first = scoredHour(rng, WARMUP_DAYS + 3, 32);
+  const second = scoredHour(rng, 38, DAYS - 6);
+  const up = Math.exp(rng.uniform(0.2, 0.5));
+  const down = Math.exp(-rng.uniform(0.2, 0.4));
+  const [a, b] = rng.next() < 0.5 ? [up, down] : [down, up];
+  plan.jumps.push({ hour: first, factor: a, volumeBoost: 1.3, boostHours: 48 }, { hour: second, factor: b, volumeBoost: 1.3, boostHours: 48 });
+}
 
 /**
  * Sets the ungraded rate to `perDay` and scales the graded rates with it.
