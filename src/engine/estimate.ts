@@ -65,6 +65,11 @@ export interface Estimate extends LogEstimate {
   included: number;
   /** Kept points inside the requested window. */
   windowKept: number;
+  /** Lowest and highest ln price of the kept points inside the requested window (NaN without one): §6.6. */
+  windowLo: number;
+  windowHi: number;
+  /** True when the condition's only point (of the 30 days, or of the last known ones) is a price guide's quote: §6.6. */
+  loneQuote: boolean;
   excluded: number;
   halfLifeMs: number;
   /** Robust sale-to-sale scale of the kept points (ln units, before the prior). */
@@ -156,11 +161,17 @@ export function estimateCondition(s: Series, ctx: EstimateContext): Estimate | n
   let n = 0;
   let oldestKept = -1;
   let windowKept = 0;
+  let windowLo = Number.NaN;
+  let windowHi = Number.NaN;
   for (let i = i1 - 1; i >= i0; i--) {
     if (!isIncluded(s, i, bounds)) continue;
     scratch[n++] = s.y[i]!;
     oldestKept = i;
-    if (i >= iw) windowKept++;
+    if (i >= iw) {
+      windowKept++;
+      if (!(s.y[i]! >= windowLo)) windowLo = s.y[i]!;
+      if (!(s.y[i]! <= windowHi)) windowHi = s.y[i]!;
+    }
   }
   // The half-life: age of the RECENCY_POINTS-th newest kept point (or the oldest), at least the minimum.
   let seen = 0;
@@ -210,6 +221,9 @@ export function estimateCondition(s: Series, ctx: EstimateContext): Estimate | n
     regime,
     included: n,
     windowKept,
+    windowLo,
+    windowHi,
+    loneQuote: i1 - s.lo === 1 && s.g[s.lo] === 1,
     excluded: i1 - shownFrom - n,
     halfLifeMs,
     sigma,

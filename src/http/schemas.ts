@@ -255,7 +255,7 @@ const evidencePoint = z.object({
 });
 
 const evidenceStep = z.object({
-  name: z.string().meta({ description: 'reference_set, filter, own_estimate (per condition), cross_check, prediction, blend, clamp, rounding, tier, interval, freshness.' }),
+  name: z.string().meta({ description: 'reference_set, filter, own_estimate (per condition), cross_check, prediction, blend, own_range, clamp, rounding, tier, interval, freshness.' }),
   condition: z.string().optional(),
   section: z.string().meta({ description: 'Section of docs/methodology.md.' }),
   doc: z.string(),

@@ -30,6 +30,7 @@ describe('worked example of docs/methodology.md', () => {
       confidence: { level: 0.8, low_minor: 4192, high_minor: 5124 },
       newest_observation_at: '2026-02-28T20:00:00Z',
       stale: false,
+      basis: 'own',
     });
   });
 
