@@ -9,6 +9,7 @@
  * takes (nearly) all the weight and a cell without data is priced from the rest.
  */
 import { GRADERS, MATRIX_GRADES, POOLED_GRADER, PRICED_CONDITIONS, UNGRADED, conditionKey } from '../domain/conditions.js';
+import type { SlotMeta } from '../domain/bundle.js';
 import type { ConditionTable } from './calibration.js';
 import type { Estimate, LogEstimate } from './estimate.js';
 import {
@@ -44,9 +45,9 @@ export interface CellPrice {
 }
 
 /** Whether a slot's price is a measurement of its own cell or an estimate (§6.6, `meta.basis`). */
-export type Basis = 'own' | 'estimated';
+export type Basis = NonNullable<SlotMeta['basis']>;
 /** Why a priced slot is an estimate (§6.6, `meta.basis_reason`). */
-export type BasisReason = 'other_conditions' | 'last_known' | 'carried' | 'pooled';
+export type BasisReason = NonNullable<SlotMeta['basis_reason']>;
 
 const N = PRICED_CONDITIONS.length;
 const UNGRADED_INDEX = PRICED_CONDITIONS.indexOf(UNGRADED);
