@@ -86,10 +86,12 @@ export function planProduct(seed, scenario, key, refsourceId) {
   cellRate[0] = lognormal(rng, PARAMS.ungradedRate);
   if (!sealed) {
     const psa10 = PARAMS.psa10Multiple[era].median * Math.exp(PARAMS.psa10Multiple[era].logSd * rng.normal());
-    const medians = PARAMS.gradeRatio[era];
-    // Kept increasing with the grade and below grade 10 whatever the draws.
-    const lower = [medians[7], medians[8], medians[9]].map((m) => m * Math.exp(PARAMS.gradeRatio.logSd * rng.normal())).sort((a, b) => a - b);
-    const ratio = [...lower.map((r) => Math.min(r, 0.9)), 1];
+    const steps = PARAMS.gradeStep[era];
+    // Each grade a capped step below the one above it: kept in order whatever the draws.
+    const step = (/** @type {{ median: number, logSd: number }} */ d) => Math.min(PARAMS.gradeStep.maxStep, lognormal(rng, d));
+    const r9 = step(steps[9]);
+    const r8 = r9 * step(steps[8]);
+    const ratio = [r8 * step(steps[7]), r8, r9, 1];
     GRADERS.forEach((grader, gi) => {
       GRADES.forEach((grade, ni) => {
         let premium = 1;

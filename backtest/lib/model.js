@@ -53,20 +53,35 @@ export const PARAMS = {
   dailyVol: { modern: { median: 0.025, logSd: 0.3 }, vintage: { median: 0.015, logSd: 0.3 }, sealed: { median: 0.01, logSd: 0.3 } },
   /** Drift of the walk: normal, sd of the daily log drift. */
   dailyDriftSd: 0.003,
-  /** PSA 10 truth as a multiple of the ungraded truth. */
-  psa10Multiple: { modern: { median: 6, logSd: 0.5 }, vintage: { median: 20, logSd: 0.5 } },
-  /** PSA grade 7-9 truth as a fraction of PSA 10 (per card: median x lognormal(0, logSd), kept increasing). */
-  gradeRatio: { modern: { 7: 0.2, 8: 0.3, 9: 0.45 }, vintage: { 7: 0.08, 8: 0.15, 9: 0.3 }, logSd: 0.2 },
+  /**
+   * PSA 10 truth as a multiple of the ungraded truth, per card. Spread as real price guides and
+   * sold medians show it (docs/backtest.md "Grade ratios in real price guides"): several-fold
+   * between cards of one era.
+   */
+  psa10Multiple: { modern: { median: 8, logSd: 0.9 }, vintage: { median: 25, logSd: 0.85 } },
+  /**
+   * PSA grade 7-9 truth, per card, as a chain of steps down from PSA 10: PSA 9 = PSA 10 x the
+   * `9` draw, PSA 8 = PSA 9 x the `8` draw, PSA 7 = PSA 8 x the `7` draw; each draw is
+   * lognormal (median, sd of the log) and at most `maxStep`, so grades stay in order. Fitted to
+   * the same evidence: PSA 9 / PSA 10 varies about four-fold between cards (P10 to P90).
+   */
+  gradeStep: {
+    modern: { 9: { median: 0.24, logSd: 0.55 }, 8: { median: 0.52, logSd: 0.4 }, 7: { median: 0.75, logSd: 0.4 } },
+    vintage: { 9: { median: 0.25, logSd: 0.65 }, 8: { median: 0.59, logSd: 0.5 }, 7: { median: 0.64, logSd: 0.45 } },
+    maxStep: 0.9,
+  },
   /**
    * Grader premium over PSA at the same grade, per card: grade 10 and grades 7-9 have their own
-   * medians; each grade of a card gets its own draw.
+   * medians; each grade of a card gets its own draw. Grade 10's spread is wide because the one
+   * real file that prices CGC and SGC 10 from sales (not from a fixed multiple of PSA 10) shows
+   * them several-fold apart between cards.
    */
   graderPremium: {
     BGS: { 10: 1.15, lower: 0.95 },
     CGC: { 10: 0.6, lower: 0.8 },
     SGC: { 10: 0.8, lower: 0.85 },
-    logSd10: 0.15,
-    logSdLower: 0.08,
+    logSd10: 0.35,
+    logSdLower: 0.1,
   },
   /** Sale noise: sale = truth x exp(sd x N(0,1)), sd per card = median x lognormal(0, 0.2). */
   saleNoise: { ungraded: 0.08, graded: 0.1, sealed: 0.05, logSd: 0.2 },
