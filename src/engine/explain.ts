@@ -11,7 +11,7 @@ import { HOUR_MS } from '../domain/time.js';
 import { bundleFromEvidence, clampColumn, computeEvidence, slotContext, type BundleEvidence, type ComputeBundleInput } from './bundle.js';
 import { basisOf, cardLevels, conditionIndex, plentiful, predict, type CardLevels, type PredictionRecord } from './card-model.js';
 import { spanAround } from './carry.js';
-import { recencyWeight, type Estimate } from './estimate.js';
+import { pointAge, recencyWeight, type Estimate } from './estimate.js';
 import {
   CARRY_HOLD_MS,
   CARRY_MIN_MOVE,
@@ -26,6 +26,7 @@ import {
   OWN_EVIDENCE_MIN_POINTS,
   OWN_FULL_WEIGHT_POINTS,
   PREDICTION_HUBER_K,
+  QUOTE_AGE_MS,
   RECENCY_POINTS,
   STALE_AFTER_MS,
   WIDTH_FACTOR,
@@ -96,7 +97,7 @@ function conditionPoints(j: number, e: Estimate, standing: Standing, ev: Conditi
   const windowPoints = used.hi - lowerBound(used, ctx.windowStart);
   let sw = 0;
   if (standing === 'used') {
-    for (let i = e.i0; i < e.i1; i++) if (isIncluded(used, i, e.bounds)) sw += recencyWeight(asOf - used.t[i]!, e.halfLifeMs) * used.q[i]!;
+    for (let i = e.i0; i < e.i1; i++) if (isIncluded(used, i, e.bounds)) sw += recencyWeight(pointAge(used, i, asOf), e.halfLifeMs) * used.q[i]!;
   }
   const points: EvidencePoint[] = [];
   for (let i = used.hi - 1; i >= used.lo; i--) {
@@ -127,7 +128,7 @@ function conditionPoints(j: number, e: Estimate, standing: Standing, ev: Conditi
       else if (standing === 'rejected') point.reason = `cross_check: the condition's own estimate disagreed with the rest of the card and was set aside (§6.2)`;
       else {
         point.kept = true;
-        point.weight = (recencyWeight(asOf - used.t[i]!, e.halfLifeMs) * used.q[i]!) / sw;
+        point.weight = (recencyWeight(pointAge(used, i, asOf), e.halfLifeMs) * used.q[i]!) / sw;
       }
     }
     points.push(point);
@@ -188,7 +189,7 @@ function conditionSteps(j: number, e: Estimate, ev: ConditionEvidence, ctx: Slot
       'own_estimate',
       '4',
       `Half-life h = ${hours(e.halfLifeMs)} (the age of the ${RECENCY_POINTS}th newest kept point, or the oldest, at least ${hours(MIN_HALF_LIFE_MS)}); ` +
-        `each kept point weighs 2^(-age / h), shown as its share of the sum; ŷ = Σ weight · ln price = ${ln(own)} (${cents(Math.exp(own))}). ` +
+        `each kept point weighs 2^(-age / h) (a price guide's quote: its age plus ${hours(QUOTE_AGE_MS)}, the sales it summarises, times its quote weight, §4.1), shown as its share of the sum; ŷ = Σ weight · ln price = ${ln(own)} (${cents(Math.exp(own))}). ` +
         `Its variance (§5): ${e.variance.toFixed(6)} (sale scale ${e.sigma.toFixed(6)}, ${e.effectivePoints.toFixed(3)} effective points).`,
       {
         condition,

@@ -71,6 +71,14 @@ export const QUOTE_WEIGHT_CAP = 2;
  */
 export const PRICE_GUIDE_SOURCES: readonly string[] = ['pricecharting', 'tcgplayer'];
 
+/**
+ * §4.1 Quotes are aggregates: a guide's quote is a summary of the sales of a trailing span
+ * before its date (a moving average), so it stands for the market that much earlier. Its
+ * recency weight and drift (§4, §5) use its age plus this, the mean age of the sales it
+ * summarises; the regime rule (§3.2) judges a run on its sales alone.
+ */
+export const QUOTE_AGE_MS = 3 * DAY_MS;
+
 /** §4.1 The weight of a point that summarises `volume` sales (null: a sale, weight 1). */
 export function quoteWeight(volume: number | null | undefined): number {
   if (volume === null || volume === undefined || !(volume >= 0)) return 1;
