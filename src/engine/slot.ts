@@ -6,7 +6,7 @@
 import type { Grader, MatrixGrade } from '../domain/conditions.js';
 import type { GradedSlot, Slot } from '../domain/bundle.js';
 import { HOUR_MS, toIsoUtc } from '../domain/time.js';
-import type { CellPrice } from './card-model.js';
+import { basisOf, type CellPrice } from './card-model.js';
 import {
   CONFIDENCE_LEVEL,
   CONFIDENCE_Z,
@@ -82,7 +82,7 @@ export function confidence(mean: number, variance: number, tier: string | null, 
  * A priced slot. `price` is the unrounded price in cents (after the clamp); `meta` holds the
  * slot-specific keys first (source_counts, developer_*); the shared ones follow:
  * twap_sparse_window_extended, oracle_fallback_tier, oracle_last_known_age_hours,
- * confidence, newest_observation_at, stale.
+ * confidence, newest_observation_at, stale, basis, basis_reason (only on an estimate).
  */
 export function pricedSlot(conditionKey: string, cell: CellPrice, price: number, ctx: SlotContext, meta: Record<string, unknown>): Slot {
   const e = cell.estimate!;
@@ -94,6 +94,9 @@ export function pricedSlot(conditionKey: string, cell: CellPrice, price: number,
   meta.confidence = confidence(e.mean, e.variance, tier, cents);
   meta.newest_observation_at = ctx.iso(e.newestAt);
   meta.stale = ctx.asOf - e.newestAt > STALE_AFTER_MS;
+  const { basis, reason } = basisOf(cell, ctx.lastKnown);
+  meta.basis = basis;
+  if (reason !== null) meta.basis_reason = reason;
   const own = cell.ownWeight > 0 ? cell.own : null;
   const methodology = ctx.lastKnown
     ? METHODOLOGY.lastKnown

@@ -26,10 +26,11 @@ describe('worked example of docs/methodology.md', () => {
       error: null,
     });
     expect(bundle.ungraded.meta).toEqual({
-      source_counts: { ebay: 2, tcgplayer: 2 },
+      source_counts: { ebay: 2, mercari: 2 },
       confidence: { level: 0.8, low_minor: 4192, high_minor: 5124 },
       newest_observation_at: '2026-02-28T20:00:00Z',
       stale: false,
+      basis: 'own',
     });
   });
 
