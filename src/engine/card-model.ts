@@ -163,10 +163,10 @@ export function withinOwnRange(e: Estimate, mean: number): number {
  * OWN_BASIS_MIN_WEIGHT of the blend) and no move of the card was carried into it; else
  * `estimated`, with the reason.
  */
-export function basisOf(cell: CellPrice, lastKnown: boolean): { basis: Basis; reason: BasisReason | null } {
+export function basisOf(cell: CellPrice): { basis: Basis; reason: BasisReason | null } {
   const own = cell.ownWeight > 0 ? cell.own : null;
   if (own === null) return { basis: 'estimated', reason: 'other_conditions' };
-  if (lastKnown) return { basis: 'estimated', reason: 'last_known' };
+  if (own.old) return { basis: 'estimated', reason: 'last_known' };
   if (own.carry !== null) return { basis: 'estimated', reason: 'carried' };
   if (own.windowKept < OWN_EVIDENCE_MIN_POINTS && cell.ownWeight < OWN_BASIS_MIN_WEIGHT) return { basis: 'estimated', reason: 'pooled' };
   return { basis: 'own', reason: null };

@@ -69,6 +69,8 @@ export interface Estimate extends LogEstimate {
   /** Lowest and highest ln price of the kept points inside the requested window (NaN without one): §6.6. */
   windowLo: number;
   windowHi: number;
+  /** True when built from the last known points, all older than the 30 days (§6.7, §8). */
+  old: boolean;
   /** True when the condition's only point (of the 30 days, or of the last known ones) is a price guide's quote: §6.6. */
   loneQuote: boolean;
   excluded: number;
@@ -155,7 +157,7 @@ function regimeRun(s: Series, i0: number, i1: number, scratch: Float64Array, old
  * when it has none. The reference set is every point from the requested window on, or the
  * latest MIN_REFERENCE_POINTS when the window holds fewer.
  */
-export function estimateCondition(s: Series, ctx: EstimateContext): Estimate | null {
+export function estimateCondition(s: Series, ctx: EstimateContext, old = false): Estimate | null {
   const { asOf, k, scratch } = ctx;
   const i1 = s.hi;
   const iw = lowerBound(s, ctx.windowStart);
@@ -235,6 +237,7 @@ export function estimateCondition(s: Series, ctx: EstimateContext): Estimate | n
     windowKept,
     windowLo,
     windowHi,
+    old,
     loneQuote: i1 - s.lo === 1 && s.g[s.lo] === 1,
     excluded: i1 - shownFrom - n,
     halfLifeMs,

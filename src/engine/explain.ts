@@ -50,6 +50,7 @@ const SECTIONS: Readonly<Record<string, string>> = {
   '6.4': '64-blend-clamp',
   '6.5': '65-sealed-products',
   '6.6': '66-own-evidence-first-and-the-basis',
+  '6.7': '67-a-cells-own-older-points',
   '8': '8-fallback-tiers-and-the-last-known-price',
   '9': '9-the-80--interval',
   '10': '10-freshness',
@@ -91,7 +92,7 @@ type Standing = 'used' | 'rejected';
 function conditionPoints(j: number, e: Estimate, standing: Standing, ev: ConditionEvidence, ctx: SlotContext, k: number): EvidencePoint[] {
   const { asOf, iso } = ctx;
   const cs = ev.series.conditions[j]!;
-  const used = ev.lastKnown ? cs.prior : cs.current;
+  const used = e.series;
   const condition = (ev.names ?? PRICED_CONDITIONS)[j]!;
   const source = (s: Series, i: number) => ev.series.sources[s.src[i]!]!;
   const windowPoints = used.hi - lowerBound(used, ctx.windowStart);
@@ -133,7 +134,7 @@ function conditionPoints(j: number, e: Estimate, standing: Standing, ev: Conditi
     }
     points.push(point);
   }
-  if (!ev.lastKnown) {
+  if (!e.old) {
     for (let i = cs.prior.hi - 1; i >= cs.prior.lo; i--) {
       points.push({
         condition,
@@ -159,15 +160,16 @@ function conditionSteps(j: number, e: Estimate, ev: ConditionEvidence, ctx: Slot
   const reference = e.i1 - e.referenceStart;
   let text: string;
   if (ev.lastKnown) text = `Nothing of the product in the 30 days before as_of: ${condition}'s last known points, its ${reference} latest older than 30 days, form the reference set.`;
+  else if (e.old) text = `Nothing of ${condition} in the 30 days before as_of: its last known points, its ${reference} latest older than 30 days, form the reference set, evidence of this card's own ${condition} price beside the card model (§6.7).`;
   else if (e.referenceStart === lowerBound(s, windowStart)) text = `The requested window holds ${windowPoints} ${condition} point(s) (at least ${MIN_REFERENCE_POINTS}, or nothing earlier in the 30 days): they form the reference set.`;
   else text = `The requested window holds ${windowPoints} ${condition} point(s) (fewer than ${MIN_REFERENCE_POINTS}): topped up with the latest earlier points of the 30 days, a reference set of ${reference}.`;
   const run = e.regime ? e.i1 - e.i0 : 0;
   const own = e.carry?.before ?? e.mean;
   if (e.regime) text += ` Regime change: the newest ${run} points lie past the bounds of the older ones and alone form the reference set.`;
   const steps = [
-    step('reference_set', ev.lastKnown ? '8' : e.regime ? '3.2' : '3', text, {
+    step('reference_set', ev.lastKnown ? '8' : e.old ? '6.7' : e.regime ? '3.2' : '3', text, {
       condition,
-      inputs: { window_points: windowPoints, reference_points: reference, regime_run: run, last_known: ev.lastKnown },
+      inputs: { window_points: windowPoints, reference_points: reference, regime_run: run, last_known: e.old },
     }),
   ];
   const { centre, sigma } = e.bounds;
@@ -415,7 +417,7 @@ function blendStep(c: number, ev: BundleEvidence): EvidenceStep {
 function ownRangeStep(c: number, ev: BundleEvidence): EvidenceStep | null {
   const cell = ev.cells[c]!;
   const own = cell.ownWeight > 0 ? cell.own! : null;
-  const { basis, reason } = basisOf(cell, ev.lastKnown);
+  const { basis, reason } = basisOf(cell);
   const basisText = `Basis: ${basis}${reason === null ? '' : ` (${reason})`}.`;
   if (own === null || own.windowKept < OWN_EVIDENCE_MIN_POINTS) {
     return step('own_range', '6.6', `Fewer than ${OWN_EVIDENCE_MIN_POINTS} own points kept in the requested window: the price is not held to their range. ${basisText}`, {

@@ -65,7 +65,7 @@ export function emptySlot(conditionKey: string, ctx: SlotContext, meta: Record<s
 
 /** The tier a priced cell shows: its own, or `last_known_price` for own data in the last-known pass. */
 export function shownTier(cell: CellPrice, ctx: SlotContext): string | null {
-  return cell.tier ?? (ctx.lastKnown ? FALLBACK_TIER.lastKnownPrice : null);
+  return cell.tier ?? (ctx.lastKnown || (cell.ownWeight > 0 && cell.own!.old) ? FALLBACK_TIER.lastKnownPrice : null);
 }
 
 /** The 80 % interval around a ln price with the given variance, widened per tier (§9). */
@@ -90,15 +90,15 @@ export function pricedSlot(conditionKey: string, cell: CellPrice, price: number,
   const cents = roundCents(price);
   if (e.extended) meta.twap_sparse_window_extended = true;
   if (tier !== null) meta.oracle_fallback_tier = tier;
-  if (ctx.lastKnown) meta.oracle_last_known_age_hours = Math.floor((ctx.asOf - e.newestAt) / HOUR_MS);
+  const own = cell.ownWeight > 0 ? cell.own : null;
+  if (ctx.lastKnown || own?.old) meta.oracle_last_known_age_hours = Math.floor((ctx.asOf - (own?.old ? own.newestAt : e.newestAt)) / HOUR_MS);
   meta.confidence = confidence(e.mean, e.variance, tier, cents);
   meta.newest_observation_at = ctx.iso(e.newestAt);
   meta.stale = ctx.asOf - e.newestAt > STALE_AFTER_MS;
-  const { basis, reason } = basisOf(cell, ctx.lastKnown);
+  const { basis, reason } = basisOf(cell);
   meta.basis = basis;
   if (reason !== null) meta.basis_reason = reason;
-  const own = cell.ownWeight > 0 ? cell.own : null;
-  const methodology = ctx.lastKnown
+  const methodology = ctx.lastKnown || own?.old
     ? METHODOLOGY.lastKnown
     : own === null
       ? METHODOLOGY.cardModel

@@ -79,6 +79,19 @@ describe('own evidence first', () => {
     expect(slot.meta.developer_band_blend_weights).toMatchObject({ grader: expect.closeTo(0.79, 1) });
   });
 
+  it("weighs a cell's own sales older than 30 days, this card's own ratio, beside the card model", () => {
+    // PSA 9 sold at 0.8 of PSA 10 40 days ago (the usual ratio is 0.45); PSA 10 trades now at the same level.
+    const points = [pt('psa9', 40 * 24, 80000), pt('psa10', 41 * 24, 100000), ...[23, 18, 12, 6, 1].map((h) => pt('psa10', h, 100000))];
+    const b = bundle(points);
+    const slot = b.graded.PSA['9'];
+    // The prediction alone would say 45000 (0.45 x 100000).
+    expect(slot.price_minor).toBeGreaterThan(60000);
+    expect(slot.meta).toMatchObject({ basis: 'estimated', basis_reason: 'last_known', oracle_fallback_tier: 'last_known_price', oracle_last_known_age_hours: 960 });
+    expect(slot.methodology).toBe('last_known_v2');
+    expect(b.graded.PSA['10'].methodology).toBe('robust_recency_24h_v2');
+    expect(b.graded.PSA['8'].meta.basis_reason).toBe('other_conditions');
+  });
+
   it('says every slot of a product without observations is neither own nor estimated, and a derived one is estimated', () => {
     const empty = bundle([]);
     expect(empty.ungraded.meta.basis).toBeUndefined();

@@ -34,6 +34,13 @@ describe('worked example of docs/methodology.md', () => {
     });
   });
 
+  it('says which slots are measured (own) and which estimated (§6.6)', () => {
+    const basis = Object.fromEntries(Object.entries(bundle.graded).map(([g, col]) => [g, Object.values(col).map((s) => s.meta.basis)]));
+    const E = 'estimated';
+    expect(basis).toEqual({ PSA: [E, E, 'own', 'own'], BGS: [E, E, E, E], CGC: [E, E, E, E], SGC: [E, E, E, E] });
+    expect(bundle.graded.CGC['10'].meta.basis_reason).toBe('other_conditions');
+  });
+
   it('gives every cell the price and interval computed by hand', () => {
     const prices = Object.fromEntries(Object.entries(bundle.graded).map(([g, col]) => [g, Object.values(col).map((s) => s.price_minor)]));
     // Object.values lists "7", "8", "9", "10" in that order (integer-like keys ascend).
