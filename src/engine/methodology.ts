@@ -173,8 +173,8 @@ export type FallbackTier = (typeof FALLBACK_TIER)[keyof typeof FALLBACK_TIER];
  * estimate's standard deviation; fitted on the backtest so each lands near 80 % coverage.
  */
 export const WIDTH_FACTOR: Readonly<Record<FallbackTier | 'own', number>> = {
-  own: 1.5,
-  grader_premium: 1,
+  own: 1.6,
+  grader_premium: 1.1,
   grade_ratio: 0.8,
   card_level: 1,
   graded_ratio: 1.1,

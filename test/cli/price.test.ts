@@ -65,7 +65,7 @@ describe.concurrent('oracle price', () => {
     expect(bundle.ungraded).toMatchObject({ price_minor: 4635, included_points: 4, excluded_points: 1 });
     expect(bundle.ungraded.meta).toMatchObject({
       source_counts: { ebay: 2, mercari: 2 },
-      confidence: { level: 0.8, low_minor: 4192, high_minor: 5124 },
+      confidence: { level: 0.8, low_minor: 4164, high_minor: 5158 },
       newest_observation_at: '2026-02-28T20:00:00Z',
       stale: false,
     });
@@ -76,7 +76,7 @@ describe.concurrent('oracle price', () => {
       CGC: [6217, 9325, 14000, 18650],
       SGC: [6217, 9325, 14000, 21758],
     });
-    expect(bundle.graded.PSA['10'].meta.confidence).toEqual({ level: 0.8, low_minor: 27425, high_minor: 35232 });
+    expect(bundle.graded.PSA['10'].meta.confidence).toEqual({ level: 0.8, low_minor: 27197, high_minor: 35527 });
   });
 
   it('answers the same from bin/oracle.js in a process of its own', async () => {
