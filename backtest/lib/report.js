@@ -179,6 +179,8 @@ export function quoteEvidence(market, scores, salesOnly, salesScores) {
     }
     return out;
   };
+  /** The rows of `rs` that the plain 24 h median prices (in the same run). @param {Scores} sc @param {number[]} rs */
+  const medianPriced = (sc, rs) => rs.filter((r) => !Number.isNaN(/** @type {number} */ (/** @type {Float64Array} */ (sc.rows.price[median])[r])));
   /** @param {Scores} sc @param {number[]} rs @param {number} method */
   const summary = (sc, rs, method) => {
     const prices = /** @type {Float64Array} */ (sc.rows.price[method]);
@@ -209,6 +211,8 @@ export function quoteEvidence(market, scores, salesOnly, salesScores) {
           { id: 'engine_sales_only', label: 'ours, from sales alone', ...summary(salesScores, alone, ENGINE) },
           { id: 'median24', label: 'median 24 h, quotes as points', ...summary(scores, withQuotes, median) },
           { id: 'median24_sales_only', label: 'median 24 h, sales alone', ...summary(salesScores, alone, median) },
+          { id: 'engine_where_median', label: 'ours, with the quotes, where the median 24 h (quotes as points) prices', ...summary(scores, medianPriced(scores, withQuotes), ENGINE) },
+          { id: 'median24_where_median', label: 'median 24 h (quotes as points) on those pairs', ...summary(scores, medianPriced(scores, withQuotes), median) },
         ],
       };
     }),
