@@ -36,6 +36,7 @@ const TOOL_ENTRY_POINTS = [
   'store/open-store',
   'service/pricing',
   'service/calibration',
+  'domain/csv',
   'domain/history',
   'domain/time',
   'engine/stats',

@@ -121,18 +121,21 @@ export function bandMedian7d(series, t) {
  * 4. The 7-day median as a published price: recomputed every hour on the hour (`bandMedian7d`),
  * and republished only when it moves more than 10 % from the price published last; without a
  * point in 7 days there is no price (and the next one is published as it comes).
- * Returns the published price at each hour boundary START + k h, k = 0..HOURS (NaN: none).
+ * Returns the published price at each hour boundary start + k h, k = 0..(end - start) / 1 h
+ * (NaN: none); start and end are the simulated period's unless given (the real-sales mode's span).
  * @param {Series} series
+ * @param {number} [start] on the hour
+ * @param {number} [end]
  * @returns {Float64Array}
  */
-export function sevenDayTrack(series) {
-  const hours = Math.round((END - START) / HOUR);
+export function sevenDayTrack(series, start = START, end = END) {
+  const hours = Math.round((end - start) / HOUR);
   const track = new Float64Array(hours + 1).fill(Number.NaN);
   let published = Number.NaN;
   let lastFrom = -1;
   let lastTo = -1;
   for (let k = 0; k <= hours; k++) {
-    const t = START + k * HOUR;
+    const t = start + k * HOUR;
     const from = lowerBound(series.t, t - SEVEN_DAY_MS);
     const to = lowerBound(series.t, t);
     if (from !== lastFrom || to !== lastTo) {
@@ -148,12 +151,13 @@ export function sevenDayTrack(series) {
 }
 
 /**
- * The published 7-day price at an instant on the hour, from its track.
+ * The published 7-day price at an instant on the hour, from its track (built from `start`).
  * @param {Float64Array} track
  * @param {number} t
+ * @param {number} [start]
  */
-export function sevenDayAt(track, t) {
-  const k = (t - START) / HOUR;
+export function sevenDayAt(track, t, start = START) {
+  const k = (t - start) / HOUR;
   if (!Number.isInteger(k)) throw new RangeError(`the 7-day median publishes on the hour; ${new Date(t).toISOString()} is not`);
   const v = track[k];
   return v === undefined || Number.isNaN(v) ? null : v;

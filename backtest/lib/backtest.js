@@ -4,13 +4,14 @@
  * ingest pipeline (running the operator's preparation, the calibration hook, at the end of the
  * warm-up), score every method on the same instants, and gather the results. run.js is its command line; the tests call it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadMarket } from './load.js';
-import { buildMarket, marketCounts } from './market.js';
+import { buildMarket, marketCounts, withoutQuotes } from './market.js';
+import { QUOTE_EVIDENCE_SCENARIOS } from './model.js';
 import { prepareStore } from './prepare.js';
-import { aggregate, judgeTargets, jumpResults, renderMarkdown, worstPairs } from './report.js';
+import { aggregate, judgeTargets, jumpResults, quoteEvidence, renderMarkdown, worstPairs } from './report.js';
 import { scoreMarket } from './score.js';
 
 /** How many of the engine's worst-priced pairs a run lists (run.js writes them to worst.csv). */
@@ -45,6 +46,8 @@ export async function runBacktest(options) {
   const dir = options.workDir ?? mkdtempSync(join(tmpdir(), 'oracle-backtest-'));
   let scores;
   let prepared;
+  /** The quote-evidence scenarios' products scored again on their sales alone (report.js quoteEvidence). */
+  let salesOnly = null;
   try {
     // loadMarket closes the store itself when it fails.
     const loaded = await loadMarket(market, dir, prepareStore);
@@ -57,12 +60,29 @@ export async function runBacktest(options) {
     } finally {
       await loaded.store.close();
     }
+    const quoted = QUOTE_EVIDENCE_SCENARIOS.filter((name) => market.products.some((p) => p.plan.scenario === name));
+    if (quoted.length > 0) {
+      // The whole market again, those products without their quotes: the calibration sees what it saw.
+      const stripped = withoutQuotes(market, quoted);
+      const salesDir = join(dir, 'sales-only');
+      mkdirSync(salesDir);
+      const again = await loadMarket(stripped, salesDir, prepareStore);
+      try {
+        const products = { ...stripped, products: stripped.products.filter((p) => quoted.includes(p.plan.scenario)) };
+        salesOnly = { market: products, scores: await scoreMarket(products, again.store, { followJumps: false }) };
+        lap('sales-only');
+        log(`scored ${products.products.length} products of ${quoted.join(', ')} again on their sales alone`);
+      } finally {
+        await again.store.close();
+      }
+    }
   } finally {
     if (options.workDir === undefined) rmSync(dir, { recursive: true, force: true });
   }
   const results = aggregate(market, scores);
   const jumps = jumpResults(scores);
   const targets = judgeTargets(results, scores);
+  const quotes = salesOnly === null ? [] : quoteEvidence(market, scores, salesOnly.market, salesOnly.scores);
   lap('report');
   const summary = {
     seed: options.seed,
@@ -75,6 +95,8 @@ export async function runBacktest(options) {
     seconds,
     targets,
     results,
+    basisFrom: scores.basisFrom,
+    quotes,
     jumps,
     sealedGraded: scores.sealedGraded,
   };

@@ -23,7 +23,7 @@ const OBSERVATION_HEADER = 'product_key,source,observed_at,price_minor,grader,gr
  * @param {string} path
  * @param {Iterable<string>} lines
  */
-async function writeLines(path, lines) {
+export async function writeLines(path, lines) {
   const out = createWriteStream(path);
   /** @type {string[]} */
   let batch = [];
@@ -99,7 +99,7 @@ function* observationLines(market, from, to) {
  * @param {'catalog' | 'observations'} kind
  * @param {number} now the ingest's clock: a simulated instant, never the wall clock
  */
-async function ingestFile(store, path, kind, now) {
+export async function ingestFile(store, path, kind, now) {
   const result = await ingest.ingestSource(store, path, { kind, maxRejects: 0, clock: () => now, stdin: Readable.from([]) });
   if (result.failure !== null) throw result.failure; // a bad source ends with its failure, not a throw
   if (result.counts.rejected > 0) {

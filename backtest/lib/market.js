@@ -86,10 +86,12 @@ export function planProduct(seed, scenario, key, refsourceId) {
   cellRate[0] = lognormal(rng, PARAMS.ungradedRate);
   if (!sealed) {
     const psa10 = PARAMS.psa10Multiple[era].median * Math.exp(PARAMS.psa10Multiple[era].logSd * rng.normal());
-    const medians = PARAMS.gradeRatio[era];
-    // Kept increasing with the grade and below grade 10 whatever the draws.
-    const lower = [medians[7], medians[8], medians[9]].map((m) => m * Math.exp(PARAMS.gradeRatio.logSd * rng.normal())).sort((a, b) => a - b);
-    const ratio = [...lower.map((r) => Math.min(r, 0.9)), 1];
+    const steps = PARAMS.gradeStep[era];
+    // Each grade a capped step below the one above it: kept in order whatever the draws.
+    const step = (/** @type {{ median: number, logSd: number }} */ d) => Math.min(PARAMS.gradeStep.maxStep, lognormal(rng, d));
+    const r9 = step(steps[9]);
+    const r8 = r9 * step(steps[8]);
+    const ratio = [r8 * step(steps[7]), r8, r9, 1];
     GRADERS.forEach((grader, gi) => {
       GRADES.forEach((grade, ni) => {
         let premium = 1;
@@ -333,6 +335,32 @@ function addGuideQuotes(seed, plan, logTruth, cells, pooled) {
  */
 export function buildMarket(seed, scale, only = null) {
   return { seed, scale, products: planProducts(seed, scale, only).map((plan) => productMarket(seed, plan)) };
+}
+
+/**
+ * The same market with the price-guide quotes of some scenarios' products taken out (their sales
+ * kept, every other product whole): what the engine would know from sales alone.
+ * @param {Market} market
+ * @param {readonly string[]} scenarios
+ * @returns {Market}
+ */
+export function withoutQuotes(market, scenarios) {
+  /** @param {Series} s @returns {Series} */
+  const salesOf = (s) => {
+    const keep = [];
+    for (let i = 0; i < s.source.length; i++) if (s.source[i] === SOURCE.sale) keep.push(i);
+    return {
+      t: Float64Array.from(keep, (i) => /** @type {number} */ (s.t[i])),
+      price: Float64Array.from(keep, (i) => /** @type {number} */ (s.price[i])),
+      source: Uint8Array.from(keep, (i) => /** @type {number} */ (s.source[i])),
+    };
+  };
+  return {
+    ...market,
+    products: market.products.map((p) =>
+      scenarios.includes(p.plan.scenario) ? { ...p, cells: p.cells.map(salesOf), pooled: p.pooled.map(salesOf) } : p,
+    ),
+  };
 }
 
 /**

@@ -53,20 +53,35 @@ export const PARAMS = {
   dailyVol: { modern: { median: 0.025, logSd: 0.3 }, vintage: { median: 0.015, logSd: 0.3 }, sealed: { median: 0.01, logSd: 0.3 } },
   /** Drift of the walk: normal, sd of the daily log drift. */
   dailyDriftSd: 0.003,
-  /** PSA 10 truth as a multiple of the ungraded truth. */
-  psa10Multiple: { modern: { median: 6, logSd: 0.5 }, vintage: { median: 20, logSd: 0.5 } },
-  /** PSA grade 7-9 truth as a fraction of PSA 10 (per card: median x lognormal(0, logSd), kept increasing). */
-  gradeRatio: { modern: { 7: 0.2, 8: 0.3, 9: 0.45 }, vintage: { 7: 0.08, 8: 0.15, 9: 0.3 }, logSd: 0.2 },
+  /**
+   * PSA 10 truth as a multiple of the ungraded truth, per card. Spread as real price guides and
+   * sold medians show it (docs/backtest.md "Grade ratios in real price guides"): several-fold
+   * between cards of one era.
+   */
+  psa10Multiple: { modern: { median: 8, logSd: 0.9 }, vintage: { median: 25, logSd: 0.85 } },
+  /**
+   * PSA grade 7-9 truth, per card, as a chain of steps down from PSA 10: PSA 9 = PSA 10 x the
+   * `9` draw, PSA 8 = PSA 9 x the `8` draw, PSA 7 = PSA 8 x the `7` draw; each draw is
+   * lognormal (median, sd of the log) and at most `maxStep`, so grades stay in order. Fitted to
+   * the same evidence: PSA 9 / PSA 10 varies about four-fold between cards (P10 to P90).
+   */
+  gradeStep: {
+    modern: { 9: { median: 0.24, logSd: 0.55 }, 8: { median: 0.52, logSd: 0.4 }, 7: { median: 0.75, logSd: 0.4 } },
+    vintage: { 9: { median: 0.25, logSd: 0.65 }, 8: { median: 0.59, logSd: 0.5 }, 7: { median: 0.64, logSd: 0.45 } },
+    maxStep: 0.9,
+  },
   /**
    * Grader premium over PSA at the same grade, per card: grade 10 and grades 7-9 have their own
-   * medians; each grade of a card gets its own draw.
+   * medians; each grade of a card gets its own draw. Grade 10's spread is wide because the one
+   * real file that prices CGC and SGC 10 from sales (not from a fixed multiple of PSA 10) shows
+   * them several-fold apart between cards.
    */
   graderPremium: {
     BGS: { 10: 1.15, lower: 0.95 },
     CGC: { 10: 0.6, lower: 0.8 },
     SGC: { 10: 0.8, lower: 0.85 },
-    logSd10: 0.15,
-    logSdLower: 0.08,
+    logSd10: 0.35,
+    logSdLower: 0.1,
   },
   /** Sale noise: sale = truth x exp(sd x N(0,1)), sd per card = median x lognormal(0, 0.2). */
   saleNoise: { ungraded: 0.08, graded: 0.1, sealed: 0.05, logSd: 0.2 },
@@ -128,6 +143,9 @@ export const PARAMS = {
  * @property {'booster_box'} [productType] default: single_card
  * @property {(plan: ProductPlan, rng: import('../../sample/prng.js').Prng) => void} [shape] changes the default plan
  */
+
+/** Share of sales that are best-offer lowballs in the `quotes_lowball` scenario (issue 22: one in ten). */
+const QUOTES_LOWBALL_SHARE = 0.1;
 
 /** Hour index of a day of the period plus hours. */
 const at = (/** @type {number} */ day, hours = 0) => day * 24 + hours;
@@ -235,12 +253,7 @@ export const SCENARIOS = [
     count: { full: 20, small: 2 },
     shape(plan, rng) {
       scaleUngraded(plan, rng.uniform(8, 30));
-      const first = scoredHour(rng, WARMUP_DAYS + 3, 32);
-      const second = scoredHour(rng, 38, DAYS - 6);
-      const up = Math.exp(rng.uniform(0.2, 0.5));
-      const down = Math.exp(-rng.uniform(0.2, 0.4));
-      const [a, b] = rng.next() < 0.5 ? [up, down] : [down, up];
-      plan.jumps.push({ hour: first, factor: a, volumeBoost: 1.3, boostHours: 48 }, { hour: second, factor: b, volumeBoost: 1.3, boostHours: 48 });
+      twoJumps(plan, rng);
     },
   },
   {
@@ -301,7 +314,41 @@ export const SCENARIOS = [
       scaleUngraded(plan, rng.uniform(3, 15));
     },
   },
+  {
+    name: 'quotes_lowball',
+    description:
+      'daily pricecharting and tcgplayer quotes that lag the truth, one sale in ten a best-offer lowball (0.5-0.8x), and two regime jumps as in jumps; 3-10 ungraded sales a day',
+    count: { full: 20, small: 1 },
+    shape(plan, rng) {
+      scaleUngraded(plan, rng.uniform(3, 10));
+      plan.guides = true;
+      plan.contamination = { ...plan.contamination, lowball: QUOTES_LOWBALL_SHARE };
+      twoJumps(plan, rng);
+    },
+  },
 ];
+
+/**
+ * The scenarios where quotes are weighed against sales alone: the run scores their products a
+ * second time on a database without their price-guide quotes (docs/backtest.md, "Quotes as
+ * evidence").
+ */
+export const QUOTE_EVIDENCE_SCENARIOS = ['guides', 'quotes_lowball'];
+
+/**
+ * Two regime jumps in the scored period: one up (x e^U(0.2, 0.5)) and one down (x e^-U(0.2, 0.4))
+ * in random order, the first in days 18-32, the second in days 38-54, volume x1.3 for 48 h after each.
+ * @param {ProductPlan} plan
+ * @param {import('../../sample/prng.js').Prng} rng
+ */
+function twoJumps(plan, rng) {
+  const first = scoredHour(rng, WARMUP_DAYS + 3, 32);
+  const second = scoredHour(rng, 38, DAYS - 6);
+  const up = Math.exp(rng.uniform(0.2, 0.5));
+  const down = Math.exp(-rng.uniform(0.2, 0.4));
+  const [a, b] = rng.next() < 0.5 ? [up, down] : [down, up];
+  plan.jumps.push({ hour: first, factor: a, volumeBoost: 1.3, boostHours: 48 }, { hour: second, factor: b, volumeBoost: 1.3, boostHours: 48 });
+}
 
 /**
  * Sets the ungraded rate to `perDay` and scales the graded rates with it.

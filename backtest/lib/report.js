@@ -7,7 +7,7 @@
  */
 import { absoluteError, coverage, FOLLOW_HORIZON_HOURS, intervalCoverage, relativeError, shareOffAfterJumps, summarizeErrors, summarizeFollow } from './metrics.js';
 import { CELLS, SCENARIOS } from './model.js';
-import { ENGINE, METHODS } from './score.js';
+import { BASES, ENGINE, METHODS } from './score.js';
 
 /** @typedef {import('./score.js').Scores} Scores */
 /** @typedef {import('./market.js').Market} Market */
@@ -110,10 +110,17 @@ function segmentViews(scores, perRow, members) {
   };
 }
 
+/** The cell groups each basis is reported for. */
+const BASIS_GROUPS = [
+  { label: 'all cells', test: (/** @type {number} */ _c) => true },
+  { label: 'ungraded', test: (/** @type {number} */ c) => c === 0 },
+  { label: 'graded', test: (/** @type {number} */ c) => c > 0 },
+];
+
 /**
  * @param {Market} market
  * @param {Scores} scores
- * @returns {{ segments: SegmentResult[], scenarios: SegmentResult[], scenarioCells: SegmentResult[] }}
+ * @returns {{ segments: SegmentResult[], scenarios: SegmentResult[], scenarioCells: SegmentResult[], bases: SegmentResult[], scenarioBases: SegmentResult[] }}
  */
 export function aggregate(market, scores) {
   const { rows } = scores;
@@ -141,7 +148,75 @@ export function aggregate(market, scores) {
     result(`${s.name} ungraded`, inScenario(s.name, (c) => c === 0)),
     result(`${s.name} graded`, inScenario(s.name, (c) => c > 0)),
   ]);
-  return { segments, scenarios, scenarioCells };
+  // Our priced pairs by basis (slot meta `basis`, score.js basisOf): overall per cell group, and per scenario.
+  const bases = BASES.flatMap((basis, b) =>
+    BASIS_GROUPS.map((g) => result(`${basis}, ${g.label}`, select((r) => rows.basis[r] === b && g.test(/** @type {number} */ (rows.cell[r]))))),
+  );
+  const scenarioBases = present.flatMap((s) =>
+    BASES.map((basis, b) => result(`${s.name} ${basis}`, select((r) => scenarioOf[/** @type {number} */ (rows.product[r])] === s.name && rows.basis[r] === b))),
+  );
+  return { segments, scenarios, scenarioCells, bases, scenarioBases };
+}
+
+/**
+ * Quotes as evidence (issue 22): in each scenario of `salesOnly`, our engine and the plain 24 h
+ * median with the price-guide quotes (the main run) and from the same market's sales alone (the
+ * second run), on every instant each prices; all cells and ungraded cells apart.
+ * @param {Market} market the main run's
+ * @param {Scores} scores the main run's
+ * @param {Market} salesOnly the second run's products (quotes taken out)
+ * @param {Scores} salesScores
+ */
+export function quoteEvidence(market, scores, salesOnly, salesScores) {
+  const median = METHODS.findIndex((m) => m.id === 'median24');
+  const scenarios = [...new Set(salesOnly.products.map((p) => p.plan.scenario))];
+  /** @param {Market} m @param {Scores} sc @param {string} scenario @param {(c: number) => boolean} cells */
+  const members = (m, sc, scenario, cells) => {
+    /** @type {number[]} */
+    const out = [];
+    for (let r = 0; r < sc.rows.length; r++) {
+      if (m.products[/** @type {number} */ (sc.rows.product[r])]?.plan.scenario === scenario && cells(/** @type {number} */ (sc.rows.cell[r]))) out.push(r);
+    }
+    return out;
+  };
+  /** The rows of `rs` that the plain 24 h median prices (in the same run). @param {Scores} sc @param {number[]} rs */
+  const medianPriced = (sc, rs) => rs.filter((r) => !Number.isNaN(/** @type {number} */ (/** @type {Float64Array} */ (sc.rows.price[median])[r])));
+  /** @param {Scores} sc @param {number[]} rs @param {number} method */
+  const summary = (sc, rs, method) => {
+    const prices = /** @type {Float64Array} */ (sc.rows.price[method]);
+    /** @type {number[]} */
+    const errors = [];
+    /** @type {{ low: number, high: number, truth: number }[]} */
+    const intervals = [];
+    for (const r of rs) {
+      const p = /** @type {number} */ (prices[r]);
+      if (Number.isNaN(p)) continue;
+      const truth = /** @type {number} */ (sc.rows.truth[r]);
+      errors.push(relativeError(p, truth));
+      const low = /** @type {number} */ (sc.rows.low[r]);
+      if (method === ENGINE && !Number.isNaN(low)) intervals.push({ low, high: /** @type {number} */ (sc.rows.high[r]), truth });
+    }
+    return { errors: summarizeErrors(errors), coverage: coverage(errors.length, rs.length), interval: method === ENGINE ? intervalCoverage(intervals) : null };
+  };
+  return scenarios.flatMap((scenario) =>
+    [BASIS_GROUPS[0], BASIS_GROUPS[1]].map((g) => {
+      const group = /** @type {(typeof BASIS_GROUPS)[number]} */ (g);
+      const withQuotes = members(market, scores, scenario, group.test);
+      const alone = members(salesOnly, salesScores, scenario, group.test);
+      return {
+        scenario,
+        cells: group.label,
+        methods: [
+          { id: 'engine', label: 'ours, with the quotes', ...summary(scores, withQuotes, ENGINE) },
+          { id: 'engine_sales_only', label: 'ours, from sales alone', ...summary(salesScores, alone, ENGINE) },
+          { id: 'median24', label: 'median 24 h, quotes as points', ...summary(scores, withQuotes, median) },
+          { id: 'median24_sales_only', label: 'median 24 h, sales alone', ...summary(salesScores, alone, median) },
+          { id: 'engine_where_median', label: 'ours, with the quotes, where the median 24 h (quotes as points) prices', ...summary(scores, medianPriced(scores, withQuotes), ENGINE) },
+          { id: 'median24_where_median', label: 'median 24 h (quotes as points) on those pairs', ...summary(scores, medianPriced(scores, withQuotes), median) },
+        ],
+      };
+    }),
+  );
 }
 
 /**
@@ -173,7 +248,7 @@ export function jumpResults(scores) {
 
 /**
  * Issue 9's targets for the engine, judged on this run.
- * @param {{ segments: SegmentResult[], scenarios: SegmentResult[] }} results
+ * @param {{ segments: SegmentResult[], scenarios: SegmentResult[], bases: SegmentResult[] }} results
  * @param {Scores} scores
  * @returns {Verdict[]}
  */
@@ -198,6 +273,11 @@ export function judgeTargets(results, scores) {
   const graded = engineOf(segment('graded').views.all).errors.mdape;
   const others = engineOf(segment('other10_without_own').views.all).errors.mdape;
   const over25 = engineOf(all.views.all).errors.over25;
+  const basisIntervals = results.bases
+    .filter((s) => s.label.endsWith('all cells'))
+    .map((s) => ({ id: s.label.split(',')[0], value: engineOf(s.views.all).interval, n: engineOf(s.views.all).intervals }))
+    .filter((s) => s.n > 0);
+  const worstBasis = basisIntervals.reduce((a, b) => ((b.value ?? Infinity) < (a.value ?? Infinity) ? b : a), { id: '', value: /** @type {number | null} */ (null), n: 0 });
   return [
     {
       target: 'common instants: median error <= 0.9x the best alternative\'s',
@@ -217,6 +297,11 @@ export function judgeTargets(results, scores) {
       target: 'interval coverage >= 65 % in every scenario',
       value: worst.value === null ? 'n/a' : `lowest ${pct(worst.value)} (${worst.id})`,
       pass: scenarioIntervals.some((s) => s.value === null) ? null : scenarioIntervals.every((s) => /** @type {number} */ (s.value) >= 65),
+    },
+    {
+      target: 'interval coverage >= 65 % for each basis (own, estimated)',
+      value: worstBasis.value === null ? 'n/a' : `lowest ${pct(worstBasis.value)} (${worstBasis.id})`,
+      pass: basisIntervals.length === 0 ? null : basisIntervals.every((s) => (s.value ?? 0) >= 65),
     },
     {
       target: 'invariant: booster boxes get no graded price',
@@ -347,6 +432,79 @@ function jumpTable(jumps) {
   ].join('\n');
 }
 
+/** @param {ErrorSummary} e @param {number | null} interval */
+function oursText(e, interval) {
+  return e.n === 0 ? '—' : `${e.n} / ${pctText(e.mdape)} / ${pctText(e.p99)} / ${pctText(e.over25)} / ${pctText(interval)}`;
+}
+
+/**
+ * Our prices by basis: per cell group, then per scenario.
+ * @param {{ bases: SegmentResult[], scenarioBases: SegmentResult[] }} results
+ * @param {{ meta: number, derived: number }} basisFrom
+ */
+function basisTables(results, basisFrom) {
+  const ours = (/** @type {SegmentResult} */ s) => /** @type {MethodResult} */ (s.views.all[ENGINE]);
+  const priced = results.bases.filter((s) => s.id.endsWith('all cells')).reduce((n, s) => n + ours(s).errors.n, 0);
+  const source =
+    basisFrom.derived === 0
+      ? 'as the engine gives it in slot `meta.basis`'
+      : basisFrom.meta === 0
+        ? 'derived, as the engine gives no `meta.basis`: `own` when the slot used observations of its own and no fallback tier'
+        : `from \`meta.basis\` for ${basisFrom.meta} priced slots, derived for ${basisFrom.derived}`;
+  const scenarios = [...new Set(results.scenarioBases.map((s) => s.id.slice(0, s.id.lastIndexOf(' '))))];
+  return [
+    `Our priced pairs by what the price rests on: \`own\` (the cell's own observations) or \`estimated\` (other cells: pooling, carry, ratios); the basis is ${source}.`,
+    '',
+    table(
+      ['basis, cells', 'pairs', 'share of our priced pairs %', 'MdAPE %', 'P90 %', 'P99 %', '> 25 % off', 'median signed error %', 'interval coverage %'],
+      results.bases.map((s) => {
+        const r = ours(s);
+        const e = r.errors;
+        return [
+          s.label,
+          String(e.n),
+          pctText(priced === 0 ? null : (100 * e.n) / priced),
+          pctText(e.mdape),
+          pctText(e.p90),
+          pctText(e.p99),
+          pctText(e.over25),
+          e.bias === null ? 'n/a' : `${e.bias > 0 ? '+' : ''}${e.bias.toFixed(1)}`,
+          pctText(r.interval),
+        ];
+      }),
+    ),
+    '',
+    'By scenario, each basis: pairs / MdAPE % / P99 % / share > 25 % off % / interval coverage %.',
+    '',
+    table(
+      ['', ...BASES],
+      scenarios.map((name) => [
+        name,
+        ...BASES.map((basis) => {
+          const s = results.scenarioBases.find((x) => x.id === `${name} ${basis}`);
+          return s === undefined ? '—' : oursText(ours(s).errors, ours(s).interval);
+        }),
+      ]),
+    ),
+  ].join('\n');
+}
+
+/**
+ * @param {ReturnType<typeof quoteEvidence>} evidence
+ */
+function quoteTable(evidence) {
+  return [
+    'The same products priced twice: with their price-guide quotes (the run above), and on a second database holding the same market without their quotes (sales alone; every other product whole). All instants; each method on the pairs it prices.',
+    '',
+    table(
+      ['scenario', 'cells', 'method', 'MdAPE %', 'P90 %', 'P99 %', '> 25 % off', 'coverage %', 'interval coverage %'],
+      evidence.flatMap((g) =>
+        g.methods.map((m) => [g.scenario, g.cells, m.label, pctText(m.errors.mdape), pctText(m.errors.p90), pctText(m.errors.p99), pctText(m.errors.over25), pctText(m.coverage), m.interval === null ? '' : pctText(m.interval)]),
+      ),
+    ),
+  ].join('\n');
+}
+
 /**
  * The results section of docs/backtest.md.
  * @param {object} run
@@ -356,7 +514,9 @@ function jumpTable(jumps) {
  * @param {number} run.instants
  * @param {number} run.bundles
  * @param {Verdict[]} run.targets
- * @param {{ segments: SegmentResult[], scenarios: SegmentResult[] }} run.results
+ * @param {{ segments: SegmentResult[], scenarios: SegmentResult[], bases: SegmentResult[], scenarioBases: SegmentResult[] }} run.results
+ * @param {{ meta: number, derived: number }} run.basisFrom
+ * @param {ReturnType<typeof quoteEvidence>} run.quotes empty when the run has no quote-evidence scenario
  * @param {ReturnType<typeof jumpResults>} run.jumps
  * @param {string[]} run.prepared what prepareStore ran
  * @param {Record<string, number>} run.seconds
@@ -401,6 +561,11 @@ export function renderMarkdown(run) {
         '',
       ]),
     ),
+    '### By basis (ours), all instants',
+    '',
+    basisTables(run.results, run.basisFrom),
+    '',
+    ...(run.quotes.length === 0 ? [] : ['### Quotes as evidence', '', quoteTable(run.quotes), '']),
     '### Following jumps and crashes',
     '',
     jumpTable(run.jumps),

@@ -28,6 +28,14 @@ export const METHODS = /** @type {const} */ ([
 ]);
 export const ENGINE = 0;
 
+/**
+ * What a priced slot of ours rests on (issue 22, slot `meta.basis`): `own` when priced from the
+ * cell's own observations, `estimated` when from other cells (pooling, carry, ratios). Rows hold
+ * the index; UNPRICED where the engine gave no price.
+ */
+export const BASES = /** @type {const} */ (['own', 'estimated']);
+export const UNPRICED = 255;
+
 /** A cell is followed after a jump when it trades at least this often (sales a day): others cannot follow anything. */
 export const FOLLOW_MIN_RATE = 2;
 
@@ -46,6 +54,7 @@ export function scoredInstants() {
  * @property {Int32Array} instant index into `instants`
  * @property {Uint8Array} cell model.js CELLS index
  * @property {Uint8Array} own 1 when the cell has an observation of its own in the 24 h window
+ * @property {Uint8Array} basis the engine's basis (BASES index), UNPRICED where it gave no price
  * @property {Float64Array} truth US cents
  * @property {Float64Array[]} price per method (METHODS order), US cents; NaN = not priced
  * @property {Float64Array} low the engine's interval (meta.confidence), NaN when absent
@@ -70,6 +79,7 @@ export function scoredInstants() {
  * @property {JumpEvent[]} jumps
  * @property {{ slots: number, priced: number, examples: string[] }} sealedGraded booster boxes' graded slots and how many the engine priced
  * @property {number} bundles engine bundles computed
+ * @property {{ meta: number, derived: number }} basisFrom priced slots whose basis came from `meta.basis`, and those derived (basisOf)
  */
 
 /** @param {PricingBundle} bundle @param {import('./model.js').Cell} cell @returns {Slot} */
@@ -83,6 +93,21 @@ function confidenceOf(slot) {
   const c = /** @type {{ low_minor?: unknown, high_minor?: unknown } | undefined} */ (slot.meta.confidence);
   if (!c || typeof c.low_minor !== 'number' || typeof c.high_minor !== 'number') return null;
   return { low: c.low_minor, high: c.high_minor };
+}
+
+/**
+ * The basis of one of our slots: `meta.basis` when the engine gives it; from an engine that does
+ * not, derived as it is defined: own when the slot used observations of its own
+ * (`included_points` > 0) and no fallback tier carried it from other cells.
+ * @param {Slot} slot
+ * @returns {{ basis: number, fromMeta: boolean }}
+ */
+export function basisOf(slot) {
+  if (slot.price_minor === null) return { basis: UNPRICED, fromMeta: false };
+  const given = BASES.indexOf(/** @type {(typeof BASES)[number]} */ (slot.meta.basis));
+  if (given >= 0) return { basis: given, fromMeta: true };
+  const own = slot.included_points > 0 && slot.meta.oracle_fallback_tier === undefined;
+  return { basis: own ? 0 : 1, fromMeta: false };
 }
 
 /**
@@ -102,7 +127,7 @@ function pricesAt(slot, series, track, t) {
  * Scores a market loaded into `store`.
  * @param {Market} market
  * @param {Store} store
- * @param {{ log?: (line: string) => void }} [options]
+ * @param {{ log?: (line: string) => void, followJumps?: boolean }} [options] followJumps: false skips the hour-by-hour pricing after jumps
  * @returns {Promise<Scores>}
  */
 export async function scoreMarket(market, store, options = {}) {
@@ -116,6 +141,7 @@ export async function scoreMarket(market, store, options = {}) {
     instant: new Int32Array(capacity),
     cell: new Uint8Array(capacity),
     own: new Uint8Array(capacity),
+    basis: new Uint8Array(capacity),
     truth: new Float64Array(capacity),
     price: METHODS.map(() => new Float64Array(capacity)),
     low: new Float64Array(capacity),
@@ -125,6 +151,7 @@ export async function scoreMarket(market, store, options = {}) {
   const jumps = [];
   const sealedGraded = { slots: 0, priced: 0, examples: /** @type {string[]} */ ([]) };
   let bundles = 0;
+  const basisFrom = { meta: 0, derived: 0 };
   const price = (/** @type {import('../../src/store/store.js').StoredProduct} */ stored, /** @type {number} */ t) => {
     bundles++;
     return priced.price(stored, { windowHours: WINDOW_HOURS, outlierStddevs: OUTLIER_STDDEVS, asOf: t }, null);
@@ -157,15 +184,18 @@ export async function scoreMarket(market, store, options = {}) {
         pricesAt(slot, series, /** @type {Float64Array} */ (tracks[cell.index]), t).forEach((p, m) => {
           /** @type {Float64Array} */ (rows.price[m])[r] = p;
         });
+        const { basis, fromMeta } = basisOf(slot);
+        rows.basis[r] = basis;
+        if (basis !== UNPRICED) basisFrom[fromMeta ? 'meta' : 'derived']++;
         const interval = confidenceOf(slot);
         rows.low[r] = interval?.low ?? Number.NaN;
         rows.high[r] = interval?.high ?? Number.NaN;
       }
     }
-    jumps.push(...(await followJumps(product, stored, tracks, price)));
+    if (options.followJumps !== false) jumps.push(...(await followJumps(product, stored, tracks, price)));
     if (options.log && (pi + 1) % 50 === 0) options.log(`scored ${pi + 1}/${market.products.length} products`);
   }
-  return { instants, rows, jumps, sealedGraded, bundles };
+  return { instants, rows, jumps, sealedGraded, bundles, basisFrom };
 }
 
 /**

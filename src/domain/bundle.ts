@@ -21,7 +21,17 @@ export interface Slot {
   included_points: number;
   excluded_points: number;
   error: SlotError | null;
-  meta: Record<string, unknown>;
+  meta: SlotMeta;
+}
+
+/**
+ * A slot's meta: SPEC.md's free-form keys; `basis` and `basis_reason` are the additions every
+ * priced slot carries (CONTRACT.md additions 8, docs/methodology.md §6.6).
+ */
+export interface SlotMeta {
+  basis?: 'own' | 'estimated';
+  basis_reason?: 'other_conditions' | 'last_known' | 'carried' | 'pooled';
+  [key: string]: unknown;
 }
 
 export interface GradedSlot extends Slot {

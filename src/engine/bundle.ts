@@ -71,8 +71,12 @@ export function computeEvidence(input: ComputeBundleInput): BundleEvidence {
   const series = 'starts' in points ? seriesAt(points, params.asOf, windowStart) : buildSeries(points, params.asOf, windowStart);
   const ctx = estimateContext(params.asOf, windowStart, params.outlierStddevs, series.maxLength);
   const lastKnown = !series.hasCurrent;
-  const estimates = series.conditions.map((c) => estimateCondition(lastKnown ? c.prior : c.current, ctx));
   const sealed = product.productType === 'booster_box';
+  // §6.7: a cell with nothing in the 30 days has its own older points, which carry this card's
+  // own ratio, as evidence beside the card model (a sealed product's cells stand alone, §6.5).
+  const estimates = series.conditions.map((c) =>
+    lastKnown ? estimateCondition(c.prior, ctx, true) : (estimateCondition(c.current, ctx) ?? (sealed ? null : estimateCondition(c.prior, ctx, true))),
+  );
   // The card's move reaches a thin condition through the card model; sealed products have none (§6.5).
   const own = sealed || lastKnown ? estimates : carryMoves(estimates, params.asOf, ctx.scratch);
   const table = calibrationFor(input.calibration ?? null, product.era);

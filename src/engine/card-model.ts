@@ -9,6 +9,7 @@
  * takes (nearly) all the weight and a cell without data is priced from the rest.
  */
 import { GRADERS, MATRIX_GRADES, POOLED_GRADER, PRICED_CONDITIONS, UNGRADED, conditionKey } from '../domain/conditions.js';
+import type { SlotMeta } from '../domain/bundle.js';
 import type { ConditionTable } from './calibration.js';
 import type { Estimate, LogEstimate } from './estimate.js';
 import {
@@ -16,6 +17,8 @@ import {
   CROSS_CHECK_SIGMAS,
   FALLBACK_TIER,
   MIN_DISPERSION,
+  OWN_BASIS_MIN_WEIGHT,
+  OWN_EVIDENCE_MIN_POINTS,
   OWN_FULL_WEIGHT_POINTS,
   PREDICTION_HUBER_K,
   PREDICTION_HUBER_PASSES,
@@ -34,7 +37,17 @@ export interface CellPrice {
   /** The prediction from the card's other conditions, or null when it has none. */
   prediction: LogEstimate | null;
   tier: FallbackTier | null;
+  /**
+   * The blend's ln price when own evidence first (§6.6) moved it into the range of the cell's
+   * kept window points (carried by the card's move, §6.1), else null.
+   */
+  heldFrom: number | null;
 }
+
+/** Whether a slot's price is a measurement of its own cell or an estimate (§6.6, `meta.basis`). */
+export type Basis = NonNullable<SlotMeta['basis']>;
+/** Why a priced slot is an estimate (§6.6, `meta.basis_reason`). */
+export type BasisReason = NonNullable<SlotMeta['basis_reason']>;
 
 const N = PRICED_CONDITIONS.length;
 const UNGRADED_INDEX = PRICED_CONDITIONS.indexOf(UNGRADED);
@@ -99,7 +112,7 @@ export function cardLevels(own: readonly (Estimate | null)[], table: ConditionTa
     for (const c of members) precision[c] = 1 / v[c]!;
     level = weightedMedian(z, precision, members);
     for (const c of members) {
-      rejected[c] = own[c]!.included < CROSS_CHECK_MAX_POINTS && Math.abs(z[c]! - level) > CROSS_CHECK_SIGMAS * Math.sqrt(v[c]!);
+      rejected[c] = own[c]!.included < CROSS_CHECK_MAX_POINTS && !own[c]!.loneQuote && Math.abs(z[c]! - level) > CROSS_CHECK_SIGMAS * Math.sqrt(v[c]!);
     }
   }
   return { z, v, members, level, rejected };
@@ -117,14 +130,46 @@ export function priceCard(own: readonly (Estimate | null)[], table: ConditionTab
     const ownUsable = e !== null && !rejected[c];
     let estimate: LogEstimate | null = prediction;
     let ownWeight = 0;
+    let heldFrom: number | null = null;
     if (ownUsable) {
-      ownWeight = prediction === null || plentiful(e) ? 1 : blendWeight(e, prediction);
+      ownWeight = prediction === null || plentiful(e) || e.loneQuote ? 1 : blendWeight(e, prediction);
       estimate = prediction === null ? e : combine(e, prediction, ownWeight);
+      const held = withinOwnRange(e, estimate.mean);
+      if (held !== estimate.mean) {
+        heldFrom = estimate.mean;
+        estimate = { ...estimate, mean: held };
+      }
     }
     const tier = ownUsable || estimate === null ? null : rejected[c] ? FALLBACK_TIER.crossCheck : tierOf(c, used);
-    result.push({ estimate, own: e, rejected: rejected[c]!, ownWeight, prediction, tier });
+    result.push({ estimate, own: e, rejected: rejected[c]!, ownWeight, prediction, tier, heldFrom });
   }
   return result;
+}
+
+/**
+ * Own evidence first (§6.6): a ln price moved into the range of the cell's kept points in the
+ * requested window, shifted by the card's move when one was carried (§6.1), when it holds at
+ * least OWN_EVIDENCE_MIN_POINTS of them; else the price unchanged.
+ */
+export function withinOwnRange(e: Estimate, mean: number): number {
+  if (e.windowKept < OWN_EVIDENCE_MIN_POINTS) return mean;
+  const shift = e.carry?.move ?? 0;
+  return Math.min(Math.max(mean, e.windowLo + shift), e.windowHi + shift);
+}
+
+/**
+ * `meta.basis` of a priced cell (§6.6): `own` when its price rests on its own observations of
+ * the 30 days (at least OWN_EVIDENCE_MIN_POINTS kept in the window, or at least
+ * OWN_BASIS_MIN_WEIGHT of the blend) and no move of the card was carried into it; else
+ * `estimated`, with the reason.
+ */
+export function basisOf(cell: CellPrice): { basis: Basis; reason: BasisReason | null } {
+  const own = cell.ownWeight > 0 ? cell.own : null;
+  if (own === null) return { basis: 'estimated', reason: 'other_conditions' };
+  if (own.old) return { basis: 'estimated', reason: 'last_known' };
+  if (own.carry !== null) return { basis: 'estimated', reason: 'carried' };
+  if (own.windowKept < OWN_EVIDENCE_MIN_POINTS && cell.ownWeight < OWN_BASIS_MIN_WEIGHT) return { basis: 'estimated', reason: 'pooled' };
+  return { basis: 'own', reason: null };
 }
 
 /** Own data that is priced alone: enough kept points in the requested window. */
@@ -252,7 +297,12 @@ function tierOf(c: number, used: readonly number[]): FallbackTier {
   return [FALLBACK_TIER.graderPremium, FALLBACK_TIER.gradeRatio, FALLBACK_TIER.cardLevel][closestClass(c, used)]!;
 }
 
-/** Own estimates only (sealed products, §6.5): each cell from its own points or not at all. */
+/** Own estimates only (sealed products, §6.5): each cell from its own points (held to their range, §6.6) or not at all. */
 export function priceOwnOnly(own: readonly (Estimate | null)[]): CellPrice[] {
-  return own.map((e) => ({ estimate: e, own: e, rejected: false, ownWeight: e === null ? 0 : 1, prediction: null, tier: null }));
+  return own.map((e) => {
+    if (e === null) return { estimate: null, own: null, rejected: false, ownWeight: 0, prediction: null, tier: null, heldFrom: null };
+    const held = withinOwnRange(e, e.mean);
+    const estimate = held === e.mean ? e : { ...e, mean: held };
+    return { estimate, own: e, rejected: false, ownWeight: 1, prediction: null, tier: null, heldFrom: held === e.mean ? null : e.mean };
+  });
 }

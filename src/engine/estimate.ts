@@ -10,6 +10,7 @@ import {
   MAD_TO_SIGMA,
   MIN_HALF_LIFE_MS,
   MIN_REFERENCE_POINTS,
+  QUOTE_AGE_MS,
   RECENCY_POINTS,
   REGIME_RUN_POINTS,
   REGIME_SHARE,
@@ -65,6 +66,13 @@ export interface Estimate extends LogEstimate {
   included: number;
   /** Kept points inside the requested window. */
   windowKept: number;
+  /** Lowest and highest ln price of the kept points inside the requested window (NaN without one): §6.6. */
+  windowLo: number;
+  windowHi: number;
+  /** True when built from the last known points, all older than the 30 days (§6.7, §8). */
+  old: boolean;
+  /** True when the condition's only point (of the 30 days, or of the last known ones) is a price guide's quote: §6.6. */
+  loneQuote: boolean;
   excluded: number;
   halfLifeMs: number;
   /** Robust sale-to-sale scale of the kept points (ln units, before the prior). */
@@ -74,6 +82,14 @@ export interface Estimate extends LogEstimate {
   meanAt: number;
   /** The market's move carried into the estimate (§6.1), or null: `mean` includes it. */
   carry: Carry | null;
+}
+
+/**
+ * The age of point i at `asOf` for its recency weight and drift (§4, §4.1): a sale's own age; a
+ * price guide's quote stands for the sales it summarises, QUOTE_AGE_MS older on average.
+ */
+export function pointAge(s: Series, i: number, asOf: number): number {
+  return asOf - s.t[i]! + (s.g[i] === 1 ? QUOTE_AGE_MS : 0);
 }
 
 /** The recency weight of a kept point of age `ageMs` (§4): 2^(-age / half-life). */
@@ -113,8 +129,11 @@ function regimeRun(s: Series, i0: number, i1: number, scratch: Float64Array, old
   let best = 0;
   for (let m = REGIME_RUN_POINTS; m <= n - REGIME_RUN_POINTS; m = Math.max(m + 1, Math.floor(m * 1.5))) {
     const b = older.before(i1 - m);
-    for (let j = 0; j < m; j++) scratch[j] = s.y[i1 - m + j]!;
-    const centreNew = median(scratch, m);
+    // The run is judged on its sales: a quote lags the move it would show (§4.1).
+    let sales = 0;
+    for (let i = i1 - m; i < i1; i++) if (s.g[i] === 0) scratch[sales++] = s.y[i]!;
+    if (sales < REGIME_RUN_POINTS) continue;
+    const centreNew = median(scratch, sales);
     if (centreNew <= b.hi && centreNew >= b.lo) continue;
     const mid = (centreNew + (b.lo + b.hi) / 2) / 2;
     const up = centreNew > b.hi;
@@ -122,13 +141,13 @@ function regimeRun(s: Series, i0: number, i1: number, scratch: Float64Array, old
     let first = Infinity;
     let last = -Infinity;
     for (let i = i1 - m; i < i1; i++) {
-      if (up ? s.y[i]! > mid : s.y[i]! < mid) {
+      if (s.g[i] === 0 && (up ? s.y[i]! > mid : s.y[i]! < mid)) {
         past++;
         first = Math.min(first, s.t[i]!);
         last = s.t[i]!;
       }
     }
-    if (past >= REGIME_SHARE * m && last - first >= REGIME_SPAN_GAPS * meanGap && newest - last <= REGIME_RECENT_GAPS * meanGap) best = m;
+    if (past >= REGIME_SHARE * sales && last - first >= REGIME_SPAN_GAPS * meanGap && newest - last <= REGIME_RECENT_GAPS * meanGap) best = m;
   }
   return best;
 }
@@ -138,7 +157,7 @@ function regimeRun(s: Series, i0: number, i1: number, scratch: Float64Array, old
  * when it has none. The reference set is every point from the requested window on, or the
  * latest MIN_REFERENCE_POINTS when the window holds fewer.
  */
-export function estimateCondition(s: Series, ctx: EstimateContext): Estimate | null {
+export function estimateCondition(s: Series, ctx: EstimateContext, old = false): Estimate | null {
   const { asOf, k, scratch } = ctx;
   const i1 = s.hi;
   const iw = lowerBound(s, ctx.windowStart);
@@ -156,11 +175,17 @@ export function estimateCondition(s: Series, ctx: EstimateContext): Estimate | n
   let n = 0;
   let oldestKept = -1;
   let windowKept = 0;
+  let windowLo = Number.NaN;
+  let windowHi = Number.NaN;
   for (let i = i1 - 1; i >= i0; i--) {
     if (!isIncluded(s, i, bounds)) continue;
     scratch[n++] = s.y[i]!;
     oldestKept = i;
-    if (i >= iw) windowKept++;
+    if (i >= iw) {
+      windowKept++;
+      if (!(s.y[i]! >= windowLo)) windowLo = s.y[i]!;
+      if (!(s.y[i]! <= windowHi)) windowHi = s.y[i]!;
+    }
   }
   // The half-life: age of the RECENCY_POINTS-th newest kept point (or the oldest), at least the minimum.
   let seen = 0;
@@ -180,7 +205,7 @@ export function estimateCondition(s: Series, ctx: EstimateContext): Estimate | n
   // sales has a variance of 1/q sale's, so Σw²·(1/q) = Σw·r enters the effective points.
   for (let i = i0; i < i1; i++) {
     if (!isIncluded(s, i, bounds)) continue;
-    const age = asOf - s.t[i]!;
+    const age = pointAge(s, i, asOf);
     const r = recencyWeight(age, halfLifeMs);
     const w = r * s.q[i]!;
     sw += w;
@@ -210,6 +235,10 @@ export function estimateCondition(s: Series, ctx: EstimateContext): Estimate | n
     regime,
     included: n,
     windowKept,
+    windowLo,
+    windowHi,
+    old,
+    loneQuote: i1 - s.lo === 1 && s.g[s.lo] === 1,
     excluded: i1 - shownFrom - n,
     halfLifeMs,
     sigma,

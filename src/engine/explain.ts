@@ -9,9 +9,9 @@ import type { EvidenceBody, EvidencePoint, EvidenceStep } from '../domain/eviden
 import type { Slot } from '../domain/bundle.js';
 import { HOUR_MS } from '../domain/time.js';
 import { bundleFromEvidence, clampColumn, computeEvidence, slotContext, type BundleEvidence, type ComputeBundleInput } from './bundle.js';
-import { cardLevels, conditionIndex, plentiful, predict, type CardLevels, type PredictionRecord } from './card-model.js';
+import { basisOf, cardLevels, conditionIndex, plentiful, predict, type CardLevels, type PredictionRecord } from './card-model.js';
 import { spanAround } from './carry.js';
-import { recencyWeight, type Estimate } from './estimate.js';
+import { pointAge, recencyWeight, type Estimate } from './estimate.js';
 import {
   CARRY_HOLD_MS,
   CARRY_MIN_MOVE,
@@ -23,8 +23,10 @@ import {
   MAD_TO_SIGMA,
   MIN_HALF_LIFE_MS,
   MIN_REFERENCE_POINTS,
+  OWN_EVIDENCE_MIN_POINTS,
   OWN_FULL_WEIGHT_POINTS,
   PREDICTION_HUBER_K,
+  QUOTE_AGE_MS,
   RECENCY_POINTS,
   STALE_AFTER_MS,
   WIDTH_FACTOR,
@@ -47,6 +49,8 @@ const SECTIONS: Readonly<Record<string, string>> = {
   '6.3': '63-prediction-from-the-other-conditions',
   '6.4': '64-blend-clamp',
   '6.5': '65-sealed-products',
+  '6.6': '66-own-evidence-first-and-the-basis',
+  '6.7': '67-a-cells-own-older-points',
   '8': '8-fallback-tiers-and-the-last-known-price',
   '9': '9-the-80--interval',
   '10': '10-freshness',
@@ -87,14 +91,13 @@ export type Standing = 'used' | 'rejected';
 /** The points of one condition the computation read, newest first, and the sum of the kept weights. */
 export function conditionPoints(j: number, e: Estimate, standing: Standing, ev: ConditionEvidence, ctx: SlotContext, k: number): EvidencePoint[] {
   const { asOf, iso } = ctx;
-  const cs = ev.series.conditions[j]!;
-  const used = ev.lastKnown ? cs.prior : cs.current;
+  const used = e.series;
   const condition = (ev.names ?? PRICED_CONDITIONS)[j]!;
   const source = (s: Series, i: number) => ev.series.sources[s.src[i]!]!;
   const windowPoints = used.hi - lowerBound(used, ctx.windowStart);
   let sw = 0;
   if (standing === 'used') {
-    for (let i = e.i0; i < e.i1; i++) if (isIncluded(used, i, e.bounds)) sw += recencyWeight(asOf - used.t[i]!, e.halfLifeMs) * used.q[i]!;
+    for (let i = e.i0; i < e.i1; i++) if (isIncluded(used, i, e.bounds)) sw += recencyWeight(pointAge(used, i, asOf), e.halfLifeMs) * used.q[i]!;
   }
   const points: EvidencePoint[] = [];
   for (let i = used.hi - 1; i >= used.lo; i--) {
@@ -125,18 +128,18 @@ export function conditionPoints(j: number, e: Estimate, standing: Standing, ev: 
       else if (standing === 'rejected') point.reason = `cross_check: the condition's own estimate disagreed with the rest of the card and was set aside (§6.2)`;
       else {
         point.kept = true;
-        point.weight = (recencyWeight(asOf - used.t[i]!, e.halfLifeMs) * used.q[i]!) / sw;
+        point.weight = (recencyWeight(pointAge(used, i, asOf), e.halfLifeMs) * used.q[i]!) / sw;
       }
     }
     points.push(point);
   }
-  if (!ev.lastKnown) points.push(...olderPoints(j, ev, ctx));
+  if (!e.old) points.push(...olderPoints(j, ev, ctx));
   return points;
 }
 
 /**
  * The points of one condition older than the 30 days, newest first: read for the last known
- * price, left out while anything of the product is newer (§8), as they are when `ev` is not lastKnown.
+ * price (§8) or beside the card model (§6.7), and left out otherwise.
  */
 export function olderPoints(j: number, ev: ConditionEvidence, ctx: SlotContext): EvidencePoint[] {
   const prior = ev.series.conditions[j]!.prior;
@@ -166,15 +169,16 @@ function conditionSteps(j: number, e: Estimate, ev: ConditionEvidence, ctx: Slot
   const reference = e.i1 - e.referenceStart;
   let text: string;
   if (ev.lastKnown) text = `Nothing of the product in the 30 days before as_of: ${condition}'s last known points, its ${reference} latest older than 30 days, form the reference set.`;
+  else if (e.old) text = `Nothing of ${condition} in the 30 days before as_of: its last known points, its ${reference} latest older than 30 days, form the reference set, evidence of this card's own ${condition} price beside the card model (§6.7).`;
   else if (e.referenceStart === lowerBound(s, windowStart)) text = `The requested window holds ${windowPoints} ${condition} point(s) (at least ${MIN_REFERENCE_POINTS}, or nothing earlier in the 30 days): they form the reference set.`;
   else text = `The requested window holds ${windowPoints} ${condition} point(s) (fewer than ${MIN_REFERENCE_POINTS}): topped up with the latest earlier points of the 30 days, a reference set of ${reference}.`;
   const run = e.regime ? e.i1 - e.i0 : 0;
   const own = e.carry?.before ?? e.mean;
   if (e.regime) text += ` Regime change: the newest ${run} points lie past the bounds of the older ones and alone form the reference set.`;
   const steps = [
-    step('reference_set', ev.lastKnown ? '8' : e.regime ? '3.2' : '3', text, {
+    step('reference_set', ev.lastKnown ? '8' : e.old ? '6.7' : e.regime ? '3.2' : '3', text, {
       condition,
-      inputs: { window_points: windowPoints, reference_points: reference, regime_run: run, last_known: ev.lastKnown },
+      inputs: { window_points: windowPoints, reference_points: reference, regime_run: run, last_known: e.old },
     }),
   ];
   const { centre, sigma } = e.bounds;
@@ -196,7 +200,7 @@ function conditionSteps(j: number, e: Estimate, ev: ConditionEvidence, ctx: Slot
       'own_estimate',
       '4',
       `Half-life h = ${hours(e.halfLifeMs)} (the age of the ${RECENCY_POINTS}th newest kept point, or the oldest, at least ${hours(MIN_HALF_LIFE_MS)}); ` +
-        `each kept point weighs 2^(-age / h), shown as its share of the sum; ŷ = Σ weight · ln price = ${ln(own)} (${cents(Math.exp(own))}). ` +
+        `each kept point weighs 2^(-age / h) (a price guide's quote: its age plus ${hours(QUOTE_AGE_MS)}, the sales it summarises, times its quote weight, §4.1), shown as its share of the sum; ŷ = Σ weight · ln price = ${ln(own)} (${cents(Math.exp(own))}). ` +
         `Its variance (§5): ${e.variance.toFixed(6)} (sale scale ${e.sigma.toFixed(6)}, ${e.effectivePoints.toFixed(3)} effective points).`,
       {
         condition,
@@ -293,6 +297,8 @@ export function explainSlot(input: ComputeBundleInput, slot: string): EvidenceBo
   if (levels !== null && levels.level !== null) body.steps.push(crossCheckStep(levels, ev, c));
   if (predictionUsed) body.steps.push(predictionStep(c, record, cell.prediction!.variance, ev));
   body.steps.push(blendStep(c, ev));
+  const range = ownRangeStep(c, ev);
+  if (range !== null) body.steps.push(range);
   const unclamped = Math.exp(cell.estimate.mean);
   let price = unclamped;
   if (slot !== UNGRADED) {
@@ -388,25 +394,67 @@ function blendStep(c: number, ev: BundleEvidence): EvidenceStep {
   else if (own === null) text = `No usable own estimate: the price is the prediction${cell.rejected ? ' (the own points were set aside by the cross-check)' : ''}.`;
   else if (pred === null) text = 'No other condition of the card has data: the own estimate alone.';
   else if (plentiful(own)) text = `${own.windowKept} kept points in the requested window (at least ${OWN_FULL_WEIGHT_POINTS}): the own estimate alone.`;
+  else if (own.loneQuote) text = "The condition's only point of the 30 days is a price guide's quote, a summary of many sales: it is the price, the card model does not move it (§6.6).";
   else {
     const r = Math.abs(own.mean - pred.mean) / Math.sqrt(own.variance + pred.variance);
+    const blended = cell.heldFrom ?? e.mean;
     text =
       `Own and prediction lie r = ${r.toFixed(3)} sd apart (Huber factor ${Math.min(1, PREDICTION_HUBER_K / r).toFixed(4)}); own weight w = ${cell.ownWeight.toFixed(6)}: ` +
-      `ŷ = w · ${ln(own.mean)} + (1 - w) · ${ln(pred.mean)} = ${ln(e.mean)}.`;
+      `ŷ = w · ${ln(own.mean)} + (1 - w) · ${ln(pred.mean)} = ${ln(blended)}. ` +
+      `Pooling with the card's other conditions moved the own estimate ${cents(Math.exp(own.mean))} by ${percent(blended - own.mean)}, ` +
+      `because the own data is thin (${own.windowKept} kept point(s) in the requested window, ${own.included} in all; ${OWN_FULL_WEIGHT_POINTS} are priced alone) ` +
+      `and its variance ${own.variance.toFixed(6)} against the prediction's ${pred.variance.toFixed(6)} leaves it weight ${cell.ownWeight.toFixed(4)}.`;
   }
-  text += ` Price e^ŷ = ${cents(Math.exp(e.mean))}.`;
+  const blended = cell.heldFrom ?? e.mean;
+  text += ` Price e^ŷ = ${cents(Math.exp(blended))}.`;
   return step('blend', ev.sealed ? '6.5' : '6.4', text, {
-    value_ln: e.mean,
-    value_minor: Math.exp(e.mean),
+    value_ln: blended,
+    value_minor: Math.exp(blended),
     inputs: {
       own_ln: own?.mean ?? null,
       own_variance: own?.variance ?? null,
       prediction_ln: pred?.mean ?? null,
       prediction_variance: pred?.variance ?? null,
       own_weight: cell.ownWeight,
+      pooled_move_ln: own === null ? null : blended - own.mean,
       variance: e.variance,
     },
   });
+}
+
+/** §6.6: the price held within the range of the cell's own kept window points, when it has enough of them; null otherwise. */
+function ownRangeStep(c: number, ev: BundleEvidence): EvidenceStep | null {
+  const cell = ev.cells[c]!;
+  const own = cell.ownWeight > 0 ? cell.own! : null;
+  const { basis, reason } = basisOf(cell);
+  const basisText = `Basis: ${basis}${reason === null ? '' : ` (${reason})`}.`;
+  if (own === null || own.windowKept < OWN_EVIDENCE_MIN_POINTS) {
+    return step('own_range', '6.6', `Fewer than ${OWN_EVIDENCE_MIN_POINTS} own points kept in the requested window: the price is not held to their range. ${basisText}`, {
+      inputs: { basis, basis_reason: reason, held: false },
+    });
+  }
+  const shift = own.carry?.move ?? 0;
+  const lo = own.windowLo + shift;
+  const hi = own.windowHi + shift;
+  const before = cell.heldFrom ?? cell.estimate!.mean;
+  const after = cell.estimate!.mean;
+  const text =
+    `${own.windowKept} own points kept in the requested window, from ${cents(Math.exp(own.windowLo))} to ${cents(Math.exp(own.windowHi))}` +
+    (shift === 0 ? '' : `, moved ${percent(shift)} with the card (§6.1)`) +
+    `: the price stays within them, so plentiful consistent own sales are never moved past their range by the card model. ` +
+    (cell.heldFrom === null ? `${cents(Math.exp(before))} is within: unchanged.` : `${cents(Math.exp(before))} is outside: held to ${cents(Math.exp(after))}.`) +
+    ` ${basisText}`;
+  return step('own_range', '6.6', text, {
+    value_ln: after,
+    value_minor: Math.exp(after),
+    inputs: { low_ln: lo, high_ln: hi, unheld_ln: before, held: cell.heldFrom !== null, basis, basis_reason: reason },
+  });
+}
+
+/** A ln difference as a signed percentage, `+1.23 %`. */
+function percent(d: number): string {
+  const p = (Math.exp(d) - 1) * 100;
+  return `${p >= 0 ? '+' : ''}${p.toFixed(2)} %`;
 }
 
 function tierStep(slot: Slot): EvidenceStep {

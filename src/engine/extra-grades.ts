@@ -54,7 +54,7 @@ export function extraEvidence(points: readonly PricePoint[], params: PricingPara
 
 /** The cell of an own estimate priced alone (the sealed product's rule, §6.5). */
 export function ownCell(e: Estimate): CellPrice {
-  return { estimate: e, own: e, rejected: false, ownWeight: 1, prediction: null, tier: null };
+  return { estimate: e, own: e, rejected: false, ownWeight: 1, prediction: null, tier: null, heldFrom: null };
 }
 
 /** The slots of the extra grades: grader -> grade -> slot, only the priced ones. */

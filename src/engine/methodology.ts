@@ -64,6 +64,21 @@ export const RECENCY_POINTS = 8;
  */
 export const QUOTE_WEIGHT_CAP = 2;
 
+/**
+ * §4.1 Sources whose points are price guides' quotes (a summary of many past sales, not one
+ * sale) even without a `sales_volume`: PriceCharting's rows and TCGplayer's market price
+ * (the feeds of docs/feeds.md). A point with a `sales_volume` is a quote whatever its source.
+ */
+export const PRICE_GUIDE_SOURCES: readonly string[] = ['pricecharting', 'tcgplayer'];
+
+/**
+ * §4.1 Quotes are aggregates: a guide's quote is a summary of the sales of a trailing span
+ * before its date (a moving average), so it stands for the market that much earlier. Its
+ * recency weight and drift (§4, §5) use its age plus this, the mean age of the sales it
+ * summarises; the regime rule (§3.2) judges a run on its sales alone.
+ */
+export const QUOTE_AGE_MS = 3 * DAY_MS;
+
 /** §4.1 The weight of a point that summarises `volume` sales (null: a sale, weight 1). */
 export function quoteWeight(volume: number | null | undefined): number {
   if (volume === null || volume === undefined || !(volume >= 0)) return 1;
@@ -96,6 +111,17 @@ export const CARRY_MIN_MOVE = 0.15;
 export const CARRY_REFERENCE_POINTS = 8;
 export const CARRY_HOLD_MS = 6 * HOUR_MS;
 export const CARRY_SPAN_MS = 12 * HOUR_MS;
+/**
+ * §6.6 Own evidence first: a cell with at least this many kept points in the requested window
+ * (the filter found them mutually consistent) is priced within their range, whatever the card
+ * model says; the cross-check (§6.2) never sets such a cell aside either.
+ */
+export const OWN_EVIDENCE_MIN_POINTS = 3;
+/**
+ * §6.6 `meta.basis`: a cell with fewer kept window points is `own` when its own estimate
+ * carries at least this share of the blend (§6.4), else an estimate pooled from the card.
+ */
+export const OWN_BASIS_MIN_WEIGHT = 0.5;
 /** §6.4 A cell with at least this many kept points in the requested window is priced by its own estimate alone (full weight to plentiful own data). */
 export const OWN_FULL_WEIGHT_POINTS = 10;
 /** §6.3 Huber weights of the pieces of a prediction: beyond this many standard deviations from the pool, weight · k/|r|; passes after the first. */
@@ -147,8 +173,8 @@ export type FallbackTier = (typeof FALLBACK_TIER)[keyof typeof FALLBACK_TIER];
  * estimate's standard deviation; fitted on the backtest so each lands near 80 % coverage.
  */
 export const WIDTH_FACTOR: Readonly<Record<FallbackTier | 'own', number>> = {
-  own: 1.5,
-  grader_premium: 1,
+  own: 1.6,
+  grader_premium: 1.1,
   grade_ratio: 0.8,
   card_level: 1,
   graded_ratio: 1.1,

@@ -10,7 +10,7 @@
  */
 import { PRICED_CONDITIONS } from '../domain/conditions.js';
 import type { ConditionPoints, PricePoint } from '../domain/observation.js';
-import { EXTENDED_DEPTH_PER_CONDITION, EXTENDED_WINDOW_MS, PRIOR_POINTS_PER_CONDITION, quoteWeight } from './methodology.js';
+import { EXTENDED_DEPTH_PER_CONDITION, EXTENDED_WINDOW_MS, PRICE_GUIDE_SOURCES, PRIOR_POINTS_PER_CONDITION, quoteWeight } from './methodology.js';
 
 /** Columns shared by many series. */
 interface Columns {
@@ -26,6 +26,8 @@ interface Columns {
   readonly q: Float64Array;
   /** The point's sales_volume, NaN for none (for `oracle explain`). */
   readonly vol: Float64Array;
+  /** 1 when the point is a price guide's quote (§4.1: a sales_volume, or a price guide's source), else 0. */
+  readonly g: Uint8Array;
   /**
    * The point's matched_by (PricePoint.matchedBy), null for none (for `oracle explain`); the
    * column itself is null when no point has one, as from pricing's reads, which never carry it.
@@ -68,13 +70,14 @@ function columns(n: number, withMatchedBy = false): Columns {
     src: new Int32Array(n),
     q: new Float64Array(n),
     vol: new Float64Array(n),
+    g: new Uint8Array(n),
     by: withMatchedBy ? new Array<string | null>(n).fill(null) : null,
   };
 }
 
 /** A range of columns; a literal, not a spread, so every series has one hidden class. */
 function range(c: Columns, lo: number, hi: number): Series {
-  return { t: c.t, p: c.p, y: c.y, src: c.src, q: c.q, vol: c.vol, by: c.by, lo, hi };
+  return { t: c.t, p: c.p, y: c.y, src: c.src, q: c.q, vol: c.vol, g: c.g, by: c.by, lo, hi };
 }
 
 /** Order of (time, price, source rank); negative when point i of a sorts before point j of b. */
@@ -161,10 +164,12 @@ function sourceIds() {
 /** Sorts each condition's points (when not already in order) and takes their logarithms. */
 function sortedTimeline(columns: Columns, starts: Int32Array, sources: readonly string[]): PointTimeline {
   for (let c = 0; c + 1 < starts.length; c++) sortRange(columns, starts[c]!, starts[c + 1]!);
+  const guide = Uint8Array.from(sources, (name) => (PRICE_GUIDE_SOURCES.includes(name) ? 1 : 0));
   for (let i = 0; i < columns.p.length; i++) {
     columns.y[i] = Math.log(columns.p[i]!);
     const v = columns.vol[i]!;
     columns.q[i] = quoteWeight(Number.isNaN(v) ? null : v);
+    columns.g[i] = Number.isNaN(v) ? guide[columns.src[i]!]! : 1;
   }
   return { columns, starts, sources };
 }

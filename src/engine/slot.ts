@@ -6,7 +6,7 @@
 import type { Grader, MatrixGrade } from '../domain/conditions.js';
 import type { GradedSlot, Slot } from '../domain/bundle.js';
 import { HOUR_MS, toIsoUtc } from '../domain/time.js';
-import type { CellPrice } from './card-model.js';
+import { basisOf, type CellPrice } from './card-model.js';
 import {
   CONFIDENCE_LEVEL,
   CONFIDENCE_Z,
@@ -65,7 +65,7 @@ export function emptySlot(conditionKey: string, ctx: SlotContext, meta: Record<s
 
 /** The tier a priced cell shows: its own, or `last_known_price` for own data in the last-known pass. */
 export function shownTier(cell: CellPrice, ctx: SlotContext): string | null {
-  return cell.tier ?? (ctx.lastKnown ? FALLBACK_TIER.lastKnownPrice : null);
+  return cell.tier ?? (ctx.lastKnown || (cell.ownWeight > 0 && cell.own!.old) ? FALLBACK_TIER.lastKnownPrice : null);
 }
 
 /** The 80 % interval around a ln price with the given variance, widened per tier (§9). */
@@ -82,7 +82,7 @@ export function confidence(mean: number, variance: number, tier: string | null, 
  * A priced slot. `price` is the unrounded price in cents (after the clamp); `meta` holds the
  * slot-specific keys first (source_counts, developer_*); the shared ones follow:
  * twap_sparse_window_extended, oracle_fallback_tier, oracle_last_known_age_hours,
- * confidence, newest_observation_at, stale.
+ * confidence, newest_observation_at, stale, basis, basis_reason (only on an estimate).
  */
 export function pricedSlot(conditionKey: string, cell: CellPrice, price: number, ctx: SlotContext, meta: Record<string, unknown>): Slot {
   const e = cell.estimate!;
@@ -90,12 +90,15 @@ export function pricedSlot(conditionKey: string, cell: CellPrice, price: number,
   const cents = roundCents(price);
   if (e.extended) meta.twap_sparse_window_extended = true;
   if (tier !== null) meta.oracle_fallback_tier = tier;
-  if (ctx.lastKnown) meta.oracle_last_known_age_hours = Math.floor((ctx.asOf - e.newestAt) / HOUR_MS);
+  const own = cell.ownWeight > 0 ? cell.own : null;
+  if (ctx.lastKnown || own?.old) meta.oracle_last_known_age_hours = Math.floor((ctx.asOf - (own?.old ? own.newestAt : e.newestAt)) / HOUR_MS);
   meta.confidence = confidence(e.mean, e.variance, tier, cents);
   meta.newest_observation_at = ctx.iso(e.newestAt);
   meta.stale = ctx.asOf - e.newestAt > STALE_AFTER_MS;
-  const own = cell.ownWeight > 0 ? cell.own : null;
-  const methodology = ctx.lastKnown
+  const { basis, reason } = basisOf(cell);
+  meta.basis = basis;
+  if (reason !== null) meta.basis_reason = reason;
+  const methodology = ctx.lastKnown || own?.old
     ? METHODOLOGY.lastKnown
     : own === null
       ? METHODOLOGY.cardModel

@@ -164,6 +164,20 @@ export const BEARER_CHALLENGE = 'Bearer realm="oracle"';
 /** The named response schemas: `components.schemas` of the OpenAPI document. */
 export const apiComponents = z.registry<{ id: string }>();
 
+/** A slot's meta: SPEC.md's free-form keys, with the additions documented here (CONTRACT.md additions 8). */
+const slotMeta = z
+  .object({
+    basis: z.enum(['own', 'estimated']).optional().meta({
+      description:
+        "On every priced slot (docs/methodology.md §6.6): `own` when the price rests on the cell's own observations of the 30 days, `estimated` when it came from the card's other conditions, older data, the card's carried move or pooling. Absent on a slot without a price.",
+    }),
+    basis_reason: z.enum(['other_conditions', 'last_known', 'carried', 'pooled']).optional().meta({
+      description:
+        'Only on an `estimated` slot: `other_conditions` (no usable own data in the 30 days), `last_known` (data older than 30 days), `carried` (own data moved by the card\'s move), `pooled` (thin own data outweighed by the card model).',
+    }),
+  })
+  .catchall(z.unknown());
+
 const slot = z
   .object({
     price_minor: z.int().nullable(),
@@ -175,7 +189,7 @@ const slot = z
     included_points: z.int().nonnegative(),
     excluded_points: z.int().nonnegative(),
     error: z.literal('no_observations').nullable(),
-    meta: z.record(z.string(), z.unknown()),
+    meta: slotMeta,
   })
   .register(apiComponents, { id: 'Slot' });
 
@@ -296,7 +310,7 @@ const evidencePoint = z.object({
 });
 
 const evidenceStep = z.object({
-  name: z.string().meta({ description: 'reference_set, filter, own_estimate (per condition), cross_check, prediction, blend, clamp, rounding, tier, interval, freshness.' }),
+  name: z.string().meta({ description: 'reference_set, filter, own_estimate (per condition), cross_check, prediction, blend, own_range, clamp, rounding, tier, interval, freshness.' }),
   condition: z.string().optional(),
   section: z.string().meta({ description: 'Section of docs/methodology.md.' }),
   doc: z.string(),

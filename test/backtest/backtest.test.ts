@@ -25,7 +25,8 @@ import {
 } from '../../backtest/lib/metrics.js';
 import { CELLS, HOUR, SCORED_START, START } from '../../backtest/lib/model.js';
 import { aggregate } from '../../backtest/lib/report.js';
-import { METHODS, type Scores } from '../../backtest/lib/score.js';
+import { BASES, basisOf, METHODS, UNPRICED, type Scores } from '../../backtest/lib/score.js';
+import type { Slot } from '../../src/domain/bundle.js';
 import type { Store } from '../../src/store/store.js';
 import { ROOT, tempDir } from '../_setup.js';
 
@@ -158,6 +159,7 @@ describe('aggregation', () => {
         instant: Int32Array.from([0, 1, 2, 3]),
         cell: new Uint8Array(4),
         own: Uint8Array.from([1, 1, 1, 0]),
+        basis: Uint8Array.from([0, 1, 0, 1]), // own, estimated, own, estimated
         truth: Float64Array.from([100, 100, 100, 100]),
         price: prices.map((p) => Float64Array.from(p)),
         low: Float64Array.from([100, 91, nan, 100]),
@@ -166,9 +168,10 @@ describe('aggregation', () => {
       jumps: [],
       sealedGraded: { slots: 0, priced: 0, examples: [] },
       bundles: 4,
+      basisFrom: { meta: 2, derived: 2 },
     } satisfies Scores;
     const market = { seed: '0', scale: 'small', products: [{ plan: { scenario: 'baseline' } }] } as unknown as Market;
-    const { segments, scenarios, scenarioCells } = aggregate(market, scores);
+    const { segments, scenarios, scenarioCells, bases, scenarioBases } = aggregate(market, scores);
     const all = segments.find((s) => s.id === 'all')!;
     expect(all.scored).toBe(4);
     // Common pairs: the first two, the only ones every method prices.
@@ -188,6 +191,38 @@ describe('aggregation', () => {
       ['baseline ungraded', 4],
       ['baseline graded', 0],
     ]);
+    // Each basis apart: own holds 110 and 100 (one interval, holding the truth), estimated 90
+    // and 150 (two intervals, one holding it).
+    const basis = (id: string) => bases.find((s) => s.id === id)!.views.all[0]!;
+    expect([basis('own, all cells').errors.n, basis('own, all cells').errors.mdape, basis('own, all cells').interval]).toEqual([2, 5, 100]);
+    expect([basis('estimated, all cells').errors.n, basis('estimated, all cells').interval]).toEqual([2, 50]);
+    expect(basis('estimated, all cells').errors.mdape).toBeCloseTo(30, 10);
+    expect(basis('own, graded').errors.n).toBe(0);
+    expect(scenarioBases.map((s) => [s.id, s.scored])).toEqual([
+      ['baseline own', 2],
+      ['baseline estimated', 2],
+    ]);
+  });
+
+  it('takes a slot\'s basis from meta.basis, else derives it from its own points and fallback tier', () => {
+    const slot = (included: number, meta: Record<string, unknown>, price: number | null = 100): Slot => ({
+      price_minor: price,
+      currency: 'USD',
+      condition_key: 'psa10',
+      methodology: 'test',
+      window_start: '2026-05-01T00:00:00Z',
+      window_end: '2026-05-02T00:00:00Z',
+      included_points: included,
+      excluded_points: 0,
+      error: price === null ? 'no_observations' : null,
+      meta,
+    });
+    expect(basisOf(slot(3, { basis: 'estimated' }))).toEqual({ basis: BASES.indexOf('estimated'), fromMeta: true });
+    expect(basisOf(slot(0, { basis: 'own' }))).toEqual({ basis: BASES.indexOf('own'), fromMeta: true });
+    expect(basisOf(slot(3, {}))).toEqual({ basis: BASES.indexOf('own'), fromMeta: false });
+    expect(basisOf(slot(0, {}))).toEqual({ basis: BASES.indexOf('estimated'), fromMeta: false });
+    expect(basisOf(slot(2, { oracle_fallback_tier: 'cross_check' }))).toEqual({ basis: BASES.indexOf('estimated'), fromMeta: false });
+    expect(basisOf(slot(0, {}, null))).toEqual({ basis: UNPRICED, fromMeta: false });
   });
 });
 
@@ -339,6 +374,25 @@ describe('a small seeded run', () => {
   it('booster boxes get no graded price from the engine', () => {
     expect(first.scores.sealedGraded.slots).toBeGreaterThan(0);
     expect(first.scores.sealedGraded.priced).toBe(0);
+  });
+
+  it('scores the quote scenarios a second time on their sales alone', () => {
+    const { quotes } = first.summary;
+    expect(quotes.map((g) => `${g.scenario} ${g.cells}`)).toEqual(['guides all cells', 'guides ungraded', 'quotes_lowball all cells', 'quotes_lowball ungraded']);
+    for (const g of quotes) {
+      const [withQuotes, alone, median, medianAlone] = g.methods;
+      // The same pairs scored both times; without the quotes the plain median has fewer points to price from.
+      expect(withQuotes!.errors.n).toBeGreaterThan(0);
+      expect(alone!.errors.n).toBeGreaterThan(0);
+      expect(medianAlone!.coverage!).toBeLessThanOrEqual(median!.coverage!);
+    }
+    // Thin sales (guides): daily quotes give the plain median a point where sales alone do not.
+    const guides = quotes[0]!.methods;
+    expect(guides[3]!.coverage!).toBeLessThan(guides[2]!.coverage!);
+    // The quotes reach our prices: with and without them, they differ.
+    expect(guides[0]!.errors).not.toEqual(guides[1]!.errors);
+    expect(first.markdown).toContain('### Quotes as evidence');
+    expect(first.markdown).toContain('### By basis (ours), all instants');
   });
 
   it('the engine beats the plain 24 h median where every method prices (MdAPE)', () => {

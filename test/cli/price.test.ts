@@ -50,9 +50,9 @@ describe.concurrent('oracle price', () => {
       [testProduct({ productKey: 'worked-example', refsourceId: '1313', era: 'modern' })],
       [
         sale(20, 4600, 'ungraded', null),
-        sale(12, 4800, 'ungraded', null, 'tcgplayer'),
+        sale(12, 4800, 'ungraded', null, 'mercari'),
         sale(8, 4500, 'ungraded', null),
-        sale(4, 4650, 'ungraded', null, 'tcgplayer'),
+        sale(4, 4650, 'ungraded', null, 'mercari'),
         sale(2, 46000, 'ungraded', null),
         sale(22, 30000, 'PSA', 10),
         sale(12, 32000, 'PSA', 10),
@@ -64,8 +64,8 @@ describe.concurrent('oracle price', () => {
     const bundle = await priceJson(['worked-example', '--at', '2026-03-01T00:00:00Z'], database);
     expect(bundle.ungraded).toMatchObject({ price_minor: 4635, included_points: 4, excluded_points: 1 });
     expect(bundle.ungraded.meta).toMatchObject({
-      source_counts: { ebay: 2, tcgplayer: 2 },
-      confidence: { level: 0.8, low_minor: 4192, high_minor: 5124 },
+      source_counts: { ebay: 2, mercari: 2 },
+      confidence: { level: 0.8, low_minor: 4164, high_minor: 5158 },
       newest_observation_at: '2026-02-28T20:00:00Z',
       stale: false,
     });
@@ -76,7 +76,7 @@ describe.concurrent('oracle price', () => {
       CGC: [6217, 9325, 14000, 18650],
       SGC: [6217, 9325, 14000, 21758],
     });
-    expect(bundle.graded.PSA['10'].meta.confidence).toEqual({ level: 0.8, low_minor: 27425, high_minor: 35232 });
+    expect(bundle.graded.PSA['10'].meta.confidence).toEqual({ level: 0.8, low_minor: 27197, high_minor: 35527 });
   });
 
   it('answers the same from bin/oracle.js in a process of its own', async () => {

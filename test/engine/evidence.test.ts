@@ -143,7 +143,10 @@ function recompute(ev: EvidenceBody): number | null {
   const w = (blend.inputs as { own_weight: number }).own_weight;
   const own = estimate.get(ev.slot);
   if (w > 0) expect(own).toBeDefined();
-  const y = predicted === null ? own! : w === 0 ? predicted : w * own! + (1 - w) * predicted;
+  let y = predicted === null ? own! : w === 0 ? predicted : w * own! + (1 - w) * predicted;
+  // §6.6: held within the own kept window points' range (carried with the card's move).
+  const range = stepOf(ev, 'own_range')?.inputs as { low_ln?: number; high_ln?: number } | undefined;
+  if (range?.low_ln !== undefined) y = Math.min(Math.max(y, range.low_ln), range.high_ln!);
   let x = Math.exp(y);
   const ceiling = (stepOf(ev, 'clamp')?.inputs as { ceiling_minor: number | null } | undefined)?.ceiling_minor ?? null;
   if (ceiling !== null) x = Math.min(x, ceiling);
@@ -226,12 +229,16 @@ describe('explainSlot', () => {
       'cross_check',
       'prediction',
       'blend',
+      'own_range',
       'rounding',
       'tier',
       'interval',
       'freshness',
     ]);
-    expect(ev.steps.find((s) => s.name === 'interval')!.inputs).toMatchObject({ low_minor: 4192, high_minor: 5124 });
+    expect(ev.steps.find((s) => s.name === 'interval')!.inputs).toMatchObject({ low_minor: 4164, high_minor: 5158 });
+    // §6.6: the blend (4634.81) lies within the 4 kept window sales (4500-4800): own, not held; the pooling moved the own 4634.50 by +0.01 %.
+    expect(ev.steps.find((s) => s.name === 'own_range')!.inputs).toMatchObject({ held: false, basis: 'own', basis_reason: null });
+    expect(ev.steps.find((s) => s.name === 'blend')!.text).toContain('4634.50 cents by +0.01 %');
   });
 
   it('links every step to a section heading that exists in docs/methodology.md', () => {

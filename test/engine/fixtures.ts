@@ -34,9 +34,9 @@ export function params(overrides: Partial<PricingParams> = {}): PricingParams {
 /** The observations of the worked example of docs/methodology.md §13. */
 export const WORKED_EXAMPLE_POINTS: readonly PricePoint[] = [
   pt('ungraded', 20, 4600, 'ebay'),
-  pt('ungraded', 12, 4800, 'tcgplayer'),
+  pt('ungraded', 12, 4800, 'mercari'),
   pt('ungraded', 8, 4500, 'ebay'),
-  pt('ungraded', 4, 4650, 'tcgplayer'),
+  pt('ungraded', 4, 4650, 'mercari'),
   pt('ungraded', 2, 46000, 'ebay'),
   pt('psa10', 22, 30000),
   pt('psa10', 12, 32000),

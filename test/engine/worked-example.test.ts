@@ -26,11 +26,19 @@ describe('worked example of docs/methodology.md', () => {
       error: null,
     });
     expect(bundle.ungraded.meta).toEqual({
-      source_counts: { ebay: 2, tcgplayer: 2 },
-      confidence: { level: 0.8, low_minor: 4192, high_minor: 5124 },
+      source_counts: { ebay: 2, mercari: 2 },
+      confidence: { level: 0.8, low_minor: 4164, high_minor: 5158 },
       newest_observation_at: '2026-02-28T20:00:00Z',
       stale: false,
+      basis: 'own',
     });
+  });
+
+  it('says which slots are measured (own) and which estimated (§6.6)', () => {
+    const basis = Object.fromEntries(Object.entries(bundle.graded).map(([g, col]) => [g, Object.values(col).map((s) => s.meta.basis)]));
+    const E = 'estimated';
+    expect(basis).toEqual({ PSA: [E, E, 'own', 'own'], BGS: [E, E, E, E], CGC: [E, E, E, E], SGC: [E, E, E, E] });
+    expect(bundle.graded.CGC['10'].meta.basis_reason).toBe('other_conditions');
   });
 
   it('gives every cell the price and interval computed by hand', () => {
@@ -45,10 +53,10 @@ describe('worked example of docs/methodology.md', () => {
     expect([7, 8, 9, 10].map((g) => interval(bundle.graded.PSA[String(g) as '7']))).toEqual([
       [4777, 8092],
       [7166, 12138],
-      [11192, 17505],
-      [27425, 35232],
+      [11027, 17768],
+      [27197, 35527],
     ]);
-    expect(interval(bundle.graded.BGS['10'])).toEqual([26093, 44803]);
+    expect(interval(bundle.graded.BGS['10'])).toEqual([25397, 46030]);
     expect(interval(bundle.graded.CGC['10'])).toEqual([13483, 25795]);
     expect(interval(bundle.graded.SGC['7'])).toEqual([3945, 9797]);
   });
