@@ -54,6 +54,7 @@ const ON_POSTGRES = [
   'test/ingest/pipeline.test.ts',
   'test/ingest/title-matcher.test.ts',
   'test/service/export.test.ts',
+  'test/service/watch.test.ts',
   'test/store/contract.test.ts',
   'test/store/price-points.test.ts',
 ];

@@ -62,6 +62,23 @@ export const catalogOptions = z.object({ json: flag, search: text });
 export const keysCreateOptions = z.object({ label: z.string() });
 export const keysListOptions = z.object({ json: flag });
 
+export const watchAddOptions = z.object({
+  slot: z.string(),
+  above: z.optional(z.int()),
+  below: z.optional(z.int()),
+  move: z.optional(z.object({ percent: z.number(), direction: z.enum(['up', 'down', 'either']) })),
+  over: z.optional(z.number()),
+  narrower: z.optional(z.int()),
+  wider: z.optional(z.int()),
+  stale: flag,
+  label: text,
+  webhook: text,
+  json: flag,
+});
+export const watchListOptions = z.object({ json: flag });
+export const watchCheckOptions = z.object({ at: epochMs, webhook: text, json: flag });
+export const watchEventsOptions = z.object({ pending: flag, limit: z.int(), json: flag });
+
 export const serveOptionValues = z.object({
   host: z.string(),
   port: z.int(),
@@ -73,6 +90,8 @@ export const serveOptionValues = z.object({
   redis: text,
   metrics: z.boolean(),
   cors: z.array(z.string()),
+  watch: flag,
+  webhook: text,
 });
 
 /** The options of the command `ctx` runs, as `schema` says they are. */

@@ -187,7 +187,8 @@ export const watchLabel = z.pipe(
   z.transform((raw) => raw.trim()),
 );
 
-const usd = (cents: number) => `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+/** Cents as dollars: `$1,250.00`. */
+export const usd = (cents: number) => `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 /** What a rule watches, in words: `psa10 at or above $150.00`, `ungraded moves 10% either way over 7d`. */
 export function describeWatch(rule: Pick<WatchDefinition, 'slot' | 'kind' | 'amountMinor' | 'percent' | 'direction' | 'spanMs'>): string {

@@ -11,9 +11,10 @@ import type { PricingBundle, Slot } from '../domain/bundle.js';
 import { isExtraCondition } from '../domain/conditions.js';
 import { UnknownProductError } from '../domain/errors.js';
 import { toIsoUtc } from '../domain/time.js';
-import { describeWatch, formatSpan, type StoredWatchEvent, type WatchEventBody, type WatchRule } from '../domain/watch.js';
+import { describeWatch, formatSpan, usd, type StoredWatchEvent, type WatchEventBody, type WatchRule } from '../domain/watch.js';
 import { intervalOf, readWatch, slotOf, type WatchReading } from '../engine/watch.js';
 import type { Store, WatchStateChange } from '../store/store.js';
+import { formatWatchValue, receiverOf } from './watch-bodies.js';
 import { deliverEvent, type DeliveryOptions } from './webhook.js';
 
 /** The bundle of a product key as of an instant, with its extra grades when asked: the oracle's `price`. */
@@ -53,19 +54,6 @@ export interface CheckReport {
 }
 
 const API_PRICING = '/api/v1/developer/pricing';
-
-/** A URL's origin, for reports and the API: never its path, where many webhooks keep their secret. */
-export const receiverOf = (url: string) => new URL(url).origin;
-
-const usd = (cents: number) => `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-
-/** The watched quantity in words: a price or width in dollars, a move in percent, an age in hours. */
-export function formatWatchValue(rule: Pick<WatchRule, 'kind'>, value: number | null): string {
-  if (value === null) return '-';
-  if (rule.kind === 'move') return `${value > 0 ? '+' : ''}${value}%`;
-  if (rule.kind === 'stale') return `${value} h old`;
-  return usd(value);
-}
 
 function eventBody(id: string, rule: WatchRule, slot: Slot | undefined, reading: WatchReading, at: number, now: number): WatchEventBody {
   const interval = slot === undefined ? null : intervalOf(slot);
@@ -167,7 +155,7 @@ async function deliverPending(store: Store, options: CheckOptions): Promise<Deli
     [...byReceiver].map(async ([url, events]) => {
       let down = false;
       for (const event of events) {
-        const report = { event_id: event.id, rule_id: event.ruleId, receiver: receiverOf(url) };
+        const report = { event_id: event.id, rule_id: event.ruleId, receiver: receiverOf(url)! };
         if (down) {
           reports.push({ ...report, delivered: false, attempts: 0, error: 'not tried: an earlier event to this receiver failed' });
           continue;
