@@ -9,6 +9,7 @@ import * as z from 'zod/mini';
 import { checkedText, integerInRange, wholeNumber } from '../domain/input.js';
 import type { serveOptionValues } from './command-options.js';
 import { configOption, viaSchema } from './options.js';
+import { webhookOption } from './watch-options.js';
 
 export interface ServeConfig {
   host: string;
@@ -27,6 +28,10 @@ export interface ServeConfig {
   metrics: boolean;
   /** Origins a browser may call the API from (CORS); `*` for any; empty: CORS off. */
   corsOrigins: string[];
+  /** Check the watch rules when the data changes (docs/alerts.md). */
+  watch: boolean;
+  /** Where events of rules without a URL of their own go (ORACLE_WEBHOOK_URL). */
+  webhook?: string;
 }
 
 export const SERVE_DEFAULTS = { host: '127.0.0.1', port: 8080, rateLimitPerMinute: 120 } as const;
@@ -120,6 +125,8 @@ export function serveOptions(): Option[] {
       defaultText: 'off',
       parse: viaSchema(corsOrigins),
     }),
+    new Option('--watch', 'check the watch rules whenever the data changes (and every minute), and POST their events (docs/alerts.md)'),
+    webhookOption('with --watch: POST events of rules without a URL of their own here (signed when ORACLE_WEBHOOK_SECRET is set)'),
   ];
 }
 
@@ -136,5 +143,7 @@ export function serveConfig(options: z.output<typeof serveOptionValues>): ServeC
     redisUrl: options.redis,
     metrics: options.metrics,
     corsOrigins: options.cors,
+    watch: options.watch === true,
+    webhook: options.webhook,
   };
 }

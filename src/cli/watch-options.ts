@@ -3,13 +3,11 @@
  * (domain/watch.ts); `--webhook` is shared with `oracle serve --watch`.
  */
 import { Option } from 'commander';
-import { dollars, move, span, watchLabel, watchSlot, webhookUrl } from '../domain/watch.js';
-import { configOption, schemaOption, viaSchema, wholeNumberOption } from './options.js';
+import { dollars, move, span, WATCH_EVENTS_LIMIT, watchEventsLimit, watchLabel, watchSlot, webhookUrl } from '../domain/watch.js';
+import { configOption, schemaOption, viaSchema } from './options.js';
 
 /** The span a move is measured over when `--over` is not given. */
 export const DEFAULT_MOVE_SPAN = '7d';
-/** How many events `oracle watch events` lists when `--limit` is not given. */
-export const DEFAULT_EVENTS_LIMIT = 20;
 
 /** `--webhook` (ORACLE_WEBHOOK_URL): where events of rules without a URL of their own go. */
 export const webhookOption = (description: string) => configOption('--webhook <url>', description, { env: 'ORACLE_WEBHOOK_URL', parse: viaSchema(webhookUrl) });
@@ -36,4 +34,4 @@ export function watchAddOptions(): Option[] {
 }
 
 export const eventsLimitOption = () =>
-  wholeNumberOption('--limit <n>', 'how many events, newest first', { min: 1, default: DEFAULT_EVENTS_LIMIT });
+  schemaOption('--limit <n>', `how many events, newest first, ${WATCH_EVENTS_LIMIT.min}-${WATCH_EVENTS_LIMIT.max}`, watchEventsLimit);

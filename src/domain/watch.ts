@@ -4,7 +4,7 @@
  * one schema as every input is (input.ts), and the event a firing rule sends.
  */
 import * as z from 'zod/mini';
-import { checkedText } from './input.js';
+import { checkedText, integerWithDefault } from './input.js';
 import { CONDITION_HELP, parseCondition } from './conditions.js';
 import { DAY_MS, HOUR_MS } from './time.js';
 
@@ -97,6 +97,17 @@ export interface WatchEventBody {
   /** One line for people, the field Slack's and Discord's (Slack-compatible) webhooks display. */
   text: string;
 }
+
+/** `limit` / `--limit` of the event lists: how many, newest first. */
+export const WATCH_EVENTS_LIMIT = { min: 1, max: 500, default: 20 } as const;
+export const watchEventsLimit = integerWithDefault(WATCH_EVENTS_LIMIT);
+
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'unsent'] as const satisfies readonly DeliveryStatus[];
+/** `status` of the events route: only the events of one delivery status. */
+export const deliveryStatus = checkedText(
+  (raw) => (DELIVERY_STATUSES.includes(raw as DeliveryStatus) ? null : `must be pending, delivered or unsent (got ${JSON.stringify(raw)})`),
+  /^(pending|delivered|unsent)$/,
+);
 
 /** How long a rule's label may be. */
 export const MAX_WATCH_LABEL_LENGTH = 100;

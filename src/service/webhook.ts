@@ -1,8 +1,8 @@
 /**
  * Delivering a watch event to its webhook (docs/alerts.md, "Delivery"): one POST of the stored
  * body, signed with HMAC-SHA256 over those exact bytes when ORACLE_WEBHOOK_SECRET is set, each
- * attempt bounded by a timeout, retried after each delay of the backoff. A 2xx answer delivers
- * the event; anything else leaves it pending for the next check.
+ * attempt bounded by a timeout, retried after each delay of the backoff (but a 4xx refusal). A
+ * 2xx answer delivers the event; anything else leaves it pending for the next check.
  */
 import { createHmac } from 'node:crypto';
 
@@ -38,16 +38,24 @@ export function signature(secret: string, body: string): string {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** One POST: null when the receiver answered 2xx, else why not. */
-async function attempt(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<string | null> {
+/**
+ * Answers a receiver gives when it read the request and refused it (a wrong secret, a body it
+ * does not take): a retry seconds later gets the same answer, so the event waits for the next
+ * check instead. 408 (timeout), 425 (too early) and 429 (too many requests) ask for a retry.
+ */
+const isRefusal = (status: number) => status >= 400 && status < 500 && status !== 408 && status !== 425 && status !== 429;
+
+/** One POST's outcome: `error` null when the receiver answered 2xx; `retry` when another attempt may fare better. */
+async function attempt(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<{ error: string | null; retry: boolean }> {
   try {
     const response = await fetch(url, { method: 'POST', body, headers, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
     await response.body?.cancel();
-    return response.status >= 200 && response.status < 300 ? null : `HTTP ${response.status}`;
+    if (response.status >= 200 && response.status < 300) return { error: null, retry: false };
+    return { error: `HTTP ${response.status}`, retry: !isRefusal(response.status) };
   } catch (error) {
-    if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `timed out after ${timeoutMs} ms`;
+    if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return { error: `timed out after ${timeoutMs} ms`, retry: true };
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
-    return `network: ${cause}`;
+    return { error: `network: ${cause}`, retry: true };
   }
 }
 
@@ -57,11 +65,9 @@ export async function deliverEvent(url: string, id: string, body: string, option
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
   const headers: Record<string, string> = { 'content-type': 'application/json', [EVENT_ID_HEADER]: id };
   if (options.secret !== undefined) headers[SIGNATURE_HEADER] = signature(options.secret, body);
-  let error: string | null = null;
-  for (let n = 0; n <= delays.length; n += 1) {
+  for (let n = 0; ; n += 1) {
     if (n > 0) await sleep(delays[n - 1]!);
-    error = await attempt(url, body, { ...headers, [ATTEMPT_HEADER]: String(n + 1) }, timeoutMs);
-    if (error === null) return { attempts: n + 1, error: null };
+    const outcome = await attempt(url, body, { ...headers, [ATTEMPT_HEADER]: String(n + 1) }, timeoutMs);
+    if (outcome.error === null || !outcome.retry || n === delays.length) return { attempts: n + 1, error: outcome.error };
   }
-  return { attempts: delays.length + 1, error };
 }

@@ -11,10 +11,11 @@ import { historyRoute } from './history.js';
 import { pricingRoute } from './pricing.js';
 import { readyRoute } from './ready.js';
 import { refsourceRoute, snapshotRoute } from './refsource.js';
+import { watchEventsRoute, watchRulesRoute } from './watches.js';
 
 /** `metrics`: the server's metrics when `serve --metrics` is on (the route exists only then). */
 export function apiRoutes(version: string, metrics?: ServerMetrics): Route[] {
-  const routes = [healthRoute, readyRoute, pricingRoute, historyRoute, evidenceRoute, refsourceRoute, snapshotRoute, catalogRoute, catalogSearchRoute];
+  const routes = [healthRoute, readyRoute, pricingRoute, historyRoute, evidenceRoute, refsourceRoute, snapshotRoute, catalogRoute, catalogSearchRoute, watchRulesRoute, watchEventsRoute];
   if (metrics) routes.push(createMetricsRoute(metrics));
   routes.push(createOpenApiRoute(routes, version));
   return routes;
