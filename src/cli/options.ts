@@ -100,9 +100,15 @@ export const outlierStddevsOption = () =>
   );
 export const refsourceOption = () => schemaOption('--refsource <id>', 'address the product by its reference-source id instead', refsourceId);
 
-/** `--at`, an instant (epoch ms) no later than `now`, the command's clock; absent: now. */
+/** How a time option is written (time.ts parseInstantInput), for the help. */
+export const TIME_FORMS = 'ISO-8601 with zone, a UTC date, 30d/12h/2w ago, or now';
+
+/**
+ * `--at`, an instant (epoch ms) no later than `now`, the command's clock; absent: now. A date
+ * alone is the end of that UTC day: the price on that date.
+ */
 export const atOption = (now: number, description: string) =>
-  configOption('--at <time>', description, { default: now, defaultText: 'now', parse: viaSchema(instant, (text, name) => asOf(text, now, name)) });
+  configOption('--at <time>', `${description} (${TIME_FORMS}; a date alone is its end)`, { default: now, defaultText: 'now', parse: viaSchema(instant, (text, name) => asOf(text, now, name)) });
 
 /** A whole-number option of at least `min` (`--max-rejects`, `--lock-wait`). */
 export const wholeNumberOption = (flags: string, description: string, spec: { min: number; unit?: string; default: number }) =>

@@ -20,6 +20,7 @@ import {
   refsourceOption,
   refuseEmptyFlags,
   schemaOption,
+  TIME_FORMS,
   viaSchema,
   windowHoursOption,
   wholeNumberOption,
@@ -83,7 +84,7 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
     .addOption(
       configOption(
         '--observed-at <time>',
-        'observation time for price-guide rows (pricecharting, tcgplayer, tcgplayer-prices), ISO-8601 with zone, at most 5 minutes ahead ' +
+        `observation time for price-guide rows (pricecharting, tcgplayer, tcgplayer-prices): ${TIME_FORMS}; a date alone is its 00:00Z; at most 5 minutes ahead ` +
           '(default: now; tcgplayer-prices: 20:00Z of the YYYY-MM-DD date in its path, else now)',
         { parse: viaSchema(instant, (text, name) => observedAt(text, now, name)) },
       ),
@@ -102,7 +103,7 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
     .addOption(refsourceOption())
     .addOption(windowHoursOption())
     .addOption(outlierStddevsOption())
-    .addOption(atOption(now, 'price as of this ISO-8601 time with zone, now at the latest'))
+    .addOption(atOption(now, 'price as of this time, now at the latest'))
     .option('--extra-grades', 'also the grades outside the matrix that have sales of their own in the 30 days: half grades (BGS 9.5), other graders (TAG 10), CGC Pristine, BGS Black Label')
     .option('--json', 'print exactly the API body (with --extra-grades: plus extra_grades)')
     .action(lazy_(() => import('./commands/price.js')));
@@ -112,9 +113,9 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
     .description('price history of a product: a chart of each slot, first/last/min/max and the change over 7, 30 and 90 days')
     .argument('[product_key]', 'catalog key of the product')
     .addOption(refsourceOption())
-    .addOption(schemaOption('--slots <list>', 'comma-separated slots: ungraded, psa10, bgs9 ... (grader and grade 7-10)', slots))
-    .addOption(schemaOption('--from <time>', 'first instant, ISO-8601 with zone (default: 90 days before --to)', instant))
-    .addOption(schemaOption('--to <time>', 'last instant, ISO-8601 with zone (default: now)', instant))
+    .addOption(schemaOption('--slots <list>', 'comma-separated slots: ungraded, psa10, "PSA 10", bgs9 ... (grader and grade 7-10)', slots))
+    .addOption(schemaOption('--from <time>', `first instant: ${TIME_FORMS}; a date alone is its 00:00Z (default: 90 days before --to)`, instant))
+    .addOption(schemaOption('--to <time>', `last instant: ${TIME_FORMS}; a date alone is its end (default: now)`, instant))
     .addOption(schemaOption('--every <step>', 'step between points: <n>h, <n>d or <n>w (at most 1,000 points)', every))
     .addOption(windowHoursOption())
     .addOption(outlierStddevsOption())
@@ -124,8 +125,8 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
       'after',
       examples(
         'oracle history pokemon-base-set-charizard-4-102',
-        'oracle history --refsource 631245 --slots ungraded,psa9,bgs10 --every 1w --from 2026-01-01T00:00:00Z',
-        'oracle history pokemon-base-set-charizard-4-102 --every 1h --from 2026-11-20T00:00:00Z --csv > hourly.csv',
+        'oracle history --refsource 631245 --slots ungraded,psa9,bgs10 --every 1w --from 2026-01-01',
+        'oracle history pokemon-base-set-charizard-4-102 --every 1h --from 7d --csv > hourly.csv',
       ),
     )
     .action(lazy_(() => import('./commands/history.js')));
@@ -134,21 +135,21 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
     .command('value')
     .description("value a collection: each line's unit price, interval and subtotal, the total with its interval, the gain against cost basis")
     .argument('<collection.csv>', "CSV with product_key or refsource_id, condition, quantity[, cost_basis_minor]; '-' for stdin")
-    .addOption(atOption(now, 'value as of this ISO-8601 time with zone, now at the latest'))
+    .addOption(atOption(now, 'value as of this time, now at the latest'))
     .addOption(windowHoursOption())
     .addOption(outlierStddevsOption())
     .option('--json', 'print {at, lines, total, problems} as JSON')
     .addOption(new Option('--csv', 'print CSV: one row per line, then a total row').conflicts('json'))
     .addHelpText(
       'after',
-      examples('oracle value my-cards.csv', 'oracle value my-cards.csv --at 2026-10-01T00:00:00Z --csv > value-october.csv'),
+      examples('oracle value my-cards.csv', 'oracle value my-cards.csv --at 2026-09-30 --csv > value-october.csv'),
     )
     .action(lazy_(() => import('./commands/value.js')));
 
   program
     .command('export')
     .description("every product's bundle as of one instant, streamed as NDJSON or CSV: the bulk dump")
-    .addOption(atOption(now, 'price as of this ISO-8601 time with zone, now at the latest'))
+    .addOption(atOption(now, 'price as of this time, now at the latest'))
     .addOption(new Option('--format <format>', 'ndjson: one API bundle per line; csv: one row per product, every slot in cents').choices(['ndjson', 'csv']).default('ndjson'))
     .option('--out <file>', 'write to this file (via <file>.partial, renamed when complete) instead of stdout')
     .addOption(windowHoursOption())
@@ -167,13 +168,13 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
     .addOption(refsourceOption())
     .addOption(windowHoursOption())
     .addOption(outlierStddevsOption())
-    .addOption(atOption(now, 'as of this ISO-8601 time with zone, now at the latest'))
+    .addOption(atOption(now, 'as of this time, now at the latest'))
     .option('--json', 'print {product_key, slot, price_minor, points: [{condition, observed_at, source, price_minor, kept, reason, z, weight}], steps: [{name, section, doc, text, value_minor, value_ln, inputs}]} (the API body)')
     .addHelpText(
       'after',
       examples(
         'oracle explain pokemon-base-set-charizard-4-102 --slot psa9',
-        'oracle explain --refsource 631245 --slot ungraded --at 2026-11-01T00:00:00Z',
+        'oracle explain --refsource 631245 --slot ungraded --at 30d',
         'oracle explain pokemon-base-set-charizard-4-102 --slot bgs10 --json | jq \'.points[] | select(.kept | not)\'',
       ),
     )
@@ -195,7 +196,7 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
   program
     .command('calibrate')
     .description('fit grader premiums and grade ratios from the observations before --at and store them (the engine prices with the newest fit as of each instant); --show prints the stored one')
-    .addOption(atOption(now, 'fit from the observations before this ISO-8601 time with zone, now at the latest'))
+    .addOption(atOption(now, 'fit from the observations before this time, now at the latest'))
     .option('--show', 'print the calibration the engine uses at --at instead of fitting a new one')
     .option('--json', 'print the calibration as JSON')
     .action(lazy_(() => import('./commands/calibrate.js')));

@@ -1,3 +1,4 @@
+import { ProductChoiceError } from '../domain/errors.js';
 import type { Env } from './context.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 
@@ -17,4 +18,13 @@ export function reportError(error: unknown, { stderr, env }: { stderr: NodeJS.Wr
   const message = error instanceof Error ? error.message : String(error);
   const hint = exitCodeFor(error) === EXIT.internal ? '; ORACLE_DEBUG=1 prints where' : '';
   stderr.write(`oracle: ${message.split('\n')[0]}${hint}\n`);
+  if (error instanceof ProductChoiceError) stderr.write(choiceTable(error));
+}
+
+/** The candidates of a name that matched several products: key (never cut: it is copied) and name, one a line. */
+function choiceTable(error: ProductChoiceError): string {
+  const width = Math.max('product key'.length, ...error.candidates.map((c) => c.product_key.length));
+  const rows = [['product key', 'name'], ...error.candidates.map((c) => [c.product_key, [c.product_name, c.set_name, c.printing ?? ''].filter((t) => t !== '').join(' | ')])];
+  const more = error.total > error.candidates.length ? `... and ${error.total - error.candidates.length} more\n` : '';
+  return `${rows.map(([key, name]) => `  ${key!.padEnd(width)}  ${name}`).join('\n')}\n${more}`;
 }

@@ -37,6 +37,32 @@ export class UnknownProductError extends OracleError {
   }
 }
 
+/** A product as a list of candidates shows it: the key to copy, and what it is. */
+export interface ProductChoice {
+  product_key: string;
+  product_name: string;
+  set_name: string;
+  /** The printing when not the regular one (`1st Edition Holofoil`), which tells same-named products apart. */
+  printing: string | null;
+}
+
+/**
+ * A name or search phrase given where one product is meant (`oracle price charizard`) matches
+ * several products: `candidates` are the first of them, best match first, `total` how many.
+ */
+export class ProductChoiceError extends OracleError {
+  constructor(
+    readonly phrase: string,
+    readonly candidates: readonly ProductChoice[],
+    readonly total: number,
+  ) {
+    const shown = candidates.length < total ? `the first ${candidates.length}: ` : '';
+    super(
+      `${JSON.stringify(phrase)} is no product_key and names ${total} products, not one: give one of their keys (${shown}${candidates.map((c) => c.product_key).join(', ')}; oracle catalog --search lists them)`,
+    );
+  }
+}
+
 /** No catalog product maps this reference-source id. */
 export class NoCatalogMappingError extends OracleError {
   constructor(readonly refsourceId: string) {

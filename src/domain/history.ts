@@ -3,7 +3,7 @@
  * from when to when, how often. Its inputs are defined here, so the CLI and the API name a
  * bad parameter and its range in the same words (the CLI spells them `--from`, the API `from`).
  */
-import { GRADERS, MATRIX_GRADES, UNGRADED, conditionKey } from './conditions.js';
+import { GRADERS, MATRIX_GRADES, UNGRADED, conditionKey, parseCondition } from './conditions.js';
 import * as z from 'zod/mini';
 import { InvalidParameterError } from './errors.js';
 import { checkedText } from './input.js';
@@ -62,20 +62,25 @@ export const every = z._default(
 
 /** `word` in any case, as a pattern without flags (JSON Schema patterns have none). */
 const anyCase = (word: string) => word.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`);
-const ANY_SLOT = `(?:${SLOT_KEYS.map(anyCase).join('|')})`;
-/** Slots in any case, comma-separated, spaces around each ignored. */
+/**
+ * One slot as people write it: `ungraded` or `raw`, or a grader and a grade 7-10 with or
+ * without a space (`psa10`, `PSA 10`, `BGS 9`), any case; conditions.ts parseCondition gives its key.
+ */
+const ANY_SLOT = `(?:${anyCase(UNGRADED)}|${anyCase('raw')}|(?:${GRADERS.map((g) => anyCase(g.toLowerCase())).join('|')}) ?(?:${MATRIX_GRADES.join('|')}))`;
+/** Slots comma-separated, spaces around each ignored. */
 const SLOT_LIST = new RegExp(`^\\s*${ANY_SLOT}\\s*(?:,\\s*${ANY_SLOT}\\s*)*$`);
+const ONE_SLOT = new RegExp(`^${ANY_SLOT}$`);
 
-const slotList = (text: string) => text.split(',').map((s) => s.trim().toLowerCase());
+/** The condition keys of a list SLOT_LIST took. */
+const slotList = (text: string) => text.split(',').map((s) => parseCondition(s.trim()) as string);
 
-/** `slots` / `--slots`: the slots of a history, comma-separated, any case. */
+/** `slots` / `--slots`: the slots of a history, comma-separated, each as people write it (`ungraded,PSA 10,bgs9`). */
 export const slots = z._default(
   checkedText((raw) => {
-    const list = raw === undefined ? [] : slotList(raw);
-    const bad = list.filter((s) => !SLOT_KEYS.includes(s));
+    const bad = (raw ?? '').split(',').map((s) => s.trim()).filter((s) => !ONE_SLOT.test(s));
     return raw !== undefined && bad.length === 0
       ? null
-      : `must be a comma-separated list of ungraded or a grader and grade 7-10 (psa10, bgs9, cgc8, sgc7); unknown: ${bad.map((s) => JSON.stringify(s)).join(', ')}`;
+      : `must be a comma-separated list of ungraded (or raw) or a grader and grade 7-10 (psa10, PSA 10, bgs9, cgc8, sgc7); unknown: ${bad.map((s) => JSON.stringify(s)).join(', ')}`;
   }, SLOT_LIST),
   HISTORY_DEFAULT_SLOTS.join(','),
 );
@@ -91,7 +96,7 @@ export function parseHistoryRequest(raw: RawHistoryRequest, now: number, names: 
   const [, n, unit] = STEP.exec(request.every) as RegExpExecArray;
   const ms = Number(n) * STEP_UNITS[unit as keyof typeof STEP_UNITS];
   const to = asOf(raw.to, now, names.to);
-  const from = raw.from === undefined ? to - HISTORY_DEFAULT_DAYS * DAY_MS : asOf(raw.from, now, names.from);
+  const from = raw.from === undefined ? to - HISTORY_DEFAULT_DAYS * DAY_MS : asOf(raw.from, now, names.from, 'start');
   if (from > to) throw new InvalidParameterError(names.from, `${names.from} must not be later than ${names.to}`);
   const count = Math.floor((to - from) / ms) + 1;
   if (count > HISTORY_MAX_POINTS) {

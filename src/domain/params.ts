@@ -10,7 +10,7 @@ import { InvalidDateError, InvalidParameterError } from './errors.js';
 import { OUTLIER_STDDEVS, WINDOW_HOURS } from './bundle.js';
 import { checkedText, integerWithDefault } from './input.js';
 import { futureObservationProblem } from './observation.js';
-import { DAY_MS, parseCalendarDate, parseInstant, toIsoUtc, toUtcDate } from './time.js';
+import { DAY_MS, INSTANT_INPUT_HELP, parseCalendarDate, parseInstantInput, toIsoUtc, toUtcDate, type DayEdge } from './time.js';
 
 /** `window_hours` / `--window-hours`: the TWAP lookback, 1-72, default 24. */
 export const windowHours = integerWithDefault(WINDOW_HOURS);
@@ -40,29 +40,47 @@ export const extraGradesFlag = checkedText(
 );
 
 /**
- * An ISO-8601 instant with a zone, as time.ts reads it (RFC 3339, plus a space or lower-case
- * `t` for `T`, optional seconds, `+hhmm` offsets): `at`, `from`, `to`, `--at`, `--observed-at`.
- * Its value is the text; whether it is later than now is asOf's check, which has a clock.
+ * An instant as people write it (time.ts parseInstantInput: an ISO-8601 instant with its zone,
+ * a date alone, a span before now such as `30d`, or `now`): `at`, `from`, `to`, `--at`,
+ * `--observed-at`. Its value is the text; what it stands for needs the clock (a span, a date
+ * that is today), and so does whether it is later than now: asOf's part.
  */
 export const instant = checkedText((raw) => {
-  if (raw === undefined) return 'is required: an ISO-8601 date-time with Z or an offset';
-  const ms = parseInstant(raw);
+  if (raw === undefined) return `is required: ${INSTANT_INPUT_HELP}`;
+  // The form does not depend on the clock (parseInstantInput), so any instant checks it.
+  const ms = parseInstantInput(raw, 0);
   return typeof ms === 'string' ? ms : null;
 });
 
-/** The epoch ms of a text `instant` took. */
-function instantMs(text: string): number {
-  return parseInstant(text) as number;
+/** Years 1000-9999 that are leap years (divisible by 4, centuries only when divisible by 400). */
+const LEAP_YEAR = '(?:[1-9][0-9](?:0[48]|[2468][048]|[13579][26])|(?:[2468][048]|[13579][26])00)';
+/** A real date of years 1000-9999 (time.ts YEARS), as a pattern. */
+const REAL_DATE =
+  `(?:[1-9][0-9]{3}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|${LEAP_YEAR}-02-29)`;
+/**
+ * The texts `instant` takes, as a pattern for the API's document (JSON Schema has no parser,
+ * and its `date-time` format refuses `30d`): `now`, a span, a real date alone, or a date and
+ * a real time with its zone. Every text it matches is taken, and every text taken matches it.
+ */
+export const INSTANT_PATTERN =
+  `^(?:[Nn][Oo][Ww]|[0-9]{1,4} ?[HhDdWw](?: [Aa][Gg][Oo])?|${REAL_DATE}` +
+  '(?:[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]{1,9})?)?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):?[0-5][0-9]))?)$';
+
+/** The epoch ms of a text `instant` took, at `now`; a date alone is its `day` edge. */
+function instantMs(text: string, now: number, day: DayEdge): number {
+  return parseInstantInput(text, now, day) as number;
 }
 
 /**
- * The as-of instant of a price (`--at` in the CLI, `at` in the API), a text `instant` took:
- * not later than `now` (CONTRACT.md, additions item 2); `undefined` means now. Throws
- * InvalidParameterError (exit 2, HTTP 400) naming `name`.
+ * An instant a text `instant` took stands for, not later than `now`: the as-of instant of a
+ * price (`--at` in the CLI, `at` in the API) and the ends of a history (`from` with `day`
+ * `start`). `undefined` means now. A date alone is the end of its UTC day (or now, today)
+ * unless `day` says `start` (CONTRACT.md, additions 2 and 8). Throws InvalidParameterError
+ * (exit 2, HTTP 400) naming `name`.
  */
-export function asOf(text: string | undefined, now: number, name: string): number {
+export function asOf(text: string | undefined, now: number, name: string, day: DayEdge = 'end'): number {
   if (text === undefined) return now;
-  const ms = instantMs(text);
+  const ms = instantMs(text, now, day);
   if (ms > now) {
     throw new InvalidParameterError(name, `${name} ${JSON.stringify(text)} is in the future (now is ${toIsoUtc(now)}): prices are known up to now`);
   }
@@ -71,10 +89,11 @@ export function asOf(text: string | undefined, now: number, name: string): numbe
 
 /**
  * `--observed-at`, the time of a feed's quotes, a text `instant` took: at most the observation
- * clock skew after `now` (the rule every ingested observation meets).
+ * clock skew after `now` (the rule every ingested observation meets). A date alone is its
+ * 00:00:00Z, as the daily files of price guides are dated.
  */
 export function observedAt(text: string, now: number, name: string): number {
-  const ms = instantMs(text);
+  const ms = instantMs(text, now, 'start');
   const future = futureObservationProblem(ms, now, name);
   if (future !== null) throw new InvalidParameterError(name, future);
   return ms;

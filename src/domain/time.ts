@@ -154,3 +154,61 @@ function daysFromCivil(year: number, month: number, day: number): number {
   const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
   return era * 146_097 + dayOfEra - 719_468;
 }
+
+/**
+ * Which instant of its UTC day a date written alone (`2026-10-28`) stands for: `start`, its
+ * 00:00:00Z (`from`, `--from`, `--observed-at`: a span starts with the whole day); `end`, its
+ * last millisecond, 23:59:59.999Z, or now when the day is today (`at`, `to`, `--at`, `--to`:
+ * the price at the close of that date, as PriceCharting shows a price on a date). The end is
+ * inside the day, not the next midnight, so it is shown with its own date, and a daily history
+ * `--from 2026-10-01 --to 2026-10-03` has one point on each of the three days.
+ */
+export type DayEdge = 'start' | 'end';
+
+/** The units of a span before now (`30d`): hours, days, weeks. */
+const SPAN_UNITS: Readonly<Record<string, number>> = { h: HOUR_MS, d: DAY_MS, w: 7 * DAY_MS };
+/** A span before now: 0 to 9999 of a unit, optionally followed by ` ago`; 9999 weeks stays within year 1000. */
+const SPAN = /^(\d{1,4}) ?([hdw])(?: ago)?$/i;
+
+/** The length in ms of a span as parseInstantInput reads one before now (`30d`, `12h`, `2w`, `30d ago`), or null for any other text. */
+export function spanLength(text: string): number | null {
+  const span = SPAN.exec(text);
+  return span === null ? null : Number(span[1]) * SPAN_UNITS[span[2]!.toLowerCase()]!;
+}
+
+/** The years an instant may be written in: four digits, and none before 1000 (a typo for a recent year). */
+export const YEARS = { min: 1000, max: 9999 } as const;
+
+/** What parseInstantInput takes, for messages. */
+export const INSTANT_INPUT_HELP =
+  'an ISO-8601 date-time with Z or an offset (2026-10-28T12:00:00Z), a date alone (2026-10-28), a span before now (30d, 12h, 2w) or now';
+
+/**
+ * An instant as people write it, for every input that takes one (CLI `--at`, `--from`,
+ * `--to`, `--observed-at`; API `at`, `from`, `to`): `now` (any case); a span before `now`
+ * (`30d`, `12h`, `2w`, `30d ago`); a date alone (`2026-10-28`), the instant `day` says (DayEdge);
+ * or an ISO-8601 instant with its zone, as parseInstant reads it. A date that does not exist is
+ * refused, never shifted, and so is a year before 1000. Whether the text is taken does not
+ * depend on `now`, so a schema, which has no clock, can check the form with any `now`.
+ * Returns the epoch ms, or the problem.
+ */
+export function parseInstantInput(text: string, now: number, day: DayEdge = 'end'): number | DateProblem {
+  const lower = text.toLowerCase();
+  if (lower === 'now') return now;
+  const span = spanLength(lower);
+  if (span !== null) return now - span;
+  const dated = text.length >= 10 && isDateShape(text);
+  if (dated && twoDigits(text, 0) * 100 + twoDigits(text, 2) < YEARS.min) {
+    return `${quote(text)} is out of range: the year must be ${YEARS.min} to ${YEARS.max}`;
+  }
+  if (dated && text.length === 10) {
+    const start = dayNumber(text);
+    if (typeof start === 'string') return start;
+    if (day === 'start') return start * DAY_MS;
+    const end = (start + 1) * DAY_MS - 1;
+    return start * DAY_MS <= now && now < end ? now : end;
+  }
+  const ms = parseInstant(text);
+  return typeof ms === 'number' || dated ? ms : `must be ${INSTANT_INPUT_HELP} (got ${quote(text)})`;
+}
+

@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { checkedText, integerWithDefault } from './input.js';
 import { CONDITION_HELP, parseCondition } from './conditions.js';
-import { DAY_MS, HOUR_MS } from './time.js';
+import { DAY_MS, HOUR_MS, spanLength } from './time.js';
 
 /** What a rule watches on its slot; docs/alerts.md gives each one's condition. */
 export const WATCH_KINDS = ['above', 'below', 'move', 'narrower', 'wider', 'stale'] as const;
@@ -143,28 +143,24 @@ export const move = z.pipe(
   }),
 );
 
-const SPAN = /^(\d{1,4})([hdw])$/;
-const SPAN_UNITS = { h: HOUR_MS, d: DAY_MS, w: 7 * DAY_MS } as const;
 /** The longest span a move is measured over. */
 export const MAX_WATCH_SPAN_MS = 365 * DAY_MS;
 
-/** The span of a move, `<n>h`, `<n>d` or `<n>w` (`--over 7d`), in ms: an hour to a year. */
+/**
+ * The span of a move (`--over 7d`), in ms: a span as every instant input reads one before now
+ * (time.ts spanLength: `12h`, `7d`, `2w`, `7d ago`), an hour to a year.
+ */
 export const span = z.pipe(
   checkedText((raw) => {
-    const ms = raw === undefined ? null : spanMs(raw);
+    const ms = raw === undefined ? null : spanLength(raw.trim());
     return ms !== null && ms > 0 && ms <= MAX_WATCH_SPAN_MS ? null : `must be a span of hours, days or weeks up to a year: 12h, 7d, 2w (got ${JSON.stringify(raw)})`;
   }),
-  z.transform((raw) => spanMs(raw) as number),
+  z.transform((raw) => spanLength(raw.trim()) as number),
 );
-
-function spanMs(text: string): number | null {
-  const m = SPAN.exec(text.trim());
-  return m === null ? null : Number(m[1]) * SPAN_UNITS[m[2] as keyof typeof SPAN_UNITS];
-}
 
 /** A span as `--over` takes it, in its largest whole unit: 7d, 2w, 36h. */
 export function formatSpan(ms: number): string {
-  if (ms % SPAN_UNITS.w === 0) return `${ms / SPAN_UNITS.w}w`;
+  if (ms % (7 * DAY_MS) === 0) return `${ms / (7 * DAY_MS)}w`;
   if (ms % DAY_MS === 0) return `${ms / DAY_MS}d`;
   return `${ms / HOUR_MS}h`;
 }

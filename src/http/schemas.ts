@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import type { PricingBundle } from '../domain/bundle.js';
 import { GRADERS, MATRIX_GRADES } from '../domain/conditions.js';
-import { asOf, extraGradesFlag, instant, outlierStddevs, productKey, refsourceId, snapshotDate, windowHours } from '../domain/params.js';
+import { asOf, extraGradesFlag, instant, INSTANT_PATTERN, outlierStddevs, productKey, refsourceId, snapshotDate, windowHours } from '../domain/params.js';
 import { ERAS, PRODUCT_TYPES } from '../domain/product.js';
 import type { CatalogBody, SearchBody } from '../service/catalog.js';
 import { searchLimit, searchText } from '../domain/search.js';
@@ -32,11 +32,19 @@ export function field<S extends z.core.$ZodType>(schema: S, meta: { description:
 const windowHoursField = field(windowHours, { description: 'TWAP lookback in hours.' });
 const outlierStddevsField = field(outlierStddevs, { description: 'Observations beyond this many standard deviations are dropped.' });
 
-/** An instant field; whether it is later than now is the route's check: it has the request's clock. */
-const instantField = (description: string) => field(z.optional(instant), { format: 'date-time', description });
+/**
+ * An instant field, as people write it (time.ts parseInstantInput), described by its pattern. No
+ * JSON Schema `format`: `date-time` would refuse `30d` and `2026-10-28`, which the field takes. Whether it is later
+ * than now is the route's check: it has the request's clock.
+ */
+const instantField = (description: string) => field(z.optional(instant), { pattern: INSTANT_PATTERN, description });
+
+/** How every instant field is written, for its description. */
+const INSTANT_FORMS =
+  'An ISO-8601 instant with `Z` or an offset (`2026-10-28T12:00:00Z`), a UTC date alone (`2026-10-28`), a span before now (`30d`, `12h`, `2w`: hours, days, weeks, 0-9999) or `now`. A date that does not exist or a year before 1000 is a 400.';
 
 const at = instantField(
-  'Price as of this ISO-8601 instant with `Z` or an offset, not later than now (default: now). Not in SPEC.md: point-in-time by key.',
+  `Price as of this instant, not later than now (default: now). ${INSTANT_FORMS} A date alone is the end of that UTC day (23:59:59.999Z: the price at its close), or now when the date is today. Not in SPEC.md: point-in-time by key (CONTRACT.md additions 2 and 8).`,
 );
 
 const extraGrades = field(z.optional(extraGradesFlag), {
@@ -71,10 +79,14 @@ export const evidenceQuery = z.object({
 });
 
 export const historyQuery = z.object({
-  from: instantField(`First instant, ISO-8601 with zone (default: ${HISTORY_DEFAULT_DAYS} days before \`to\`).`),
-  to: instantField('Last instant, ISO-8601 with zone, not later than now (default: now). Points step back from it.'),
+  from: instantField(
+    `First instant (default: ${HISTORY_DEFAULT_DAYS} days before \`to\`). ${INSTANT_FORMS} A date alone is the start of that UTC day (00:00:00Z).`,
+  ),
+  to: instantField(
+    `Last instant, not later than now (default: now); points step back from it. ${INSTANT_FORMS} A date alone is the end of that UTC day (23:59:59.999Z), or now when the date is today.`,
+  ),
   every: field(every, { description: `Step between points: \`<n>h\`, \`<n>d\` or \`<n>w\`. At most ${HISTORY_MAX_POINTS} points a request.` }),
-  slots: field(slots, { description: `Comma-separated slots, any case: ${SLOT_KEYS.join(', ')}.` }),
+  slots: field(slots, { description: `Comma-separated slots, any case, a space allowed between grader and grade (\`PSA 10\`), \`raw\` for ungraded: ${SLOT_KEYS.join(', ')}.` }),
   window_hours: windowHoursField,
   outlier_stddevs: outlierStddevsField,
 });
@@ -217,6 +229,10 @@ export const searchResponse = z
     q: z.string(),
     limit: z.int(),
     products: z.array(catalogProduct.extend({ subtitle: z.string(), set_name: z.string() })),
+    did_you_mean: z
+      .string()
+      .optional()
+      .meta({ description: 'Present only when `q` matched no product: the spelling-corrected text whose matches `products` are (`charzard` -> `charizard`).' }),
   })
   .register(apiComponents, { id: 'CatalogSearch' });
 

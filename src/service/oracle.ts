@@ -28,6 +28,7 @@ import type { History } from './history.js';
 import { ingestAll, type IngestAllOptions } from './ingest-all.js';
 import type { KeyIdentity, KeyVerifier } from './keys.js';
 import { createPricing, type PricedWithChanges, type Pricing, type ProductRef, type SeriesParams } from './pricing.js';
+import { searchCatalog, type SearchResult } from './search.js';
 import { createOfflineResolver, type RefsourceResolver, type Resolution, type ResolverMode, type UpstreamStats } from './refsource-resolver.js';
 import type { Valuation } from './valuation.js';
 import type { CheckOptions, CheckReport } from './watch.js';
@@ -98,9 +99,10 @@ export interface Oracle {
   catalogJson(): Promise<string>;
   /**
    * Catalog full-text search (CONTRACT.md additions 4), the one way both edges search: products
-   * matching every word of `q`, best first, at most `limit` (default: all), with their counts.
+   * matching every word of `q`, best first, at most `limit` (default: all), with their counts;
+   * when none, those of its spelling correction, named in `didYouMean` (search.ts).
    */
-  search(q: string, limit?: number): Promise<CatalogEntry[]>;
+  search(q: string, limit?: number): Promise<SearchResult>;
   /** The price history of a product's slots over the request's instants, with its summary (CONTRACT.md additions 4). */
   history(ref: ProductRef, params: SeriesParams, request: HistoryRequest): Promise<History>;
   /** The evidence of one slot of a product's bundle (`oracle explain`). */
@@ -230,8 +232,7 @@ export function createOracle(deps: OracleDeps): Oracle {
       const params = queryParams(query, now);
       const extra = query.extraGrades === true;
       if (ref.refsourceId === undefined) {
-        const productKey = ref.productKey;
-        return bundleOf(kept, async (p) => p.price(await p.productByKey(productKey), params, null, extra));
+        return bundleOf(kept, async (p) => p.price(await p.product(ref), params, null, extra));
       }
       const id = ref.refsourceId;
       return resolver
@@ -252,7 +253,7 @@ export function createOracle(deps: OracleDeps): Oracle {
 
     catalog: () => store.products.catalog(),
     catalogJson: () => store.products.catalogJson(),
-    search: (q, limit) => store.products.catalog(q, limit),
+    search: (q, limit) => searchCatalog(store, q, limit),
 
     async history(ref, params, request) {
       const p = currentPricing();

@@ -9,6 +9,7 @@ import { computeBundle, computeExtraGrades, explainSlot, pointsRequest, timeline
 import type { EvidenceBody } from '../domain/evidence.js';
 import type { PointReadOptions, Store, StoredProduct } from '../store/store.js';
 import { parseCalibration } from './calibration.js';
+import { productByKeyOrName } from './search.js';
 import { suggestKeys } from './suggest.js';
 import { historyOf, priceChange, PRICE_CHANGE_DAYS, type History, type PriceChange } from './history.js';
 import type { HistoryRequest } from '../domain/history.js';
@@ -25,7 +26,10 @@ export interface Pricing {
   productByKey(productKey: string): Promise<StoredProduct>;
   /** Looks a product up by its local reference-source mapping; throws NoCatalogMappingError. */
   productByRefsource(refsourceId: string): Promise<StoredProduct>;
-  /** The product a key or a local reference-source mapping names (the errors of the two above). */
+  /**
+   * The product a key or a local reference-source mapping names (the errors of the two above);
+   * with `orName`, a key or a name that matches one product (ProductChoiceError when several).
+   */
   product(ref: ProductRef): Promise<StoredProduct>;
   /**
    * Prices one product; `id` is the bundle's reference-source id (null on the pricing route).
@@ -74,8 +78,12 @@ export const EXPORT_PAGE_SIZE = 500;
 /** Pricing parameters of a series: those of one price, without its instant. */
 export type SeriesParams = Omit<PricingParams, 'asOf'>;
 
-/** A product named by its catalog key or by its local reference-source mapping. */
-export type ProductRef = { productKey: string; refsourceId?: undefined } | { refsourceId: string; productKey?: undefined };
+/**
+ * A product named by its catalog key or by its local reference-source mapping; with `orName`
+ * (the CLI), `productKey` may also be a name or search phrase that matches one product
+ * (search.ts productByKeyOrName). The API names products by key alone (SPEC.md).
+ */
+export type ProductRef = { productKey: string; refsourceId?: undefined; orName?: boolean } | { refsourceId: string; productKey?: undefined };
 
 export interface PricedWithChanges {
   bundle: PricingBundle;
@@ -141,7 +149,12 @@ export function createPricing(store: Store): Pricing {
   return {
     productByKey,
     productByRefsource,
-    product: (ref) => (ref.refsourceId === undefined ? productByKey(ref.productKey) : productByRefsource(ref.refsourceId)),
+    product: (ref) =>
+      ref.refsourceId !== undefined
+        ? productByRefsource(ref.refsourceId)
+        : ref.orName === true
+          ? productByKeyOrName(store, ref.productKey)
+          : productByKey(ref.productKey),
     price,
     async *exportBundles(params) {
       let after = 0;
@@ -152,7 +165,9 @@ export function createPricing(store: Store): Pricing {
         after = page.at(-1)!.id;
       }
     },
-    value: (rows, problems, params) => valueCollection({ productByKey, productByRefsource, price }, rows, problems, params),
+    // A collection file is the CLI's: a line may name its product as `oracle price` takes it.
+    value: (rows, problems, params) =>
+      valueCollection({ productByKey: (text) => productByKeyOrName(store, text), productByRefsource, price }, rows, problems, params),
     async explain(product, slot, params, id) {
       return explainSlot(await readInput(product, params, id, isExtraCondition(slot), { matchedBy: true }), slot);
     },

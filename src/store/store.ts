@@ -69,6 +69,12 @@ export interface ProductStore {
   catalogJson(): Promise<string>;
   /** Keys of the products sharing the most (and rarest) words with `text`, best first: "did you mean" candidates. */
   keysLike(text: string, limit: number): Promise<string[]>;
+  /**
+   * Every word of the search index (key, name, set and subtitle as search splits and folds
+   * them) with how many products hold it, in word order: what a misspelled search word is
+   * corrected to (service/spelling.ts).
+   */
+  vocabulary(): Promise<{ word: string; products: number }[]>;
 }
 
 /** What a point read carries beyond what pricing needs. */

@@ -102,6 +102,7 @@ function storeOver(
       catalog: (search, limit) => read((s) => s.products.catalog(search, limit)),
       catalogJson: () => read((s) => s.products.catalogJson()),
       keysLike: (text, limit) => read((s) => s.products.keysLike(text, limit)),
+      vocabulary: () => read((s) => s.products.vocabulary()),
     },
     pricePoints: {
       read: (productId, range, options) => read((s) => s.pricePoints.read(productId, range, options)),

@@ -80,6 +80,21 @@ describe.concurrent('oracle history', () => {
     expect(lines.at(-1)!.split(',')[1]).toBe('20000');
   });
 
+  it('takes dates and slots as people write them: a date alone is its close for --to and --at, its start for --from', async () => {
+    const result = await cli('history', KEY, '--from', '2026-10-01', '--to', '2026-10-03', '--slots', 'raw, PSA 10', '--json');
+    expect(result.stderr).toBe('');
+    const body = JSON.parse(result.stdout);
+    expect(body.slots).toEqual(['ungraded', 'psa10']);
+    expect(body.points.map((p: { at: string }) => p.at)).toEqual(['2026-10-01T23:59:59Z', '2026-10-02T23:59:59Z', '2026-10-03T23:59:59Z']);
+    const close = JSON.parse((await cli('price', KEY, '--at', '2026-10-03', '--json')).stdout);
+    expect(close.ungraded.window_end).toBe('2026-10-03T23:59:59Z');
+    expect(body.points[2].ungraded.price_minor).toBe(close.ungraded.price_minor);
+    expect(body.points[2].psa10.price_minor).toBe(close.graded.PSA['10'].price_minor);
+    // A span before now: its points end now, whatever the clock says.
+    const recent = JSON.parse((await cli('history', KEY, '--from', '2d', '--to', 'now', '--json')).stdout);
+    expect(recent.points).toHaveLength(3);
+  });
+
   it('refuses more than 1,000 points, naming the limit', async () => {
     const result = await cli('history', KEY, '--every', '1h', '--from', toIsoUtc(TO_MS - 60 * DAY), '--to', TO);
     expect(result.code).toBe(2);
@@ -90,8 +105,9 @@ describe.concurrent('oracle history', () => {
     const cases: [string[], RegExp][] = [
       [['--every', 'daily'], /--every must be a step like 1h, 1d or 1w/],
       [['--slots', 'ungraded,psa6'], /--slots must be .*unknown: "psa6"/],
-      [['--from', '2026-10-01'], /--from /],
-      [['--to', 'now'], /--to /],
+      [['--from', 'yesterday'], /^oracle: --from must be an ISO-8601 date-time with Z or an offset \(2026-10-28T12:00:00Z\), a date alone/],
+      [['--to', '0999-01-01'], /^oracle: --to "0999-01-01" is out of range: the year must be 1000 to 9999/],
+      [['--from', '2026-02-30'], /^oracle: --from "2026-02-30" is not a real date: February 2026 has 28 days/],
       [['--from', '2026-02-30T00:00:00Z'], /--from .*February 2026 has 28 days/],
       [['--to', toIsoUtc(Date.now() + DAY)], /--to .*is in the future/],
       [['--from', TO, '--to', toIsoUtc(TO_MS - DAY)], /--from must not be later than --to/],

@@ -2,10 +2,11 @@
  * The input schemas of src/domain (and the clock's checks beside them), read as an edge reads
  * them: the value, or an error whose message is the schema's words after the parameter's name.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidDateError, InvalidParameterError } from '../../src/domain/errors.js';
 import { readInput } from '../../src/domain/input.js';
-import { asOf, instant, observedAt, outlierStddevs, refsourceId, snapshotDate, snapshotWindow, windowHours } from '../../src/domain/params.js';
+import { asOf, instant, INSTANT_PATTERN, observedAt, outlierStddevs, refsourceId, snapshotDate, snapshotWindow, windowHours } from '../../src/domain/params.js';
 
 const NOW = Date.parse('2026-11-22T05:30:00Z');
 
@@ -72,11 +73,22 @@ describe('as-of time', () => {
   });
   it('accepts now itself', () => {
     expect(parseAsOf('2026-11-22T05:30:00Z', NOW)).toBe(NOW);
+    expect(parseAsOf('now', NOW)).toBe(NOW);
+  });
+  it.each([
+    ['2026-11-01', Date.parse('2026-11-01T23:59:59.999Z')],
+    ['2026-11-22', NOW],
+    ['30d', NOW - 30 * 86_400_000],
+    ['12h', NOW - 12 * 3_600_000],
+  ])('%s, as people write it, is the instant the price on that date or that long ago is', (raw, expected) => {
+    expect(parseAsOf(raw, NOW)).toBe(expected);
   });
   it.each<[string, RegExp]>([
     ['2026-11-01T00:00:00', /^--at "2026-11-01T00:00:00" has no time zone/],
-    ['2026-11-01', /^--at "2026-11-01" has no time zone/],
-    ['yesterday', /^--at must be an ISO-8601 date-time with Z or an offset/],
+    ['2026-11-01T00:00', /^--at "2026-11-01T00:00" has no time zone/],
+    ['yesterday', /^--at must be an ISO-8601 date-time with Z or an offset \(2026-10-28T12:00:00Z\), a date alone \(2026-10-28\), a span before now \(30d, 12h, 2w\) or now \(got "yesterday"\)$/],
+    ['2026-11-23', /^--at "2026-11-23" is in the future \(now is 2026-11-22T05:30:00Z\)/],
+    ['0999-01-01', /^--at "0999-01-01" is out of range: the year must be 1000 to 9999$/],
     ['2026-02-30T00:00:00Z', /^--at "2026-02-30T00:00:00Z" is not a real date: February 2026 has 28 days$/],
     ['2026-11-01T24:00:00Z', /^--at "2026-11-01T24:00:00Z" is not a real time: there is no hour 24/],
     ['2026-11-22T05:30:01Z', /^--at "2026-11-22T05:30:01Z" is in the future \(now is 2026-11-22T05:30:00Z\)/],
@@ -103,6 +115,9 @@ describe('--observed-at', () => {
     ['2026-11-22T05:00:00Z', Date.parse('2026-11-22T05:00:00Z')],
     // Five minutes of clock skew are tolerated, as for every ingested observation.
     ['2026-11-22T05:35:00Z', Date.parse('2026-11-22T05:35:00Z')],
+    // A date alone is its start, as a price guide's daily file is dated; a span is before now.
+    ['2026-11-20', Date.parse('2026-11-20T00:00:00Z')],
+    ['2d', NOW - 2 * 86_400_000],
   ])('%s is read', (raw, expected) => {
     expect(parseObservedAt(raw, NOW)).toBe(expected);
   });
@@ -147,5 +162,23 @@ describe('refsource ids', () => {
   it.each(['', '1'.repeat(21), '12ab', ' 1', '1 ', '-1', '1.0', '\u0663'])('%j is refused naming the parameter as the caller spells it', (raw) => {
     expect(() => parseRefsourceId(raw)).toThrow(new InvalidParameterError('refsource_id', `refsource_id must be a string of 1 to 20 digits (got ${JSON.stringify(raw)})`));
     expect(() => parseRefsourceId(raw, '--refsource')).toThrow(`--refsource must be a string of 1 to 20 digits (got ${JSON.stringify(raw)})`);
+  });
+});
+
+describe('the pattern the API document gives instants', () => {
+  it('matches exactly the texts an instant input takes', () => {
+    const pattern = new RegExp(INSTANT_PATTERN);
+    const near = fc.oneof(
+      fc.stringMatching(/^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,10})?)?([zZ]|[+-][0-9]{2}:?[0-9]{2})?)?$/),
+      fc.stringMatching(/^[0-9]{1,5} ?[hdwmHDW]( ago| AGO)?$/),
+      fc.stringMatching(new RegExp(INSTANT_PATTERN)),
+      fc.constantFrom('now', 'Now', 'nOW', 'now ', '2024-02-29', '2100-02-29', '2000-02-29', '1900-02-29', '0999-12-31', '1000-01-01'),
+    );
+    fc.assert(
+      fc.property(near, (text) => {
+        expect(pattern.test(text), text).toBe(instant.safeParse(text).success);
+      }),
+      { numRuns: 600, seed: 20261127 },
+    );
   });
 });

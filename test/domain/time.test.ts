@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCalendarDate, parseInstant } from '../../src/domain/time.js';
+import { DAY_MS, HOUR_MS, parseCalendarDate, parseInstant, parseInstantInput } from '../../src/domain/time.js';
 
 /** Epoch ms of a UTC date-time, computed by hand-checked arithmetic, not by the parser under test. */
 const utc = (year: number, month: number, day: number, h = 0, m = 0, s = 0, ms = 0) => Date.UTC(year, month - 1, day, h, m, s, ms);
@@ -119,5 +119,62 @@ describe('parseCalendarDate', () => {
     ['', 'must be a date as YYYY-MM-DD (got "")'],
   ])('%j is refused: %s', (text, problem) => {
     expect(parseCalendarDate(text)).toBe(problem);
+  });
+});
+
+describe('parseInstantInput reads instants as people write them', () => {
+  const NOW = utc(2026, 11, 27, 11, 30);
+  it.each<[string, number]>([
+    ['now', NOW],
+    ['NOW', NOW],
+    ['30d', NOW - 30 * DAY_MS],
+    ['12h', NOW - 12 * HOUR_MS],
+    ['2w', NOW - 14 * DAY_MS],
+    ['2W', NOW - 14 * DAY_MS],
+    ['90d ago', NOW - 90 * DAY_MS],
+    ['0d', NOW],
+    ['2026-11-01T00:00:00Z', utc(2026, 11, 1)],
+    ['2026-11-01T02:00+02:00', utc(2026, 11, 1)],
+  ])('%s', (text, expected) => {
+    expect(parseInstantInput(text, NOW)).toBe(expected);
+    expect(parseInstantInput(text, NOW, 'start')).toBe(expected);
+  });
+
+  it('reads a date alone as the last millisecond of its UTC day (the price at its close), or as its start for the start of a span', () => {
+    expect(parseInstantInput('2026-10-28', NOW)).toBe(utc(2026, 10, 28, 23, 59, 59, 999));
+    expect(parseInstantInput('2026-10-28', NOW, 'start')).toBe(utc(2026, 10, 28));
+    expect(parseInstantInput('2024-02-29', NOW)).toBe(utc(2024, 2, 29, 23, 59, 59, 999));
+    expect(parseInstantInput('2026-12-31', NOW)).toBe(utc(2026, 12, 31, 23, 59, 59, 999));
+  });
+
+  it('reads today as now when it stands for the end of the day, which has not come', () => {
+    expect(parseInstantInput('2026-11-27', NOW)).toBe(NOW);
+    expect(parseInstantInput('2026-11-27', NOW, 'start')).toBe(utc(2026, 11, 27));
+    // A date after today stays after now: the caller refuses it as in the future.
+    expect(parseInstantInput('2026-11-28', NOW)).toBe(utc(2026, 11, 28, 23, 59, 59, 999));
+  });
+
+  it.each<[string, string]>([
+    ['2026-02-30', '"2026-02-30" is not a real date: February 2026 has 28 days'],
+    ['2025-02-29', '"2025-02-29" is not a real date: February 2025 has 28 days'],
+    ['2026-13-01', '"2026-13-01" is not a real date: there is no month 13'],
+    ['2026-02-30T00:00:00Z', '"2026-02-30T00:00:00Z" is not a real date: February 2026 has 28 days'],
+    ['0999-12-31', '"0999-12-31" is out of range: the year must be 1000 to 9999'],
+    ['0026-11-01T00:00:00Z', '"0026-11-01T00:00:00Z" is out of range: the year must be 1000 to 9999'],
+    ['2026-11-01T00:00:00', '"2026-11-01T00:00:00" has no time zone: add Z or an offset (a local time is ambiguous)'],
+    ['yesterday', 'must be an ISO-8601 date-time with Z or an offset (2026-10-28T12:00:00Z), a date alone (2026-10-28), a span before now (30d, 12h, 2w) or now (got "yesterday")'],
+    ['30', 'must be an ISO-8601 date-time with Z or an offset (2026-10-28T12:00:00Z), a date alone (2026-10-28), a span before now (30d, 12h, 2w) or now (got "30")'],
+    ['30m', 'must be an ISO-8601 date-time with Z or an offset (2026-10-28T12:00:00Z), a date alone (2026-10-28), a span before now (30d, 12h, 2w) or now (got "30m")'],
+    ['10000d', 'must be an ISO-8601 date-time with Z or an offset (2026-10-28T12:00:00Z), a date alone (2026-10-28), a span before now (30d, 12h, 2w) or now (got "10000d")'],
+    ['-3d', 'must be an ISO-8601 date-time with Z or an offset (2026-10-28T12:00:00Z), a date alone (2026-10-28), a span before now (30d, 12h, 2w) or now (got "-3d")'],
+    ['28/10/2026', 'must be an ISO-8601 date-time with Z or an offset (2026-10-28T12:00:00Z), a date alone (2026-10-28), a span before now (30d, 12h, 2w) or now (got "28/10/2026")'],
+  ])('%j is refused: %s', (text, problem) => {
+    expect(parseInstantInput(text, NOW)).toBe(problem);
+  });
+
+  it('takes or refuses a text whatever the clock, so a schema without one can check it', () => {
+    for (const text of ['now', '30d', '2026-10-28', '2026-11-27', '2026-02-30', 'yesterday', '2026-11-01T00:00:00Z']) {
+      expect(typeof parseInstantInput(text, 0)).toBe(typeof parseInstantInput(text, NOW));
+    }
   });
 });

@@ -68,7 +68,7 @@ describe('extra grades', () => {
 
 describe('conditions as people write them', () => {
   it.each([
-    ['BGS 9.5', 'bgs9.5'], ['bgs9.5', 'bgs9.5'], ['PSA 10', 'psa10'], ['psa10', 'psa10'], [' Psa 10 ', 'psa10'],
+    ['BGS 9.5', 'bgs9.5'], ['bgs9.5', 'bgs9.5'], ['PSA 10', 'psa10'], ['psa10', 'psa10'], ['PSA10', 'psa10'], [' Psa 10 ', 'psa10'],
     ['CGC Pristine 10', 'cgc-pristine10'], ['CGC 10 Pristine', 'cgc-pristine10'], ['SGC Pristine 10', 'sgc-pristine10'],
     ['BGS Black Label 10', 'bgs-black10'], ['BGS 10 Black Label', 'bgs-black10'], ['CGC Perfect 10', 'cgc-perfect10'],
     ['TAG 10', 'tag10'], ['ARS 10', 'ars10'], ['PCG 7.5', 'pcg7.5'], ['Beckett 9.5', 'bgs9.5'], ['PSA 10 Gem Mint', 'psa10'],

@@ -112,8 +112,19 @@ describe('at= on the pricing and refsource routes', () => {
     expect(end).toBeLessThanOrEqual(Date.now());
   });
 
+  it('takes at as people write it: a date alone is its close, a span is before now', async () => {
+    const day = toIsoUtc(NOW - 2 * DAY).slice(0, 10);
+    const byDate = await getJson(seeded.server.url + pricingPath(key, `?at=${day}`), KEY);
+    expect(byDate.ungraded.window_end).toBe(`${day}T23:59:59Z`);
+    const before = Date.now();
+    const bySpan = await getJson(seeded.server.url + pricingPath(key, '?at=6h'), KEY);
+    const end = Date.parse(bySpan.ungraded.window_end);
+    expect(end).toBeGreaterThanOrEqual(Math.floor((before - 6 * HOUR) / 1000) * 1000);
+    expect(end).toBeLessThanOrEqual(Date.now() - 6 * HOUR);
+  });
+
   it('answers 400 naming at for a malformed instant', async () => {
-    for (const bad of ['yesterday', '2026-11-01', '2026-11-01T00:00', '2026-02-30T00:00:00Z', toIsoUtc(Date.now() + DAY)]) {
+    for (const bad of ['yesterday', '2026-02-30', '0999-11-01', '2026-11-01T00:00', '2026-02-30T00:00:00Z', toIsoUtc(Date.now() + DAY)]) {
       const res = await get(pricingPath(key, `?at=${encodeURIComponent(bad)}`));
       expect(res.status, bad).toBe(400);
       expect(((await res.json()) as { detail: string }).detail, bad).toMatch(/^at /);

@@ -105,7 +105,11 @@ function valuesFor(p: Parameter): fc.Arbitrary<unknown> {
   // Within the last 60 days, so a history's span is often within its limit.
   const past = fc.date({ min: new Date(NOW - 60 * DAY), max: new Date(NOW - DAY), noInvalidDate: true });
   if (s.format === 'date') variants.push(past.map((d) => toUtcDate(d.getTime())), fc.stringMatching(/^20[0-9]{2}-(0[0-9]|1[0-3])-([0-2][0-9]|3[0-2])$/));
-  if (s.format === 'date-time') variants.push(past.map((d) => d.toISOString()), past.map((d) => toIsoUtc(d.getTime()).replace('Z', '+02:00')), past.map((d) => d.toISOString().slice(0, 19)));
+  // An instant (at, from, to), as people write it: ISO-8601, a date alone, a span before now, now.
+  if (['at', 'from', 'to'].includes(p.name)) {
+    variants.push(past.map((d) => d.toISOString()), past.map((d) => toIsoUtc(d.getTime()).replace('Z', '+02:00')), past.map((d) => d.toISOString().slice(0, 19)));
+    variants.push(past.map((d) => toUtcDate(d.getTime())), fc.constantFrom('now', 'NOW', '0d', '2w', '30d ago'), fc.integer({ min: 1, max: 1500 }).map((h) => `${h}h`));
+  }
   if (variants.length === 0) variants.push(fc.string({ minLength: 1, maxLength: 20 }));
   const value = fc.oneof({ arbitrary: fc.oneof(...variants), weight: 4 }, { arbitrary: fc.string({ maxLength: 12 }), weight: 1 });
   return p.required ? value : fc.option(value, { nil: undefined, freq: 3 });
@@ -165,7 +169,9 @@ describe('queries made from the OpenAPI document against a real server', () => {
         } else {
           refused += 1;
           expect(res.status, label).toBe(expected.error === 'InvalidDateError' ? 422 : 400);
-          expect(body.detail, label).toBe(expected.message);
+          // A refusal of a future instant names now, which the server read a moment after this test.
+          const clockless = (m: string | undefined) => m?.replace(/\(now is [^)]*\)/, '(now is ...)');
+          expect(clockless(body.detail), label).toBe(clockless(expected.message));
         }
       }),
       // A fixed seed: the counts below must not depend on the luck of a draw.

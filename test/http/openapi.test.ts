@@ -85,7 +85,10 @@ describe('the served OpenAPI document', () => {
     const snapshot = doc.paths['/api/v1/developer/refsource/{refsource_id}/snapshot'].get;
     expect(snapshot.parameters.find((p: { name: string }) => p.name === 'date')).toMatchObject({ required: true, schema: { type: 'string', format: 'date' } });
     const pricing = doc.paths['/api/v1/developer/pricing/{product_key}'].get;
-    expect(pricing.parameters.find((p: { name: string }) => p.name === 'at')).toMatchObject({ required: false, schema: { format: 'date-time' } });
+    // An instant is written as people write it (`30d`, `2026-10-28`), which JSON Schema's date-time format would refuse.
+    const at = pricing.parameters.find((p: { name: string }) => p.name === 'at');
+    expect(at).toMatchObject({ required: false, schema: { type: 'string' }, description: expect.stringMatching(/`30d`.*end of that UTC day \(23:59:59\.999Z/) });
+    expect(at.schema.format).toBeUndefined();
     const { Slot, OracleCardPricingResponse, Catalog } = doc.components.schemas;
     expect(Slot.properties.window_start).toEqual({ type: 'string', format: 'date-time' });
     expect(OracleCardPricingResponse.properties.metadata.properties.release_date.anyOf).toContainEqual({ type: 'string', format: 'date' });

@@ -13,7 +13,11 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
     ctx.stdout.write(`${await withService(ctx, (service) => service.catalogJson())}\n`);
     return 0;
   }
-  const entries = await withService(ctx, (service) => (search === undefined ? service.catalog() : service.search(search)));
+  const { entries, didYouMean } = await withService(ctx, async (service) =>
+    search === undefined ? { entries: await service.catalog(), didYouMean: null } : service.search(search),
+  );
+  // On stderr, so the table or the JSON stays what a pipe reads.
+  if (didYouMean !== null) ctx.stderr.write(`oracle: no product matches ${JSON.stringify(search)}; did you mean ${JSON.stringify(didYouMean)}? Its matches:\n`);
   ctx.stdout.write(json ? `${JSON.stringify(catalogBody(entries))}\n` : renderCatalogTable(entries, outputWidth(ctx.stdout)));
   return 0;
 }

@@ -12,7 +12,7 @@ export const catalogSearchRoute = defineRoute({
   operationId: 'searchCatalog',
   summary: 'Find products by words of their name, set, number, subtitle or key',
   description:
-    'Products matching every word of `q` (in any order, each word as a prefix), ranked by bm25 with the name weighing most. A `q` without letters or digits matches nothing.',
+    'Products matching every word of `q` (in any order, each word as a prefix), ranked by bm25 with the name weighing most. When none match, each word no catalog word starts with is corrected to the closest catalog word (1 edit for words of 4-5 characters, 2 from 6; numbers and shorter words are not corrected, a word with no close match is left out), and the body holds the products of the corrected text with that text as `did_you_mean` (`charzard` answers the Charizards with `did_you_mean: "charizard"`). A `q` without letters or digits matches nothing.',
   auth: true,
   rateLimited: true,
   pathParams: undefined,

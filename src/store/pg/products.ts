@@ -90,6 +90,10 @@ export function createPgProductRepo(session: Session) {
     async keysLike(text: string, limit: number): Promise<string[]> {
       return (await search(anyWordPhrases(text), false, limit)).map((row) => row.product_key);
     },
+    /** The words of the search column with how many products hold each, as the SQLite store's fts5vocab lists them. */
+    async vocabulary(): Promise<{ word: string; products: number }[]> {
+      return q<{ word: string; products: number }>(`SELECT word, ndoc AS products FROM ts_stat('SELECT search FROM products') ORDER BY word ${BYTES}`);
+    },
   };
 }
 

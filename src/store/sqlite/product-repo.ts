@@ -70,6 +70,12 @@ export function createProductRepo(db: SqliteDatabase) {
       .pluck(),
   );
 
+  // fts5vocab reads the index's own terms; a temp table of this connection, so no migration
+  // and no write to the database (a read-only connection may create it).
+  const vocabulary = preparedOnFirstUse(() => {
+    db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.products_fts_words USING fts5vocab(main, products_fts, row)');
+    return db.prepare<[], { word: string; products: number }>('SELECT term AS word, doc AS products FROM temp.products_fts_words ORDER BY term');
+  });
   const named = preparedOnFirstUse(() =>
     db.prepare<[string], ProductRow>(
       `SELECT ${PRODUCT_COLUMNS.split(', ').map((c) => `p.${c}`).join(', ')} FROM products_fts f JOIN products p ON p.id = f.rowid
@@ -145,6 +151,10 @@ export function createProductRepo(db: SqliteDatabase) {
     keysLike(text: string, limit: number): string[] {
       const match = matchAnyWord(text);
       return match === null ? [] : (keysLike().all({ match, limit }) as string[]);
+    },
+    /** Every word of the search index with how many products hold it, in word order (Store.products.vocabulary). */
+    vocabulary(): { word: string; products: number }[] {
+      return vocabulary().all();
     },
   };
 }

@@ -69,6 +69,7 @@ export async function openSqliteStore(path: string, options: OpenOptions = {}): 
       catalog: (search, limit) => settled(() => products.catalog(search, limit)),
       catalogJson: () => settled(() => products.catalogJson()),
       keysLike: (text, limit) => settled(() => products.keysLike(text, limit)),
+      vocabulary: () => settled(() => products.vocabulary()),
     },
     pricePoints: {
       read: (productId, range, options) => settled(() => pricePoints.read(productId, range, options)),
