@@ -162,6 +162,9 @@ describe('oracle serve --watch', () => {
         expect(events.headers.get('ratelimit-limit')).toBe('120');
         expect(((await events.json()) as { events: { id: string }[] }).events.map((e) => e.id)).toEqual([event.id]);
         expect(server.stderr.join('\n')).toContain(`(${event.id})`);
+        const bad = await fetch(`${url}/api/v1/developer/watches/events?status=sent`, { headers: { 'x-api-key': 'k' } });
+        expect(bad.status).toBe(400);
+        expect(await bad.json()).toEqual({ detail: 'status must be pending, delivered or unsent (got "sent")' });
       } finally {
         server.child.kill('SIGTERM');
         expect(await server.exited).toBe(0);

@@ -17,6 +17,8 @@ const ROUTES = [
   { name: 'snapshot', path: `/api/v1/developer/refsource/1001/snapshot?date=${toUtcDate(NOW)}`, public: false },
   { name: 'catalog', path: '/api/v1/developer/catalog', public: false },
   { name: 'catalog search', path: '/api/v1/developer/catalog/search?q=charizard', public: false },
+  { name: 'watch rules', path: '/api/v1/developer/watches', public: false },
+  { name: 'watch events', path: '/api/v1/developer/watches/events?status=pending', public: false },
 ];
 
 const AUTH: Record<string, Record<string, string>> = {

@@ -140,7 +140,9 @@ describe(`watch checks and delivery (${TEST_STORE})`, () => {
     }
   });
 
-  it('retries a receiver that fails twice within one check: three identical requests, one event', async () => {
+  // Delivery and the engine's reading are the same code on either store: the PostgreSQL run keeps
+  // the tests of what the store does (state, outbox, pending, concurrent checks).
+  it.skipIf(TEST_STORE === 'postgres')('retries a receiver that fails twice within one check: three identical requests, one event', async () => {
     const { oracle } = await seeded();
     try {
       await oracle.addWatch(rule({ webhookUrl: receiver.url }), at(0));
@@ -199,7 +201,7 @@ describe(`watch checks and delivery (${TEST_STORE})`, () => {
     }
   });
 
-  it('reads moves, intervals and staleness from the same bundles', async () => {
+  it.skipIf(TEST_STORE === 'postgres')('reads moves, intervals and staleness from the same bundles', async () => {
     const { oracle } = await seeded();
     try {
       const bundle = await oracle.price({ productKey: KEY }, { windowHours: 24, outlierStddevs: 2, asOf: at(20) }, at(20));
