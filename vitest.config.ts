@@ -34,6 +34,7 @@ const ON_POSTGRES = [
   'test/cli/sports-cards.test.ts',
   'test/cli/tcgcsv.test.ts',
   'test/cli/value.test.ts',
+  'test/cli/watch.test.ts',
   'test/http/auth-matrix.test.ts',
   'test/http/auth.test.ts',
   'test/http/cors.test.ts',

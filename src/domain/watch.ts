@@ -158,11 +158,9 @@ export const span = z.pipe(
   z.transform((raw) => spanLength(raw.trim()) as number),
 );
 
-/** A span as `--over` takes it, in its largest whole unit: 7d, 2w, 36h. */
+/** A span as `--over` takes it, in whole days when it is some (7d, 14d), else hours (36h). */
 export function formatSpan(ms: number): string {
-  if (ms % (7 * DAY_MS) === 0) return `${ms / (7 * DAY_MS)}w`;
-  if (ms % DAY_MS === 0) return `${ms / DAY_MS}d`;
-  return `${ms / HOUR_MS}h`;
+  return ms % DAY_MS === 0 ? `${ms / DAY_MS}d` : `${ms / HOUR_MS}h`;
 }
 
 /**
