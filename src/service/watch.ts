@@ -146,7 +146,8 @@ export async function checkWatches(store: Store, price: PriceAt, options: CheckO
  */
 async function deliverPending(store: Store, options: CheckOptions): Promise<DeliveryReport[]> {
   const byReceiver = new Map<string, StoredWatchEvent[]>();
-  for (const event of await store.watches.pending()) {
+  const pending = await store.watches.pending();
+  for (const event of pending) {
     const url = event.webhookUrl!;
     byReceiver.set(url, [...(byReceiver.get(url) ?? []), event]);
   }
@@ -167,5 +168,7 @@ async function deliverPending(store: Store, options: CheckOptions): Promise<Deli
       }
     }),
   );
-  return reports;
+  // In the order the events were recorded, whichever receiver answered first.
+  const order = new Map(pending.map((event, i) => [event.id, i]));
+  return reports.sort((a, b) => order.get(a.event_id)! - order.get(b.event_id)!);
 }
