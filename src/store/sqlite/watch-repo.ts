@@ -54,8 +54,9 @@ export function createWatchRepo(db: SqliteDatabase) {
     ),
   );
 
+  // Nothing to change takes no write lock: a check beside a long ingest does not wait for it.
   const record = (changes: readonly WatchStateChange[]): string[] =>
-    db.transaction(() => {
+    changes.length === 0 ? [] : db.transaction(() => {
       const recorded: string[] = [];
       for (const c of changes) {
         const changed = update().run(c.firing ? 1 : 0, c.lastValue, c.changedAt, c.ruleId, c.wasFiring ? 1 : 0).changes > 0;
