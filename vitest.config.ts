@@ -36,6 +36,7 @@ const ON_POSTGRES = [
   'test/cli/sports-cards.test.ts',
   'test/cli/tcgcsv.test.ts',
   'test/cli/value.test.ts',
+  'test/cli/watch.test.ts',
   'test/http/auth-matrix.test.ts',
   'test/http/auth.test.ts',
   'test/http/cors.test.ts',
@@ -56,6 +57,7 @@ const ON_POSTGRES = [
   'test/ingest/pipeline.test.ts',
   'test/ingest/title-matcher.test.ts',
   'test/service/export.test.ts',
+  'test/service/watch.test.ts',
   'test/store/contract.test.ts',
   'test/store/price-points.test.ts',
 ];

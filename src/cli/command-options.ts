@@ -80,6 +80,23 @@ export const catalogOptions = z.lazy(() => z.object({ json: flag(), search: text
 export const keysCreateOptions = z.lazy(() => z.object({ label: z.string() }));
 export const keysListOptions = z.lazy(() => z.object({ json: flag() }));
 
+export const watchAddOptions = z.lazy(() => z.object({
+  slot: z.string(),
+  above: z.optional(z.int()),
+  below: z.optional(z.int()),
+  move: z.optional(z.object({ percent: z.number(), direction: z.enum(['up', 'down', 'either']) })),
+  over: z.optional(z.number()),
+  narrower: z.optional(z.int()),
+  wider: z.optional(z.int()),
+  stale: flag(),
+  label: text(),
+  webhook: text(),
+  json: flag(),
+}));
+export const watchListOptions = z.lazy(() => z.object({ json: flag() }));
+export const watchCheckOptions = z.lazy(() => z.object({ at: epochMs(), webhook: text(), json: flag() }));
+export const watchEventsOptions = z.lazy(() => z.object({ pending: flag(), limit: z.int(), json: flag() }));
+
 export const serveOptionValues = z.lazy(() => z.object({
   host: z.string(),
   port: z.int(),
@@ -93,6 +110,8 @@ export const serveOptionValues = z.lazy(() => z.object({
   cors: z.array(z.string()),
   dbConnectTimeout: z.int(),
   dbStatementTimeout: z.int(),
+  watch: flag(),
+  webhook: text(),
 }));
 
 /** The options of the command `ctx` runs, as `schema` says they are. */

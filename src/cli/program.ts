@@ -30,6 +30,7 @@ import {
   wholeNumberOption,
 } from './options.js';
 import { serveOptions } from './serve-config.js';
+import { eventsLimitOption, watchAddOptions, webhookOption } from './watch-options.js';
 import { VERSION } from './version.js';
 
 type Action = (args: unknown[], ctx: CommandContext) => Promise<number>;
@@ -292,11 +293,53 @@ export function createProgram(deps: ProgramDeps = processDeps()): OracleProgram 
     .argument('<key-id>', 'the id shown by keys list')
     .action(lazy_(() => import('./commands/keys-revoke.js')));
 
+  const watch = program.command('watch').description('watch rules: alerts when a price crosses a line, moves, its interval narrows or widens, or it goes stale (docs/alerts.md)');
+  const watchAdd = watch
+    .command('add')
+    .description('store a rule on one product and slot: exactly one of --above, --below, --move, --narrower, --wider, --stale')
+    .argument('<product_key>', 'catalog key of the product');
+  for (const option of watchAddOptions()) watchAdd.addOption(option);
+  watchAdd
+    .addHelpText(
+      'after',
+      examples(
+        'oracle watch add pokemon-base-set-charizard-4-102 --slot "PSA 10" --above 15000 --label "sell the 10"',
+        'oracle watch add pokemon-base-set-charizard-4-102 --move -10% --over 7d',
+        'oracle watch add pokemon-base-set-charizard-4-102 --slot bgs9.5 --stale --webhook https://hooks.slack.com/services/T000/B000/XXXX',
+      ),
+    )
+    .action(lazy_(() => import('./commands/watch-add.js')));
+  watch
+    .command('list')
+    .description('list rules: what each watches, whether it is firing, the last value a check saw')
+    .option('--json', 'print the rules as JSON (the API body\'s rules)')
+    .action(lazy_(() => import('./commands/watch-list.js')));
+  watch
+    .command('remove')
+    .description('remove a rule (its events stay; one still pending is still delivered)')
+    .argument('<id>', 'the rule id shown by watch list')
+    .action(lazy_(() => import('./commands/watch-remove.js')));
+  watch
+    .command('check')
+    .description('check every rule now (or --at), record the rules whose condition became true and POST their events; retry undelivered ones. Exit 1 when an event is still undelivered')
+    .addOption(atOption(now, 'check as of this ISO-8601 time with zone, now at the latest'))
+    .addOption(webhookOption('POST events of rules without a URL of their own here (signed when ORACLE_WEBHOOK_SECRET is set)'))
+    .option('--json', 'print {as_of, rules, fired, deliveries, pending, problems} as JSON')
+    .addHelpText('after', examples('oracle watch check --webhook https://alerts.example.com/oracle', '*/5 * * * * oracle watch check --db /var/lib/oracle/oracle.db'))
+    .action(lazy_(() => import('./commands/watch-check.js')));
+  watch
+    .command('events')
+    .description('list recorded events, newest first, with their delivery: delivered, pending (retried by the next check) or unsent (no webhook)')
+    .option('--pending', 'only the events not delivered yet')
+    .addOption(eventsLimitOption())
+    .option('--json', 'print the events as JSON (the API body\'s events)')
+    .action(lazy_(() => import('./commands/watch-events.js')));
+
   const serve = program.command('serve').description('serve the read-only JSON API of SPEC.md');
   for (const option of serveOptions()) serve.addOption(option);
   serve.action(lazy_(() => import('./commands/serve.js')));
 
-  for (const command of [program, ...program.commands, ...keys.commands]) {
+  for (const command of [program, ...program.commands, ...keys.commands, ...watch.commands]) {
     command.exitOverride();
     refuseEmptyFlags(command);
   }

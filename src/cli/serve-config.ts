@@ -10,6 +10,7 @@ import { checkedText, deferred, integerInRange, wholeNumber } from '../domain/in
 import { DEADLINE_DEFAULTS, type DatabaseDeadlines } from '../store/store.js';
 import type { serveOptionValues } from './command-options.js';
 import { configOption, viaSchema } from './options.js';
+import { webhookOption } from './watch-options.js';
 
 export interface ServeConfig {
   host: string;
@@ -30,6 +31,10 @@ export interface ServeConfig {
   corsOrigins: string[];
   /** How long a call on a PostgreSQL database may take before the request is a 503. */
   deadlines: DatabaseDeadlines;
+  /** Check the watch rules when the data changes (docs/alerts.md). */
+  watch: boolean;
+  /** Where events of rules without a URL of their own go (ORACLE_WEBHOOK_URL). */
+  webhook?: string;
 }
 
 export const SERVE_DEFAULTS = { host: '127.0.0.1', port: 8080, rateLimitPerMinute: 120 } as const;
@@ -140,6 +145,8 @@ export function serveOptions(): Option[] {
       defaultText: 'off',
       parse: viaSchema(corsOrigins),
     }),
+    new Option('--watch', 'check the watch rules whenever the data changes (and every minute), and POST their events (docs/alerts.md)'),
+    webhookOption('with --watch: POST events of rules without a URL of their own here (signed when ORACLE_WEBHOOK_SECRET is set)'),
   ];
 }
 
@@ -157,5 +164,7 @@ export function serveConfig(options: z.output<typeof serveOptionValues>): ServeC
     metrics: options.metrics,
     corsOrigins: options.cors,
     deadlines: { connectMs: options.dbConnectTimeout, statementMs: options.dbStatementTimeout },
+    watch: options.watch === true,
+    webhook: options.webhook,
   };
 }

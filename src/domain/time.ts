@@ -170,6 +170,12 @@ const SPAN_UNITS: Readonly<Record<string, number>> = { h: HOUR_MS, d: DAY_MS, w:
 /** A span before now: 0 to 9999 of a unit, optionally followed by ` ago`; 9999 weeks stays within year 1000. */
 const SPAN = /^(\d{1,4}) ?([hdw])(?: ago)?$/i;
 
+/** The length in ms of a span as parseInstantInput reads one before now (`30d`, `12h`, `2w`, `30d ago`), or null for any other text. */
+export function spanLength(text: string): number | null {
+  const span = SPAN.exec(text);
+  return span === null ? null : Number(span[1]) * SPAN_UNITS[span[2]!.toLowerCase()]!;
+}
+
 /** The years an instant may be written in: four digits, and none before 1000 (a typo for a recent year). */
 export const YEARS = { min: 1000, max: 9999 } as const;
 
@@ -189,8 +195,8 @@ export const INSTANT_INPUT_HELP =
 export function parseInstantInput(text: string, now: number, day: DayEdge = 'end'): number | DateProblem {
   const lower = text.toLowerCase();
   if (lower === 'now') return now;
-  const span = SPAN.exec(lower);
-  if (span !== null) return now - Number(span[1]) * SPAN_UNITS[span[2]!]!;
+  const span = spanLength(lower);
+  if (span !== null) return now - span;
   const dated = text.length >= 10 && isDateShape(text);
   if (dated && twoDigits(text, 0) * 100 + twoDigits(text, 2) < YEARS.min) {
     return `${quote(text)} is out of range: the year must be ${YEARS.min} to ${YEARS.max}`;

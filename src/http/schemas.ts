@@ -25,7 +25,7 @@ import { MOVERS_CONDITION_PATTERN, MOVERS_DEFAULT_SPAN, MOVERS_LIMIT, moversCond
  * with what the document says of it here. A copy carries the metadata: the same input is a
  * field of several routes (and `instant` of three fields), each described on its own.
  */
-function field<S extends z.core.$ZodType>(schema: S, meta: { description: string; format?: string; pattern?: string }): S {
+export function field<S extends z.core.$ZodType>(schema: S, meta: { description: string; format?: string; pattern?: string }): S {
   const copy = z.core.clone(schema);
   z.globalRegistry.add(copy, meta);
   return copy;
@@ -418,7 +418,7 @@ export const openApiResponse = z.record(z.string(), z.unknown()).register(apiCom
 type KeysOf<T> = T extends readonly (infer E)[] ? KeysOf<E> : T extends object ? { [K in keyof T]-?: KeysOf<T[K]> } : never;
 type Assignable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** True when A and B take the same values and name the same keys, optional ones included. */
-type Same<A, B> = Assignable<A, B> extends true ? Assignable<KeysOf<A>, KeysOf<B>> : false;
+export type Same<A, B> = Assignable<A, B> extends true ? Assignable<KeysOf<A>, KeysOf<B>> : false;
 const bundleMatches: Same<z.output<typeof pricingBundle>, PricingBundle> = true;
 const catalogMatches: Same<z.output<typeof catalogResponse>, CatalogBody> = true;
 void bundleMatches;

@@ -12,7 +12,7 @@
  * Pricing is pricing.ts over the store; reference-source ids are resolved through the
  * upstream when there is one (refsource-resolver.ts); API keys are keys.ts.
  */
-import type { PricingBundle, PricingParams } from '../domain/bundle.js';
+import { OUTLIER_STDDEVS, WINDOW_HOURS, type PricingBundle, type PricingParams } from '../domain/bundle.js';
 import type { CollectionRow, RowProblem } from '../domain/collection.js';
 import { InvalidParameterError } from '../domain/errors.js';
 import type { EvidenceBody } from '../domain/evidence.js';
@@ -22,6 +22,7 @@ import { findMovers, type MoversQuery } from './movers.js';
 import type { HistoryRequest } from '../domain/history.js';
 import { REFSOURCE_ID } from '../domain/params.js';
 import type { CatalogEntry } from '../domain/product.js';
+import type { DeliveryStatus, StoredWatchEvent, WatchDefinition, WatchRule } from '../domain/watch.js';
 import { toIsoUtc, toUtcDate } from '../domain/time.js';
 import type { IngestResult } from '../ingest/pipeline.js';
 import type { ApiKeyRecord, Store } from '../store/store.js';
@@ -34,9 +35,12 @@ import { searchCatalog, type SearchResult } from './search.js';
 import { createOfflineResolver, type RefsourceResolver, type Resolution, type ResolverMode, type UpstreamStats } from './refsource-resolver.js';
 import type { Valuation } from './valuation.js';
 import type { ValuationHistory } from './valuation-history.js';
+import type { CheckOptions, CheckReport } from './watch.js';
 
 // keys.ts is imported on first use, not at load, because it loads node:crypto, which commands that never touch keys should not pay for at start-up (test/cli/start-up.test.ts).
 const loadKeys = () => import('./keys.js');
+// The same for watch checks (node:crypto for event ids, the webhook's HMAC).
+const loadWatch = () => import('./watch.js');
 
 export interface PricingQuery {
   windowHours: number;
@@ -164,6 +168,20 @@ export interface Oracle {
   dataVersion(): number;
   /** Upstream calls by outcome and the circuit's state, for the metrics route. */
   upstreamStats(): UpstreamStats;
+  /** Stores a watch rule on a catalog product (UnknownProductError when there is none). */
+  addWatch(rule: WatchDefinition, now: number): Promise<WatchRule>;
+  /** Every watch rule, by id. */
+  watches(): Promise<WatchRule[]>;
+  /** False when no rule has this id. */
+  removeWatch(id: number): Promise<boolean>;
+  /**
+   * Checks every rule as of `options.at` against the bundle `price` gives (default pricing
+   * parameters), records the crossings with their events, and delivers every pending event
+   * (service/watch.ts).
+   */
+  checkWatches(options: CheckOptions): Promise<CheckReport>;
+  /** The latest `limit` watch events (of `status`), newest first. */
+  watchEvents(limit: number, status?: DeliveryStatus): Promise<StoredWatchEvent[]>;
   /** Closes the upstream client and the store. */
   close(): Promise<void>;
 }
@@ -233,7 +251,7 @@ export function createOracle(deps: OracleDeps): Oracle {
     asOf: query.asOf ?? now,
   });
 
-  return {
+  const oracle: Oracle = {
     // Not async itself: a kept bundle by product key is one promise, the one `kept` returns.
     price(ref, query, now, kept) {
       const params = queryParams(query, now);
@@ -327,6 +345,19 @@ export function createOracle(deps: OracleDeps): Oracle {
       return { products, observations, storedKeys: activeKeys, envKeys: envKeys.length, keys, ready: keys > 0, refsource: resolver.mode };
     },
 
+    async addWatch(rule, now) {
+      await currentPricing().productByKey(rule.productKey);
+      return store.watches.add(rule, now);
+    },
+    watches: () => store.watches.rules(),
+    removeWatch: (id) => store.watches.remove(id),
+    async checkWatches(options) {
+      const { checkWatches } = await loadWatch();
+      const params = { windowHours: WINDOW_HOURS.default, outlierStddevs: OUTLIER_STDDEVS.default };
+      return checkWatches(store, (productKey, asOf, extraGrades) => oracle.price({ productKey }, { ...params, asOf, extraGrades }, options.now), options);
+    },
+    watchEvents: (limit, status) => store.watches.events(limit, status),
+
     dataVersion: () => store.dataVersion(),
     upstreamStats: () => resolver.stats(),
 
@@ -335,6 +366,7 @@ export function createOracle(deps: OracleDeps): Oracle {
       await resolver.close();
     },
   };
+  return oracle;
 }
 
 /** The bundle with the upstream's failure named in the ungraded slot's meta (CONTRACT.md decision 3). */

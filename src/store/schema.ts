@@ -144,3 +144,56 @@ export const calibrations = sqliteTable(
   },
   (t) => [index('calibrations_as_of').on(t.asOf)],
 );
+
+/**
+ * Watch rules (`oracle watch add`, docs/alerts.md): one condition on one slot of one product,
+ * and the state that makes a rule fire once per crossing: `firing` is whether the condition
+ * held at the last check, `last_value` what the watched quantity was then.
+ */
+export const watchRules = sqliteTable('watch_rules', {
+  id: integer('id').primaryKey(),
+  label: text('label').notNull(),
+  productKey: text('product_key').notNull(),
+  /** A condition key: `ungraded`, `psa10`, `bgs9.5`. */
+  slot: text('slot').notNull(),
+  /** `above`, `below`, `move`, `narrower`, `wider`, `stale`. */
+  kind: text('kind').notNull(),
+  /** Cents: the price of above/below, the interval width of narrower/wider. */
+  amountMinor: integer('amount_minor'),
+  /** A move's size in percent, and its direction: `up`, `down` or `either`. */
+  percent: real('percent'),
+  direction: text('direction'),
+  /** A move's span (epoch ms). */
+  spanMs: integer('span_ms'),
+  /** Where this rule's events go; null: the check's --webhook. */
+  webhookUrl: text('webhook_url'),
+  createdAt: integer('created_at').notNull(),
+  firing: integer('firing', { mode: 'boolean' }).notNull().default(false),
+  lastValue: real('last_value'),
+  /** When a check last changed firing or last_value (a check that changes nothing writes nothing). */
+  changedAt: integer('changed_at'),
+});
+
+/**
+ * The outbox of watch events: a row is written in the transaction that turns its rule's
+ * `firing` on, then delivered; `status` is `pending` until its receiver answers 2xx
+ * (`delivered`), or `unsent` when it had no webhook to go to.
+ */
+export const watchEvents = sqliteTable(
+  'watch_events',
+  {
+    /** The event id receivers deduplicate on (`evt_` and a random UUID). */
+    id: text('id').primaryKey(),
+    ruleId: integer('rule_id').notNull(),
+    createdAt: integer('created_at').notNull(),
+    /** The JSON body POSTed, byte for byte what is signed. */
+    body: text('body').notNull(),
+    webhookUrl: text('webhook_url'),
+    status: text('status').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lastAttemptAt: integer('last_attempt_at'),
+    lastError: text('last_error'),
+    deliveredAt: integer('delivered_at'),
+  },
+  (t) => [index('watch_events_created_at').on(t.createdAt), index('watch_events_status').on(t.status, t.createdAt)],
+);

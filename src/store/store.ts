@@ -27,6 +27,7 @@
  */
 import type { CatalogEntry, Product } from '../domain/product.js';
 import type { ConditionPoints, Observation, PricePoint } from '../domain/observation.js';
+import type { DeliveryStatus, StoredWatchEvent, WatchDefinition, WatchRule } from '../domain/watch.js';
 import type { LockWait } from './lock-wait.js';
 
 /** A product with its row id, which observation reads take. */
@@ -154,6 +155,44 @@ export interface CalibrationStore {
   all(): Promise<StoredCalibration[]>;
 }
 
+/**
+ * One rule's state after a check: written only if the rule's `firing` is still `wasFiring`
+ * (another check did not change it meanwhile), and then with `event`, in the same transaction
+ * (the outbox: an event exists exactly when its rule's state turned on).
+ */
+export interface WatchStateChange {
+  ruleId: number;
+  wasFiring: boolean;
+  firing: boolean;
+  lastValue: number | null;
+  /** The check's clock. */
+  changedAt: number;
+  event?: { id: string; createdAt: number; body: string; webhookUrl: string | null };
+}
+
+/** A delivery attempt's outcome: `error` null when the receiver answered 2xx. */
+export interface DeliveryOutcome {
+  attempts: number;
+  at: number;
+  error: string | null;
+}
+
+export interface WatchStore {
+  add(rule: WatchDefinition, createdAt: number): Promise<WatchRule>;
+  /** Every rule, by id. */
+  rules(): Promise<WatchRule[]>;
+  /** False when no rule has this id. Its events stay (a pending one is still delivered). */
+  remove(id: number): Promise<boolean>;
+  /** Applies the changes whose rule is still as read, all in one transaction; the ids of the events recorded. */
+  record(changes: readonly WatchStateChange[]): Promise<string[]>;
+  /** Events not delivered yet, oldest first. */
+  pending(): Promise<StoredWatchEvent[]>;
+  /** Adds a delivery's attempts to an event; with no error it is delivered. */
+  delivery(id: string, outcome: DeliveryOutcome): Promise<void>;
+  /** The latest `limit` events (of `status`, when given), newest first. */
+  events(limit: number, status?: DeliveryStatus): Promise<StoredWatchEvent[]>;
+}
+
 export interface IngestCounts {
   read: number;
   inserted: number;
@@ -268,6 +307,8 @@ export interface Store {
   readonly ingestRuns: IngestRunStore;
   /** Fitted grader premiums and grade ratios (`oracle calibrate`). */
   readonly calibrations: CalibrationStore;
+  /** Watch rules and the outbox of their events (docs/alerts.md). */
+  readonly watches: WatchStore;
   /** Changes whenever another connection commits a write: the cue to drop cached bundles. Synchronous. */
   dataVersion(): number;
   /** What the store holds, in small reads (observations are counted per product on insert). */

@@ -26,7 +26,7 @@ describe('help and documentation', () => {
 
   it('has every command of CONTRACT.md', () => {
     expect(all.map((c) => c.name).sort()).toEqual(
-      ['calibrate', 'catalog', 'explain', 'export', 'history', 'ingest', 'keys', 'keys create', 'keys list', 'keys revoke', 'movers', 'price', 'sales', 'serve', 'snapshot', 'value'].sort(),
+      ['calibrate', 'catalog', 'explain', 'export', 'history', 'ingest', 'keys', 'keys create', 'keys list', 'keys revoke', 'movers', 'price', 'sales', 'serve', 'snapshot', 'value', 'watch', 'watch add', 'watch check', 'watch events', 'watch list', 'watch remove'].sort(),
     );
   });
 

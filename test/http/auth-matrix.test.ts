@@ -19,6 +19,8 @@ const ROUTES = [
   { name: 'catalog search', path: '/api/v1/developer/catalog/search?q=charizard', public: false },
   { name: 'sales', path: pricingPath('base-set-charizard', '/sales'), public: false },
   { name: 'movers', path: '/api/v1/developer/movers', public: false },
+  { name: 'watch rules', path: '/api/v1/developer/watches', public: false },
+  { name: 'watch events', path: '/api/v1/developer/watches/events?status=pending', public: false },
 ];
 
 const AUTH: Record<string, Record<string, string>> = {

@@ -353,4 +353,49 @@ describe(`the store contract (${TEST_STORE})`, () => {
       expect((await store.calibrations.all()).map((c) => c.id)).toEqual([early, late, tie]);
     });
   });
+
+  describe('watch rules and their outbox', () => {
+    const definition = {
+      label: 'l',
+      productKey: 'p',
+      slot: 'psa10',
+      kind: 'move' as const,
+      amountMinor: null,
+      percent: 12.5,
+      direction: 'down' as const,
+      spanMs: 7 * DAY,
+      webhookUrl: 'http://127.0.0.1:9/hook',
+    };
+    const event = (id: string, createdAt: number, webhookUrl: string | null = 'http://127.0.0.1:9/hook') => ({ id, createdAt, body: `{"id":"${id}"}`, webhookUrl });
+
+    it('records a state change with its event only while the rule is as read, and keeps events by time and rule', async () => {
+      const first = await store.watches.add(definition, DAY);
+      const second = await store.watches.add({ ...definition, webhookUrl: null }, DAY);
+      expect(first).toEqual({ ...definition, id: first.id, createdAt: DAY, firing: false, lastValue: null, changedAt: null });
+      const fire = (ruleId: number, id: string, webhookUrl?: string | null) =>
+        ({ ruleId, wasFiring: false, firing: true, lastValue: -13.25, changedAt: 2 * DAY, event: event(id, 2 * DAY, webhookUrl) });
+      expect(await store.watches.record([fire(second.id, 'evt_b', null), fire(first.id, 'evt_a')])).toEqual(['evt_b', 'evt_a']);
+      // A second check that read the rules before the first committed: nothing applies, nothing is recorded.
+      expect(await store.watches.record([fire(first.id, 'evt_c')])).toEqual([]);
+      expect((await store.watches.rules()).map((r) => [r.id, r.firing, r.lastValue, r.changedAt])).toEqual([
+        [first.id, true, -13.25, 2 * DAY],
+        [second.id, true, -13.25, 2 * DAY],
+      ]);
+      expect((await store.watches.pending()).map((e) => e.id)).toEqual(['evt_a']);
+      expect((await store.watches.events(10)).map((e) => [e.id, e.status])).toEqual([
+        ['evt_b', 'unsent'],
+        ['evt_a', 'pending'],
+      ]);
+
+      await store.watches.delivery('evt_a', { attempts: 3, at: 3 * DAY, error: 'HTTP 500' });
+      await store.watches.delivery('evt_a', { attempts: 1, at: 4 * DAY, error: null });
+      expect(await store.watches.events(1, 'delivered')).toEqual([
+        { id: 'evt_a', ruleId: first.id, createdAt: 2 * DAY, body: '{"id":"evt_a"}', webhookUrl: definition.webhookUrl, status: 'delivered', attempts: 4, lastAttemptAt: 4 * DAY, lastError: null, deliveredAt: 4 * DAY },
+      ]);
+      expect(await store.watches.pending()).toEqual([]);
+      expect(await store.watches.remove(first.id)).toBe(true);
+      expect(await store.watches.remove(first.id)).toBe(false);
+      expect((await store.watches.events(10)).length).toBe(2);
+    });
+  });
 });

@@ -6,9 +6,11 @@ import { VERSION } from '../version.js';
 import { createServer } from '../../http/create-server.js';
 import { createBundleCache } from '../../http/bundle-cache.js';
 import type { RedisRateLimiter } from '../../http/redis-rate-limit.js';
-import { createOracle } from '../../service/oracle.js';
+import { createOracle, type Oracle } from '../../service/oracle.js';
 import { createOfflineResolver, createUnconfiguredResolver, type RefsourceResolver } from '../../service/refsource-resolver.js';
 import { createUpstreamResolver } from '../../service/upstream-resolver.js';
+import { startWatchLoop, type WatchLoop } from '../../service/watch-loop.js';
+import { openStore } from '../../store/open-store.js';
 import { createWatchedStore } from '../../store/watched-store.js';
 import { createRefsourceClient } from '../../upstream/refsource-client.js';
 import { optionsOf, serveOptionValues } from '../command-options.js';
@@ -44,12 +46,40 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
   }
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   ctx.stderr.write(`listening on http://${host}:${address.port}\n`);
+  const watch = config.watch ? watchRules(oracle, config, ctx) : undefined;
 
   await stopped;
+  await watch?.stop();
   await server.close();
   await rateLimiter?.close();
   await oracle.close();
   return 0;
+}
+
+/**
+ * `--watch`: checks the rules when the data version the server follows moves. A check writes
+ * (rule states, events), so it runs on a read-write store of its own, opened per check; its
+ * lines go to stderr (stdout is the access log).
+ */
+function watchRules(oracle: Oracle, config: ServeConfig, ctx: CommandContext): WatchLoop {
+  const secret = ctx.env.ORACLE_WEBHOOK_SECRET || undefined;
+  const open = ctx.openStore ?? openStore;
+  ctx.stderr.write(`watch: checking watch rules when the data changes${config.webhook ? `, events to ${new URL(config.webhook).origin}` : ''}\n`);
+  return startWatchLoop({
+    dataVersion: () => oracle.dataVersion(),
+    log: (line) => ctx.stderr.write(line),
+    async check() {
+      const service = createOracle({ store: await open(ctx.dbPath, {}) });
+      try {
+        const now = Date.now();
+        const report = await service.checkWatches({ at: now, now, webhook: config.webhook, delivery: { secret } });
+        for (const event of report.fired) ctx.stderr.write(`watch: ${event.text} (${event.id})\n`);
+        for (const d of report.deliveries) if (!d.delivered) ctx.stderr.write(`watch: ${d.event_id} not delivered to ${d.receiver}: ${d.error}\n`);
+      } finally {
+        await service.close();
+      }
+    },
+  });
 }
 
 /**

@@ -13,10 +13,11 @@ import { readyRoute } from './ready.js';
 import { salesRoute } from './sales.js';
 import { moversRoute } from './movers.js';
 import { refsourceRoute, snapshotRoute } from './refsource.js';
+import { watchEventsRoute, watchRulesRoute } from './watches.js';
 
 /** `metrics`: the server's metrics when `serve --metrics` is on (the route exists only then). */
 export function apiRoutes(version: string, metrics?: ServerMetrics): Route[] {
-  const routes = [healthRoute, readyRoute, pricingRoute, historyRoute, evidenceRoute, salesRoute, refsourceRoute, snapshotRoute, catalogRoute, catalogSearchRoute, moversRoute];
+  const routes = [healthRoute, readyRoute, pricingRoute, historyRoute, evidenceRoute, salesRoute, refsourceRoute, snapshotRoute, catalogRoute, catalogSearchRoute, moversRoute, watchRulesRoute, watchEventsRoute];
   if (metrics) routes.push(createMetricsRoute(metrics));
   routes.push(createOpenApiRoute(routes, version));
   return routes;

@@ -125,3 +125,39 @@ export const dataVersion = pgTable('data_version', {
   id: integer('id').primaryKey(),
   version: bigint('version', { mode: 'number' }).notNull(),
 });
+
+/** Watch rules, as SQLite's (../schema.ts `watchRules`). */
+export const watchRules = pgTable('watch_rules', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  label: text('label').notNull(),
+  productKey: text('product_key').notNull(),
+  slot: text('slot').notNull(),
+  kind: text('kind').notNull(),
+  amountMinor: bigint('amount_minor', { mode: 'number' }),
+  percent: doublePrecision('percent'),
+  direction: text('direction'),
+  spanMs: epochMs('span_ms'),
+  webhookUrl: text('webhook_url'),
+  createdAt: epochMs('created_at').notNull(),
+  firing: boolean('firing').notNull().default(false),
+  lastValue: doublePrecision('last_value'),
+  changedAt: epochMs('changed_at'),
+});
+
+/** The outbox of watch events, as SQLite's (../schema.ts `watchEvents`). */
+export const watchEvents = pgTable(
+  'watch_events',
+  {
+    id: text('id').primaryKey(),
+    ruleId: integer('rule_id').notNull(),
+    createdAt: epochMs('created_at').notNull(),
+    body: text('body').notNull(),
+    webhookUrl: text('webhook_url'),
+    status: text('status').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lastAttemptAt: epochMs('last_attempt_at'),
+    lastError: text('last_error'),
+    deliveredAt: epochMs('delivered_at'),
+  },
+  (t) => [index('watch_events_created_at').on(t.createdAt), index('watch_events_status').on(t.status, t.createdAt)],
+);

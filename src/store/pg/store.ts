@@ -11,6 +11,7 @@ import { createPgPricePointReader } from './price-points.js';
 import { createPgProductRepo } from './products.js';
 import { createPgApiKeyRepo, createPgCalibrationRepo, createPgIngestRunRepo, type VersionedWrite } from './records.js';
 import { createSession } from './session.js';
+import { createPgWatchRepo } from './watches.js';
 
 export async function openPgStore(url: string, options: OpenOptions = {}): Promise<Store> {
   const deadlines = options.deadlines ?? DEADLINE_DEFAULTS.command;
@@ -46,6 +47,7 @@ export async function openPgStore(url: string, options: OpenOptions = {}): Promi
     apiKeys: createPgApiKeyRepo(session, versionedWrite),
     ingestRuns: createPgIngestRunRepo(session),
     calibrations: createPgCalibrationRepo(session, versionedWrite),
+    watches: createPgWatchRepo(session),
     dataVersion: () => watch.current(),
     async inventory() {
       const [counts] = await session.query<{ products: number; observations: number; activeKeys: number }>(

@@ -21,6 +21,7 @@ import { createObservationRepo, type ObservationRepo } from './observation-repo.
 import { createPricePointReader } from './price-points.js';
 import { createPricePointSeriesReader } from './price-point-series.js';
 import { createProductRepo, type ProductRepo } from './product-repo.js';
+import { createWatchRepo } from './watch-repo.js';
 import { createWriteLock } from './write-lock.js';
 
 /** `fn`'s value as a promise, its exception as a rejection: the async face of a synchronous call. */
@@ -53,6 +54,7 @@ export async function openSqliteStore(path: string, options: OpenOptions = {}): 
   const apiKeys = createApiKeyRepo(db);
   const ingestRuns = createIngestRunRepo(db, writeLock);
   const calibrations = createCalibrationRepo(db);
+  const watches = createWatchRepo(db);
   return {
     dialect: 'sqlite',
     location: path,
@@ -92,6 +94,15 @@ export async function openSqliteStore(path: string, options: OpenOptions = {}): 
       insert: (asOf, createdAt, body) => settled(() => calibrations.insert(asOf, createdAt, body)),
       usableAt: (at) => settled(() => calibrations.usableAt(at)),
       all: () => settled(() => calibrations.all()),
+    },
+    watches: {
+      add: (rule, createdAt) => settled(() => watches.add(rule, createdAt)),
+      rules: () => settled(() => watches.rules()),
+      remove: (id) => settled(() => watches.remove(id)),
+      record: (changes) => settled(() => watches.record(changes)),
+      pending: () => settled(() => watches.pending()),
+      delivery: (id, outcome) => settled(() => watches.delivery(id, outcome)),
+      events: (limit, status) => settled(() => watches.events(limit, status)),
     },
     dataVersion: () => dataVersion().get() as number,
     inventory: () => settled(() => inventory().get() as Inventory),
