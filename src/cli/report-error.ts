@@ -1,5 +1,6 @@
 import type { Env } from './context.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
+import { inert } from './format/inert.js';
 
 /**
  * How the CLI reports an error: one stderr line `oracle: <message>` (for a bug in oracle, with
@@ -16,5 +17,5 @@ export function reportError(error: unknown, { stderr, env }: { stderr: NodeJS.Wr
   }
   const message = error instanceof Error ? error.message : String(error);
   const hint = exitCodeFor(error) === EXIT.internal ? '; ORACLE_DEBUG=1 prints where' : '';
-  stderr.write(`oracle: ${message.split('\n')[0]}${hint}\n`);
+  stderr.write(`oracle: ${inert(message.split('\n')[0]!)}${hint}\n`);
 }

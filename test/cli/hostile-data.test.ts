@@ -1,11 +1,14 @@
 /**
  * Hostile data in the catalog (issue 24): keys and names a spreadsheet would evaluate as a
- * formula reach every CSV the CLI writes inert, and raw in --json.
+ * formula reach every CSV the CLI writes inert, and raw in --json; control and format
+ * characters are rejected at ingest and escaped on the terminal whatever is already stored.
  */
+import Database from 'better-sqlite3';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CsvParser } from '../../src/domain/csv.js';
+import { ACTIVE_CHARACTER } from '../../src/domain/inert-text.js';
 import { runOracle } from '../_cli.js';
 import { databaseWith, tempDir, testProduct } from '../_setup.js';
 
@@ -56,5 +59,77 @@ describe('formula cells in CSV output', () => {
     expect(line![head!.indexOf('gain_minor')]).toMatch(/^-\d+$/);
     const json = JSON.parse((await cli('value', collection, '--at', AT, '--json')).stdout);
     expect(json.lines[0].product_key).toBe(FORMULAS[0]);
+  });
+});
+
+/** U+009B (an 8-bit CSI), U+202E (right-to-left override), U+200B (zero width space), ESC. */
+const CSI = '\u009b';
+const RLO = '\u202e';
+
+/** Output a terminal shows as written: no active character but the line breaks. */
+function expectInert(text: string): void {
+  expect(ACTIVE_CHARACTER.test(text.replaceAll('\n', ''))).toBe(false);
+}
+
+describe('control and format characters', () => {
+  let hostile: string;
+  const run = (...args: string[]) => runOracle(['--db', hostile, ...args]);
+
+  beforeAll(async () => {
+    hostile = await databaseWith(
+      [testProduct({ productKey: `evil${CSI}31m`, refsourceId: '9001', productName: `Name${CSI}2J`, subtitle: `4${'\u200b'}/102`, setName: `Set${RLO}txt.exe` })],
+      [1, 2, 3].map((h) => ({ productKey: `evil${CSI}31m`, source: 'ebay', observedAt: AT_MS - h * HOUR, priceMinor: 1_000 + h, grader: 'ungraded', grade: null, externalId: `x-${h}` })),
+    );
+    expect((await run('keys', 'create', '--label', 'ops')).code).toBe(0);
+    const db = new Database(hostile);
+    db.prepare('UPDATE api_keys SET label = ?').run(`ops${RLO}${CSI}`);
+    db.close();
+  });
+
+  it('are rejected at ingest in names, set names and subtitles, naming the code point', async () => {
+    for (const [column, value, name] of [
+      ['product_name', `Char${CSI}izard`, 'U+009B'],
+      ['set_name', `Base${RLO}Set`, 'U+202E'],
+      ['subtitle', `4${'\u2066'}/102`, 'U+2066'],
+      ['product_name', `Pika${'\u0085'}chu`, 'U+0085'],
+    ]) {
+      const catalog = join(dir, 'hostile-catalog.csv');
+      writeFileSync(catalog, `product_key,product_name,${column === 'product_name' ? 'set_name' : column}\nk1,${column === 'product_name' ? value : 'Name'},${column === 'product_name' ? 'S' : value}\n`);
+      const result = await run('ingest', catalog);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain(`${column} must be`);
+      expect(result.stderr).toContain(`${name} is a control or format character`);
+      expectInert(result.stderr);
+    }
+  });
+
+  it('are rejected in a key label, naming the code point', async () => {
+    const result = await run('keys', 'create', '--label', `ops${RLO}`);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('U+202E is a control or format character');
+    expectInert(result.stderr);
+  });
+
+  it.each([
+    ['catalog', ['catalog']],
+    ['catalog --search', ['catalog', '--search', 'evil']],
+    ['price', ['price', `evil${CSI}31m`, '--at', AT]],
+    ['history', ['history', `evil${CSI}31m`, '--to', AT, '--from', '2026-10-14T12:00:00Z', '--every', '6h']],
+    ['keys list', ['keys', 'list']],
+    ['an error line', ['price', `nothing${CSI}here`, '--at', AT]],
+  ])('already stored, are escaped by %s', async (_name, args) => {
+    const result = await run(...args);
+    expectInert(result.stdout);
+    expectInert(result.stderr);
+    expect(`${result.stdout}${result.stderr}`).toContain('\\u{');
+  });
+
+  it('in an echoed CSV column name are escaped', async () => {
+    const collection = join(dir, 'columns.csv');
+    writeFileSync(collection, `product_key,condition,quantity,note${CSI}31m\nk,ungraded,1,x\n`);
+    const result = await run('value', collection, '--at', AT);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('note\\u{9b}31m');
+    expectInert(result.stderr);
   });
 });

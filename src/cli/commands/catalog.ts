@@ -5,6 +5,7 @@ import type { CommandContext } from '../context.js';
 import { renderCatalogTable } from '../format/catalog-table.js';
 import { outputWidth } from '../format/columns.js';
 import { withService } from '../service.js';
+import { inertAll } from '../format/inert.js';
 
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
   const { json, search } = optionsOf(ctx, catalogOptions);
@@ -14,6 +15,6 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
     return 0;
   }
   const entries = await withService(ctx, (service) => (search === undefined ? service.catalog() : service.search(search)));
-  ctx.stdout.write(json ? `${JSON.stringify(catalogBody(entries))}\n` : renderCatalogTable(entries, outputWidth(ctx.stdout)));
+  ctx.stdout.write(json ? `${JSON.stringify(catalogBody(entries))}\n` : renderCatalogTable(inertAll(entries), outputWidth(ctx.stdout)));
   return 0;
 }

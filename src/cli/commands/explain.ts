@@ -7,6 +7,7 @@ import { outputWidth } from '../format/columns.js';
 import { renderEvidence } from '../format/evidence-view.js';
 import { pricingParams, productRef } from '../pricing-options.js';
 import { withService } from '../service.js';
+import { inertAll } from '../format/inert.js';
 
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
   const o = optionsOf(ctx, explainOptions);
@@ -14,6 +15,6 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   const slot = readInput(slotInput, o.slot, '--slot');
   const params = pricingParams(o);
   const evidence = await withService(ctx, async (service) => service.evidence(ref, slot, params, ctx.now));
-  ctx.stdout.write(o.json ? `${JSON.stringify(evidence)}\n` : renderEvidence(evidence, outputWidth(ctx.stdout)));
+  ctx.stdout.write(o.json ? `${JSON.stringify(evidence)}\n` : renderEvidence(inertAll(evidence), outputWidth(ctx.stdout)));
   return 0;
 }

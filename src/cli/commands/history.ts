@@ -6,6 +6,7 @@ import { outputWidth } from '../format/columns.js';
 import { renderHistory, renderHistoryCsv } from '../format/history-view.js';
 import { productRef, seriesParams } from '../pricing-options.js';
 import { withService } from '../service.js';
+import { inertAll } from '../format/inert.js';
 
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
   const o = optionsOf(ctx, historyOptions);
@@ -14,7 +15,7 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   const request = parseHistoryRequest(o, ctx.now, { from: '--from', to: '--to', every: '--every', slots: '--slots' });
   const history = await withService(ctx, (service) => service.history(ref, params, request));
   ctx.stdout.write(
-    o.json ? `${JSON.stringify(history.body)}\n` : o.csv ? renderHistoryCsv(history) : renderHistory(history, outputWidth(ctx.stdout)),
+    o.json ? `${JSON.stringify(history.body)}\n` : o.csv ? renderHistoryCsv(history) : renderHistory(inertAll(history), outputWidth(ctx.stdout)),
   );
   return 0;
 }

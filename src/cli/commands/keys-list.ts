@@ -3,6 +3,7 @@ import { toIsoUtc } from '../../domain/time.js';
 import { keysListOptions, optionsOf } from '../command-options.js';
 import type { CommandContext } from '../context.js';
 import { withService } from '../service.js';
+import { inertAll } from '../format/inert.js';
 
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
   const rows = (await withService(ctx, (service) => service.listKeys())).map((k) => ({
@@ -18,7 +19,7 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
   }
   const { default: Table } = await import('cli-table3');
   const table = new Table({ head: ['id', 'label', 'created', 'last used', 'revoked'], style: { head: [], border: [] } });
-  for (const r of rows) table.push([r.id, r.label, r.created_at, r.last_used_at ?? '-', r.revoked_at ?? '-']);
+  for (const r of inertAll(rows)) table.push([r.id, r.label, r.created_at, r.last_used_at ?? '-', r.revoked_at ?? '-']);
   ctx.stdout.write(`${table.toString()}\n${rows.length} key${rows.length === 1 ? '' : 's'}\n`);
   return 0;
 }

@@ -5,6 +5,7 @@ import { formatChanges } from '../format/change.js';
 import { printBundle } from '../format/print-bundle.js';
 import { pricingParams, productRef } from '../pricing-options.js';
 import { withService } from '../service.js';
+import { inertAll } from '../format/inert.js';
 
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
   const o = optionsOf(ctx, priceOptions);
@@ -16,7 +17,7 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
     return 0;
   }
   const { bundle, changes } = await withService(ctx, (service) => service.priceWithChanges(ref, params, o.extraGrades === true));
-  await printBundle(bundle, false, ctx.stdout);
+  await printBundle(inertAll(bundle), false, ctx.stdout);
   ctx.stdout.write(`change:      ungraded ${formatChanges(changes)}\n`);
   return 0;
 }

@@ -9,6 +9,7 @@ import { outputWidth } from '../format/columns.js';
 import { renderValuation, renderValuationCsv } from '../format/valuation-view.js';
 import { pricingParams } from '../pricing-options.js';
 import { withService } from '../service.js';
+import { inert, inertAll } from '../format/inert.js';
 
 async function readText(path: string, ctx: CommandContext): Promise<string> {
   try {
@@ -28,9 +29,9 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   const { rows, problems } = parseCollectionCsv(await readText(path, ctx), path);
   const valuation = await withService(ctx, (service) => service.value(rows, problems, params));
   ctx.stdout.write(
-    o.json ? `${JSON.stringify(valuation)}\n` : o.csv ? renderValuationCsv(valuation) : renderValuation(valuation, outputWidth(ctx.stdout)),
+    o.json ? `${JSON.stringify(valuation)}\n` : o.csv ? renderValuationCsv(valuation) : renderValuation(inertAll(valuation), outputWidth(ctx.stdout)),
   );
-  for (const p of valuation.problems) ctx.stderr.write(`oracle: ${path}:${p.line}: ${p.reason}\n`);
+  for (const p of valuation.problems) ctx.stderr.write(`oracle: ${inert(`${path}:${p.line}: ${p.reason}`)}\n`);
   if (valuation.problems.length === 0) return EXIT.ok;
   const total = valuation.problems.length + valuation.lines.length;
   ctx.stderr.write(`oracle: ${valuation.problems.length} of ${total} row${total === 1 ? '' : 's'} could not be valued; the others are above\n`);
