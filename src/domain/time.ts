@@ -9,6 +9,14 @@ export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
 const MINUTE_MS = 60_000;
 
+/**
+ * The years a date or instant may name, wherever one is taken (ingest records, release dates,
+ * `--at`, the API's `at` and `date`): four digits, so every instant oracle writes back is an
+ * RFC 3339 date-time (year 0000 is refused by RFC 3339's readers, and `Date` writes years
+ * past 9999 as `+010000`). No card sold before 1000 or after 9999.
+ */
+export const YEAR_RANGE = { min: 1000, max: 9999 } as const;
+
 /** ISO-8601 UTC with milliseconds dropped: 2026-11-22T05:00:00Z. */
 export function toIsoUtc(ms: number): string {
   // toISOString always ends in milliseconds and Z (".sssZ").
@@ -134,6 +142,7 @@ function dayNumber(text: string): number | DateProblem {
   const year = twoDigits(text, 0) * 100 + twoDigits(text, 2);
   const month = twoDigits(text, 5);
   const day = twoDigits(text, 8);
+  if (year < YEAR_RANGE.min) return `${quote(text)} is outside the years ${YEAR_RANGE.min} to ${YEAR_RANGE.max}`;
   if (month < 1 || month > 12) return notADate(text, `there is no month ${text.slice(5, 7)}`);
   const last = daysInMonth(year, month);
   if (day < 1) return notADate(text, `there is no day ${text.slice(8, 10)}`);

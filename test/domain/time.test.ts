@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCalendarDate, parseInstant } from '../../src/domain/time.js';
+import { parseCalendarDate, parseInstant, toUtcDate } from '../../src/domain/time.js';
 
 /** Epoch ms of a UTC date-time, computed by hand-checked arithmetic, not by the parser under test. */
 const utc = (year: number, month: number, day: number, h = 0, m = 0, s = 0, ms = 0) => Date.UTC(year, month - 1, day, h, m, s, ms);
@@ -27,7 +27,7 @@ describe('parseInstant accepts ISO-8601 date-times with a zone', () => {
     ['1970-01-01T00:00:00Z', 0],
     ['1969-12-31T23:59:59Z', -1000],
     ['1999-01-09T00:00:00Z', utc(1999, 1, 9)],
-    ['0001-01-01T00:00:00Z', -62_135_596_800_000],
+    ['1000-01-01T00:00:00Z', -30_610_224_000_000],
     ['9999-12-31T23:59:59Z', 253_402_300_799_000],
   ])('%s is %d', (text, expected) => {
     expect(parseInstant(text)).toBe(expected);
@@ -119,5 +119,17 @@ describe('parseCalendarDate', () => {
     ['', 'must be a date as YYYY-MM-DD (got "")'],
   ])('%j is refused: %s', (text, problem) => {
     expect(parseCalendarDate(text)).toBe(problem);
+  });
+});
+
+describe('the year range (issue 24)', () => {
+  it.each(['0000-01-01T00:00:00Z', '0999-12-31T23:59:59Z', '0001-01-01T00:00:00+00:00'])('parseInstant refuses %s naming the range', (text) => {
+    expect(parseInstant(text)).toBe(`${JSON.stringify(text)} is outside the years 1000 to 9999`);
+  });
+
+  it('parseCalendarDate refuses 0000-01-01 and takes 1000-01-01 and 9999-12-31', () => {
+    expect(parseCalendarDate('0000-01-01')).toBe('"0000-01-01" is outside the years 1000 to 9999');
+    expect(toUtcDate(parseCalendarDate('1000-01-01') as number)).toBe('1000-01-01');
+    expect(toUtcDate(parseCalendarDate('9999-12-31') as number)).toBe('9999-12-31');
   });
 });

@@ -91,6 +91,12 @@ describe('the query string is read whole and strictly (issue 24)', () => {
     expect(body.detail).toBe('unknown query parameter "window_hour": this route takes window_hours, outlier_stddevs, at, extra_grades');
   });
 
+  it('answers 400 to an instant before the year 1000, which has no RFC 3339 window_start', async () => {
+    const { status, body } = await get(`${ROUTES.pricing}?at=0000-01-01T00:00:00Z`);
+    expect(status).toBe(400);
+    expect(body.detail).toContain('"0000-01-01T00:00:00Z" is outside the years 1000 to 9999');
+  });
+
   it('answers 400 to an unknown parameter on a route that takes none', async () => {
     const res = await fetch(`${seeded.server.url}/api/v1/developer/catalog?page=2`, { headers: KEY });
     expect(res.status).toBe(400);
