@@ -10,6 +10,7 @@
  */
 import type { PricingBundle, PricingParams } from '../domain/bundle.js';
 import type { CollectionRow, RowProblem } from '../domain/collection.js';
+import { InvalidParameterError } from '../domain/errors.js';
 import { toIsoUtc } from '../domain/time.js';
 import type { StoredProduct } from '../store/store.js';
 import { confidenceOf, findSlot } from './history.js';
@@ -68,6 +69,16 @@ export interface ProductLookup {
 
 const times = (a: number | null, n: number) => (a === null ? null : a * n);
 
+/**
+ * The largest amount in cents a valuation holds: every line's subtotal, interval and gain and
+ * every total must be at most 2^53 - 1 cents ($90,071,992,547,409.91), where a JSON number is
+ * still an exact integer. A line over it is a problem of its own; totals over it refuse the
+ * collection (exit 2), where they used to print rounded in exponent form.
+ */
+export const MAX_EXACT_CENTS = Number.MAX_SAFE_INTEGER;
+
+const exact = (cents: number | null) => cents === null || Math.abs(cents) <= MAX_EXACT_CENTS;
+
 export async function valueCollection(
   oracle: ProductLookup,
   rows: readonly CollectionRow[],
@@ -93,6 +104,10 @@ export async function valueCollection(
     const price = slot?.price_minor ?? null;
     const confidence = slot === null || price === null ? null : confidenceOf(slot);
     const subtotal = times(price, row.quantity);
+    if (![subtotal, times(confidence?.high_minor ?? null, row.quantity)].every(exact)) {
+      failed.push({ line: row.line, reason: `quantity ${row.quantity} times the unit price is more than ${MAX_EXACT_CENTS} cents, the largest amount oracle adds exactly` });
+      continue;
+    }
     lines.push({
       line: row.line,
       product_key: product.productKey,
@@ -125,7 +140,14 @@ function unpricedReason(condition: string, absent: boolean): string {
 
 function total(lines: readonly ValuedLine[]): ValuationTotal {
   const priced = lines.filter((l) => l.subtotal_minor !== null);
-  const sum = (pick: (l: ValuedLine) => number | null, of: readonly ValuedLine[]) => of.reduce((s, l) => s + (pick(l) ?? 0), 0);
+  // Added as BigInt: a sum past 2^53 would otherwise round silently.
+  const sum = (pick: (l: ValuedLine) => number | null, of: readonly ValuedLine[]) => {
+    const cents = of.reduce((s, l) => s + BigInt(pick(l) ?? 0), 0n);
+    if (cents > BigInt(MAX_EXACT_CENTS) || cents < -BigInt(MAX_EXACT_CENTS)) {
+      throw new InvalidParameterError('collection', `the collection's total is more than ${MAX_EXACT_CENTS} cents, the largest amount oracle adds exactly: value it in parts`);
+    }
+    return Number(cents);
+  };
   const withInterval = priced.every((l) => l.subtotal_low_minor !== null && l.subtotal_high_minor !== null);
   const levels = new Set(priced.map((l) => l.level));
   const withCost = priced.filter((l) => l.cost_basis_minor !== null);

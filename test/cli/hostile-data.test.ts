@@ -133,3 +133,33 @@ describe('control and format characters', () => {
     expectInert(result.stderr);
   });
 });
+
+describe('collection totals past 2^53 cents', () => {
+  const UNIT = 999_999_999_999_999; // the largest price_minor ingest takes (15 digits)
+  let rich: string;
+  beforeAll(async () => {
+    rich = await databaseWith(
+      [testProduct({ productKey: 'grail', refsourceId: '777', productName: 'Grail' })],
+      [1, 2, 3].map((h) => ({ productKey: 'grail', source: 'ebay', observedAt: AT_MS - h * HOUR, priceMinor: UNIT, grader: 'ungraded', grade: null, externalId: `g-${h}` })),
+    );
+  });
+
+  it('a line whose subtotal passes 2^53 cents is a problem of its own, never a rounded number', async () => {
+    const path = join(dir, 'grail-line.csv');
+    writeFileSync(path, 'product_key,condition,quantity\ngrail,ungraded,10\ngrail,ungraded,1\n');
+    const result = await runOracle(['--db', rich, 'value', path, '--at', AT, '--json']);
+    const body = JSON.parse(result.stdout);
+    expect(body.lines).toHaveLength(1);
+    expect(body.total.value_minor).toBe(body.lines[0].unit_price_minor);
+    expect(body.problems).toEqual([{ line: 2, reason: 'quantity 10 times the unit price is more than 9007199254740991 cents, the largest amount oracle adds exactly' }]);
+  });
+
+  it('a total past 2^53 cents is exit 2 naming the bound, not 1.000999999999992e+21', async () => {
+    const path = join(dir, 'grail-total.csv');
+    writeFileSync(path, 'product_key,condition,quantity,cost_basis_minor\ngrail,ungraded,5,1\ngrail,ungraded,5,1\n');
+    const result = await runOracle(['--db', rich, 'value', path, '--at', AT]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("the collection's total is more than 9007199254740991 cents");
+    expect(result.stdout).not.toMatch(/e\+/);
+  });
+});
