@@ -72,5 +72,14 @@ describe.skipIf(TEST_STORE !== 'sqlite')('file modes and read-only databases', (
     expect(writer.stderr).toBe('');
     expect(writer.code).toBe(0);
     for (const side of ['-wal', '-shm']) if (existsSync(`${db}${side}`)) expect(mode(`${db}${side}`) & 0o200).toBe(0o200);
+    // A read-only directory (a read-only mount): the reader cannot make its -shm, and says where and what to do.
+    chmodSync(dir, 0o555);
+    try {
+      const mounted = await asUser(['--db', db, 'catalog']);
+      expect(mounted.code).toBe(1);
+      expect(mounted.stderr).toContain(`the directory of the database is read-only: SQLite needs to create ${db}-shm beside it: make ${dir} writable`);
+    } finally {
+      chmodSync(dir, 0o777);
+    }
   }, 30_000);
 });

@@ -166,6 +166,12 @@ export async function openDatabase(path: string, options: OpenOptions = {}): Pro
     } catch {
       // Closing a half-opened connection can fail too; the open's error is the one to report.
     }
+    const dir = dirname(resolve(path));
+    if (options.readonly === true && path !== ':memory:' && !existsSync(`${path}-shm`) && !writable(dir)) {
+      // A read-only directory or mount: SQLite cannot make the -shm a reader of a WAL database needs.
+      const remedy = `SQLite needs to create ${resolve(path)}-shm beside it: make ${dir} writable, or copy the database to a writable place`;
+      throw unavailable(path, 'the directory of the database is read-only', `: ${remedy}`, error, remedy);
+    }
     const translated = toDatabaseError(error);
     if (translated instanceof DatabaseUnavailableError) {
       throw translated === error ? error : unavailable(path, translated.reason, '', error);
