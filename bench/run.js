@@ -19,6 +19,7 @@ import { historyBenchmark } from './benchmarks/history.js';
 import { ingestBenchmark, prepareIngest } from './benchmarks/ingest.js';
 import { loadBenchmark } from './benchmarks/load.js';
 import { memoryBenchmark, prepareMemory } from './benchmarks/memory.js';
+import { catalogMemoryBenchmark } from './benchmarks/catalog-memory.js';
 import { postgresBenchmark, preparePostgres } from './benchmarks/postgres.js';
 import { preparePricing, pricingBenchmark } from './benchmarks/pricing.js';
 import { sampleDatabase } from './lib/data.js';
@@ -40,6 +41,7 @@ const BENCHMARKS = {
   'cli-start': { run: cliStartBenchmark, prepare: sampleDatabase },
   catalog: { run: catalogBenchmark, prepare: preparePricing },
   memory: { run: memoryBenchmark, prepare: prepareMemory },
+  'catalog-memory': { run: catalogMemoryBenchmark, prepare: async () => undefined },
   history: { run: historyBenchmark, prepare: preparePricing },
   export: { run: exportBenchmark, prepare: preparePricing },
   postgres: { run: postgresBenchmark, prepare: preparePostgres },

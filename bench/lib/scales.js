@@ -14,6 +14,7 @@
  * @property {{ pairs: number }} cliStart
  * @property {{ runs: number }} catalog
  * @property {{ bytes: number, products: number }} memory
+ * @property {{ small: number, big: number }} catalogMemory products of the two catalog ingests whose peak RSS is compared
  * @property {{ rounds: number }} history
  * @property {{ allowance: number }} load the heavy key's allowance (`--rate-limit`): its burst of history requests
  */
@@ -40,6 +41,7 @@ export const SCALES = {
     cliStart: { pairs: 2 },
     catalog: { runs: 2 },
     memory: { bytes: 4 * 1024 ** 2, products: 50 },
+    catalogMemory: { small: 1_000, big: 5_000 },
     history: { rounds: 3 },
     load: { allowance: 4 },
   },
@@ -56,6 +58,7 @@ export const SCALES = {
     cliStart: { pairs: 10 },
     catalog: { runs: 5 },
     memory: { bytes: 200 * 1024 ** 2, products: 1_000 },
+    catalogMemory: { small: 10_000, big: 100_000 },
     history: { rounds: 15 },
     load: { allowance: 20 },
   },
@@ -72,6 +75,7 @@ export const SCALES = {
     cliStart: { pairs: 30 },
     catalog: { runs: 15 },
     memory: { bytes: 2 * 1024 ** 3, products: 10_000 },
+    catalogMemory: { small: 10_000, big: 200_000 },
     history: { rounds: 30 },
     load: { allowance: 120 },
   },

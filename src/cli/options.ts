@@ -12,6 +12,7 @@ import { OUTLIER_STDDEVS, WINDOW_HOURS } from '../domain/bundle.js';
 import { checkedText, refusal, wholeNumber, type InputSchema } from '../domain/input.js';
 import { asOf, instant, outlierStddevs, refsourceId, windowHours } from '../domain/params.js';
 import { UsageError } from './exit-codes.js';
+import { firstActiveCharacter } from '../domain/inert-text.js';
 
 export interface ConfigSpec<T> {
   /** The environment variable read when the flag is absent. */
@@ -81,9 +82,9 @@ export function refuseEmptyFlags(command: Command): void {
 const MAX_LABEL_LENGTH = 100;
 const label = checkedText((raw) => {
   const text = raw?.trim() ?? '';
-  return text === '' || text.length > MAX_LABEL_LENGTH || /[\u0000-\u001f\u007f]/.test(text)
-    ? `must be 1 to ${MAX_LABEL_LENGTH} characters without control characters`
-    : null;
+  const active = firstActiveCharacter(text);
+  if (active !== null) return `must be 1 to ${MAX_LABEL_LENGTH} characters without control characters (${active} is a control or format character)`;
+  return text === '' || text.length > MAX_LABEL_LENGTH ? `must be 1 to ${MAX_LABEL_LENGTH} characters without control characters` : null;
 });
 export const labelOption = () =>
   configOption('--label <name>', 'who or what the key is for', { parse: viaSchema(label, (text) => text.trim()) }).makeOptionMandatory();

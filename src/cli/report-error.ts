@@ -1,6 +1,7 @@
 import { ProductChoiceError } from '../domain/errors.js';
 import type { Env } from './context.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
+import { inert } from './format/inert.js';
 
 /**
  * How the CLI reports an error: one stderr line `oracle: <message>` (for a bug in oracle, with
@@ -17,7 +18,7 @@ export function reportError(error: unknown, { stderr, env }: { stderr: NodeJS.Wr
   }
   const message = error instanceof Error ? error.message : String(error);
   const hint = exitCodeFor(error) === EXIT.internal ? '; ORACLE_DEBUG=1 prints where' : '';
-  stderr.write(`oracle: ${message.split('\n')[0]}${hint}\n`);
+  stderr.write(`oracle: ${inert(message.split('\n')[0]!)}${hint}\n`);
   if (error instanceof ProductChoiceError) stderr.write(choiceTable(error));
 }
 
@@ -26,5 +27,5 @@ function choiceTable(error: ProductChoiceError): string {
   const width = Math.max('product key'.length, ...error.candidates.map((c) => c.product_key.length));
   const rows = [['product key', 'name'], ...error.candidates.map((c) => [c.product_key, [c.product_name, c.set_name, c.printing ?? ''].filter((t) => t !== '').join(' | ')])];
   const more = error.total > error.candidates.length ? `... and ${error.total - error.candidates.length} more\n` : '';
-  return `${rows.map(([key, name]) => `  ${key!.padEnd(width)}  ${name}`).join('\n')}\n${more}`;
+  return `${rows.map(([key, name]) => `  ${inert(key!).padEnd(width)}  ${inert(name!)}`).join('\n')}\n${more}`;
 }

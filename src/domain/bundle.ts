@@ -26,7 +26,7 @@ export interface Slot {
 
 /**
  * A slot's meta: SPEC.md's free-form keys; `basis` and `basis_reason` are the additions every
- * priced slot carries (CONTRACT.md additions 8, docs/methodology.md §6.6).
+ * priced slot carries (CONTRACT.md additions 13, docs/methodology.md §6.6).
  */
 export interface SlotMeta {
   basis?: 'own' | 'estimated';

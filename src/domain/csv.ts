@@ -1,6 +1,8 @@
 /**
  * CSV as oracle reads and writes it (RFC 4180), for every part that does: ingest, the
  * collection file of `oracle value`, the CLI's CSV output and the sample generator.
+ * The CLI's CSV output (export, `value --csv`, `history --csv`) goes through `csvOutputLine`,
+ * which neutralises text a spreadsheet would evaluate as a formula.
  *
  * Reading is a streaming parser written for speed: quoted fields with "" escapes, commas
  * and line breaks inside quotes, CRLF, LF or CR line ends. Text arrives in chunks; an
@@ -151,7 +153,35 @@ export function csvField(value: string): string {
   return NEEDS_QUOTES.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
 
-/** One CSV line (without the line end) from field values. */
+/** One CSV line (without the line end) of raw values: a data file oracle reads back (the sample generator's). */
 export function csvLine(values: readonly string[]): string {
   return values.map(csvField).join(',');
+}
+
+/**
+ * A cell of a CSV a person may open in a spreadsheet: text (names, keys, dates), a number (cents,
+ * counts), or nothing (null or undefined, an empty cell).
+ */
+export type CsvCell = string | number | null | undefined;
+
+/**
+ * First characters that make a spreadsheet evaluate a text cell as a formula (OWASP "CSV
+ * Injection": `=`, `+`, `-`, `@`, tab, carriage return).
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * A text cell made inert for a spreadsheet: one that starts like a formula gets a leading `'`,
+ * as OWASP recommends, so Excel, LibreOffice and Google Sheets show it as text. Numbers are
+ * written as they are (a negative gain stays `-500`): only text can carry a formula.
+ */
+export function inertCsvCell(cell: CsvCell): string {
+  if (cell === null || cell === undefined) return '';
+  if (typeof cell === 'number') return csvField(String(cell));
+  return csvField(FORMULA_START.test(cell) ? `'${cell}` : cell);
+}
+
+/** One line (without the line end) of a CSV the CLI writes for people: every text cell inert. */
+export function csvOutputLine(cells: readonly CsvCell[]): string {
+  return cells.map(inertCsvCell).join(',');
 }

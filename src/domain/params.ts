@@ -54,7 +54,7 @@ export const instant = checkedText((raw) => {
 
 /** Years 1000-9999 that are leap years (divisible by 4, centuries only when divisible by 400). */
 const LEAP_YEAR = '(?:[1-9][0-9](?:0[48]|[2468][048]|[13579][26])|(?:[2468][048]|[13579][26])00)';
-/** A real date of years 1000-9999 (time.ts YEARS), as a pattern. */
+/** A real date of years 1000-9999 (time.ts YEAR_RANGE), as a pattern. */
 const REAL_DATE =
   `(?:[1-9][0-9]{3}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|${LEAP_YEAR}-02-29)`;
 /**

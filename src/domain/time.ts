@@ -9,6 +9,14 @@ export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
 const MINUTE_MS = 60_000;
 
+/**
+ * The years a date or instant may name, wherever one is taken (ingest records, release dates,
+ * `--at`, the API's `at` and `date`): four digits, so every instant oracle writes back is an
+ * RFC 3339 date-time (year 0000 is refused by RFC 3339's readers, and `Date` writes years
+ * past 9999 as `+010000`). No card sold before 1000 or after 9999.
+ */
+export const YEAR_RANGE = { min: 1000, max: 9999 } as const;
+
 /** ISO-8601 UTC with milliseconds dropped: 2026-11-22T05:00:00Z. */
 export function toIsoUtc(ms: number): string {
   // toISOString always ends in milliseconds and Z (".sssZ").
@@ -134,6 +142,7 @@ function dayNumber(text: string): number | DateProblem {
   const year = twoDigits(text, 0) * 100 + twoDigits(text, 2);
   const month = twoDigits(text, 5);
   const day = twoDigits(text, 8);
+  if (year < YEAR_RANGE.min) return `${quote(text)} is outside the years ${YEAR_RANGE.min} to ${YEAR_RANGE.max}`;
   if (month < 1 || month > 12) return notADate(text, `there is no month ${text.slice(5, 7)}`);
   const last = daysInMonth(year, month);
   if (day < 1) return notADate(text, `there is no day ${text.slice(8, 10)}`);
@@ -176,9 +185,6 @@ export function spanLength(text: string): number | null {
   return span === null ? null : Number(span[1]) * SPAN_UNITS[span[2]!.toLowerCase()]!;
 }
 
-/** The years an instant may be written in: four digits, and none before 1000 (a typo for a recent year). */
-export const YEARS = { min: 1000, max: 9999 } as const;
-
 /** What parseInstantInput takes, for messages. */
 export const INSTANT_INPUT_HELP =
   'an ISO-8601 date-time with Z or an offset (2026-10-28T12:00:00Z), a date alone (2026-10-28), a span before now (30d, 12h, 2w) or now';
@@ -188,7 +194,7 @@ export const INSTANT_INPUT_HELP =
  * `--to`, `--observed-at`; API `at`, `from`, `to`): `now` (any case); a span before `now`
  * (`30d`, `12h`, `2w`, `30d ago`); a date alone (`2026-10-28`), the instant `day` says (DayEdge);
  * or an ISO-8601 instant with its zone, as parseInstant reads it. A date that does not exist is
- * refused, never shifted, and so is a year before 1000. Whether the text is taken does not
+ * refused, never shifted, and so is a year outside YEAR_RANGE. Whether the text is taken does not
  * depend on `now`, so a schema, which has no clock, can check the form with any `now`.
  * Returns the epoch ms, or the problem.
  */
@@ -198,9 +204,6 @@ export function parseInstantInput(text: string, now: number, day: DayEdge = 'end
   const span = spanLength(lower);
   if (span !== null) return now - span;
   const dated = text.length >= 10 && isDateShape(text);
-  if (dated && twoDigits(text, 0) * 100 + twoDigits(text, 2) < YEARS.min) {
-    return `${quote(text)} is out of range: the year must be ${YEARS.min} to ${YEARS.max}`;
-  }
   if (dated && text.length === 10) {
     const start = dayNumber(text);
     if (typeof start === 'string') return start;

@@ -20,6 +20,7 @@ import { createCors, type Cors } from './cors.js';
 import { authenticate } from './auth.js';
 import { httpFailure, MalformedRequestError, RateLimitedError, ReadOnlyError, RouteNotFoundError } from './errors.js';
 import { inputParser } from './input.js';
+import { checkPath, readQuery } from './query.js';
 import { createKeyCache, createKeySession, type KeySession } from './key-cache.js';
 import { BEARER_CHALLENGE } from './schemas.js';
 import type { ServerMetrics } from './metrics.js';
@@ -153,6 +154,7 @@ export function createServer(deps: ServerDeps, options: ServerOptions): OracleSe
   function handlerFor(route: Route) {
     const parseParams = inputParser(route.pathParams);
     const parseQuery = inputParser(route.query);
+    const queryNames = Object.keys(route.query?.shape ?? {});
     return async (req: Request, res: ServerResponse) => {
       const started = performance.now();
       const at = now();
@@ -176,7 +178,9 @@ export function createServer(deps: ServerDeps, options: ServerOptions): OracleSe
             headers['ratelimit-reset'] = String(decision.resetSeconds);
             if (!decision.allowed) throw new RateLimitedError(decision.retryAfterSeconds);
           }
-          const body = await route.handle({ params: parseParams(req.params) as never, query: parseQuery(req.query) as never, now: at, oracle, cache });
+          checkPath(req.path);
+          const query = parseQuery(readQuery(req.search ?? '', queryNames));
+          const body = await route.handle({ params: parseParams(req.params) as never, query: query as never, now: at, oracle, cache });
           send(req, res, 200, body, headers, route.contentType);
         }
       } catch (error) {

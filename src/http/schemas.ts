@@ -164,7 +164,7 @@ export const BEARER_CHALLENGE = 'Bearer realm="oracle"';
 /** The named response schemas: `components.schemas` of the OpenAPI document. */
 export const apiComponents = z.registry<{ id: string }>();
 
-/** A slot's meta: SPEC.md's free-form keys, with the additions documented here (CONTRACT.md additions 8). */
+/** A slot's meta: SPEC.md's free-form keys, with the additions documented here (CONTRACT.md additions 13). */
 const slotMeta = z
   .object({
     basis: z.enum(['own', 'estimated']).optional().meta({

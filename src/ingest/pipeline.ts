@@ -10,7 +10,7 @@
 import { DatabaseBusyError, InputError, SourceUnreadableError } from '../domain/errors.js';
 import type { Store } from '../store/store.js';
 import { csvReader, csvRowOptions, isCanonicalObservations, jsonReader, type ReadOptions, type Reader } from './container-readers.js';
-import { GzipCorruptError, IngestInterruptedError } from './errors.js';
+import { GzipCorruptError, IngestInterruptedError, IngestStoppedError, writeFailureOf } from './errors.js';
 import { chooseContainer } from './formats/detect.js';
 import { isTcgcsvEnvelope, tcgplayerPricesFormat } from './formats/tcgplayer-prices.js';
 import type { RecordKind } from './formats/types.js';
@@ -205,6 +205,14 @@ export async function ingestSource(store: Store, spec: string, options: IngestOp
     } catch {
       await abandonQuietly(writer);
     }
+    const writeFailure = writeFailureOf(error);
+    if (writeFailure !== null) {
+      const committed = `${writer.counts.inserted.toLocaleString('en-US')} record${writer.counts.inserted === 1 ? '' : 's'} committed`;
+      error = new IngestStoppedError(
+        `${name}:${reader?.line() ?? 1}: the database could not be written (${writeFailure}: is the disk full?); ${committed}, free some space and run the same command again to complete`,
+        { reason: 'the database file cannot be written', cause: error },
+      );
+    }
     try {
       const id = await startRun(options.kind ?? 'unknown', format);
       const status = error instanceof IngestInterruptedError ? 'interrupted' : 'failed';
@@ -243,7 +251,8 @@ export async function ingestSource(store: Store, spec: string, options: IngestOp
 
 /** Failures of the source itself: they end that source only. */
 function isSourceFailure(error: unknown): error is Error {
-  return error instanceof InputError || error instanceof SourceUnreadableError || error instanceof GzipCorruptError;
+  // IngestStoppedError too: its source gets its summary line; ingestAll then stops.
+  return error instanceof InputError || error instanceof SourceUnreadableError || error instanceof GzipCorruptError || error instanceof IngestStoppedError;
 }
 
 /** The error of a run stopped by a signal (the abort reason names it, e.g. 'SIGTERM'). */

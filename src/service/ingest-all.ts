@@ -1,4 +1,5 @@
 /** `oracle ingest`'s one call: every source in turn into the store, each result reported as its source ends. */
+import { IngestStoppedError } from '../ingest/errors.js';
 import type { IngestOptions, IngestResult } from '../ingest/pipeline.js';
 import type { Store } from '../store/store.js';
 
@@ -27,6 +28,8 @@ export async function ingestAll(store: Store, sources: readonly string[], { reje
       const result = await ingestSource(store, source, { ...options, rejects });
       results.push(result);
       onResult?.(result);
+      // The database cannot be written: the next sources could not be either.
+      if (result.failure instanceof IngestStoppedError) break;
     }
     return results;
   } finally {

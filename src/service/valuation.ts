@@ -81,6 +81,16 @@ export function exactCents(value: bigint): number {
 
 const times = (a: number | null, n: number) => (a === null ? null : exactCents(BigInt(a) * BigInt(n)));
 
+/**
+ * The largest amount in cents a valuation holds: every line's subtotal, interval and gain and
+ * every total must be at most 2^53 - 1 cents ($90,071,992,547,409.91), where a JSON number is
+ * still an exact integer. A line over it is a problem of its own; totals over it refuse the
+ * collection (exit 2), where they used to print rounded in exponent form.
+ */
+export const MAX_EXACT_CENTS = Number.MAX_SAFE_INTEGER;
+
+const exact = (cents: number | null) => cents === null || Math.abs(cents) <= MAX_EXACT_CENTS;
+
 export async function valueCollection(
   oracle: ProductLookup,
   rows: readonly CollectionRow[],
@@ -106,6 +116,10 @@ export async function valueCollection(
     const price = slot?.price_minor ?? null;
     const confidence = slot === null || price === null ? null : confidenceOf(slot);
     const subtotal = times(price, row.quantity);
+    if (![subtotal, times(confidence?.high_minor ?? null, row.quantity)].every(exact)) {
+      failed.push({ line: row.line, reason: `quantity ${row.quantity} times the unit price is more than ${MAX_EXACT_CENTS} cents, the largest amount oracle adds exactly` });
+      continue;
+    }
     lines.push({
       line: row.line,
       product_key: product.productKey,

@@ -408,3 +408,23 @@ describe('oracle ingest with a bug in a feed mapper', () => {
     expect(debug.stderr).toMatch(/\nCaused by: TypeError: Cannot read properties of undefined \(reading 'trim'\)\n {4}at .*buggy-worker-preload\.cjs:\d+/);
   });
 });
+
+describe.skipIf(TEST_STORE !== 'sqlite')('oracle ingest when the database file cannot grow (issue 24, 7)', () => {
+  it('names the source and line, what was committed and the re-run, prints the failed summary and records the true counts', async () => {
+    const path = await freshDbWithCatalog();
+    const file = join(dir, 'full-disk.csv');
+    writeFileSync(file, observations(20_000, 'full'));
+    // A real write failure from the kernel: RLIMIT_FSIZE (512-byte blocks) makes a write past 512 KiB fail with
+    // EFBIG, as a full disk fails with ENOSPC (SIGXFSZ ignored so the write returns the error; root is bound too).
+    const limited = await runCommand('sh', ['-c', `trap '' XFSZ; ulimit -f 1024; exec "${process.execPath}" "${BIN}" --db "${path}" ingest "${file}"`]);
+    expect(limited.code).toBe(1);
+    expect(limited.stdout).toMatch(new RegExp(`^failed ${file}: read [\\d,]+, inserted 0, `));
+    expect(limited.stderr).toMatch(
+      new RegExp(`^oracle: ${file}:\\d+: the database could not be written \\(.+: is the disk full\\?\\); 0 records committed, free some space and run the same command again to complete\\n$`),
+    );
+    expect(await query(path, "SELECT status, inserted_count FROM ingest_runs WHERE source LIKE '%full-disk.csv'")).toEqual({ status: 'failed', inserted_count: 0 });
+    const again = await runOracle(['--db', path, 'ingest', file]);
+    expect(again.code).toBe(0);
+    expect(await observationCount(path)).toBe(20_000);
+  }, 60_000);
+});

@@ -82,10 +82,15 @@ describe('oracle keys', () => {
     expect(again.stderr).toMatch(/^oracle: no active API key has id/);
   });
 
-  it.each([['  '], ['x'.repeat(101)], ['tab\there'], ['bell\u0007']])('rejects the label %j with exit 2, storing nothing', async (label) => {
+  it.each([
+    ['  ', ''],
+    ['x'.repeat(101), ''],
+    ['tab\there', ' (U+0009 is a control or format character)'],
+    ['bell\u0007', ' (U+0007 is a control or format character)'],
+  ])('rejects the label %j with exit 2, storing nothing', async (label, named) => {
     const before = await selectRows(db, 'SELECT id FROM api_keys');
     const { code, stdout, stderr } = await oracle(['--db', db, 'keys', 'create', '--label', label]);
-    expect({ code, stdout, stderr }).toEqual({ code: 2, stdout: '', stderr: 'oracle: --label must be 1 to 100 characters without control characters\n' });
+    expect({ code, stdout, stderr }).toEqual({ code: 2, stdout: '', stderr: `oracle: --label must be 1 to 100 characters without control characters${named}\n` });
     expect(await selectRows(db, 'SELECT id FROM api_keys')).toEqual(before);
   });
 

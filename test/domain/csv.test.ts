@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { csvField, csvLine, CsvParser } from '../../src/domain/csv.js';
+import { csvField, csvLine, csvOutputLine, CsvParser } from '../../src/domain/csv.js';
 import { InputError } from '../../src/domain/errors.js';
 
 function parse(chunks: string[], max?: number): [string[], number][] {
@@ -88,5 +88,21 @@ describe('CSV writing', () => {
         expect(parse([text]).map(([fields]) => fields)).toEqual(rows);
       }),
     );
+  });
+});
+
+describe('csvOutputLine', () => {
+  it.each([
+    ['=1+1', "'=1+1"],
+    ['+cmd', "'+cmd"],
+    ['-1+1', "'-1+1"],
+    ['@SUM(A1)', "'@SUM(A1)"],
+    ['\tx', "'\tx"],
+    ['\r=1', `"'\r=1"`],
+    ['a=1', 'a=1'],
+    [-500, '-500'],
+    [null, ''],
+  ])('writes %j as %j', (cell, expected) => {
+    expect(csvOutputLine([cell])).toBe(expected);
   });
 });

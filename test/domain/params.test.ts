@@ -88,7 +88,7 @@ describe('as-of time', () => {
     ['2026-11-01T00:00', /^--at "2026-11-01T00:00" has no time zone/],
     ['yesterday', /^--at must be an ISO-8601 date-time with Z or an offset \(2026-10-28T12:00:00Z\), a date alone \(2026-10-28\), a span before now \(30d, 12h, 2w\) or now \(got "yesterday"\)$/],
     ['2026-11-23', /^--at "2026-11-23" is in the future \(now is 2026-11-22T05:30:00Z\)/],
-    ['0999-01-01', /^--at "0999-01-01" is out of range: the year must be 1000 to 9999$/],
+    ['0999-01-01', /^--at "0999-01-01" is outside the years 1000 to 9999$/],
     ['2026-02-30T00:00:00Z', /^--at "2026-02-30T00:00:00Z" is not a real date: February 2026 has 28 days$/],
     ['2026-11-01T24:00:00Z', /^--at "2026-11-01T24:00:00Z" is not a real time: there is no hour 24/],
     ['2026-11-22T05:30:01Z', /^--at "2026-11-22T05:30:01Z" is in the future \(now is 2026-11-22T05:30:00Z\)/],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DAY_MS, HOUR_MS, parseCalendarDate, parseInstant, parseInstantInput } from '../../src/domain/time.js';
+import { DAY_MS, HOUR_MS, parseCalendarDate, parseInstant, parseInstantInput, toUtcDate } from '../../src/domain/time.js';
 
 /** Epoch ms of a UTC date-time, computed by hand-checked arithmetic, not by the parser under test. */
 const utc = (year: number, month: number, day: number, h = 0, m = 0, s = 0, ms = 0) => Date.UTC(year, month - 1, day, h, m, s, ms);
@@ -27,7 +27,7 @@ describe('parseInstant accepts ISO-8601 date-times with a zone', () => {
     ['1970-01-01T00:00:00Z', 0],
     ['1969-12-31T23:59:59Z', -1000],
     ['1999-01-09T00:00:00Z', utc(1999, 1, 9)],
-    ['0001-01-01T00:00:00Z', -62_135_596_800_000],
+    ['1000-01-01T00:00:00Z', -30_610_224_000_000],
     ['9999-12-31T23:59:59Z', 253_402_300_799_000],
   ])('%s is %d', (text, expected) => {
     expect(parseInstant(text)).toBe(expected);
@@ -159,8 +159,8 @@ describe('parseInstantInput reads instants as people write them', () => {
     ['2025-02-29', '"2025-02-29" is not a real date: February 2025 has 28 days'],
     ['2026-13-01', '"2026-13-01" is not a real date: there is no month 13'],
     ['2026-02-30T00:00:00Z', '"2026-02-30T00:00:00Z" is not a real date: February 2026 has 28 days'],
-    ['0999-12-31', '"0999-12-31" is out of range: the year must be 1000 to 9999'],
-    ['0026-11-01T00:00:00Z', '"0026-11-01T00:00:00Z" is out of range: the year must be 1000 to 9999'],
+    ['0999-12-31', '"0999-12-31" is outside the years 1000 to 9999'],
+    ['0026-11-01T00:00:00Z', '"0026-11-01T00:00:00Z" is outside the years 1000 to 9999'],
     ['2026-11-01T00:00:00', '"2026-11-01T00:00:00" has no time zone: add Z or an offset (a local time is ambiguous)'],
     ['yesterday', 'must be an ISO-8601 date-time with Z or an offset (2026-10-28T12:00:00Z), a date alone (2026-10-28), a span before now (30d, 12h, 2w) or now (got "yesterday")'],
     ['30', 'must be an ISO-8601 date-time with Z or an offset (2026-10-28T12:00:00Z), a date alone (2026-10-28), a span before now (30d, 12h, 2w) or now (got "30")'],
@@ -176,5 +176,17 @@ describe('parseInstantInput reads instants as people write them', () => {
     for (const text of ['now', '30d', '2026-10-28', '2026-11-27', '2026-02-30', 'yesterday', '2026-11-01T00:00:00Z']) {
       expect(typeof parseInstantInput(text, 0)).toBe(typeof parseInstantInput(text, NOW));
     }
+  });
+});
+
+describe('the year range (issue 24)', () => {
+  it.each(['0000-01-01T00:00:00Z', '0999-12-31T23:59:59Z', '0001-01-01T00:00:00+00:00'])('parseInstant refuses %s naming the range', (text) => {
+    expect(parseInstant(text)).toBe(`${JSON.stringify(text)} is outside the years 1000 to 9999`);
+  });
+
+  it('parseCalendarDate refuses 0000-01-01 and takes 1000-01-01 and 9999-12-31', () => {
+    expect(parseCalendarDate('0000-01-01')).toBe('"0000-01-01" is outside the years 1000 to 9999');
+    expect(toUtcDate(parseCalendarDate('1000-01-01') as number)).toBe('1000-01-01');
+    expect(toUtcDate(parseCalendarDate('9999-12-31') as number)).toBe('9999-12-31');
   });
 });

@@ -83,3 +83,40 @@ describe('snapshot dates that do not exist', () => {
   });
 });
 
+
+describe('the query string is read whole and strictly (issue 24)', () => {
+  it('answers 400 naming an unknown parameter instead of pricing the default window', async () => {
+    const { status, body } = await get(`${ROUTES.pricing}?window_hour=48`);
+    expect(status).toBe(400);
+    expect(body.detail).toBe('unknown query parameter "window_hour": this route takes window_hours, outlier_stddevs, at, extra_grades');
+  });
+
+  it('answers 400 to an instant before the year 1000, which has no RFC 3339 window_start', async () => {
+    const { status, body } = await get(`${ROUTES.pricing}?at=0000-01-01T00:00:00Z`);
+    expect(status).toBe(400);
+    expect(body.detail).toContain('"0000-01-01T00:00:00Z" is outside the years 1000 to 9999');
+  });
+
+  it('answers 400 to an unknown parameter on a route that takes none', async () => {
+    const res = await fetch(`${seeded.server.url}/api/v1/developer/catalog?page=2`, { headers: KEY });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { detail: string }).detail).toBe('unknown query parameter "page": this route takes no query parameters');
+  });
+
+  it('answers 400 to more parameters than it reads, instead of dropping those after the 1,000th', async () => {
+    const padding = Array.from({ length: 1000 }, () => 'window_hours=24').join('&');
+    const { status, body } = await get(`${ROUTES.pricing}?${padding}&window_hours=48`);
+    expect(status).toBe(400);
+    expect(body.detail).toBe('too many query parameters: 1,001 (at most 64)');
+  });
+
+  it.each([
+    ['a search q', '/api/v1/developer/catalog/search?q=%FF%FE', 'q is not valid UTF-8 percent-encoding'],
+    ['a parameter name', `${ROUTES.pricing}?%C3=1`, 'a query parameter name is not valid UTF-8 percent-encoding'],
+    ['a product key in the path', '/api/v1/developer/pricing/%FF', 'the path is not valid UTF-8 percent-encoding'],
+  ])('answers 400 to invalid UTF-8 in %s', async (_where, path, detail) => {
+    const { status, body } = await get(path);
+    expect(status).toBe(400);
+    expect(body.detail).toBe(detail);
+  });
+});

@@ -4,6 +4,7 @@ import { catalogOptions, optionsOf } from '../command-options.js';
 import type { CommandContext } from '../context.js';
 import { renderCatalogTable } from '../format/catalog-table.js';
 import { withService } from '../service.js';
+import { inertAll } from '../format/inert.js';
 
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
   const { json, search } = optionsOf(ctx, catalogOptions);
@@ -17,6 +18,6 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
   );
   // On stderr, so the table or the JSON stays what a pipe reads.
   if (didYouMean !== null) ctx.stderr.write(`oracle: no product matches ${JSON.stringify(search)}; did you mean ${JSON.stringify(didYouMean)}? Its matches:\n`);
-  ctx.stdout.write(json ? `${JSON.stringify(catalogBody(entries))}\n` : renderCatalogTable(entries, ctx.terminal.width));
+  ctx.stdout.write(json ? `${JSON.stringify(catalogBody(entries))}\n` : renderCatalogTable(inertAll(entries), ctx.terminal.width));
   return 0;
 }

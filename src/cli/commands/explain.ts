@@ -6,6 +6,7 @@ import type { CommandContext } from '../context.js';
 import { renderEvidence } from '../format/evidence-view.js';
 import { pricingParams, productRef } from '../pricing-options.js';
 import { withService } from '../service.js';
+import { inertAll } from '../format/inert.js';
 
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
   const o = optionsOf(ctx, explainOptions);
@@ -13,6 +14,6 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   const slot = readInput(slotInput, o.slot, '--slot');
   const params = pricingParams(o);
   const evidence = await withService(ctx, async (service) => service.evidence(ref, slot, params, ctx.now));
-  ctx.stdout.write(o.json ? `${JSON.stringify(evidence)}\n` : renderEvidence(evidence, ctx.terminal));
+  ctx.stdout.write(o.json ? `${JSON.stringify(evidence)}\n` : renderEvidence(inertAll(evidence), ctx.terminal));
   return 0;
 }

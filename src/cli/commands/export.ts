@@ -22,7 +22,8 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
   const format = o.format;
   const params = pricingParams(o);
   const partial = o.out === undefined ? undefined : `${o.out}.partial`;
-  const out: NodeJS.WritableStream = partial === undefined ? ctx.stdout : createWriteStream(partial);
+  // 0600 like the database: an export is the database's data (the umask may take more away).
+  const out: NodeJS.WritableStream = partial === undefined ? ctx.stdout : createWriteStream(partial, { mode: 0o600 });
   const write = async (text: string) => {
     if (!out.write(text)) await once(out, 'drain');
   };

@@ -5,6 +5,7 @@ import type { CommandContext } from '../context.js';
 import { renderHistory, renderHistoryCsv } from '../format/history-view.js';
 import { productRef, seriesParams } from '../pricing-options.js';
 import { withService } from '../service.js';
+import { inertAll } from '../format/inert.js';
 
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
   const o = optionsOf(ctx, historyOptions);
@@ -13,7 +14,7 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   const request = parseHistoryRequest(o, ctx.now, { from: '--from', to: '--to', every: '--every', slots: '--slots' });
   const history = await withService(ctx, (service) => service.history(ref, params, request));
   ctx.stdout.write(
-    o.json ? `${JSON.stringify(history.body)}\n` : o.csv ? renderHistoryCsv(history) : renderHistory(history, ctx.terminal),
+    o.json ? `${JSON.stringify(history.body)}\n` : o.csv ? renderHistoryCsv(history) : renderHistory(inertAll(history), ctx.terminal),
   );
   return 0;
 }

@@ -14,6 +14,7 @@ import type { CommandContext } from '../context.js';
 import { EXIT, exitCodeFor, UsageError, worseExit } from '../exit-codes.js';
 import { reportError } from '../report-error.js';
 import { withService } from '../service.js';
+import { inert } from '../format/inert.js';
 
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
   const sources = args[0] as string[];
@@ -60,7 +61,7 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
       const first = result.firstReject as { line: number; reason: string };
       ctx.stderr.write(
         `oracle: ${result.source}:${first.line}: ${count(result.counts.rejected)} record${result.counts.rejected === 1 ? '' : 's'} rejected, ` +
-          `more than --max-rejects ${maxRejects}${flags.rejects ? ` (see ${flags.rejects})` : ''}; first: ${first.reason}\n`,
+          `more than --max-rejects ${maxRejects}${flags.rejects ? ` (see ${flags.rejects})` : ''}; first: ${inert(first.reason)}\n`,
       );
       code = worseExit(code, EXIT.tooManyRejects);
     }

@@ -6,6 +6,7 @@ import { printBundle } from '../format/print-bundle.js';
 import { wrapLine } from '../format/terminal.js';
 import { pricingParams, productRef } from '../pricing-options.js';
 import { withService } from '../service.js';
+import { inertAll } from '../format/inert.js';
 
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
   const o = optionsOf(ctx, priceOptions);
@@ -17,7 +18,7 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
     return 0;
   }
   const { bundle, changes } = await withService(ctx, (service) => service.priceWithChanges(ref, params, o.extraGrades === true));
-  printBundle(bundle, false, ctx.stdout, ctx.terminal);
+  printBundle(inertAll(bundle), false, ctx.stdout, ctx.terminal);
   ctx.stdout.write(`${wrapLine(`change:      ungraded ${formatChanges(changes, ctx.terminal.colour)}`, ctx.terminal.width).join('\n')}\n`);
   return 0;
 }

@@ -10,6 +10,7 @@ import { renderValuation, renderValuationCsv } from '../format/valuation-view.js
 import { renderValuationHistory, renderValuationHistoryCsv } from '../format/valuation-history-view.js';
 import { pricingParams, seriesParams } from '../pricing-options.js';
 import { withService } from '../service.js';
+import { inert, inertAll } from '../format/inert.js';
 
 async function readText(path: string, ctx: CommandContext): Promise<string> {
   try {
@@ -33,17 +34,17 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   if (request === null) {
     const valuation = await withService(ctx, (service) => service.value(rows, problems, params));
     ctx.stdout.write(
-      o.json ? `${JSON.stringify(valuation)}\n` : o.csv ? renderValuationCsv(valuation) : renderValuation(valuation, ctx.terminal),
+      o.json ? `${JSON.stringify(valuation)}\n` : o.csv ? renderValuationCsv(valuation) : renderValuation(inertAll(valuation), ctx.terminal),
     );
     valued = { problems: valuation.problems, lines: valuation.lines.length };
   } else {
     const history = await withService(ctx, (service) => service.valueHistory(rows, problems, seriesParams(o), request));
     ctx.stdout.write(
-      o.json ? `${JSON.stringify(history)}\n` : o.csv ? renderValuationHistoryCsv(history) : renderValuationHistory(history, ctx.terminal),
+      o.json ? `${JSON.stringify(history)}\n` : o.csv ? renderValuationHistoryCsv(history) : renderValuationHistory(inertAll(history), ctx.terminal),
     );
     valued = { problems: history.problems, lines: history.lines };
   }
-  for (const p of valued.problems) ctx.stderr.write(`oracle: ${path}:${p.line}: ${p.reason}\n`);
+  for (const p of valued.problems) ctx.stderr.write(`oracle: ${inert(`${path}:${p.line}: ${p.reason}`)}\n`);
   if (valued.problems.length === 0) return EXIT.ok;
   const total = valued.problems.length + valued.lines;
   ctx.stderr.write(`oracle: ${valued.problems.length} of ${total} row${total === 1 ? '' : 's'} could not be valued; the others are above\n`);

@@ -4,14 +4,11 @@
  */
 import type { PricingBundle } from '../../domain/bundle.js';
 import { SLOT_KEYS } from '../../domain/history.js';
-import { csvLine } from '../../domain/csv.js';
+import { csvOutputLine, type CsvCell } from '../../domain/csv.js';
 import { confidenceOf, slotOf } from '../../service/history.js';
 
 /** The `--format` choices of oracle export (program.ts). */
 export type ExportFormat = 'ndjson' | 'csv';
-
-/** A cell's text: empty for null. */
-export const cellText = (value: unknown) => (value === null || value === undefined ? '' : String(value));
 
 export function exportHeader(format: ExportFormat): string {
   if (format === 'ndjson') return '';
@@ -21,11 +18,11 @@ export function exportHeader(format: ExportFormat): string {
 
 export function exportRow(bundle: PricingBundle, format: ExportFormat): string {
   if (format === 'ndjson') return `${JSON.stringify(bundle)}\n`;
-  const cells: (string | number | null)[] = [bundle.product_key, bundle.id, bundle.ungraded.window_end];
+  const cells: CsvCell[] = [bundle.product_key, bundle.id, bundle.ungraded.window_end];
   for (const key of SLOT_KEYS) {
     const slot = slotOf(bundle, key);
     const c = confidenceOf(slot);
     cells.push(slot.price_minor, c?.low_minor ?? null, c?.high_minor ?? null);
   }
-  return `${csvLine(cells.map(cellText))}\n`;
+  return `${csvOutputLine(cells)}\n`;
 }

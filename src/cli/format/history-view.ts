@@ -5,6 +5,7 @@
  */
 import asciichart from 'asciichart';
 import type { History, HistoryValue, PricedAt } from '../../service/history.js';
+import { csvOutputLine } from '../../domain/csv.js';
 import { formatChanges, formatInterval } from './change.js';
 import { variantWords } from './identity.js';
 import { formatUsd } from './money.js';
@@ -108,8 +109,8 @@ export function renderHistoryCsv(history: History): string {
     p.at,
     ...body.slots.flatMap((s) => {
       const v = p[s] as HistoryValue;
-      return [v.price_minor ?? '', v.confidence?.low_minor ?? '', v.confidence?.high_minor ?? ''];
+      return [v.price_minor, v.confidence?.low_minor, v.confidence?.high_minor];
     }),
   ]);
-  return `${[head, ...rows].map((r) => r.join(',')).join('\n')}\n`;
+  return `${[head, ...rows].map(csvOutputLine).join('\n')}\n`;
 }

@@ -2,12 +2,11 @@
  * `oracle sales` for people (the observations newest first, kept or why not, fitted to the
  * terminal) and as CSV (every field, the reason in full).
  */
-import { csvLine } from '../../domain/csv.js';
+import { csvOutputLine } from '../../domain/csv.js';
 import type { EvidencePoint } from '../../domain/evidence.js';
 import type { SalesBody } from '../../domain/sales.js';
 import { conditionLabel } from '../../domain/conditions.js';
 import { fitColumns } from './columns.js';
-import { cellText } from './export-rows.js';
 import { formatUsd } from './money.js';
 
 /** A reason in a few words: its code in words, and an outlier's z (the whole reason is in --json and --csv). */
@@ -53,6 +52,6 @@ const CSV_COLUMNS = ['observed_at', 'condition', 'source', 'price_minor', 'kept'
 
 /** One row per observation listed, newest first. */
 export function renderSalesCsv(body: SalesBody): string {
-  const rows = body.sales.map((p) => csvLine(CSV_COLUMNS.map((c) => cellText(p[c]))));
+  const rows = body.sales.map((p) => csvOutputLine(CSV_COLUMNS.map((c) => { const v = p[c]; return typeof v === 'boolean' ? String(v) : v; })));
   return `${[CSV_COLUMNS.join(','), ...rows].join('\n')}\n`;
 }

@@ -3,9 +3,8 @@
  * green and losses red, then the total) and as CSV.
  */
 import type { Valuation, ValuedLine } from '../../service/valuation.js';
-import { csvLine } from '../../domain/csv.js';
+import { csvOutputLine, type CsvCell } from '../../domain/csv.js';
 import { fitTable, type Column } from './columns.js';
-import { cellText } from './export-rows.js';
 import { formatUsd } from './money.js';
 import { bySign, wrapLine, type Terminal } from './terminal.js';
 
@@ -61,7 +60,7 @@ const CSV_COLUMNS = [
   'subtotal_minor', 'subtotal_low_minor', 'subtotal_high_minor', 'cost_basis_minor', 'gain_minor', 'product_name',
 ] as const;
 
-type CsvRow = Partial<Record<(typeof CSV_COLUMNS)[number], unknown>>;
+type CsvRow = Partial<Record<(typeof CSV_COLUMNS)[number], CsvCell>>;
 
 /** One row per valued line, then a `total` row (line column `total`) with the sums. */
 export function renderValuationCsv(v: Valuation): string {
@@ -71,5 +70,5 @@ export function renderValuationCsv(v: Valuation): string {
     cost_basis_minor: t.cost_basis_minor, gain_minor: t.gain_minor,
   };
   const rows: CsvRow[] = [...v.lines, totalRow];
-  return `${[CSV_COLUMNS.join(','), ...rows.map((r) => csvLine(CSV_COLUMNS.map((c) => cellText(r[c]))))].join('\n')}\n`;
+  return `${[CSV_COLUMNS.join(','), ...rows.map((r) => csvOutputLine(CSV_COLUMNS.map((c) => r[c])))].join('\n')}\n`;
 }

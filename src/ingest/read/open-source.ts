@@ -8,7 +8,6 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable, pipeline } from 'node:stream';
-import { finished } from 'node:stream/promises';
 import { createGunzip, type Gunzip } from 'node:zlib';
 import { SourceUnreadableError } from '../../domain/errors.js';
 import { GzipCorruptError } from '../errors.js';
@@ -127,17 +126,23 @@ function wrap(name: string, path: string, raw: AsyncIterable<Buffer>, totalBytes
     }
   }
 
+  const chunks = decompressed();
   return {
     name,
     path,
     totalBytes,
     bytesRead: () => bytes,
-    chunks: decompressed(),
+    chunks,
     compressed: () => gunzip !== null,
     async verify() {
       if (gunzip === null || gunzipFailure === null) return;
-      gunzip.resume(); // what is left is read and dropped; only gzip's verdict matters
-      const [failure] = await Promise.all([gunzipFailure, finished(gunzip).catch(() => undefined)]);
+      // What is left is read and dropped; only gzip's verdict matters. A reader that stopped
+      // between chunks (a header naming no format) left the iterator open, whose 'readable'
+      // listener keeps the stream paused: it is read to its end through that iterator. One that
+      // stopped inside the text decoder closed the iterator, and resume() lets the rest flow.
+      while (!(await chunks.next()).done);
+      gunzip.resume();
+      const failure = await gunzipFailure;
       if (failure !== null) throw gzipError(name, failure);
     },
     close() {

@@ -4,6 +4,7 @@
  * and words its own reject reason: every reason is a specific, readable message.
  */
 import { z } from 'zod';
+import { firstActiveCharacter } from '../../domain/inert-text.js';
 import { DIGITS, NO_CONTROL_200 } from './patterns.js';
 
 /** A value for a message: quoted, and cut short when long. */
@@ -19,11 +20,17 @@ export function text(field: string, pattern: RegExp, rule: string) {
       error: (issue) =>
         issue.input === undefined ? `${field} is required` : `${field} must be text or a number (got ${show(issue.input)})`,
     })
-    .regex(pattern, { error: (issue) => `${field} ${rule} (got ${show(issue.input)})` });
+    .regex(pattern, { error: (issue) => `${field} ${rule} (got ${show(issue.input)}${activeNote(issue.input)})` });
+}
+
+/** Names the control or format character that made a text field fail, if one did: `: U+009B is a control or format character`. */
+function activeNote(input: unknown): string {
+  const name = typeof input === 'string' ? firstActiveCharacter(input) : null;
+  return name === null ? '' : `: ${name} is a control or format character`;
 }
 
 /** A TCGplayer printing (subTypeName). */
-export const PRINTING = /^[^\u0000-\u001f\u007f]{1,64}$/;
+export const PRINTING = /^[^\p{Cc}\p{Cf}\u2028\u2029]{1,64}$/u;
 
 export const productKey = text('product_key', NO_CONTROL_200, 'must be 1 to 200 characters without control characters');
 export const digits = (field: string) => text(field, DIGITS, 'must be digits');

@@ -5,10 +5,14 @@
  * field may look like.
  */
 
-/** product_key, external_id: 1 to 200 characters without control characters. */
-export const NO_CONTROL_200 = /^[^\u0000-\u001f\u007f]{1,200}$/;
-/** Free-text catalog fields. */
-export const NO_CONTROL_2000 = /^[^\u0000-\u001f\u007f]{1,2000}$/;
+/**
+ * product_key, external_id: 1 to 200 characters (code points) without control or format
+ * characters (C0, C1, bidi overrides and the other Cf characters, U+2028/9: domain/inert-text.ts),
+ * which would act on a terminal instead of being shown.
+ */
+export const NO_CONTROL_200 = /^[^\p{Cc}\p{Cf}\u2028\u2029]{1,200}$/u;
+/** Free-text catalog fields: the same characters, up to 2,000. */
+export const NO_CONTROL_2000 = /^[^\p{Cc}\p{Cf}\u2028\u2029]{1,2000}$/u;
 /** refsource_id, tcgplayer_id. */
 export const DIGITS = /^\d{1,20}$/;
 export const SOURCE = /^[a-z0-9_-]{1,32}$/;

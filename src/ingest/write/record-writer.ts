@@ -41,6 +41,15 @@ interface Pending<T> {
   value: T;
 }
 
+/**
+ * Catalog records kept pending before they are written into the open transaction: the identity
+ * check sees them together, and memory stays flat whatever the catalog's size (pending until
+ * the batch's end, every record and its parsed product stayed in memory: memory grew with the
+ * catalog). Two records claiming one identity across a chunk boundary are judged as across
+ * commits: the first is written, the second rejected as claiming a stored product's identity.
+ */
+export const CATALOG_WRITE_CHUNK = 5_000;
+
 export interface RecordWriterOptions {
   source: string;
   dryRun: boolean;
@@ -49,7 +58,8 @@ export interface RecordWriterOptions {
   /** Keep only this kind (records of the other kind are skipped, not counted). */
   only: RecordKind | undefined;
   rejects: RejectsWriter | null;
-  /** Epoch ms: what "the future" of an observation's date is measured from. */
+  /**
+/** Epoch ms: what "the future" of an observation's date is measured from. */
   clock: () => number;
 }
 
@@ -135,6 +145,7 @@ export class RecordWriter implements NormalizedRecordSink {
     // Held (a gzip source): nothing is committed, but a batch of catalog records is still written.
     const pending = this.held ? this.products.length : this.uncommitted + this.products.length;
     if (pending >= this.options.batchSize) this.flush();
+    else if (this.products.length >= CATALOG_WRITE_CHUNK) this.writeProducts();
   }
 
   /** Values of a row that are no record and no error (see RecordSink.skip): counted as read and skipped. */

@@ -25,7 +25,7 @@ export class RejectsWriter {
   ) {
     this.runAt = new Date(runAt).toISOString(); // milliseconds: two runs a second apart stay apart
     try {
-      this.fd = openSync(path, 'a');
+      this.fd = openSync(path, 'a', 0o600); // rejected records are the feed's data: the owner's alone, like the database
     } catch (error) {
       throw new OracleError(`cannot write the --rejects file ${path}: ${(error as Error).message}`, { cause: error });
     }

@@ -7,8 +7,8 @@
  * the migrations applied): a missing, empty (0-byte) or foreign file is refused, unchanged.
  */
 import Database from 'better-sqlite3';
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { accessSync, chmodSync, closeSync, constants, existsSync, openSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { DatabaseUnavailableError } from '../../domain/errors.js';
 import { MIGRATIONS_DIR, newerSchemaError } from '../migrations.js';
@@ -59,9 +59,53 @@ export interface OpenOptions {
 }
 
 /** The unavailable-database error with its client-safe reason (the message adds the path). */
-function unavailable(path: string, reason: string, hint = '', cause?: unknown): DatabaseUnavailableError {
-  return new DatabaseUnavailableError(`database ${resolve(path)}: ${reason}${hint}`, { reason, cause });
+function unavailable(path: string, reason: string, hint = '', cause?: unknown, remedy?: string): DatabaseUnavailableError {
+  return new DatabaseUnavailableError(`database ${resolve(path)}: ${reason}${hint}`, { reason, cause, remedy });
 }
+
+/** The mode of a database oracle creates; SQLite gives its -wal and -shm the same (the umask may take more away). */
+const NEW_DATABASE_MODE = 0o600;
+
+const writable = (path: string) => {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Why a writer cannot use `path`, before SQLite is asked: a read-only file, or a directory where
+ * the -wal and -shm cannot be made. SQLite would open it anyway, fail at the first write with
+ * "attempt to write a readonly database" and leave a -shm of the file's mode behind, which
+ * blocked every later writer until someone deleted it.
+ */
+function writeRefusal(path: string): DatabaseUnavailableError | null {
+  const file = resolve(path);
+  if (existsSync(path) && !writable(path)) {
+    const remedy = `make it writable (chmod u+w ${file}) or run as its owner; commands that only read work on it as it is`;
+    return unavailable(path, 'the database file is read-only', `: ${remedy}`, undefined, remedy);
+  }
+  for (const side of [`${path}-wal`, `${path}-shm`]) {
+    if (!existsSync(side) || writable(side)) continue;
+    // Left by a reader while the database was read-only (SQLite gives them the file's mode):
+    // their owner makes them writable again; anyone else is told how.
+    try {
+      chmodSync(side, NEW_DATABASE_MODE);
+    } catch {
+      const remedy = `make it writable (chmod u+w ${resolve(side)}) or run as its owner; a reader left it while the database was read-only`;
+      return unavailable(path, `${side.slice(path.length + 1)} file is read-only`, `: ${remedy}`, undefined, remedy);
+    }
+  }
+  const dir = dirname(file);
+  if (!existsSync(`${path}-wal`) && !writable(dir)) {
+    const remedy = `SQLite keeps its -wal and -shm files beside the database: make ${dir} writable, or move the database`;
+    return unavailable(path, 'the directory of the database is read-only', `: ${remedy}`, undefined, remedy);
+  }
+  return null;
+}
+
 
 const LOAD_HINT = ": load data with 'oracle ingest' first, or name your database with --db <path> (or ORACLE_DB)";
 
@@ -72,6 +116,22 @@ export async function openDatabase(path: string, options: OpenOptions = {}): Pro
     throw new DatabaseUnavailableError(`database ${resolve(path)} does not exist${LOAD_HINT}`, {
       reason: 'the database file does not exist',
     });
+  }
+  // A command that only reads opens a file it may not write read-only (keys create, which writes
+  // without create, then fails at its write with "the database file is read-only").
+  if (path !== ':memory:' && !create && options.readonly !== true && writeRefusal(path) !== null) {
+    return openDatabase(path, { ...options, readonly: true });
+  }
+  if (path !== ':memory:' && options.readonly !== true) {
+    const refusal = writeRefusal(path);
+    if (refusal !== null) throw refusal;
+    if (create && !existsSync(path)) {
+      try {
+        closeSync(openSync(path, 'wx', NEW_DATABASE_MODE));
+      } catch {
+        // Made by another process meanwhile, or not creatable: SQLite's open says which.
+      }
+    }
   }
   let db: SqliteDatabase | undefined;
   try {
@@ -105,6 +165,12 @@ export async function openDatabase(path: string, options: OpenOptions = {}): Pro
       db?.close();
     } catch {
       // Closing a half-opened connection can fail too; the open's error is the one to report.
+    }
+    const dir = dirname(resolve(path));
+    if (options.readonly === true && path !== ':memory:' && !existsSync(`${path}-shm`) && !writable(dir)) {
+      // A read-only directory or mount: SQLite cannot make the -shm a reader of a WAL database needs.
+      const remedy = `SQLite needs to create ${resolve(path)}-shm beside it: make ${dir} writable, or copy the database to a writable place`;
+      throw unavailable(path, 'the directory of the database is read-only', `: ${remedy}`, error, remedy);
     }
     const translated = toDatabaseError(error);
     if (translated instanceof DatabaseUnavailableError) {
