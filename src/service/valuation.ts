@@ -69,25 +69,23 @@ export interface ProductLookup {
 }
 
 /**
- * Cents as a number once checked exact: sums and products run in BigInt, and a result beyond
- * 2^53 - 1 (where a double stops counting every cent) is refused rather than rounded.
- */
-export function exactCents(value: bigint): number {
-  if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < -BigInt(Number.MAX_SAFE_INTEGER)) {
-    throw new InvalidParameterError('collection', `the collection's value or cost (${value} cents) is beyond what is counted exactly (2^53 - 1 cents): value it in parts`);
-  }
-  return Number(value);
-}
-
-const times = (a: number | null, n: number) => (a === null ? null : exactCents(BigInt(a) * BigInt(n)));
-
-/**
  * The largest amount in cents a valuation holds: every line's subtotal, interval and gain and
  * every total must be at most 2^53 - 1 cents ($90,071,992,547,409.91), where a JSON number is
  * still an exact integer. A line over it is a problem of its own; totals over it refuse the
  * collection (exit 2), where they used to print rounded in exponent form.
  */
 export const MAX_EXACT_CENTS = Number.MAX_SAFE_INTEGER;
+
+/** A sum of cents, added in BigInt, as a number once checked exact (MAX_EXACT_CENTS); else the collection is refused. */
+export function exactCents(value: bigint): number {
+  if (value > BigInt(MAX_EXACT_CENTS) || value < -BigInt(MAX_EXACT_CENTS)) {
+    throw new InvalidParameterError('collection', `the collection's total is more than ${MAX_EXACT_CENTS} cents, the largest amount oracle adds exactly: value it in parts`);
+  }
+  return Number(value);
+}
+
+// A product past MAX_EXACT_CENTS is caught by `exact` below, rounded or not, and made a problem of its line.
+const times = (a: number | null, n: number) => (a === null ? null : a * n);
 
 const exact = (cents: number | null) => cents === null || Math.abs(cents) <= MAX_EXACT_CENTS;
 

@@ -353,7 +353,7 @@ describe('concurrent ingests into one database', () => {
     expect(await exited).toBe(0);
     // A file by its absolute path (as given here), a database server by its URL (without a password here).
     expect(screen).toContain(`oracle: another process is writing ${path}: waiting for it (up to 600 s, --lock-wait)...\r\n`);
-    expect(screen).toMatch(new RegExp(`ingested ${file}: read 3, inserted 3, duplicates 0, rejected 0 in `));
+    expect(screen).toMatch(new RegExp(`ingested ${file}:\\s+read 3, inserted 3, duplicates 0, rejected 0 in `));
     expect(await observationCount(path)).toBe(3);
   }, 60_000);
 

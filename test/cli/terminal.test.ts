@@ -74,7 +74,7 @@ describe('every view in 60, 80 and 120 columns', () => {
     expect(wide).toMatch(/^PSA +~\$[\d,]+\.\d\d ±\d+% \(0\) +~\$[\d,]+\.\d\d ±\d+% \(0\) +~\$[\d,]+\.\d\d ±\d+% \(0\) +\$123,\d{3}\.\d\d ±\d+% \(\d+\)$/m);
     const narrow = (await oracle(['price', LONG_KEY], { COLUMNS: '80' })).stdout;
     expect(narrow).toMatch(/^PSA +~\$[\d,]+\.\d\d +~\$[\d,]+\.\d\d +~\$[\d,]+\.\d\d +\$123,\d{3}\.\d\d\n +±\d+% \(0\) +±\d+% \(0\) +±\d+% \(0\) +±\d+% \(\d+\)$/m);
-    expect(narrow).toMatch(/~ estimated\s+from\s+other\s+cells,\s+not\s+from\s+its\s+own\s+sales/);
+    expect(narrow).toMatch(/~ an\s+estimate:\s+rests\s+on\s+the\s+card's\s+other\s+cells/);
   });
 
   it('--wide cuts nothing: the whole name and set beside the key, lines as long as they are', async () => {

@@ -12,7 +12,7 @@ import { variantWords } from './identity.js';
 import { formatUsd } from './money.js';
 import { joinWrapped, palette, wrapLine, type Palette, type Terminal } from './terminal.js';
 
-/** Before a price estimated from other cells, as "about": nobody should read it as measured. */
+/** Before a price that is an estimate (meta.basis), as "about": nobody should read it as measured. */
 export const ESTIMATED_MARK = '~';
 /** After a price whose newest observation is older than 7 days. */
 export const STALE_MARK = '!';
@@ -130,7 +130,7 @@ function matrix(bundle: PricingBundle, terminal: Terminal): { lines: string[]; l
 function legend(bundle: PricingBundle, layout: Layout): string {
   const cells = [...GRADERS.flatMap((g) => Object.values(bundle.graded[g])), ...extraSlots(bundle)];
   const parts = layout.detail ? ['±% half the 80 % interval', '(n) points of its own'] : ['whole dollars; --wide for cents and intervals'];
-  if (cells.some(isEstimated)) parts.push(`${ESTIMATED_MARK} estimated from other cells, not from its own sales`);
+  if (cells.some(isEstimated)) parts.push(`${ESTIMATED_MARK} an estimate: rests on the card's other cells more than on its own sales (meta.basis)`);
   if (cells.some(isStale)) parts.push(`${STALE_MARK} stale: newest observation older than 7 days`);
   return parts.join(' · ');
 }
