@@ -25,7 +25,7 @@ export function reportError(error: unknown, { stderr, env }: { stderr: NodeJS.Wr
 /** The candidates of a name that matched several products: key (never cut: it is copied) and name, one a line. */
 function choiceTable(error: ProductChoiceError): string {
   const width = Math.max('product key'.length, ...error.candidates.map((c) => c.product_key.length));
-  const rows = [['product key', 'name'], ...error.candidates.map((c) => [c.product_key, [c.product_name, c.set_name, c.printing ?? ''].filter((t) => t !== '').join(' | ')])];
+  const rows = [['product key', 'name'], ...error.candidates.map((c) => [c.product_key, [`${c.product_name} ${c.subtitle}`.trim(), c.set_name, c.printing ?? ''].filter((t) => t !== '').join(' | ')])];
   const more = error.total > error.candidates.length ? `... and ${error.total - error.candidates.length} more\n` : '';
   return `${rows.map(([key, name]) => `  ${inert(key!).padEnd(width)}  ${inert(name!)}`).join('\n')}\n${more}`;
 }

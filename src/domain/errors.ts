@@ -41,6 +41,8 @@ export class UnknownProductError extends OracleError {
 export interface ProductChoice {
   product_key: string;
   product_name: string;
+  /** `4/102 Holo`, `4/102 1st Edition`: what tells apart cards of one name in one set. */
+  subtitle: string;
   set_name: string;
   /** The printing when not the regular one (`1st Edition Holofoil`), which tells same-named products apart. */
   printing: string | null;

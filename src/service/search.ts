@@ -74,7 +74,7 @@ export async function productByKeyOrName(store: Store, text: string): Promise<St
     if (product) return product;
   }
   if (matches.length > 1) {
-    const candidates = matches.slice(0, MAX_CHOICES).map(({ product_key, product_name, set_name, printing }) => ({ product_key, product_name, set_name, printing }));
+    const candidates = matches.slice(0, MAX_CHOICES).map(({ product_key, product_name, subtitle, set_name, printing }) => ({ product_key, product_name, subtitle, set_name, printing }));
     throw new ProductChoiceError(text, candidates, matches.length);
   }
   const { entries } = await searchCatalog(store, text, MAX_SUGGESTIONS);

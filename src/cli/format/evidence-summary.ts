@@ -31,15 +31,15 @@ function bySource(points: readonly EvidencePoint[]): string {
   return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([source, n]) => `${n} ${source}`).join(', ');
 }
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 /** How old an instant is at `asOf`, in the unit a person would use. */
 function age(instant: string, asOf: string): string {
   const hours = (Date.parse(asOf) - Date.parse(instant)) / 3_600_000;
   if (hours < 1) return 'less than an hour';
-  if (hours < 48) return `${Math.round(hours)} hours`;
-  return `${Math.round(hours / 24)} days`;
+  if (hours < 48) return plural(Math.round(hours), 'hour');
+  return plural(Math.round(hours / 24), 'day');
 }
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** The summary's sentences, one a line; the caller wraps them to the terminal. */
 export function summariseEvidence(ev: EvidenceBody): string[] {
