@@ -10,7 +10,7 @@ import type { HistoryRequest } from '../domain/history.js';
 import { toIsoUtc } from '../domain/time.js';
 import type { StoredProduct } from '../store/store.js';
 import { slotOf } from './history.js';
-import { exactCents, type ProductLookup } from './valuation.js';
+import { exactCents, productOfRow, type ProductLookup } from './valuation.js';
 import type { PricingBundle, PricingParams } from '../domain/bundle.js';
 
 /** The pricing parameters of a series (pricing.ts SeriesParams, not imported: pricing.ts imports this module). */
@@ -56,13 +56,8 @@ export async function valueHistory(
   const series = new Map<number, PricingBundle[]>();
   const lines: { row: CollectionRow; bundles: PricingBundle[] }[] = [];
   for (const row of rows) {
-    let product: StoredProduct;
-    try {
-      product = await (row.productKey !== null ? lookup.productByKey(row.productKey) : lookup.productByRefsource(row.refsourceId!));
-    } catch (error) {
-      failed.push({ line: row.line, reason: (error as Error).message });
-      continue;
-    }
+    const product = await productOfRow(lookup, row, failed);
+    if (product === null) continue;
     // An extra grade is priced from its own sales of the 30 days alone, with no series of bundles to read it from.
     if (isExtraCondition(row.condition)) {
       failed.push({ line: row.line, reason: `${row.condition} is an extra grade, which oracle value prices only at one instant (without --history)` });

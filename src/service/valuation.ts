@@ -89,6 +89,16 @@ const times = (a: number | null, n: number) => (a === null ? null : a * n);
 
 const exact = (cents: number | null) => cents === null || Math.abs(cents) <= MAX_EXACT_CENTS;
 
+/** The product a collection row names by key or refsource id, or null with the row's problem added to `failed`. */
+export async function productOfRow(lookup: Pick<ProductLookup, 'productByKey' | 'productByRefsource'>, row: CollectionRow, failed: RowProblem[]): Promise<StoredProduct | null> {
+  try {
+    return await (row.productKey !== null ? lookup.productByKey(row.productKey) : lookup.productByRefsource(row.refsourceId!));
+  } catch (error) {
+    failed.push({ line: row.line, reason: (error as Error).message });
+    return null;
+  }
+}
+
 export async function valueCollection(
   oracle: ProductLookup,
   rows: readonly CollectionRow[],
@@ -101,13 +111,8 @@ export async function valueCollection(
   const lines: ValuedLine[] = [];
   const failed: RowProblem[] = [...problems];
   for (const row of rows) {
-    let product: StoredProduct;
-    try {
-      product = await (row.productKey !== null ? oracle.productByKey(row.productKey) : oracle.productByRefsource(row.refsourceId!));
-    } catch (error) {
-      failed.push({ line: row.line, reason: (error as Error).message });
-      continue;
-    }
+    const product = await productOfRow(oracle, row, failed);
+    if (product === null) continue;
     let bundle = bundles.get(product.id);
     if (!bundle) bundles.set(product.id, (bundle = await oracle.price(product, params, null, extraGrades)));
     const slot = findSlot(bundle, row.condition);
