@@ -178,7 +178,10 @@ describe('oracle ingest of a corrupt gzip commits nothing from it', () => {
     ['a byte of ISIZE flipped', () => flip((gz) => gz.length - 2)],
   ];
 
-  it.each(cases)('%s: exit 2, the message names the source and says the gzip data is corrupt', async (_name, corrupt) => {
+  // Where the damage is found is the reader's, alike on every store; what is committed is the
+  // store's: PostgreSQL runs the case that fails after a whole batch was written.
+  const onThisStore = TEST_STORE === 'sqlite' ? cases : cases.filter(([name]) => name.includes('after the first'));
+  it.each(onThisStore)('%s: exit 2, the message names the source and says the gzip data is corrupt', async (_name, corrupt) => {
     const path = await freshDbWithCatalog();
     const file = join(tempDir(), 'observations.csv.gz');
     writeFileSync(file, corrupt());
@@ -190,7 +193,7 @@ describe('oracle ingest of a corrupt gzip commits nothing from it', () => {
     expect(await query(path, "SELECT status FROM ingest_runs WHERE source LIKE '%.gz'")).toEqual({ status: 'failed' });
   }, 60_000);
 
-  it('on stdin too (read by the parse worker), and the intact file then loads in full', async () => {
+  it.skipIf(TEST_STORE !== 'sqlite')('on stdin too (read by the parse worker), and the intact file then loads in full', async () => {
     const path = await freshDbWithCatalog();
     const result = await runCli(['--db', path, 'ingest', '-'], { input: flip((gz) => gz.length - TRAILER) });
     expect(result.code).toBe(2);

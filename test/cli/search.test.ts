@@ -93,8 +93,8 @@ describe.concurrent('price, history, explain and value take a name that matches 
     expect(run.stderr).toBe(
       'oracle: "pikachu jungle" is no product_key and names 2 products, not one: give one of their keys (ptcg-base2-60, ptcg-base2-60-1st-edition; oracle catalog --search lists them)\n' +
         '  product key                name\n' +
-        '  ptcg-base2-60              Pikachu | Jungle\n' +
-        '  ptcg-base2-60-1st-edition  Pikachu | Jungle | 1st Edition\n',
+        '  ptcg-base2-60              Pikachu #60 \u00b7 Common | Jungle\n' +
+        '  ptcg-base2-60-1st-edition  Pikachu #60 \u00b7 Common | Jungle | 1st Edition\n',
     );
     const many = await cli('history', 'charizard');
     expect(many.code).toBe(2);
