@@ -143,7 +143,7 @@ function interval(slot: Slot): string {
 
 /** What the ungraded price rests on, under it: points, newest observation, window, tier. */
 function describeSlot(slot: Slot): string {
-  const parts = [`${slot.included_points} points used, ${slot.excluded_points} excluded`];
+  const parts = [`${slot.included_points} point${slot.included_points === 1 ? '' : 's'} used, ${slot.excluded_points} excluded`];
   if (typeof slot.meta.newest_observation_at === 'string') {
     parts.push(`newest ${slot.meta.newest_observation_at}${isStale(slot) ? ' (STALE)' : ''}`);
   }
