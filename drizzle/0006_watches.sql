@@ -14,7 +14,7 @@ CREATE TABLE `watch_events` (
 CREATE INDEX `watch_events_created_at` ON `watch_events` (`created_at`);--> statement-breakpoint
 CREATE INDEX `watch_events_status` ON `watch_events` (`status`,`created_at`);--> statement-breakpoint
 CREATE TABLE `watch_rules` (
-	`id` integer PRIMARY KEY NOT NULL,
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`label` text NOT NULL,
 	`product_key` text NOT NULL,
 	`slot` text NOT NULL,

@@ -10,6 +10,7 @@ import { CsvParser } from './csv.js';
 import { InputError } from './errors.js';
 import { CONDITION_HELP, parseCondition } from './conditions.js';
 import { integerInRange, readInput } from './input.js';
+import { parseDollars } from './money.js';
 
 export interface CollectionRow {
   /** Physical line of the record in the file (the header is line 1). */
@@ -38,18 +39,6 @@ export const MAX_QUANTITY = 1_000_000;
 export const MAX_COST_BASIS_MINOR = 1_000_000_000_000;
 const QUANTITY = integerInRange({ min: 1, max: MAX_QUANTITY });
 const COST_BASIS_MINOR = integerInRange({ min: 0, max: MAX_COST_BASIS_MINOR });
-/** Dollars as people write them: an optional `$`, digits (thousands may be grouped by commas), up to two decimals. */
-const DOLLARS = /^\$?\s*(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/;
-
-/** `$1,250.5` -> 125050 cents, exactly (no floating point); null when the text is no amount of dollars. */
-export function parseDollars(text: string): number | null {
-  const m = DOLLARS.exec(text.trim());
-  if (m === null) return null;
-  const whole = m[1]!.replaceAll(',', '');
-  if (whole.length > 13) return null;
-  return Number(whole) * 100 + Number((m[2] ?? '0').padEnd(2, '0'));
-}
-
 export function parseCollectionCsv(text: string, source: string): { rows: CollectionRow[]; problems: RowProblem[] } {
   const rows: CollectionRow[] = [];
   const problems: RowProblem[] = [];

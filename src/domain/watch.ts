@@ -4,7 +4,9 @@
  * one schema as every input is (input.ts), and the event a firing rule sends.
  */
 import * as z from 'zod/mini';
+import { MAX_COST_BASIS_MINOR } from './collection.js';
 import { checkedText, integerWithDefault } from './input.js';
+import { parseDollars } from './money.js';
 import { CONDITION_HELP, parseCondition } from './conditions.js';
 import { DAY_MS, HOUR_MS, spanLength } from './time.js';
 
@@ -112,22 +114,20 @@ export const deliveryStatus = checkedText(
 /** How long a rule's label may be. */
 export const MAX_WATCH_LABEL_LENGTH = 100;
 
-/** Money as people write it, in US dollars: `150`, `150.5`, `$1,500.00` -> cents. */
-const DOLLARS = /^\$?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/;
+/** The largest amount a rule takes: $10,000,000,000, as a collection's cost basis (MAX_COST_BASIS_MINOR). */
+export const MAX_WATCH_AMOUNT_MINOR = MAX_COST_BASIS_MINOR;
 
-/** An amount in dollars (`--above 150`, `--wider 20.50`), to cents; at least one cent. */
+/** An amount in dollars (`--above 150`, `--wider 20.50`, `$1,500.00`), to cents; more than $0.00, at most MAX_WATCH_AMOUNT_MINOR. */
 export const dollars = z.pipe(
   checkedText((raw) => {
-    const m = raw === undefined ? null : DOLLARS.exec(raw.trim());
-    if (m === null) return `must be an amount in US dollars such as 150 or 1,250.50 (got ${JSON.stringify(raw)})`;
-    return toCents(m) > 0 ? null : 'must be more than $0.00';
+    const cents = raw === undefined ? null : parseDollars(raw);
+    if (cents === null || cents > MAX_WATCH_AMOUNT_MINOR) {
+      return `must be an amount in US dollars from $0.01 to $${(MAX_WATCH_AMOUNT_MINOR / 100).toLocaleString('en-US')}, such as 150 or 1,250.50 (got ${JSON.stringify(raw)})`;
+    }
+    return cents > 0 ? null : 'must be more than $0.00';
   }),
-  z.transform((raw) => toCents(DOLLARS.exec(raw.trim()) as RegExpExecArray)),
+  z.transform((raw) => parseDollars(raw) as number),
 );
-
-function toCents(m: RegExpExecArray): number {
-  return Number(m[1]!.replaceAll(',', '')) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
-}
 
 /** A move: `10%` either way, `+10%` up, `-10%` down (the `%` optional), above 0 and at most 1000. */
 const PERCENT = /^([+-]?)(\d+(?:\.\d+)?)%?$/;

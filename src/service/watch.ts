@@ -28,6 +28,12 @@ export interface CheckOptions {
   /** Where events of rules without a URL of their own go; undefined: such events are recorded `unsent`. */
   webhook?: string;
   delivery?: DeliveryOptions;
+  /**
+   * A check as of an instant before now (`watch check --at` in the past): it reports what would
+   * fire then and records and sends nothing, so a look back never moves a rule's state or
+   * alerts a receiver about a price that is not today's.
+   */
+  preview?: boolean;
 }
 
 /** One delivery of this check (an event recorded by it or still pending from an earlier one). */
@@ -43,6 +49,8 @@ export interface DeliveryReport {
 
 export interface CheckReport {
   as_of: string;
+  /** True when nothing was recorded or sent (CheckOptions.preview). */
+  preview: boolean;
   rules: number;
   /** The events this check recorded, one per rule whose condition became true. */
   fired: WatchEventBody[];
@@ -90,7 +98,7 @@ function eventBody(id: string, rule: WatchRule, slot: Slot | undefined, reading:
   };
 }
 
-/** Evaluates every rule at `options.at`, records what fired with its event, and delivers every pending event. */
+/** Evaluates every rule at `options.at`, records what fired with its event, and delivers every pending event (a preview: neither). */
 export async function checkWatches(store: Store, price: PriceAt, options: CheckOptions): Promise<CheckReport> {
   const rules = await store.watches.rules();
   // One pricing per product and instant, however many rules watch it.
@@ -127,10 +135,12 @@ export async function checkWatches(store: Store, price: PriceAt, options: CheckO
     }
     changes.push(change);
   }
-  const recorded = await store.watches.record(changes);
-  const deliveries = await deliverPending(store, options);
+  const preview = options.preview === true;
+  const recorded = preview ? changes.flatMap((c) => (c.event === undefined ? [] : [c.event.id])) : await store.watches.record(changes);
+  const deliveries = preview ? [] : await deliverPending(store, options);
   return {
     as_of: toIsoUtc(options.at),
+    preview,
     rules: rules.length,
     fired: recorded.map((id) => bodies.get(id)!),
     deliveries,

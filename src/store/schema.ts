@@ -151,7 +151,8 @@ export const calibrations = sqliteTable(
  * held at the last check, `last_value` what the watched quantity was then.
  */
 export const watchRules = sqliteTable('watch_rules', {
-  id: integer('id').primaryKey(),
+  // AUTOINCREMENT: a removed rule's id is never given to a new one, so its events never name another rule.
+  id: integer('id').primaryKey({ autoIncrement: true }),
   label: text('label').notNull(),
   productKey: text('product_key').notNull(),
   /** A condition key: `ungraded`, `psa10`, `bgs9.5`. */

@@ -78,6 +78,7 @@ describe('oracle watch', () => {
       [['add', KEY], /exactly one of --above, --below, --move, --narrower, --wider, --stale \(got none\)/],
       [['add', KEY, '--above', '10', '--stale'], /\(got --above and --stale\)/],
       [['add', KEY, '--above', '10.001'], /--above must be an amount in US dollars/],
+      [['add', KEY, '--above', '99999999999999'], /--above must be an amount in US dollars from \$0\.01 to \$10,000,000,000/],
       [['add', KEY, '--move', '0%'], /--move must be a percentage above 0/],
       [['add', KEY, '--move', '5', '--over', '7x'], /--over must be a span of hours, days or weeks/],
       [['add', KEY, '--stale', '--over', '7d'], /--over is the span of --move/],
@@ -99,6 +100,8 @@ describe('oracle watch', () => {
 
   it.skipIf(TEST_STORE === 'postgres')('check fires once per crossing, POSTs the signed event, and exits 1 while a receiver is down', async () => {
     const added = JSON.parse((await run(['add', KEY, '--below', '120', '--json'])).stdout) as { id: number };
+    // Rules 1 and 2 were removed: their ids are not given again, so their events never name this rule.
+    expect(added.id).toBe(3);
     const env = { ORACLE_WEBHOOK_SECRET: SECRET };
     const first = await run(['check', '--webhook', receiver.url], env);
     expect(first.code).toBe(0);
@@ -113,6 +116,15 @@ describe('oracle watch', () => {
     const again = await oracle(['--db', db, 'watch', 'check', '--webhook', receiver.url, '--json'], { now: now + 300_000, env });
     expect(again.code).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ fired: [], deliveries: [], pending: 0 });
+    expect(receiver.received).toHaveLength(1);
+
+    // A look back (--at before now) is a preview: it says what would fire then, records nothing
+    // and sends nothing, so the rule's state and the receiver are untouched.
+    const events = (await run(['events', '--json'])).stdout;
+    const back = await oracle(['--db', db, 'watch', 'check', '--at', '2026-11-19T12:00:00Z', '--webhook', receiver.url, '--json'], { now: now + 360_000, env });
+    expect(back.code).toBe(0);
+    expect(JSON.parse(back.stdout)).toMatchObject({ preview: true, deliveries: [], pending: 0 });
+    expect((await run(['events', '--json'])).stdout).toBe(events);
     expect(receiver.received).toHaveLength(1);
 
     // A receiver that refuses it (a 4xx: not retried within the check): the event is recorded,

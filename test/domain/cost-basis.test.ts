@@ -1,6 +1,7 @@
 /** A collection's cost basis in dollars, read exactly into cents, and totals refused rather than rounded past 2^53 - 1 cents. */
 import { describe, expect, it } from 'vitest';
-import { MAX_COST_BASIS_MINOR, parseCollectionCsv, parseDollars } from '../../src/domain/collection.js';
+import { MAX_COST_BASIS_MINOR, parseCollectionCsv } from '../../src/domain/collection.js';
+import { parseDollars } from '../../src/domain/money.js';
 import { InvalidParameterError } from '../../src/domain/errors.js';
 import { exactCents } from '../../src/service/valuation.js';
 
