@@ -8,7 +8,7 @@ import * as z from 'zod/mini';
 import { InvalidParameterError } from './errors.js';
 import { checkedText, deferred } from './input.js';
 import { asOf } from './params.js';
-import { DAY_MS, HOUR_MS } from './time.js';
+import { DAY_MS, EARLIEST_MS, HOUR_MS, toIsoUtc, YEAR_RANGE } from './time.js';
 
 /** Most instants one request prices (CLI and API): beyond it, a usage error naming the limit. */
 export const HISTORY_MAX_POINTS = 1_000;
@@ -103,6 +103,7 @@ export function parseHistoryRequest(raw: RawHistoryRequest, now: number, names: 
   const to = asOf(raw.to, now, names.to);
   const from = raw.from === undefined ? to - HISTORY_DEFAULT_DAYS * DAY_MS : asOf(raw.from, now, names.from, 'start');
   if (from > to) throw new InvalidParameterError(names.from, `${names.from} must not be later than ${names.to}`);
+  if (from < EARLIEST_MS) throw new InvalidParameterError(names.from, `${names.from} ${toIsoUtc(EARLIEST_MS)} is the earliest a history starts (years ${YEAR_RANGE.min} to ${YEAR_RANGE.max})`);
   const count = Math.floor((to - from) / ms) + 1;
   if (count > HISTORY_MAX_POINTS) {
     throw new InvalidParameterError(

@@ -17,6 +17,9 @@ const MINUTE_MS = 60_000;
  */
 export const YEAR_RANGE = { min: 1000, max: 9999 } as const;
 
+/** The first instant of YEAR_RANGE: a span reaching back before it would be written as a year before 1000. */
+export const EARLIEST_MS = Date.UTC(YEAR_RANGE.min, 0, 1);
+
 /** ISO-8601 UTC with milliseconds dropped: 2026-11-22T05:00:00Z. */
 export function toIsoUtc(ms: number): string {
   // toISOString always ends in milliseconds and Z (".sssZ").

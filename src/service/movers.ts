@@ -6,7 +6,8 @@
  */
 import type { PricingParams } from '../domain/bundle.js';
 import { MOVERS_MIN_OBSERVATIONS, type Mover, type MoversBody } from '../domain/movers.js';
-import { toIsoUtc } from '../domain/time.js';
+import { InvalidParameterError } from '../domain/errors.js';
+import { EARLIEST_MS, toIsoUtc, YEAR_RANGE } from '../domain/time.js';
 import type { Store } from '../store/store.js';
 import { slotOf } from './history.js';
 import type { Pricing } from './pricing.js';
@@ -23,6 +24,7 @@ export interface MoversQuery extends PricingParams {
 export async function findMovers(store: Store, pricing: Pricing, query: MoversQuery): Promise<MoversBody> {
   const { condition, asOf, spanMs, limit } = query;
   const from = asOf - spanMs;
+  if (from < EARLIEST_MS) throw new InvalidParameterError('span', `the span reaches back before ${toIsoUtc(EARLIEST_MS)}, the earliest instant oracle takes (years ${YEAR_RANGE.min} to ${YEAR_RANGE.max})`);
   const params = { windowHours: query.windowHours, outlierStddevs: query.outlierStddevs };
   const candidates = await store.products.activeIn(condition, from, asOf, MOVERS_MIN_OBSERVATIONS);
   const moved: Mover[] = [];

@@ -107,6 +107,8 @@ describe.concurrent('oracle history', () => {
       [['--slots', 'ungraded,psa6'], /--slots must be .*unknown: "psa6"/],
       [['--from', 'yesterday'], /^oracle: --from must be an ISO-8601 date-time with Z or an offset \(2026-10-28T12:00:00Z\), a date alone/],
       [['--to', '0999-01-01'], /^oracle: --to "0999-01-01" is outside the years 1000 to 9999/],
+      // 90 days before a --to of 1000-01-05 would be written as a year before 1000.
+      [['--to', '1000-01-05'], /^oracle: --from 1000-01-01T00:00:00Z is the earliest a history starts/],
       [['--from', '2026-02-30'], /^oracle: --from "2026-02-30" is not a real date: February 2026 has 28 days/],
       [['--from', '2026-02-30T00:00:00Z'], /--from .*February 2026 has 28 days/],
       [['--to', toIsoUtc(Date.now() + DAY)], /--to .*is in the future/],

@@ -116,10 +116,13 @@ describe.concurrent('oracle movers', () => {
     expect(table.stdout).toMatch(/^falling +Falling Card .* -\d+\.\d%/m);
   });
 
-  it('refuses a slot outside the matrix with exit 2', async () => {
+  it('refuses a slot outside the matrix, and a span reaching back before the year 1000, with exit 2', async () => {
     const result = await cli('movers', '--condition', 'BGS 9.5');
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--condition must be ungraded or a grader and a grade 7-10/);
+    const early = await cli('movers', '--at', '1000-01-03');
+    expect(early.code).toBe(2);
+    expect(early.stderr).toMatch(/the span reaches back before 1000-01-01T00:00:00Z/);
   });
 });
 
