@@ -135,6 +135,11 @@ describe('width', () => {
       `${LONG_KEY.slice(0, 40)} | Base Set`,
       'single_card | released 1999-01-09',
     ]);
+    // A coloured line keeps its indent too (value's dimmed interval lines).
+    expect(wrapLine('\x1b[2m      interval 80% $11,879.89-$14,836.46 (unit $11,879.89-$14,836.46)\x1b[22m', 60)).toEqual([
+      '\x1b[2m      interval 80% $11,879.89-$14,836.46 (unit',
+      '      $11,879.89-$14,836.46)\x1b[22m',
+    ]);
   });
 });
 

@@ -97,8 +97,9 @@ export function visibleLength(text: string): number {
  * (`window:      `, `12. `, `- `) so the continuation lines up under the text.
  */
 function hangingIndent(line: string): number {
-  const label = /^(\s*)(?:[\w ]{1,14}:\s+|\d+\.\s+|[-*]\s+)/.exec(line.replace(ANSI, ''));
-  return label ? label[0].length : (/^\s*/.exec(line)?.[0].length ?? 0);
+  const text = line.replace(ANSI, '');
+  const label = /^(\s*)(?:[\w ]{1,14}:\s+|\d+\.\s+|[-*]\s+)/.exec(text);
+  return label ? label[0].length : (/^\s*/.exec(text)?.[0].length ?? 0);
 }
 
 /**
