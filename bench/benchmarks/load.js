@@ -71,12 +71,13 @@ async function probe(base, productKey, headers, until, instant) {
 }
 
 /**
- * @param {import('../lib/data.js').BenchContext} ctx
- * @returns {Promise<import('../lib/results.js').BenchResult>}
- */
-/**
  * A percentile of the probes during the burst beside the same probes without it; `target`
  * (ms) is the bound it must stay under, null for a figure that is only shown.
+ * @param {string} name
+ * @param {number[]} loaded
+ * @param {number[]} quiet
+ * @param {number} p
+ * @param {number | null} target
  */
 function probeFigure(name, loaded, quiet, p, target) {
   return figure({
@@ -91,6 +92,10 @@ function probeFigure(name, loaded, quiet, p, target) {
   });
 }
 
+/**
+ * @param {import('../lib/data.js').BenchContext} ctx
+ * @returns {Promise<import('../lib/results.js').BenchResult>}
+ */
 export async function loadBenchmark(ctx) {
   const { allowance } = ctx.scale.load;
   const { bigDb } = await preparePricing(ctx);
