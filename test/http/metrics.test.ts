@@ -22,7 +22,8 @@ beforeAll(async () => {
   const resolver = createUpstreamResolver(createRefsourceClient({ urlTemplate: upstream.template, deadlineMs: 2_000 }), {
     breaker: { failureThreshold: 1, coolDownMs: 60_000 },
   });
-  server = await startServer({ dbPath, resolver, rateLimitPerMinute: 5, metrics: true });
+  // A fixed clock: the bundle cache is keyed by the second, and a loaded machine can cross one between requests.
+  server = await startServer({ dbPath, resolver, rateLimitPerMinute: 5, metrics: true, now: () => NOW });
   plain = await startServer({ dbPath });
 });
 afterAll(async () => {
