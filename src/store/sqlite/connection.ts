@@ -98,8 +98,8 @@ function writeRefusal(path: string): DatabaseUnavailableError | null {
   const fileDenied = existsSync(path) ? writeDenied(path) : null;
   const dirDenied = writeDenied(dir);
   if (fileDenied === 'EROFS' || (fileDenied === null && dirDenied === 'EROFS')) {
-    const remedy = `mount it read-write to write, or copy the database to a writable place; ${READERS_WORK}`;
-    return unavailable(path, `the database is on a read-only file system (${dir})`, `: ${remedy}`, undefined, remedy);
+    const remedy = `to write, make the file system of ${dir} read-write, or copy the database to a writable place; ${READERS_WORK}`;
+    return unavailable(path, 'the database is on a read-only file system', `: ${remedy}`, undefined, remedy);
   }
   if (fileDenied !== null) {
     const remedy = `make it writable (chmod u+w ${file}) or run as its owner; ${READERS_WORK}`;

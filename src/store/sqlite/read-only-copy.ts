@@ -32,7 +32,7 @@ const ROLLBACK_FORMAT = 1;
 
 const mebibytes = (bytes: number) => `${Math.ceil(bytes / 2 ** 20)} MiB`;
 
-/** A file that cannot be read through a copy: why, and what to do. */
+/** A file that cannot be read through a copy: why (client-safe: no path), and what to do. */
 export interface CopyRefusal {
   reason: string;
   remedy: string;
@@ -64,7 +64,7 @@ export function readOnlyCopy(path: string, dir: string): ReadOnlyCopy | null {
   if (!inWalMode(path)) return null;
   const file = resolve(path);
   const inPlace = `to read it in place, make ${dir} writable, or put there a copy in rollback-journal mode, made where the database is writable: sqlite3 <database> "VACUUM INTO '<copy>'"`;
-  const noShm = `SQLite cannot create the -shm of this WAL-mode file in ${dir}, which is read-only`;
+  const noShm = 'SQLite cannot create the -shm of this WAL-mode file in its read-only directory';
   if (walBytes(path) > WAL_HEADER_BYTES) {
     return {
       refusal: {
@@ -85,11 +85,11 @@ export function readOnlyCopy(path: string, dir: string): ReadOnlyCopy | null {
   const bytes = readFileSync(path);
   // A writer that started meanwhile (its -wal, a checkpoint into the file) could have torn the copy.
   if (!sameContent(before, statSync(path)) || walBytes(path) > WAL_HEADER_BYTES) {
-    return { refusal: { reason: 'the file changed while it was read', remedy: 'run the same command again' } };
+    return { refusal: { reason: 'the file changed while it was read', remedy: 'try again' } };
   }
   for (const offset of FORMAT_VERSION_OFFSETS) bytes[offset] = ROLLBACK_FORMAT;
   return {
     bytes,
-    note: `reading ${file} through a ${mebibytes(bytes.length)} copy in memory: ${noShm}; ${inPlace}`,
+    note: `reading ${file} through a ${mebibytes(bytes.length)} copy in memory: SQLite cannot create the -shm of this WAL-mode file in ${dir}, which is read-only; ${inPlace}`,
   };
 }
