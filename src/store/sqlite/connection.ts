@@ -84,6 +84,15 @@ const writeDenied = (path: string): string | null => {
   }
 };
 
+const unreadable = (path: string): boolean => {
+  try {
+    accessSync(path, constants.R_OK);
+    return false;
+  } catch {
+    return true;
+  }
+};
+
 const READERS_WORK = 'commands that only read work on it as it is';
 
 /**
@@ -161,7 +170,7 @@ export async function openDatabase(path: string, options: OpenOptions = {}): Pro
     if (options.readonly === true && path !== ':memory:' && cannotOpenBeside(error)) {
       const dir = dirname(resolve(path));
       // A read-only directory or mount: SQLite cannot create the -shm a reader of a WAL file needs.
-      const copy = writeDenied(dir) === null ? null : readOnlyCopy(path, dir);
+      const copy = writeDenied(dir) === null ? null : copyOf(path, dir);
       if (copy !== null && 'refusal' in copy) {
         throw unavailable(path, copy.refusal.reason, `: ${copy.refusal.remedy}`, error, copy.refusal.remedy);
       }
@@ -179,6 +188,15 @@ export async function openDatabase(path: string, options: OpenOptions = {}): Pro
   }
 }
 
+/** readOnlyCopy, or null when the file itself cannot be read (SQLite's error says so). */
+function copyOf(path: string, dir: string): ReturnType<typeof readOnlyCopy> {
+  try {
+    return readOnlyCopy(path, dir);
+  } catch {
+    return null;
+  }
+}
+
 /** SQLite's open failed for want of a file beside the database (the -shm, the -wal), not for the database itself. */
 function cannotOpenBeside(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
@@ -187,6 +205,10 @@ function cannotOpenBeside(error: unknown): boolean {
 
 /** The failure of an open as DatabaseUnavailableError naming the file (cause kept). */
 function openFailure(path: string, error: unknown): DatabaseUnavailableError {
+  if (path !== ':memory:' && cannotOpenBeside(error) && unreadable(path)) {
+    const remedy = `make it readable (chmod u+r ${resolve(path)}) or run as its owner`;
+    return unavailable(path, 'the database file is not readable by this user', `: ${remedy}`, error, remedy);
+  }
   const translated = toDatabaseError(error);
   if (translated instanceof DatabaseUnavailableError) {
     return translated === error ? translated : unavailable(path, translated.reason, '', error);
