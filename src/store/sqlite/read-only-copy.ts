@@ -14,8 +14,8 @@ import { resolve } from 'node:path';
 
 /**
  * The largest file read through a copy in memory. The copy holds the whole file for as long as
- * the connection is open (twice that for a moment while it is read); at about 125 MB a million
- * observations (docs/deploy.md "Size on disk"), this is some two million.
+ * the connection is open (twice that for a moment while it is read); docs/deploy.md "Read-only
+ * media" says what it costs and how many observations such a file holds.
  */
 export const READ_ONLY_COPY_MAX_BYTES = 256 * 1024 * 1024;
 
