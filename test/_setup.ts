@@ -75,9 +75,13 @@ export interface ServeProcess {
   stderr: string[];
 }
 
-/** Starts `oracle ...args --port 0` (args end with `serve` and its options); stop it with a signal. */
-export function spawnServe(args: readonly string[], env: Record<string, string> = {}): ServeProcess {
-  const child = spawn(process.execPath, [BIN, ...args, '--port', '0'], {
+/**
+ * Starts `oracle ...args --port 0` (args end with `serve` and its options); stop it with a signal.
+ * `launcher`: a command that runs it (`setpriv --reuid=nobody ...`), else node directly.
+ */
+export function spawnServe(args: readonly string[], env: Record<string, string> = {}, launcher: readonly string[] = []): ServeProcess {
+  const [file, ...rest] = [...launcher, process.execPath, BIN, ...args, '--port', '0'];
+  const child = spawn(file!, rest, {
     cwd: ROOT,
     env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],

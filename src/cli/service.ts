@@ -5,13 +5,14 @@ import type { OpenOptions } from '../store/store.js';
 import type { CommandContext } from './context.js';
 
 /**
- * Opens the store at `ctx.dbPath` (as `options` ask: `create` for ingest) with the run's opener
- * (ProgramDeps.openStore, else the real one), runs `fn` with the oracle over it, and closes both
- * after, whatever happens.
+ * Opens the store at `ctx.dbPath` (as `options` ask: `create` for ingest, `write` for the other
+ * commands that write) with the run's opener (ProgramDeps.openStore, else the real one), runs
+ * `fn` with the oracle over it, and closes both after, whatever happens. What the store says of
+ * how it reads the database (a copy in memory) is a `note:` line on stderr.
  */
 export async function withService<T>(ctx: CommandContext, fn: (service: Oracle) => Promise<T>, options: OpenOptions = {}): Promise<T> {
   const open = ctx.openStore ?? openStore;
-  const service = createOracle({ store: await open(ctx.dbPath, options) });
+  const service = createOracle({ store: await open(ctx.dbPath, { notice: (message) => ctx.stderr.write(`note: ${message}\n`), ...options }) });
   try {
     return await fn(service);
   } finally {

@@ -309,6 +309,12 @@ export interface Store {
   readonly calibrations: CalibrationStore;
   /** Watch rules and the outbox of their events (docs/alerts.md). */
   readonly watches: WatchStore;
+  /**
+   * SQLite: the file is read through a copy in memory taken at open (a WAL-mode file on a
+   * read-only directory or mount, sqlite/read-only-copy.ts), so later changes to the file are
+   * not seen through this store; the server opens the file again when it changes.
+   */
+  readonly inMemoryCopy?: boolean;
   /** Changes whenever another connection commits a write: the cue to drop cached bundles. Synchronous. */
   dataVersion(): number;
   /** What the store holds, in small reads (observations are counted per product on insert). */
@@ -326,6 +332,17 @@ export interface OpenOptions {
   create?: boolean;
   /** Read-only: the server's reads (nothing can change through this store, not even on close). */
   readonly?: boolean;
+  /**
+   * The caller writes (keys, calibrate, watch rules): a SQLite file this process may not write
+   * is refused at open, naming it and the fix. Without it a command that only reads opens such
+   * a file read-only.
+   */
+  write?: boolean;
+  /**
+   * Told what a user should know of how the database is read: a SQLite file on a read-only
+   * directory or mount read through a copy in memory (sqlite/read-only-copy.ts).
+   */
+  notice?: (message: string) => void;
   /**
    * How a write waits for another writer (default: the busy timeout, then fail): an ingest
    * waits up to `maxWaitMs`, calling `onWait` once the first second has passed.

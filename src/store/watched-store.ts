@@ -33,16 +33,25 @@ export interface WatchedStoreOptions {
   fileCheckIntervalMs?: number;
   /** A PostgreSQL store's deadlines (default: DEADLINE_DEFAULTS.serve). */
   deadlines?: DatabaseDeadlines;
+  /** Told, at each open, what a user should know of how the file is read (OpenOptions.notice). */
+  notice?: (message: string) => void;
 }
 
-/** Which file a path names: a replaced file has another inode (or device). */
+/** Which file a path names (a replaced file has another inode or device), and its state when opened. */
 interface FileIdentity {
   dev: number;
   ino: number;
+  size: number;
+  mtimeMs: number;
 }
 
 function sameFile(a: FileIdentity, b: Stats): boolean {
   return a.dev === b.dev && a.ino === b.ino;
+}
+
+/** The same file, written since (a copy in memory of it is out of date). */
+function changed(a: FileIdentity, b: Stats): boolean {
+  return a.size !== b.size || a.mtimeMs !== b.mtimeMs;
 }
 
 function unavailable(reason: string): DatabaseUnavailableError {
@@ -53,7 +62,7 @@ function unavailable(reason: string): DatabaseUnavailableError {
 export function createWatchedStore(location: string, options: WatchedStoreOptions = {}): Store {
   return isPostgresUrl(location)
     ? createServerPgStore(location, options.deadlines ?? DEADLINE_DEFAULTS.serve)
-    : createWatchedFile(location, options.fileCheckIntervalMs ?? FILE_CHECK_INTERVAL_MS);
+    : createWatchedFile(location, options.fileCheckIntervalMs ?? FILE_CHECK_INTERVAL_MS, options.notice);
 }
 
 /** A data version over connections that come and go: it moves when the connection's own does, or the connection changes. */
@@ -147,8 +156,12 @@ function storeOver(
   };
 }
 
-/** A SQLite file, read through a read-only connection that follows the file at `path`. */
-function createWatchedFile(path: string, checkIntervalMs: number): Store {
+/**
+ * A SQLite file, read through a read-only connection that follows the file at `path`; one that
+ * reads a copy of the file in memory (a WAL-mode file on a read-only mount) is opened again
+ * when the file is written in place.
+ */
+function createWatchedFile(path: string, checkIntervalMs: number, notice: ((message: string) => void) | undefined): Store {
   let store: Store | undefined;
   let identity: FileIdentity | undefined;
   /** performance.now() after which the path is checked again. */
@@ -173,14 +186,14 @@ function createWatchedFile(path: string, checkIntervalMs: number): Store {
   }
 
   async function openFile(): Promise<Store> {
-    const opened = await openStore(path, { readonly: true });
+    const opened = await openStore(path, { readonly: true, notice });
     // Stat'ed after the open: if the path changed in between, the next check sees it.
     const stats = statSync(path, { throwIfNoEntry: false });
     if (!stats) {
       await opened.close();
       throw unavailable('the database file was deleted');
     }
-    identity = { dev: stats.dev, ino: stats.ino };
+    identity = { dev: stats.dev, ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs };
     nextCheck = performance.now() + checkIntervalMs;
     lost = undefined;
     return (store = opened);
@@ -200,10 +213,11 @@ function createWatchedFile(path: string, checkIntervalMs: number): Store {
     if (current === undefined || now < nextCheck) return current;
     nextCheck = now + checkIntervalMs;
     const stats = statSync(path, { throwIfNoEntry: false });
-    if (stats && sameFile(identity as FileIdentity, stats) && stats.size > 0) return current;
-    // Another file there now is simply opened; a missing or empty one is what the next read answers.
+    const same = stats !== undefined && sameFile(identity as FileIdentity, stats);
+    if (same && stats.size > 0 && !(current.inMemoryCopy === true && changed(identity as FileIdentity, stats))) return current;
+    // Another file there now (or a copy's file written) is simply opened; a missing or empty one is what the next read answers.
     if (!stats) lost = unavailable('the database file was deleted');
-    else if (sameFile(identity as FileIdentity, stats)) lost = unavailable('the database file is empty');
+    else if (same && stats.size === 0) lost = unavailable('the database file is empty');
     drop();
     return undefined;
   }
@@ -230,7 +244,7 @@ function createWatchedFile(path: string, checkIntervalMs: number): Store {
     if (!before || !sameFile(expected, before)) return;
     let writer: Store | undefined;
     try {
-      writer = await openStore(path);
+      writer = await openStore(path, { write: true });
       // The file could have been replaced while the writer opened: write only into the one the reads used.
       const stats = statSync(path, { throwIfNoEntry: false });
       if (!stats || !sameFile(expected, stats)) return;

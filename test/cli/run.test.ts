@@ -92,7 +92,7 @@ describe('a run of the program in process', () => {
       const result = await runOracle(['--db', 'lent-store', 'catalog', '--json'], { openStore: lend });
       expect(result).toMatchObject({ code: 0, stderr: '' });
       expect(JSON.parse(result.stdout).products.map((p: { product_key: string }) => p.product_key)).toEqual([product.productKey]);
-      expect(opened).toEqual([['lent-store', {}]]);
+      expect(opened).toEqual([['lent-store', { notice: expect.any(Function) }]]);
       expect(closes).toBe(1);
       // The store itself was never closed by the command: the test still reads it.
       expect(await store.products.count()).toBe(1);

@@ -8,7 +8,7 @@ import { withService } from '../service.js';
 
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
   const id = String(args[0]);
-  const revoked = await withService(ctx, (service) => service.revokeKey(id, ctx.now));
+  const revoked = await withService(ctx, (service) => service.revokeKey(id, ctx.now), { write: true });
   if (!revoked) throw new UsageError(`no active API key has id ${JSON.stringify(id)} (see oracle keys list)`);
   ctx.stderr.write(`revoked API key ${id}\n`);
   return 0;

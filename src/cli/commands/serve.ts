@@ -26,7 +26,8 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
     process.once('SIGINT', resolve);
   });
   // The store reopens by itself (a replaced or restored file, a database server back up).
-  const oracle = createOracle({ store: createWatchedStore(ctx.dbPath, { deadlines: config.deadlines }), resolver: resolverFor(config), envKeys: config.apiKeys });
+  const store = createWatchedStore(ctx.dbPath, { deadlines: config.deadlines, notice: (message) => ctx.stderr.write(`note: ${message}\n`) });
+  const oracle = createOracle({ store, resolver: resolverFor(config), envKeys: config.apiKeys });
   const rateLimiter = config.redisUrl ? await sharedRateLimiter(config.redisUrl, config, ctx) : undefined;
   const bundles = createBundleCache();
   // prom-client is loaded only when metrics are asked for.
@@ -69,7 +70,7 @@ function watchRules(oracle: Oracle, config: ServeConfig, ctx: CommandContext): W
     dataVersion: () => oracle.dataVersion(),
     log: (line) => ctx.stderr.write(line),
     async check() {
-      const service = createOracle({ store: await open(ctx.dbPath, {}) });
+      const service = createOracle({ store: await open(ctx.dbPath, { write: true }) });
       try {
         const now = Date.now();
         const report = await service.checkWatches({ at: now, now, webhook: config.webhook, delivery: { secret } });

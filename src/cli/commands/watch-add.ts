@@ -29,7 +29,7 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
     spanMs: kind === 'move' ? (o.over ?? readInput(spanInput, DEFAULT_MOVE_SPAN, '--over')) : null,
     webhookUrl: o.webhook ?? null,
   };
-  const stored = await withService(ctx, (service) => service.addWatch({ ...rule, label: o.label ?? describeWatch(rule) }, ctx.now));
+  const stored = await withService(ctx, (service) => service.addWatch({ ...rule, label: o.label ?? describeWatch(rule) }, ctx.now), { write: true });
   if (o.json) ctx.stdout.write(`${JSON.stringify(watchRuleBody(stored), null, 2)}\n`);
   else ctx.stdout.write(`watch ${stored.id}: ${stored.productKey} ${describeWatch(stored)} ("${stored.label}")\n`);
   return 0;

@@ -12,6 +12,7 @@ import { dirname, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { DatabaseUnavailableError } from '../../domain/errors.js';
 import { MIGRATIONS_DIR, newerSchemaError } from '../migrations.js';
+import { readOnlyCopy } from './read-only-copy.js';
 
 export type SqliteDatabase = Database.Database;
 
@@ -56,6 +57,13 @@ export interface OpenOptions {
    * reads use one. A file behind on migrations is migrated first by a short read-write open.
    */
   readonly?: boolean;
+  /**
+   * The caller writes: a file this process may not write is refused at open, naming it and
+   * the fix, where a command that only reads gets it read-only.
+   */
+  write?: boolean;
+  /** Told what a user should know of how the file is read (through a copy in memory, read-only-copy.ts). */
+  notice?: (message: string) => void;
 }
 
 /** The unavailable-database error with its client-safe reason (the message adds the path). */
@@ -66,29 +74,48 @@ function unavailable(path: string, reason: string, hint = '', cause?: unknown, r
 /** The mode of a database oracle creates; SQLite gives its -wal and -shm the same (the umask may take more away). */
 const NEW_DATABASE_MODE = 0o600;
 
-const writable = (path: string) => {
+/** Why this process may not write `path` (an errno code: EACCES, EROFS on a read-only mount), or null. */
+const writeDenied = (path: string): string | null => {
   try {
     accessSync(path, constants.W_OK);
-    return true;
-  } catch {
-    return false;
+    return null;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? 'EACCES';
   }
 };
 
+const unreadable = (path: string): boolean => {
+  try {
+    accessSync(path, constants.R_OK);
+    return false;
+  } catch {
+    return true;
+  }
+};
+
+const READERS_WORK = 'commands that only read work on it as it is';
+
 /**
- * Why a writer cannot use `path`, before SQLite is asked: a read-only file, or a directory where
- * the -wal and -shm cannot be made. SQLite would open it anyway, fail at the first write with
- * "attempt to write a readonly database" and leave a -shm of the file's mode behind, which
- * blocked every later writer until someone deleted it.
+ * Why a writer cannot use `path`, before SQLite is asked: a read-only mount, a read-only file,
+ * or a directory where the -wal and -shm cannot be made. SQLite would open it anyway, fail at
+ * the first write with "attempt to write a readonly database" and leave a -shm of the file's
+ * mode behind, which blocked every later writer until someone deleted it.
  */
 function writeRefusal(path: string): DatabaseUnavailableError | null {
   const file = resolve(path);
-  if (existsSync(path) && !writable(path)) {
-    const remedy = `make it writable (chmod u+w ${file}) or run as its owner; commands that only read work on it as it is`;
+  const dir = dirname(file);
+  const fileDenied = existsSync(path) ? writeDenied(path) : null;
+  const dirDenied = writeDenied(dir);
+  if (fileDenied === 'EROFS' || (fileDenied === null && dirDenied === 'EROFS')) {
+    const remedy = `to write, make the file system of ${dir} read-write, or copy the database to a writable place; ${READERS_WORK}`;
+    return unavailable(path, 'the database is on a read-only file system', `: ${remedy}`, undefined, remedy);
+  }
+  if (fileDenied !== null) {
+    const remedy = `make it writable (chmod u+w ${file}) or run as its owner; ${READERS_WORK}`;
     return unavailable(path, 'the database file is read-only', `: ${remedy}`, undefined, remedy);
   }
   for (const side of [`${path}-wal`, `${path}-shm`]) {
-    if (!existsSync(side) || writable(side)) continue;
+    if (!existsSync(side) || writeDenied(side) === null) continue;
     // Left by a reader while the database was read-only (SQLite gives them the file's mode):
     // their owner makes them writable again; anyone else is told how.
     try {
@@ -98,9 +125,8 @@ function writeRefusal(path: string): DatabaseUnavailableError | null {
       return unavailable(path, `${side.slice(path.length + 1)} file is read-only`, `: ${remedy}`, undefined, remedy);
     }
   }
-  const dir = dirname(file);
-  if (!existsSync(`${path}-wal`) && !writable(dir)) {
-    const remedy = `SQLite keeps its -wal and -shm files beside the database: make ${dir} writable, or move the database`;
+  if (!existsSync(`${path}-wal`) && dirDenied !== null) {
+    const remedy = `SQLite keeps its -wal and -shm files beside the database: make ${dir} writable, or move the database; ${READERS_WORK}`;
     return unavailable(path, 'the directory of the database is read-only', `: ${remedy}`, undefined, remedy);
   }
   return null;
@@ -117,13 +143,10 @@ export async function openDatabase(path: string, options: OpenOptions = {}): Pro
       reason: 'the database file does not exist',
     });
   }
-  // A command that only reads opens a file it may not write read-only (keys create, which writes
-  // without create, then fails at its write with "the database file is read-only").
-  if (path !== ':memory:' && !create && options.readonly !== true && writeRefusal(path) !== null) {
-    return openDatabase(path, { ...options, readonly: true });
-  }
   if (path !== ':memory:' && options.readonly !== true) {
     const refusal = writeRefusal(path);
+    // A command that only reads opens a file it may not write read-only; a writer is refused.
+    if (refusal !== null && !create && options.write !== true) return openDatabase(path, { ...options, readonly: true });
     if (refusal !== null) throw refusal;
     if (create && !existsSync(path)) {
       try {
@@ -141,6 +164,76 @@ export async function openDatabase(path: string, options: OpenOptions = {}): Pro
       readonly: options.readonly === true,
       fileMustExist: !create,
     });
+    return await prepared(db, path, options, create);
+  } catch (error) {
+    closeQuietly(db);
+    if (options.readonly === true && path !== ':memory:' && cannotOpenBeside(error)) {
+      const dir = dirname(resolve(path));
+      // A read-only directory or mount: SQLite cannot create the -shm a reader of a WAL file needs.
+      const copy = writeDenied(dir) === null ? null : copyOf(path, dir);
+      if (copy !== null && 'refusal' in copy) {
+        throw unavailable(path, copy.refusal.reason, `: ${copy.refusal.remedy}`, error, copy.refusal.remedy);
+      }
+      if (copy !== null) {
+        try {
+          const opened = await prepared(new Database(copy.bytes, { readonly: true, nativeBinding: nativeBinding() }), path, options, create);
+          options.notice?.(copy.note);
+          return opened;
+        } catch (copyError) {
+          throw openFailure(path, copyError);
+        }
+      }
+    }
+    throw openFailure(path, error);
+  }
+}
+
+/** readOnlyCopy, or null when the file itself cannot be read (SQLite's error says so). */
+function copyOf(path: string, dir: string): ReturnType<typeof readOnlyCopy> {
+  try {
+    return readOnlyCopy(path, dir);
+  } catch {
+    return null;
+  }
+}
+
+/** SQLite's open failed for want of a file beside the database (the -shm, the -wal), not for the database itself. */
+function cannotOpenBeside(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^SQLITE_(CANTOPEN|READONLY)/.test(code);
+}
+
+/** The failure of an open as DatabaseUnavailableError naming the file (cause kept). */
+function openFailure(path: string, error: unknown): DatabaseUnavailableError {
+  if (path !== ':memory:' && cannotOpenBeside(error) && unreadable(path)) {
+    const remedy = `make it readable (chmod u+r ${resolve(path)}) or run as its owner`;
+    return unavailable(path, 'the database file is not readable by this user', `: ${remedy}`, error, remedy);
+  }
+  const translated = toDatabaseError(error);
+  if (translated instanceof DatabaseUnavailableError) {
+    return translated === error ? translated : unavailable(path, translated.reason, '', error);
+  }
+  return unavailable(path, 'the database cannot be opened', `: ${(error as Error).message}`, error);
+}
+
+/** Whether `db` reads a copy of its file held in memory (readOnlyCopy), not the file itself. */
+export const isInMemoryCopy = (db: SqliteDatabase): boolean => db.memory && db.readonly;
+
+function closeQuietly(db: SqliteDatabase | undefined): void {
+  try {
+    db?.close();
+  } catch {
+    // Closing a half-opened connection can fail too; the open's error is the one to report.
+  }
+}
+
+/**
+ * `db` checked and set up for use: oracle's file, not newer than this oracle, migrated (a reader
+ * behind on migrations is opened again after a short read-write open that applies them).
+ * Closed when it fails.
+ */
+async function prepared(db: SqliteDatabase, path: string, options: OpenOptions, create: boolean): Promise<SqliteDatabase> {
+  try {
     // Checked before any pragma that writes: setting WAL on an empty file writes its header.
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version > migrationCount()) throw newerSchemaError(resolve(path), version, migrationCount());
@@ -148,7 +241,9 @@ export async function openDatabase(path: string, options: OpenOptions = {}): Pro
     if (options.readonly) {
       if (version < migrationCount()) {
         db.close();
-        (await openDatabase(path)).close();
+        const refusal = writeRefusal(path);
+        if (refusal !== null) throw behindAndReadOnly(path, version, refusal);
+        (await openDatabase(path, { write: true })).close();
         return await openDatabase(path, options);
       }
     } else {
@@ -160,25 +255,19 @@ export async function openDatabase(path: string, options: OpenOptions = {}): Pro
       await migrate(db, version);
     }
     db.pragma('cache_size = -65536'); // 64 MiB page cache
+    return db;
   } catch (error) {
-    try {
-      db?.close();
-    } catch {
-      // Closing a half-opened connection can fail too; the open's error is the one to report.
-    }
-    const dir = dirname(resolve(path));
-    if (options.readonly === true && path !== ':memory:' && !existsSync(`${path}-shm`) && !writable(dir)) {
-      // A read-only directory or mount: SQLite cannot make the -shm a reader of a WAL database needs.
-      const remedy = `SQLite needs to create ${resolve(path)}-shm beside it: make ${dir} writable, or copy the database to a writable place`;
-      throw unavailable(path, 'the directory of the database is read-only', `: ${remedy}`, error, remedy);
-    }
-    const translated = toDatabaseError(error);
-    if (translated instanceof DatabaseUnavailableError) {
-      throw translated === error ? error : unavailable(path, translated.reason, '', error);
-    }
-    throw unavailable(path, 'the database cannot be opened', `: ${(error as Error).message}`, error);
+    closeQuietly(db);
+    throw error;
   }
-  return db;
+}
+
+/** A reader's file is behind this oracle's migrations, and this process cannot apply them. */
+function behindAndReadOnly(path: string, version: number, refusal: DatabaseUnavailableError): DatabaseUnavailableError {
+  const behind = migrationCount() - version;
+  const reason = `the database is ${behind} schema migration${behind === 1 ? '' : 's'} behind this oracle, which cannot apply them: ${refusal.reason}`;
+  const remedy = `run any command of this oracle on it once where it is writable (that applies them), or read it with the oracle that made it`;
+  return unavailable(path, reason, `: ${remedy}`, refusal, remedy);
 }
 
 /** Refuses a file oracle did not make: empty, another program's SQLite file, or missing a table. */

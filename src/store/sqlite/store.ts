@@ -15,7 +15,7 @@ import type {
 } from '../store.js';
 import { createApiKeyRepo } from './api-key-repo.js';
 import { createCalibrationRepo } from './calibration-repo.js';
-import { closeDatabase, openDatabase, preparedOnFirstUse, type SqliteDatabase } from './connection.js';
+import { closeDatabase, isInMemoryCopy, openDatabase, preparedOnFirstUse, type SqliteDatabase } from './connection.js';
 import { createIngestRunRepo } from './ingest-run-repo.js';
 import { createObservationRepo, type ObservationRepo } from './observation-repo.js';
 import { createPricePointReader } from './price-points.js';
@@ -59,6 +59,7 @@ export async function openSqliteStore(path: string, options: OpenOptions = {}): 
     dialect: 'sqlite',
     location: path,
     address: path,
+    inMemoryCopy: isInMemoryCopy(db),
     products: {
       findByKey: (key) => settled(() => products.findByKey(key)),
       findByRefsourceId: (id) => settled(() => products.findByRefsourceId(id)),
