@@ -9,6 +9,7 @@ import { PRICED_CONDITIONS } from '../../domain/conditions.js';
 import type { ConditionPoints, PricePoint } from '../../domain/observation.js';
 import type { PointReadOptions, PricePointRange } from '../store.js';
 import { pointColumns, seriesSpan, type Row } from '../series-points.js';
+import type { CachedPointRow, PointCache } from './point-cache.js';
 import type { Session } from './session.js';
 
 const PRICED_LIST = PRICED_CONDITIONS.map((c) => `'${c}'`).join(', ');
@@ -32,6 +33,11 @@ const extraOf = (point: string) => `SELECT ${point} FROM observations
   WHERE product_id = $1 AND condition NOT IN (${PRICED_LIST}) AND condition NOT LIKE 'raw-%'
     AND observed_at >= $2 AND observed_at < $3
   ORDER BY condition ${C}, observed_at, price_minor, source ${C}`;
+
+/** Every priced point of a product, in the reader's order, at most $2 of them (point-cache.ts). */
+const WHOLE = `SELECT ${POINT} FROM observations
+  WHERE product_id = $1 AND condition IN (${PRICED_LIST})
+  ORDER BY condition, ${ASCENDING} LIMIT $2`;
 
 function checkLimit(limit: number): void {
   if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`point limit must be an integer >= 0 (got ${limit})`);
@@ -103,7 +109,13 @@ const toPoint = (row: PointRow): PricePoint => {
   return point;
 };
 
-export function createPgPricePointReader(session: Session) {
+/** The product's priced points whole, for the point cache. */
+export function readWholeProduct(session: Session) {
+  return (productId: number, limit: number) => session.prepared<CachedPointRow>(WHOLE, [productId, limit]);
+}
+
+/** `cache`: the server's (point-cache.ts), which pricing's reads go through; none for a command. */
+export function createPgPricePointReader(session: Session, cache?: PointCache) {
   const rows = (text: string, params: unknown[]) => session.prepared<PointRow>(text, params);
   return {
     /** The points of the product's extra grades in [lookbackStart, asOf) (store.ts readExtra). */
@@ -113,6 +125,8 @@ export function createPgPricePointReader(session: Session) {
     /** The points of `range` for one product, as ../price-points.ts's read returns them. */
     async read(productId: number, range: PricePointRange, options?: PointReadOptions): Promise<PricePoint[]> {
       const matchedBy = options?.matchedBy === true;
+      const cached = matchedBy || cache === undefined ? undefined : await cache.read(productId, range);
+      if (cached !== undefined) return cached;
       const text = bundleRead(
         [
           { range: 'observed_at >= $2 AND observed_at < $3', limit: range.depthPerCondition },
