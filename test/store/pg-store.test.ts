@@ -4,11 +4,12 @@
  * are ingested, the same points read for pricing.
  */
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Product } from '../../src/domain/product.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { IngestWriter, Store } from '../../src/store/store.js';
-import { describeWithPg, emptyPgDatabase, freshPgDatabase } from '../_pg.js';
+import { describeWithPg, emptyPgDatabase, freshPgDatabase, nextOrWithinASecond } from '../_pg.js';
 import { tempDir, testProduct } from '../_setup.js';
 import { selectRows, writeObservations, writeProducts } from '../_store.js';
 
@@ -149,6 +150,45 @@ describeWithPg('PostgreSQL store', () => {
       expect(warnings).toEqual([]);
     } finally {
       process.off('warning', onWarning);
+    }
+  });
+
+  it("keeps a product's points in the server's store until the data version moves: on a write by any tool, or a lost listening connection", async () => {
+    const d = (await store.products.findByKey(products[3]!.productKey))!;
+    const server = await openStore(storeUrl, { readonly: true });
+    const raw = new pg.Client({ connectionString: storeUrl });
+    await raw.connect();
+    try {
+      const version = async () => Number((await raw.query('SELECT version FROM data_version')).rows[0].version);
+      const range = { windowStart: 0, asOf: 10_000, lookbackStart: 0, depthPerCondition: 5, priorPerCondition: 5 };
+      const prices = async () => (await server.pricePoints.read(d.id, range)).map((x) => x.priceMinor);
+      /** An insert as psql makes it; `setting`: a statement before it in its transaction. */
+      const insert = (price: number, setting = '') =>
+        raw.query(`BEGIN; ${setting} INSERT INTO observations (product_id, condition, observed_at, price_minor, source, grader)
+          VALUES (${d.id}, 'ungraded', ${price}, ${price}, 'psql', 'ungraded'); COMMIT`);
+      expect(await prices()).toEqual([]);
+      // An ingest's batch bumps the version once (the trigger stands aside), a batch of duplicates not at all.
+      const before = await version();
+      const sale = { productId: d.id, productKey: d.productKey, source: 'shop', observedAt: 500, priceMinor: 500, grader: 'ungraded', grade: null, externalId: 's1' };
+      await writeObservations(store, [sale]);
+      expect(await version()).toBe(before + 1);
+      await writeObservations(store, [sale]);
+      expect(await version()).toBe(before + 1);
+      expect(await nextOrWithinASecond(prices, (p) => p.length === 1)).toEqual([500]);
+      // psql's insert: the trigger bumps the version and notifies; the server reads the product again.
+      await insert(1_000);
+      expect(await version()).toBe(before + 2);
+      expect(await nextOrWithinASecond(prices, (p) => p.length === 2)).toEqual([500, 1_000]);
+      // A commit whose notification never comes (as while the listening connection is down):
+      // the kept points are still served, until the connection is lost and the product read again.
+      await insert(2_000, "SET LOCAL oracle.bumps_version = 'on';");
+      expect(await prices()).toEqual([500, 1_000]);
+      const cut = await raw.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'oracle listen' AND datname = current_database()");
+      expect(cut.rowCount).toBe(1);
+      expect(await nextOrWithinASecond(prices, (p) => p.length === 3)).toEqual([500, 1_000, 2_000]);
+    } finally {
+      await raw.end();
+      await server.close();
     }
   });
 
