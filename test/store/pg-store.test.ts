@@ -8,8 +8,12 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Product } from '../../src/domain/product.js';
 import { openStore } from '../../src/store/open-store.js';
+import { createPool } from '../../src/store/pg/connection.js';
+import { createPointCache } from '../../src/store/pg/point-cache.js';
+import { readWholeProduct } from '../../src/store/pg/price-points.js';
+import { createSession } from '../../src/store/pg/session.js';
 import type { IngestWriter, Store } from '../../src/store/store.js';
-import { describeWithPg, emptyPgDatabase, freshPgDatabase, nextOrWithinASecond } from '../_pg.js';
+import { describeWithPg, emptyPgDatabase, freshPgDatabase } from '../_pg.js';
 import { tempDir, testProduct } from '../_setup.js';
 import { selectRows, writeObservations, writeProducts } from '../_store.js';
 
@@ -33,6 +37,15 @@ function catalog(n: number): Product[] {
       setName: pick(1 + Math.floor(next() * 2)),
     }),
   );
+}
+
+/** Resolves once `store`'s data version differs from `seen`; rejects after a second (the store's contract). */
+async function versionMoves(store: Store, seen: number): Promise<void> {
+  const deadline = performance.now() + 1_000;
+  while (store.dataVersion() === seen) {
+    if (performance.now() > deadline) throw new Error(`the data version stayed ${seen} for a second`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 describeWithPg('PostgreSQL store', () => {
@@ -169,26 +182,60 @@ describeWithPg('PostgreSQL store', () => {
       expect(await prices()).toEqual([]);
       // An ingest's batch bumps the version once (the trigger stands aside), a batch of duplicates not at all.
       const before = await version();
+      let seen = server.dataVersion();
       const sale = { productId: d.id, productKey: d.productKey, source: 'shop', observedAt: 500, priceMinor: 500, grader: 'ungraded', grade: null, externalId: 's1' };
       await writeObservations(store, [sale]);
       expect(await version()).toBe(before + 1);
       await writeObservations(store, [sale]);
       expect(await version()).toBe(before + 1);
-      expect(await nextOrWithinASecond(prices, (p) => p.length === 1)).toEqual([500]);
+      await versionMoves(server, seen);
+      expect(await prices()).toEqual([500]);
       // psql's insert: the trigger bumps the version and notifies; the server reads the product again.
+      seen = server.dataVersion();
       await insert(1_000);
       expect(await version()).toBe(before + 2);
-      expect(await nextOrWithinASecond(prices, (p) => p.length === 2)).toEqual([500, 1_000]);
+      await versionMoves(server, seen);
+      expect(await prices()).toEqual([500, 1_000]);
       // A commit whose notification never comes (as while the listening connection is down):
       // the kept points are still served, until the connection is lost and the product read again.
+      seen = server.dataVersion();
       await insert(2_000, "SET LOCAL oracle.bumps_version = 'on';");
       expect(await prices()).toEqual([500, 1_000]);
       const cut = await raw.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'oracle listen' AND datname = current_database()");
       expect(cut.rowCount).toBe(1);
-      expect(await nextOrWithinASecond(prices, (p) => p.length === 3)).toEqual([500, 1_000, 2_000]);
+      await versionMoves(server, seen);
+      expect(await prices()).toEqual([500, 1_000, 2_000]);
     } finally {
       await raw.end();
       await server.close();
+    }
+  });
+
+  it('keeps no product of more observations than its limit, and reads again when the version moves', async () => {
+    const e = (await store.products.findByKey(products[4]!.productKey))!;
+    const sale = (i: number) => ({ productId: e.id, productKey: e.productKey, source: 'shop', observedAt: 100 * i, priceMinor: i, grader: 'ungraded', grade: null, externalId: `e${i}` });
+    await writeObservations(store, [sale(1), sale(2), sale(3)]);
+    const pool = createPool(storeUrl);
+    let version = 0;
+    let reads = 0;
+    const whole = readWholeProduct(createSession(pool, storeUrl));
+    const cache = (maxPointsPerProduct: number) =>
+      createPointCache((id, limit) => ((reads += 1), whole(id, limit)), () => version, { maxPointsPerProduct, maxPoints: 100 });
+    try {
+      const range = { windowStart: 250, asOf: 1_000, lookbackStart: 0, depthPerCondition: 1, priorPerCondition: 0 };
+      expect(await cache(2).read(e.id, range)).toBeUndefined();
+      const fits = cache(3);
+      const expected = await store.pricePoints.read(e.id, range);
+      expect(expected.map((x) => x.priceMinor)).toEqual([2, 3]);
+      expect(await fits.read(e.id, range)).toEqual(expected);
+      reads = 0;
+      expect(await fits.read(e.id, { ...range, depthPerCondition: 2 })).toEqual(await store.pricePoints.read(e.id, { ...range, depthPerCondition: 2 }));
+      expect(reads).toBe(0);
+      version += 1;
+      expect(await fits.read(e.id, range)).toEqual(expected);
+      expect(reads).toBe(1);
+    } finally {
+      await pool.end();
     }
   });
 

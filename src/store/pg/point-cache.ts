@@ -15,9 +15,9 @@
  * the reader's order: per condition by time, price, source and external id (C order). A range
  * is then the slices price-points.ts's statement selects: per condition, the latest `prior`
  * points before the lookback, the latest `depth` of the lookback, and every point of the
- * window. A product with more priced points than `maxPointsPerProduct` is not kept (reading
- * it whole would cost more than its reads save): it is remembered as too large, for the
- * version, and its reads go to the database. Memory is bounded by `maxPoints` over all
+ * window. A product of more than `maxPointsPerProduct` observations is not kept (reading it
+ * whole would cost more than its reads save): it is remembered as too large, for the version,
+ * and its reads go to the database. Memory is bounded by `maxPoints` over all
  * products, least recently read dropped first.
  */
 import { LRUCache } from 'lru-cache';
@@ -26,7 +26,7 @@ import type { PricePoint } from '../../domain/observation.js';
 import type { PricePointRange } from '../store.js';
 
 export interface PointCacheLimits {
-  /** Most priced points a product may have and be kept. */
+  /** Most observations a product may have and be kept (its priced points, and its count as the ingest keeps it). */
   maxPointsPerProduct: number;
   /** Most points kept over all products. */
   maxPoints: number;
@@ -128,11 +128,11 @@ export interface PointCache {
 }
 
 /**
- * `readAll(productId, limit)`: the product's priced points in the reader's order, at most
- * `limit` of them; `version()`: the store's data version.
+ * `readAll(productId, limit)`: the product's priced points in the reader's order, undefined
+ * when there are more than `limit`; `version()`: the store's data version.
  */
 export function createPointCache(
-  readAll: (productId: number, limit: number) => Promise<CachedPointRow[]>,
+  readAll: (productId: number, limit: number) => Promise<CachedPointRow[] | undefined>,
   version: () => number,
   limits: PointCacheLimits = POINT_CACHE_DEFAULTS,
 ): PointCache {
@@ -145,8 +145,8 @@ export function createPointCache(
   let keptVersion = version();
 
   async function load(productId: number, at: number): Promise<Kept> {
-    const rows = await readAll(productId, limits.maxPointsPerProduct + 1);
-    const entry: Kept = rows.length > limits.maxPointsPerProduct ? 'too large' : { conditions: columnsOf(rows), points: rows.length };
+    const rows = await readAll(productId, limits.maxPointsPerProduct);
+    const entry: Kept = rows === undefined ? 'too large' : { conditions: columnsOf(rows), points: rows.length };
     // Read under an older version: good for the reads that waited on it, not for keeping.
     if (keptVersion === at) kept.set(productId, entry);
     return entry;

@@ -34,10 +34,15 @@ const extraOf = (point: string) => `SELECT ${point} FROM observations
     AND observed_at >= $2 AND observed_at < $3
   ORDER BY condition ${C}, observed_at, price_minor, source ${C}`;
 
-/** Every priced point of a product, in the reader's order, at most $2 of them (point-cache.ts). */
+/**
+ * Every priced point of a product in the reader's order (point-cache.ts), none when the product
+ * has more than $2 observations: its count, kept by the ingest, spares reading the rows of a
+ * product too large to keep (the LIMIT catches one that grew by other writers).
+ */
 const WHOLE = `SELECT ${POINT} FROM observations
-  WHERE product_id = $1 AND condition IN (${PRICED_LIST})
-  ORDER BY condition, ${ASCENDING} LIMIT $2`;
+  WHERE product_id = $1 AND condition IN (${PRICED_LIST}) AND (SELECT observation_count FROM products WHERE id = $1) <= $2
+  ORDER BY condition, ${ASCENDING} LIMIT $2 + 1`;
+const FITS = 'SELECT observation_count <= $2 AS fits FROM products WHERE id = $1';
 
 function checkLimit(limit: number): void {
   if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`point limit must be an integer >= 0 (got ${limit})`);
@@ -109,9 +114,15 @@ const toPoint = (row: PointRow): PricePoint => {
   return point;
 };
 
-/** The product's priced points whole, for the point cache. */
+/** The product's priced points whole, for the point cache; undefined when it has more than `limit`. */
 export function readWholeProduct(session: Session) {
-  return (productId: number, limit: number) => session.prepared<CachedPointRow>(WHOLE, [productId, limit]);
+  return async (productId: number, limit: number): Promise<CachedPointRow[] | undefined> => {
+    const rows = await session.prepared<CachedPointRow>(WHOLE, [productId, limit]);
+    if (rows.length > limit) return undefined;
+    // No rows: no priced point, or too many observations to read.
+    if (rows.length === 0 && (await session.prepared<{ fits: boolean }>(FITS, [productId, limit]))[0]?.fits === false) return undefined;
+    return rows;
+  };
 }
 
 /** `cache`: the server's (point-cache.ts), which pricing's reads go through; none for a command. */
