@@ -9,8 +9,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Product } from '../../src/domain/product.js';
 import { openStore } from '../../src/store/open-store.js';
 import { createPool } from '../../src/store/pg/connection.js';
-import { createPointCache } from '../../src/store/pg/point-cache.js';
-import { readWholeProduct } from '../../src/store/pg/price-points.js';
+import { createPointCache, TAIL_SLACK_MS } from '../../src/store/pg/point-cache.js';
+import { readProductTail } from '../../src/store/pg/price-points.js';
 import { createSession } from '../../src/store/pg/session.js';
 import type { IngestWriter, Store } from '../../src/store/store.js';
 import { describeWithPg, emptyPgDatabase, freshPgDatabase } from '../_pg.js';
@@ -211,29 +211,34 @@ describeWithPg('PostgreSQL store', () => {
     }
   });
 
-  it('keeps no product of more observations than its limit, and reads again when the version moves', async () => {
+  it("keeps a product's tail: answers the ranges it holds every point of, no other, nor a tail over its limit; reads again when the version moves", async () => {
     const e = (await store.products.findByKey(products[4]!.productKey))!;
-    const sale = (i: number) => ({ productId: e.id, productKey: e.productKey, source: 'shop', observedAt: 100 * i, priceMinor: i, grader: 'ungraded', grade: null, externalId: `e${i}` });
-    await writeObservations(store, [sale(1), sale(2), sale(3)]);
+    const sale = (t: number) => ({ productId: e.id, productKey: e.productKey, source: 'shop', observedAt: t, priceMinor: t, grader: 'ungraded', grade: null, externalId: `e${t}` });
+    await writeObservations(store, [sale(100), sale(200), sale(300)]);
     const pool = createPool(storeUrl);
     let version = 0;
     let reads = 0;
-    const whole = readWholeProduct(createSession(pool, storeUrl));
+    const readTail = readProductTail(createSession(pool, storeUrl));
     const cache = (maxPointsPerProduct: number) =>
-      createPointCache((id, limit) => ((reads += 1), whole(id, limit)), () => version, { maxPointsPerProduct, maxPoints: 100 });
+      createPointCache((...args) => ((reads += 1), readTail(...args)), () => version, { maxPointsPerProduct, maxPoints: 100 });
+    const prices = (points: { priceMinor: number }[] | undefined) => points?.map((x) => x.priceMinor);
     try {
-      const range = { windowStart: 250, asOf: 1_000, lookbackStart: 0, depthPerCondition: 1, priorPerCondition: 0 };
-      expect(await cache(2).read(e.id, range)).toBeUndefined();
-      const fits = cache(3);
-      const expected = await store.pricePoints.read(e.id, range);
-      expect(expected.map((x) => x.priceMinor)).toEqual([2, 3]);
-      expect(await fits.read(e.id, range)).toEqual(expected);
+      // The tail from 250 on (300), and the latest point before it (200).
+      const range = { lookbackStart: 250 + TAIL_SLACK_MS, windowStart: 250 + TAIL_SLACK_MS, asOf: 400 + TAIL_SLACK_MS, depthPerCondition: 1, priorPerCondition: 1 };
+      expect(await cache(0).read(e.id, range)).toBeUndefined();
+      const tail = cache(1);
       reads = 0;
-      expect(await fits.read(e.id, { ...range, depthPerCondition: 2 })).toEqual(await store.pricePoints.read(e.id, { ...range, depthPerCondition: 2 }));
-      expect(reads).toBe(0);
-      version += 1;
-      expect(await fits.read(e.id, range)).toEqual(expected);
+      for (const answered of [range, { ...range, priorPerCondition: 2 }, { ...range, lookbackStart: range.lookbackStart + 1 }]) {
+        expect(await tail.read(e.id, answered)).toEqual(await store.pricePoints.read(e.id, answered));
+      }
+      expect(prices(await tail.read(e.id, { ...range, priorPerCondition: 2 }))).toEqual([200, 300]);
       expect(reads).toBe(1);
+      // A third point before the lookback, a lookback before the tail: not kept, so the database's to answer.
+      expect(await tail.read(e.id, { ...range, priorPerCondition: 3 })).toBeUndefined();
+      expect(await tail.read(e.id, { ...range, lookbackStart: 200 })).toBeUndefined();
+      version += 1;
+      expect(prices(await tail.read(e.id, range))).toEqual([300]);
+      expect(reads).toBe(2);
     } finally {
       await pool.end();
     }

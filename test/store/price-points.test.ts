@@ -150,14 +150,20 @@ describe('price point reader', () => {
     const rows = [['ungraded', null], ['PSA', 10], ['ANY', 9]].flatMap(([grader, grade], c) =>
       Array.from({ length: 90 }, (_, i) => obs('p', 40 - Math.floor(i / 3) / 2 - c / 8, 1000 + ((i * 37) % 50), grader as string, grade as number | null, i % 2 ? 'ebay' : 'tcgplayer')),
     );
-    await writeObservations(store, [...rows, obs('p', 39.5, 9000, 'TAG', 10), obs('q', 39.5, 1)]);
+    // Older ungraded points: before the server's tail (which starts a week before the first read's lookback) and in it.
+    const older = [1, 2, 3, 4, 5].map((day) => obs('p', day, 500 + day));
+    await writeObservations(store, [...rows, ...older, obs('p', 39.5, 9000, 'TAG', 10), obs('q', 39.5, 1)]);
     const server = await openStore(location, { readonly: true });
     try {
+      // The first read (pricing's own) sets the tail.
       const ranges = [
-        SMALL_RANGE,
         pointsRequest({ windowHours: 24, outlierStddevs: 2, asOf: AS_OF - 5 * HOUR_MS }),
+        SMALL_RANGE,
         { ...SMALL_RANGE, depthPerCondition: 0, priorPerCondition: 0 },
         { ...SMALL_RANGE, lookbackStart: AS_OF - 10 * DAY_MS, depthPerCondition: 1_000, priorPerCondition: 4 },
+        // The latest points before the lookback, from before the tail and in it (or more than it holds).
+        { windowStart: AS_OF - 20 * DAY_MS, asOf: AS_OF, lookbackStart: 4 * DAY_MS, depthPerCondition: 2, priorPerCondition: 2 },
+        { windowStart: AS_OF - 20 * DAY_MS, asOf: AS_OF, lookbackStart: 4 * DAY_MS, depthPerCondition: 2, priorPerCondition: 3 },
         { windowStart: 20 * DAY_MS, asOf: 26 * DAY_MS, lookbackStart: 0, depthPerCondition: 5, priorPerCondition: 5 },
         { ...SMALL_RANGE, asOf: DAY_MS, windowStart: 0, lookbackStart: -DAY_MS },
       ];

@@ -1,8 +1,8 @@
 /**
- * The server's PostgreSQL store keeps products' priced points in memory between two data
- * versions, so a bundle read is a slice of memory, not a round trip and 42 index descents. On
- * SQLite the read is in process anyway; this is the PostgreSQL store's equivalent of it for
- * the replicas it exists for.
+ * The server's PostgreSQL store keeps products' recent priced points in memory between two
+ * data versions, so a bundle read is a slice of memory, not a round trip and 42 index
+ * descents. On SQLite the read is in process anyway; this is the PostgreSQL store's
+ * equivalent of it, for the replicas it exists for.
  *
  * Freshness is the bundle cache's: everything kept is dropped when the store's data version
  * (data-version.ts: a local counter moved by NOTIFY, by the listening connection's heartbeat,
@@ -11,13 +11,16 @@
  * Only a store that follows the version (the server's, opened read-only) keeps points: a
  * command's version never moves, so a command always reads the database.
  *
- * A product is read whole, once per version (concurrent first reads share the statement), in
- * the reader's order: per condition by time, price, source and external id (C order). A range
- * is then the slices price-points.ts's statement selects: per condition, the latest `prior`
- * points before the lookback, the latest `depth` of the lookback, and every point of the
- * window. A product of more than `maxPointsPerProduct` observations is not kept (reading it
- * whole would cost more than its reads save): it is remembered as too large, for the version,
- * and its reads go to the database. Memory is bounded by `maxPoints` over all
+ * What is kept of a product is its tail, read at its first read in a version (concurrent
+ * first reads share it): per priced condition, every point from TAIL_SLACK_MS before that
+ * read's lookback on, and the latest `priorPerCondition` before that, in the reader's order
+ * (by time, price, source and external id, in C order). A range is then the slices
+ * price-points.ts's statement selects: per condition the latest `prior` points before the
+ * lookback, the latest `depth` of the lookback, every point of the window. A range the tail
+ * cannot answer exactly (a lookback before the tail, more older points than it holds) is read
+ * from the database. A product whose tail has more than `maxPointsPerProduct` points is not
+ * kept (reading it would cost more than its reads save): it is remembered as too large for
+ * the version, and its reads go to the database. Memory is bounded by `maxPoints` over all
  * products, least recently read dropped first.
  */
 import { LRUCache } from 'lru-cache';
@@ -26,20 +29,26 @@ import type { PricePoint } from '../../domain/observation.js';
 import type { PricePointRange } from '../store.js';
 
 export interface PointCacheLimits {
-  /** Most observations a product may have and be kept (its priced points, and its count as the ingest keeps it). */
+  /** Most points of a product's tail that may be kept. */
   maxPointsPerProduct: number;
   /** Most points kept over all products. */
   maxPoints: number;
 }
 
 /**
- * Defaults: a product of up to 10,000 priced points is read whole in about the time of a few
- * bundle reads, and 500,000 points (a few tens of MB as columns) hold the catalog's active
- * products of a typical deployment; bench/findings.md section 12 has the figures.
+ * Defaults: a tail of up to 10,000 points is read in about the time of a few bundle reads, and
+ * 500,000 points (a few tens of MB as columns) hold the active products of a typical
+ * deployment; bench/findings.md section 12 has the figures.
  */
 export const POINT_CACHE_DEFAULTS: PointCacheLimits = { maxPointsPerProduct: 10_000, maxPoints: 500_000 };
 
-/** One row of the product's read, in the reader's order. */
+/**
+ * How far before its first read's lookback a product's tail starts: requests for a moment a
+ * little earlier (`at`) are answered from it too; the requests for now only move forward.
+ */
+export const TAIL_SLACK_MS = 7 * 86_400_000;
+
+/** One row of a product's tail. */
 export interface CachedPointRow {
   condition: string;
   source: string;
@@ -47,6 +56,19 @@ export interface CachedPointRow {
   price_minor: number;
   sales_volume: number | null;
 }
+
+/**
+ * Reads a product's tail from `from` on: `older`, the latest `prior` points before `from` per
+ * condition (conditions in PRICED_CONDITIONS' order, each newest first); `tail`, every point
+ * from `from` on (per condition in the reader's order); undefined when `tail` has more than
+ * `limit` points.
+ */
+export type ReadTail = (
+  productId: number,
+  from: number,
+  prior: number,
+  limit: number,
+) => Promise<{ older: CachedPointRow[]; tail: CachedPointRow[] } | undefined>;
 
 /** One condition's points as columns, in the reader's order. */
 interface Columns {
@@ -56,8 +78,17 @@ interface Columns {
   salesVolume: (number | null)[];
 }
 
-/** A product's points per priced condition (PRICED_CONDITIONS' order; null: none), or too large to keep. */
-type Kept = { conditions: (Columns | null)[]; points: number } | 'too large';
+/** A product's tail (conditions in PRICED_CONDITIONS' order; null: no point), or too large to keep. */
+type Kept = Tail | 'too large';
+
+interface Tail {
+  conditions: (Columns | null)[];
+  /** Where the tail starts: every point from here on is kept. */
+  from: number;
+  /** Per condition, whether every point is kept: fewer than `prior` were found before `from`. */
+  whole: boolean[];
+  points: number;
+}
 
 const CONDITION_INDEX = new Map(PRICED_CONDITIONS.map((c, i) => [c, i]));
 /** The window's points come per condition in C order of the names, as the statement orders them. */
@@ -75,15 +106,16 @@ function lowerBound(t: Float64Array, at: number): number {
   return lo;
 }
 
-function columnsOf(rows: readonly CachedPointRow[]): (Columns | null)[] {
+function columnsOf(older: readonly CachedPointRow[], tail: readonly CachedPointRow[]): (Columns | null)[] {
   const counts = new Array<number>(PRICED_CONDITIONS.length).fill(0);
-  for (const row of rows) counts[CONDITION_INDEX.get(row.condition)!]! += 1;
+  for (const row of older) counts[CONDITION_INDEX.get(row.condition)!]! += 1;
+  for (const row of tail) counts[CONDITION_INDEX.get(row.condition)!]! += 1;
   const conditions = counts.map((n): Columns | null =>
     n === 0 ? null : { observedAt: new Float64Array(n), priceMinor: new Float64Array(n), source: [], salesVolume: [] },
   );
   // Sources repeat on almost every row: one string each, not one per row.
   const sources = new Map<string, string>();
-  for (const row of rows) {
+  const add = (row: CachedPointRow) => {
     const c = conditions[CONDITION_INDEX.get(row.condition)!]!;
     const i = c.source.length;
     c.observedAt[i] = row.observed_at;
@@ -92,8 +124,20 @@ function columnsOf(rows: readonly CachedPointRow[]): (Columns | null)[] {
     if (source === undefined) sources.set(row.source, (source = row.source));
     c.source.push(source);
     c.salesVolume.push(row.sales_volume);
-  }
+  };
+  // Each condition's older points come newest first, all before its tail.
+  for (let i = older.length - 1; i >= 0; i--) add(older[i]!);
+  for (const row of tail) add(row);
   return conditions;
+}
+
+/** Whether `kept` holds every point `range` selects, for every condition. */
+function answers(kept: Tail, range: PricePointRange): boolean {
+  return kept.conditions.every((c, k) => {
+    if (kept.whole[k]) return true;
+    // The lookback's and window's points are all kept from `from` on; before the lookback, the latest `prior` must be too.
+    return range.lookbackStart >= kept.from && (c === null ? 0 : lowerBound(c.observedAt, range.lookbackStart)) >= range.priorPerCondition;
+  });
 }
 
 function pushPoints(out: PricePoint[], condition: string, c: Columns, from: number, to: number): void {
@@ -123,19 +167,12 @@ function slice(conditions: readonly (Columns | null)[], range: PricePointRange):
 }
 
 export interface PointCache {
-  /** The points of `range` from memory, read whole first if need be; undefined: the product is too large to keep. */
+  /** The points of `range` from memory, the product's tail read first if need be; undefined: read them from the database. */
   read(productId: number, range: PricePointRange): Promise<PricePoint[] | undefined>;
 }
 
-/**
- * `readAll(productId, limit)`: the product's priced points in the reader's order, undefined
- * when there are more than `limit`; `version()`: the store's data version.
- */
-export function createPointCache(
-  readAll: (productId: number, limit: number) => Promise<CachedPointRow[] | undefined>,
-  version: () => number,
-  limits: PointCacheLimits = POINT_CACHE_DEFAULTS,
-): PointCache {
+/** `readTail`: the store's read of a product's tail; `version()`: the store's data version. */
+export function createPointCache(readTail: ReadTail, version: () => number, limits: PointCacheLimits = POINT_CACHE_DEFAULTS): PointCache {
   const kept = new LRUCache<number, Kept>({
     maxSize: limits.maxPoints,
     sizeCalculation: (entry) => (entry === 'too large' ? 1 : Math.max(1, entry.points)),
@@ -144,9 +181,16 @@ export function createPointCache(
   const reading = new Map<number, Promise<Kept>>();
   let keptVersion = version();
 
-  async function load(productId: number, at: number): Promise<Kept> {
-    const rows = await readAll(productId, limits.maxPointsPerProduct);
-    const entry: Kept = rows === undefined ? 'too large' : { conditions: columnsOf(rows), points: rows.length };
+  async function load(productId: number, range: PricePointRange, at: number): Promise<Kept> {
+    const from = range.lookbackStart - TAIL_SLACK_MS;
+    const prior = range.priorPerCondition;
+    const found = await readTail(productId, from, prior, limits.maxPointsPerProduct);
+    let entry: Kept = 'too large';
+    if (found !== undefined) {
+      const conditions = columnsOf(found.older, found.tail);
+      const whole = conditions.map((c) => (c === null ? 0 : lowerBound(c.observedAt, from)) < prior);
+      entry = { conditions, from, whole, points: found.older.length + found.tail.length };
+    }
     // Read under an older version: good for the reads that waited on it, not for keeping.
     if (keptVersion === at) kept.set(productId, entry);
     return entry;
@@ -164,14 +208,14 @@ export function createPointCache(
       if (entry === undefined) {
         let pending = reading.get(productId);
         if (pending === undefined) {
-          pending = load(productId, at).finally(() => {
+          pending = load(productId, range, at).finally(() => {
             if (reading.get(productId) === pending) reading.delete(productId);
           });
           reading.set(productId, pending);
         }
         entry = await pending;
       }
-      return entry === 'too large' ? undefined : slice(entry.conditions, range);
+      return entry === 'too large' || !answers(entry, range) ? undefined : slice(entry.conditions, range);
     },
   };
 }

@@ -9,7 +9,7 @@ import { PRICED_CONDITIONS } from '../../domain/conditions.js';
 import type { ConditionPoints, PricePoint } from '../../domain/observation.js';
 import type { PointReadOptions, PricePointRange } from '../store.js';
 import { pointColumns, seriesSpan, type Row } from '../series-points.js';
-import type { CachedPointRow, PointCache } from './point-cache.js';
+import type { CachedPointRow, PointCache, ReadTail } from './point-cache.js';
 import type { Session } from './session.js';
 
 const PRICED_LIST = PRICED_CONDITIONS.map((c) => `'${c}'`).join(', ');
@@ -35,14 +35,12 @@ const extraOf = (point: string) => `SELECT ${point} FROM observations
   ORDER BY condition ${C}, observed_at, price_minor, source ${C}`;
 
 /**
- * Every priced point of a product in the reader's order (point-cache.ts), none when the product
- * has more than $2 observations: its count, kept by the ingest, spares reading the rows of a
- * product too large to keep (the LIMIT catches one that grew by other writers).
+ * Every priced point of a product from $2 on, per condition in the reader's order (for the
+ * point cache), at most $3 of them (point-cache.ts: one more is a product too large to keep).
  */
-const WHOLE = `SELECT ${POINT} FROM observations
-  WHERE product_id = $1 AND condition IN (${PRICED_LIST}) AND (SELECT observation_count FROM products WHERE id = $1) <= $2
-  ORDER BY condition, ${ASCENDING} LIMIT $2 + 1`;
-const FITS = 'SELECT observation_count <= $2 AS fits FROM products WHERE id = $1';
+const TAIL = `SELECT ${POINT} FROM observations
+  WHERE product_id = $1 AND condition IN (${PRICED_LIST}) AND observed_at >= $2
+  ORDER BY condition, ${ASCENDING} LIMIT $3`;
 
 function checkLimit(limit: number): void {
   if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`point limit must be an integer >= 0 (got ${limit})`);
@@ -114,14 +112,14 @@ const toPoint = (row: PointRow): PricePoint => {
   return point;
 };
 
-/** The product's priced points whole, for the point cache; undefined when it has more than `limit`. */
-export function readWholeProduct(session: Session) {
-  return async (productId: number, limit: number): Promise<CachedPointRow[] | undefined> => {
-    const rows = await session.prepared<CachedPointRow>(WHOLE, [productId, limit]);
-    if (rows.length > limit) return undefined;
-    // No rows: no priced point, or too many observations to read.
-    if (rows.length === 0 && (await session.prepared<{ fits: boolean }>(FITS, [productId, limit]))[0]?.fits === false) return undefined;
-    return rows;
+/** The reads of the point cache (point-cache.ts): a product's points from an instant on, and the latest few before it. */
+export function readProductTail(session: Session): ReadTail {
+  return async (productId, from, prior, limit) => {
+    const [older, tail] = await Promise.all([
+      session.prepared<CachedPointRow>(latestPerCondition([{ range: 'observed_at < $2', limit: prior }]), [productId, from]),
+      session.prepared<CachedPointRow>(TAIL, [productId, from, limit + 1]),
+    ]);
+    return tail.length > limit ? undefined : { older, tail };
   };
 }
 

@@ -8,7 +8,7 @@ import { openPool, toPgDatabaseError } from './connection.js';
 import { bumpDataVersion, watchDataVersion } from './data-version.js';
 import { openPgIngestWriter } from './ingest-writer.js';
 import { createPointCache } from './point-cache.js';
-import { createPgPricePointReader, readWholeProduct } from './price-points.js';
+import { createPgPricePointReader, readProductTail } from './price-points.js';
 import { createPgProductRepo } from './products.js';
 import { createPgApiKeyRepo, createPgCalibrationRepo, createPgIngestRunRepo, type VersionedWrite } from './records.js';
 import { createSession } from './session.js';
@@ -38,7 +38,7 @@ export async function openPgStore(url: string, options: OpenOptions = {}): Promi
     }
   };
   // The server keeps products' points between data versions; a command's version never moves, so it reads the database.
-  const cache = options.readonly === true ? createPointCache(readWholeProduct(session), () => watch.current()) : undefined;
+  const cache = options.readonly === true ? createPointCache(readProductTail(session), () => watch.current()) : undefined;
   const pricePoints = createPgPricePointReader(session, cache);
   return {
     dialect: 'postgres',
