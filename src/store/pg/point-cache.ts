@@ -36,9 +36,9 @@ export interface PointCacheLimits {
 }
 
 /**
- * Defaults: a tail of up to 10,000 points is read in about the time of a few bundle reads, and
- * 500,000 points (a few tens of MB as columns) hold the active products of a typical
- * deployment; bench/findings.md section 12 has the figures.
+ * Defaults: a tail larger than 10,000 points would cost more to read after every version
+ * change than the bundles of one version save; 500,000 points bound the memory over all
+ * products (bench/findings.md section 12a: what a read and a point cost).
  */
 export const POINT_CACHE_DEFAULTS: PointCacheLimits = { maxPointsPerProduct: 10_000, maxPoints: 500_000 };
 
