@@ -179,7 +179,8 @@ export function createPointCache(readTail: ReadTail, version: () => number, limi
   });
   /** Reads under way, shared by the reads that arrive meanwhile. */
   const reading = new Map<number, Promise<Kept>>();
-  let keptVersion = version();
+  /** The version what is kept was read at; read on the first read, so opening a store does not start its listening. */
+  let keptVersion: number | undefined;
 
   async function load(productId: number, range: PricePointRange, at: number): Promise<Kept> {
     const from = range.lookbackStart - TAIL_SLACK_MS;
