@@ -36,7 +36,8 @@ const extraOf = (point: string) => `SELECT ${point} FROM observations
 
 /**
  * Every priced point of a product from $2 on, per condition in the reader's order (for the
- * point cache), at most $3 of them (point-cache.ts: one more is a product too large to keep).
+ * point cache), at most $3 of them: readProductTail asks for one more than a tail may hold, to
+ * tell one too large to keep without reading it all.
  */
 const TAIL = `SELECT ${POINT} FROM observations
   WHERE product_id = $1 AND condition IN (${PRICED_LIST}) AND observed_at >= $2
