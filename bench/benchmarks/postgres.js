@@ -8,7 +8,8 @@
  * - requests/s of two `oracle serve` replicas on one PostgreSQL, one autocannon per replica
  *   (a load balancer's even split), against one replica under the same total connections;
  * - the bundle's p50 on PostgreSQL against SQLite, in-process (bench/children/pricing-probe.js),
- *   the same data in both.
+ *   the same data in both, each store opened as the server opens it (on PostgreSQL: with its
+ *   point cache, src/store/pg/point-cache.ts).
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -205,7 +206,7 @@ export async function postgresBenchmark(ctx) {
       setup: [
         `PostgreSQL ${(await query(server.url, 'SHOW server_version'))[0].server_version} on loopback, started by scripts/test-services.js (fsync, synchronous_commit, full_page_writes off, as in the tests); every side on the same server.`,
         `Ingest: ${data.rows.toLocaleString('en-US')} canonical CSV rows (${(data.bytes / 2 ** 20).toFixed(1)} MiB) over ${ctx.scale.ingest.products.toLocaleString('en-US')} products; each side into a fresh database, ${ctx.scale.ingest.repeats} runs interleaved, median wall time of the whole process; the catalog load is not timed. Baseline: \`psql \\copy ... CSV HEADER\` of the same file into a table of its columns with the store's two unique indexes over them (product_id -> product_key, condition -> grader, grade).`,
-        `Bundle p50: ${hot} of the pricing benchmark's small data set in both stores, ${ctx.scale.pricing.iterations} bundles in-process per run (pricing-probe.js), 2 rounds alternating which store goes first; medians of the runs' p50.`,
+        `Bundle p50: ${hot} of the pricing benchmark's small data set in both stores, ${ctx.scale.pricing.iterations} bundles in-process per run (pricing-probe.js, each store opened as \`oracle serve\` opens it: on PostgreSQL the bundles after the first are priced from the store's point cache), 2 rounds alternating which store goes first; medians of the runs' p50.`,
         `Replicas: two \`oracle serve\` processes on one database, one autocannon per replica with ${half.connections} connections each, against one replica with ${s.connections} connections; GET ${path} with a stored key, ${s.durationSeconds} s per run, ${s.rounds} round(s) alternating the order. Client and servers share the machine's cores.`,
       ],
       figures: [

@@ -34,7 +34,9 @@ for (const method of ['run', 'get', 'all', 'iterate']) {
   };
 }
 
-const store = await openStore(db);
+// Opened as `oracle serve` opens its store (read-only): the server's reads, which on
+// PostgreSQL go through the store's point cache (src/store/pg/point-cache.ts).
+const store = await openStore(db, { readonly: true });
 const pricing = createPricing(store);
 const product = await pricing.productByKey(productKey);
 const params = { windowHours: 24, outlierStddevs: 2, asOf: Date.parse(asOfIso) };

@@ -4,9 +4,14 @@
  * are ingested, the same points read for pricing.
  */
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Product } from '../../src/domain/product.js';
 import { openStore } from '../../src/store/open-store.js';
+import { createPool } from '../../src/store/pg/connection.js';
+import { createPointCache, TAIL_SLACK_MS } from '../../src/store/pg/point-cache.js';
+import { readProductTail } from '../../src/store/pg/price-points.js';
+import { createSession } from '../../src/store/pg/session.js';
 import type { IngestWriter, Store } from '../../src/store/store.js';
 import { describeWithPg, emptyPgDatabase, freshPgDatabase } from '../_pg.js';
 import { tempDir, testProduct } from '../_setup.js';
@@ -32,6 +37,15 @@ function catalog(n: number): Product[] {
       setName: pick(1 + Math.floor(next() * 2)),
     }),
   );
+}
+
+/** Resolves once `store`'s data version differs from `seen`; rejects after a second (the store's contract). */
+async function versionMoves(store: Store, seen: number): Promise<void> {
+  const deadline = performance.now() + 1_000;
+  while (store.dataVersion() === seen) {
+    if (performance.now() > deadline) throw new Error(`the data version stayed ${seen} for a second`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 describeWithPg('PostgreSQL store', () => {
@@ -149,6 +163,84 @@ describeWithPg('PostgreSQL store', () => {
       expect(warnings).toEqual([]);
     } finally {
       process.off('warning', onWarning);
+    }
+  });
+
+  it("keeps a product's points in the server's store until the data version moves: on a write by any tool, or a lost listening connection", async () => {
+    const d = (await store.products.findByKey(products[3]!.productKey))!;
+    const server = await openStore(storeUrl, { readonly: true });
+    const raw = new pg.Client({ connectionString: storeUrl });
+    await raw.connect();
+    try {
+      const version = async () => Number((await raw.query('SELECT version FROM data_version')).rows[0].version);
+      const range = { windowStart: 0, asOf: 10_000, lookbackStart: 0, depthPerCondition: 5, priorPerCondition: 5 };
+      const prices = async () => (await server.pricePoints.read(d.id, range)).map((x) => x.priceMinor);
+      /** An insert as psql makes it; `setting`: a statement before it in its transaction. */
+      const insert = (price: number, setting = '') =>
+        raw.query(`BEGIN; ${setting} INSERT INTO observations (product_id, condition, observed_at, price_minor, source, grader)
+          VALUES (${d.id}, 'ungraded', ${price}, ${price}, 'psql', 'ungraded'); COMMIT`);
+      expect(await prices()).toEqual([]);
+      // An ingest's batch bumps the version once (the trigger stands aside), a batch of duplicates not at all.
+      const before = await version();
+      let seen = server.dataVersion();
+      const sale = { productId: d.id, productKey: d.productKey, source: 'shop', observedAt: 500, priceMinor: 500, grader: 'ungraded', grade: null, externalId: 's1' };
+      await writeObservations(store, [sale]);
+      expect(await version()).toBe(before + 1);
+      await writeObservations(store, [sale]);
+      expect(await version()).toBe(before + 1);
+      await versionMoves(server, seen);
+      expect(await prices()).toEqual([500]);
+      // psql's insert: the trigger bumps the version and notifies; the server reads the product again.
+      seen = server.dataVersion();
+      await insert(1_000);
+      expect(await version()).toBe(before + 2);
+      await versionMoves(server, seen);
+      expect(await prices()).toEqual([500, 1_000]);
+      // A commit whose notification never comes (as while the listening connection is down):
+      // the kept points are still served, until the connection is lost and the product read again.
+      seen = server.dataVersion();
+      await insert(2_000, "SET LOCAL oracle.bumps_version = 'on';");
+      expect(await prices()).toEqual([500, 1_000]);
+      const cut = await raw.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'oracle listen' AND datname = current_database()");
+      expect(cut.rowCount).toBe(1);
+      await versionMoves(server, seen);
+      expect(await prices()).toEqual([500, 1_000, 2_000]);
+    } finally {
+      await raw.end();
+      await server.close();
+    }
+  });
+
+  it("keeps a product's tail: answers the ranges it holds every point of, no other, nor a tail over its limit; reads again when the version moves", async () => {
+    const e = (await store.products.findByKey(products[4]!.productKey))!;
+    const sale = (t: number) => ({ productId: e.id, productKey: e.productKey, source: 'shop', observedAt: t, priceMinor: t, grader: 'ungraded', grade: null, externalId: `e${t}` });
+    await writeObservations(store, [sale(100), sale(200), sale(300)]);
+    const pool = createPool(storeUrl);
+    let version = 0;
+    let reads = 0;
+    const readTail = readProductTail(createSession(pool, storeUrl));
+    const cache = (maxPointsPerProduct: number) =>
+      createPointCache((...args) => ((reads += 1), readTail(...args)), () => version, { maxPointsPerProduct, maxPoints: 100 });
+    const prices = (points: { priceMinor: number }[] | undefined) => points?.map((x) => x.priceMinor);
+    try {
+      // The tail from 250 on (300), and the latest point before it (200).
+      const range = { lookbackStart: 250 + TAIL_SLACK_MS, windowStart: 250 + TAIL_SLACK_MS, asOf: 400 + TAIL_SLACK_MS, depthPerCondition: 1, priorPerCondition: 1 };
+      expect(await cache(0).read(e.id, range)).toBeUndefined();
+      const tail = cache(1);
+      reads = 0;
+      for (const answered of [range, { ...range, priorPerCondition: 2 }, { ...range, lookbackStart: range.lookbackStart + 1 }]) {
+        expect(await tail.read(e.id, answered)).toEqual(await store.pricePoints.read(e.id, answered));
+      }
+      expect(prices(await tail.read(e.id, { ...range, priorPerCondition: 2 }))).toEqual([200, 300]);
+      expect(reads).toBe(1);
+      // A third point before the lookback, a lookback before the tail: not kept, so the database's to answer.
+      expect(await tail.read(e.id, { ...range, priorPerCondition: 3 })).toBeUndefined();
+      expect(await tail.read(e.id, { ...range, lookbackStart: 200 })).toBeUndefined();
+      version += 1;
+      expect(prices(await tail.read(e.id, range))).toEqual([300]);
+      expect(reads).toBe(2);
+    } finally {
+      await pool.end();
     }
   });
 

@@ -11,7 +11,7 @@ import { DAY_MS, HOUR_MS } from '../../src/domain/time.js';
 import { computeBundle, pointsRequest, timelineOfColumns } from '../../src/engine/index.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { ResolvedObservation, Store } from '../../src/store/store.js';
-import { newTestDatabase } from '../_pg.js';
+import { newTestDatabase, nextOrWithinASecond } from '../_pg.js';
 import { tempDir } from '../_setup.js';
 import { writeObservations, writeProducts } from '../_store.js';
 
@@ -34,10 +34,12 @@ const SMALL_RANGE = { windowStart: AS_OF - DAY_MS, asOf: AS_OF, lookbackStart: A
 
 describe('price point reader', () => {
   let store: Store;
+  let location: string;
   let ids: { p: number; q: number };
 
   beforeEach(async () => {
-    store = await openStore(await newTestDatabase(tempDir('oracle-price-points-')), { create: true });
+    location = await newTestDatabase(tempDir('oracle-price-points-'));
+    store = await openStore(location, { create: true });
     await writeProducts(store, [product('p'), product('q')]);
     ids = { p: (await store.products.findByKey('p'))!.id, q: (await store.products.findByKey('q'))!.id };
   });
@@ -140,6 +142,47 @@ describe('price point reader', () => {
       }
       const bundle = (points: PricePoint[]) => JSON.stringify(computeBundle({ product: product('p'), points, params, id: null }));
       expect(bundle(read)).toBe(bundle(all));
+    }
+  });
+
+  it("reads the same points through the server's store (PostgreSQL: from memory), and another writer's commit on the next read", async () => {
+    // Ties at every cap boundary (three points an instant), points before, in and after each range.
+    const rows = [['ungraded', null], ['PSA', 10], ['ANY', 9]].flatMap(([grader, grade], c) =>
+      Array.from({ length: 90 }, (_, i) => obs('p', 40 - Math.floor(i / 3) / 2 - c / 8, 1000 + ((i * 37) % 50), grader as string, grade as number | null, i % 2 ? 'ebay' : 'tcgplayer')),
+    );
+    // Older ungraded points: before the server's tail (which starts a week before the first read's lookback) and in it.
+    const older = [1, 2, 3, 4, 5].map((day) => obs('p', day, 500 + day));
+    await writeObservations(store, [...rows, ...older, obs('p', 39.5, 9000, 'TAG', 10), obs('q', 39.5, 1)]);
+    const server = await openStore(location, { readonly: true });
+    try {
+      // The first read (pricing's own) sets the tail.
+      const ranges = [
+        pointsRequest({ windowHours: 24, outlierStddevs: 2, asOf: AS_OF - 5 * HOUR_MS }),
+        SMALL_RANGE,
+        { ...SMALL_RANGE, depthPerCondition: 0, priorPerCondition: 0 },
+        { ...SMALL_RANGE, lookbackStart: AS_OF - 10 * DAY_MS, depthPerCondition: 1_000, priorPerCondition: 4 },
+        // The latest points before the lookback, from before the tail and in it (or more than it holds).
+        { windowStart: AS_OF - 20 * DAY_MS, asOf: AS_OF, lookbackStart: 4 * DAY_MS, depthPerCondition: 2, priorPerCondition: 2 },
+        { windowStart: AS_OF - 20 * DAY_MS, asOf: AS_OF, lookbackStart: 4 * DAY_MS, depthPerCondition: 2, priorPerCondition: 3 },
+        { windowStart: 20 * DAY_MS, asOf: 26 * DAY_MS, lookbackStart: 0, depthPerCondition: 5, priorPerCondition: 5 },
+        { ...SMALL_RANGE, asOf: DAY_MS, windowStart: 0, lookbackStart: -DAY_MS },
+      ];
+      for (const range of ranges) {
+        const expected = await store.pricePoints.read(ids.p, range);
+        expect(await server.pricePoints.read(ids.p, range)).toEqual(expected);
+        expect(await server.pricePoints.read(ids.p, range)).toEqual(expected);
+      }
+      expect(await server.pricePoints.read(ids.q, SMALL_RANGE)).toEqual(await store.pricePoints.read(ids.q, SMALL_RANGE));
+      // A commit through another connection (another process's ingest) is read once it is heard of.
+      await writeObservations(store, [obs('p', 39.9, 7777)]);
+      const after = await nextOrWithinASecond(
+        () => server.pricePoints.read(ids.p, SMALL_RANGE),
+        (points) => points.some((x) => x.priceMinor === 7777),
+      );
+      expect(after).toEqual(await store.pricePoints.read(ids.p, SMALL_RANGE));
+      expect(after.filter((x) => x.priceMinor === 7777)).toHaveLength(1);
+    } finally {
+      await server.close();
     }
   });
 });

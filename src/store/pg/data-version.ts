@@ -2,7 +2,9 @@
  * The data version on PostgreSQL: what SQLite's `PRAGMA data_version` is to a server's
  * caches, for any number of replicas. Every commit that changes what pricing reads bumps the
  * one row of data_version and, in the same transaction, NOTIFYs `oracle_data` with the new
- * value; PostgreSQL delivers the notification at commit to every listening connection. A
+ * value (the ingest and versioned writes by bumpDataVersion; any other writer's statements on
+ * observations, psql's included, by a trigger, drizzle-pg/0004); PostgreSQL delivers the
+ * notification at commit to every listening connection. A
  * server process keeps the last version it heard in memory, so dataVersion() stays a
  * synchronous read; its listening connection is opened on the first read. A lost listening
  * connection is reopened, and the row read again, so a notification missed meanwhile still
@@ -30,6 +32,13 @@ const RECONNECT_MS = 500;
  */
 export const HEARTBEAT_MS = 1_000;
 export const HEARTBEAT_DEADLINE_MS = 500;
+
+/**
+ * The transaction setting by which a writer that bumps the version itself (the ingest) tells
+ * the trigger on observations (drizzle-pg/0004), which bumps it for every other writer's
+ * statements (psql, another tool), not to count its statements again.
+ */
+export const BUMPS_VERSION = 'oracle.bumps_version';
 
 /** Bumps the version inside the caller's open transaction; the NOTIFY goes out at its commit. */
 export async function bumpDataVersion(client: PgClient): Promise<void> {

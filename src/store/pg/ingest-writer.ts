@@ -26,7 +26,7 @@ import type { LockWait } from '../lock-wait.js';
 import { PRODUCT_COLUMNS, toProduct, type ProductRow } from '../product-rows.js';
 import type { InsertResult, IngestWriter, IngestWriterOptions, ProductLookup, StoredProduct } from '../store.js';
 import { toPgDatabaseError, type PgClient, type PgPool } from './connection.js';
-import { bumpDataVersion } from './data-version.js';
+import { BUMPS_VERSION, bumpDataVersion } from './data-version.js';
 import { upsertProducts } from './products.js';
 import { tokenize } from './search.js';
 import { takeWriteLock } from './write-lock.js';
@@ -220,7 +220,9 @@ export async function openPgIngestWriter(pool: PgPool, url: string, options: Ing
 
   async function begin(): Promise<void> {
     if (inTransaction) return;
-    await client.query('BEGIN');
+    // The batch bumps the data version itself, once and only when it changed something: the
+    // trigger that bumps it for other writers' statements (drizzle-pg/0004) stands aside.
+    await client.query(`BEGIN; SET LOCAL ${BUMPS_VERSION} = on`);
     inTransaction = true;
   }
 

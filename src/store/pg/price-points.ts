@@ -9,6 +9,7 @@ import { PRICED_CONDITIONS } from '../../domain/conditions.js';
 import type { ConditionPoints, PricePoint } from '../../domain/observation.js';
 import type { PointReadOptions, PricePointRange } from '../store.js';
 import { pointColumns, seriesSpan, type Row } from '../series-points.js';
+import type { CachedPointRow, PointCache, ReadTail } from './point-cache.js';
 import type { Session } from './session.js';
 
 const PRICED_LIST = PRICED_CONDITIONS.map((c) => `'${c}'`).join(', ');
@@ -32,6 +33,15 @@ const extraOf = (point: string) => `SELECT ${point} FROM observations
   WHERE product_id = $1 AND condition NOT IN (${PRICED_LIST}) AND condition NOT LIKE 'raw-%'
     AND observed_at >= $2 AND observed_at < $3
   ORDER BY condition ${C}, observed_at, price_minor, source ${C}`;
+
+/**
+ * Every priced point of a product from $2 on, per condition in the reader's order (for the
+ * point cache), at most $3 of them: readProductTail asks for one more than a tail may hold, to
+ * tell one too large to keep without reading it all.
+ */
+const TAIL = `SELECT ${POINT} FROM observations
+  WHERE product_id = $1 AND condition IN (${PRICED_LIST}) AND observed_at >= $2
+  ORDER BY condition, ${ASCENDING} LIMIT $3`;
 
 function checkLimit(limit: number): void {
   if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`point limit must be an integer >= 0 (got ${limit})`);
@@ -103,7 +113,19 @@ const toPoint = (row: PointRow): PricePoint => {
   return point;
 };
 
-export function createPgPricePointReader(session: Session) {
+/** The reads of the point cache (point-cache.ts): a product's points from an instant on, and the latest few before it. */
+export function readProductTail(session: Session): ReadTail {
+  return async (productId, from, prior, limit) => {
+    const [older, tail] = await Promise.all([
+      session.prepared<CachedPointRow>(latestPerCondition([{ range: 'observed_at < $2', limit: prior }]), [productId, from]),
+      session.prepared<CachedPointRow>(TAIL, [productId, from, limit + 1]),
+    ]);
+    return tail.length > limit ? undefined : { older, tail };
+  };
+}
+
+/** `cache`: the server's (point-cache.ts), which pricing's reads go through; none for a command. */
+export function createPgPricePointReader(session: Session, cache?: PointCache) {
   const rows = (text: string, params: unknown[]) => session.prepared<PointRow>(text, params);
   return {
     /** The points of the product's extra grades in [lookbackStart, asOf) (store.ts readExtra). */
@@ -113,6 +135,8 @@ export function createPgPricePointReader(session: Session) {
     /** The points of `range` for one product, as ../price-points.ts's read returns them. */
     async read(productId: number, range: PricePointRange, options?: PointReadOptions): Promise<PricePoint[]> {
       const matchedBy = options?.matchedBy === true;
+      const cached = matchedBy || cache === undefined ? undefined : await cache.read(productId, range);
+      if (cached !== undefined) return cached;
       const text = bundleRead(
         [
           { range: 'observed_at >= $2 AND observed_at < $3', limit: range.depthPerCondition },

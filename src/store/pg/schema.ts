@@ -118,8 +118,10 @@ export const calibrations = pgTable(
 
 /**
  * One row: a counter every committed write that changes what pricing reads (an ingest's
- * commit, a calibration) bumps in its own transaction, and a NOTIFY on `oracle_data` with
- * it. Replicas keep the last value they heard and drop cached bundles when it moves.
+ * commit, a calibration; any other writer's statement on observations, by the trigger of
+ * drizzle-pg/0004, which drizzle's schema does not describe) bumps in its own transaction,
+ * and a NOTIFY on `oracle_data` with it. Replicas keep the last value they heard and drop
+ * cached bundles and points when it moves.
  */
 export const dataVersion = pgTable('data_version', {
   id: integer('id').primaryKey(),

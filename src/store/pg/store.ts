@@ -7,7 +7,8 @@ import { DEADLINE_DEFAULTS, type OpenOptions, type Store } from '../store.js';
 import { openPool, toPgDatabaseError } from './connection.js';
 import { bumpDataVersion, watchDataVersion } from './data-version.js';
 import { openPgIngestWriter } from './ingest-writer.js';
-import { createPgPricePointReader } from './price-points.js';
+import { createPointCache } from './point-cache.js';
+import { createPgPricePointReader, readProductTail } from './price-points.js';
 import { createPgProductRepo } from './products.js';
 import { createPgApiKeyRepo, createPgCalibrationRepo, createPgIngestRunRepo, type VersionedWrite } from './records.js';
 import { createSession } from './session.js';
@@ -36,7 +37,9 @@ export async function openPgStore(url: string, options: OpenOptions = {}): Promi
       client.release();
     }
   };
-  const pricePoints = createPgPricePointReader(session);
+  // The server keeps products' points between data versions; a command's version never moves, so it reads the database.
+  const cache = options.readonly === true ? createPointCache(readProductTail(session), () => watch.current()) : undefined;
+  const pricePoints = createPgPricePointReader(session, cache);
   return {
     dialect: 'postgres',
     location: redactUrl(url),
