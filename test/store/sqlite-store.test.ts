@@ -11,8 +11,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DatabaseUnavailableError } from '../../src/domain/errors.js';
 import { DAY_MS } from '../../src/domain/time.js';
 import { pointsRequest } from '../../src/engine/index.js';
+import { closeDatabase, INGEST_CACHE_KIB, openDatabase, READ_CACHE_KIB } from '../../src/store/sqlite/connection.js';
+import { createObservationRepo } from '../../src/store/sqlite/observation-repo.js';
 import { createPricePointReader } from '../../src/store/sqlite/price-points.js';
 import { createPricePointSeriesReader } from '../../src/store/sqlite/price-point-series.js';
+import { createWriteLock } from '../../src/store/sqlite/write-lock.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { testProduct } from '../_setup.js';
@@ -54,6 +57,20 @@ describe('SQLite store', () => {
     const raw = new Database(path);
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     raw.close();
+  });
+
+  it('writes an ingest with the small page cache and gives the connection its read cache back', async () => {
+    // The catalog-memory benchmark measures what this buys (docs/benchmarks.md, 6b).
+    const db = await openDatabase(path);
+    const observations = createObservationRepo(db, createWriteLock(db));
+    const cacheKib = () => -(db.pragma('cache_size', { simple: true }) as number);
+    expect(cacheKib()).toBe(READ_CACHE_KIB);
+    const writer = observations.openWriter();
+    expect(cacheKib()).toBe(INGEST_CACHE_KIB);
+    expect(INGEST_CACHE_KIB).toBeLessThan(READ_CACHE_KIB);
+    writer.close();
+    expect(cacheKib()).toBe(READ_CACHE_KIB);
+    closeDatabase(db);
   });
 
   it('refuses to open a missing file for reading, naming it', async () => {

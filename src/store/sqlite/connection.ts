@@ -28,6 +28,26 @@ export function preparedOnFirstUse<S>(prepare: () => S): () => S {
 /** How long a statement waits on a lock held by another connection before it fails. */
 export const BUSY_TIMEOUT_MS = 5_000;
 
+/**
+ * SQLite's page cache of a connection, in KiB, while it reads: pricing and export revisit the
+ * pricing index's pages of many products, and the server's reads keep the hot ones in memory.
+ */
+export const READ_CACHE_KIB = 64 * 1024;
+
+/**
+ * The page cache while an ingest writes (ObservationWriter, from open to close). Its inserts
+ * land on a few pages at a time: observations clustered per product in the pricing index,
+ * products and their search index appended. A larger cache held only pages already written,
+ * and filled as the database outgrew it, so an ingest's memory grew with the catalog
+ * (bench/findings.md, 6b).
+ */
+export const INGEST_CACHE_KIB = 8 * 1024;
+
+/** Sets the connection's page cache to `kib` KiB (a negative cache_size counts KiB, not pages). */
+export function setPageCache(db: SqliteDatabase, kib: number): void {
+  db.pragma(`cache_size = -${kib}`);
+}
+
 
 /** The tables every reader of the file relies on; a file without them is not oracle's. */
 const REQUIRED_TABLES = ['products', 'observations', 'api_keys'] as const;
@@ -159,7 +179,7 @@ export async function openDatabase(path: string, options: OpenOptions = {}): Pro
       db.pragma('foreign_keys = ON');
       await migrate(db, version);
     }
-    db.pragma('cache_size = -65536'); // 64 MiB page cache
+    setPageCache(db, READ_CACHE_KIB);
   } catch (error) {
     try {
       db?.close();

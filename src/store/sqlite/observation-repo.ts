@@ -1,7 +1,7 @@
 /** Observations: idempotent inserts for ingest (streamed, or a batch). Pricing reads live in price-points.ts. */
 import { conditionKey } from '../../domain/conditions.js';
 import type { IngestWriter, InsertResult, ResolvedObservation } from '../store.js';
-import { preparedOnFirstUse, type SqliteDatabase } from './connection.js';
+import { INGEST_CACHE_KIB, preparedOnFirstUse, READ_CACHE_KIB, setPageCache, type SqliteDatabase } from './connection.js';
 import type { WriteLock } from './write-lock.js';
 
 
@@ -93,6 +93,7 @@ export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) 
     // products, so the per-row foreign-key lookup (a visible share of a bulk load's writing
     // thread, bench/findings.md) checks nothing; it is back on when the writer closes.
     db.pragma('foreign_keys = OFF');
+    setPageCache(db, INGEST_CACHE_KIB);
     let open = false;
     // Per product: [count, earliest]. At most one entry per product the transaction touched.
     const perProduct = new Map<number, [number, number]>();
@@ -130,6 +131,7 @@ export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) 
       close() {
         this.rollback();
         db.pragma('foreign_keys = ON');
+        setPageCache(db, READ_CACHE_KIB);
       },
     };
   }
