@@ -45,10 +45,13 @@ interface Pending<T> {
  * Catalog records kept pending before they are written into the open transaction: the identity
  * check sees them together, and memory stays flat whatever the catalog's size (pending until
  * the batch's end, every record and its parsed product stayed in memory: memory grew with the
- * catalog). Two records claiming one identity across a chunk boundary are judged as across
- * commits: the first is written, the second rejected as claiming a stored product's identity.
+ * catalog). Small enough that a chunk is written before V8's young generation has been
+ * collected twice, so its records die young instead of filling the old generation
+ * (bench/findings.md, 6b). Two records claiming one identity across a chunk boundary are
+ * judged as across commits: the first is written, the second rejected as claiming a stored
+ * product's identity.
  */
-export const CATALOG_WRITE_CHUNK = 5_000;
+export const CATALOG_WRITE_CHUNK = 1_000;
 
 export interface RecordWriterOptions {
   source: string;
