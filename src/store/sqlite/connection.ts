@@ -29,19 +29,19 @@ export function preparedOnFirstUse<S>(prepare: () => S): () => S {
 export const BUSY_TIMEOUT_MS = 5_000;
 
 /**
- * SQLite's page cache of a connection, in KiB, while it reads: pricing and export revisit the
- * pricing index's pages of many products, and the server's reads keep the hot ones in memory.
+ * SQLite's page cache of a connection, in KiB: pricing and export revisit the pricing index's
+ * pages of many products, the server's reads keep the hot ones in memory, and an ingest of
+ * observations keeps the last page of each product's range of that index.
  */
 export const READ_CACHE_KIB = 64 * 1024;
 
 /**
- * The page cache while an ingest writes (ObservationWriter, from open to close). Its inserts
- * land on a few pages at a time: observations clustered per product in the pricing index,
- * products and their search index appended. A larger cache held only pages already written,
- * and filled as the database outgrew it, so an ingest's memory grew with the catalog
- * (bench/findings.md, 6b).
+ * The page cache while an ingest writes catalog products (ObservationWriter.begin, until it
+ * writes an observation). Products and their search index are appended, so a few pages are
+ * written at a time; a larger cache only kept pages already written and filled as the database
+ * outgrew it, so a catalog ingest's memory grew with the catalog (bench/findings.md, 6b).
  */
-export const INGEST_CACHE_KIB = 8 * 1024;
+export const CATALOG_CACHE_KIB = 8 * 1024;
 
 /** Sets the connection's page cache to `kib` KiB (a negative cache_size counts KiB, not pages). */
 export function setPageCache(db: SqliteDatabase, kib: number): void {

@@ -1,7 +1,7 @@
 /** Observations: idempotent inserts for ingest (streamed, or a batch). Pricing reads live in price-points.ts. */
 import { conditionKey } from '../../domain/conditions.js';
 import type { IngestWriter, InsertResult, ResolvedObservation } from '../store.js';
-import { INGEST_CACHE_KIB, preparedOnFirstUse, READ_CACHE_KIB, setPageCache, type SqliteDatabase } from './connection.js';
+import { CATALOG_CACHE_KIB, preparedOnFirstUse, READ_CACHE_KIB, setPageCache, type SqliteDatabase } from './connection.js';
 import type { WriteLock } from './write-lock.js';
 
 
@@ -18,7 +18,10 @@ export interface ObservationWriter {
    * opens a transaction (BEGIN IMMEDIATE) when none is open. True when it was new.
    */
   insert(...row: Parameters<IngestWriter['insert']>): boolean;
-  /** Opens the transaction now, if none is open: the store's other writes (products) then join it. */
+  /**
+   * Opens the transaction now, if none is open: the store's other writes (products) then join
+   * it, with the catalog's page cache (connection.ts) until an observation is inserted.
+   */
   begin(): void;
   /** Updates the products' aggregates and commits; nothing when no transaction is open. */
   commit(): void;
@@ -93,8 +96,13 @@ export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) 
     // products, so the per-row foreign-key lookup (a visible share of a bulk load's writing
     // thread, bench/findings.md) checks nothing; it is back on when the writer closes.
     db.pragma('foreign_keys = OFF');
-    setPageCache(db, INGEST_CACHE_KIB);
     let open = false;
+    let cacheKib = READ_CACHE_KIB;
+    const useCache = (kib: number) => {
+      if (cacheKib === kib) return;
+      setPageCache(db, kib);
+      cacheKib = kib;
+    };
     // Per product: [count, earliest]. At most one entry per product the transaction touched.
     const perProduct = new Map<number, [number, number]>();
     const start = () => {
@@ -103,9 +111,13 @@ export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) 
       open = true;
     };
     return {
-      begin: start,
+      begin() {
+        useCache(CATALOG_CACHE_KIB);
+        start();
+      },
       insert(productId, condition, observedAt, priceMinor, source, grader, grade, externalId, salesVolume, matchedBy) {
         if (!open) start();
+        if (cacheKib !== READ_CACHE_KIB) useCache(READ_CACHE_KIB);
         if (statements.insert.run(productId, condition, observedAt, priceMinor, source, grader, grade, externalId, salesVolume ?? null, matchedBy ?? null).changes === 0) return false;
         const agg = perProduct.get(productId);
         if (agg === undefined) perProduct.set(productId, [1, observedAt]);
@@ -131,7 +143,7 @@ export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) 
       close() {
         this.rollback();
         db.pragma('foreign_keys = ON');
-        setPageCache(db, READ_CACHE_KIB);
+        useCache(READ_CACHE_KIB);
       },
     };
   }
