@@ -59,7 +59,7 @@ describe('SQLite store', () => {
     raw.close();
   });
 
-  it('writes catalog products with the small page cache, observations and reads with the large one', async () => {
+  it('writes catalog products with the small page cache, and gives it back at a commit of observations and at close', async () => {
     // The catalog-memory benchmark measures what this buys (docs/benchmarks.md, 6b).
     const db = await openDatabase(path);
     const observations = createObservationRepo(db, createWriteLock(db));
@@ -70,7 +70,14 @@ describe('SQLite store', () => {
     expect(cacheKib()).toBe(CATALOG_CACHE_KIB);
     expect(CATALOG_CACHE_KIB).toBeLessThan(READ_CACHE_KIB);
     writer.insert(1, 'ungraded', Date.UTC(2026, 0, 1), 100, 'ebay', '', null, 'x-1');
+    writer.begin(); // products after observations in one transaction: no switch until the commit
+    expect(cacheKib()).toBe(CATALOG_CACHE_KIB);
+    writer.commit();
     expect(cacheKib()).toBe(READ_CACHE_KIB);
+    writer.insert(1, 'ungraded', Date.UTC(2026, 0, 2), 100, 'ebay', '', null, 'x-2');
+    writer.begin();
+    expect(cacheKib()).toBe(READ_CACHE_KIB);
+    writer.commit();
     writer.begin();
     writer.close();
     expect(cacheKib()).toBe(READ_CACHE_KIB);

@@ -36,8 +36,8 @@ export const BUSY_TIMEOUT_MS = 5_000;
 export const READ_CACHE_KIB = 64 * 1024;
 
 /**
- * The page cache while an ingest writes catalog products (ObservationWriter.begin, until it
- * writes an observation). Products and their search index are appended, so a few pages are
+ * The page cache while an ingest writes catalog products (from ObservationWriter.begin until
+ * a commit of observations). Products and their search index are appended, so a few pages are
  * written at a time; a larger cache only kept pages already written and filled as the database
  * outgrew it, so a catalog ingest's memory grew with the catalog (bench/findings.md, 6b).
  */

@@ -20,7 +20,7 @@ export interface ObservationWriter {
   insert(...row: Parameters<IngestWriter['insert']>): boolean;
   /**
    * Opens the transaction now, if none is open: the store's other writes (products) then join
-   * it, with the catalog's page cache (connection.ts) until an observation is inserted.
+   * it, with the catalog's page cache (connection.ts) until a commit of observations.
    */
   begin(): void;
   /** Updates the products' aggregates and commits; nothing when no transaction is open. */
@@ -103,6 +103,9 @@ export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) 
       setPageCache(db, kib);
       cacheKib = kib;
     };
+    // Observations inserted in the open transaction: the commit gives them the read cache back
+    // (switching at most once a commit, however a source mixes products and observations).
+    let observed = false;
     // Per product: [count, earliest]. At most one entry per product the transaction touched.
     const perProduct = new Map<number, [number, number]>();
     const start = () => {
@@ -112,12 +115,12 @@ export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) 
     };
     return {
       begin() {
-        useCache(CATALOG_CACHE_KIB);
+        if (!observed) useCache(CATALOG_CACHE_KIB);
         start();
       },
       insert(productId, condition, observedAt, priceMinor, source, grader, grade, externalId, salesVolume, matchedBy) {
         if (!open) start();
-        if (cacheKib !== READ_CACHE_KIB) useCache(READ_CACHE_KIB);
+        observed = true;
         if (statements.insert.run(productId, condition, observedAt, priceMinor, source, grader, grade, externalId, salesVolume ?? null, matchedBy ?? null).changes === 0) return false;
         const agg = perProduct.get(productId);
         if (agg === undefined) perProduct.set(productId, [1, observedAt]);
@@ -133,12 +136,15 @@ export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) 
         statements.commit.run();
         open = false;
         perProduct.clear();
+        if (observed) useCache(READ_CACHE_KIB);
+        observed = false;
       },
       rollback() {
         // SQLite may already have rolled back by itself (e.g. after SQLITE_FULL).
         if (open && db.inTransaction) statements.rollback.run();
         open = false;
         perProduct.clear();
+        observed = false;
       },
       close() {
         this.rollback();
