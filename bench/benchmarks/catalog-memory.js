@@ -3,6 +3,8 @@
  * Issue 24.8: peak RSS of `oracle ingest` of a catalog stays flat as the catalog grows (it grew
  * about 2 KB a product while a whole batch of catalog records was held before writing). The
  * same command on a catalog of `small` products is the baseline; the ratio shows the growth.
+ * The same command on half the big catalog shows whether memory still grows at that size (V8's
+ * heap reaches its working size some way past the small catalog: bench/findings.md, 6b).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -47,13 +49,19 @@ export async function catalogMemoryBenchmark(ctx) {
   const { small, big } = ctx.scale.catalogMemory;
   const dir = scratchDir('catalog-memory');
   const base = await peakMib(dir, small, ctx);
+  const half = await peakMib(dir, Math.round(big / 2), ctx);
   const ours = await peakMib(dir, big, ctx);
+  /** @param {number} n @param {{ ms: number }} run */
+  const speed = (n, run) => `${n.toLocaleString('en-US')} products in ${round(run.ms / 1000, 1)} s (${Math.round(n / (run.ms / 1000)).toLocaleString('en-US')} products/s)`;
   return {
     name: 'catalog-memory',
     title: '6b. Catalog ingest memory',
     scale: describeScale(ctx.scale),
     date: new Date().toISOString(),
-    setup: [`\`oracle ingest\` of a canonical catalog CSV of ${big.toLocaleString('en-US')} products into a fresh database; ${round(ours.ms / 1000, 1)} s.`, `Baseline: the same command on ${small.toLocaleString('en-US')} products.`],
+    setup: [
+      `\`oracle ingest\` of a canonical catalog CSV of ${big.toLocaleString('en-US')} products into a fresh database; baselines: the same command on ${small.toLocaleString('en-US')} and on ${Math.round(big / 2).toLocaleString('en-US')} products.`,
+      `Wall time (the whole process): ${[speed(small, base), speed(Math.round(big / 2), half), speed(big, ours)].join('; ')}.`,
+    ],
     figures: [
       figure({
         figure: 'Peak RSS',
@@ -63,6 +71,16 @@ export async function catalogMemoryBenchmark(ctx) {
         baselineValue: round(base.mib, 1),
         ratio: base.mib > 0 ? round(ours.mib / base.mib, 2) : null,
         ratioDefinition: 'big catalog / small catalog',
+        target: null,
+      }),
+      figure({
+        figure: 'Peak RSS, second half of the catalog',
+        value: round(ours.mib, 1),
+        unit: 'MiB',
+        baseline: `catalog of ${Math.round(big / 2).toLocaleString('en-US')} products`,
+        baselineValue: round(half.mib, 1),
+        ratio: half.mib > 0 ? round(ours.mib / half.mib, 2) : null,
+        ratioDefinition: 'big catalog / half of it',
         target: null,
       }),
     ],

@@ -18,7 +18,7 @@ import { round } from '../lib/stats.js';
 import { scratchDir } from '../lib/workspace.js';
 import { preparePricing } from './pricing.js';
 
-/** SQLite's page cache per connection (`cache_size = -65536` in src/store/sqlite/connection.ts). */
+/** SQLite's page cache of a reading connection (`READ_CACHE_KIB` in src/store/sqlite/connection.ts). */
 const PAGE_CACHE_MIB = 64;
 
 /**

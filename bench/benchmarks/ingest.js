@@ -17,7 +17,7 @@ import { median, round } from '../lib/stats.js';
 import { removeDatabase, scratchDir } from '../lib/workspace.js';
 
 /**
- * The store's pragmas (src/store/sqlite/connection.ts), so both sides get the same journal, sync and
+ * The store's pragmas for observations (src/store/sqlite/connection.ts: `READ_CACHE_KIB`), so both sides get the same journal, sync and
  * page cache.
  */
 const PRAGMAS = ['PRAGMA journal_mode=WAL', 'PRAGMA synchronous=NORMAL', 'PRAGMA cache_size=-65536'];

@@ -11,8 +11,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DatabaseUnavailableError } from '../../src/domain/errors.js';
 import { DAY_MS } from '../../src/domain/time.js';
 import { pointsRequest } from '../../src/engine/index.js';
+import { CATALOG_CACHE_KIB, closeDatabase, openDatabase, READ_CACHE_KIB } from '../../src/store/sqlite/connection.js';
+import { createObservationRepo } from '../../src/store/sqlite/observation-repo.js';
 import { createPricePointReader } from '../../src/store/sqlite/price-points.js';
 import { createPricePointSeriesReader } from '../../src/store/sqlite/price-point-series.js';
+import { createWriteLock } from '../../src/store/sqlite/write-lock.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { testProduct } from '../_setup.js';
@@ -54,6 +57,31 @@ describe('SQLite store', () => {
     const raw = new Database(path);
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     raw.close();
+  });
+
+  it('writes catalog products with the small page cache, and gives it back at a commit of observations and at close', async () => {
+    // The catalog-memory benchmark measures what this buys (docs/benchmarks.md, 6b).
+    const db = await openDatabase(path);
+    const observations = createObservationRepo(db, createWriteLock(db));
+    const cacheKib = () => -(db.pragma('cache_size', { simple: true }) as number);
+    expect(cacheKib()).toBe(READ_CACHE_KIB);
+    const writer = observations.openWriter();
+    writer.begin(); // what the store does before it writes products
+    expect(cacheKib()).toBe(CATALOG_CACHE_KIB);
+    expect(CATALOG_CACHE_KIB).toBeLessThan(READ_CACHE_KIB);
+    writer.insert(1, 'ungraded', Date.UTC(2026, 0, 1), 100, 'ebay', '', null, 'x-1');
+    writer.begin(); // products after observations in one transaction: no switch until the commit
+    expect(cacheKib()).toBe(CATALOG_CACHE_KIB);
+    writer.commit();
+    expect(cacheKib()).toBe(READ_CACHE_KIB);
+    writer.insert(1, 'ungraded', Date.UTC(2026, 0, 2), 100, 'ebay', '', null, 'x-2');
+    writer.begin();
+    expect(cacheKib()).toBe(READ_CACHE_KIB);
+    writer.commit();
+    writer.begin();
+    writer.close();
+    expect(cacheKib()).toBe(READ_CACHE_KIB);
+    closeDatabase(db);
   });
 
   it('refuses to open a missing file for reading, naming it', async () => {

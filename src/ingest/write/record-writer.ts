@@ -45,10 +45,13 @@ interface Pending<T> {
  * Catalog records kept pending before they are written into the open transaction: the identity
  * check sees them together, and memory stays flat whatever the catalog's size (pending until
  * the batch's end, every record and its parsed product stayed in memory: memory grew with the
- * catalog). Two records claiming one identity across a chunk boundary are judged as across
- * commits: the first is written, the second rejected as claiming a stored product's identity.
+ * catalog). Small enough that a chunk is written before V8's young generation has been
+ * collected twice, so its records die young instead of filling the old generation
+ * (bench/findings.md, 6b). Two records claiming one identity across a chunk boundary are
+ * judged as across commits: the first is written, the second rejected as claiming a stored
+ * product's identity.
  */
-export const CATALOG_WRITE_CHUNK = 5_000;
+export const CATALOG_WRITE_CHUNK = 1_000;
 
 export interface RecordWriterOptions {
   source: string;
@@ -85,8 +88,11 @@ export class RecordWriter implements NormalizedRecordSink {
   private committing: Promise<void> = Promise.resolve();
   private commitFailure: { error: unknown } | null = null;
   private readonly resolver: ProductResolver;
-  /** Products of this batch (of the whole run when dry), by key. */
-  private readonly batchProducts = new Map<string, Product>();
+  /**
+   * A dry run's products, by key: it writes none, so each later record is judged against the
+   * products the run would have written. A real run writes every chunk, so the store has them.
+   */
+  private readonly dryRunProducts = new Map<string, Product>();
   /**
    * The clock as last read: read again only for an observation that looks future, so a long
    * run (a live pipe) judges by the time it has reached, at no cost per row.
@@ -298,8 +304,13 @@ export class RecordWriter implements NormalizedRecordSink {
       pending.push({ ...p, product });
     }
     this.products = [];
-    /** A product as this run has it: written in this batch, else stored. */
-    const current = (key: string) => this.batchProducts.get(key) ?? this.writer.products.findByKey(key);
+    // A real run's map lives only in this call. One kept on the writer and cleared every chunk
+    // ended in V8's old generation, and every product later set in it was promoted there too
+    // (its dead tables still referenced them): memory grew with the catalog until a full
+    // collection (bench/findings.md, 6b).
+    const written = this.options.dryRun ? this.dryRunProducts : new Map<string, Product>();
+    /** A product as this run has it: written in this chunk (by a dry run: in this run), else stored. */
+    const current = (key: string) => written.get(key) ?? this.writer.products.findByKey(key);
     const conflicts = identityConflicts(pending.map((p) => p.product), current, this.writer.products);
     const changed: Product[] = [];
     for (const { line, record, product } of pending) {
@@ -315,7 +326,7 @@ export class RecordWriter implements NormalizedRecordSink {
         this.counts.duplicates += 1;
         continue;
       } else this.counts.updated += 1;
-      this.batchProducts.set(key, {
+      written.set(key, {
         ...product,
         tcgplayerId: product.tcgplayerId ?? stored?.tcgplayerId ?? null,
         printing: product.printing ?? stored?.printing ?? null,
@@ -332,7 +343,6 @@ export class RecordWriter implements NormalizedRecordSink {
       this.resolver.forget();
     }
     this.uncommitted += changed.length;
-    this.batchProducts.clear();
   }
 
   /**

@@ -29,6 +29,26 @@ export function preparedOnFirstUse<S>(prepare: () => S): () => S {
 /** How long a statement waits on a lock held by another connection before it fails. */
 export const BUSY_TIMEOUT_MS = 5_000;
 
+/**
+ * SQLite's page cache of a connection, in KiB: pricing and export revisit the pricing index's
+ * pages of many products, the server's reads keep the hot ones in memory, and an ingest of
+ * observations keeps the last page of each product's range of that index.
+ */
+export const READ_CACHE_KIB = 64 * 1024;
+
+/**
+ * The page cache while an ingest writes catalog products (from ObservationWriter.begin until
+ * a commit of observations). Products and their search index are appended, so a few pages are
+ * written at a time; a larger cache only kept pages already written and filled as the database
+ * outgrew it, so a catalog ingest's memory grew with the catalog (bench/findings.md, 6b).
+ */
+export const CATALOG_CACHE_KIB = 8 * 1024;
+
+/** Sets the connection's page cache to `kib` KiB (a negative cache_size counts KiB, not pages). */
+export function setPageCache(db: SqliteDatabase, kib: number): void {
+  db.pragma(`cache_size = -${kib}`);
+}
+
 
 /** The tables every reader of the file relies on; a file without them is not oracle's. */
 const REQUIRED_TABLES = ['products', 'observations', 'api_keys'] as const;
@@ -254,7 +274,7 @@ async function prepared(db: SqliteDatabase, path: string, options: OpenOptions, 
       db.pragma('foreign_keys = ON');
       await migrate(db, version);
     }
-    db.pragma('cache_size = -65536'); // 64 MiB page cache
+    setPageCache(db, READ_CACHE_KIB);
     return db;
   } catch (error) {
     closeQuietly(db);

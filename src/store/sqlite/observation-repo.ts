@@ -1,7 +1,7 @@
 /** Observations: idempotent inserts for ingest (streamed, or a batch). Pricing reads live in price-points.ts. */
 import { conditionKey } from '../../domain/conditions.js';
 import type { IngestWriter, InsertResult, ResolvedObservation } from '../store.js';
-import { preparedOnFirstUse, type SqliteDatabase } from './connection.js';
+import { CATALOG_CACHE_KIB, preparedOnFirstUse, READ_CACHE_KIB, setPageCache, type SqliteDatabase } from './connection.js';
 import type { WriteLock } from './write-lock.js';
 
 
@@ -18,7 +18,10 @@ export interface ObservationWriter {
    * opens a transaction (BEGIN IMMEDIATE) when none is open. True when it was new.
    */
   insert(...row: Parameters<IngestWriter['insert']>): boolean;
-  /** Opens the transaction now, if none is open: the store's other writes (products) then join it. */
+  /**
+   * Opens the transaction now, if none is open: the store's other writes (products) then join
+   * it, with the catalog's page cache (connection.ts) until a commit of observations.
+   */
   begin(): void;
   /** Updates the products' aggregates and commits; nothing when no transaction is open. */
   commit(): void;
@@ -94,6 +97,15 @@ export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) 
     // thread, bench/findings.md) checks nothing; it is back on when the writer closes.
     db.pragma('foreign_keys = OFF');
     let open = false;
+    let cacheKib = READ_CACHE_KIB;
+    const useCache = (kib: number) => {
+      if (cacheKib === kib) return;
+      setPageCache(db, kib);
+      cacheKib = kib;
+    };
+    // Observations inserted in the open transaction: the commit gives them the read cache back
+    // (switching at most once a commit, however a source mixes products and observations).
+    let observed = false;
     // Per product: [count, earliest]. At most one entry per product the transaction touched.
     const perProduct = new Map<number, [number, number]>();
     const start = () => {
@@ -102,9 +114,13 @@ export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) 
       open = true;
     };
     return {
-      begin: start,
+      begin() {
+        if (!observed) useCache(CATALOG_CACHE_KIB);
+        start();
+      },
       insert(productId, condition, observedAt, priceMinor, source, grader, grade, externalId, salesVolume, matchedBy) {
         if (!open) start();
+        observed = true;
         if (statements.insert.run(productId, condition, observedAt, priceMinor, source, grader, grade, externalId, salesVolume ?? null, matchedBy ?? null).changes === 0) return false;
         const agg = perProduct.get(productId);
         if (agg === undefined) perProduct.set(productId, [1, observedAt]);
@@ -120,16 +136,20 @@ export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) 
         statements.commit.run();
         open = false;
         perProduct.clear();
+        if (observed) useCache(READ_CACHE_KIB);
+        observed = false;
       },
       rollback() {
         // SQLite may already have rolled back by itself (e.g. after SQLITE_FULL).
         if (open && db.inTransaction) statements.rollback.run();
         open = false;
         perProduct.clear();
+        observed = false;
       },
       close() {
         this.rollback();
         db.pragma('foreign_keys = ON');
+        useCache(READ_CACHE_KIB);
       },
     };
   }

@@ -17,6 +17,12 @@ import type { ActiveProduct, StoredProduct } from '../store.js';
 import { preparedOnFirstUse, type SqliteDatabase } from './connection.js';
 import { matchAllWords, matchAnyWord, matchNameWords } from '../fts-query.js';
 
+/**
+ * Products per upsert statement: enough that the search index is written once per slice, small
+ * enough that a slice's JSON text stays a young-generation string for V8.
+ */
+const UPSERT_SLICE = 100;
+
 export function createProductRepo(db: SqliteDatabase) {
   const byKey = preparedOnFirstUse(() => db.prepare<[string], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE product_key = ?`));
   const byRefsource = preparedOnFirstUse(() => db.prepare<[string], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE refsource_id = ?`));
@@ -25,15 +31,19 @@ export function createProductRepo(db: SqliteDatabase) {
       `SELECT ${PRODUCT_COLUMNS} FROM products WHERE tcgplayer_id = ? ORDER BY id`,
     ),
   );
-  const upsert = preparedOnFirstUse(() =>
-    db.prepare(
+  // One statement upserts a slice of products (a JSON array of rows): the search index's
+  // triggers then run inside one statement's savepoint. Row by row, every statement opened one,
+  // and FTS5 writes its pending terms out as a new segment at each savepoint: a segment per
+  // product, merged again and again (bench/findings.md, 6b).
+  const upsertSlice = preparedOnFirstUse(() =>
+    db.prepare<[string]>(
       `INSERT INTO products (product_key, refsource_id, product_name, subtitle, set_name, image_url, product_type, era, release_date, tcgplayer_id, printing, language)
-       VALUES (@productKey, @refsourceId, @productName, @subtitle, @setName, @imageUrl, @productType, @era, @releaseDate, @tcgplayerId, @printing, @language)
+       SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8, value ->> 9, value ->> 10, value ->> 11
+       FROM json_each(?) WHERE true
        ON CONFLICT (product_key) DO UPDATE SET ${PRODUCT_UPSERT_SET}`,
     ),
   );
   const everyProduct = preparedOnFirstUse(() => db.prepare<[], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products ORDER BY id`));
-  const exists = preparedOnFirstUse(() => db.prepare<[string], { id: number }>('SELECT id FROM products WHERE product_key = ?'));
   const catalogAll = preparedOnFirstUse(() => db.prepare<[], CatalogRow>(`SELECT ${CATALOG_COLUMNS} FROM products ORDER BY product_key`));
   // Search ranks by bm25 over the FTS5 index (drizzle/0001_products_fts.sql), a name match
   // weighing most, then set and subtitle (where the card number is), then the key.
@@ -126,17 +136,17 @@ export function createProductRepo(db: SqliteDatabase) {
     findByTcgplayerId(tcgplayerId: string): StoredProduct[] {
       return byTcgplayer().all(tcgplayerId).map(toProduct);
     },
-    /** Creates or updates products in one transaction; returns how many were new. */
-    upsertMany(products: readonly Product[]): { inserted: number; updated: number } {
-      let inserted = 0;
+    /** Creates or updates products, in order, in one transaction. */
+    upsertMany(products: readonly Product[]): void {
       db.transaction(() => {
-        for (const p of products) {
-          const isNew = exists().get(p.productKey) === undefined;
-          upsert().run({ ...p, printing: p.printing ?? null, language: p.language ?? null });
-          if (isNew) inserted += 1;
+        for (let start = 0; start < products.length; start += UPSERT_SLICE) {
+          const rows = products.slice(start, start + UPSERT_SLICE).map((p) => [
+            p.productKey, p.refsourceId, p.productName, p.subtitle, p.setName, p.imageUrl, p.productType,
+            p.era, p.releaseDate, p.tcgplayerId, p.printing ?? null, p.language ?? null,
+          ]);
+          upsertSlice().run(JSON.stringify(rows));
         }
       })();
-      return { inserted, updated: products.length - inserted };
     },
     /**
      * The catalog body of SPEC.md 4.5 (`{total, products}`) as JSON text built by SQLite:
