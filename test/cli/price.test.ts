@@ -78,6 +78,11 @@ describe.concurrent('oracle price', () => {
     });
     expect(bundle.graded.PSA['10'].meta.confidence).toEqual({ level: 0.8, low_minor: 27197, high_minor: 35527 });
     expect(bundle.graded.BGS['7'].meta).toEqual({ no_price_reason: 'wide_estimate', newest_observation_at: '2026-02-28T20:00:00Z' });
+    // A person reads `no price` in those cells, never a number, and the legend says why, within 80 columns.
+    const view = await runOracle(['--db', database, 'price', 'worked-example', '--at', '2026-03-01T00:00:00Z'], { env: { COLUMNS: '80' } });
+    expect(view.stdout).toMatch(/^BGS +no price +no price +~\$140\.00/m);
+    expect(view.stdout).toMatch(/no price: an\s+estimate too\s+uncertain or too stale to publish/);
+    expect(Math.max(...view.stdout.split('\n').map((l) => l.length))).toBeLessThanOrEqual(80);
   });
 
   it('answers the same from bin/oracle.js in a process of its own', async () => {
