@@ -83,6 +83,9 @@ describe.concurrent('oracle price', () => {
     expect(view.stdout).toMatch(/^BGS +no price +no price +~\$140\.00/m);
     expect(view.stdout).toMatch(/no price: an\s+estimate too\s+uncertain or too stale to publish/);
     expect(Math.max(...view.stdout.split('\n').map((l) => l.length))).toBeLessThanOrEqual(80);
+    const why = await runOracle(['--db', database, 'explain', 'worked-example', '--slot', 'bgs7', '--at', '2026-03-01T00:00:00Z'], { env: { COLUMNS: '80' } });
+    expect(why.stdout).toMatch(/bgs7: no price\. It could only be estimated, too uncertainly to publish/);
+    expect(why.stdout).toMatch(/no_price, §9\.1: The price would be an estimate whose 80 % interval spans\s+2\.48-fold/);
   });
 
   it('answers the same from bin/oracle.js in a process of its own', async () => {
