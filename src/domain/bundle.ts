@@ -26,11 +26,14 @@ export interface Slot {
 
 /**
  * A slot's meta: SPEC.md's free-form keys; `basis` and `basis_reason` are the additions every
- * priced slot carries (CONTRACT.md additions 13, docs/methodology.md §6.6).
+ * priced slot carries (CONTRACT.md additions 13, docs/methodology.md §6.6), `no_price_reason`
+ * the one of a slot whose estimate was withheld (additions 16, §9.1).
  */
 export interface SlotMeta {
   basis?: 'own' | 'estimated';
   basis_reason?: 'other_conditions' | 'last_known' | 'carried' | 'pooled';
+  /** Why an estimate was not published (CONTRACT.md additions 16, docs/methodology.md §9.1); only on such a slot. */
+  no_price_reason?: 'stale_estimate' | 'wide_estimate';
   [key: string]: unknown;
 }
 

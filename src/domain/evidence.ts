@@ -41,7 +41,7 @@ export interface EvidencePoint {
  * holds every number the step used, exact, so the step can be redone by hand.
  */
 export interface EvidenceStep {
-  /** reference_set, filter, own_estimate, cross_check, prediction, blend, own_range, clamp, rounding, tier, interval, freshness. */
+  /** reference_set, filter, own_estimate, cross_check, prediction, blend, own_range, then no_price (§9.1, last) or clamp, rounding, tier, interval, freshness. */
   name: string;
   /** The condition the step is about, for the per-condition steps (reference_set, filter, own_estimate). */
   condition?: string;

@@ -16,7 +16,7 @@ import { estimateCondition, estimateContext, sourceCounts, type Estimate } from 
 import { requestedWindowStart } from './points-request.js';
 import { computeExtraGrades } from './extra-grades.js';
 import { buildSeries, seriesAt, type PointTimeline, type SeriesSet } from './series.js';
-import { emptySlot, gradedSlot, memoIso, pricedSlot, roundCents, type SlotContext } from './slot.js';
+import { emptySlot, gradedSlot, memoIso, noPriceReason, pricedSlot, roundCents, withheldSlot, type NoPriceReason, type SlotContext } from './slot.js';
 
 export interface ComputeBundleInput {
   product: Product;
@@ -54,6 +54,8 @@ export interface BundleEvidence {
   own: (Estimate | null)[];
   /** The price of every condition (PRICED_CONDITIONS order). */
   cells: CellPrice[];
+  /** Why each condition's estimate is not published (§9.1), null where it is (PRICED_CONDITIONS order). */
+  withheld: (NoPriceReason | null)[];
   /** True when nothing lay in the 30 days and the last known points priced the bundle (§8). */
   lastKnown: boolean;
   sealed: boolean;
@@ -81,7 +83,8 @@ export function computeEvidence(input: ComputeBundleInput): BundleEvidence {
   const own = sealed || lastKnown ? estimates : carryMoves(estimates, params.asOf, ctx.scratch);
   const table = calibrationFor(input.calibration ?? null, product.era);
   const cells = sealed ? priceOwnOnly(own) : priceCard(own, table);
-  return { series, own, cells, lastKnown, sealed, priorRatios: table.prior, table };
+  const withheld = cells.map((cell) => noPriceReason(cell, params.asOf, lastKnown));
+  return { series, own, cells, withheld, lastKnown, sealed, priorRatios: table.prior, table };
 }
 
 /** Four decimals for weights shown in meta (display only; prices use the exact weights). */
@@ -112,12 +115,15 @@ export interface ClampedColumn {
   clampedFrom: (number | null)[];
 }
 
-/** The clamp of one grader's column (§6.4), grades 7, 8, 9, 10 in that order. */
+/** The clamp of one grader's column (§6.4), grades 7, 8, 9, 10 in that order; a withheld estimate (§9.1) is no price and no ceiling. */
 export function clampColumn(evidence: BundleEvidence, grader: Grader): ClampedColumn {
-  const cells = MATRIX_GRADES.map((g) => evidence.cells[conditionIndex(conditionKey(grader, g))]!);
+  const conditions = MATRIX_GRADES.map((g) => conditionIndex(conditionKey(grader, g)));
   // Clamp from the top down: a grade is lowered to the priced grade above it, never raised, so
   // the oracle errs low. Rounding is monotone, so the order survives rounding to cents.
-  const price = cells.map((c) => (c.estimate === null ? null : Math.exp(c.estimate.mean)));
+  const price = conditions.map((c) => {
+    const e = evidence.cells[c]!.estimate;
+    return e === null || evidence.withheld[c] !== null ? null : Math.exp(e.mean);
+  });
   const clampedFrom: (number | null)[] = [null, null, null, null];
   let ceiling = Infinity;
   for (let i = 3; i >= 0; i--) {
@@ -134,16 +140,18 @@ export function clampColumn(evidence: BundleEvidence, grader: Grader): ClampedCo
 
 function graderColumn(evidence: BundleEvidence, grader: Grader, product: Product, ctx: SlotContext): Record<MatrixGradeKey, GradedSlot> {
   const grades = MATRIX_GRADES;
-  const cells = grades.map((g) => evidence.cells[conditionIndex(conditionKey(grader, g))]!);
+  const conditions = grades.map((g) => conditionIndex(conditionKey(grader, g)));
   const { price, clampedFrom } = clampColumn(evidence, grader);
   const gem10Price = price[3] == null ? null : roundCents(price[3]);
   const column = {} as Record<MatrixGradeKey, GradedSlot>;
   grades.forEach((grade, i) => {
     const key = conditionKey(grader, grade);
-    const cell = cells[i]!;
+    const cell = evidence.cells[conditions[i]!]!;
+    const withheld = evidence.withheld[conditions[i]!]!;
     const p = price[i];
     let slot: Slot;
-    if (p === null || p === undefined) slot = emptySlot(key, ctx, {});
+    if (withheld !== null) slot = withheldSlot(key, cell, withheld, ctx, {});
+    else if (p === null || p === undefined) slot = emptySlot(key, ctx, {});
     else {
       const meta = grade === 10 || evidence.sealed ? {} : lowerGradeMeta(cell, roundCents(p), gem10Price, product.era, clampedFrom[i]!);
       slot = pricedSlot(key, cell, p, ctx, meta);
@@ -192,11 +200,14 @@ export function bundleFromEvidence(input: ComputeBundleInput, evidence: BundleEv
   const { product, params, id } = input;
   const ctx = slotContext(params, evidence);
   const u = evidence.cells[conditionIndex(UNGRADED)]!;
-  const ungradedMeta = { source_counts: sourceCounts(u.ownWeight > 0 ? u.own : null, evidence.series.sources) };
+  const withheld = evidence.withheld[conditionIndex(UNGRADED)]!;
+  const ungradedMeta = { source_counts: sourceCounts(u.ownWeight > 0 && withheld === null ? u.own : null, evidence.series.sources) };
   const ungraded: Slot =
     u.estimate === null
       ? emptySlot(UNGRADED, ctx, ungradedMeta)
-      : pricedSlot(UNGRADED, u, Math.exp(u.estimate.mean), ctx, ungradedMeta);
+      : withheld !== null
+        ? withheldSlot(UNGRADED, u, withheld, ctx, ungradedMeta)
+        : pricedSlot(UNGRADED, u, Math.exp(u.estimate.mean), ctx, ungradedMeta);
   const graded = {} as Record<Grader, Record<MatrixGradeKey, GradedSlot>>;
   for (const grader of GRADERS) graded[grader] = graderColumn(evidence, grader, product, ctx);
   const bundle: PricingBundle = {

@@ -9,7 +9,7 @@ import type { EvidenceBody, EvidencePoint, EvidenceStep } from '../domain/eviden
 import type { Slot } from '../domain/bundle.js';
 import { HOUR_MS } from '../domain/time.js';
 import { bundleFromEvidence, clampColumn, computeEvidence, slotContext, type BundleEvidence, type ComputeBundleInput } from './bundle.js';
-import { basisOf, cardLevels, conditionIndex, plentiful, predict, type CardLevels, type PredictionRecord } from './card-model.js';
+import { basisOf, cardLevels, conditionIndex, plentiful, predict, type CardLevels, type CellPrice, type PredictionRecord } from './card-model.js';
 import { spanAround } from './carry.js';
 import { pointAge, recencyWeight, type Estimate } from './estimate.js';
 import {
@@ -19,10 +19,12 @@ import {
   CONFIDENCE_Z,
   CROSS_CHECK_MAX_POINTS,
   CROSS_CHECK_SIGMAS,
+  ESTIMATE_MAX_LOG_WIDTH,
   LOG_SCALE_FLOOR,
   MAD_TO_SIGMA,
   MIN_HALF_LIFE_MS,
   MIN_REFERENCE_POINTS,
+  NO_PRICE_REASON,
   OWN_EVIDENCE_MIN_POINTS,
   OWN_FULL_WEIGHT_POINTS,
   PREDICTION_HUBER_K,
@@ -35,7 +37,7 @@ import {
 import { isIncluded } from './robust-filter.js';
 import { extraEvidence, extraGradeSlots } from './extra-grades.js';
 import { lowerBound, type Series } from './series.js';
-import { roundCents, type SlotContext } from './slot.js';
+import { halfWidth, roundCents, shownTier, type NoPriceReason, type SlotContext } from './slot.js';
 
 /** GitHub anchors of the sections of docs/methodology.md a step can name. */
 const SECTIONS: Readonly<Record<string, string>> = {
@@ -53,6 +55,7 @@ const SECTIONS: Readonly<Record<string, string>> = {
   '6.7': '67-a-cells-own-older-points',
   '8': '8-fallback-tiers-and-the-last-known-price',
   '9': '9-the-80--interval',
+  '9.1': '91-estimates-we-do-not-publish',
   '10': '10-freshness',
   '11': '11-methodology-values-and-meta',
   '12': '12-rounding',
@@ -299,6 +302,11 @@ export function explainSlot(input: ComputeBundleInput, slot: string): EvidenceBo
   body.steps.push(blendStep(c, ev));
   const range = ownRangeStep(c, ev);
   if (range !== null) body.steps.push(range);
+  const withheld = ev.withheld[c]!;
+  if (withheld !== null) {
+    body.steps.push(noPriceStep(withheld, cell, ev.lastKnown, params.asOf));
+    return body;
+  }
   const unclamped = Math.exp(cell.estimate.mean);
   let price = unclamped;
   if (slot !== UNGRADED) {
@@ -479,6 +487,21 @@ function intervalStep(slot: Slot, mean: number, variance: number): EvidenceStep 
     `80 % interval: e^(ŷ ± ${CONFIDENCE_Z} · ${factor} · √${variance.toFixed(6)}) = e^(${ln(mean)} ± ${half.toFixed(6)}), rounded as prices and widened to contain the price: ${conf.low_minor} to ${conf.high_minor} cents.`,
     { inputs: { variance, z: CONFIDENCE_Z, width_factor: factor, low_minor: conf.low_minor, high_minor: conf.high_minor } },
   );
+}
+
+/** §9.1: an estimate too stale or too uncertain to publish. */
+function noPriceStep(reason: NoPriceReason, cell: CellPrice, lastKnown: boolean, asOf: number): EvidenceStep {
+  const e = cell.estimate!;
+  const width = 2 * halfWidth(e.variance, shownTier(cell, lastKnown));
+  const text =
+    reason === NO_PRICE_REASON.stale
+      ? `The price would be an estimate resting on data whose newest observation is ${hours(asOf - e.newestAt)} old, beyond the stale age of ${hours(STALE_AFTER_MS)}: no price (no_price_reason ${reason}).`
+      : `The price would be an estimate whose 80 % interval spans ${Math.exp(width).toFixed(2)}-fold (ln ${width.toFixed(3)}), more than e^${ESTIMATE_MAX_LOG_WIDTH} = ${Math.exp(ESTIMATE_MAX_LOG_WIDTH).toFixed(2)}-fold: no price (no_price_reason ${reason}).`;
+  return step('no_price', '9.1', text, {
+    value_ln: e.mean,
+    value_minor: Math.exp(e.mean),
+    inputs: { no_price_reason: reason, interval_log_width: width, max_log_width: ESTIMATE_MAX_LOG_WIDTH, newest_age_ms: asOf - e.newestAt, stale_after_ms: STALE_AFTER_MS },
+  });
 }
 
 function freshnessStep(slot: Slot, ageMs: number): EvidenceStep {

@@ -138,6 +138,23 @@ export const CONFIDENCE_Z = 1.2816;
 /** §10 A slot is stale when its newest observation is older than this. */
 export const STALE_AFTER_MS = 7 * DAY_MS;
 
+/**
+ * §9.1 Estimates we do not publish: a cell whose price would be an estimate (§6.6 `basis`
+ * estimated) gets no price when its 80 % interval (§9) would span more than
+ * e^ESTIMATE_MAX_LOG_WIDTH (about 2.2-fold: the ratio that carries other cells' data to it varies
+ * that much between cards), or when the newest observation it rests on is older than
+ * STALE_AFTER_MS. On the backtest more than half of the first kind are off by more than 25 %,
+ * and a third of the second kind, whose interval covers the truth less often than it says.
+ */
+export const ESTIMATE_MAX_LOG_WIDTH = 0.8;
+/** §9.1 `meta.no_price_reason` values of a slot whose estimate was withheld. */
+export const NO_PRICE_REASON = {
+  /** The estimate rests on data whose newest observation is older than STALE_AFTER_MS. */
+  stale: 'stale_estimate',
+  /** Its 80 % interval would span more than e^ESTIMATE_MAX_LOG_WIDTH. */
+  wide: 'wide_estimate',
+} as const;
+
 /** §11 `methodology` values. The own-window key carries the window hours (1-72). */
 export function ownMethodology(windowHours: number): string {
   return `robust_recency_${windowHours}h_v2`;

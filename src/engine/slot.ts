@@ -7,15 +7,21 @@ import type { Grader, MatrixGrade } from '../domain/conditions.js';
 import type { GradedSlot, Slot } from '../domain/bundle.js';
 import { HOUR_MS, toIsoUtc } from '../domain/time.js';
 import { basisOf, type CellPrice } from './card-model.js';
+import type { SlotMeta } from '../domain/bundle.js';
 import {
   CONFIDENCE_LEVEL,
   CONFIDENCE_Z,
+  ESTIMATE_MAX_LOG_WIDTH,
   FALLBACK_TIER,
   METHODOLOGY,
+  NO_PRICE_REASON,
   STALE_AFTER_MS,
   WIDTH_FACTOR,
   ownMethodology,
 } from './methodology.js';
+
+/** Why an estimate was not published (§9.1, `meta.no_price_reason`). */
+export type NoPriceReason = NonNullable<SlotMeta['no_price_reason']>;
 
 /** What every slot of one bundle shares. */
 export interface SlotContext {
@@ -64,13 +70,42 @@ export function emptySlot(conditionKey: string, ctx: SlotContext, meta: Record<s
 }
 
 /** The tier a priced cell shows: its own, or `last_known_price` for own data in the last-known pass. */
-export function shownTier(cell: CellPrice, ctx: SlotContext): string | null {
-  return cell.tier ?? (ctx.lastKnown || (cell.ownWeight > 0 && cell.own!.old) ? FALLBACK_TIER.lastKnownPrice : null);
+export function shownTier(cell: CellPrice, lastKnown: boolean): string | null {
+  return cell.tier ?? (lastKnown || (cell.ownWeight > 0 && cell.own!.old) ? FALLBACK_TIER.lastKnownPrice : null);
+}
+
+/** Half the width of the 80 % interval in ln units: z · the tier's width factor · the price's standard deviation (§9). */
+export function halfWidth(variance: number, tier: string | null): number {
+  return CONFIDENCE_Z * Math.sqrt(variance) * WIDTH_FACTOR[(tier ?? 'own') as keyof typeof WIDTH_FACTOR];
+}
+
+/**
+ * Why a cell's price is not published (§9.1), or null when it is: an estimate (basis
+ * `estimated`) resting on data older than the stale age, or whose interval would span more
+ * than e^ESTIMATE_MAX_LOG_WIDTH. Own data is always published, stale or not (marked stale).
+ */
+export function noPriceReason(cell: CellPrice, asOf: number, lastKnown: boolean): NoPriceReason | null {
+  const e = cell.estimate;
+  if (e === null || basisOf(cell).basis === 'own') return null;
+  if (asOf - e.newestAt > STALE_AFTER_MS) return NO_PRICE_REASON.stale;
+  if (2 * halfWidth(e.variance, shownTier(cell, lastKnown)) > ESTIMATE_MAX_LOG_WIDTH) return NO_PRICE_REASON.wide;
+  return null;
+}
+
+/**
+ * The slot of a cell whose estimate is withheld (§9.1): no price, SPEC's `no_observations` (no
+ * observations that support a price), and in `meta` the reason and the newest observation the
+ * estimate would have rested on.
+ */
+export function withheldSlot(conditionKey: string, cell: CellPrice, reason: NoPriceReason, ctx: SlotContext, meta: Record<string, unknown>): Slot {
+  meta.no_price_reason = reason;
+  meta.newest_observation_at = ctx.iso(cell.estimate!.newestAt);
+  return emptySlot(conditionKey, ctx, meta);
 }
 
 /** The 80 % interval around a ln price with the given variance, widened per tier (§9). */
 export function confidence(mean: number, variance: number, tier: string | null, price: number) {
-  const half = CONFIDENCE_Z * Math.sqrt(variance) * WIDTH_FACTOR[(tier ?? 'own') as keyof typeof WIDTH_FACTOR];
+  const half = halfWidth(variance, tier);
   return {
     level: CONFIDENCE_LEVEL,
     low_minor: Math.min(price, roundCents(Math.exp(mean - half))),
@@ -86,7 +121,7 @@ export function confidence(mean: number, variance: number, tier: string | null, 
  */
 export function pricedSlot(conditionKey: string, cell: CellPrice, price: number, ctx: SlotContext, meta: Record<string, unknown>): Slot {
   const e = cell.estimate!;
-  const tier = shownTier(cell, ctx);
+  const tier = shownTier(cell, ctx.lastKnown);
   const cents = roundCents(price);
   if (e.extended) meta.twap_sparse_window_extended = true;
   if (tier !== null) meta.oracle_fallback_tier = tier;

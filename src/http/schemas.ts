@@ -175,6 +175,10 @@ const slotMeta = z
       description:
         'Only on an `estimated` slot: `other_conditions` (no usable own data in the 30 days), `last_known` (data older than 30 days), `carried` (own data moved by the card\'s move), `pooled` (thin own data outweighed by the card model).',
     }),
+    no_price_reason: z.enum(['stale_estimate', 'wide_estimate']).optional().meta({
+      description:
+        'Only on a slot without a price whose cell could only be estimated (docs/methodology.md §9.1; `error` is then `no_observations`, `newest_observation_at` the newest observation the estimate would rest on): `stale_estimate` (that observation is older than 7 days), `wide_estimate` (its 80 % interval would span more than 2.2-fold: the ratio from the card\'s other conditions is not supported).',
+    }),
   })
   .catchall(z.unknown());
 
@@ -310,7 +314,7 @@ const evidencePoint = z.object({
 });
 
 const evidenceStep = z.object({
-  name: z.string().meta({ description: 'reference_set, filter, own_estimate (per condition), cross_check, prediction, blend, own_range, clamp, rounding, tier, interval, freshness.' }),
+  name: z.string().meta({ description: 'reference_set, filter, own_estimate (per condition), cross_check, prediction, blend, own_range, then no_price (an estimate withheld, §9.1: the last step) or clamp, rounding, tier, interval, freshness.' }),
   condition: z.string().optional(),
   section: z.string().meta({ description: 'Section of docs/methodology.md.' }),
   doc: z.string(),

@@ -131,7 +131,7 @@ export async function valueCollection(
       condition: row.condition,
       quantity: row.quantity,
       unit_price_minor: price,
-      unpriced_reason: price !== null ? null : unpricedReason(row.condition, slot === null),
+      unpriced_reason: price !== null ? null : unpricedReason(row.condition, slot === null, slot?.meta.no_price_reason ?? null),
       unit_low_minor: confidence?.low_minor ?? null,
       unit_high_minor: confidence?.high_minor ?? null,
       level: confidence?.level ?? null,
@@ -146,9 +146,14 @@ export async function valueCollection(
   return { at: toIsoUtc(params.asOf), lines, total: total(lines), problems: failed };
 }
 
-/** Why a line has no price: its slot's `no_observations`, or an extra grade without data, absent. */
-function unpricedReason(condition: string, absent: boolean): string {
+/** Why a line has no price: an estimate withheld (methodology §9.1), its slot's `no_observations`, or an extra grade without data, absent. */
+function unpricedReason(condition: string, absent: boolean, withheld: string | null): string {
   const label = conditionLabel(condition);
+  if (withheld !== null) {
+    return withheld === 'stale_estimate'
+      ? `${label} could only be estimated, from data older than 7 days: no price (${withheld})`
+      : `${label} could only be estimated, too uncertainly to publish: no price (${withheld})`;
+  }
   return absent
     ? `no ${label} observation in the 30 days (an extra grade: own sales only)`
     : `no observation of the product to price ${label} from`;

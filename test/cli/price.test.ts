@@ -72,11 +72,20 @@ describe.concurrent('oracle price', () => {
     const prices = Object.fromEntries(GRADERS.map((g) => [g, MATRIX_GRADES.map((grade) => bundle.graded[g][String(grade) as '10'].price_minor)]));
     expect(prices).toEqual({
       PSA: [6218, 9327, 13997, 31084],
-      BGS: [6217, 9325, 14000, 34191],
-      CGC: [6217, 9325, 14000, 18650],
-      SGC: [6217, 9325, 14000, 21758],
+      BGS: [null, null, 14000, 34191],
+      CGC: [null, null, 14000, 18650],
+      SGC: [null, null, 14000, 21758],
     });
     expect(bundle.graded.PSA['10'].meta.confidence).toEqual({ level: 0.8, low_minor: 27197, high_minor: 35527 });
+    expect(bundle.graded.BGS['7'].meta).toEqual({ no_price_reason: 'wide_estimate', newest_observation_at: '2026-02-28T20:00:00Z' });
+    // A person reads `no price` in those cells, never a number, and the legend says why, within 80 columns.
+    const view = await runOracle(['--db', database, 'price', 'worked-example', '--at', '2026-03-01T00:00:00Z'], { env: { COLUMNS: '80' } });
+    expect(view.stdout).toMatch(/^BGS +no price +no price +~\$140\.00/m);
+    expect(view.stdout).toMatch(/no price: an\s+estimate too\s+uncertain or too stale to publish/);
+    expect(Math.max(...view.stdout.split('\n').map((l) => l.length))).toBeLessThanOrEqual(80);
+    const why = await runOracle(['--db', database, 'explain', 'worked-example', '--slot', 'bgs7', '--at', '2026-03-01T00:00:00Z'], { env: { COLUMNS: '80' } });
+    expect(why.stdout).toMatch(/bgs7: no price\. It could only be estimated, too uncertainly to publish/);
+    expect(why.stdout).toMatch(/no_price, §9\.1: The price would be an estimate whose 80 % interval spans\s+2\.48-fold/);
   });
 
   it('answers the same from bin/oracle.js in a process of its own', async () => {
@@ -118,7 +127,8 @@ describe.concurrent('oracle price', () => {
     const result = await runOracle(['--db', db, 'price', 'charizard base/set é', '--at', AS_OF]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/Ungraded: \$4\d\d\.\d\d/);
-    for (const g of GRADERS) expect(result.stdout).toMatch(new RegExp(`^${g} +~?\\$[\\d,]+\\.\\d\\d`, 'm'));
+    // A withheld estimate (methodology §9.1) reads `no price`, never a number.
+    for (const g of GRADERS) expect(result.stdout).toMatch(new RegExp(`^${g} +(~?\\$[\\d,]+\\.\\d\\d|no price)`, 'm'));
     expect(result.stdout).toContain('grade 10');
     expect(result.stdout).toContain(`window:      2026-10-14T12:00:00Z -> ${AS_OF}`);
     expect(result.stdout).toMatch(/methodology: \S+/);

@@ -177,7 +177,13 @@ describe('explainSlot', () => {
           const published = publishedPrice(bundle, slot);
           expect(ev.price_minor).toBe(published.price_minor);
           expect(ev.methodology).toBe(published.methodology);
-          expectSameCents(recompute(ev), published.price_minor);
+          const noPrice = stepOf(ev, 'no_price');
+          if (noPrice === undefined) expectSameCents(recompute(ev), published.price_minor);
+          else {
+            // §9.1: the estimate recomputed is the one withheld, for the reason the slot gives.
+            expect(published).toMatchObject({ price_minor: null, meta: { no_price_reason: (noPrice.inputs as { no_price_reason: string }).no_price_reason } });
+            expect(recompute(ev)! / noPrice.value_minor!).toBeCloseTo(1, 9);
+          }
           // Weights of each condition's kept points sum to 1; nothing left out carries weight.
           const sums = new Map<string, number>();
           for (const pt of ev.points) {
@@ -189,7 +195,8 @@ describe('explainSlot', () => {
           for (const sum of sums.values()) expect(sum).toBeCloseTo(1, 12);
           // The kept points of the slot's own condition are the slot's included points.
           const ownKept = ev.points.filter((pt) => pt.kept && pt.condition === slot).length;
-          expect(ownKept).toBe(published.included_points);
+          expect(ownKept).toBe(noPrice === undefined ? published.included_points : ownKept);
+          if (noPrice !== undefined) expect(published.included_points).toBe(0);
           // The clamp's ceiling is the grade above's price before rounding, as its own evidence gives it.
           const clamp = stepOf(ev, 'clamp')?.inputs as { ceiling_minor: number | null; ceiling_slot: string | null } | undefined;
           if (clamp?.ceiling_slot) {

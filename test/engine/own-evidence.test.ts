@@ -95,9 +95,12 @@ describe('own evidence first', () => {
   it('says every slot of a product without observations is neither own nor estimated, and a derived one is estimated', () => {
     const empty = bundle([]);
     expect(empty.ungraded.meta.basis).toBeUndefined();
-    const b = bundle([pt('ungraded', 3, 5000)]);
-    expect(b.ungraded.meta.basis).toBe('own');
-    expect(b.graded.CGC['8'].meta).toMatchObject({ basis: 'estimated', basis_reason: 'other_conditions' });
+    const b = bundle([pt('psa10', 3, 5000)]);
+    expect(b.graded.PSA['10'].meta.basis).toBe('own');
+    expect(b.graded.PSA['9'].meta).toMatchObject({ basis: 'estimated', basis_reason: 'other_conditions' });
+    // An estimate through a ratio that spans too much between cards is withheld and has neither key (§9.1).
+    expect(b.ungraded).toMatchObject({ price_minor: null, meta: { no_price_reason: 'wide_estimate' } });
+    expect(b.ungraded.meta.basis).toBeUndefined();
     expect(AS_OF).toBeGreaterThan(0);
   });
 });

@@ -43,26 +43,34 @@ describe('engine invariants', () => {
         const b = bundleOf(points, p);
         for (const g of GRADERS) {
           const c = b.graded[g];
-          const prices = [c['7'], c['8'], c['9'], c['10']].map((s) => s.price_minor);
-          if (prices.every((x) => x !== null)) {
-            for (let i = 1; i < 4; i++) expect(prices[i - 1]!).toBeLessThanOrEqual(prices[i]!);
-          } else expect(prices.every((x) => x === null)).toBe(true);
+          // A withheld estimate (§9.1) leaves a gap; the priced grades keep their order across it.
+          const slots = [c['7'], c['8'], c['9'], c['10']];
+          const prices = slots.filter((s) => s.price_minor !== null).map((s) => s.price_minor!);
+          for (let i = 1; i < prices.length; i++) expect(prices[i - 1]!).toBeLessThanOrEqual(prices[i]!);
+          if (prices.length < 4 && points.some((pt) => pt.observedAt < AS_OF)) {
+            for (const s of slots) if (s.price_minor === null) expect(s.meta.no_price_reason).toBeDefined();
+          }
         }
       }),
       RUNS,
     );
   });
 
-  it('every price is an integer of at least 1 cent, and a product with any point before as_of prices every slot', () => {
+  it('every price is an integer of at least 1 cent, and a product with any point before as_of prices every slot or says why not', () => {
     fc.assert(
       fc.property(fc.array(pointArb(), { maxLength: 60 }), paramsArb, (points, p) => {
         const slots = allSlots(bundleOf(points, p));
         const anyData = points.some((pt) => pt.observedAt < AS_OF);
         for (const s of slots) {
-          if (anyData) {
+          if (anyData && s.meta.no_price_reason === undefined) {
             expect(Number.isInteger(s.price_minor)).toBe(true);
             expect(s.price_minor!).toBeGreaterThanOrEqual(1);
             expect(s.error).toBeNull();
+            expect(s.meta.basis).toBeDefined();
+          } else if (anyData) {
+            // An estimate withheld (§9.1): no price, and never one of the cell's own basis.
+            expect(s).toMatchObject({ price_minor: null, error: 'no_observations', included_points: 0 });
+            expect(['stale_estimate', 'wide_estimate']).toContain(s.meta.no_price_reason);
           } else expect(s).toMatchObject({ price_minor: null, error: 'no_observations' });
         }
       }),
@@ -116,7 +124,9 @@ describe('engine invariants', () => {
     fc.assert(
       fc.property(priceArb, fc.array(pointArb(['ungraded'], fc.constant(1)), { minLength: 1, maxLength: 30 }), paramsArb, (c, points, p) => {
         const b = bundleOf(points.map((pt) => ({ ...pt, priceMinor: c })), p);
-        if (points.some((pt) => pt.observedAt < AS_OF)) expect(b.ungraded.price_minor).toBe(c);
+        // Points of the 30 days are the cell's own data; older ones alone are a stale estimate, withheld (§9.1).
+        if (points.some((pt) => pt.observedAt < AS_OF && pt.observedAt >= AS_OF - 30 * 24 * HOUR_MS)) expect(b.ungraded.price_minor).toBe(c);
+        else if (points.some((pt) => pt.observedAt < AS_OF)) expect(b.ungraded.meta.no_price_reason).toBe('stale_estimate');
       }),
       RUNS,
     );

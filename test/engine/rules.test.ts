@@ -2,8 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import type { PricePoint } from '../../src/domain/observation.js';
 import { InvalidParameterError } from '../../src/domain/errors.js';
-import { DAY_MS, HOUR_MS } from '../../src/domain/time.js';
+import { DAY_MS, HOUR_MS, toIsoUtc } from '../../src/domain/time.js';
 import { computeBundle, pointsRequest } from '../../src/engine/index.js';
+import { computeEvidence } from '../../src/engine/bundle.js';
 import { EXTENDED_WINDOW_MS, PRIOR_POINTS_PER_CONDITION } from '../../src/engine/methodology.js';
 import { fitCalibration, type Calibration } from '../../src/engine/calibration.js';
 import { roundCents } from '../../src/engine/slot.js';
@@ -225,15 +226,13 @@ describe('card model (§6)', () => {
     within(b.graded.PSA['9'].price_minor, 7000, 0.02);
   });
 
-  it('prices ungraded from graded conditions through the ratios, with the tier and a wider interval', () => {
+  it('withholds an ungraded estimate from graded conditions whose ratio spans too much between cards (§9.1)', () => {
     const b = price(psa10);
-    within(b.ungraded.price_minor, 1500, 0.02); // the modern prior: ungraded = 0.15 PSA 10
-    expect(b.ungraded.meta.oracle_fallback_tier).toBe('graded_ratio');
-    const width = (s: { price_minor: number | null; meta: Record<string, unknown> }) => {
-      const c = s.meta.confidence as { low_minor: number; high_minor: number };
-      return (c.high_minor - c.low_minor) / s.price_minor!;
-    };
-    expect(width(b.ungraded)).toBeGreaterThan(2 * width(b.graded.PSA['10']));
+    // The prior spread of ungraded against PSA 10 (0.5 in ln) gives an interval wider than 2.2-fold.
+    expect(b.ungraded).toMatchObject({ price_minor: null, error: 'no_observations', included_points: 0 });
+    expect(b.ungraded.meta).toMatchObject({ no_price_reason: 'wide_estimate', newest_observation_at: b.graded.PSA['10'].meta.newest_observation_at });
+    expect(b.ungraded.meta.basis).toBeUndefined();
+    expect(b.graded.PSA['10'].price_minor).not.toBeNull();
   });
 
   it('clamps 7 <= 8 <= 9 <= 10 from the top down and records the unclamped price', () => {
@@ -268,19 +267,24 @@ describe('freshness (§10)', () => {
     const fresh = price([pt('ungraded', 24 * 6, 1000)]);
     expect(fresh.ungraded.meta).toMatchObject({ newest_observation_at: '2026-02-23T00:00:00Z', stale: false });
     const old = price([pt('ungraded', 24 * 8, 1000)]);
-    expect(old.ungraded.meta).toMatchObject({ newest_observation_at: '2026-02-21T00:00:00Z', stale: true });
-    expect(old.graded.PSA['10'].meta.stale).toBe(true);
+    expect(old.ungraded.meta).toMatchObject({ newest_observation_at: '2026-02-21T00:00:00Z', stale: true, basis: 'own' });
+    // Own data is shown stale; an estimate from stale data is withheld (§9.1).
+    expect(old.graded.PSA['10']).toMatchObject({ price_minor: null, meta: { no_price_reason: 'stale_estimate', newest_observation_at: '2026-02-21T00:00:00Z' } });
   });
 
-  it('uses the last known points, with their age, when nothing is newer than 30 days', () => {
+  it('withholds the last known points as a stale estimate when nothing is newer than 30 days (§8, §9.1)', () => {
     const old = EXTENDED_WINDOW_MS / HOUR_MS;
     const b = price([pt('ungraded', old + 10, 1000), pt('ungraded', old + 20, 1000), pt('ungraded', old + 30, 1000), pt('ungraded', old + 40, 5000)]);
     expect(b.ungraded).toMatchObject({
-      price_minor: 1000,
-      methodology: 'last_known_v2',
-      included_points: PRIOR_POINTS_PER_CONDITION,
-      meta: { oracle_fallback_tier: 'last_known_price', oracle_last_known_age_hours: old + 10, stale: true },
+      price_minor: null,
+      error: 'no_observations',
+      meta: { no_price_reason: 'stale_estimate', newest_observation_at: toIsoUtc(AS_OF - (old + 10) * HOUR_MS) },
     });
+    const e = computeEvidence({ product: product(), points: [pt('ungraded', old + 10, 1000), pt('ungraded', old + 20, 1000), pt('ungraded', old + 30, 1000)], params: params(), id: null });
+    // The estimate it would have been: the latest PRIOR_POINTS_PER_CONDITION points, in the last-known pass.
+    expect(e.lastKnown).toBe(true);
+    expect(e.own[0]!.included).toBe(PRIOR_POINTS_PER_CONDITION);
+    expect(Math.exp(e.cells[0]!.estimate!.mean)).toBeCloseTo(1000, 6);
   });
 });
 

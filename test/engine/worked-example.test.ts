@@ -37,7 +37,8 @@ describe('worked example of docs/methodology.md', () => {
   it('says which slots are measured (own) and which estimated (§6.6)', () => {
     const basis = Object.fromEntries(Object.entries(bundle.graded).map(([g, col]) => [g, Object.values(col).map((s) => s.meta.basis)]));
     const E = 'estimated';
-    expect(basis).toEqual({ PSA: [E, E, 'own', 'own'], BGS: [E, E, E, E], CGC: [E, E, E, E], SGC: [E, E, E, E] });
+    const N = undefined; // withheld (§9.1): no price, no basis
+    expect(basis).toEqual({ PSA: [E, E, 'own', 'own'], BGS: [N, N, E, E], CGC: [N, N, E, E], SGC: [N, N, E, E] });
     expect(bundle.graded.CGC['10'].meta.basis_reason).toBe('other_conditions');
   });
 
@@ -46,9 +47,9 @@ describe('worked example of docs/methodology.md', () => {
     // Object.values lists "7", "8", "9", "10" in that order (integer-like keys ascend).
     expect(prices).toEqual({
       PSA: [6218, 9327, 13997, 31084],
-      BGS: [6217, 9325, 14000, 34191],
-      CGC: [6217, 9325, 14000, 18650],
-      SGC: [6217, 9325, 14000, 21758],
+      BGS: [null, null, 14000, 34191],
+      CGC: [null, null, 14000, 18650],
+      SGC: [null, null, 14000, 21758],
     });
     expect([7, 8, 9, 10].map((g) => interval(bundle.graded.PSA[String(g) as '7']))).toEqual([
       [4777, 8092],
@@ -58,7 +59,9 @@ describe('worked example of docs/methodology.md', () => {
     ]);
     expect(interval(bundle.graded.BGS['10'])).toEqual([25397, 46030]);
     expect(interval(bundle.graded.CGC['10'])).toEqual([13483, 25795]);
-    expect(interval(bundle.graded.SGC['7'])).toEqual([3945, 9797]);
+    // Grades 7 and 8 of BGS, CGC and SGC would be 9325 and 6217 with an interval 2.49-fold wide: withheld (§9.1).
+    expect(bundle.graded.SGC['7']).toMatchObject({ price_minor: null, error: 'no_observations', included_points: 0 });
+    expect(bundle.graded.SGC['7'].meta).toEqual({ no_price_reason: 'wide_estimate', newest_observation_at: '2026-02-28T20:00:00Z' });
   });
 
   it('names how each cell was priced', () => {
@@ -69,7 +72,7 @@ describe('worked example of docs/methodology.md', () => {
     expect(tier(bundle.graded.CGC['10'])).toBe('cross_check');
     expect(tier(bundle.graded.BGS['10'])).toBe('grader_premium');
     expect(tier(bundle.graded.PSA['8'])).toBe('grade_ratio');
-    expect(tier(bundle.graded.SGC['8'])).toBe('card_level');
+    expect(tier(bundle.graded.SGC['9'])).toBe('grader_premium');
     expect(bundle.graded.PSA['9'].meta).toMatchObject({
       developer_band_primary_applied: true,
       developer_composite_band_minor: 13987,

@@ -37,6 +37,17 @@ export function isEstimated(slot: Slot): boolean {
 
 const isStale = (slot: Slot) => slot.meta.stale === true;
 
+/** In place of the price of a slot whose estimate was withheld (meta.no_price_reason, methodology §9.1). */
+export const NO_PRICE = 'no price';
+const isWithheld = (slot: Slot) => slot.price_minor === null && slot.meta.no_price_reason !== undefined;
+
+/** Why an estimate was withheld, in words. */
+function withheldWhy(slot: Slot): string {
+  return slot.meta.no_price_reason === 'stale_estimate'
+    ? 'the estimate would rest on data older than 7 days'
+    : 'the estimate would be too uncertain (its 80 % interval over 2.2-fold)';
+}
+
 /** A sealed product (a booster box, a pack, a deck): no grades, one price. */
 const isSealed = (bundle: PricingBundle) => bundle.metadata.product_type === 'booster_box';
 
@@ -59,7 +70,7 @@ interface Cell {
 }
 
 function cellOf(slot: Slot, dollars: (cents: number) => string): Cell {
-  if (slot.price_minor === null) return { price: slot.error ?? '-', detail: '', estimated: false, stale: false };
+  if (slot.price_minor === null) return { price: isWithheld(slot) ? NO_PRICE : (slot.error ?? '-'), detail: '', estimated: false, stale: false };
   const estimated = isEstimated(slot);
   const stale = isStale(slot);
   return {
@@ -130,8 +141,9 @@ function matrix(bundle: PricingBundle, terminal: Terminal): { lines: string[]; l
 function legend(bundle: PricingBundle, layout: Layout): string {
   const cells = [...GRADERS.flatMap((g) => Object.values(bundle.graded[g])), ...extraSlots(bundle)];
   const parts = layout.detail ? ['±% half the 80 % interval', '(n) points of its own'] : ['whole dollars; --wide for cents and intervals'];
-  if (cells.some(isEstimated)) parts.push(`${ESTIMATED_MARK} an estimate: rests on the card's other cells more than on its own sales (meta.basis)`);
+  if (cells.some((s) => s.price_minor !== null && isEstimated(s))) parts.push(`${ESTIMATED_MARK} an estimate: rests on the card's other cells more than on its own sales (meta.basis)`);
   if (cells.some(isStale)) parts.push(`${STALE_MARK} stale: newest observation older than 7 days`);
+  if (cells.some(isWithheld)) parts.push(`${NO_PRICE}: an estimate too uncertain or too stale to publish (explain --slot says why)`);
   return parts.join(' · ');
 }
 
@@ -143,6 +155,7 @@ function interval(slot: Slot): string {
 
 /** What the ungraded price rests on, under it: points, newest observation, window, tier. */
 function describeSlot(slot: Slot): string {
+  if (isWithheld(slot)) return `${withheldWhy(slot)} (meta.no_price_reason ${String(slot.meta.no_price_reason)}); newest observation ${String(slot.meta.newest_observation_at)}`;
   const parts = [`${slot.included_points} point${slot.included_points === 1 ? '' : 's'} used, ${slot.excluded_points} excluded`];
   if (typeof slot.meta.newest_observation_at === 'string') {
     parts.push(`newest ${slot.meta.newest_observation_at}${isStale(slot) ? ' (STALE)' : ''}`);
@@ -190,7 +203,7 @@ export function renderBundle(bundle: PricingBundle, terminal: Terminal): string 
   lines.push('');
   const u = bundle.ungraded;
   const sealed = isSealed(bundle);
-  const price = u.price_minor === null ? (u.error ?? '-') : paintPrice(cellOf(u, formatUsd), formatUsd(u.price_minor), colour);
+  const price = u.price_minor === null ? (isWithheld(u) ? NO_PRICE : (u.error ?? '-')) : paintPrice(cellOf(u, formatUsd), formatUsd(u.price_minor), colour);
   const range = interval(u);
   lines.push(`${sealed ? 'Price (sealed):' : 'Ungraded:'} ${colour.bold(price)}${range ? `  ${range}` : ''}`, `  ${describeSlot(u)}`);
   const sources = u.meta.source_counts as Record<string, number> | undefined;

@@ -45,7 +45,14 @@ function age(instant: string, asOf: string): string {
 export function summariseEvidence(ev: EvidenceBody): string[] {
   const lines: string[] = [];
   const interval = step(ev, 'interval')?.inputs as { low_minor?: number; high_minor?: number } | undefined;
-  if (ev.price_minor === null) {
+  const withheld = step(ev, 'no_price')?.inputs as { no_price_reason?: string } | undefined;
+  if (ev.price_minor === null && withheld !== undefined) {
+    lines.push(
+      withheld.no_price_reason === 'stale_estimate'
+        ? `${ev.slot}: no price. It could only be estimated, from data older than 7 days (methodology §9.1).`
+        : `${ev.slot}: no price. It could only be estimated, too uncertainly to publish (its interval would span over 2.2-fold; methodology §9.1).`,
+    );
+  } else if (ev.price_minor === null) {
     lines.push(`${ev.slot}: no price. Nothing of this card in 30 days gives one.`);
   } else {
     const range =
