@@ -13,14 +13,15 @@ import { defineConfig } from 'vitest/config';
  * those cases on PostgreSQL (it.skipIf(TEST_STORE === 'postgres'), saying why). The PostgreSQL
  * store's own tests (parity, replicas, the store) are in `sqlite`: they open both stores.
  * Also left out, to keep the suite within its time: test/http/input.test.ts (each route's
- * schema against the server's answers: the parsing is the same on every store) and
+ * schema against the server's answers: the parsing is the same on every store),
  * test/cli/search.test.ts (names and typos through the CLI; the store's part of it, the search
- * vocabulary, is in the store contract, which runs on both).
+ * vocabulary, is in the store contract, which runs on both), and test/cli/examples.test.ts (the
+ * cron scripts of examples/, sh, curl and jq around `oracle ingest`: what they ingest runs on
+ * both stores in the formats' own files, feeds.test.ts and tcgcsv.test.ts).
  */
 const ON_POSTGRES = [
   'test/cli/calibrate.test.ts',
   'test/cli/catalog.test.ts',
-  'test/cli/examples.test.ts',
   'test/cli/explain.test.ts',
   'test/cli/extra-grades.test.ts',
   'test/cli/export.test.ts',
