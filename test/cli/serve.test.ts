@@ -1,12 +1,14 @@
 /**
  * A real `oracle serve` process (the built CLI): its configuration, its start-up lines, and
- * the readiness route as an operator's probe sees them.
+ * the readiness route as an operator's probe sees them. Commands that serve nothing (refused
+ * options, --help, the ingests and keys around a server) run in process (test/_cli.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
+import { runOracle as oracle } from '../_cli.js';
 import { newTestDatabase, TEST_STORE } from '../_pg.js';
-import { ROOT, runCli as oracle, spawnServe, tempDir } from '../_setup.js';
+import { ROOT, spawnServe, tempDir } from '../_setup.js';
 import { fakeUpstream, seedDatabase, seededTestDatabase, type FakeUpstream } from '../http/_helpers.js';
 
 describe('oracle serve', () => {
@@ -162,7 +164,7 @@ describe('oracle serve start-up lines and readiness', () => {
 
   it('warns when no key exists: /ready is 503 saying so, until ORACLE_API_KEYS or a stored key provides one', async () => {
     const db = await newTestDatabase(dir);
-    expect((await oracle(['--db', db, 'ingest', 'data/catalog.csv'])).code).toBe(0);
+    expect((await oracle(['--db', db, 'ingest', join(ROOT, 'data', 'catalog.csv')])).code).toBe(0);
     const server = spawnServe(['--db', db, 'serve']);
     const url = await server.url;
     expect(server.stderr[0]).toMatch(new RegExp(`^database: ${db} \\(\\d+ products, 0 observations, 0 API keys\\)$`));
