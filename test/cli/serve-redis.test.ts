@@ -6,8 +6,9 @@
  * shared burst runs, the scaled set-up's smoke test.
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runOracle } from '../_cli.js';
 import { TEST_STORE } from '../_pg.js';
-import { runCli, spawnServe, tempDir, type ServeProcess } from '../_setup.js';
+import { spawnServe, tempDir, type ServeProcess } from '../_setup.js';
 import { describeWithRedis, redisDatabase, startPrivateRedis } from '../_redis.js';
 import { PRODUCTS, pricingPath, seededTestDatabase, STORED_KEY } from '../http/_helpers.js';
 
@@ -153,13 +154,13 @@ describeWithRedis('oracle serve replicas sharing --redis', () => {
 
 describe.skipIf(TEST_STORE === 'postgres')('oracle serve --redis, validation', () => {
   it.each([['http://127.0.0.1:6379'], ['redis://127.0.0.1:6379/cache']])('refuses --redis %s with exit 2 naming the option', async (url) => {
-    const { code, stderr } = await runCli(['--db', `${tempDir()}/x.db`, 'serve', '--redis', url, '--port', '0']);
+    const { code, stderr } = await runOracle(['--db', `${tempDir()}/x.db`, 'serve', '--redis', url, '--port', '0']);
     expect(code).toBe(2);
     expect(stderr).toMatch(/^oracle: --redis \(ORACLE_REDIS_URL\) must /);
   });
 
   it('reads ORACLE_REDIS_URL, and refuses a bad one the same way', async () => {
-    const { code, stderr } = await runCli(['--db', `${tempDir()}/x.db`, 'serve', '--port', '0'], { env: { ORACLE_REDIS_URL: 'not a url' } });
+    const { code, stderr } = await runOracle(['--db', `${tempDir()}/x.db`, 'serve', '--port', '0'], { env: { ORACLE_REDIS_URL: 'not a url' } });
     expect(code).toBe(2);
     expect(stderr).toMatch(/^oracle: --redis \(ORACLE_REDIS_URL\) must be a redis:\/\/ URL/);
   });
