@@ -12,15 +12,19 @@ import { defineConfig } from 'vitest/config';
  * the served document; test/cli/help.test.ts); a file that also tests a SQLite file skips
  * those cases on PostgreSQL (it.skipIf(TEST_STORE === 'postgres'), saying why). The PostgreSQL
  * store's own tests (parity, replicas, the store) are in `sqlite`: they open both stores.
- * Also left out, to keep the suite within its time: test/http/input.test.ts (each route's
- * schema against the server's answers: the parsing is the same on every store) and
+ * Also left out, to keep the suite within its time: test/http/input.test.ts and
+ * strict-input.test.ts (each route's schema against the server's answers, and numbers and dates
+ * as clients spell them: the parsing is the same on every store),
  * test/cli/search.test.ts (names and typos through the CLI; the store's part of it, the search
- * vocabulary, is in the store contract, which runs on both).
+ * vocabulary, is in the store contract, which runs on both), test/cli/examples.test.ts (the
+ * cron scripts of examples/, sh, curl and jq around `oracle ingest`: what they ingest runs on
+ * both stores in the formats' own files, feeds.test.ts and tcgcsv.test.ts) and
+ * test/http/upstream-faults.test.ts (the upstream client's deadlines and connection cap; the
+ * store's part, the local mapping, is in test/http/statuses.test.ts, which runs on both).
  */
 const ON_POSTGRES = [
   'test/cli/calibrate.test.ts',
   'test/cli/catalog.test.ts',
-  'test/cli/examples.test.ts',
   'test/cli/explain.test.ts',
   'test/cli/extra-grades.test.ts',
   'test/cli/export.test.ts',
@@ -53,8 +57,6 @@ const ON_POSTGRES = [
   'test/http/raw-requests.test.ts',
   'test/http/search.test.ts',
   'test/http/statuses.test.ts',
-  'test/http/strict-input.test.ts',
-  'test/http/upstream-faults.test.ts',
   'test/ingest/parallel-reader.test.ts',
   'test/ingest/pipeline.test.ts',
   'test/ingest/title-matcher.test.ts',

@@ -60,10 +60,15 @@ describe.concurrent('oracle export', () => {
     expect(bundles.filter((b) => b.ungraded.price_minor !== null)).toHaveLength(Math.ceil(PRODUCTS / 100));
   });
 
-  it('--format csv: a header and one row per product, every slot with price and interval', async () => {
-    const result = await cli('--at', AT, '--format', 'csv');
+  // One export of the whole catalog for both: the format and the destination are chosen apart.
+  it('--format csv --out: a header and one row per product, every slot with price and interval, the file written whole with the count named; no .partial stays', async () => {
+    const out = join(dir, 'prices.csv');
+    const result = await cli('--at', AT, '--format', 'csv', '--out', out);
     expect(result.code).toBe(0);
-    const lines = result.stdout.trimEnd().split('\n');
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`exported ${PRODUCTS.toLocaleString('en-US')} products to ${out}\n`);
+    expect(existsSync(`${out}.partial`)).toBe(false);
+    const lines = readFileSync(out, 'utf8').trimEnd().split('\n');
     expect(lines).toHaveLength(PRODUCTS + 1);
     const header = lines[0]!.split(',');
     expect(header.slice(0, 6)).toEqual(['product_key', 'refsource_id', 'at', 'ungraded_price_minor', 'ungraded_low_minor', 'ungraded_high_minor']);
@@ -72,16 +77,6 @@ describe.concurrent('oracle export', () => {
     expect(first).toHaveLength(header.length);
     expect(first.slice(0, 3)).toEqual([product(0).productKey, product(0).refsourceId, AT]);
     expect(Number(first[3])).toBeGreaterThan(1_000);
-  });
-
-  it('--out writes the file whole and names the count; no .partial stays', async () => {
-    const out = join(dir, 'prices.ndjson');
-    const result = await cli('--at', AT, '--out', out);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toBe(`exported ${PRODUCTS.toLocaleString('en-US')} products to ${out}\n`);
-    expect(readFileSync(out, 'utf8').trimEnd().split('\n')).toHaveLength(PRODUCTS);
-    expect(existsSync(`${out}.partial`)).toBe(false);
   });
 
   it('exits 2 for a bad --format or --at, writing nothing', async () => {

@@ -1,18 +1,20 @@
 /**
  * `oracle ingest` under faults, with real parts: child processes of bin/oracle.js (build
  * first) where a process is what is tested (real signals and kill -9, the parse worker reading
- * gzip files with flipped bytes, concurrent writers on one database, a terminal), the program
- * in process (test/_cli.ts) for the runs around them and several sources in one run; on a
- * SQLite file, or PostgreSQL in the vitest project `postgres`.
+ * a gzip stream with a flipped byte, concurrent writers on one database, a terminal), the
+ * program in process (test/_cli.ts) for the runs around them, gzip files with flipped bytes,
+ * a writer lock held too long and several sources in one run; on a SQLite file, or PostgreSQL
+ * in the vitest project `postgres`. Inputs are as large as the boundary they cross: several
+ * reads of 64 KiB and, through the parse worker, several of its chunks (a gzip source past a
+ * whole batch is test/ingest/pipeline.test.ts's, with a small batch size).
  */
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PARALLEL_MIN_BYTES } from '../../src/ingest/pipeline.js';
 import { isPostgresUrl } from '../../src/store/location.js';
 import { INGEST_WRITE_LOCK } from '../../src/store/pg/write-lock.js';
 import { newTestDatabase, TEST_STORE } from '../_pg.js';
@@ -22,11 +24,12 @@ import { selectRows } from '../_store.js';
 
 const CATALOG = 'product_key,refsource_id,product_name,product_type,era,release_date\ncharizard-4,1001,Charizard #4,single_card,vintage,1999-01-09\n';
 const HEADER = 'product_key,source,observed_at,price_minor,external_id';
-const ROWS = 200_000;
+/** Rows of the gzip source: about 150 KB of gzip, several reads, 1.2 MB of text. */
+const ROWS = 20_000;
 
 let dir: string;
 let catalog: string;
-let bigGz: Buffer;
+let gzipped: Buffer;
 
 /** `count` observations of charizard-4, one a minute from `start`, ids `<prefix>-<i>`; every tenth row repeated when `repeat`. */
 function observations(count: number, prefix: string, start = Date.UTC(2025, 0, 1), repeat = false): string {
@@ -43,8 +46,8 @@ beforeAll(() => {
   dir = tempDir();
   catalog = join(dir, 'catalog.csv');
   writeFileSync(catalog, CATALOG);
-  // 220,000 rows, 200,000 distinct records: more than one batch of 200,000.
-  bigGz = gzipSync(observations(ROWS, 'k', Date.UTC(2025, 0, 1), true));
+  // 22,000 rows, 20,000 distinct records.
+  gzipped = gzipSync(observations(ROWS, 'k', Date.UTC(2025, 0, 1), true));
 });
 
 /** The first row of `sql` (SQL both stores read alike). */
@@ -86,25 +89,48 @@ async function holdWriteLock(path: string): Promise<() => Promise<void>> {
   };
 }
 
-/** Starts `oracle --db <path> ingest <args>`. */
-function startIngest(path: string, args: string[]) {
-  const child = spawn(process.execPath, [BIN, '--db', path, 'ingest', ...args], { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `oracle --db <path> ingest -` (read by the parse worker: stdin is of unknown size); the test writes its input. */
+function startIngest(path: string) {
+  const child = spawn(process.execPath, [BIN, '--db', path, 'ingest', '-'], { env: childEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
   child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { exited, stdout: () => stdout, stderr: () => stderr };
+  return { stdin: child.stdin, exited, stdout: () => stdout, stderr: () => stderr };
+}
+
+/** Resolves once `runs` ingest runs of stdin are recorded in the database at `path`. */
+async function runsStarted(path: string, runs: number): Promise<void> {
+  const started = async () => (await query<{ n: number }>(path, "SELECT count(*) AS n FROM ingest_runs WHERE source = 'stdin'").catch(() => undefined))?.n ?? 0;
+  while ((await started()) < runs) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+/**
+ * Feeds each of `inputs` to its own `oracle ingest -` at once: the first half of each input
+ * once the runs before it are recorded, then, once every run is recorded (each started before
+ * any could finish), the rest. A gzip input goes last: its batch stays open, holding SQLite's
+ * write lock, until its end, which no run would reach while another waits to be recorded.
+ */
+async function ingestAtOnce(path: string, inputs: Buffer[]) {
+  const runs = inputs.map(() => startIngest(path));
+  const half = (input: Buffer) => Math.floor(input.length / 2);
+  for (const [i, input] of inputs.entries()) {
+    runs[i]!.stdin.write(input.subarray(0, half(input)));
+    await runsStarted(path, i + 1);
+  }
+  inputs.forEach((input, i) => runs[i]!.stdin.end(input.subarray(half(input))));
+  return runs;
 }
 
 describe('oracle ingest stopped mid-input', () => {
-  const PACED = 60_000;
+  const PACED = 6_000;
   const pacedText = () => observations(PACED, 'p', Date.UTC(2024, 0, 1));
 
   /**
    * Starts `oracle ingest -` fed through a pipe that stays open, so the process is certainly
-   * mid-input when stopped: 50,000 rows, then (once the first commit is visible) 10,000 more,
-   * which sit in the open transaction.
+   * mid-input when stopped: 5,000 rows (several of the parse worker's chunks), then (once the
+   * first commit, by the clock, is visible) 1,000 more, which sit in the open transaction.
    */
   async function startPacedIngest(path: string) {
     const lines = pacedText().split('\n');
@@ -113,9 +139,9 @@ describe('oracle ingest stopped mid-input', () => {
     child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
     child.stdin.on('error', () => {}); // the pipe breaks when the child is killed
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    child.stdin.write(`${lines.slice(0, 50_001).join('\n')}\n`);
+    child.stdin.write(`${lines.slice(0, 5_001).join('\n')}\n`);
     while ((await observationCount(path)) === 0) await new Promise((resolve) => setTimeout(resolve, 20));
-    child.stdin.write(`${lines.slice(50_001).join('\n')}`);
+    child.stdin.write(`${lines.slice(5_001).join('\n')}`);
     return { child, exited, stderr: () => stderr };
   }
 
@@ -132,7 +158,7 @@ describe('oracle ingest stopped mid-input', () => {
     writeFileSync(file, pacedText());
     const rerun = await runOracle(['--db', path, 'ingest', file]);
     expect(rerun.code).toBe(0);
-    expect(rerun.stdout).toMatch(new RegExp(`read 60,000, inserted ${(PACED - atKill).toLocaleString('en-US')}, duplicates ${atKill.toLocaleString('en-US')},`));
+    expect(rerun.stdout).toMatch(new RegExp(`read 6,000, inserted ${(PACED - atKill).toLocaleString('en-US')}, duplicates ${atKill.toLocaleString('en-US')},`));
     expect(await observationCount(path)).toBe(PACED);
     expect(await query(path, `SELECT status, error FROM ingest_runs WHERE id = ${killed.id}`)).toEqual({
       status: 'interrupted',
@@ -149,7 +175,7 @@ describe('oracle ingest stopped mid-input', () => {
   ] as const)('on %s commits everything it read (the open batch too), exits %i with one line, and records the run as interrupted', async (signal, code) => {
     const path = await freshDbWithCatalog();
     const run = await startPacedIngest(path);
-    await new Promise((resolve) => setTimeout(resolve, 300)); // some of the last 10,000 rows read, not yet committed
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the last 1,000 rows read, most likely still in the open batch
     run.child.kill(signal);
     expect(await run.exited).toBe(code);
     const message = /^oracle: stdin:\d+: interrupted by (\w+); ([\d,]+) records read and committed, run the same command again to complete\n$/.exec(run.stderr());
@@ -165,7 +191,7 @@ describe('oracle ingest stopped mid-input', () => {
 describe('oracle ingest of a corrupt gzip commits nothing from it', () => {
   const TRAILER = 8; // CRC-32, then ISIZE (the length mod 2^32)
   const flip = (at: (gz: Buffer) => number, width = 1) => {
-    const gz = Buffer.from(bigGz);
+    const gz = Buffer.from(gzipped);
     const start = at(gz);
     for (let i = start; i < start + width; i += 1) gz[i] = (gz[i] as number) ^ 0xff;
     return gz;
@@ -173,19 +199,20 @@ describe('oracle ingest of a corrupt gzip commits nothing from it', () => {
   // Made when run: the gzip file is written by beforeAll.
   const cases: [string, () => Buffer][] = [
     ['4 bytes flipped in the middle of the deflate stream', () => flip((gz) => Math.floor(gz.length / 2), 4)],
-    ['a byte flipped near the end of the deflate stream (after the first 200,000-row batch)', () => flip((gz) => gz.length - TRAILER - 200)],
+    ['a byte flipped near the end of the deflate stream, once most rows are written', () => flip((gz) => gz.length - TRAILER - 200)],
     ['a byte of the CRC-32 flipped', () => flip((gz) => gz.length - TRAILER)],
     ['a byte of ISIZE flipped', () => flip((gz) => gz.length - 2)],
   ];
 
-  // Where the damage is found is the reader's, alike on every store; what is committed is the
-  // store's: PostgreSQL runs the case that fails after a whole batch was written.
-  const onThisStore = TEST_STORE === 'sqlite' ? cases : cases.filter(([name]) => name.includes('after the first'));
+  // Where the damage is found is the reader's, alike on every store (and at 28 positions in
+  // test/ingest/gzip-faults.test.ts); what is committed is the store's: PostgreSQL runs the case
+  // that fails once most rows are written. A file this size is read on one thread, in process.
+  const onThisStore = TEST_STORE === 'sqlite' ? cases : cases.filter(([name]) => name.includes('near the end'));
   it.each(onThisStore)('%s: exit 2, the message names the source and says the gzip data is corrupt', async (_name, corrupt) => {
     const path = await freshDbWithCatalog();
     const file = join(tempDir(), 'observations.csv.gz');
     writeFileSync(file, corrupt());
-    const result = await runCli(['--db', path, 'ingest', file]);
+    const result = await runOracle(['--db', path, 'ingest', file]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(new RegExp(`^oracle: ${file}: the gzip data is corrupt \\([^)]+\\): nothing from this source was committed\\n$`));
     expect(result.stdout).toMatch(new RegExp(`^failed ${file}: read [\\d,]+, inserted 0, duplicates 0, rejected [\\d,]+ in `));
@@ -199,7 +226,7 @@ describe('oracle ingest of a corrupt gzip commits nothing from it', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^oracle: stdin: the gzip data is corrupt \(incorrect data check\): nothing from this source was committed\n$/);
     expect(await observationCount(path)).toBe(0);
-    const intact = await runCli(['--db', path, 'ingest', '-'], { input: bigGz });
+    const intact = await runCli(['--db', path, 'ingest', '-'], { input: gzipped });
     expect(intact.code).toBe(0);
     expect(await observationCount(path)).toBe(ROWS);
   }, 60_000);
@@ -262,61 +289,55 @@ describe('oracle ingest --rejects', () => {
 });
 
 describe('concurrent ingests into one database', () => {
-  it('three processes ingesting different files at once all succeed: writers wait their turn', async () => {
+  it('three processes ingesting at once all succeed: writers wait their turn', async () => {
     const path = await freshDbWithCatalog();
-    const sub = tempDir();
-    // Each plain file is read by the parse worker (above PARALLEL_MIN_BYTES). On SQLite each is
-    // also more than one batch of 200,000, so commits come by size as well as by the clock; on
-    // PostgreSQL commits by the clock already take turns for the advisory lock, and the rows
-    // cost most there.
-    const ROWS_EACH = TEST_STORE === 'postgres' ? 160_000 : 250_000;
-    const files = ['a.csv', 'b.csv', 'c.csv.gz'].map((name, i) => {
-      const file = join(sub, name);
-      const text = observations(ROWS_EACH, name, Date.UTC(2022 + i, 0, 1));
-      writeFileSync(file, name.endsWith('.gz') ? gzipSync(text) : text);
-      return file;
-    });
-    for (const file of files.slice(0, 2)) expect(statSync(file).size).toBeGreaterThan(PARALLEL_MIN_BYTES);
-    const runs = files.map((file) => startIngest(path, [file]));
+    // Each run is read by the parse worker, one of them a gzip stream; each holds the write
+    // lock while its batch is open (until the clock commits it), so the others wait their turn.
+    const ROWS_EACH = 20_000;
+    const texts = [0, 1, 2].map((i) => observations(ROWS_EACH, `r${i}`, Date.UTC(2022 + i, 0, 1)));
+    const runs = await ingestAtOnce(path, [Buffer.from(texts[0]!), Buffer.from(texts[1]!), gzipSync(texts[2]!)]);
     expect(await Promise.all(runs.map((run) => run.exited))).toEqual([0, 0, 0]);
     const read = ROWS_EACH.toLocaleString('en-US');
-    runs.forEach((run, i) => {
+    for (const run of runs) {
       expect(run.stderr()).toBe('');
-      expect(run.stdout()).toMatch(new RegExp(`^ingested ${files[i]}: read ${read}, inserted ${read}, duplicates 0, rejected 0 in `));
-    });
+      expect(run.stdout()).toMatch(new RegExp(`^ingested stdin: read ${read}, inserted ${read}, duplicates 0, rejected 0 in `));
+    }
     expect(await observationCount(path)).toBe(3 * ROWS_EACH);
     // At once: each run started before every other one finished.
-    const spans = await selectRows<{ started_at: number; finished_at: number }>(path, "SELECT started_at, finished_at FROM ingest_runs WHERE source NOT LIKE '%catalog.csv'");
+    const spans = await selectRows<{ started_at: number; finished_at: number }>(path, "SELECT started_at, finished_at FROM ingest_runs WHERE source = 'stdin'");
     expect(spans).toHaveLength(3);
     for (const run of spans) for (const other of spans) expect(run.started_at).toBeLessThan(other.finished_at);
-  }, 120_000);
+  }, 60_000);
 
-  it('two processes ingesting overlapping files at once store each record once, and a re-run adds nothing', async () => {
+  it('two processes ingesting overlapping inputs at once store each record once, and a re-run adds nothing', async () => {
     const path = await freshDbWithCatalog();
     const sub = tempDir();
-    // 90,000 records: the first file has the first 60,000, the second the last 60,000 backwards,
-    // so both runs reach the 30,000 they share at about the same time, from opposite ends.
-    const all = observations(90_000, 'o').trimEnd().split('\n').slice(1);
-    const first = join(sub, 'first.csv');
-    const second = join(sub, 'second.csv');
-    writeFileSync(first, `${[HEADER, ...all.slice(0, 60_000)].join('\n')}\n`);
-    writeFileSync(second, `${[HEADER, ...all.slice(30_000).reverse()].join('\n')}\n`);
-    const runs = [first, second].map((file) => startIngest(path, [file]));
+    // 9,000 records: the first input has the first 6,000, the second the last 6,000 backwards,
+    // so both runs reach the 3,000 they share at about the same time, from opposite ends.
+    const all = observations(9_000, 'o').trimEnd().split('\n').slice(1);
+    const first = `${[HEADER, ...all.slice(0, 6_000)].join('\n')}\n`;
+    const second = `${[HEADER, ...all.slice(3_000).reverse()].join('\n')}\n`;
+    const runs = await ingestAtOnce(path, [Buffer.from(first), Buffer.from(second)]);
     expect(await Promise.all(runs.map((run) => run.exited))).toEqual([0, 0]);
     const counts = runs.map((run) => {
       expect(run.stderr()).toBe('');
-      const [, inserted, duplicates] = /read 60,000, inserted ([\d,]+), duplicates ([\d,]+), rejected 0 in /.exec(run.stdout())!.map((n) => Number(n.replaceAll(',', '')));
+      const [, inserted, duplicates] = /read 6,000, inserted ([\d,]+), duplicates ([\d,]+), rejected 0 in /.exec(run.stdout())!.map((n) => Number(n.replaceAll(',', '')));
       return { inserted: inserted!, duplicates: duplicates! };
     });
     // Each shared record is inserted by exactly one of the two runs, a duplicate for the other.
-    expect(counts[0]!.inserted + counts[1]!.inserted).toBe(90_000);
-    expect(counts[0]!.duplicates + counts[1]!.duplicates).toBe(30_000);
-    expect(await query(path, 'SELECT count(*) AS n, count(DISTINCT external_id) AS ids FROM observations')).toEqual({ n: 90_000, ids: 90_000 });
-    expect(await query(path, 'SELECT observation_count FROM products')).toEqual({ observation_count: 90_000 });
-    const again = await runOracle(['--db', path, 'ingest', first, second]);
+    expect(counts[0]!.inserted + counts[1]!.inserted).toBe(9_000);
+    expect(counts[0]!.duplicates + counts[1]!.duplicates).toBe(3_000);
+    expect(await query(path, 'SELECT count(*) AS n, count(DISTINCT external_id) AS ids FROM observations')).toEqual({ n: 9_000, ids: 9_000 });
+    expect(await query(path, 'SELECT observation_count FROM products')).toEqual({ observation_count: 9_000 });
+    const files = [first, second].map((text, i) => {
+      const file = join(sub, `${i}.csv`);
+      writeFileSync(file, text);
+      return file;
+    });
+    const again = await runOracle(['--db', path, 'ingest', ...files]);
     expect(again.code).toBe(0);
-    expect(again.stdout).toMatch(/read 60,000, inserted 0, duplicates 60,000, .*\n.*read 60,000, inserted 0, duplicates 60,000, /);
-    expect(await observationCount(path)).toBe(90_000);
+    expect(again.stdout).toMatch(/read 6,000, inserted 0, duplicates 6,000, .*\n.*read 6,000, inserted 0, duplicates 6,000, /);
+    expect(await observationCount(path)).toBe(9_000);
   }, 60_000);
 
   it('gives up after --lock-wait with one line naming the source, its line and the other writer, exit 1', async () => {
@@ -325,7 +346,7 @@ describe('concurrent ingests into one database', () => {
     writeFileSync(file, observations(3, 'w'));
     const release = await holdWriteLock(path);
     try {
-      const result = await runCli(['--db', path, 'ingest', '--lock-wait', '1', file]);
+      const result = await runOracle(['--db', path, 'ingest', '--lock-wait', '1', file]);
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(
         new RegExp(`^oracle: ${file}:\\d+: gave up: another writer held the database for more than 1 s \\(see --lock-wait\\); run the same command again to complete\\n$`),
@@ -366,7 +387,8 @@ describe('concurrent ingests into one database', () => {
   });
 });
 
-describe('oracle ingest with a bug in a feed mapper', () => {
+// A mapper's bug stops the run before anything is written, whatever the store: SQLite only.
+describe.skipIf(TEST_STORE === 'postgres')('oracle ingest with a bug in a feed mapper', () => {
   /** The built CLI with a feed format whose mapper throws a TypeError on a row without a grade cell. */
   const FIXTURE = join(ROOT, 'test', 'fixtures', 'oracle-with-buggy-format.js');
 

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
-import { newTestDatabase } from '../_pg.js';
+import { newTestDatabase, TEST_STORE } from '../_pg.js';
 import { runOracle, type OracleRunOptions } from '../_cli.js';
 import { ROOT, runCli, tempDir, type CliResult } from '../_setup.js';
 
@@ -112,7 +112,8 @@ describe('a catalog from ProductsAndPrices.csv and Groups.csv', () => {
     expect(await storedProduct('base-set-charizard-black-dot-error-004-102')).toMatchObject({ productType: 'single_card', printing: null });
   });
 
-  it('exits 2 naming --groups when the groups file is missing', async () => {
+  // Refused before anything is read: the same on either store.
+  it.skipIf(TEST_STORE === 'postgres')('exits 2 naming --groups when the groups file is missing', async () => {
     const run = await oracle(['ingest', '--kind', 'catalog', BASE_SET_CSV]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/needs its category's groups .*--groups Groups\.csv/);
@@ -125,7 +126,8 @@ describe('a catalog from ProductsAndPrices.csv and Groups.csv', () => {
   });
 });
 
-describe('the groups file', () => {
+// Groups files refused before anything is written: the same on either store.
+describe.skipIf(TEST_STORE === 'postgres')('the groups file', () => {
   it('refuses a ProductsAndPrices.csv given as --groups, saying it is no groups file (exit 2)', async () => {
     const run = await oracle(['ingest', '--kind', 'catalog', '--groups', BASE_SET_CSV, BASE_SET_CSV]);
     expect(run.code).toBe(2);
@@ -219,7 +221,8 @@ describe('tcgcsv prices as observations', () => {
     expect(await ungraded('base-set-venusaur-015-102', '2025-11-01T09:00:00Z')).toMatchObject({ price_minor: 11917 });
   });
 
-  it('reads the prices JSON from stdin with --format tcgplayer-prices, at --observed-at', async () => {
+  // Reading stdin is the reader's; the same file read twice stores its quotes once on either store (above).
+  it.skipIf(TEST_STORE === 'postgres')('reads the prices JSON from stdin with --format tcgplayer-prices, at --observed-at', async () => {
     const run = await runCli(['--db', db, 'ingest', '--format', 'tcgplayer-prices', '--observed-at', '2025-10-20T20:00:00Z', '-'], {
       input: readFileSync(prices('2025-10-20', 3, 604)),
     });

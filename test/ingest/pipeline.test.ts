@@ -159,6 +159,19 @@ describe('ingestSource', () => {
     expect((await store.products.findByKey('p-49'))?.productName).toBe('P 49');
   });
 
+  it('writes gzip observations past several batches but commits none when the stream fails at its end', async () => {
+    const rows = Array.from({ length: 5_000 }, (_, i) => `charizard-4,,ebay,${new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString()},1.00,,,g-${i}`);
+    const corrupt = gzipSync(`${OBSERVATIONS.split('\r\n')[0]}\n${rows.join('\n')}\n`);
+    corrupt[corrupt.length - 8] = (corrupt[corrupt.length - 8] as number) ^ 0xff; // the CRC-32, checked at the end
+    const result = await ingestSource(store, file('late.csv.gz', corrupt), options({ batchSize: 1_000 }));
+    expect(result.failure).toBeInstanceOf(GzipCorruptError);
+    expect(result.counts.read).toBeGreaterThan(4_000); // batches of 1,000: all but the last chunk's rows were written
+    expect(result.counts.inserted).toBe(0);
+    expect(await count('observations')).toBe(0);
+    const [run] = await store.ingestRuns.recent(1);
+    expect(run).toMatchObject({ status: 'failed', inserted_count: 0 });
+  });
+
   it('records every run in the ingest-runs table, failed ones with their error', async () => {
     await ingestSource(store, file('obs.csv', OBSERVATIONS), options());
     expect((await ingestSource(store, join(dir, 'missing.csv'), options())).failure).toBeInstanceOf(SourceUnreadableError);
