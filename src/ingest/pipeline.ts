@@ -199,8 +199,11 @@ export async function ingestSource(store: Store, spec: string, options: IngestOp
         writer.flush();
         await writer.settle();
       } else if (error instanceof IngestInterruptedError && !source?.compressed()) {
+        // No row after the count the message gives: the parse worker may still be sending some.
+        await reader?.close?.();
         writer.flush();
         await writer.settle();
+        error = interrupted(name, reader?.line() ?? 1, writer, source, options.signal!);
       } else await writer.abandon();
     } catch {
       await abandonQuietly(writer);
