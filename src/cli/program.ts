@@ -47,16 +47,17 @@ function examples(...lines: string[]): string {
 
 /**
  * The command `argv` (node, script, then the arguments) runs: its first operand, after the
- * program's own options (`--db <path>`, `--wide`, `--no-color`). Undefined when an option comes
- * first that is not one of those (`--help`, `--version`, a mistake) or there is no operand, so
- * the program is then whole, as its help and its errors need.
+ * program's own options (`--db <path>`, `--wide`, `--no-color`); null for `--version`, which
+ * runs none. Undefined when another option comes first (`--help`, a mistake) or there is no
+ * operand, so the program is then whole, as its help and its errors need.
  */
-function commandNamed(argv: readonly string[] | undefined): string | undefined {
+function commandNamed(argv: readonly string[] | undefined): string | null | undefined {
   if (argv === undefined) return undefined;
   for (let i = 2; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === '--db') i++;
     else if (arg.startsWith('--db=') || arg === '--wide' || arg === '--no-color') continue;
+    else if (arg === '--version' || arg === '-V') return null;
     else return arg.startsWith('-') ? undefined : arg;
   }
   return undefined;
@@ -97,7 +98,7 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
     .hook('preAction', (_program, command) => applyEnv(command, deps.env));
 
   // Each command's definition, in the order --help lists them. A run that names its command
-  // defines only that one (commandNamed): declaring every command's options is a share of every
+  // defines only that one, `--version` none (commandNamed): declaring every command's options is a share of every
   // start (bench/findings.md, 10a), and a command's parse and help do not depend on the others.
   const commands: Record<string, () => void> = {
     ingest: () => {
@@ -377,7 +378,7 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
     },
   };
   const named = commandNamed(argv);
-  const only = named !== undefined && Object.hasOwn(commands, named) ? named : undefined;
+  const only = named === null || (named !== undefined && Object.hasOwn(commands, named)) ? named : undefined;
   for (const [name, define] of Object.entries(commands)) {
     if (only === undefined || name === only) define();
   }

@@ -30,7 +30,7 @@ describe('help and documentation', () => {
     );
   });
 
-  it('holds only the command a run names, the same as in the whole program; the whole program when the run names none', () => {
+  it('holds only the command a run names, the same as in the whole program, none for --version; the whole program when the run names none', () => {
     const argv = (...args: string[]) => ['node', 'oracle', ...args];
     const names = (...args: string[]) => createProgram(undefined, argv(...args)).commands.map((c) => c.name());
     for (const { name, command } of all.filter((c) => !c.name.includes(' '))) {
@@ -39,7 +39,8 @@ describe('help and documentation', () => {
       expect(one[0]!.helpInformation()).toBe(command.helpInformation());
     }
     expect(names('--db=x.db', 'watch', 'list')).toEqual(['watch']);
-    for (const args of [[], ['--help'], ['--version'], ['help', 'price'], ['pric'], ['--unknown', 'price']]) {
+    expect(names('--version')).toEqual([]);
+    for (const args of [[], ['--help'], ['help', 'price'], ['pric'], ['--unknown', 'price'], ['--help', '--version']]) {
       expect(names(...args), args.join(' ')).toEqual(all.filter((c) => !c.name.includes(' ')).map((c) => c.name));
     }
   });
