@@ -1,11 +1,12 @@
-// The last step of the build: runs the built CLI in a child process over the commands people
-// start most (--version, --help, catalog, price, history) on a small database of its own, then
-// saves V8's code cache of the bundle beside it, named by the bundle's build id, for
+// The last step of the build: runs the built CLI in a child process over the commands scripts
+// and people start most (--version, catalog, price, history) on a small database of its own,
+// then saves V8's code cache of the bundle beside it, named by the bundle's build id, for
 // bin/oracle.js to compile from (docs/benchmarks.md, "Build layout"). The cache holds what
-// those commands compiled; any other code is compiled on first use, as without a cache. The
-// database is loaded by `oracle ingest` in a process of its own: every start deserialises the
-// whole cache, and ingest's code in it made every command's start pay for a command whose
-// run takes seconds (bench/findings.md, 10a).
+// those commands compiled; any other code is compiled on first use, as without a cache. Every
+// start deserialises the whole cache, so what a command that is not timed would add to it is
+// left out: ingest's code (the database is loaded by `oracle ingest` in a process of its own;
+// its run takes seconds) and --help's (every command's declaration and commander's help
+// layout, read by a person) (bench/findings.md, 10a).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -49,7 +50,6 @@ async function warmInThisProcess(dir, at) {
   const db = ['--db', join(dir, 'warm.db')];
   const runs = [
     ['--version'],
-    ['--help'],
     [...db, 'catalog', '--json'],
     [...db, 'catalog'],
     [...db, 'price', PRODUCTS[0], '--at', at, '--json'],
