@@ -36,7 +36,9 @@ function codeCachePath(bundle, source) {
  */
 function compileCli() {
   const bundle = bundlePath();
-  const source = readFileSync(bundle, 'utf8');
+  // The build writes the bundle in ASCII (scripts/build.js): read as latin1, it is copied into a
+  // one-byte string instead of decoded from UTF-8.
+  const source = readFileSync(bundle, 'latin1');
   const cachePath = codeCachePath(bundle, source);
   let cachedData;
   try {

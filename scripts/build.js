@@ -82,25 +82,35 @@ const PRODUCT = {
  */
 function writeWithBuildIds(files) {
   for (const file of files) {
-    if (file.path.endsWith('.js')) assertLatin1(file);
     mkdirSync(dirname(file.path), { recursive: true });
-    const id = file.path.endsWith('.js') ? createHash('sha256').update(file.contents).digest('hex') : null;
-    writeFileSync(file.path, id === null ? file.contents : file.text.replace(ID_PLACEHOLDER, id));
+    if (!file.path.endsWith('.js')) {
+      writeFileSync(file.path, file.contents);
+      continue;
+    }
+    const text = asciiText(file);
+    const id = createHash('sha256').update(text).digest('hex');
+    writeFileSync(file.path, text.replace(ID_PLACEHOLDER, id));
   }
 }
 
 /**
- * V8 keeps a script whose characters all fit in Latin-1 as one byte a character, and any other
- * character makes the whole bundle a two-byte string, decoded and hashed at every start
- * (bench/findings.md, 10). esbuild escapes such characters in strings but leaves them in regular
- * expression literals, so a source writes them as \\u escapes; this says where one slipped in.
+ * A bundle in ASCII, which bin/compile-cli.js reads as latin1: one byte a character, copied into
+ * a one-byte string, where reading it as UTF-8 decodes and validates every byte at every start
+ * (bench/findings.md, 10a). esbuild escapes other characters in strings and identifiers but
+ * leaves them in comments and regular expression literals, where a \\u escape stands for the
+ * same character; this writes those as escapes. A character beyond the Basic Multilingual Plane
+ * would need a surrogate pair, which means something else in a `u` regular expression: the
+ * build says where one slipped in, for the source to write it as an escape.
  * @param {import('esbuild').OutputFile} file
+ * @returns {string}
  */
-function assertLatin1(file) {
-  const at = file.text.search(/[^\u0000-\u00ff]/);
-  if (at === -1) return;
-  const line = file.text.slice(0, at).split('\n').length;
-  throw new Error(`${file.path}:${line}: ${JSON.stringify(file.text.slice(Math.max(0, at - 40), at + 10))} holds a character beyond Latin-1: write it as a \\u escape in the source`);
+function asciiText(file) {
+  const astral = file.text.search(/[\u{10000}-\u{10ffff}]/u);
+  if (astral !== -1) {
+    const line = file.text.slice(0, astral).split('\n').length;
+    throw new Error(`${file.path}:${line}: ${JSON.stringify(file.text.slice(Math.max(0, astral - 40), astral + 10))} holds a character beyond the Basic Multilingual Plane: write it as a \\u escape in the source`);
+  }
+  return file.text.replace(/[^\u0000-\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** @param {readonly string[]} paths under src/, without the extension */

@@ -14,7 +14,7 @@ export { EXIT } from './exit-codes.js';
 
 /** Runs the program on `argv` (node, script, then the arguments) and resolves with its exit code. */
 export async function run(argv: readonly string[], deps: ProgramDeps): Promise<number> {
-  const program = createProgram(deps);
+  const program = createProgram(deps, argv);
   try {
     await program.parseAsync([...argv]);
     return program.exitCode;

@@ -72,24 +72,27 @@ const anyCase = (word: string) => word.replace(/[a-z]/g, (c) => `[${c}${c.toUppe
  * One slot as people write it: `ungraded` or `raw`, or a grader and a grade 7-10 with or
  * without a space (`psa10`, `PSA 10`, `BGS 9`), any case; conditions.ts parseCondition gives its key.
  */
-const ANY_SLOT = `(?:${anyCase(UNGRADED)}|${anyCase('raw')}|(?:${GRADERS.map((g) => anyCase(g.toLowerCase())).join('|')}) ?(?:${MATRIX_GRADES.join('|')}))`;
-/** Slots comma-separated, spaces around each ignored. */
-const SLOT_LIST = new RegExp(`^\\s*${ANY_SLOT}\\s*(?:,\\s*${ANY_SLOT}\\s*)*$`);
-const ONE_SLOT = new RegExp(`^${ANY_SLOT}$`);
+const anySlot = () => `(?:${anyCase(UNGRADED)}|${anyCase('raw')}|(?:${GRADERS.map((g) => anyCase(g.toLowerCase())).join('|')}) ?(?:${MATRIX_GRADES.join('|')}))`;
 
-/** The condition keys of a list SLOT_LIST took. */
+/** The condition keys of a list `slots` took. */
 const slotList = (text: string) => text.split(',').map((s) => parseCondition(s.trim()) as string);
 
 /** `slots` / `--slots`: the slots of a history, comma-separated, each as people write it (`ungraded,PSA 10,bgs9`). */
-export const slots = deferred(() => z._default(
-  checkedText((raw) => {
-    const bad = (raw ?? '').split(',').map((s) => s.trim()).filter((s) => !ONE_SLOT.test(s));
-    return raw !== undefined && bad.length === 0
-      ? null
-      : `must be a comma-separated list of ungraded (or raw) or a grader and grade 7-10 (psa10, PSA 10, bgs9, cgc8, sgc7); unknown: ${bad.map((s) => JSON.stringify(s)).join(', ')}`;
-  }, SLOT_LIST),
-  HISTORY_DEFAULT_SLOTS.join(','),
-));
+export const slots = deferred(() => {
+  const slot = anySlot();
+  const oneSlot = new RegExp(`^${slot}$`);
+  /** Slots comma-separated, spaces around each ignored. */
+  const slotListPattern = new RegExp(`^\\s*${slot}\\s*(?:,\\s*${slot}\\s*)*$`);
+  return z._default(
+    checkedText((raw) => {
+      const bad = (raw ?? '').split(',').map((s) => s.trim()).filter((s) => !oneSlot.test(s));
+      return raw !== undefined && bad.length === 0
+        ? null
+        : `must be a comma-separated list of ungraded (or raw) or a grader and grade 7-10 (psa10, PSA 10, bgs9, cgc8, sgc7); unknown: ${bad.map((s) => JSON.stringify(s)).join(', ')}`;
+    }, slotListPattern),
+    HISTORY_DEFAULT_SLOTS.join(','),
+  );
+});
 
 /**
  * The request's instants: from `to` (default now) back to `from` (default 90 days before

@@ -5,16 +5,19 @@
  * the soft hyphen) and the line and paragraph separators U+2028, U+2029. Ingest rejects them
  * in names, keys and labels; the CLI escapes whatever is already stored (src/cli/format/inert.ts).
  */
-export const ACTIVE_CHARACTER = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
+import { onFirstUse } from './first-use.js';
+
+/** One active character (made on first use: a Unicode property class is built as it is made). */
+export const activeCharacter = onFirstUse(() => /[\p{Cc}\p{Cf}\u2028\u2029]/u);
 
 /** The same class, every occurrence (for replacing). */
-export const ACTIVE_CHARACTERS = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+export const activeCharacters = onFirstUse(() => /[\p{Cc}\p{Cf}\u2028\u2029]/gu);
 
 /** A code point as Unicode writes it: `U+009B`. */
 export const codePointName = (char: string): string => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 
 /** The first active character of `text` by name (`U+202E`), or null when there is none. */
 export function firstActiveCharacter(text: string): string | null {
-  const match = ACTIVE_CHARACTER.exec(text);
+  const match = activeCharacter().exec(text);
   return match === null ? null : codePointName(match[0]);
 }

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { MAX_COST_BASIS_MINOR } from './collection.js';
-import { checkedText, integerWithDefault } from './input.js';
+import { checkedText, deferred, integerWithDefault } from './input.js';
 import { parseDollars } from './money.js';
 import { CONDITION_HELP, parseCondition } from './conditions.js';
 import { DAY_MS, HOUR_MS, spanLength } from './time.js';
@@ -118,29 +118,33 @@ export const MAX_WATCH_LABEL_LENGTH = 100;
 export const MAX_WATCH_AMOUNT_MINOR = MAX_COST_BASIS_MINOR;
 
 /** An amount in dollars (`--above 150`, `--wider 20.50`, `$1,500.00`), to cents; more than $0.00, at most MAX_WATCH_AMOUNT_MINOR. */
-export const dollars = z.pipe(
-  checkedText((raw) => {
-    const cents = raw === undefined ? null : parseDollars(raw);
-    if (cents === null || cents > MAX_WATCH_AMOUNT_MINOR) {
-      return `must be an amount in US dollars from $0.01 to $${(MAX_WATCH_AMOUNT_MINOR / 100).toLocaleString('en-US')}, such as 150 or 1,250.50 (got ${JSON.stringify(raw)})`;
-    }
-    return cents > 0 ? null : 'must be more than $0.00';
-  }),
-  z.transform((raw) => parseDollars(raw) as number),
+export const dollars = deferred(() =>
+  z.pipe(
+    checkedText((raw) => {
+      const cents = raw === undefined ? null : parseDollars(raw);
+      if (cents === null || cents > MAX_WATCH_AMOUNT_MINOR) {
+        return `must be an amount in US dollars from $0.01 to $${(MAX_WATCH_AMOUNT_MINOR / 100).toLocaleString('en-US')}, such as 150 or 1,250.50 (got ${JSON.stringify(raw)})`;
+      }
+      return cents > 0 ? null : 'must be more than $0.00';
+    }),
+    z.transform((raw) => parseDollars(raw) as number),
+  ),
 );
 
 /** A move: `10%` either way, `+10%` up, `-10%` down (the `%` optional), above 0 and at most 1000. */
 const PERCENT = /^([+-]?)(\d+(?:\.\d+)?)%?$/;
-export const move = z.pipe(
-  checkedText((raw) => {
-    const m = raw === undefined ? null : PERCENT.exec(raw.trim());
-    const size = m === null ? Number.NaN : Number(m[2]);
-    return size > 0 && size <= 1000 ? null : `must be a percentage above 0 and at most 1000: 10% either way, +10% up, -10% down (got ${JSON.stringify(raw)})`;
-  }),
-  z.transform((raw): { percent: number; direction: MoveDirection } => {
-    const [, sign, size] = PERCENT.exec(raw.trim()) as RegExpExecArray;
-    return { percent: Number(size), direction: sign === '+' ? 'up' : sign === '-' ? 'down' : 'either' };
-  }),
+export const move = deferred(() =>
+  z.pipe(
+    checkedText((raw) => {
+      const m = raw === undefined ? null : PERCENT.exec(raw.trim());
+      const size = m === null ? Number.NaN : Number(m[2]);
+      return size > 0 && size <= 1000 ? null : `must be a percentage above 0 and at most 1000: 10% either way, +10% up, -10% down (got ${JSON.stringify(raw)})`;
+    }),
+    z.transform((raw): { percent: number; direction: MoveDirection } => {
+      const [, sign, size] = PERCENT.exec(raw.trim()) as RegExpExecArray;
+      return { percent: Number(size), direction: sign === '+' ? 'up' : sign === '-' ? 'down' : 'either' };
+    }),
+  ),
 );
 
 /** The longest span a move is measured over. */
@@ -150,12 +154,14 @@ export const MAX_WATCH_SPAN_MS = 365 * DAY_MS;
  * The span of a move (`--over 7d`), in ms: a span as every instant input reads one before now
  * (time.ts spanLength: `12h`, `7d`, `2w`, `7d ago`), an hour to a year.
  */
-export const span = z.pipe(
-  checkedText((raw) => {
-    const ms = raw === undefined ? null : spanLength(raw.trim());
-    return ms !== null && ms > 0 && ms <= MAX_WATCH_SPAN_MS ? null : `must be a span of hours, days or weeks up to a year: 12h, 7d, 2w (got ${JSON.stringify(raw)})`;
-  }),
-  z.transform((raw) => spanLength(raw.trim()) as number),
+export const span = deferred(() =>
+  z.pipe(
+    checkedText((raw) => {
+      const ms = raw === undefined ? null : spanLength(raw.trim());
+      return ms !== null && ms > 0 && ms <= MAX_WATCH_SPAN_MS ? null : `must be a span of hours, days or weeks up to a year: 12h, 7d, 2w (got ${JSON.stringify(raw)})`;
+    }),
+    z.transform((raw) => spanLength(raw.trim()) as number),
+  ),
 );
 
 /** A span as `--over` takes it, in whole days when it is some (7d, 14d), else hours (36h). */
@@ -167,12 +173,14 @@ export function formatSpan(ms: number): string {
  * The slot a rule watches, as people write it (`ungraded`, `psa10`, `PSA 10`, `BGS 9.5`): its
  * condition key. A played raw card (`raw-lp`) has no price of its own, so no rule.
  */
-export const watchSlot = z.pipe(
-  checkedText((raw) => {
-    const key = raw === undefined ? null : parseCondition(raw);
-    return key !== null && !key.startsWith('raw-') ? null : `must be a slot: ${CONDITION_HELP} (got ${JSON.stringify(raw)})`;
-  }),
-  z.transform((raw) => parseCondition(raw) as string),
+export const watchSlot = deferred(() =>
+  z.pipe(
+    checkedText((raw) => {
+      const key = raw === undefined ? null : parseCondition(raw);
+      return key !== null && !key.startsWith('raw-') ? null : `must be a slot: ${CONDITION_HELP} (got ${JSON.stringify(raw)})`;
+    }),
+    z.transform((raw) => parseCondition(raw) as string),
+  ),
 );
 
 /** A webhook URL: http or https. */
@@ -182,14 +190,16 @@ export const webhookUrl = checkedText((raw) => {
 });
 
 /** A rule's label: 1 to MAX_WATCH_LABEL_LENGTH characters, no control characters. */
-export const watchLabel = z.pipe(
-  checkedText((raw) => {
-    const text = raw?.trim() ?? '';
-    return text === '' || text.length > MAX_WATCH_LABEL_LENGTH || /[\u0000-\u001f\u007f]/.test(text)
-      ? `must be 1 to ${MAX_WATCH_LABEL_LENGTH} characters without control characters`
-      : null;
-  }),
-  z.transform((raw) => raw.trim()),
+export const watchLabel = deferred(() =>
+  z.pipe(
+    checkedText((raw) => {
+      const text = raw?.trim() ?? '';
+      return text === '' || text.length > MAX_WATCH_LABEL_LENGTH || /[\u0000-\u001f\u007f]/.test(text)
+        ? `must be 1 to ${MAX_WATCH_LABEL_LENGTH} characters without control characters`
+        : null;
+    }),
+    z.transform((raw) => raw.trim()),
+  ),
 );
 
 /** Cents as dollars: `$1,250.00`. */

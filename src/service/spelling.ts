@@ -4,6 +4,7 @@
  * edit distance, so a search that forgives typos is the same full-text search over corrected
  * words. Pure: the catalog's words come from the store (Store.products.vocabulary).
  */
+import { onFirstUse } from '../domain/first-use.js';
 
 /** A word of the catalog's search index and how many products hold it. */
 export interface VocabularyWord {
@@ -19,13 +20,14 @@ export function allowedEdits(length: number): number {
   return length <= 3 ? 0 : length <= 5 ? 1 : 2;
 }
 
-const TOKEN = /[\p{L}\p{N}]+/gu;
-const MARKS = /\p{M}/gu;
+// Made on first use: a Unicode property class is built from Unicode's tables as it is made.
+const token = onFirstUse(() => /[\p{L}\p{N}]+/gu);
+const marks = onFirstUse(() => /\p{M}/gu);
 const DIGITS = /^\d+$/;
 
 /** The words of a text as the search index holds them: letters and digits, lower case, diacritics folded. */
 export function searchWords(text: string): string[] {
-  return (text.normalize('NFD').replace(MARKS, '').toLowerCase().match(TOKEN) ?? []);
+  return (text.normalize('NFD').replace(marks(), '').toLowerCase().match(token()) ?? []);
 }
 
 /**

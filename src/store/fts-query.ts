@@ -6,14 +6,16 @@
  * becomes the phrase "4 102"*, which matches the indexed "4/102" (tokenised the same way).
  * The PostgreSQL store matches and ranks the same phrases itself (pg/search.ts).
  */
+import { onFirstUse } from '../domain/first-use.js';
 
-const WORD_PARTS = /[\p{L}\p{N}\p{M}]+/gu;
+// Made on first use: a Unicode property class is built from Unicode's tables as it is made.
+const wordParts = onFirstUse(() => /[\p{L}\p{N}\p{M}]+/gu);
 
 /** The phrases of `text`, one per whitespace-separated word that holds a letter or digit. */
 function phrases(text: string): string[] {
   const out: string[] = [];
   for (const word of text.split(/\s+/)) {
-    const parts = word.match(WORD_PARTS);
+    const parts = word.match(wordParts());
     if (parts) out.push(parts.join(' '));
   }
   return out;
@@ -39,7 +41,7 @@ const TYPO_PREFIX = 3;
 /** The phrases of which any may match for "did you mean": every word, and the first letters of the longer ones. */
 export function anyWordPhrases(text: string): string[] {
   // Split on punctuation too: a key's parts ("base-set-charizard") are the words to look for.
-  const words = text.match(WORD_PARTS) ?? [];
+  const words = text.match(wordParts()) ?? [];
   const prefixes = words.filter((w) => w.length > TYPO_PREFIX).map((w) => w.slice(0, TYPO_PREFIX));
   return phrases([...new Set([...words, ...prefixes])].join(' '));
 }
@@ -58,6 +60,6 @@ export function matchAnyWord(text: string): string | null {
  * "mewtwo"); null when no word has a letter or digit. The title matcher's candidates.
  */
 export function matchNameWords(words: readonly string[]): string | null {
-  const tokens = [...new Set(words.flatMap((w) => w.match(WORD_PARTS) ?? []))];
+  const tokens = [...new Set(words.flatMap((w) => w.match(wordParts()) ?? []))];
   return tokens.length === 0 ? null : `{product_name} : (${tokens.map((t) => `"${t}"`).join(' OR ')})`;
 }

@@ -30,6 +30,21 @@ describe('help and documentation', () => {
     );
   });
 
+  it('holds only the command a run names, the same as in the whole program, none for --version; the whole program when the run names none', () => {
+    const argv = (...args: string[]) => ['node', 'oracle', ...args];
+    const names = (...args: string[]) => createProgram(undefined, argv(...args)).commands.map((c) => c.name());
+    for (const { name, command } of all.filter((c) => !c.name.includes(' '))) {
+      const one = createProgram(undefined, argv('--db', 'x.db', '--wide', name, '--json')).commands;
+      expect(one.map((c) => c.name())).toEqual([name]);
+      expect(one[0]!.helpInformation()).toBe(command.helpInformation());
+    }
+    expect(names('--db=x.db', 'watch', 'list')).toEqual(['watch']);
+    expect(names('--version')).toEqual([]);
+    for (const args of [[], ['--help'], ['help', 'price'], ['pric'], ['--unknown', 'price'], ['--help', '--version']]) {
+      expect(names(...args), args.join(' ')).toEqual(all.filter((c) => !c.name.includes(' ')).map((c) => c.name));
+    }
+  });
+
   it.each(all.map((c) => [c.name, c.command] as const))('"%s" has help text for itself and every option', (_name, command) => {
     expect(command.description().length).toBeGreaterThan(10);
     for (const option of command.options) expect(option.description.length, option.flags).toBeGreaterThan(5);

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CsvParser } from '../../src/domain/csv.js';
-import { ACTIVE_CHARACTER } from '../../src/domain/inert-text.js';
+import { activeCharacter } from '../../src/domain/inert-text.js';
 import { runOracle } from '../_cli.js';
 import { databaseWith, tempDir, testProduct } from '../_setup.js';
 
@@ -68,7 +68,7 @@ const RLO = '\u202e';
 
 /** Output a terminal shows as written: no active character but the line breaks. */
 function expectInert(text: string): void {
-  expect(ACTIVE_CHARACTER.test(text.replaceAll('\n', ''))).toBe(false);
+  expect(activeCharacter().test(text.replaceAll('\n', ''))).toBe(false);
 }
 
 describe('control and format characters', () => {

@@ -46,4 +46,11 @@ describe('the build', () => {
     const missing = [...imported].filter(([path]) => !existsSync(join(ROOT, path))).map(([path, by]) => `${path} (imported by ${by})`);
     expect(missing).toEqual([]);
   });
+
+  it('writes the bundles in ASCII, which bin/compile-cli.js reads as latin1 (one byte a character)', () => {
+    for (const bundle of ['dist/cli/main.js', 'dist/ingest/parallel-worker.js']) {
+      const bytes = readFileSync(join(ROOT, bundle));
+      expect(bytes.findIndex((byte) => byte > 0x7f), bundle).toBe(-1);
+    }
+  });
 });

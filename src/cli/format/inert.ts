@@ -3,11 +3,11 @@
  * is shown as its escape, `\u{9b}`, so a stored name cannot move the cursor, recolour the
  * screen or reverse the line, and the reader sees that it is there.
  */
-import { ACTIVE_CHARACTERS } from '../../domain/inert-text.js';
+import { activeCharacters } from '../../domain/inert-text.js';
 
 /** `text` with every active character escaped as `\u{<hex>}`. */
 export const inert = (text: string): string =>
-  text.replace(ACTIVE_CHARACTERS, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+  text.replace(activeCharacters(), (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
 
 /**
  * Every string in `value` (objects and arrays, walked) made inert: what a view is given, so
