@@ -4,13 +4,17 @@
  * of GET /api/v1/health, while one key sends its whole allowance of the heaviest history
  * requests at once (HISTORY_MAX_POINTS hourly points, all 17 slots, the widest window, over
  * the pricing benchmark's hot product), beside the same probes without that load. One
- * `oracle serve` (the built CLI) with `--rate-limit` set to the allowance.
+ * `oracle serve` (the built CLI) with `--rate-limit` set to the allowance, and the most CPU time
+ * its event-loop thread spent in one turn during the burst (../children/loop-turns.js, Linux).
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DATA_END, hotProductKey } from '../lib/data.js';
 import { nodeFlags, ORACLE_BIN, oracleChecked } from '../lib/oracle.js';
 import { startService } from '../lib/proc.js';
 import { figure } from '../lib/results.js';
 import { describeScale } from '../lib/scales.js';
+import { scratchDir } from '../lib/workspace.js';
 import { percentile, round } from '../lib/stats.js';
 import { preparePricing } from './pricing.js';
 
@@ -24,6 +28,23 @@ const PROBE_EVERY_MS = 100;
 /** The bounds of issue 24. */
 const HEALTH_TARGET_MS = 100;
 const BUNDLE_TARGET_MS = 250;
+/** The server's event-loop turns are timed by this preload. */
+const LOOP_TURNS = new URL('../children/loop-turns.js', import.meta.url);
+/** How long the preload has to write what it measured once told to stop. */
+const LOOP_TURNS_WAIT_MS = 2_000;
+
+/**
+ * The preload's figures once it has written them, or null (not Linux, or nothing written in time).
+ * @param {string} file
+ * @returns {Promise<{ turns: number, p999: number, max: number } | null>}
+ */
+async function loopTurns(file) {
+  for (const started = performance.now(); performance.now() - started < LOOP_TURNS_WAIT_MS; ) {
+    if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return null;
+}
 
 /**
  * @param {string} url
@@ -104,8 +125,15 @@ export async function loadBenchmark(ctx) {
     (await oracleChecked(bigDb.db, ['keys', 'create', '--label', label], { captureStdout: true })).stdout.trim();
   const heavyKey = await key('bench heavy');
   const otherKey = await key('bench other');
-  const args = [...nodeFlags(ctx.profileDir), ORACLE_BIN, '--db', bigDb.db, 'serve', '--host', '127.0.0.1', '--port', '0', '--rate-limit', String(allowance)];
-  const server = await startService(process.execPath, args, LISTENING);
+  const turnsFile = join(scratchDir('load'), 'loop-turns.json');
+  const args = [
+    ...nodeFlags(ctx.profileDir),
+    '--import',
+    LOOP_TURNS.href,
+    ORACLE_BIN,
+    ...['--db', bigDb.db, 'serve', '--host', '127.0.0.1', '--port', '0', '--rate-limit', String(allowance)],
+  ];
+  const server = await startService(process.execPath, args, LISTENING, { env: { ...process.env, BENCH_LOOP_TURNS_FILE: turnsFile } });
   try {
     const base = server.ready[1] ?? '';
     const to = Date.parse(DATA_END);
@@ -116,11 +144,14 @@ export async function loadBenchmark(ctx) {
     await timed(`${base}/api/v1/developer/pricing/${encodeURIComponent(productKey)}`, { 'X-API-Key': otherKey });
     const quiet = await probe(base, productKey, { 'X-API-Key': otherKey }, Math.floor(allowance / 2), instant);
     ctx.log(`load: ${allowance} heaviest history requests at once from one key, probing every ${PROBE_EVERY_MS} ms`);
+    process.kill(/** @type {number} */ (server.pid), 'SIGUSR2');
     const started = performance.now();
     const burst = Promise.all(Array.from({ length: allowance }, () => timed(heaviest, { 'X-API-Key': heavyKey })));
     const loaded = await probe(base, productKey, { 'X-API-Key': otherKey }, burst, instant);
     const heavy = await burst;
     const burstMs = performance.now() - started;
+    process.kill(/** @type {number} */ (server.pid), 'SIGUSR2');
+    const turns = await loopTurns(turnsFile);
     const failed = heavy.filter((h) => h.status !== 200).length;
     if (failed > 0) throw new Error(`${failed} of the ${allowance} history requests did not answer 200`);
     return {
@@ -136,8 +167,22 @@ export async function loadBenchmark(ctx) {
         probeFigure('Bundle from another key during the burst, p99', loaded.bundle, quiet.bundle, 99, BUNDLE_TARGET_MS),
         probeFigure('GET /api/v1/health during the burst, p99', loaded.health, quiet.health, 99, HEALTH_TARGET_MS),
         probeFigure('GET /api/v1/health during the burst, max', loaded.health, quiet.health, 100, null),
+        ...(turns === null
+          ? []
+          : [
+              figure({
+                figure: "Longest turn of the server's event loop during the burst (CPU time of its thread)",
+                value: round(turns.max, 1),
+                unit: 'ms',
+                baseline: `p99.9 of its ${turns.turns.toLocaleString('en-US')} turns`,
+                baselineValue: round(turns.p999, 1),
+                ratioDefinition: 'longest / p99.9',
+                target: `< ${HEALTH_TARGET_MS} ms`,
+                pass: turns.max < HEALTH_TARGET_MS,
+              }),
+            ]),
       ],
-      notes: [],
+      notes: turns === null ? ["The server's event-loop turns were not timed: /proc/thread-self/schedstat is Linux's."] : [],
     };
   } finally {
     await server.stop();

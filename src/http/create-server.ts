@@ -26,7 +26,7 @@ import { BEARER_CHALLENGE } from './schemas.js';
 import type { ServerMetrics } from './metrics.js';
 import { handleMalformedRequests, JSON_TYPE, missingHost } from './malformed.js';
 import { createRateLimiter, type RateLimiter } from './rate-limit.js';
-import type { Route } from './route.js';
+import { JsonBytes, type Route } from './route.js';
 import { apiRoutes } from './routes/index.js';
 import { createServerCache } from './server-cache.js';
 
@@ -104,6 +104,7 @@ export function createServer(deps: ServerDeps, options: ServerOptions): OracleSe
   /** Serialised bodies of objects handed out again and again (cached bundles, the catalog). */
   const serialized = new WeakMap<object, Buffer>();
   function payload(body: unknown): Buffer {
+    if (body instanceof JsonBytes) return body.bytes;
     if (typeof body !== 'object' || body === null) return Buffer.from(JSON.stringify(body));
     let bytes = serialized.get(body);
     if (!bytes) serialized.set(body, (bytes = Buffer.from(JSON.stringify(body))));
@@ -180,7 +181,7 @@ export function createServer(deps: ServerDeps, options: ServerOptions): OracleSe
           }
           checkPath(req.path);
           const query = parseQuery(readQuery(req.search ?? '', queryNames));
-          const body = await route.handle({ params: parseParams(req.params) as never, query: query as never, now: at, oracle, cache });
+          const body = await route.handle({ params: parseParams(req.params) as never, query: query as never, now: at, oracle, cache, keyId });
           send(req, res, 200, body, headers, route.contentType);
         }
       } catch (error) {

@@ -15,6 +15,13 @@ export interface RouteContext<P, Q> {
   oracle: Oracle;
   /** The server's caches (server-cache.ts): a route whose answers repeat goes through them. */
   cache: ServerCache;
+  /** The id of the request's API key; null on a route without one. */
+  keyId: string | null;
+}
+
+/** A 200 body the service has serialised already (a history, written in turns): sent as these bytes. */
+export class JsonBytes {
+  constructor(readonly bytes: Buffer) {}
 }
 
 export interface Route<
@@ -40,7 +47,7 @@ export interface Route<
   contentType?: string;
   handle(
     ctx: RouteContext<PS extends z.ZodObject ? z.output<PS> : undefined, QS extends z.ZodObject ? z.output<QS> : undefined>,
-  ): Promise<z.output<RS>>;
+  ): Promise<z.output<RS> | JsonBytes>;
 }
 
 /** Keeps a route's handler typed against its own schemas. */

@@ -106,17 +106,23 @@ function slotReader(key: string): (bundle: PricingBundle) => Slot {
   return (bundle) => bundle.graded[grader]?.[grade] ?? slotOf(bundle, key);
 }
 
-export function historyOf(productKey: string, request: HistoryRequest, bundles: readonly PricingBundle[]): History {
-  const readers = request.slots.map(slotReader);
-  const ats = request.instants.map(toIsoUtc);
-  const points = bundles.map((bundle, i) => {
-    const point: HistoryPoint = { at: ats[i]! };
-    request.slots.forEach((key, s) => {
+/** Reduces a bundle to a history point: its price and interval in each of `slots`, as `at`. */
+function pointMaker(slots: readonly string[]): (at: string, bundle: PricingBundle) => HistoryPoint {
+  const readers = slots.map(slotReader);
+  return (at, bundle) => {
+    const point: HistoryPoint = { at };
+    slots.forEach((key, s) => {
       const slot = readers[s]!(bundle);
       point[key] = { price_minor: slot.price_minor, confidence: confidenceOf(slot) };
     });
     return point;
-  });
+  };
+}
+
+export function historyOf(productKey: string, request: HistoryRequest, bundles: readonly PricingBundle[]): History {
+  const pointOf = pointMaker(request.slots);
+  const ats = request.instants.map(toIsoUtc);
+  const points = bundles.map((bundle, i) => pointOf(ats[i]!, bundle));
   const summary = request.slots.map((key) => {
     const priced = request.instants.flatMap((t, i) => {
       const price = (points[i]![key] as HistoryValue).price_minor;
@@ -130,6 +136,46 @@ export function historyOf(productKey: string, request: HistoryRequest, bundles: 
     summary,
     metadata: newest.metadata,
     latest: Object.fromEntries(request.slots.map((key) => [key, confidenceOf(slotOf(newest, key))])),
+  };
+}
+
+/** Characters of JSON text gathered before they are encoded as a chunk of the body. */
+const JSON_CHUNK_CHARS = 65_536;
+
+/** A history body written as JSON a point at a time: `add` each instant's bundle in order, then `done`. */
+export interface HistoryJson {
+  add(bundle: PricingBundle): void;
+  /** The UTF-8 body: the bytes of JSON.stringify(historyOf(...).body) for the same bundles. */
+  done(): Buffer;
+}
+
+/**
+ * The history route's body, serialised as its points are made: a point's JSON is a step of
+ * the work like its bundle, so no step of a long history's answer holds the event loop for
+ * the whole body (service/turns.ts), and no bundle is kept once its point is written.
+ */
+export function historyJson(productKey: string, request: HistoryRequest): HistoryJson {
+  const pointOf = pointMaker(request.slots);
+  const chunks: Buffer[] = [];
+  // The keys in the order of historyOf's body.
+  let text = `{"product_key":${JSON.stringify(productKey)},"slots":${JSON.stringify(request.slots)},"every":${JSON.stringify(request.every)},"points":[`;
+  let added = 0;
+  return {
+    add(bundle) {
+      const at = request.instants[added];
+      if (at === undefined) throw new RangeError(`a history of ${request.instants.length} points has no point ${added + 1}`);
+      text += `${added === 0 ? '' : ','}${JSON.stringify(pointOf(toIsoUtc(at), bundle))}`;
+      added += 1;
+      if (text.length >= JSON_CHUNK_CHARS) {
+        chunks.push(Buffer.from(text));
+        text = '';
+      }
+    },
+    done() {
+      if (added !== request.instants.length) throw new RangeError(`a history of ${request.instants.length} points got ${added}`);
+      chunks.push(Buffer.from(`${text}]}`));
+      return Buffer.concat(chunks);
+    },
   };
 }
 

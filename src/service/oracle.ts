@@ -118,6 +118,12 @@ export interface Oracle {
   search(q: string, limit?: number): Promise<SearchResult>;
   /** The price history of a product's slots over the request's instants, with its summary (CONTRACT.md additions 4). */
   history(ref: ProductRef, params: SeriesParams, request: HistoryRequest): Promise<History>;
+  /**
+   * The history's body as UTF-8 JSON, the bytes of JSON.stringify(history(...).body), written a
+   * point at a time in its turn (turns.ts): the history route's answer. `owner`, the API key's
+   * id, takes turns with the other keys.
+   */
+  historyJson(ref: ProductRef, params: SeriesParams, request: HistoryRequest, owner?: string): Promise<Buffer>;
   /** The evidence of one slot of a product's bundle (`oracle explain`). */
   evidence(ref: ProductRef, slot: string, query: PricingQuery, now: number): Promise<EvidenceBody>;
   /**
@@ -283,6 +289,11 @@ export function createOracle(deps: OracleDeps): Oracle {
     async history(ref, params, request) {
       const p = currentPricing();
       return p.history(await p.product(ref), params, request, ref.refsourceId ?? null);
+    },
+
+    async historyJson(ref, params, request, owner) {
+      const p = currentPricing();
+      return p.historyJson(await p.product(ref), params, request, ref.refsourceId ?? null, owner);
     },
 
     async evidence(ref, slot, query, now) {

@@ -12,7 +12,7 @@ import { parseCalibration } from './calibration.js';
 import { productByKeyOrName } from './search.js';
 import { suggestKeys } from './suggest.js';
 import { createTurns, type Pause } from './turns.js';
-import { historyOf, priceChange, PRICE_CHANGE_DAYS, type History, type PriceChange } from './history.js';
+import { historyJson, historyOf, priceChange, PRICE_CHANGE_DAYS, type History, type PriceChange } from './history.js';
 import type { HistoryRequest } from '../domain/history.js';
 import type { CollectionRow, RowProblem } from '../domain/collection.js';
 import { valueCollection, type Valuation } from './valuation.js';
@@ -58,6 +58,11 @@ export interface Pricing {
   priceSeries(product: StoredProduct, params: SeriesParams, instants: readonly number[], id: string | null): Promise<PricingBundle[]>;
   /** The history of a product's slots over the request's instants, with its summary. */
   history(product: StoredProduct, params: SeriesParams, request: HistoryRequest, id: string | null): Promise<History>;
+  /**
+   * `history`'s body as JSON, written a point at a time in the same turn as its bundles (the
+   * history route's answer); `owner` (an API key's id) takes turns with the other owners (turns.ts).
+   */
+  historyJson(product: StoredProduct, params: SeriesParams, request: HistoryRequest, id: string | null, owner?: string): Promise<Buffer>;
   /** The value of a collection's rows at each instant of `request` (valuation-history.ts). */
   valueHistory(rows: readonly CollectionRow[], problems: readonly RowProblem[], params: SeriesParams, request: HistoryRequest): Promise<ValuationHistory>;
   /** The value of a collection's rows as of `params.asOf` (valuation.ts); `problems` are the file's bad records. */
@@ -139,21 +144,34 @@ export function createPricing(store: Store): Pricing {
   // A series is the one long piece of work on the event loop (a bundle per instant): it runs
   // in turns (turns.ts), its read included, so no request waits behind it for long.
   const turns = createTurns();
-  const seriesIn = async (pause: Pause, product: StoredProduct, params: SeriesParams, instants: readonly number[], id: string | null) => {
+  /** Hands `each` the bundle of every instant in order. */
+  const seriesIn = async (
+    pause: Pause,
+    product: StoredProduct,
+    params: SeriesParams,
+    instants: readonly number[],
+    id: string | null,
+    each: (bundle: PricingBundle) => void,
+  ) => {
     const read = await store.pricePointSeries.readSeries(
       product.id,
       instants.map((asOf) => pointsRequest({ ...params, asOf })),
+      pause,
     );
+    await pause();
     const timeline = timelineOfColumns(read);
     const list = await calibrationList();
-    const bundles: PricingBundle[] = [];
     for (const asOf of instants) {
       await pause();
-      bundles.push(computeBundle(engineInput(product, { ...params, asOf }, id, timeline, list)));
+      each(computeBundle(engineInput(product, { ...params, asOf }, id, timeline, list)));
     }
-    return bundles;
   };
-  const priceSeries: Pricing['priceSeries'] = (product, params, instants, id) => turns.run((pause) => seriesIn(pause, product, params, instants, id));
+  const priceSeries: Pricing['priceSeries'] = (product, params, instants, id) =>
+    turns.run(async (pause) => {
+      const bundles: PricingBundle[] = [];
+      await seriesIn(pause, product, params, instants, id, (bundle) => bundles.push(bundle));
+      return bundles;
+    });
   const productByKey: Pricing['productByKey'] = async (productKey) => {
     const product = await store.products.findByKey(productKey);
     if (!product) throw new UnknownProductError(productKey, await suggestKeys(store, productKey));
@@ -198,11 +216,14 @@ export function createPricing(store: Store): Pricing {
     },
     priceSeries,
     history: (product, params, request, id) =>
+      priceSeries(product, params, request.instants, id).then((bundles) => historyOf(product.productKey, request, bundles)),
+    historyJson: (product, params, request, id, owner) =>
       turns.run(async (pause) => {
-        const bundles = await seriesIn(pause, product, params, request.instants, id);
+        const body = historyJson(product.productKey, request);
+        await seriesIn(pause, product, params, request.instants, id, (bundle) => body.add(bundle));
         await pause();
-        return historyOf(product.productKey, request, bundles);
-      }),
+        return body.done();
+      }, owner),
     async priceWithChanges(product, params, id, extraGrades) {
       const { asOf, ...series } = params;
       const instants = [...PRICE_CHANGE_DAYS.map((days) => asOf - days * DAY_MS), asOf];

@@ -28,7 +28,8 @@ export function seriesSpan(ranges: readonly PricePointRange[]): { from: number; 
   return { from, to, prior };
 }
 
-interface Columns {
+/** One condition's points as columns, in time order. */
+export interface SeriesColumns {
   observedAt: number[];
   priceMinor: number[];
   source: string[];
@@ -37,10 +38,10 @@ interface Columns {
 
 /**
  * Per condition, in time order: first `older` (per condition newest first, as the backward
- * scans return them), then what `add` and `addColumns` are given (per condition in time order).
+ * scans return them), then what `add` and `addPages` are given (per condition in time order).
  */
 export function conditionColumns(older: readonly Row[]) {
-  const byCondition = new Map<string, Columns>();
+  const byCondition = new Map<string, SeriesColumns>();
   const of = (condition: string) => {
     let c = byCondition.get(condition);
     if (!c) byCondition.set(condition, (c = { observedAt: [], priceMinor: [], source: [], salesVolume: [] }));
@@ -56,15 +57,20 @@ export function conditionColumns(older: readonly Row[]) {
   for (let i = older.length - 1; i >= 0; i--) add(older[i]!);
   return {
     add,
-    addColumns(condition: string, more: Columns) {
+    /** A condition's points read a page at a time, in time order: joined once, after what it holds. */
+    addPages(condition: string, pages: readonly SeriesColumns[]) {
       const c = byCondition.get(condition);
-      // Usually nothing older: the columns are taken as they are, not copied.
-      if (c === undefined) byCondition.set(condition, more);
+      // Usually one page and nothing older: its columns are taken as they are, not copied.
+      if (c === undefined && pages.length === 1) byCondition.set(condition, pages[0]!);
       else {
-        c.observedAt = c.observedAt.concat(more.observedAt);
-        c.priceMinor = c.priceMinor.concat(more.priceMinor);
-        c.source = c.source.concat(more.source);
-        c.salesVolume = c.salesVolume.concat(more.salesVolume);
+        const parts = c === undefined ? pages : [c, ...pages];
+        const [first, ...rest] = parts as [SeriesColumns, ...SeriesColumns[]];
+        byCondition.set(condition, {
+          observedAt: first.observedAt.concat(...rest.map((p) => p.observedAt)),
+          priceMinor: first.priceMinor.concat(...rest.map((p) => p.priceMinor)),
+          source: first.source.concat(...rest.map((p) => p.source)),
+          salesVolume: first.salesVolume.concat(...rest.map((p) => p.salesVolume)),
+        });
       }
     },
     done: (): ConditionPoints[] => [...byCondition].map(([condition, c]) => ({ condition, ...c })),

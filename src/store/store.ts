@@ -115,10 +115,14 @@ export interface PricePointSeriesReader {
    * One read for a whole history (ranges of one pricing request at many instants): per priced
    * condition, as columns in time order, every point from the earliest range's lookback to
    * the latest range's asOf and the latest `priorPerCondition` before that. The engine slices
-   * it per instant (engine/series.ts) into exactly what `read` gives each range.
+   * it per instant (engine/series.ts) into exactly what `read` gives each range. A store that
+   * reads synchronously (SQLite) reads a page at a time and awaits `pause` between two.
    */
-  readSeries(productId: number, ranges: readonly PricePointRange[]): Promise<ConditionPoints[]>;
+  readSeries(productId: number, ranges: readonly PricePointRange[], pause?: ReadPause): Promise<ConditionPoints[]>;
 }
+
+/** Awaited between two statements of a long read: the caller gives the event loop a turn there when its slice is up (service/turns.ts). */
+export type ReadPause = () => Promise<void>;
 
 export interface ApiKeyRecord {
   id: string;

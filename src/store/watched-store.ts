@@ -122,7 +122,7 @@ function storeOver(
       read: (productId, range, options) => read((s) => s.pricePoints.read(productId, range, options)),
       readExtra: (productId, range, options) => read((s) => s.pricePoints.readExtra(productId, range, options)),
     },
-    pricePointSeries: { readSeries: (productId, ranges) => read((s) => s.pricePointSeries.readSeries(productId, ranges)) },
+    pricePointSeries: { readSeries: (productId, ranges, pause) => read((s) => s.pricePointSeries.readSeries(productId, ranges, pause)) },
     apiKeys: {
       create: (id, label, hash, at) => read((s) => s.apiKeys.create(id, label, hash, at)),
       list: () => read((s) => s.apiKeys.list()),

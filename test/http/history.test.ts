@@ -1,6 +1,8 @@
 /** The history route and `at` on the pricing and refsource routes, against a real server on port 0. */
 import { describe, expect, it } from 'vitest';
 import { historyResponse } from '../../src/http/schemas.js';
+import { OUTLIER_STDDEVS, WINDOW_HOURS } from '../../src/domain/bundle.js';
+import { parseHistoryRequest } from '../../src/domain/history.js';
 import { toIsoUtc } from '../../src/domain/time.js';
 import { BUNDLE_CACHE_DEFAULTS } from '../../src/http/bundle-cache.js';
 import { DAY, getJson, HOUR, pricingPath, PRODUCTS, STORED_KEY, useSeededServer } from './_helpers.js';
@@ -19,8 +21,13 @@ describe('GET /api/v1/developer/pricing/{product_key}/history', () => {
     const res = await get(pricingPath(key, `/history?from=${from}&to=${to}&every=3h&slots=ungraded,psa10,bgs9`));
     expect(res.status).toBe(200);
     expect(res.headers.get('ratelimit-limit')).not.toBeNull();
-    const body = (await res.json()) as any;
+    const text = await res.text();
+    const body = JSON.parse(text);
     expect(historyResponse.safeParse(body).success).toBe(true);
+    // Written a point at a time, the body is the text of `oracle history --json`'s object, byte for byte.
+    const request = parseHistoryRequest({ from, to, every: '3h', slots: 'ungraded,psa10,bgs9' }, NOW);
+    const history = await seeded.server.oracle.history({ productKey: key }, { windowHours: WINDOW_HOURS.default, outlierStddevs: OUTLIER_STDDEVS.default }, request);
+    expect(text).toBe(JSON.stringify(history.body));
     expect(body.product_key).toBe(key);
     expect(body.slots).toEqual(['ungraded', 'psa10', 'bgs9']);
     expect(body.every).toBe('3h');

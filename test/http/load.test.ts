@@ -1,10 +1,12 @@
 /**
  * No request stalls another (issue 24): while one key runs a burst of the heaviest history
  * requests (HISTORY_MAX_POINTS hourly points, every slot, over a product with sales every few
- * minutes), /health and another key's pricing request are answered within their bounds,
- * against a real server on port 0 in this process (so the server's event loop is the one the
- * burst would block).
+ * minutes), the event loop's thread never runs long without a turn, /health and another key's
+ * pricing request are answered within their bounds, and another key's history waits for one
+ * of the burst's, not all: against a real server on port 0 in this process (so the server's
+ * event loop is the one the burst would block).
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HISTORY_MAX_POINTS, SLOT_KEYS } from '../../src/domain/history.js';
 import { toIsoUtc } from '../../src/domain/time.js';
@@ -22,6 +24,23 @@ const HEALTH_MS = 100;
 const PRICING_MS = 250;
 /** Between two probes: well within the other key's bucket over the burst. */
 const PROBE_EVERY_MS = 25;
+/**
+ * Most CPU time the event loop's thread may spend between two of its turns during the burst:
+ * a history's slice (SLICE_MS) with the step that crossed it (a bundle, a page of the series
+ * read), and a collection of the heap, with room to spare. CPU time, not wall time, so a
+ * machine busy with other processes does not count. A history whose body is built and
+ * serialised in one go holds it for about this long or more.
+ */
+const HELD_CPU_MS = 30;
+
+/** The event loop's thread's CPU time so far, ms (Linux: /proc/thread-self/schedstat, nanoseconds first); null elsewhere. */
+function threadCpuMs(): number | null {
+  try {
+    return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return null;
+  }
+}
 
 let server: TestServer;
 
@@ -52,7 +71,8 @@ beforeAll(async () => {
   } finally {
     await store.close();
   }
-  server = await startServer({ dbPath, rateLimitPerMinute: 120 });
+  // history.test.ts checks the history body against the OpenAPI document.
+  server = await startServer({ dbPath, rateLimitPerMinute: 120, checkResponses: false });
 });
 afterAll(() => server.close());
 
@@ -68,32 +88,62 @@ async function timed(path: string, key?: string): Promise<{ status: number; ms: 
   return { status: res.status, ms: performance.now() - sent };
 }
 
+/** The most CPU time (ms) the event loop's thread spends between two of its turns until `stop`; null where that is not known. */
+function loopHoldProbe(): { stop(): number | null } {
+  let longest = 0;
+  let last = threadCpuMs();
+  if (last === null) return { stop: () => null };
+  const timer = setInterval(() => {
+    const now = threadCpuMs()!;
+    longest = Math.max(longest, now - last!);
+    last = now;
+  }, 1);
+  return {
+    stop() {
+      clearInterval(timer);
+      return longest;
+    },
+  };
+}
+
 describe('a burst of the heaviest history requests from one key', () => {
-  it(`leaves /health within ${HEALTH_MS} ms and another key's bundle within ${PRICING_MS} ms`, async () => {
+  it(`leaves /health within ${HEALTH_MS} ms, another key's bundle within ${PRICING_MS} ms and its history behind one of the burst's`, async () => {
     const heaviest = pricingPath(
       PRODUCTS.plain.productKey,
       `/history?every=1h&from=${toIsoUtc(NOW - (HISTORY_MAX_POINTS - 1) * HOUR)}&to=${toIsoUtc(NOW)}&slots=${SLOT_KEYS.join(',')}&window_hours=72`,
     );
+    const short = heaviest.replace(/from=[^&]+/, `from=${toIsoUtc(NOW - 24 * HOUR)}`);
     // Warm: the first requests of a process compile the code they run.
     await timed(pricingPath(PRODUCTS.spaced.productKey), ENV_KEY);
-    await timed(`${heaviest.replace(/from=[^&]+/, `from=${toIsoUtc(NOW - 24 * HOUR)}`)}`, STORED_KEY);
-    const burst = Array.from({ length: BURST }, () => timed(heaviest, STORED_KEY));
+    await timed(short, STORED_KEY);
+    const held = loopHoldProbe();
+    const answered: string[] = [];
+    const burst = Array.from({ length: BURST }, (_, i) => timed(heaviest, STORED_KEY).finally(() => answered.push(`burst ${i}`)));
     const probes: { health: number; pricing: number }[] = [];
+    let other: Promise<{ status: number }> | undefined;
     let done = false;
     const all = Promise.all(burst).finally(() => (done = true));
     while (!done) {
       const [health, pricing] = await Promise.all([timed('/api/v1/health'), timed(pricingPath(PRODUCTS.spaced.productKey), ENV_KEY)]);
       expect([health.status, pricing.status]).toEqual([200, 200]);
       probes.push({ health: health.ms, pricing: pricing.ms });
+      // Sent once the burst is in (a probe came back after it): another key's short history.
+      other ??= timed(short, ENV_KEY).finally(() => answered.push('other key'));
       await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS));
     }
     const heavy = await all;
+    const longestHold = held.stop();
     expect(heavy.map((h) => h.status)).toEqual(burst.map(() => 200));
-    // Ten probes or more ran while the burst did (so the bounds were met under load), nine in
-    // ten within the bounds: the tenth allows for a machine busy with other processes (the
-    // suite's own); a stalled loop holds one probe for as long as the burst lasts.
+    expect((await other!).status).toBe(200);
+    // Turns go round the keys: the other key's history runs after the burst's first, before its last.
+    expect(answered.indexOf('other key')).toBeLessThan(answered.indexOf(`burst ${BURST - 1}`));
+    if (longestHold !== null) expect(longestHold).toBeLessThan(HELD_CPU_MS);
+    // Ten probes or more ran while the burst did, half of them within the bounds: a stalled
+    // loop holds one probe for as long as the burst lasts. Wall time also measures how busy
+    // the machine is (the suite's other files run beside this one), so the bound the server
+    // itself keeps is the CPU time above, and the median here.
     expect(probes.length).toBeGreaterThanOrEqual(10);
-    expect(percentile(probes.map((p) => p.health), 0.9)).toBeLessThan(HEALTH_MS);
-    expect(percentile(probes.map((p) => p.pricing), 0.9)).toBeLessThan(PRICING_MS);
+    expect(percentile(probes.map((p) => p.health), 0.5)).toBeLessThan(HEALTH_MS);
+    expect(percentile(probes.map((p) => p.pricing), 0.5)).toBeLessThan(PRICING_MS);
   });
 });

@@ -1,6 +1,6 @@
-/** Long work in turns (src/service/turns.ts): one piece at a time, the loop given back between slices. */
+/** Long work in turns (src/service/turns.ts): one piece at a time, round the owners, the loop given back between slices. */
 import { describe, expect, it } from 'vitest';
-import { createTurns, SLICE_MS } from '../../src/service/turns.js';
+import { createTurns, NO_OWNER, SLICE_MS } from '../../src/service/turns.js';
 
 /** Keeps the thread busy for `ms`, as a bundle computation does. */
 function spin(ms: number): void {
@@ -29,6 +29,20 @@ describe('createTurns', () => {
     const results = await Promise.allSettled([piece('a', true), piece('b'), piece('c')]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
     expect(events).toEqual(['a start', 'a end', 'b start', 'b end', 'c start', 'c end']);
+  });
+
+  it('goes round the owners with work waiting: another owner waits for the piece running, not for all of one owner\'s', async () => {
+    const turns = createTurns();
+    const order: string[] = [];
+    const piece = (name: string, owner: string) =>
+      turns.run(async (pause) => {
+        spin(1);
+        await pause();
+        order.push(name);
+      }, owner);
+    // Key a sends three at once, then b two and c one, while a's first runs.
+    await Promise.all([piece('a1', 'a'), piece('a2', 'a'), piece('a3', 'a'), piece('b1', 'b'), piece('b2', 'b'), piece('c1', 'c'), piece('x1', NO_OWNER)]);
+    expect(order).toEqual(['a1', 'b1', 'c1', 'x1', 'a2', 'b2', 'a3']);
   });
 
   it('answers what arrives meanwhile within a slice or so, however long the work', async () => {

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DatabaseUnavailableError } from '../../src/domain/errors.js';
+import { PRICED_CONDITIONS } from '../../src/domain/conditions.js';
 import { DAY_MS } from '../../src/domain/time.js';
 import { pointsRequest } from '../../src/engine/index.js';
 import { CATALOG_CACHE_KIB, closeDatabase, openDatabase, READ_CACHE_KIB } from '../../src/store/sqlite/connection.js';
@@ -133,11 +134,11 @@ describe('SQLite store', () => {
 
   describe('price point reads', () => {
     /** The SQL a read runs, traced, and the query plan of each statement. */
-    function plansOf(read: (traced: Database.Database) => unknown): string[][] {
+    async function plansOf(read: (traced: Database.Database) => unknown): Promise<string[][]> {
       const executed: string[] = [];
       const traced = new Database(path, { readonly: true, verbose: (sql) => executed.push(String(sql)) });
       try {
-        read(traced);
+        await read(traced);
         return executed.map((sql) => (traced.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((row) => row.detail));
       } finally {
         traced.close();
@@ -154,7 +155,7 @@ describe('SQLite store', () => {
 
     it('takes two statements per read, each only covering-index range searches', async () => {
       const range = { windowStart: 39 * DAY_MS, asOf: 40 * DAY_MS, lookbackStart: 10 * DAY_MS, depthPerCondition: 2, priorPerCondition: 1 };
-      const plans = plansOf((traced) => createPricePointReader(traced).read(1, range));
+      const plans = await plansOf((traced) => createPricePointReader(traced).read(1, range));
       expect(plans).toHaveLength(2);
       const searches = plans.map((lines) => lines.filter((l) => l.includes('observations')));
       for (const line of searches.flat()) expect(line).toMatch(INDEX_RANGE);
@@ -165,7 +166,7 @@ describe('SQLite store', () => {
 
     it('reads the extra grades in one more statement, only when asked: one index search of the product (the table only for a quote\'s sales_volume), no sort', async () => {
       const range = { windowStart: 39 * DAY_MS, asOf: 40 * DAY_MS, lookbackStart: 10 * DAY_MS, depthPerCondition: 2, priorPerCondition: 1 };
-      const plans = plansOf((traced) => createPricePointReader(traced).readExtra(1, range));
+      const plans = await plansOf((traced) => createPricePointReader(traced).readExtra(1, range));
       expect(plans).toHaveLength(1);
       const searches = plans[0]!.filter((l) => l.includes('observations'));
       expect(searches).toHaveLength(1);
@@ -173,12 +174,40 @@ describe('SQLite store', () => {
       expect(plans.flat().join('\n')).not.toMatch(/TEMP B-TREE|SCAN observations/);
     });
 
-    it('takes two statements for a whole series, each only covering-index range searches, without a sort', async () => {
+    it('reads a whole series in one statement for the older points and one per priced condition and page, each only covering-index range searches, without a sort', async () => {
       const ranges = Array.from({ length: 50 }, (_, i) => pointsRequest({ windowHours: 24, outlierStddevs: 2, asOf: (30 + i) * DAY_MS }));
-      const plans = plansOf((traced) => createPricePointSeriesReader(traced).readSeries(1, ranges));
-      expect(plans).toHaveLength(2);
+      const plans = await plansOf((traced) => createPricePointSeriesReader(traced).readSeries(1, ranges));
+      expect(plans).toHaveLength(1 + PRICED_CONDITIONS.length);
       for (const line of plans.flat().filter((l) => l.includes('observations'))) expect(line).toMatch(INDEX_RANGE);
       expect(plans.flat().join('\n')).not.toMatch(/TEMP B-TREE|SCAN observations/);
+    });
+
+    it('reads a series a page at a time as in one go, pausing between pages: an instant is never split, one busier than a page is read whole', async () => {
+      const productId = (await store.products.findByKey('p'))!.id;
+      const sale = { productId, productKey: 'p', source: 'ebay', grader: 'PSA', grade: 10 };
+      // Instants of 1, 3 and 5 sales around pages of 2 points, in two conditions.
+      const counts = [1, 3, 1, 5, 2, 1, 3];
+      await writeObservations(
+        store,
+        counts.flatMap((count, day) =>
+          Array.from({ length: count }, (_, i) => [
+            { ...sale, observedAt: (31 + day) * DAY_MS, priceMinor: 500 - i, externalId: `p${day}-${i}` },
+            { ...sale, grader: 'ungraded', grade: null, source: i % 2 ? 'ebay' : 'tcgplayer', observedAt: (31 + day) * DAY_MS + i, priceMinor: 90, externalId: `u${day}-${i}` },
+          ]).flat(),
+        ),
+      );
+      const ranges = Array.from({ length: 12 }, (_, i) => pointsRequest({ windowHours: 24, outlierStddevs: 2, asOf: (32 + i) * DAY_MS }));
+      const raw = new Database(path, { readonly: true });
+      try {
+        let pauses = 0;
+        const paged = await createPricePointSeriesReader(raw, 2).readSeries(productId, ranges, () => Promise.resolve(void (pauses += 1)));
+        const whole = await createPricePointSeriesReader(raw).readSeries(productId, ranges);
+        expect(paged).toEqual(whole);
+        expect(whole.find((c) => c.condition === 'psa10')!.observedAt).toHaveLength(16);
+        expect(pauses).toBeGreaterThan(PRICED_CONDITIONS.length + 8);
+      } finally {
+        raw.close();
+      }
     });
   });
 });

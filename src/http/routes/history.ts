@@ -4,7 +4,7 @@
  * bucket per request, at most HISTORY_MAX_POINTS points.
  */
 import { parseHistoryRequest } from '../../domain/history.js';
-import { defineRoute, API_PREFIX } from '../route.js';
+import { defineRoute, API_PREFIX, JsonBytes } from '../route.js';
 import { historyQuery, historyResponse, productKeyPath } from '../schemas.js';
 
 export const historyRoute = defineRoute({
@@ -19,8 +19,15 @@ export const historyRoute = defineRoute({
   query: historyQuery,
   response: historyResponse,
   errors: [400, 401, 429, 500, 503],
-  handle: ({ params, query, now, oracle }) =>
+  // Serialised by the service as it goes (a long body would hold the event loop); the key's
+  // histories take turns with other keys' (service/turns.ts).
+  handle: ({ params, query, now, oracle, keyId }) =>
     oracle
-      .history({ productKey: params.product_key }, { windowHours: query.window_hours, outlierStddevs: query.outlier_stddevs }, parseHistoryRequest(query, now))
-      .then((history) => history.body),
+      .historyJson(
+        { productKey: params.product_key },
+        { windowHours: query.window_hours, outlierStddevs: query.outlier_stddevs },
+        parseHistoryRequest(query, now),
+        keyId ?? undefined,
+      )
+      .then((bytes) => new JsonBytes(bytes)),
 });

@@ -77,7 +77,7 @@ export async function openSqliteStore(path: string, options: OpenOptions = {}): 
       read: (productId, range, options) => settled(() => pricePoints.read(productId, range, options)),
       readExtra: (productId, range, options) => settled(() => pricePoints.readExtra(productId, range, options)),
     },
-    pricePointSeries: { readSeries: (productId, ranges) => settled(() => pricePointSeries.readSeries(productId, ranges)) },
+    pricePointSeries: { readSeries: (productId, ranges, pause) => pricePointSeries.readSeries(productId, ranges, pause) },
     apiKeys: {
       create: (id, label, hash, at) => settled(() => apiKeys.create(id, label, hash, at)),
       list: () => settled(() => apiKeys.list()),
