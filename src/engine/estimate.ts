@@ -11,6 +11,7 @@ import {
   MIN_HALF_LIFE_MS,
   MIN_REFERENCE_POINTS,
   QUOTE_AGE_MS,
+  QUOTE_SPAN_MS,
   RECENCY_POINTS,
   REGIME_RUN_POINTS,
   REGIME_SHARE,
@@ -202,7 +203,9 @@ export function estimateCondition(s: Series, ctx: EstimateContext, old = false):
   let swy = 0;
   let swAge = 0;
   // Each kept point weighs its recency times its quote weight q (§4.1): a quote counting as q
-  // sales has a variance of 1/q sale's, so Σw²·(1/q) = Σw·r enters the effective points.
+  // sales has a variance of 1/q sale's, so Σw²·(1/q) = Σw·r enters the effective points. Two
+  // kept quotes of one source less than QUOTE_SPAN_MS apart share part of their sales: their
+  // covariance, correlation 1 - gap / span, enters too (§5).
   for (let i = i0; i < i1; i++) {
     if (!isIncluded(s, i, bounds)) continue;
     const age = pointAge(s, i, asOf);
@@ -212,6 +215,7 @@ export function estimateCondition(s: Series, ctx: EstimateContext, old = false):
     sw2 += w * r;
     swy += w * s.y[i]!;
     swAge += w * age;
+    if (s.g[i] === 1) sw2 += 2 * r * Math.sqrt(s.q[i]!) * quoteOverlap(s, i, i0, bounds, asOf, halfLifeMs);
   }
   const mean = swy / sw;
   const effectivePoints = (sw * sw) / sw2;
@@ -246,6 +250,22 @@ export function estimateCondition(s: Series, ctx: EstimateContext, old = false):
     meanAt: asOf - swAge / sw,
     carry: null,
   };
+}
+
+/**
+ * Σ over the kept quotes j of quote i's source before it, less than QUOTE_SPAN_MS older, of
+ * their correlation with i (1 - gap / span) times r_j·√q_j: quote i's covariance with them, in
+ * the units of the effective points' denominator.
+ */
+function quoteOverlap(s: Series, i: number, i0: number, bounds: LogBounds, asOf: number, halfLifeMs: number): number {
+  let sum = 0;
+  for (let j = i - 1; j >= i0; j--) {
+    const gap = s.t[i]! - s.t[j]!;
+    if (gap >= QUOTE_SPAN_MS) break;
+    if (s.g[j] !== 1 || s.src[j] !== s.src[i] || !isIncluded(s, j, bounds)) continue;
+    sum += (1 - gap / QUOTE_SPAN_MS) * recencyWeight(pointAge(s, j, asOf), halfLifeMs) * Math.sqrt(s.q[j]!);
+  }
+  return sum;
 }
 
 function lastKept(s: Series, i0: number, i1: number, b: LogBounds): number {
