@@ -13,6 +13,7 @@ import type { SlotMeta } from '../domain/bundle.js';
 import type { ConditionTable } from './calibration.js';
 import type { Estimate, LogEstimate } from './estimate.js';
 import {
+  BLEND_GAP_WEIGHT,
   CROSS_CHECK_MAX_POINTS,
   CROSS_CHECK_SIGMAS,
   FALLBACK_TIER,
@@ -192,8 +193,9 @@ function blendWeight(own: LogEstimate, prediction: LogEstimate): number {
 function combine(a: LogEstimate, b: LogEstimate, wa: number): LogEstimate {
   return {
     mean: wa * a.mean + (1 - wa) * b.mean,
-    // 1 / (own precision + the prediction's, as weighted) = wa · own variance.
-    variance: wa * a.variance,
+    // 1 / (own precision + the prediction's, as weighted) = wa · own variance, plus the share
+    // of the squared gap between the two that the blend cannot resolve (§6.4).
+    variance: wa * a.variance + BLEND_GAP_WEIGHT * wa * (1 - wa) * (a.mean - b.mean) ** 2,
     start: Math.min(a.start, b.start),
     extended: a.extended || b.extended,
     newestAt: Math.max(a.newestAt, b.newestAt),

@@ -11,6 +11,7 @@ import {
   MIN_HALF_LIFE_MS,
   MIN_REFERENCE_POINTS,
   QUOTE_AGE_MS,
+  QUOTE_SPAN_MS,
   RECENCY_POINTS,
   REGIME_RUN_POINTS,
   REGIME_SHARE,
@@ -103,7 +104,7 @@ export interface EstimateContext {
   windowStart: number;
   k: number;
   scratch: Float64Array;
-  /** A second buffer as long as `scratch`: the regime rule's sorted log prices. */
+  /** A second buffer as long as `scratch`: the regime rule's sorted log prices, then the recency weights of the kept quotes (§4.1). */
   sorted: Float64Array;
 }
 
@@ -202,8 +203,13 @@ export function estimateCondition(s: Series, ctx: EstimateContext, old = false):
   let swy = 0;
   let swAge = 0;
   // Each kept point weighs its recency times its quote weight q (§4.1): a quote counting as q
-  // sales has a variance of 1/q sale's, so Σw²·(1/q) = Σw·r enters the effective points.
+  // sales has a variance of 1/q sale's, so Σw²·(1/q) = Σw·r enters the effective points. Two
+  // kept quotes of one source less than QUOTE_SPAN_MS apart share part of their sales: their
+  // covariance, correlation 1 - gap / span, enters too (§5). `quoted` holds r·√q of each kept
+  // quote of the reference set (0 for the other points), by index from i0.
+  const quoted = ctx.sorted;
   for (let i = i0; i < i1; i++) {
+    quoted[i - i0] = 0;
     if (!isIncluded(s, i, bounds)) continue;
     const age = pointAge(s, i, asOf);
     const r = recencyWeight(age, halfLifeMs);
@@ -212,6 +218,10 @@ export function estimateCondition(s: Series, ctx: EstimateContext, old = false):
     sw2 += w * r;
     swy += w * s.y[i]!;
     swAge += w * age;
+    if (s.g[i] === 1) {
+      quoted[i - i0] = r * Math.sqrt(s.q[i]!);
+      sw2 += 2 * quoted[i - i0]! * quoteOverlap(s, i, i0, quoted);
+    }
   }
   const mean = swy / sw;
   const effectivePoints = (sw * sw) / sw2;
@@ -246,6 +256,22 @@ export function estimateCondition(s: Series, ctx: EstimateContext, old = false):
     meanAt: asOf - swAge / sw,
     carry: null,
   };
+}
+
+/**
+ * Σ over the kept quotes j of quote i's source before it, less than QUOTE_SPAN_MS older, of
+ * their correlation with i (1 - gap / span) times r_j·√q_j (`quoted[j - i0]`, 0 for a point that
+ * is not a kept quote): quote i's covariance with them, in the units of the effective points'
+ * denominator.
+ */
+function quoteOverlap(s: Series, i: number, i0: number, quoted: Float64Array): number {
+  let sum = 0;
+  for (let j = i - 1; j >= i0; j--) {
+    const gap = s.t[i]! - s.t[j]!;
+    if (gap >= QUOTE_SPAN_MS) break;
+    if (quoted[j - i0]! > 0 && s.src[j] === s.src[i]) sum += (1 - gap / QUOTE_SPAN_MS) * quoted[j - i0]!;
+  }
+  return sum;
 }
 
 function lastKept(s: Series, i0: number, i1: number, b: LogBounds): number {

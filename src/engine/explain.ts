@@ -13,6 +13,7 @@ import { basisOf, cardLevels, conditionIndex, plentiful, predict, type CardLevel
 import { spanAround } from './carry.js';
 import { pointAge, recencyWeight, type Estimate } from './estimate.js';
 import {
+  BLEND_GAP_WEIGHT,
   CARRY_HOLD_MS,
   CARRY_MIN_MOVE,
   CARRY_SPAN_MS,
@@ -411,7 +412,8 @@ function blendStep(c: number, ev: BundleEvidence): EvidenceStep {
       `ŷ = w · ${ln(own.mean)} + (1 - w) · ${ln(pred.mean)} = ${ln(blended)}. ` +
       `Pooling with the card's other conditions moved the own estimate ${cents(Math.exp(own.mean))} by ${percent(blended - own.mean)}, ` +
       `because the own data is thin (${own.windowKept} kept point(s) in the requested window, ${own.included} in all; ${OWN_FULL_WEIGHT_POINTS} are priced alone) ` +
-      `and its variance ${own.variance.toFixed(6)} against the prediction's ${pred.variance.toFixed(6)} leaves it weight ${cell.ownWeight.toFixed(4)}.`;
+      `and its variance ${own.variance.toFixed(6)} against the prediction's ${pred.variance.toFixed(6)} leaves it weight ${cell.ownWeight.toFixed(4)}. ` +
+      `The blend's variance: w · ${own.variance.toFixed(6)} + ${BLEND_GAP_WEIGHT} · w · (1 - w) · (the gap ${(own.mean - pred.mean).toFixed(6)})² = ${e.variance.toFixed(6)}.`;
   }
   const blended = cell.heldFrom ?? e.mean;
   text += ` Price e^ŷ = ${cents(Math.exp(blended))}.`;

@@ -79,6 +79,15 @@ export const PRICE_GUIDE_SOURCES: readonly string[] = ['pricecharting', 'tcgplay
  */
 export const QUOTE_AGE_MS = 3 * DAY_MS;
 
+/**
+ * §4.1, §5 Quotes are correlated: a guide's daily values are a moving average over a trailing
+ * span, so two quotes of one source less than this apart summarise many of the same sales.
+ * Their errors are correlated by the share of the span they share, 1 - gap / span, so the
+ * quotes of one source within a span count as about one effective point (§5), not one each.
+ * The span whose mean sale age is QUOTE_AGE_MS.
+ */
+export const QUOTE_SPAN_MS = 2 * QUOTE_AGE_MS;
+
 /** §4.1 The weight of a point that summarises `volume` sales (null: a sale, weight 1). */
 export function quoteWeight(volume: number | null | undefined): number {
   if (volume === null || volume === undefined || !(volume >= 0)) return 1;
@@ -122,6 +131,13 @@ export const OWN_EVIDENCE_MIN_POINTS = 3;
  * carries at least this share of the blend (§6.4), else an estimate pooled from the card.
  */
 export const OWN_BASIS_MIN_WEIGHT = 0.5;
+/**
+ * §6.4 Gap in the blend's variance: w·var_own + BLEND_GAP_WEIGHT·w·(1 - w)·gap², the gap being
+ * own minus prediction. Two parts that disagree say one of them is off by more than its
+ * variance allows (after a jump, the one resting on older or lagging data), and the blend
+ * cannot tell which: at equal weights its variance holds the whole squared gap.
+ */
+export const BLEND_GAP_WEIGHT = 4;
 /** §6.4 A cell with at least this many kept points in the requested window is priced by its own estimate alone (full weight to plentiful own data). */
 export const OWN_FULL_WEIGHT_POINTS = 10;
 /** §6.3 Huber weights of the pieces of a prediction: beyond this many standard deviations from the pool, weight · k/|r|; passes after the first. */
@@ -190,7 +206,7 @@ export type FallbackTier = (typeof FALLBACK_TIER)[keyof typeof FALLBACK_TIER];
  * estimate's standard deviation; fitted on the backtest so each lands near 80 % coverage.
  */
 export const WIDTH_FACTOR: Readonly<Record<FallbackTier | 'own', number>> = {
-  own: 1.6,
+  own: 1,
   grader_premium: 1.1,
   grade_ratio: 0.8,
   card_level: 1,

@@ -65,7 +65,7 @@ describe.concurrent('oracle price', () => {
     expect(bundle.ungraded).toMatchObject({ price_minor: 4635, included_points: 4, excluded_points: 1 });
     expect(bundle.ungraded.meta).toMatchObject({
       source_counts: { ebay: 2, mercari: 2 },
-      confidence: { level: 0.8, low_minor: 4164, high_minor: 5158 },
+      confidence: { level: 0.8, low_minor: 4335, high_minor: 4956 },
       newest_observation_at: '2026-02-28T20:00:00Z',
       stale: false,
     });
@@ -76,7 +76,7 @@ describe.concurrent('oracle price', () => {
       CGC: [null, null, 14000, 18650],
       SGC: [null, null, 14000, 21758],
     });
-    expect(bundle.graded.PSA['10'].meta.confidence).toEqual({ level: 0.8, low_minor: 27197, high_minor: 35527 });
+    expect(bundle.graded.PSA['10'].meta.confidence).toEqual({ level: 0.8, low_minor: 28594, high_minor: 33791 });
     expect(bundle.graded.BGS['7'].meta).toEqual({ no_price_reason: 'wide_estimate', newest_observation_at: '2026-02-28T20:00:00Z' });
     // A person reads `no price` in those cells, never a number, and the legend says why, within 80 columns.
     const view = await runOracle(['--db', database, 'price', 'worked-example', '--at', '2026-03-01T00:00:00Z'], { env: { COLUMNS: '80' } });

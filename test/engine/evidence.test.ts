@@ -244,7 +244,7 @@ describe('explainSlot', () => {
       'interval',
       'freshness',
     ]);
-    expect(ev.steps.find((s) => s.name === 'interval')!.inputs).toMatchObject({ low_minor: 4164, high_minor: 5158 });
+    expect(ev.steps.find((s) => s.name === 'interval')!.inputs).toMatchObject({ low_minor: 4335, high_minor: 4956 });
     // §6.6: the blend (4634.81) lies within the 4 kept window sales (4500-4800): own, not held; the pooling moved the own 4634.50 by +0.01 %.
     expect(ev.steps.find((s) => s.name === 'own_range')!.inputs).toMatchObject({ held: false, basis: 'own', basis_reason: null });
     expect(ev.steps.find((s) => s.name === 'blend')!.text).toContain('4634.50 cents by +0.01 %');

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { PricePoint } from '../../src/domain/observation.js';
-import { computeBundle } from '../../src/engine/index.js';
+import { PRICED_CONDITIONS } from '../../src/domain/conditions.js';
+import { computeBundle, computeEvidence } from '../../src/engine/index.js';
 import { AS_OF, params, product, pt } from './fixtures.js';
 
 function bundle(points: PricePoint[], era: 'modern' | 'vintage' = 'modern') {
@@ -83,11 +84,16 @@ describe('own evidence first', () => {
     // PSA 9 sold at 0.8 of PSA 10 40 days ago (the usual ratio is 0.45); PSA 10 trades now at the same level.
     const points = [pt('psa9', 40 * 24, 80000), pt('psa10', 41 * 24, 100000), ...[23, 18, 12, 6, 1].map((h) => pt('psa10', h, 100000))];
     const b = bundle(points);
-    const slot = b.graded.PSA['9'];
-    // The prediction alone would say 45000 (0.45 x 100000).
-    expect(slot.price_minor).toBeGreaterThan(60000);
-    expect(slot.meta).toMatchObject({ basis: 'estimated', basis_reason: 'last_known', oracle_fallback_tier: 'last_known_price', oracle_last_known_age_hours: 960 });
-    expect(slot.methodology).toBe('last_known_v2');
+    const psa9 = PRICED_CONDITIONS.indexOf('psa9');
+    const cell = computeEvidence({ product: product('modern'), points, params: params(), id: null }).cells[psa9]!;
+    // The prediction alone would say 45000 (0.45 x 100000); the old sale pulls the estimate up.
+    expect(cell.own!.old).toBe(true);
+    expect(cell.ownWeight).toBeGreaterThan(0);
+    expect(Math.exp(cell.estimate!.mean)).toBeGreaterThan(60000);
+    // The two disagree (0.8 against 0.45): the blend's variance holds the gap (§6.4), its interval
+    // would span more than e^0.8, so the estimate is withheld (§9.1).
+    expect(b.graded.PSA['9'].price_minor).toBeNull();
+    expect(b.graded.PSA['9'].meta.no_price_reason).toBe('wide_estimate');
     expect(b.graded.PSA['10'].methodology).toBe('robust_recency_24h_v2');
     expect(b.graded.PSA['8'].meta.basis_reason).toBe('other_conditions');
   });

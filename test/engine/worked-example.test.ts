@@ -27,7 +27,7 @@ describe('worked example of docs/methodology.md', () => {
     });
     expect(bundle.ungraded.meta).toEqual({
       source_counts: { ebay: 2, mercari: 2 },
-      confidence: { level: 0.8, low_minor: 4164, high_minor: 5158 },
+      confidence: { level: 0.8, low_minor: 4335, high_minor: 4956 },
       newest_observation_at: '2026-02-28T20:00:00Z',
       stale: false,
       basis: 'own',
@@ -54,8 +54,8 @@ describe('worked example of docs/methodology.md', () => {
     expect([7, 8, 9, 10].map((g) => interval(bundle.graded.PSA[String(g) as '7']))).toEqual([
       [4777, 8092],
       [7166, 12138],
-      [11027, 17768],
-      [27197, 35527],
+      [12059, 16248],
+      [28594, 33791],
     ]);
     expect(interval(bundle.graded.BGS['10'])).toEqual([25397, 46030]);
     expect(interval(bundle.graded.CGC['10'])).toEqual([13483, 25795]);
