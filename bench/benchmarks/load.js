@@ -3,15 +3,16 @@
  * Issue 24.1, no request stalls another: p99 latency of a bundle request from a second key, and
  * of GET /api/v1/health, while one key sends its whole allowance of the heaviest history
  * requests at once (HISTORY_MAX_POINTS hourly points, all 17 slots, the widest window, over
- * the pricing benchmark's hot product), beside the same probes without that load. One
- * `oracle serve` (the built CLI) with `--rate-limit` set to the allowance, and the most CPU time
+ * the pricing benchmark's hot product; sent by a client process of its own, ../children/burst.js),
+ * beside the same probes without that load. One `oracle serve` (the built CLI) with
+ * `--rate-limit` set to the allowance, and the most CPU time
  * its event-loop thread spent in one turn during the burst (../children/loop-turns.js, Linux).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DATA_END, hotProductKey } from '../lib/data.js';
 import { nodeFlags, ORACLE_BIN, oracleChecked } from '../lib/oracle.js';
-import { startService } from '../lib/proc.js';
+import { runChecked, startService } from '../lib/proc.js';
 import { figure } from '../lib/results.js';
 import { describeScale } from '../lib/scales.js';
 import { scratchDir } from '../lib/workspace.js';
@@ -30,6 +31,8 @@ const HEALTH_TARGET_MS = 100;
 const BUNDLE_TARGET_MS = 250;
 /** The server's event-loop turns are timed by this preload. */
 const LOOP_TURNS = new URL('../children/loop-turns.js', import.meta.url);
+/** The heavy client: a process of its own, so that receiving its bodies does not delay the probes. */
+const BURST = new URL('../children/burst.js', import.meta.url);
 /** How long the preload has to write what it measured once told to stop. */
 const LOOP_TURNS_WAIT_MS = 2_000;
 
@@ -146,9 +149,13 @@ export async function loadBenchmark(ctx) {
     ctx.log(`load: ${allowance} heaviest history requests at once from one key, probing every ${PROBE_EVERY_MS} ms`);
     process.kill(/** @type {number} */ (server.pid), 'SIGUSR2');
     const started = performance.now();
-    const burst = Promise.all(Array.from({ length: allowance }, () => timed(heaviest, { 'X-API-Key': heavyKey })));
+    const burst = runChecked(process.execPath, [BURST.pathname, heaviest, String(allowance)], {
+      captureStdout: true,
+      env: { ...process.env, BENCH_BURST_KEY: heavyKey },
+    });
     const loaded = await probe(base, productKey, { 'X-API-Key': otherKey }, burst, instant);
-    const heavy = await burst;
+    /** @type {{ status: number, ms: number }[]} */
+    const heavy = JSON.parse((await burst).stdout);
     const burstMs = performance.now() - started;
     process.kill(/** @type {number} */ (server.pid), 'SIGUSR2');
     const turns = await loopTurns(turnsFile);
