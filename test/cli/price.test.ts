@@ -86,6 +86,11 @@ describe.concurrent('oracle price', () => {
     const why = await runOracle(['--db', database, 'explain', 'worked-example', '--slot', 'bgs7', '--at', '2026-03-01T00:00:00Z'], { env: { COLUMNS: '80' } });
     expect(why.stdout).toMatch(/bgs7: no price\. It could only be estimated, too uncertainly to publish/);
     expect(why.stdout).toMatch(/no_price, §9\.1: The price would be an estimate whose 80 % interval spans\s+2\.48-fold/);
+    // Six weeks on, the data is only an estimate of today's price, too stale to publish; the view says which day it prices.
+    const later = await runOracle(['--db', database, 'price', 'worked-example', '--at', '2026-04-15'], { env: { COLUMNS: '80' } });
+    expect(later.stdout).toMatch(/^Ungraded: no price\n.*older than 7 days[^]*newest observation\s+2026-02-28T20:00:00Z; --at\s+2026-02-28\s+prices it as of that day/m);
+    const then = await priceJson(['worked-example', '--at', '2026-02-28'], database);
+    expect(then.ungraded.price_minor).toEqual(expect.any(Number));
   });
 
   it('answers the same from bin/oracle.js in a process of its own', async () => {

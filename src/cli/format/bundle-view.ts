@@ -155,7 +155,12 @@ function interval(slot: Slot): string {
 
 /** What the ungraded price rests on, under it: points, newest observation, window, tier. */
 function describeSlot(slot: Slot): string {
-  if (isWithheld(slot)) return `${withheldWhy(slot)} (meta.no_price_reason ${String(slot.meta.no_price_reason)}); newest observation ${String(slot.meta.newest_observation_at)}`;
+  if (isWithheld(slot)) {
+    const newest = String(slot.meta.newest_observation_at);
+    // A date alone is its close (--at), so the day of the newest observation prices with it.
+    const then = slot.meta.no_price_reason === 'stale_estimate' ? `; --at ${newest.slice(0, 10)} prices it as of that day` : '';
+    return `${withheldWhy(slot)} (meta.no_price_reason ${String(slot.meta.no_price_reason)}); newest observation ${newest}${then}`;
+  }
   const parts = [`${slot.included_points} point${slot.included_points === 1 ? '' : 's'} used, ${slot.excluded_points} excluded`];
   if (typeof slot.meta.newest_observation_at === 'string') {
     parts.push(`newest ${slot.meta.newest_observation_at}${isStale(slot) ? ' (STALE)' : ''}`);
