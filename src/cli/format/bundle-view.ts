@@ -217,8 +217,14 @@ export function renderBundle(bundle: PricingBundle, terminal: Terminal): string 
   }
   lines.push('');
   if (!sealed) {
-    const drawn = matrix(bundle, terminal);
-    lines.push(...drawn.lines, colour.dim(legend(bundle, drawn.layout)), '');
+    const graded = GRADERS.flatMap((g) => Object.values(bundle.graded[g]));
+    if (graded.every((s) => s.price_minor === null)) {
+      // Sixteen cells saying the same thing read as a table of results: one line says it.
+      lines.push(`Graded: ${NO_PRICE} in any grade (explain --slot psa10 says why)`, '');
+    } else {
+      const drawn = matrix(bundle, terminal);
+      lines.push(...drawn.lines, colour.dim(legend(bundle, drawn.layout)), '');
+    }
     if (bundle.extra_grades !== undefined) lines.push(...extraGradeLines(bundle, colour), '');
   }
   const requested = toIsoUtc(Date.parse(u.window_end) - bundle.window_hours * HOUR_MS);
