@@ -1,6 +1,7 @@
 /** API keys: only a SHA-256 of each secret is stored; the secret is shown once at creation. */
 import type { ApiKeyRecord } from '../store.js';
-import { preparedOnFirstUse, type SqliteDatabase } from './connection.js';
+import { type SqliteDatabase } from './connection.js';
+import { onFirstUse } from '../../domain/first-use.js';
 
 
 interface ApiKeyRow {
@@ -22,19 +23,19 @@ function toRecord(row: ApiKeyRow): ApiKeyRecord {
 }
 
 export function createApiKeyRepo(db: SqliteDatabase) {
-  const insert = preparedOnFirstUse(() => db.prepare('INSERT INTO api_keys (id, label, secret_hash, created_at) VALUES (?, ?, ?, ?)'));
-  const all = preparedOnFirstUse(() =>
+  const insert = onFirstUse(() => db.prepare('INSERT INTO api_keys (id, label, secret_hash, created_at) VALUES (?, ?, ?, ?)'));
+  const all = onFirstUse(() =>
     db.prepare<[], ApiKeyRow>(
       'SELECT id, label, created_at, last_used_at, revoked_at FROM api_keys ORDER BY created_at, id',
     ),
   );
-  const byHash = preparedOnFirstUse(() =>
+  const byHash = onFirstUse(() =>
     db.prepare<[string], ApiKeyRow>(
       'SELECT id, label, created_at, last_used_at, revoked_at FROM api_keys WHERE secret_hash = ?',
     ),
   );
-  const revoke = preparedOnFirstUse(() => db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'));
-  const touch = preparedOnFirstUse(() => db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?'));
+  const revoke = onFirstUse(() => db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'));
+  const touch = onFirstUse(() => db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?'));
 
   return {
     create(id: string, label: string, secretHash: string, createdAt: number): void {

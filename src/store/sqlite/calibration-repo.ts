@@ -3,7 +3,8 @@
  * only reads and writes rows; the fit itself is pure engine code (src/engine/calibration.ts).
  */
 import type { StoredCalibration } from '../store.js';
-import { preparedOnFirstUse, type SqliteDatabase } from './connection.js';
+import { type SqliteDatabase } from './connection.js';
+import { onFirstUse } from '../../domain/first-use.js';
 
 
 interface Row {
@@ -17,14 +18,14 @@ const toStored = (row: Row | undefined): StoredCalibration | null =>
   row === undefined ? null : { id: row.id, asOf: row.as_of, createdAt: row.created_at, body: row.body };
 
 export function createCalibrationRepo(db: SqliteDatabase) {
-  const insert = preparedOnFirstUse(() => db.prepare('INSERT INTO calibrations (as_of, created_at, body) VALUES (?, ?, ?)'));
+  const insert = onFirstUse(() => db.prepare('INSERT INTO calibrations (as_of, created_at, body) VALUES (?, ?, ?)'));
   // The newest fit usable at an instant: fitted on data before it (ties: the latest written).
-  const usableAt = preparedOnFirstUse(() =>
+  const usableAt = onFirstUse(() =>
     db.prepare<[number], Row>(
       'SELECT id, as_of, created_at, body FROM calibrations WHERE as_of <= ? ORDER BY as_of DESC, id DESC LIMIT 1',
     ),
   );
-  const all = preparedOnFirstUse(() => db.prepare<[], Row>('SELECT id, as_of, created_at, body FROM calibrations ORDER BY as_of, id'));
+  const all = onFirstUse(() => db.prepare<[], Row>('SELECT id, as_of, created_at, body FROM calibrations ORDER BY as_of, id'));
   return {
     insert(asOf: number, createdAt: number, body: string): number {
       return Number(insert().run(asOf, createdAt, body).lastInsertRowid);

@@ -16,16 +16,6 @@ import { readOnlyCopy } from './read-only-copy.js';
 
 export type SqliteDatabase = Database.Database;
 
-/**
- * A statement prepared on its first use, then reused. A command uses a few of the store's
- * statements, and preparing all of them whenever a file was opened was a visible share of its
- * start (bench/findings.md, 4. CLI start).
- */
-export function preparedOnFirstUse<S>(prepare: () => S): () => S {
-  let statement: S | undefined;
-  return () => (statement ??= prepare());
-}
-
 /** How long a statement waits on a lock held by another connection before it fails. */
 export const BUSY_TIMEOUT_MS = 5_000;
 

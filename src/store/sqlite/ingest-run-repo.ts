@@ -5,29 +5,30 @@
 import { hostname } from 'node:os';
 import { interruptionOf, type RunningRun } from '../ingest-runs.js';
 import type { IngestCounts, IngestRunStatus } from '../store.js';
-import { preparedOnFirstUse, type SqliteDatabase } from './connection.js';
+import { type SqliteDatabase } from './connection.js';
 import type { WriteLock } from './write-lock.js';
+import { onFirstUse } from '../../domain/first-use.js';
 
 export function createIngestRunRepo(db: SqliteDatabase, writeLock: WriteLock) {
   const host = hostname();
-  const start = preparedOnFirstUse(() =>
+  const start = onFirstUse(() =>
     db.prepare(
       'INSERT INTO ingest_runs (source, kind, format, dry_run, started_at, host, pid) VALUES (?, ?, ?, ?, ?, ?, ?)',
     ),
   );
-  const finish = preparedOnFirstUse(() =>
+  const finish = onFirstUse(() =>
     db.prepare(
       `UPDATE ingest_runs SET finished_at = ?, status = ?, read_count = ?, inserted_count = ?,
          duplicate_count = ?, rejected_count = ?, error = ? WHERE id = ?`,
     ),
   );
-  const running = preparedOnFirstUse(() =>
+  const running = onFirstUse(() =>
     db.prepare<[], RunningRun>(
       "SELECT id, host, pid FROM ingest_runs WHERE status = 'running'",
     ),
   );
-  const interrupt = preparedOnFirstUse(() => db.prepare("UPDATE ingest_runs SET status = 'interrupted', error = ? WHERE id = ? AND status = 'running'"));
-  const recent = preparedOnFirstUse(() => db.prepare('SELECT * FROM ingest_runs ORDER BY id DESC LIMIT ?'));
+  const interrupt = onFirstUse(() => db.prepare("UPDATE ingest_runs SET status = 'interrupted', error = ? WHERE id = ? AND status = 'running'"));
+  const recent = onFirstUse(() => db.prepare('SELECT * FROM ingest_runs ORDER BY id DESC LIMIT ?'));
 
   return {
     start(run: { source: string; kind: string; format: string; dryRun: boolean; startedAt: number }): number {

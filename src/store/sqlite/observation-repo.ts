@@ -1,8 +1,9 @@
 /** Observations: idempotent inserts for ingest (streamed, or a batch). Pricing reads live in price-points.ts. */
 import { conditionKey } from '../../domain/conditions.js';
 import type { IngestWriter, InsertResult, ResolvedObservation } from '../store.js';
-import { CATALOG_CACHE_KIB, preparedOnFirstUse, READ_CACHE_KIB, setPageCache, type SqliteDatabase } from './connection.js';
+import { CATALOG_CACHE_KIB, READ_CACHE_KIB, setPageCache, type SqliteDatabase } from './connection.js';
 import type { WriteLock } from './write-lock.js';
+import { onFirstUse } from '../../domain/first-use.js';
 
 
 
@@ -42,12 +43,12 @@ export function identityKey(productId: number, condition: string, observedAt: nu
 }
 
 export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) {
-  const storedById = preparedOnFirstUse(() =>
+  const storedById = onFirstUse(() =>
     db.prepare<[string, string], { one: number }>(
       `SELECT 1 AS one FROM observations WHERE source = ? AND external_id = ? AND external_id <> ''`,
     ),
   );
-  const storedByFields = preparedOnFirstUse(() =>
+  const storedByFields = onFirstUse(() =>
     db.prepare<[number, string, number, number, string], { one: number }>(
       `SELECT 1 AS one FROM observations
        WHERE product_id = ? AND condition = ? AND observed_at = ? AND price_minor = ? AND source = ? AND external_id = ''`,
@@ -75,7 +76,7 @@ export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) 
   }
   // A writer's statements, prepared together when the first writer opens: its error path
   // (ROLLBACK) is never the first to prepare one.
-  const writing = preparedOnFirstUse(() => ({
+  const writing = onFirstUse(() => ({
     begin: db.prepare('BEGIN IMMEDIATE'),
     insert: db.prepare(
       `INSERT OR IGNORE INTO observations (product_id, condition, observed_at, price_minor, source, grader, grade, external_id, sales_volume, matched_by)

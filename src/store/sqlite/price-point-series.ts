@@ -15,9 +15,10 @@
 import type { Statement } from 'better-sqlite3';
 import { PRICED_CONDITIONS } from '../../domain/conditions.js';
 import { conditionColumns, seriesSpan, type Row, type SeriesColumns } from '../series-points.js';
-import { preparedOnFirstUse, type SqliteDatabase } from './connection.js';
+import { type SqliteDatabase } from './connection.js';
 import type { PricePointRange, ReadPause } from '../store.js';
 import type { ConditionPoints } from '../../domain/observation.js';
+import { onFirstUse } from '../../domain/first-use.js';
 
 /**
  * Most points one statement of a series read takes: a few milliseconds of the event loop,
@@ -39,7 +40,7 @@ export function createPricePointSeriesReader(db: SqliteDatabase, pagePoints = SE
   // (bench/findings.md). A page follows the covering index's scan of one condition, in the
   // index's order (time, price, source), the engine's, with no sort (checked in the tests;
   // the engine sorts anyway if an order ever differs). LIMIT -1 is no limit.
-  const pageColumns = preparedOnFirstUse(() =>
+  const pageColumns = onFirstUse(() =>
     db
       .prepare<[number, string, number, number, number], PageRow>(
         `SELECT json_group_array(observed_at), json_group_array(price_minor), json_group_array(source), json_group_array(sales_volume)

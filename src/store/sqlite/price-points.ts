@@ -8,7 +8,8 @@ import type { Statement } from 'better-sqlite3';
 import { PRICED_CONDITIONS } from '../../domain/conditions.js';
 import type { PricePoint } from '../../domain/observation.js';
 import type { PointReadOptions, PricePointRange } from '../store.js';
-import { preparedOnFirstUse, type SqliteDatabase } from './connection.js';
+import { type SqliteDatabase } from './connection.js';
+import { onFirstUse } from '../../domain/first-use.js';
 
 
 interface LatestParams {
@@ -39,7 +40,7 @@ export function createPricePointReader(db: SqliteDatabase) {
   // The IN list over the index (product, condition, observed_at, price, source, external_id)
   // is one range scan per condition, price and source read from the index (pointColumns).
   const windowStatement = (matchedBy: boolean) =>
-    preparedOnFirstUse(() =>
+    onFirstUse(() =>
       db
         .prepare<[number, number, number], Row>(
           `SELECT ${pointColumns(matchedBy)} FROM observations
@@ -76,7 +77,7 @@ export function createPricePointReader(db: SqliteDatabase) {
   // Extra grades (conditions.ts isExtraCondition): every other graded condition of the product
   // in the 30 days, one range scan of the product's index entries past the priced list.
   const extraStatement = (matchedBy: boolean) =>
-    preparedOnFirstUse(() =>
+    onFirstUse(() =>
       db
         .prepare<[number, number, number], Row>(
           `SELECT ${pointColumns(matchedBy)} FROM observations

@@ -14,8 +14,9 @@ import {
   type ProductRow,
 } from '../product-rows.js';
 import type { ActiveProduct, StoredProduct } from '../store.js';
-import { preparedOnFirstUse, type SqliteDatabase } from './connection.js';
+import { type SqliteDatabase } from './connection.js';
 import { matchAllWords, matchAnyWord, matchNameWords } from '../fts-query.js';
+import { onFirstUse } from '../../domain/first-use.js';
 
 /**
  * Products per upsert statement: enough that the search index is written once per slice, small
@@ -24,9 +25,9 @@ import { matchAllWords, matchAnyWord, matchNameWords } from '../fts-query.js';
 const UPSERT_SLICE = 100;
 
 export function createProductRepo(db: SqliteDatabase) {
-  const byKey = preparedOnFirstUse(() => db.prepare<[string], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE product_key = ?`));
-  const byRefsource = preparedOnFirstUse(() => db.prepare<[string], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE refsource_id = ?`));
-  const byTcgplayer = preparedOnFirstUse(() =>
+  const byKey = onFirstUse(() => db.prepare<[string], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE product_key = ?`));
+  const byRefsource = onFirstUse(() => db.prepare<[string], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE refsource_id = ?`));
+  const byTcgplayer = onFirstUse(() =>
     db.prepare<[string], ProductRow>(
       `SELECT ${PRODUCT_COLUMNS} FROM products WHERE tcgplayer_id = ? ORDER BY id`,
     ),
@@ -35,7 +36,7 @@ export function createProductRepo(db: SqliteDatabase) {
   // triggers then run inside one statement's savepoint. Row by row, every statement opened one,
   // and FTS5 writes its pending terms out as a new segment at each savepoint: a segment per
   // product, merged again and again (bench/findings.md, 6b).
-  const upsertSlice = preparedOnFirstUse(() =>
+  const upsertSlice = onFirstUse(() =>
     db.prepare<[string]>(
       `INSERT INTO products (product_key, refsource_id, product_name, subtitle, set_name, image_url, product_type, era, release_date, tcgplayer_id, printing, language)
        SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8, value ->> 9, value ->> 10, value ->> 11
@@ -43,12 +44,12 @@ export function createProductRepo(db: SqliteDatabase) {
        ON CONFLICT (product_key) DO UPDATE SET ${PRODUCT_UPSERT_SET}`,
     ),
   );
-  const everyProduct = preparedOnFirstUse(() => db.prepare<[], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products ORDER BY id`));
-  const catalogAll = preparedOnFirstUse(() => db.prepare<[], CatalogRow>(`SELECT ${CATALOG_COLUMNS} FROM products ORDER BY product_key`));
+  const everyProduct = onFirstUse(() => db.prepare<[], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products ORDER BY id`));
+  const catalogAll = onFirstUse(() => db.prepare<[], CatalogRow>(`SELECT ${CATALOG_COLUMNS} FROM products ORDER BY product_key`));
   // Search ranks by bm25 over the FTS5 index (drizzle/0001_products_fts.sql), a name match
   // weighing most, then set and subtitle (where the card number is), then the key.
   const ranked = `SELECT rowid AS id, bm25(products_fts, 1.0, 4.0, 2.0, 2.0) AS score FROM products_fts WHERE products_fts MATCH @match`;
-  const catalogJsonAll = preparedOnFirstUse(() =>
+  const catalogJsonAll = onFirstUse(() =>
     db
       .prepare<[], string>(
         `SELECT json_object('total', count(*), 'products', json_group_array(json_object(
@@ -61,18 +62,18 @@ export function createProductRepo(db: SqliteDatabase) {
       )
       .pluck(),
   );
-  const catalogSearch = preparedOnFirstUse(() =>
+  const catalogSearch = onFirstUse(() =>
     db.prepare<[{ match: string; limit: number }], CatalogRow>(
       `SELECT ${CATALOG_COLUMNS.split(', ').map((c) => `p.${c}`).join(', ')} FROM (${ranked}) f JOIN products p ON p.id = f.id
        ORDER BY f.score, p.product_key LIMIT @limit`,
     ),
   );
-  const catalogIdentity = preparedOnFirstUse(() =>
+  const catalogIdentity = onFirstUse(() =>
     db.prepare<[{ text: string }], CatalogRow>(
       `SELECT ${CATALOG_COLUMNS} FROM products WHERE ${identityWhere('@text')} ORDER BY ${identityOrder('@text')}, product_key`,
     ),
   );
-  const keysLike = preparedOnFirstUse(() =>
+  const keysLike = onFirstUse(() =>
     db
       .prepare<[{ match: string; limit: number }], string>(
         `SELECT p.product_key FROM (${ranked}) f JOIN products p ON p.id = f.id ORDER BY f.score, p.product_key LIMIT @limit`,
@@ -82,27 +83,27 @@ export function createProductRepo(db: SqliteDatabase) {
 
   // fts5vocab reads the index's own terms; a temp table of this connection, so no migration
   // and no write to the database (a read-only connection may create it).
-  const vocabulary = preparedOnFirstUse(() => {
+  const vocabulary = onFirstUse(() => {
     db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.products_fts_words USING fts5vocab(main, products_fts, row)');
     return db.prepare<[], { word: string; products: number }>('SELECT term AS word, doc AS products FROM temp.products_fts_words ORDER BY term');
   });
-  const named = preparedOnFirstUse(() =>
+  const named = onFirstUse(() =>
     db.prepare<[string], ProductRow>(
       `SELECT ${PRODUCT_COLUMNS.split(', ').map((c) => `p.${c}`).join(', ')} FROM products_fts f JOIN products p ON p.id = f.rowid
        WHERE products_fts MATCH ? ORDER BY p.id`,
     ),
   );
 
-  const pageAfter = preparedOnFirstUse(() => db.prepare<[number, number], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE id > ? ORDER BY id LIMIT ?`));
+  const pageAfter = onFirstUse(() => db.prepare<[number, number], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE id > ? ORDER BY id LIMIT ?`));
   // observation_count bounds the range count from above: products with fewer in all are never counted.
-  const active = preparedOnFirstUse(() =>
+  const active = onFirstUse(() =>
     db.prepare<[{ condition: string; from: number; to: number; min: number }], ProductRow & { observations: number }>(
       `SELECT * FROM (SELECT ${PRODUCT_COLUMNS}, (SELECT count(*) FROM observations o
                   WHERE o.product_id = products.id AND o.condition = @condition AND o.observed_at >= @from AND o.observed_at < @to) AS observations
                 FROM products WHERE observation_count >= @min) WHERE observations >= @min ORDER BY id`,
     ),
   );
-  const count = preparedOnFirstUse(() => db.prepare<[], number>('SELECT count(*) FROM products').pluck());
+  const count = onFirstUse(() => db.prepare<[], number>('SELECT count(*) FROM products').pluck());
 
   return {
     /** Up to `limit` products after row id `afterId`, by id: a cursor over the catalog in constant memory. */

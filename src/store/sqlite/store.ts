@@ -15,7 +15,7 @@ import type {
 } from '../store.js';
 import { createApiKeyRepo } from './api-key-repo.js';
 import { createCalibrationRepo } from './calibration-repo.js';
-import { closeDatabase, isInMemoryCopy, openDatabase, preparedOnFirstUse, type SqliteDatabase } from './connection.js';
+import { closeDatabase, isInMemoryCopy, openDatabase, type SqliteDatabase } from './connection.js';
 import { createIngestRunRepo } from './ingest-run-repo.js';
 import { createObservationRepo, type ObservationRepo } from './observation-repo.js';
 import { createPricePointReader } from './price-points.js';
@@ -23,6 +23,7 @@ import { createPricePointSeriesReader } from './price-point-series.js';
 import { createProductRepo, type ProductRepo } from './product-repo.js';
 import { createWatchRepo } from './watch-repo.js';
 import { createWriteLock } from './write-lock.js';
+import { onFirstUse } from '../../domain/first-use.js';
 
 /** `fn`'s value as a promise, its exception as a rejection: the async face of a synchronous call. */
 function settled<T>(fn: () => T): Promise<T> {
@@ -37,8 +38,8 @@ export async function openSqliteStore(path: string, options: OpenOptions = {}): 
   const db: SqliteDatabase = await openDatabase(path, options);
   // Prepared once: db.pragma() compiles the statement on every call, and `oracle serve`
   // reads the version on every request.
-  const dataVersion = preparedOnFirstUse(() => db.prepare<[], number>('PRAGMA data_version').pluck());
-  const inventory = preparedOnFirstUse(() =>
+  const dataVersion = onFirstUse(() => db.prepare<[], number>('PRAGMA data_version').pluck());
+  const inventory = onFirstUse(() =>
     db.prepare<[], Inventory>(
       `SELECT (SELECT count(*) FROM products) AS products,
               (SELECT coalesce(sum(observation_count), 0) FROM products) AS observations,

@@ -6,7 +6,8 @@
  */
 import type { DeliveryStatus, StoredWatchEvent, WatchDefinition, WatchRule } from '../../domain/watch.js';
 import type { DeliveryOutcome, WatchStateChange } from '../store.js';
-import { preparedOnFirstUse, type SqliteDatabase } from './connection.js';
+import { type SqliteDatabase } from './connection.js';
+import { onFirstUse } from '../../domain/first-use.js';
 
 export const RULE_COLUMNS = `id, label, product_key AS productKey, slot, kind, amount_minor AS amountMinor, percent, direction,
   span_ms AS spanMs, webhook_url AS webhookUrl, created_at AS createdAt, firing, last_value AS lastValue, changed_at AS changedAt`;
@@ -20,24 +21,24 @@ type RuleRow = Omit<WatchRule, 'firing'> & { firing: number };
 const toRule = (row: RuleRow): WatchRule => ({ ...row, firing: row.firing === 1 });
 
 export function createWatchRepo(db: SqliteDatabase) {
-  const insert = preparedOnFirstUse(() =>
+  const insert = onFirstUse(() =>
     db.prepare<unknown[], RuleRow>(
       `INSERT INTO watch_rules (label, product_key, slot, kind, amount_minor, percent, direction, span_ms, webhook_url, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${RULE_COLUMNS}`,
     ),
   );
-  const all = preparedOnFirstUse(() => db.prepare<[], RuleRow>(`SELECT ${RULE_COLUMNS} FROM watch_rules ORDER BY id`));
-  const remove = preparedOnFirstUse(() => db.prepare('DELETE FROM watch_rules WHERE id = ?'));
-  const update = preparedOnFirstUse(() =>
+  const all = onFirstUse(() => db.prepare<[], RuleRow>(`SELECT ${RULE_COLUMNS} FROM watch_rules ORDER BY id`));
+  const remove = onFirstUse(() => db.prepare('DELETE FROM watch_rules WHERE id = ?'));
+  const update = onFirstUse(() =>
     db.prepare('UPDATE watch_rules SET firing = ?, last_value = ?, changed_at = ? WHERE id = ? AND firing = ?'),
   );
-  const insertEvent = preparedOnFirstUse(() =>
+  const insertEvent = onFirstUse(() =>
     db.prepare('INSERT INTO watch_events (id, rule_id, created_at, body, webhook_url, status) VALUES (?, ?, ?, ?, ?, ?)'),
   );
-  const pending = preparedOnFirstUse(() =>
+  const pending = onFirstUse(() =>
     db.prepare<[], StoredWatchEvent>(`SELECT ${EVENT_COLUMNS} FROM watch_events WHERE status = 'pending' ORDER BY created_at, rule_id`),
   );
-  const delivery = preparedOnFirstUse(() =>
+  const delivery = onFirstUse(() =>
     db.prepare(
       `UPDATE watch_events SET attempts = attempts + ?, last_attempt_at = ?, last_error = ?,
          status = CASE WHEN ? IS NULL THEN 'delivered' ELSE status END,
@@ -45,10 +46,10 @@ export function createWatchRepo(db: SqliteDatabase) {
        WHERE id = ? AND status = 'pending'`,
     ),
   );
-  const recent = preparedOnFirstUse(() =>
+  const recent = onFirstUse(() =>
     db.prepare<[number], StoredWatchEvent>(`SELECT ${EVENT_COLUMNS} FROM watch_events ORDER BY created_at DESC, rule_id DESC LIMIT ?`),
   );
-  const recentOf = preparedOnFirstUse(() =>
+  const recentOf = onFirstUse(() =>
     db.prepare<[string, number], StoredWatchEvent>(
       `SELECT ${EVENT_COLUMNS} FROM watch_events WHERE status = ? ORDER BY created_at DESC, rule_id DESC LIMIT ?`,
     ),
