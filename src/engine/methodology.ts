@@ -163,6 +163,11 @@ export const STALE_AFTER_MS = 7 * DAY_MS;
  * and a third of the second kind, whose interval covers the truth less often than it says.
  */
 export const ESTIMATE_MAX_LOG_WIDTH = 0.8;
+/** §9.1 The two limits in the words the views use when they say why a price is withheld. */
+export const NO_PRICE_LIMITS = {
+  staleAge: `${STALE_AFTER_MS / DAY_MS} days`,
+  maxSpread: `${Math.exp(ESTIMATE_MAX_LOG_WIDTH).toFixed(1)}-fold`,
+} as const;
 /** §9.1 `meta.no_price_reason` values of a slot whose estimate was withheld. */
 export const NO_PRICE_REASON = {
   /** The estimate rests on data whose newest observation is older than STALE_AFTER_MS. */

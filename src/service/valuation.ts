@@ -15,6 +15,7 @@ import { toIsoUtc } from '../domain/time.js';
 import type { StoredProduct } from '../store/store.js';
 import { confidenceOf, findSlot } from './history.js';
 import { conditionLabel, isExtraCondition } from '../domain/conditions.js';
+import { NO_PRICE_LIMITS, NO_PRICE_REASON } from '../engine/methodology.js';
 
 export interface ValuedLine {
   line: number;
@@ -150,8 +151,8 @@ export async function valueCollection(
 function unpricedReason(condition: string, absent: boolean, withheld: string | null): string {
   const label = conditionLabel(condition);
   if (withheld !== null) {
-    return withheld === 'stale_estimate'
-      ? `${label} could only be estimated, from data older than 7 days: no price (${withheld})`
+    return withheld === NO_PRICE_REASON.stale
+      ? `${label} could only be estimated, from data older than ${NO_PRICE_LIMITS.staleAge}: no price (${withheld})`
       : `${label} could only be estimated, too uncertainly to publish: no price (${withheld})`;
   }
   return absent

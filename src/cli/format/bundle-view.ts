@@ -11,6 +11,7 @@ import { HOUR_MS, toIsoUtc } from '../../domain/time.js';
 import { variantWords } from './identity.js';
 import { formatUsd } from './money.js';
 import { joinWrapped, palette, wrapLine, type Palette, type Terminal } from './terminal.js';
+import { NO_PRICE_LIMITS, NO_PRICE_REASON } from '../../engine/methodology.js';
 
 /** Before a price that is an estimate (meta.basis), as "about": nobody should read it as measured. */
 export const ESTIMATED_MARK = '~';
@@ -43,9 +44,9 @@ const isWithheld = (slot: Slot) => slot.price_minor === null && slot.meta.no_pri
 
 /** Why an estimate was withheld, in words. */
 function withheldWhy(slot: Slot): string {
-  return slot.meta.no_price_reason === 'stale_estimate'
-    ? 'the estimate would rest on data older than 7 days'
-    : 'the estimate would be too uncertain (its 80 % interval over 2.2-fold)';
+  return slot.meta.no_price_reason === NO_PRICE_REASON.stale
+    ? `the estimate would rest on data older than ${NO_PRICE_LIMITS.staleAge}`
+    : `the estimate would be too uncertain (its 80 % interval over ${NO_PRICE_LIMITS.maxSpread})`;
 }
 
 /** A sealed product (a booster box, a pack, a deck): no grades, one price. */
@@ -158,7 +159,7 @@ function describeSlot(slot: Slot): string {
   if (isWithheld(slot)) {
     const newest = String(slot.meta.newest_observation_at);
     // A date alone is its close (--at), so the day of the newest observation prices with it.
-    const then = slot.meta.no_price_reason === 'stale_estimate' ? `; --at ${newest.slice(0, 10)} prices it as of that day` : '';
+    const then = slot.meta.no_price_reason === NO_PRICE_REASON.stale ? `; --at ${newest.slice(0, 10)} prices it as of that day` : '';
     return `${withheldWhy(slot)} (meta.no_price_reason ${String(slot.meta.no_price_reason)}); newest observation ${newest}${then}`;
   }
   const parts = [`${slot.included_points} point${slot.included_points === 1 ? '' : 's'} used, ${slot.excluded_points} excluded`];
@@ -208,7 +209,8 @@ export function renderBundle(bundle: PricingBundle, terminal: Terminal): string 
   lines.push('');
   const u = bundle.ungraded;
   const sealed = isSealed(bundle);
-  const price = u.price_minor === null ? (isWithheld(u) ? NO_PRICE : (u.error ?? '-')) : paintPrice(cellOf(u, formatUsd), formatUsd(u.price_minor), colour);
+  const cell = cellOf(u, formatUsd);
+  const price = u.price_minor === null ? cell.price : paintPrice(cell, formatUsd(u.price_minor), colour);
   const range = interval(u);
   lines.push(`${sealed ? 'Price (sealed):' : 'Ungraded:'} ${colour.bold(price)}${range ? `  ${range}` : ''}`, `  ${describeSlot(u)}`);
   const sources = u.meta.source_counts as Record<string, number> | undefined;

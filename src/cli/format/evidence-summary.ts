@@ -6,6 +6,7 @@
  */
 import type { EvidenceBody, EvidencePoint, EvidenceStep } from '../../domain/evidence.js';
 import { formatUsd } from './money.js';
+import { NO_PRICE_LIMITS, NO_PRICE_REASON } from '../../engine/methodology.js';
 
 /** Why points were left out, in plain words, by the reason's code (engine/explain.ts). */
 const LEFT_OUT: Record<string, string> = {
@@ -48,9 +49,9 @@ export function summariseEvidence(ev: EvidenceBody): string[] {
   const withheld = step(ev, 'no_price')?.inputs as { no_price_reason?: string } | undefined;
   if (ev.price_minor === null && withheld !== undefined) {
     lines.push(
-      withheld.no_price_reason === 'stale_estimate'
-        ? `${ev.slot}: no price. It could only be estimated, from data older than 7 days (methodology §9.1).`
-        : `${ev.slot}: no price. It could only be estimated, too uncertainly to publish (its interval would span over 2.2-fold; methodology §9.1).`,
+      withheld.no_price_reason === NO_PRICE_REASON.stale
+        ? `${ev.slot}: no price. It could only be estimated, from data older than ${NO_PRICE_LIMITS.staleAge} (methodology §9.1).`
+        : `${ev.slot}: no price. It could only be estimated, too uncertainly to publish (its interval would span over ${NO_PRICE_LIMITS.maxSpread}; methodology §9.1).`,
     );
   } else if (ev.price_minor === null) {
     lines.push(`${ev.slot}: no price. Nothing of this card in 30 days gives one.`);

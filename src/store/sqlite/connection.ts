@@ -166,9 +166,9 @@ export async function openDatabase(path: string, options: OpenOptions = {}): Pro
       }
     }
   }
-  let db: SqliteDatabase | undefined;
   try {
-    db = new Database(path, {
+    // prepared() closes the connection when it fails.
+    const db = new Database(path, {
       timeout: BUSY_TIMEOUT_MS,
       nativeBinding: nativeBinding(),
       readonly: options.readonly === true,
@@ -176,7 +176,6 @@ export async function openDatabase(path: string, options: OpenOptions = {}): Pro
     });
     return await prepared(db, path, options, create);
   } catch (error) {
-    closeQuietly(db);
     if (options.readonly === true && path !== ':memory:' && cannotOpenBeside(error)) {
       const dir = dirname(resolve(path));
       // A read-only directory or mount: SQLite cannot create the -shm a reader of a WAL file needs.
