@@ -301,7 +301,7 @@ export class RecordWriter implements NormalizedRecordSink {
         }
         product.era = stored.era;
       }
-      pending.push({ ...p, product });
+      pending.push({ line: p.line, record: p.record, product });
     }
     this.products = [];
     // A real run's map lives only in this call. One kept on the writer and cleared every chunk
@@ -326,12 +326,7 @@ export class RecordWriter implements NormalizedRecordSink {
         this.counts.duplicates += 1;
         continue;
       } else this.counts.updated += 1;
-      written.set(key, {
-        ...product,
-        tcgplayerId: product.tcgplayerId ?? stored?.tcgplayerId ?? null,
-        printing: product.printing ?? stored?.printing ?? null,
-        language: product.language ?? null,
-      });
+      written.set(key, asWritten(product, stored));
       changed.push(product);
     }
     if (this.options.dryRun) {
@@ -348,13 +343,37 @@ export class RecordWriter implements NormalizedRecordSink {
   /**
    * The product under the key it is stored with: a feed deriving keys from names
    * (RowFormat.keepsProductKeys) keeps the key of the product holding its refsource_id, so a
-   * product renamed upstream keeps the key scripts use.
+   * product renamed upstream keeps the key scripts use. `product` is this record's own (toProduct).
    */
   private keyedProduct(product: Product): Product {
     if (!this.keepStoredKeys || product.refsourceId === null) return product;
     const owner = this.writer.products.findByRefsourceId(product.refsourceId)?.productKey;
-    return owner === undefined || owner === product.productKey ? product : { ...product, productKey: owner };
+    if (owner !== undefined) product.productKey = owner;
+    return product;
   }
+}
+
+/**
+ * The product as the store has it once `product` is written over `stored`. Spelled out field by
+ * field: V8 promoted objects built as `{ ...product, more }` to its old generation, and with them
+ * every record they referenced, so memory grew with the catalog until a full collection
+ * (bench/findings.md, 6b). No object on this path is built that way.
+ */
+function asWritten(product: Product, stored: Product | undefined): Product {
+  return {
+    productKey: product.productKey,
+    refsourceId: product.refsourceId,
+    productName: product.productName,
+    subtitle: product.subtitle,
+    setName: product.setName,
+    imageUrl: product.imageUrl,
+    productType: product.productType,
+    era: product.era,
+    releaseDate: product.releaseDate,
+    tcgplayerId: product.tcgplayerId ?? stored?.tcgplayerId ?? null,
+    printing: product.printing ?? stored?.printing ?? null,
+    language: product.language ?? null,
+  };
 }
 
 const UNKNOWN_ERA =

@@ -27,12 +27,13 @@ export const BUSY_TIMEOUT_MS = 5_000;
 export const READ_CACHE_KIB = 64 * 1024;
 
 /**
- * The page cache while an ingest writes catalog products (from ObservationWriter.begin until
- * a commit of observations). Products and their search index are appended, so a few pages are
- * written at a time; a larger cache only kept pages already written and filled as the database
+ * The page cache of an ingest's connection until its first observation, and while it writes
+ * catalog products: 2 MiB, about SQLite's default (2,000 KiB). Products and their search index
+ * are appended, so a few pages are written at a time, and each record's lookups read a few
+ * index pages once; a larger cache only kept pages already used and filled as the database
  * outgrew it, so a catalog ingest's memory grew with the catalog (bench/findings.md, 6b).
  */
-export const CATALOG_CACHE_KIB = 8 * 1024;
+export const CATALOG_CACHE_KIB = 2 * 1024;
 
 /** Sets the connection's page cache to `kib` KiB (a negative cache_size counts KiB, not pages). */
 export function setPageCache(db: SqliteDatabase, kib: number): void {

@@ -104,6 +104,10 @@ export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) 
       setPageCache(db, kib);
       cacheKib = kib;
     };
+    // A catalog's lookups and writes take the small cache from the start: a re-run whose
+    // products are all stored writes nothing, and its lookups filled the read cache as the
+    // catalog grew. The first observation of a transaction takes the read cache back.
+    useCache(CATALOG_CACHE_KIB);
     // Observations inserted in the open transaction: the commit gives them the read cache back
     // (switching at most once a commit, however a source mixes products and observations).
     let observed = false;
@@ -120,7 +124,10 @@ export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) 
         start();
       },
       insert(productId, condition, observedAt, priceMinor, source, grader, grade, externalId, salesVolume, matchedBy) {
-        if (!open) start();
+        if (!open) {
+          useCache(READ_CACHE_KIB);
+          start();
+        }
         observed = true;
         if (statements.insert.run(productId, condition, observedAt, priceMinor, source, grader, grade, externalId, salesVolume ?? null, matchedBy ?? null).changes === 0) return false;
         const agg = perProduct.get(productId);
