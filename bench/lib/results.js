@@ -68,7 +68,7 @@ export function writeResults(machine, fresh) {
     }
   }
   const names = new Set(fresh.map((r) => r.name));
-  const order = ['ingest', 'pricing', 'api', 'cli-start', 'catalog', 'memory', 'history', 'export', 'postgres', 'dbsize'];
+  const order = ['ingest', 'pricing', 'api', 'load', 'cli-start', 'catalog', 'memory', 'catalog-memory', 'history', 'export', 'postgres', 'dbsize'];
   const benchmarks = [...previous.filter((r) => !names.has(r.name)), ...fresh].sort(
     (a, b) => order.indexOf(a.name) - order.indexOf(b.name),
   );

@@ -4,7 +4,6 @@
  * per source on stdout as it ends (a failed source's error also on stderr).
  * A progress bar is drawn on stderr only when stderr is a terminal.
  */
-import { setFlagsFromString } from 'node:v8';
 import type { IngestResult } from '../../ingest/pipeline.js';
 import { tcgcsvGroupsSource } from '../../ingest/read/tcgcsv-groups-source.js';
 import { createProgressBar } from '../format/ingest-progress.js';
@@ -16,6 +15,7 @@ import { EXIT, exitCodeFor, UsageError, worseExit } from '../exit-codes.js';
 import { reportError } from '../report-error.js';
 import { withService } from '../service.js';
 import { inert } from '../format/inert.js';
+import { capYoungGeneration, keepIngestObjectsYoung } from '../ingest-heap.js';
 
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
   const sources = args[0] as string[];
@@ -85,7 +85,10 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
           signal: interrupt.signal,
           clock,
           stdin: ctx.stdin,
-          onProgress: progress ? (p) => progress.update(p) : undefined,
+          onProgress: (p) => {
+            capYoungGeneration();
+            progress?.update(p);
+          },
           onResult: report,
         }),
       { create: true, lockWait },
@@ -99,20 +102,6 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
-
-/**
- * Turns off V8's allocation-site pretenuring for this process. A chunk of catalog records is
- * alive at some young-generation collections; in some runs V8 then took an allocation site on
- * the records' path for a long-lived one and made its later objects in the old generation,
- * where the dead ones kept the records they pointed to alive until a full collection, so
- * memory grew with the catalog (bench/findings.md, 6b). An ingest makes no long-lived objects
- * for pretenuring to speed up. V8 reads the flag at each collection, so setting it after
- * start-up takes effect; the build's code cache is made in a process that never ingests
- * (scripts/warm-code-cache.js), so it keeps the flags a start checks it against.
- */
-function keepIngestObjectsYoung(): void {
-  setFlagsFromString('--no-allocation-site-pretenuring');
-}
 
 /** What a terminal is told while another writer holds the database: named without a URL's password. */
 export function lockWaitLine(location: string, lockWaitS: number): string {
