@@ -33,7 +33,10 @@ export const DEFAULT_BATCH_SIZE = 200_000;
 /** A slow source (a pipe, a URL) still commits what it delivered about this often. */
 const COMMIT_INTERVAL_MS = 1_000;
 
-/** What `onProgress` hears between chunks (the CLI draws it, cli/format/ingest-progress.ts, and caps V8's young generation there, cli/ingest-heap.ts). */
+/**
+ * What `onProgress` hears between chunks (the CLI draws it, cli/format/ingest-progress.ts, and
+ * caps V8's young generation there, cli/ingest-heap.ts).
+ */
 export interface IngestProgress {
   source: string;
   records: number;
