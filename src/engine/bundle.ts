@@ -4,7 +4,7 @@
  * The developer_* keys of grades 7-9 are filled here because they need the column's prices.
  */
 import { GRADERS, MATRIX_GRADES, UNGRADED, conditionKey, type Grader, type MatrixGradeKey } from '../domain/conditions.js';
-import type { BundleMetadata, GradedSlot, PricingBundle, PricingParams, Slot } from '../domain/bundle.js';
+import type { BundleMetadata, GradedSlot, PricingBundle, PricingParams } from '../domain/bundle.js';
 import { InvalidParameterError } from '../domain/errors.js';
 import type { Product } from '../domain/product.js';
 import type { PricePoint } from '../domain/observation.js';
@@ -16,7 +16,7 @@ import { estimateCondition, estimateContext, sourceCounts, type Estimate } from 
 import { requestedWindowStart } from './points-request.js';
 import { computeExtraGrades } from './extra-grades.js';
 import { buildSeries, seriesAt, type PointTimeline, type SeriesSet } from './series.js';
-import { emptySlot, gradedSlot, memoIso, noPriceReason, pricedSlot, roundCents, withheldSlot, type NoPriceReason, type SlotContext } from './slot.js';
+import { cellSlot, gradedSlot, memoIso, noPriceReason, roundCents, type NoPriceReason, type SlotContext } from './slot.js';
 
 export interface ComputeBundleInput {
   product: Product;
@@ -110,6 +110,8 @@ function lowerGradeMeta(cell: CellPrice, price: number, gem10Price: number | nul
 
 /** One grader's grades 7-10 after the clamp of §6.4 (unrounded cents; null where unpriced). */
 export interface ClampedColumn {
+  /** The column's condition indexes (conditions.ts conditionIndex), grades 7-10. */
+  conditions: number[];
   price: (number | null)[];
   /** The unclamped price where the clamp lowered a grade, else null. */
   clampedFrom: (number | null)[];
@@ -135,27 +137,19 @@ export function clampColumn(evidence: BundleEvidence, grader: Grader): ClampedCo
     }
     ceiling = price[i]!;
   }
-  return { price, clampedFrom };
+  return { conditions, price, clampedFrom };
 }
 
 function graderColumn(evidence: BundleEvidence, grader: Grader, product: Product, ctx: SlotContext): Record<MatrixGradeKey, GradedSlot> {
-  const grades = MATRIX_GRADES;
-  const conditions = grades.map((g) => conditionIndex(conditionKey(grader, g)));
-  const { price, clampedFrom } = clampColumn(evidence, grader);
+  const { conditions, price, clampedFrom } = clampColumn(evidence, grader);
   const gem10Price = price[3] == null ? null : roundCents(price[3]);
   const column = {} as Record<MatrixGradeKey, GradedSlot>;
-  grades.forEach((grade, i) => {
-    const key = conditionKey(grader, grade);
+  MATRIX_GRADES.forEach((grade, i) => {
     const cell = evidence.cells[conditions[i]!]!;
-    const withheld = evidence.withheld[conditions[i]!]!;
-    const p = price[i];
-    let slot: Slot;
-    if (withheld !== null) slot = withheldSlot(key, cell, withheld, ctx, {});
-    else if (p === null || p === undefined) slot = emptySlot(key, ctx, {});
-    else {
-      const meta = grade === 10 || evidence.sealed ? {} : lowerGradeMeta(cell, roundCents(p), gem10Price, product.era, clampedFrom[i]!);
-      slot = pricedSlot(key, cell, p, ctx, meta);
-    }
+    // A withheld estimate has no price in the clamped column.
+    const p = price[i] ?? null;
+    const meta = p === null || grade === 10 || evidence.sealed ? {} : lowerGradeMeta(cell, roundCents(p), gem10Price, product.era, clampedFrom[i]!);
+    const slot = cellSlot(conditionKey(grader, grade), cell, evidence.withheld[conditions[i]!]!, p, ctx, meta);
     column[String(grade) as MatrixGradeKey] = gradedSlot(slot, grader, grade);
   });
   return column;
@@ -199,15 +193,11 @@ export function slotContext(params: PricingParams, evidence: BundleEvidence): Sl
 export function bundleFromEvidence(input: ComputeBundleInput, evidence: BundleEvidence): PricingBundle {
   const { product, params, id } = input;
   const ctx = slotContext(params, evidence);
-  const u = evidence.cells[conditionIndex(UNGRADED)]!;
-  const withheld = evidence.withheld[conditionIndex(UNGRADED)]!;
+  const ungradedIndex = conditionIndex(UNGRADED);
+  const u = evidence.cells[ungradedIndex]!;
+  const withheld = evidence.withheld[ungradedIndex]!;
   const ungradedMeta = { source_counts: sourceCounts(u.ownWeight > 0 && withheld === null ? u.own : null, evidence.series.sources) };
-  const ungraded: Slot =
-    u.estimate === null
-      ? emptySlot(UNGRADED, ctx, ungradedMeta)
-      : withheld !== null
-        ? withheldSlot(UNGRADED, u, withheld, ctx, ungradedMeta)
-        : pricedSlot(UNGRADED, u, Math.exp(u.estimate.mean), ctx, ungradedMeta);
+  const ungraded = cellSlot(UNGRADED, u, withheld, u.estimate === null ? null : Math.exp(u.estimate.mean), ctx, ungradedMeta);
   const graded = {} as Record<Grader, Record<MatrixGradeKey, GradedSlot>>;
   for (const grader of GRADERS) graded[grader] = graderColumn(evidence, grader, product, ctx);
   const bundle: PricingBundle = {

@@ -38,7 +38,7 @@ import {
 import { isIncluded } from './robust-filter.js';
 import { extraEvidence, extraGradeSlots } from './extra-grades.js';
 import { lowerBound, type Series } from './series.js';
-import { halfWidth, roundCents, shownTier, type NoPriceReason, type SlotContext } from './slot.js';
+import { estimateLogWidth, roundCents, type NoPriceReason, type SlotContext } from './slot.js';
 
 /** GitHub anchors of the sections of docs/methodology.md a step can name. */
 const SECTIONS: Readonly<Record<string, string>> = {
@@ -494,7 +494,7 @@ function intervalStep(slot: Slot, mean: number, variance: number): EvidenceStep 
 /** §9.1: an estimate too stale or too uncertain to publish. */
 function noPriceStep(reason: NoPriceReason, cell: CellPrice, lastKnown: boolean, asOf: number): EvidenceStep {
   const e = cell.estimate!;
-  const width = 2 * halfWidth(e.variance, shownTier(cell, lastKnown));
+  const width = estimateLogWidth(cell, lastKnown);
   const text =
     reason === NO_PRICE_REASON.stale
       ? `The price would be an estimate resting on data whose newest observation is ${hours(asOf - e.newestAt)} old, beyond the stale age of ${hours(STALE_AFTER_MS)}: no price (no_price_reason ${reason}).`

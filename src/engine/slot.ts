@@ -4,10 +4,9 @@
  * 80 % interval (§9) and the age of its data (§10).
  */
 import type { Grader, MatrixGrade } from '../domain/conditions.js';
-import type { GradedSlot, Slot } from '../domain/bundle.js';
+import type { GradedSlot, Slot, SlotMeta } from '../domain/bundle.js';
 import { HOUR_MS, toIsoUtc } from '../domain/time.js';
 import { basisOf, type CellPrice } from './card-model.js';
-import type { SlotMeta } from '../domain/bundle.js';
 import {
   CONFIDENCE_LEVEL,
   CONFIDENCE_Z,
@@ -54,7 +53,7 @@ export function roundCents(value: number): number {
 }
 
 /** A slot for a cell the product has no observation for: null price, `no_observations`. */
-export function emptySlot(conditionKey: string, ctx: SlotContext, meta: Record<string, unknown>): Slot {
+function emptySlot(conditionKey: string, ctx: SlotContext, meta: Record<string, unknown>): Slot {
   return {
     price_minor: null,
     currency: 'USD',
@@ -79,6 +78,16 @@ export function halfWidth(variance: number, tier: string | null): number {
   return CONFIDENCE_Z * Math.sqrt(variance) * WIDTH_FACTOR[(tier ?? 'own') as keyof typeof WIDTH_FACTOR];
 }
 
+/** Data newest at `newestAt` is stale as of `asOf` (§10): older than the stale age. */
+export function isStale(newestAt: number, asOf: number): boolean {
+  return asOf - newestAt > STALE_AFTER_MS;
+}
+
+/** The full width, in ln units, of the 80 % interval of a cell's estimate (§9, §9.1). */
+export function estimateLogWidth(cell: CellPrice, lastKnown: boolean): number {
+  return 2 * halfWidth(cell.estimate!.variance, shownTier(cell, lastKnown));
+}
+
 /**
  * Why a cell's price is not published (§9.1), or null when it is: an estimate (basis
  * `estimated`) resting on data older than the stale age, or whose interval would span more
@@ -87,8 +96,8 @@ export function halfWidth(variance: number, tier: string | null): number {
 export function noPriceReason(cell: CellPrice, asOf: number, lastKnown: boolean): NoPriceReason | null {
   const e = cell.estimate;
   if (e === null || basisOf(cell).basis === 'own') return null;
-  if (asOf - e.newestAt > STALE_AFTER_MS) return NO_PRICE_REASON.stale;
-  if (2 * halfWidth(e.variance, shownTier(cell, lastKnown)) > ESTIMATE_MAX_LOG_WIDTH) return NO_PRICE_REASON.wide;
+  if (isStale(e.newestAt, asOf)) return NO_PRICE_REASON.stale;
+  if (estimateLogWidth(cell, lastKnown) > ESTIMATE_MAX_LOG_WIDTH) return NO_PRICE_REASON.wide;
   return null;
 }
 
@@ -97,10 +106,23 @@ export function noPriceReason(cell: CellPrice, asOf: number, lastKnown: boolean)
  * observations that support a price), and in `meta` the reason and the newest observation the
  * estimate would have rested on.
  */
-export function withheldSlot(conditionKey: string, cell: CellPrice, reason: NoPriceReason, ctx: SlotContext, meta: Record<string, unknown>): Slot {
+function withheldSlot(conditionKey: string, cell: CellPrice, reason: NoPriceReason, ctx: SlotContext, meta: Record<string, unknown>): Slot {
   meta.no_price_reason = reason;
   meta.newest_observation_at = ctx.iso(cell.estimate!.newestAt);
   return emptySlot(conditionKey, ctx, meta);
+}
+
+/** A cell's slot: withheld (§9.1), without a price, or priced at `price` (unrounded cents, after the clamp). */
+export function cellSlot(
+  conditionKey: string,
+  cell: CellPrice,
+  withheld: NoPriceReason | null,
+  price: number | null,
+  ctx: SlotContext,
+  meta: Record<string, unknown>,
+): Slot {
+  if (withheld !== null) return withheldSlot(conditionKey, cell, withheld, ctx, meta);
+  return price === null ? emptySlot(conditionKey, ctx, meta) : pricedSlot(conditionKey, cell, price, ctx, meta);
 }
 
 /** The 80 % interval around a ln price with the given variance, widened per tier (§9). */
@@ -129,7 +151,7 @@ export function pricedSlot(conditionKey: string, cell: CellPrice, price: number,
   if (ctx.lastKnown || own?.old) meta.oracle_last_known_age_hours = Math.floor((ctx.asOf - (own?.old ? own.newestAt : e.newestAt)) / HOUR_MS);
   meta.confidence = confidence(e.mean, e.variance, tier, cents);
   meta.newest_observation_at = ctx.iso(e.newestAt);
-  meta.stale = ctx.asOf - e.newestAt > STALE_AFTER_MS;
+  meta.stale = isStale(e.newestAt, ctx.asOf);
   const { basis, reason } = basisOf(cell);
   meta.basis = basis;
   if (reason !== null) meta.basis_reason = reason;
