@@ -12,6 +12,7 @@
  * arrival: a key that sends its whole allowance of histories at once delays another key's
  * history by the one running, not by all of its own.
  */
+import type { ReadPause } from '../store/store.js';
 
 /**
  * Longest the event loop runs one piece of work without answering anything else: a tenth of
@@ -20,8 +21,11 @@
  */
 export const SLICE_MS = 10;
 
-/** Called between two steps of the work: resolves at once, or after giving the loop a turn once SLICE_MS has passed. */
-export type Pause = () => Promise<void>;
+/**
+ * Called between two steps of the work: resolves at once, or after giving the loop a turn once
+ * SLICE_MS has passed. The store's ReadPause, which a series read awaits between statements.
+ */
+export type Pause = ReadPause;
 
 /** The owner of work that names none (the CLI's, the watch loop's): one owner among the others. */
 export const NO_OWNER = '';

@@ -40,7 +40,7 @@ export interface PointCacheLimits {
  * change than the bundles of one version save; 500,000 points bound the memory over all
  * products (bench/findings.md section 12a: what a read and a point cost).
  */
-export const POINT_CACHE_DEFAULTS: PointCacheLimits = { maxPointsPerProduct: 10_000, maxPoints: 500_000 };
+const POINT_CACHE_DEFAULTS: PointCacheLimits = { maxPointsPerProduct: 10_000, maxPoints: 500_000 };
 
 /**
  * How far before its first read's lookback a product's tail starts: requests for a moment a

@@ -91,12 +91,7 @@ function bundleRead(parts: readonly { range: string; limit: number }[], matchedB
     ${when(1, 'observed_at')}, ${when(1, 'price_minor')}, ${when(1, 'source', ` ${C}`)}, ${when(1, 'external_id', ` ${C}`)}`;
 }
 
-interface PointRow {
-  condition: string;
-  source: string;
-  observed_at: number;
-  price_minor: number;
-  sales_volume: number | null;
+interface PointRow extends CachedPointRow {
   /** Only when read (PointReadOptions.matchedBy). */
   matched_by?: string | null;
 }

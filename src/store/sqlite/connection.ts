@@ -85,24 +85,18 @@ function unavailable(path: string, reason: string, hint = '', cause?: unknown, r
 /** The mode of a database oracle creates; SQLite gives its -wal and -shm the same (the umask may take more away). */
 const NEW_DATABASE_MODE = 0o600;
 
-/** Why this process may not write `path` (an errno code: EACCES, EROFS on a read-only mount), or null. */
-const writeDenied = (path: string): string | null => {
+/** Why this process may not access `path` in `mode` (an errno code: EACCES, EROFS on a read-only mount), or null. */
+function accessDenied(path: string, mode: number): string | null {
   try {
-    accessSync(path, constants.W_OK);
+    accessSync(path, mode);
     return null;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code ?? 'EACCES';
   }
-};
+}
 
-const unreadable = (path: string): boolean => {
-  try {
-    accessSync(path, constants.R_OK);
-    return false;
-  } catch {
-    return true;
-  }
-};
+const writeDenied = (path: string): string | null => accessDenied(path, constants.W_OK);
+const unreadable = (path: string): boolean => accessDenied(path, constants.R_OK) !== null;
 
 const READERS_WORK = 'commands that only read work on it as it is';
 
