@@ -12,10 +12,15 @@ import type { CommandContext } from './context.js';
  */
 export async function withService<T>(ctx: CommandContext, fn: (service: Oracle) => Promise<T>, options: OpenOptions = {}): Promise<T> {
   const open = ctx.openStore ?? openStore;
-  const service = createOracle({ store: await open(ctx.dbPath, { notice: (message) => ctx.stderr.write(`note: ${message}\n`), ...options }) });
+  const service = createOracle({ store: await open(ctx.dbPath, { notice: noteTo(ctx), ...options }) });
   try {
     return await fn(service);
   } finally {
     await service.close();
   }
+}
+
+/** What a store says of how it reads the database, as a `note:` line on the command's stderr. */
+export function noteTo(ctx: CommandContext): (message: string) => void {
+  return (message) => ctx.stderr.write(`note: ${message}\n`);
 }

@@ -132,11 +132,16 @@ export function historyOf(productKey: string, request: HistoryRequest, bundles: 
   });
   const newest = bundles.at(-1)!;
   return {
-    body: { product_key: productKey, slots: [...request.slots], every: request.every, points },
+    body: { ...bodyHead(productKey, request), points },
     summary,
     metadata: newest.metadata,
     latest: Object.fromEntries(request.slots.map((key) => [key, confidenceOf(slotOf(newest, key))])),
   };
+}
+
+/** A history body's keys before its points, in the body's order. */
+function bodyHead(productKey: string, request: HistoryRequest) {
+  return { product_key: productKey, slots: [...request.slots], every: request.every };
 }
 
 /** Characters of JSON text gathered before they are encoded as a chunk of the body. */
@@ -157,8 +162,8 @@ export interface HistoryJson {
 export function historyJson(productKey: string, request: HistoryRequest): HistoryJson {
   const pointOf = pointMaker(request.slots);
   const chunks: Buffer[] = [];
-  // The keys in the order of historyOf's body.
-  let text = `{"product_key":${JSON.stringify(productKey)},"slots":${JSON.stringify(request.slots)},"every":${JSON.stringify(request.every)},"points":[`;
+  // historyOf's body up to the opening of its points.
+  let text = `${JSON.stringify({ ...bodyHead(productKey, request), points: [] }).slice(0, -2)}`;
   let added = 0;
   return {
     add(bundle) {

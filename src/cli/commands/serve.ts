@@ -10,13 +10,13 @@ import { createOracle, type Oracle } from '../../service/oracle.js';
 import { createOfflineResolver, createUnconfiguredResolver, type RefsourceResolver } from '../../service/refsource-resolver.js';
 import { createUpstreamResolver } from '../../service/upstream-resolver.js';
 import { startWatchLoop, type WatchLoop } from '../../service/watch-loop.js';
-import { openStore } from '../../store/open-store.js';
 import { createWatchedStore } from '../../store/watched-store.js';
 import { createRefsourceClient } from '../../upstream/refsource-client.js';
 import { optionsOf, serveOptionValues } from '../command-options.js';
 import type { CommandContext } from '../context.js';
 import { serveConfig, type ServeConfig } from '../serve-config.js';
 import { startupLines } from '../serve-startup.js';
+import { noteTo, withService } from '../service.js';
 
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
   const config = serveConfig(optionsOf(ctx, serveOptionValues));
@@ -26,7 +26,7 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
     process.once('SIGINT', resolve);
   });
   // The store reopens by itself (a replaced or restored file, a database server back up).
-  const store = createWatchedStore(ctx.dbPath, { deadlines: config.deadlines, notice: (message) => ctx.stderr.write(`note: ${message}\n`) });
+  const store = createWatchedStore(ctx.dbPath, { deadlines: config.deadlines, notice: noteTo(ctx) });
   const oracle = createOracle({ store, resolver: resolverFor(config), envKeys: config.apiKeys });
   const rateLimiter = config.redisUrl ? await sharedRateLimiter(config.redisUrl, config, ctx) : undefined;
   const bundles = createBundleCache();
@@ -64,21 +64,15 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
  */
 function watchRules(oracle: Oracle, config: ServeConfig, ctx: CommandContext): WatchLoop {
   const secret = ctx.env.ORACLE_WEBHOOK_SECRET || undefined;
-  const open = ctx.openStore ?? openStore;
   ctx.stderr.write(`watch: checking watch rules when the data changes${config.webhook ? `, events to ${new URL(config.webhook).origin}` : ''}\n`);
   return startWatchLoop({
     dataVersion: () => oracle.dataVersion(),
     log: (line) => ctx.stderr.write(line),
     async check() {
-      const service = createOracle({ store: await open(ctx.dbPath, { write: true }) });
-      try {
-        const now = Date.now();
-        const report = await service.checkWatches({ at: now, now, webhook: config.webhook, delivery: { secret } });
-        for (const event of report.fired) ctx.stderr.write(`watch: ${event.text} (${event.id})\n`);
-        for (const d of report.deliveries) if (!d.delivered) ctx.stderr.write(`watch: ${d.event_id} not delivered to ${d.receiver}: ${d.error}\n`);
-      } finally {
-        await service.close();
-      }
+      const now = Date.now();
+      const report = await withService(ctx, (service) => service.checkWatches({ at: now, now, webhook: config.webhook, delivery: { secret } }), { write: true });
+      for (const event of report.fired) ctx.stderr.write(`watch: ${event.text} (${event.id})\n`);
+      for (const d of report.deliveries) if (!d.delivered) ctx.stderr.write(`watch: ${d.event_id} not delivered to ${d.receiver}: ${d.error}\n`);
     },
   });
 }

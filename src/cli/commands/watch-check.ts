@@ -15,9 +15,9 @@ import { withService } from '../service.js';
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
   const o = optionsOf(ctx, watchCheckOptions);
   const secret = ctx.env.ORACLE_WEBHOOK_SECRET || undefined;
-  const report = await withService(ctx, (service) => service.checkWatches({ at: o.at, now: ctx.now, webhook: o.webhook, delivery: { secret }, preview: o.at < ctx.now }), {
-    write: o.at >= ctx.now,
-  });
+  // A check as of the past previews what would fire and writes nothing.
+  const preview = o.at < ctx.now;
+  const report = await withService(ctx, (service) => service.checkWatches({ at: o.at, now: ctx.now, webhook: o.webhook, delivery: { secret }, preview }), { write: !preview });
   if (o.json) {
     ctx.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } else {

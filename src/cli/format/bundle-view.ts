@@ -5,7 +5,7 @@
  * methodology. A sealed product has no grades: only its price. The matrix takes the widest of
  * its layouts that fits the terminal (matrixLayouts); prose lines wrap (terminal.ts).
  */
-import type { PricingBundle, Slot } from '../../domain/bundle.js';
+import type { GradedSlot, PricingBundle, Slot } from '../../domain/bundle.js';
 import { GRADERS, MATRIX_GRADES, POOLED_GRADER } from '../../domain/conditions.js';
 import { HOUR_MS, toIsoUtc } from '../../domain/time.js';
 import { variantWords } from './identity.js';
@@ -39,7 +39,7 @@ export function isEstimated(slot: Slot): boolean {
 const isStale = (slot: Slot) => slot.meta.stale === true;
 
 /** In place of the price of a slot whose estimate was withheld (meta.no_price_reason, methodology §9.1). */
-export const NO_PRICE = 'no price';
+const NO_PRICE = 'no price';
 const isWithheld = (slot: Slot) => slot.price_minor === null && slot.meta.no_price_reason !== undefined;
 
 /** Why an estimate was withheld, in words. */
@@ -138,9 +138,14 @@ function matrix(bundle: PricingBundle, terminal: Terminal): { lines: string[]; l
   return { lines: drawMatrix(bundle, layout, terminal.colour), layout };
 }
 
+/** The sixteen cells of the matrix, grader by grader. */
+function gradedSlots(bundle: PricingBundle): GradedSlot[] {
+  return GRADERS.flatMap((g) => Object.values(bundle.graded[g]));
+}
+
 /** What the matrix's notation means: only the marks it shows. */
 function legend(bundle: PricingBundle, layout: Layout): string {
-  const cells = [...GRADERS.flatMap((g) => Object.values(bundle.graded[g])), ...extraSlots(bundle)];
+  const cells = [...gradedSlots(bundle), ...extraSlots(bundle)];
   const parts = layout.detail ? ['±% half the 80 % interval', '(n) points of its own'] : ['whole dollars; --wide for cents and intervals'];
   if (cells.some((s) => s.price_minor !== null && isEstimated(s))) parts.push(`${ESTIMATED_MARK} an estimate: rests on the card's other cells more than on its own sales (meta.basis)`);
   if (cells.some(isStale)) parts.push(`${STALE_MARK} stale: newest observation older than 7 days`);
@@ -219,7 +224,7 @@ export function renderBundle(bundle: PricingBundle, terminal: Terminal): string 
   }
   lines.push('');
   if (!sealed) {
-    const graded = GRADERS.flatMap((g) => Object.values(bundle.graded[g]));
+    const graded = gradedSlots(bundle);
     if (graded.every((s) => s.price_minor === null)) {
       // Sixteen cells saying the same thing read as a table of results: one line says it.
       lines.push(`Graded: ${NO_PRICE} in any grade (explain --slot psa10 says why)`, '');
