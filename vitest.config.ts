@@ -79,7 +79,10 @@ export default defineConfig({
     reporters: ['default', './test/summary-reporter.ts'],
     projects: [
       { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
-      { extends: true, test: { name: 'postgres', include: ON_POSTGRES, env: { ORACLE_TEST_STORE: 'postgres' } } },
+      {
+        extends: true,
+        test: { name: 'postgres', include: ON_POSTGRES, env: { ORACLE_TEST_STORE: 'postgres' } },
+      },
     ],
   },
 });

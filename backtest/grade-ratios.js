@@ -27,8 +27,26 @@ const OFF_FORMULA = 0.02;
 
 /** Column names of the conditions, per file layout. */
 const LAYOUTS = [
-  { ungraded: 'loose-price', psa7: 'cib-price', psa8: 'new-price', psa9: 'graded-price', psa10: 'manual-only-price', bgs10: 'bgs-10-price', cgc10: 'condition-17-price', sgc10: 'condition-18-price' },
-  { ungraded: 'ungraded', psa7: 'psa_7', psa8: 'psa_8', psa9: 'psa_9', psa10: 'psa_10', bgs10: 'bgs_10', cgc10: 'cgc_10', sgc10: 'sgc_10' },
+  {
+    ungraded: 'loose-price',
+    psa7: 'cib-price',
+    psa8: 'new-price',
+    psa9: 'graded-price',
+    psa10: 'manual-only-price',
+    bgs10: 'bgs-10-price',
+    cgc10: 'condition-17-price',
+    sgc10: 'condition-18-price',
+  },
+  {
+    ungraded: 'ungraded',
+    psa7: 'psa_7',
+    psa8: 'psa_8',
+    psa9: 'psa_9',
+    psa10: 'psa_10',
+    bgs10: 'bgs_10',
+    cgc10: 'cgc_10',
+    sgc10: 'sgc_10',
+  },
   { ungraded: 'raw_price_usd', psa9: 'psa9_price_usd', psa10: 'psa10_price_usd' },
 ];
 /** @typedef {'ungraded' | 'psa7' | 'psa8' | 'psa9' | 'psa10' | 'bgs10' | 'cgc10' | 'sgc10'} Condition */
@@ -96,7 +114,9 @@ function report(source, rows) {
     }
     if (values.length < 5) continue;
     const q = quantiles(values);
-    console.log(`| ${label} | ${source}${offFormula ? ', off the fixed multiple' : ''} | ${q.n} | ${fmt(q.p10)} | ${fmt(q.p50)} | ${fmt(q.p90)} | ${q.spread.toFixed(1)} |`);
+    console.log(
+      `| ${label} | ${source}${offFormula ? ', off the fixed multiple' : ''} | ${q.n} | ${fmt(q.p10)} | ${fmt(q.p50)} | ${fmt(q.p90)} | ${q.spread.toFixed(1)} |`,
+    );
   }
 }
 
@@ -112,18 +132,27 @@ console.log('| ratio, per card | source | cards | P10 | median | P90 | P90 / P10
 console.log('|---|---|---|---|---|---|---|');
 const minVolume = Number(values['min-volume']);
 for (const path of values.guide) {
-  const rows = readCsv(path).filter((r) => !('sales-volume' in r) || Number(r['sales-volume'] || 0) >= minVolume);
+  const rows = readCsv(path).filter(
+    (r) => !('sales-volume' in r) || Number(r['sales-volume'] || 0) >= minVolume,
+  );
   report(`${path}${minVolume > 0 ? `, sales-volume >= ${minVolume}` : ''}`, rows);
 }
 const minSales = Number(values['min-sales']);
 for (const path of values['sold-medians']) {
-  const rows = readCsv(path).filter((r) => Number(r.psa9_sample_count) >= minSales && Number(r.psa10_sample_count) >= minSales);
+  const rows = readCsv(path).filter(
+    (r) => Number(r.psa9_sample_count) >= minSales && Number(r.psa10_sample_count) >= minSales,
+  );
   report(`${path}${minSales > 0 ? `, >= ${minSales} sales each` : ''}`, rows);
 }
 // The simulated market's cards, as the backtest draws them.
 for (const era of ['modern', 'vintage']) {
-  const plans = planProducts('1', 'full', null).filter((p) => p.productType === 'single_card' && p.era === era);
-  const ratio = (/** @type {number} */ a, /** @type {number} */ b) => plans.map((p) => Math.exp(/** @type {number} */ (p.logMultiple[a]) - /** @type {number} */ (p.logMultiple[b])));
+  const plans = planProducts('1', 'full', null).filter(
+    (p) => p.productType === 'single_card' && p.era === era,
+  );
+  const ratio = (/** @type {number} */ a, /** @type {number} */ b) =>
+    plans.map((p) =>
+      Math.exp(/** @type {number} */ (p.logMultiple[a]) - /** @type {number} */ (p.logMultiple[b])),
+    );
   const psa10 = cellIndex(0, 3);
   /** @type {[string, number[]][]} */
   const simulated = [
@@ -136,6 +165,8 @@ for (const era of ['modern', 'vintage']) {
   ];
   for (const [label, v] of simulated) {
     const q = quantiles(v);
-    console.log(`| ${label} | simulator, ${era} (seed 1, full) | ${q.n} | ${fmt(q.p10)} | ${fmt(q.p50)} | ${fmt(q.p90)} | ${q.spread.toFixed(1)} |`);
+    console.log(
+      `| ${label} | simulator, ${era} (seed 1, full) | ${q.n} | ${fmt(q.p10)} | ${fmt(q.p50)} | ${fmt(q.p90)} | ${q.spread.toFixed(1)} |`,
+    );
   }
 }

@@ -65,15 +65,19 @@ if (values.help) {
   console.log(USAGE);
   process.exit(0);
 }
-if (values.scale !== 'small' && values.scale !== 'full') usage(`unknown scale ${JSON.stringify(values.scale)}`);
+if (values.scale !== 'small' && values.scale !== 'full')
+  usage(`unknown scale ${JSON.stringify(values.scale)}`);
 const unknown = (values.scenario?.split(',') ?? []).filter((name) => scenarioByName(name) === null);
 if (unknown.length > 0) usage(`unknown scenario ${unknown.map((name) => JSON.stringify(name)).join(', ')}`);
 if (!/^\d+$/.test(values.seed)) usage(`--seed must be a whole number (got ${JSON.stringify(values.seed)})`);
-if (values['keep-db'] !== undefined && existsSync(values['keep-db'])) usage(`--keep-db ${values['keep-db']} exists: name a new directory`);
-if (!existsSync(join(ROOT, 'build', 'service', 'pricing.js'))) usage('build/ is missing: run `npm run build` first (`npm run backtest` does)');
+if (values['keep-db'] !== undefined && existsSync(values['keep-db']))
+  usage(`--keep-db ${values['keep-db']} exists: name a new directory`);
+if (!existsSync(join(ROOT, 'build', 'service', 'pricing.js')))
+  usage('build/ is missing: run `npm run build` first (`npm run backtest` does)');
 
 const started = performance.now();
-const log = (/** @type {string} */ line) => console.error(`[backtest ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+const log = (/** @type {string} */ line) =>
+  console.error(`[backtest ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
 
 if (values['real-sales'] !== undefined) {
   const real = await import('./lib/real-sales.js');
@@ -92,7 +96,10 @@ if (values['real-sales'] !== undefined) {
     console.log(real.renderSales(sales, scored, summary));
     if (values.out) {
       mkdirSync(values.out, { recursive: true });
-      writeFileSync(join(values.out, 'real-sales.json'), `${JSON.stringify({ files: sales.files, kept: sales.kept, skipped: sales.skipped, firstOfCard: scored.firstOfCard, ...summary }, null, 2)}\n`);
+      writeFileSync(
+        join(values.out, 'real-sales.json'),
+        `${JSON.stringify({ files: sales.files, kept: sales.kept, skipped: sales.skipped, firstOfCard: scored.firstOfCard, ...summary }, null, 2)}\n`,
+      );
       log(`wrote real-sales.json into ${values.out}`);
     }
   } finally {

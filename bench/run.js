@@ -71,7 +71,10 @@ if (values.help) {
   console.log(USAGE);
   process.exit(0);
 }
-const scale = values.scale === 'smoke' || values.scale === 'quick' || values.scale === 'full' ? SCALES[values.scale] : null;
+const scale =
+  values.scale === 'smoke' || values.scale === 'quick' || values.scale === 'full'
+    ? SCALES[values.scale]
+    : null;
 const names = values.only ? values.only.split(',').map((n) => n.trim()) : Object.keys(BENCHMARKS);
 const unknown = names.filter((n) => !(n in BENCHMARKS));
 if (!scale || unknown.length > 0) {
@@ -86,12 +89,17 @@ if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) {
 
 const started = performance.now();
 /** @param {string} line */
-const log = (line) => console.error(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
-const profileDir = values.profile ? join(WORK_DIR, 'profiles', new Date().toISOString().replace(/[:.]/g, '-')) : null;
+const log = (line) =>
+  console.error(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+const profileDir = values.profile
+  ? join(WORK_DIR, 'profiles', new Date().toISOString().replace(/[:.]/g, '-'))
+  : null;
 if (profileDir) mkdirSync(profileDir, { recursive: true });
 const ctx = { scale, fresh: values.fresh, profileDir, log };
 const machine = describeMachine();
-log(`scale ${describeScale(scale)}; ${machine.nproc} cores, node ${machine.node}, sqlite3 ${machine.sqlite3 ?? 'missing'}`);
+log(
+  `scale ${describeScale(scale)}; ${machine.nproc} cores, node ${machine.node}, sqlite3 ${machine.sqlite3 ?? 'missing'}`,
+);
 
 if (values.prepare) {
   for (const name of names) {
@@ -115,7 +123,9 @@ for (const name of names) {
     for (const f of result.figures) {
       const ratio = f.ratio === null ? '' : `  ratio ${f.ratio}`;
       const verdict = f.pass === null ? '' : f.pass ? '  PASS' : '  FAIL';
-      log(`  ${f.figure}: ${f.value} ${f.unit}${f.baselineValue === null ? '' : ` (baseline ${f.baselineValue} ${f.unit})`}${ratio}${verdict}`);
+      log(
+        `  ${f.figure}: ${f.value} ${f.unit}${f.baselineValue === null ? '' : ` (baseline ${f.baselineValue} ${f.unit})`}${ratio}${verdict}`,
+      );
     }
   } catch (error) {
     failed = true;

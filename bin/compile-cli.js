@@ -19,7 +19,9 @@ function bundlePath() {
   try {
     return require.resolve('../dist/cli/main.js');
   } catch {
-    throw new Error(`${dirname(__dirname)}/dist/cli/main.js is missing: run 'npm run build' (npm ci runs it)`);
+    throw new Error(
+      `${dirname(__dirname)}/dist/cli/main.js is missing: run 'npm run build' (npm ci runs it)`,
+    );
   }
 }
 

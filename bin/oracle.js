@@ -18,7 +18,8 @@ const CACHE_NOTES = {
 };
 
 function load() {
-  if (process.sourceMapsEnabled ?? process.execArgv.includes('--enable-source-maps')) return { cli: require(bundlePath()), cache: 'sourceMaps' };
+  if (process.sourceMapsEnabled ?? process.execArgv.includes('--enable-source-maps'))
+    return { cli: require(bundlePath()), cache: 'sourceMaps' };
   return compileCli();
 }
 
@@ -40,6 +41,8 @@ cli.main(process.argv).then((code) => {
 // oracle, never a success for a cron job.
 process.on('exit', (code) => {
   if (settled || code !== 0) return;
-  process.stderr.write('oracle: the command stopped before it finished (a bug in oracle: please report it)\n');
+  process.stderr.write(
+    'oracle: the command stopped before it finished (a bug in oracle: please report it)\n',
+  );
   process.exitCode = cli.EXIT.internal;
 });

@@ -80,7 +80,11 @@ function parseEnd(raw: string | undefined, now: () => number): number {
  * code. `defaultOutDir` is where files go without --out-dir: the script passes the package's
  * data/, which it knows from its own location (this module runs from source and from a bundle).
  */
-export async function main(args: readonly string[], io: CliIo = defaultIo, defaultOutDir = 'data'): Promise<number> {
+export async function main(
+  args: readonly string[],
+  io: CliIo = defaultIo,
+  defaultOutDir = 'data',
+): Promise<number> {
   let options: SampleOptions;
   let outDir: string;
   let gzip: boolean;
@@ -111,13 +115,21 @@ export async function main(args: readonly string[], io: CliIo = defaultIo, defau
       days: optionalInt('--days', values.days, 36_500) ?? DEFAULT_DAYS,
       products: optionalInt('--products', values.products, 10_000_000),
       observations: optionalInt('--observations', values.observations, 1e12, 0),
-      hotProductObservations: optionalInt('--hot-product-observations', values['hot-product-observations'], 1e12),
+      hotProductObservations: optionalInt(
+        '--hot-product-observations',
+        values['hot-product-observations'],
+        1e12,
+      ),
     };
-    const scale = [options.products, options.observations, options.hotProductObservations].some((v) => v !== undefined);
+    const scale = [options.products, options.observations, options.hotProductObservations].some(
+      (v) => v !== undefined,
+    );
     gzip = !scale || values.gzip === true;
     outDir = resolve(values['out-dir'] ?? defaultOutDir);
   } catch (error) {
-    io.stderr(`generate-sample-data: ${error instanceof Error ? error.message : String(error)}\n(run with --help for usage)\n`);
+    io.stderr(
+      `generate-sample-data: ${error instanceof Error ? error.message : String(error)}\n(run with --help for usage)\n`,
+    );
     return 2;
   }
 
@@ -125,7 +137,10 @@ export async function main(args: readonly string[], io: CliIo = defaultIo, defau
     const started = performance.now();
     const plan = planSample(options);
     mkdirSync(outDir, { recursive: true });
-    const paths = { catalog: join(outDir, 'catalog.csv'), observations: join(outDir, gzip ? 'observations.csv.gz' : 'observations.csv') };
+    const paths = {
+      catalog: join(outDir, 'catalog.csv'),
+      observations: join(outDir, gzip ? 'observations.csv.gz' : 'observations.csv'),
+    };
     const rows = await writeSample(plan, paths);
     const seconds = (performance.now() - started) / 1000;
     io.stdout(
@@ -134,7 +149,8 @@ export async function main(args: readonly string[], io: CliIo = defaultIo, defau
     );
     return 0;
   } catch (error) {
-    if (process.env.ORACLE_DEBUG === '1') io.stderr(`${error instanceof Error ? error.stack : String(error)}\n`);
+    if (process.env.ORACLE_DEBUG === '1')
+      io.stderr(`${error instanceof Error ? error.stack : String(error)}\n`);
     io.stderr(`generate-sample-data: ${error instanceof Error ? error.message : String(error)}\n`);
     return error instanceof RangeError ? 2 : 1;
   }

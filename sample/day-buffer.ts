@@ -42,7 +42,8 @@ export class DayBuffer implements ObservationDay {
 
   /** Sorts `order` by time; the key packs the second of the day and the row index. */
   sort(dayStart: number): void {
-    if (this.size >= 2 ** 24) throw new RangeError('more than 16.7 million observations in one day: use more --days');
+    if (this.size >= 2 ** 24)
+      throw new RangeError('more than 16.7 million observations in one day: use more --days');
     const keys = this.order.subarray(0, this.size);
     for (let i = 0; i < this.size; i++) keys[i] = Math.floor((this.at[i]! - dayStart) / 1000) * 2 ** 24 + i;
     keys.sort();

@@ -103,12 +103,18 @@ function dayFactors(base: PlanBase): Float64Array {
  * Plans a scale-mode run: the guide cadence and the exact row count of every feed and day.
  * Throws RangeError when the total cannot hold the hot product and the sparse sales.
  */
-export function planExact(base: PlanBase, observations: number | undefined, hotProductObservations: number | undefined): ExactPlan {
+export function planExact(
+  base: PlanBase,
+  observations: number | undefined,
+  hotProductObservations: number | undefined,
+): ExactPlan {
   const { products, start, end, daySlots, seed } = base;
   const hot = hotProductObservations !== undefined ? 0 : null;
   const hotRows = hotProductObservations ?? 0;
   const origin = Math.min(HISTORY_EPOCH, start);
-  const scheduled = sortedSales(products.flatMap((p, i) => (i === hot ? [] : sparseSales(p, i, seed, { origin, start, end }))));
+  const scheduled = sortedSales(
+    products.flatMap((p, i) => (i === hot ? [] : sparseSales(p, i, seed, { origin, start, end }))),
+  );
 
   const guideRowsByDay = new Float64Array(daySlots);
   const flowWeights = new Float64Array(daySlots);
@@ -139,7 +145,9 @@ export function planExact(base: PlanBase, observations: number | undefined, hotP
   } else {
     const available = observations - scheduled.length - hotRows;
     if (available < 0) {
-      throw new RangeError(`observations must be at least ${scheduled.length + hotRows} with these options (got ${observations})`);
+      throw new RangeError(
+        `observations must be at least ${scheduled.length + hotRows} with these options (got ${observations})`,
+      );
     }
     const budget = Math.floor(available * GUIDE_MAX_SHARE);
     guideEvery = 0;
@@ -208,10 +216,17 @@ class CellPicker {
   }
 }
 
-function cellsOf(products: ModelProduct[], indexes: number[]): { product: number; condition: number; rate: number }[] {
+function cellsOf(
+  products: ModelProduct[],
+  indexes: number[],
+): { product: number; condition: number; rate: number }[] {
   return indexes.flatMap((i) => {
     const p = products[i]!;
-    return productConditions(p).map((condition) => ({ product: i, condition, rate: conditionSalesRate(p, condition, Math.max(ungradedPerDay(p), 1e-9)) }));
+    return productConditions(p).map((condition) => ({
+      product: i,
+      condition,
+      rate: conditionSalesRate(p, condition, Math.max(ungradedPerDay(p), 1e-9)),
+    }));
   });
 }
 
@@ -238,12 +253,17 @@ export function* exactDays(plan: ExactPlan): Generator<ObservationDay> {
   const conditionCount = SAMPLE_CONDITIONS.length;
   const multipliers = new Float64Array(products.length * conditionCount);
   products.forEach((p, i) =>
-    SAMPLE_CONDITIONS.forEach((c, k) => (multipliers[i * conditionCount + k] = conditionMultiplier(c, p.era, p.gemRatio ?? 1))),
+    SAMPLE_CONDITIONS.forEach(
+      (c, k) => (multipliers[i * conditionCount + k] = conditionMultiplier(c, p.era, p.gemRatio ?? 1)),
+    ),
   );
   const saleNoise = Float64Array.from(products, (p) => SALE_NOISE[p.era]);
   const activeFromDay = products.map((p) => activeFrom(p, start));
 
-  const flowIndexes = (day: number) => products.flatMap((p, i) => (i !== hot && p.liquidity.kind === 'flow' && activeFromDay[i]! <= day ? [i] : []));
+  const flowIndexes = (day: number) =>
+    products.flatMap((p, i) =>
+      i !== hot && p.liquidity.kind === 'flow' && activeFromDay[i]! <= day ? [i] : [],
+    );
   let flowPicker = new CellPicker(cellsOf(products, flowIndexes(0)));
   const hotPicker = hot === null ? null : new CellPicker(cellsOf(products, [hot]));
 
@@ -271,18 +291,38 @@ export function* exactDays(plan: ExactPlan): Generator<ObservationDay> {
         const quotedAt = dayStart + PRICECHARTING_HOUR * HOUR_MS;
         if (quotedAt < end) {
           for (const c of guideConditions(p)) {
-            buffer.push(i, c, PRICECHARTING, quotedAt, level[i]! * multipliers[i * conditionCount + c]! * Math.exp(PRICECHARTING_NOISE * quoteRng.normal()));
+            buffer.push(
+              i,
+              c,
+              PRICECHARTING,
+              quotedAt,
+              level[i]! *
+                multipliers[i * conditionCount + c]! *
+                Math.exp(PRICECHARTING_NOISE * quoteRng.normal()),
+            );
           }
         }
         const tcgAt = dayStart + TCGPLAYER_HOUR * HOUR_MS;
         if (p.tcgplayer && tcgAt < end) {
-          buffer.push(i, UNGRADED_CONDITION, TCGPLAYER, tcgAt, level[i]! * Math.exp(TCGPLAYER_NOISE * quoteRng.normal()));
+          buffer.push(
+            i,
+            UNGRADED_CONDITION,
+            TCGPLAYER,
+            tcgAt,
+            level[i]! * Math.exp(TCGPLAYER_NOISE * quoteRng.normal()),
+          );
         }
       }
     }
     while (scheduledNext < plan.scheduled.length && plan.scheduled[scheduledNext]!.at < dayEnd) {
       const s = plan.scheduled[scheduledNext++]!;
-      buffer.push(s.product, s.condition, EBAY, s.at, level[s.product]! * multipliers[s.product * conditionCount + s.condition]! * s.noise);
+      buffer.push(
+        s.product,
+        s.condition,
+        EBAY,
+        s.at,
+        level[s.product]! * multipliers[s.product * conditionCount + s.condition]! * s.noise,
+      );
     }
     const pushSales = (picker: CellPicker, count: number) => {
       for (let n = 0; n < count; n++) {
@@ -290,7 +330,8 @@ export function* exactDays(plan: ExactPlan): Generator<ObservationDay> {
         const i = picker.products[cell]!;
         const c = picker.conditions[cell]!;
         const at = dayStart + Math.floor(saleRng.next() * (span / 1000)) * 1000;
-        const price = level[i]! * multipliers[i * conditionCount + c]! * Math.exp(saleNoise[i]! * saleRng.normal());
+        const price =
+          level[i]! * multipliers[i * conditionCount + c]! * Math.exp(saleNoise[i]! * saleRng.normal());
         buffer.push(i, c, EBAY, at, withOutliers(price, saleRng));
       }
     };
@@ -302,7 +343,9 @@ export function* exactDays(plan: ExactPlan): Generator<ObservationDay> {
     for (let n = 0; n < buffer.size; n++) {
       const index = buffer.order[n]!;
       const isSale = buffer.source[index] === EBAY;
-      buffer.ebayId[index] = isSale ? EBAY_ID_BASE + ebayCount++ * EBAY_ID_BLOCK + emitRng.int(0, EBAY_ID_BLOCK - 1) : 0;
+      buffer.ebayId[index] = isSale
+        ? EBAY_ID_BASE + ebayCount++ * EBAY_ID_BLOCK + emitRng.int(0, EBAY_ID_BLOCK - 1)
+        : 0;
       buffer.price[index] = roundPrice(buffer.price[index]!, isSale, emitRng);
     }
     yield buffer;

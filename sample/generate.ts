@@ -68,7 +68,15 @@ export const CATALOG_COLUMNS: readonly (keyof CatalogRow)[] = [
   'release_date',
 ];
 
-export const OBSERVATION_COLUMNS = ['product_key', 'source', 'observed_at', 'price_minor', 'grader', 'grade', 'external_id'] as const;
+export const OBSERVATION_COLUMNS = [
+  'product_key',
+  'source',
+  'observed_at',
+  'price_minor',
+  'grader',
+  'grade',
+  'external_id',
+] as const;
 
 /** One observation row; `grader` is empty and `grade` null for ungraded. */
 export interface ObservationRow {
@@ -112,7 +120,8 @@ export function planSample(options: SampleOptions): SamplePlan {
     products: modelProducts(productCount, seed),
     daySlots: days + 1,
   };
-  if (options.observations === undefined && options.hotProductObservations === undefined) return planStable(base);
+  if (options.observations === undefined && options.hotProductObservations === undefined)
+    return planStable(base);
   return planExact(base, options.observations, options.hotProductObservations);
 }
 

@@ -87,7 +87,12 @@ const GRADE_SHARE: Record<Era, Record<number, number>> = {
  * Expected marketplace sales a day in a condition, for a product selling
  * `ungradedPerDay` ungraded copies a day. Pooled ANY cells never sell: only guides quote them.
  */
-export function salesRate(condition: SampleCondition, era: Era, ungradedPerDay: number, graded: boolean): number {
+export function salesRate(
+  condition: SampleCondition,
+  era: Era,
+  ungradedPerDay: number,
+  graded: boolean,
+): number {
   if (condition.grade === null) return ungradedPerDay;
   if (!graded || condition.grader === POOLED_GRADER || condition.grader === '') return 0;
   const graderShare = GRADER_SHARE[condition.grader] ?? 0;

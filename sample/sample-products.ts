@@ -8,8 +8,10 @@ import { eraOf, SAMPLE_PRODUCTS } from './products.js';
 import { derivePrng } from './prng.js';
 
 /** A product ready for the generator: catalog fields plus its market parameters. */
-export interface ModelProduct
-  extends Pick<SampleProduct, 'key' | 'refsourceId' | 'name' | 'subtitle' | 'setName' | 'productType' | 'releaseDate' | 'liquidity'> {
+export interface ModelProduct extends Pick<
+  SampleProduct,
+  'key' | 'refsourceId' | 'name' | 'subtitle' | 'setName' | 'productType' | 'releaseDate' | 'liquidity'
+> {
   era: Era;
   /** Ungraded price in cents: the level on PRICE_ANCHOR in the sample, at the end of the history in scale mode. */
   ungradedMinor: number;

@@ -24,7 +24,12 @@ const JITTER_DAYS = 0.4;
  * from `origin`, one copy at each (two a quarter of the time), each in a condition drawn by
  * sales rate. Every point draws the same numbers whatever `start` and `end` are.
  */
-export function sparseSales(p: ModelProduct, index: number, seed: string, range: { origin: number; start: number; end: number }): ScheduledSale[] {
+export function sparseSales(
+  p: ModelProduct,
+  index: number,
+  seed: string,
+  range: { origin: number; start: number; end: number },
+): ScheduledSale[] {
   if (p.liquidity.kind !== 'sparse') return [];
   const [minGap, maxGap] = p.liquidity.gapDays;
   const rng = derivePrng(seed, `sparse:${p.key}`);
@@ -33,7 +38,11 @@ export function sparseSales(p: ModelProduct, index: number, seed: string, range:
   let acc = 0;
   conditions.forEach((c, i) => (cumulative[i] = acc += conditionSalesRate(p, c, 1)));
   const sales: ScheduledSale[] = [];
-  for (let point = range.origin + rng.uniform(0, maxGap) * DAY_MS; point - JITTER_DAYS * DAY_MS < range.end; point += rng.uniform(minGap, maxGap) * DAY_MS) {
+  for (
+    let point = range.origin + rng.uniform(0, maxGap) * DAY_MS;
+    point - JITTER_DAYS * DAY_MS < range.end;
+    point += rng.uniform(minGap, maxGap) * DAY_MS
+  ) {
     const copies = rng.next() < 0.25 ? 2 : 1;
     for (let k = 0; k < copies; k++) {
       const at = Math.floor((point + rng.uniform(-JITTER_DAYS, JITTER_DAYS) * DAY_MS) / 1000) * 1000;
@@ -49,4 +58,3 @@ export function sparseSales(p: ModelProduct, index: number, seed: string, range:
 export function sortedSales(sales: ScheduledSale[]): ScheduledSale[] {
   return sales.sort((a, b) => a.at - b.at || a.product - b.product);
 }
-

@@ -60,7 +60,9 @@ export interface StablePlan extends PlanBase {
 /** Checks that the history starts no earlier than the epoch its walks start from. */
 export function planStable(base: PlanBase): StablePlan {
   if (base.start < HISTORY_EPOCH) {
-    throw new RangeError(`the sample history cannot start before ${toUtcDate(HISTORY_EPOCH)} (got ${toUtcDate(base.start)}): use a later --end or fewer --days`);
+    throw new RangeError(
+      `the sample history cannot start before ${toUtcDate(HISTORY_EPOCH)} (got ${toUtcDate(base.start)}): use a later --end or fewer --days`,
+    );
   }
   return { ...base, mode: 'stable' };
 }
@@ -79,11 +81,17 @@ class PriceWalks {
   readonly level: Float64Array;
   private day = -1;
 
-  constructor(private readonly products: StablePlan['products'], seed: string) {
+  constructor(
+    private readonly products: StablePlan['products'],
+    seed: string,
+  ) {
     this.rngs = products.map((p) => derivePrng(seed, `walk:${p.key}`));
     this.sigma = Float64Array.from(products, walkSigma);
     this.drift = Float64Array.from(this.rngs, (rng) => rng.uniform(-0.1, 0.2) / 365);
-    this.deviation = Float64Array.from(this.rngs, (rng, i) => (this.sigma[i]! / Math.sqrt(2 * WALK_REVERSION)) * rng.normal());
+    this.deviation = Float64Array.from(
+      this.rngs,
+      (rng, i) => (this.sigma[i]! / Math.sqrt(2 * WALK_REVERSION)) * rng.normal(),
+    );
     this.level = new Float64Array(products.length);
   }
 
@@ -92,11 +100,13 @@ class PriceWalks {
     const anchor = dayNumber(PRICE_ANCHOR);
     for (; this.day < n; this.day++) {
       for (let i = 0; i < this.products.length; i++) {
-        this.deviation[i] = this.deviation[i]! * (1 - WALK_REVERSION) + this.sigma[i]! * this.rngs[i]!.normal();
+        this.deviation[i] =
+          this.deviation[i]! * (1 - WALK_REVERSION) + this.sigma[i]! * this.rngs[i]!.normal();
       }
     }
     for (let i = 0; i < this.products.length; i++) {
-      this.level[i] = this.products[i]!.ungradedMinor * Math.exp(this.deviation[i]! + this.drift[i]! * (n - anchor));
+      this.level[i] =
+        this.products[i]!.ungradedMinor * Math.exp(this.deviation[i]! + this.drift[i]! * (n - anchor));
     }
   }
 }
@@ -108,15 +118,23 @@ class PriceWalks {
 export function* stableDays(plan: StablePlan): Generator<ObservationDay> {
   const { products, start, end, daySlots, seed } = plan;
   const walks = new PriceWalks(products, seed);
-  const multipliers = products.map((p) => SAMPLE_CONDITIONS.map((c) => conditionMultiplier(c, p.era, p.gemRatio ?? 1)));
+  const multipliers = products.map((p) =>
+    SAMPLE_CONDITIONS.map((c) => conditionMultiplier(c, p.era, p.gemRatio ?? 1)),
+  );
   // Per product: the conditions it sells in and their cumulative sales rates (an empty list never sells).
-  const selling = products.map((p) => (p.liquidity.kind === 'flow' ? productConditions(p).filter((c) => conditionSalesRate(p, c) > 0) : []));
+  const selling = products.map((p) =>
+    p.liquidity.kind === 'flow' ? productConditions(p).filter((c) => conditionSalesRate(p, c) > 0) : [],
+  );
   const cumulative = products.map((p, i) => {
     let acc = 0;
     return Float64Array.from(selling[i]!, (c) => (acc += conditionSalesRate(p, c)));
   });
-  const releaseDay = products.map((p) => (p.releaseDate === null ? -Infinity : dayNumber(Date.parse(`${p.releaseDate}T00:00:00Z`))));
-  const scheduled = sortedSales(products.flatMap((p, i) => sparseSales(p, i, seed, { origin: HISTORY_EPOCH, start, end })));
+  const releaseDay = products.map((p) =>
+    p.releaseDate === null ? -Infinity : dayNumber(Date.parse(`${p.releaseDate}T00:00:00Z`)),
+  );
+  const scheduled = sortedSales(
+    products.flatMap((p, i) => sparseSales(p, i, seed, { origin: HISTORY_EPOCH, start, end })),
+  );
   const buffer = new DayBuffer();
   let scheduledNext = 0;
 
@@ -136,10 +154,22 @@ export function* stableDays(plan: StablePlan): Generator<ObservationDay> {
       const multiplier = multipliers[i]!;
       if (hasGuide(p)) {
         for (const c of guideConditions(p)) {
-          buffer.push(i, c, PRICECHARTING, dayStart + PRICECHARTING_HOUR * HOUR_MS, level[i]! * multiplier[c]! * Math.exp(PRICECHARTING_NOISE * rng.normal()));
+          buffer.push(
+            i,
+            c,
+            PRICECHARTING,
+            dayStart + PRICECHARTING_HOUR * HOUR_MS,
+            level[i]! * multiplier[c]! * Math.exp(PRICECHARTING_NOISE * rng.normal()),
+          );
         }
         if (p.tcgplayer) {
-          buffer.push(i, UNGRADED_CONDITION, TCGPLAYER, dayStart + TCGPLAYER_HOUR * HOUR_MS, level[i]! * Math.exp(TCGPLAYER_NOISE * rng.normal()));
+          buffer.push(
+            i,
+            UNGRADED_CONDITION,
+            TCGPLAYER,
+            dayStart + TCGPLAYER_HOUR * HOUR_MS,
+            level[i]! * Math.exp(TCGPLAYER_NOISE * rng.normal()),
+          );
         }
       }
       const conditions = selling[i]!;
@@ -154,7 +184,13 @@ export function* stableDays(plan: StablePlan): Generator<ObservationDay> {
     }
     while (scheduledNext < scheduled.length && scheduled[scheduledNext]!.at < dayStart + DAY_MS) {
       const s = scheduled[scheduledNext++]!;
-      buffer.push(s.product, s.condition, EBAY, s.at, level[s.product]! * multipliers[s.product]![s.condition]! * s.noise);
+      buffer.push(
+        s.product,
+        s.condition,
+        EBAY,
+        s.at,
+        level[s.product]! * multipliers[s.product]![s.condition]! * s.noise,
+      );
     }
 
     buffer.sort(dayStart);
@@ -165,11 +201,16 @@ export function* stableDays(plan: StablePlan): Generator<ObservationDay> {
     for (let k = 0; k < buffer.size; k++) {
       const index = buffer.order[k]!;
       const isSale = buffer.source[index] === EBAY;
-      buffer.ebayId[index] = isSale ? EBAY_ID_BASE + n * DAY_ID_SPAN + saleIndex++ * EBAY_ID_BLOCK + dayRng.int(0, EBAY_ID_BLOCK - 1) : 0;
+      buffer.ebayId[index] = isSale
+        ? EBAY_ID_BASE + n * DAY_ID_SPAN + saleIndex++ * EBAY_ID_BLOCK + dayRng.int(0, EBAY_ID_BLOCK - 1)
+        : 0;
       buffer.price[index] = roundPrice(buffer.price[index]!, isSale, dayRng);
       if (buffer.at[index]! < end) visible = k + 1;
     }
-    if (saleIndex > MAX_SALES_PER_DAY) throw new RangeError(`more than ${MAX_SALES_PER_DAY} sales in one day: use scale mode (--observations)`);
+    if (saleIndex > MAX_SALES_PER_DAY)
+      throw new RangeError(
+        `more than ${MAX_SALES_PER_DAY} sales in one day: use scale mode (--observations)`,
+      );
     buffer.size = visible;
     yield buffer;
   }

@@ -10,7 +10,14 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { csvField, csvLine } from '../src/domain/csv.js';
 import { DAY_MS } from '../src/domain/time.js';
-import { catalogRows, CATALOG_COLUMNS, OBSERVATION_COLUMNS, observationDays, SOURCES, type SamplePlan } from './generate.js';
+import {
+  catalogRows,
+  CATALOG_COLUMNS,
+  OBSERVATION_COLUMNS,
+  observationDays,
+  SOURCES,
+  type SamplePlan,
+} from './generate.js';
 import { SAMPLE_CONDITIONS } from './market-model.js';
 
 const CHUNK_BYTES = 1 << 20;
@@ -111,7 +118,10 @@ const Z = 0x5a;
  * the second (`2026-11-21T14:03:27Z`); the date part is encoded once per day. `counter.rows`
  * is increased by the number of rows, a day ahead of the bytes.
  */
-export function* observationChunks(plan: SamplePlan, counter: { rows: number } = { rows: 0 }): Generator<Uint8Array> {
+export function* observationChunks(
+  plan: SamplePlan,
+  counter: { rows: number } = { rows: 0 },
+): Generator<Uint8Array> {
   const out = new ChunkBuilder();
   out.bytes(encoder.encode(OBSERVATION_COLUMNS.join(',') + '\n'));
   // Everything but the time, price and id is one of a few byte strings: encode them once.
@@ -158,7 +168,10 @@ export function* observationChunks(plan: SamplePlan, counter: { rows: number } =
 }
 
 /** Writes a plan's catalog and observations to the given paths; resolves to the number of observation rows. */
-export async function writeSample(plan: SamplePlan, paths: { catalog: string; observations: string }): Promise<number> {
+export async function writeSample(
+  plan: SamplePlan,
+  paths: { catalog: string; observations: string },
+): Promise<number> {
   await writeChunks(paths.catalog, [encoder.encode(catalogCsv(plan))]);
   const counter = { rows: 0 };
   await writeChunks(paths.observations, observationChunks(plan, counter));

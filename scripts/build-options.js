@@ -74,5 +74,7 @@ export const ESM_CHUNKS = {
   format: 'esm',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
 };

@@ -70,7 +70,9 @@ const PRODUCT = {
   format: 'cjs',
   supported: { 'dynamic-import': false },
   define: { 'import.meta.url': '__import_meta_url' },
-  banner: { js: `/* oracle build ${ID_PLACEHOLDER} */\n'use strict';\nconst __import_meta_url = require('node:url').pathToFileURL(__filename).href;` },
+  banner: {
+    js: `/* oracle build ${ID_PLACEHOLDER} */\n'use strict';\nconst __import_meta_url = require('node:url').pathToFileURL(__filename).href;`,
+  },
   write: false,
 };
 
@@ -108,7 +110,9 @@ function asciiText(file) {
   const astral = file.text.search(/[\u{10000}-\u{10ffff}]/u);
   if (astral !== -1) {
     const line = file.text.slice(0, astral).split('\n').length;
-    throw new Error(`${file.path}:${line}: ${JSON.stringify(file.text.slice(Math.max(0, astral - 40), astral + 10))} holds a character beyond the Basic Multilingual Plane: write it as a \\u escape in the source`);
+    throw new Error(
+      `${file.path}:${line}: ${JSON.stringify(file.text.slice(Math.max(0, astral - 40), astral + 10))} holds a character beyond the Basic Multilingual Plane: write it as a \\u escape in the source`,
+    );
   }
   return file.text.replace(/[^\u0000-\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
@@ -119,7 +123,9 @@ const entries = (paths) => Object.fromEntries(paths.map((path) => [path, `src/${
 rmSync(`${ROOT}/dist`, { recursive: true, force: true });
 rmSync(`${ROOT}/build`, { recursive: true, force: true });
 await Promise.all([
-  build({ ...PRODUCT, entryPoints: { ...entries(['cli/main']), ...PARSE_WORKER }, outdir: 'dist' }).then(({ outputFiles }) => writeWithBuildIds(outputFiles)),
+  build({ ...PRODUCT, entryPoints: { ...entries(['cli/main']), ...PARSE_WORKER }, outdir: 'dist' }).then(
+    ({ outputFiles }) => writeWithBuildIds(outputFiles),
+  ),
   build({ ...ESM_CHUNKS, entryPoints: { ...entries(TOOL_ENTRY_POINTS), ...PARSE_WORKER }, outdir: 'build' }),
   build({ ...ESM_CHUNKS, entryPoints: ['sample/cli.ts', 'sample/prng.ts'], outdir: 'build/sample' }),
 ]);

@@ -10,7 +10,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const FLAGSHIP = 'pokemon-base-set-charizard-4-102';
 
 function step(title, command, args) {
-  process.stdout.write(`\n== ${title}\n$ ${[command === process.execPath ? 'node' : command, ...args].join(' ')}\n`);
+  process.stdout.write(
+    `\n== ${title}\n$ ${[command === process.execPath ? 'node' : command, ...args].join(' ')}\n`,
+  );
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) {
     process.stderr.write(`demo: step "${title}" failed with exit code ${result.status}\n`);
@@ -20,8 +22,13 @@ function step(title, command, args) {
 
 const oracle = (...args) => [process.execPath, ['bin/oracle.js', ...args]];
 
-step('Generate the sample history (seeded, ending at the current hour)', process.execPath, ['scripts/generate-sample-data.js']);
-step('Load the catalog and the observations (idempotent: a rerun adds only what is new)', ...oracle('ingest', 'data/catalog.csv', 'data/observations.csv.gz'));
+step('Generate the sample history (seeded, ending at the current hour)', process.execPath, [
+  'scripts/generate-sample-data.js',
+]);
+step(
+  'Load the catalog and the observations (idempotent: a rerun adds only what is new)',
+  ...oracle('ingest', 'data/catalog.csv', 'data/observations.csv.gz'),
+);
 step('Calibrate the 80 % intervals on the loaded history', ...oracle('calibrate'));
 step('The catalog', ...oracle('catalog', '--search', 'charizard'));
 step(`The price bundle of ${FLAGSHIP}`, ...oracle('price', FLAGSHIP));

@@ -4,4 +4,8 @@
 import { fileURLToPath } from 'node:url';
 import { main } from '../build/sample/cli.js';
 
-process.exitCode = await main(process.argv.slice(2), undefined, fileURLToPath(new URL('../data/', import.meta.url)));
+process.exitCode = await main(
+  process.argv.slice(2),
+  undefined,
+  fileURLToPath(new URL('../data/', import.meta.url)),
+);

@@ -26,9 +26,13 @@ const BIN = fileURLToPath(new URL('../bin/oracle.js', import.meta.url));
 function writeInputs(dir, at) {
   writeFileSync(
     join(dir, 'catalog.csv'),
-    'product_key,product_name,set_name,product_type,era\n' + PRODUCTS.map((key, i) => `${key},Card ${i},Warm Set,single_card,modern\n`).join(''),
+    'product_key,product_name,set_name,product_type,era\n' +
+      PRODUCTS.map((key, i) => `${key},Card ${i},Warm Set,single_card,modern\n`).join(''),
   );
-  const slots = [['', ''], ...GRADERS.flatMap((grader) => [7, 8, 9, 10].map((grade) => [grader, String(grade)]))];
+  const slots = [
+    ['', ''],
+    ...GRADERS.flatMap((grader) => [7, 8, 9, 10].map((grade) => [grader, String(grade)])),
+  ];
   const rows = ['product_key,source,observed_at,price_minor,grader,grade,external_id'];
   for (const [p, key] of PRODUCTS.entries()) {
     for (const [s, [grader, grade]] of slots.entries()) {
@@ -84,15 +88,23 @@ export function warmCodeCache() {
       [fileURLToPath(import.meta.url), dir, at],
     ];
     for (const args of children) {
-      const child = spawnSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', env, timeout: TIMEOUT_MS });
+      const child = spawnSync(process.execPath, args, {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        encoding: 'utf8',
+        env,
+        timeout: TIMEOUT_MS,
+      });
       if (child.error) throw child.error;
       if (child.status !== 0) throw new Error(child.stderr.trim() || `exit ${child.status ?? child.signal}`);
     }
   } catch (error) {
-    console.warn(`build: no code cache for dist/cli/main.js (oracle starts slower): ${error instanceof Error ? error.message : error}`);
+    console.warn(
+      `build: no code cache for dist/cli/main.js (oracle starts slower): ${error instanceof Error ? error.message : error}`,
+    );
   } finally {
     if (dir) rmSync(dir, { recursive: true, force: true });
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) await warmInThisProcess(process.argv[2], process.argv[3]);
+if (process.argv[1] === fileURLToPath(import.meta.url))
+  await warmInThisProcess(process.argv[2], process.argv[3]);

@@ -53,7 +53,8 @@ afterAll(async () => {
  * The store the suites run on: `ORACLE_TEST_STORE=postgres` (the vitest project `postgres`)
  * makes the suites' database helper hand out PostgreSQL databases instead of SQLite files.
  */
-export const TEST_STORE: 'sqlite' | 'postgres' = process.env.ORACLE_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
+export const TEST_STORE: 'sqlite' | 'postgres' =
+  process.env.ORACLE_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
 
 /** Where a test's database lives: a new SQLite file in `dir`, or a fresh PostgreSQL database. */
 export async function newTestDatabase(dir: string): Promise<string> {
@@ -76,12 +77,17 @@ export async function missingTestDatabase(dir: string): Promise<string> {
  * up may rightly answer from before the commit however late it returns (a loaded machine), so
  * only one sent after it decides. The last answer either way.
  */
-export async function nextOrWithinASecond<T>(probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+export async function nextOrWithinASecond<T>(
+  probe: () => Promise<T>,
+  done: (value: T) => boolean,
+): Promise<T> {
   const deadline = performance.now() + (TEST_STORE === 'postgres' ? 1_000 : 0);
   for (;;) {
     const sent = performance.now();
     const value = await probe();
     if (done(value) || sent >= deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, Math.min(20, Math.max(0, deadline - performance.now()))));
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.min(20, Math.max(0, deadline - performance.now()))),
+    );
   }
 }

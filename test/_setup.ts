@@ -47,7 +47,11 @@ export function runCli(args: readonly string[], options: RunOptions = {}): Promi
 }
 
 /** Runs `file ...args` (a script of examples/, say) as runCli runs the CLI. */
-export function runCommand(file: string, args: readonly string[], options: RunOptions = {}): Promise<CliResult> {
+export function runCommand(
+  file: string,
+  args: readonly string[],
+  options: RunOptions = {},
+): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(file, [...args], {
       cwd: options.cwd ?? ROOT,
@@ -79,7 +83,11 @@ export interface ServeProcess {
  * Starts `oracle ...args --port 0` (args end with `serve` and its options); stop it with a signal.
  * `launcher`: a command that runs it (`setpriv --reuid=nobody ...`), else node directly.
  */
-export function spawnServe(args: readonly string[], env: Record<string, string> = {}, launcher: readonly string[] = []): ServeProcess {
+export function spawnServe(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  launcher: readonly string[] = [],
+): ServeProcess {
   const [file, ...rest] = [...launcher, process.execPath, BIN, ...args, '--port', '0'];
   const child = spawn(file!, rest, {
     cwd: ROOT,
@@ -135,14 +143,20 @@ export function testProduct(overrides: Partial<Product> = {}): Product {
  * file in a temporary directory, or a fresh PostgreSQL database under the vitest project
  * `postgres` (newTestDatabase); its location. An observation's `matchedBy` is stored as a title match's.
  */
-export async function databaseWith(products: readonly Product[], observations: readonly (Observation & { matchedBy?: string | null })[]): Promise<string> {
+export async function databaseWith(
+  products: readonly Product[],
+  observations: readonly (Observation & { matchedBy?: string | null })[],
+): Promise<string> {
   const path = await newTestDatabase(tempDir());
   const store = await openStore(path, { create: true });
   try {
     await writeProducts(store, products);
     const ids = new Map<string, number>();
     for (const p of products) ids.set(p.productKey, (await storedProduct(store, p.productKey)).id);
-    await writeObservations(store, observations.map((o) => ({ ...o, productId: ids.get(o.productKey)! })));
+    await writeObservations(
+      store,
+      observations.map((o) => ({ ...o, productId: ids.get(o.productKey)! })),
+    );
   } finally {
     await store.close();
   }

@@ -25,11 +25,25 @@ export async function writeProducts(store: Store, products: readonly Product[]):
 export type SeedObservation = ResolvedObservation & { matchedBy?: string | null };
 
 /** Inserts `rows` in one committed batch; what was new and what was already stored. */
-export async function writeObservations(store: Store, rows: readonly SeedObservation[]): Promise<InsertResult> {
+export async function writeObservations(
+  store: Store,
+  rows: readonly SeedObservation[],
+): Promise<InsertResult> {
   const writer = await store.openIngest({ dryRun: false });
   try {
     for (const o of rows) {
-      writer.insert(o.productId, conditionKey(o.grader, o.grade), o.observedAt, o.priceMinor, o.source, o.grader, o.grade, o.externalId ?? '', o.salesVolume ?? null, o.matchedBy ?? null);
+      writer.insert(
+        o.productId,
+        conditionKey(o.grader, o.grade),
+        o.observedAt,
+        o.priceMinor,
+        o.source,
+        o.grader,
+        o.grade,
+        o.externalId ?? '',
+        o.salesVolume ?? null,
+        o.matchedBy ?? null,
+      );
     }
     return await writer.commit();
   } finally {
@@ -49,7 +63,10 @@ export async function storedProduct(store: Store, productKey: string): Promise<S
  * database at `location`, bypassing the store: what a test checks must not go through the
  * code it tests. Counts come back as numbers on both.
  */
-export async function selectRows<T extends Record<string, unknown>>(location: string, sql: string): Promise<T[]> {
+export async function selectRows<T extends Record<string, unknown>>(
+  location: string,
+  sql: string,
+): Promise<T[]> {
   if (!isPostgresUrl(location)) {
     const reader = new Database(location, { readonly: true, fileMustExist: true });
     try {

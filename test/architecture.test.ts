@@ -44,7 +44,12 @@ const MAY_IMPORT: Record<Layer, readonly Layer[]> = {
 };
 
 /** The modules of src/store that code outside it may import. */
-const STORE_FACE = ['src/store/store.ts', 'src/store/open-store.ts', 'src/store/watched-store.ts', 'src/store/location.ts'];
+const STORE_FACE = [
+  'src/store/store.ts',
+  'src/store/open-store.ts',
+  'src/store/watched-store.ts',
+  'src/store/location.ts',
+];
 const STORE_DIALECTS = ['src/store/sqlite/', 'src/store/pg/'];
 
 type Graph = ReadonlyMap<string, readonly string[]>;
@@ -59,7 +64,10 @@ const MODULE_URL = /new URL\(\s*['"](\.{1,2}\/[^'"]+\.js)['"]\s*,\s*import\.meta
  */
 function relativeImports(text: string): string[] {
   const { importedFiles } = ts.preProcessFile(text, true, true);
-  const specifiers = [...importedFiles.map((f) => f.fileName), ...[...text.matchAll(MODULE_URL)].map((m) => m[1]!)];
+  const specifiers = [
+    ...importedFiles.map((f) => f.fileName),
+    ...[...text.matchAll(MODULE_URL)].map((m) => m[1]!),
+  ];
   return [...new Set(specifiers.filter((s) => s.startsWith('./') || s.startsWith('../')))];
 }
 
@@ -78,10 +86,13 @@ function importGraph(dirs: readonly string[]): { graph: Graph; unresolved: strin
   for (const file of files) {
     const targets: string[] = [];
     for (const specifier of relativeImports(readFileSync(join(ROOT, file), 'utf8'))) {
-      const target = relative(ROOT, join(ROOT, dirname(file), specifier)).split('\\').join('/');
+      const target = relative(ROOT, join(ROOT, dirname(file), specifier))
+        .split('\\')
+        .join('/');
       const source = target.replace(/\.js$/, '.ts');
       if (known.has(source)) targets.push(source);
-      else if (target.endsWith('.js') || !existsSync(join(ROOT, target))) unresolved.push(`${file}: ${specifier}`);
+      else if (target.endsWith('.js') || !existsSync(join(ROOT, target)))
+        unresolved.push(`${file}: ${specifier}`);
       // Anything else is a data file (../../package.json): not a module of the graph.
     }
     graph.set(file, targets);
@@ -167,9 +178,14 @@ function layerViolations(graph: Graph, allowed: readonly (readonly [string, stri
       if (excused.has(arrow)) continue;
       const target = layerOf(to);
       if (target === undefined) found.push(`${arrow} (${to} is in no layer)`);
-      else if (target !== layer && !MAY_IMPORT[layer].includes(target)) found.push(`${arrow} (${layer} may not import ${target})`);
-      else if (target === 'store' && layer !== 'store' && !STORE_FACE.includes(to)) found.push(`${arrow} (outside src/store, import only ${STORE_FACE.join(', ')})`);
-      else if (STORE_DIALECTS.some((d) => to.startsWith(d) && !from.startsWith(d)) && from !== 'src/store/open-store.ts') {
+      else if (target !== layer && !MAY_IMPORT[layer].includes(target))
+        found.push(`${arrow} (${layer} may not import ${target})`);
+      else if (target === 'store' && layer !== 'store' && !STORE_FACE.includes(to))
+        found.push(`${arrow} (outside src/store, import only ${STORE_FACE.join(', ')})`);
+      else if (
+        STORE_DIALECTS.some((d) => to.startsWith(d) && !from.startsWith(d)) &&
+        from !== 'src/store/open-store.ts'
+      ) {
         found.push(`${arrow} (a store dialect is imported only by src/store/open-store.ts)`);
       }
     }
@@ -190,9 +206,17 @@ describe('the checker', () => {
       "import pg from 'pg';",
       "// import { x } from './commented.js';",
       "/* export { y } from './also-commented.js'; */",
-      "const s = \"import { z } from './in-a-string.js'\";",
+      'const s = "import { z } from \'./in-a-string.js\'";',
     ].join('\n');
-    expect(relativeImports(text).sort()).toEqual(['../b.js', '../h.js', './a.js', './d.js', './e.js', './f.js', './g.js']);
+    expect(relativeImports(text).sort()).toEqual([
+      '../b.js',
+      '../h.js',
+      './a.js',
+      './d.js',
+      './e.js',
+      './f.js',
+      './g.js',
+    ]);
   });
 
   it('finds a fabricated circle and walks it', () => {
@@ -210,7 +234,14 @@ describe('the checker', () => {
       ]),
     );
     expect(findCycles(graph)).toHaveLength(2);
-    expect(findCycles(new Map([['src/engine/a.ts', ['src/engine/b.ts']], ['src/engine/b.ts', []]]))).toEqual([]);
+    expect(
+      findCycles(
+        new Map([
+          ['src/engine/a.ts', ['src/engine/b.ts']],
+          ['src/engine/b.ts', []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it('reports arrows that run back up, into a dialect or past the store interface', () => {

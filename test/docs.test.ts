@@ -6,7 +6,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { REFERENCE, TEMPLATE, commandsWithHelp, helpBlock, renderReference } from '../scripts/cli-reference.js';
+import {
+  REFERENCE,
+  TEMPLATE,
+  commandsWithHelp,
+  helpBlock,
+  renderReference,
+} from '../scripts/cli-reference.js';
 
 const commands = commandsWithHelp();
 const reference = readFileSync(REFERENCE, 'utf8');
@@ -15,16 +21,23 @@ const STALE = 'docs/cli.md is out of date: run npm run docs:cli';
 
 describe('docs/cli.md', () => {
   it('walks every command and subcommand of the CLI', () => {
-    expect(commands.map((c) => c.name)).toEqual(expect.arrayContaining(['oracle', 'oracle ingest', 'oracle keys', 'oracle keys create']));
+    expect(commands.map((c) => c.name)).toEqual(
+      expect.arrayContaining(['oracle', 'oracle ingest', 'oracle keys', 'oracle keys create']),
+    );
     expect(commands.length).toBeGreaterThanOrEqual(15);
   });
 
-  it.each(commands.map((c) => [c.name, c] as const))('"%s" has a description, a section and its current --help', (name, command) => {
-    const description = command.help.split('\n\n')[1] ?? '';
-    expect(description.trim().length, `${name} has no description`).toBeGreaterThan(10);
-    expect(template, `docs/cli.template.md has no <!-- help: ${name} --> section`).toContain(`<!-- help: ${name} -->`);
-    expect(reference.includes(helpBlock(command)), `${STALE} ("${name} --help" changed)`).toBe(true);
-  });
+  it.each(commands.map((c) => [c.name, c] as const))(
+    '"%s" has a description, a section and its current --help',
+    (name, command) => {
+      const description = command.help.split('\n\n')[1] ?? '';
+      expect(description.trim().length, `${name} has no description`).toBeGreaterThan(10);
+      expect(template, `docs/cli.template.md has no <!-- help: ${name} --> section`).toContain(
+        `<!-- help: ${name} -->`,
+      );
+      expect(reference.includes(helpBlock(command)), `${STALE} ("${name} --help" changed)`).toBe(true);
+    },
+  );
 
   it('is exactly what npm run docs:cli writes', () => {
     expect(reference === renderReference(template, commands), STALE).toBe(true);
@@ -32,8 +45,12 @@ describe('docs/cli.md', () => {
 
   it('refuses a template that lacks a command or names one that does not exist', () => {
     const without = template.replace('<!-- help: oracle keys revoke -->', '');
-    expect(() => renderReference(without, commands)).toThrow(/no <!-- help: \.\.\. --> section for: oracle keys revoke/);
-    expect(() => renderReference(`${template}\n<!-- help: oracle frobnicate -->\n`, commands)).toThrow(/do not exist: oracle frobnicate/);
+    expect(() => renderReference(without, commands)).toThrow(
+      /no <!-- help: \.\.\. --> section for: oracle keys revoke/,
+    );
+    expect(() => renderReference(`${template}\n<!-- help: oracle frobnicate -->\n`, commands)).toThrow(
+      /do not exist: oracle frobnicate/,
+    );
   });
 });
 

@@ -4,5 +4,6 @@ import { fileURLToPath } from 'node:url';
 
 export default function checkBuild(): void {
   const bundle = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
-  if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run 'npm run build' (npm test does it first)`);
+  if (!existsSync(bundle))
+    throw new Error(`${bundle} is missing: run 'npm run build' (npm test does it first)`);
 }

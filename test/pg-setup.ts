@@ -26,8 +26,13 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     return undefined;
   }
   if (!findPostgresBin()) {
-    if (process.env.CI) throw new Error(`PostgreSQL not found: CI runs the PostgreSQL tests; install it with: ${PG_INSTALL_HINT}`);
-    process.stdout.write(`PostgreSQL tests skipped: initdb not found (install it with: ${PG_INSTALL_HINT})\n`);
+    if (process.env.CI)
+      throw new Error(
+        `PostgreSQL not found: CI runs the PostgreSQL tests; install it with: ${PG_INSTALL_HINT}`,
+      );
+    process.stdout.write(
+      `PostgreSQL tests skipped: initdb not found (install it with: ${PG_INSTALL_HINT})\n`,
+    );
     project.provide('pgUrl', null);
     return undefined;
   }

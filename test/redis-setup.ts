@@ -22,8 +22,13 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     return undefined;
   }
   if (!findRedisServer()) {
-    if (process.env.CI) throw new Error(`redis-server not found: CI runs the Redis tests; install it with: ${REDIS_INSTALL_HINT}`);
-    process.stdout.write(`Redis tests skipped: redis-server not found (install it with: ${REDIS_INSTALL_HINT})\n`);
+    if (process.env.CI)
+      throw new Error(
+        `redis-server not found: CI runs the Redis tests; install it with: ${REDIS_INSTALL_HINT}`,
+      );
+    process.stdout.write(
+      `Redis tests skipped: redis-server not found (install it with: ${REDIS_INSTALL_HINT})\n`,
+    );
     project.provide('redisUrl', null);
     return undefined;
   }

@@ -54,13 +54,17 @@ export async function runBacktest(options) {
     prepared = loaded.prepared;
     try {
       lap('load');
-      log(`loaded into ${join(dir, 'backtest.db')}${prepared.steps.length === 0 ? '' : `, prepared: ${prepared.steps.join('; ')}`}`);
+      log(
+        `loaded into ${join(dir, 'backtest.db')}${prepared.steps.length === 0 ? '' : `, prepared: ${prepared.steps.join('; ')}`}`,
+      );
       scores = await scoreMarket(market, loaded.store, { log });
       lap('score');
     } finally {
       await loaded.store.close();
     }
-    const quoted = QUOTE_EVIDENCE_SCENARIOS.filter((name) => market.products.some((p) => p.plan.scenario === name));
+    const quoted = QUOTE_EVIDENCE_SCENARIOS.filter((name) =>
+      market.products.some((p) => p.plan.scenario === name),
+    );
     if (quoted.length > 0) {
       // The whole market again, those products without their quotes: the calibration sees what it saw.
       const stripped = withoutQuotes(market, quoted);
@@ -68,8 +72,14 @@ export async function runBacktest(options) {
       mkdirSync(salesDir);
       const again = await loadMarket(stripped, salesDir, prepareStore);
       try {
-        const products = { ...stripped, products: stripped.products.filter((p) => quoted.includes(p.plan.scenario)) };
-        salesOnly = { market: products, scores: await scoreMarket(products, again.store, { followJumps: false }) };
+        const products = {
+          ...stripped,
+          products: stripped.products.filter((p) => quoted.includes(p.plan.scenario)),
+        };
+        salesOnly = {
+          market: products,
+          scores: await scoreMarket(products, again.store, { followJumps: false }),
+        };
         lap('sales-only');
         log(`scored ${products.products.length} products of ${quoted.join(', ')} again on their sales alone`);
       } finally {
@@ -100,5 +110,11 @@ export async function runBacktest(options) {
     jumps,
     sealedGraded: scores.sealedGraded,
   };
-  return { market, scores, summary, markdown: renderMarkdown(summary), worst: worstPairs(market, scores, WORST_PAIRS) };
+  return {
+    market,
+    scores,
+    summary,
+    markdown: renderMarkdown(summary),
+    worst: worstPairs(market, scores, WORST_PAIRS),
+  };
 }

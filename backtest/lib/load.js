@@ -15,7 +15,8 @@ import { CELLS, END, GRADES, SCORED_START, START } from './model.js';
 /** @typedef {import('./market.js').Market} Market */
 /** @typedef {import('../../src/store/store.js').Store} Store */
 
-const CATALOG_HEADER = 'product_key,refsource_id,product_name,subtitle,set_name,image_url,product_type,era,release_date';
+const CATALOG_HEADER =
+  'product_key,refsource_id,product_name,subtitle,set_name,image_url,product_type,era,release_date';
 const OBSERVATION_HEADER = 'product_key,source,observed_at,price_minor,grader,grade,external_id,sales_volume';
 
 /**
@@ -43,7 +44,17 @@ function* catalogLines(market) {
   yield CATALOG_HEADER;
   for (const { plan } of market.products) {
     const name = `Backtest ${plan.scenario} ${plan.key.slice(-3)}`;
-    yield [plan.key, plan.refsourceId, name, plan.scenario, 'Backtest Set', '', plan.productType, plan.era, '2020-01-01'].join(',');
+    yield [
+      plan.key,
+      plan.refsourceId,
+      name,
+      plan.scenario,
+      'Backtest Set',
+      '',
+      plan.productType,
+      plan.era,
+      '2020-01-01',
+    ].join(',');
   }
 }
 
@@ -100,10 +111,17 @@ function* observationLines(market, from, to) {
  * @param {number} now the ingest's clock: a simulated instant, never the wall clock
  */
 export async function ingestFile(store, path, kind, now) {
-  const result = await ingest.ingestSource(store, path, { kind, maxRejects: 0, clock: () => now, stdin: Readable.from([]) });
+  const result = await ingest.ingestSource(store, path, {
+    kind,
+    maxRejects: 0,
+    clock: () => now,
+    stdin: Readable.from([]),
+  });
   if (result.failure !== null) throw result.failure; // a bad source ends with its failure, not a throw
   if (result.counts.rejected > 0) {
-    throw new Error(`ingest of ${path} rejected ${result.counts.rejected} records; first: ${JSON.stringify(result.firstReject)}`);
+    throw new Error(
+      `ingest of ${path} rejected ${result.counts.rejected} records; first: ${JSON.stringify(result.firstReject)}`,
+    );
   }
   return result.counts;
 }

@@ -36,7 +36,12 @@ export const GRADES = /** @type {const} */ ([7, 8, 9, 10]);
 export const CELLS = [
   { index: 0, key: 'ungraded', grader: null, grade: null },
   ...GRADERS.flatMap((grader, gi) =>
-    GRADES.map((grade, ni) => ({ index: 1 + gi * 4 + ni, key: `${grader.toLowerCase()}${grade}`, grader, grade })),
+    GRADES.map((grade, ni) => ({
+      index: 1 + gi * 4 + ni,
+      key: `${grader.toLowerCase()}${grade}`,
+      grader,
+      grade,
+    })),
   ),
 ];
 /** @param {number} graderIndex @param {number} gradeIndex 0..3 for grades 7..10 */
@@ -47,10 +52,18 @@ export const PARAMS = {
   /** Share of single cards that are vintage. */
   vintageShare: 0.3,
   /** Ungraded truth at the start, US dollars. */
-  basePrice: { modern: { median: 25, logSd: 1.0 }, vintage: { median: 150, logSd: 0.9 }, sealed: { median: 150, logSd: 0.6 } },
+  basePrice: {
+    modern: { median: 25, logSd: 1.0 },
+    vintage: { median: 150, logSd: 0.9 },
+    sealed: { median: 150, logSd: 0.6 },
+  },
   minBasePrice: 3,
   /** Daily volatility of the ungraded truth's geometric random walk (sd of the daily log return). */
-  dailyVol: { modern: { median: 0.025, logSd: 0.3 }, vintage: { median: 0.015, logSd: 0.3 }, sealed: { median: 0.01, logSd: 0.3 } },
+  dailyVol: {
+    modern: { median: 0.025, logSd: 0.3 },
+    vintage: { median: 0.015, logSd: 0.3 },
+    sealed: { median: 0.01, logSd: 0.3 },
+  },
   /** Drift of the walk: normal, sd of the daily log drift. */
   dailyDriftSd: 0.003,
   /**
@@ -66,8 +79,16 @@ export const PARAMS = {
    * the same evidence: PSA 9 / PSA 10 varies about four-fold between cards (P10 to P90).
    */
   gradeStep: {
-    modern: { 9: { median: 0.24, logSd: 0.55 }, 8: { median: 0.52, logSd: 0.4 }, 7: { median: 0.75, logSd: 0.4 } },
-    vintage: { 9: { median: 0.25, logSd: 0.65 }, 8: { median: 0.59, logSd: 0.5 }, 7: { median: 0.64, logSd: 0.45 } },
+    modern: {
+      9: { median: 0.24, logSd: 0.55 },
+      8: { median: 0.52, logSd: 0.4 },
+      7: { median: 0.75, logSd: 0.4 },
+    },
+    vintage: {
+      9: { median: 0.25, logSd: 0.65 },
+      8: { median: 0.59, logSd: 0.5 },
+      7: { median: 0.64, logSd: 0.45 },
+    },
     maxStep: 0.9,
   },
   /**
@@ -150,8 +171,11 @@ const QUOTES_LOWBALL_SHARE = 0.1;
 /** Hour index of a day of the period plus hours. */
 const at = (/** @type {number} */ day, hours = 0) => day * 24 + hours;
 /** A random hour inside the scored period, away from its ends. */
-const scoredHour = (/** @type {import('../../sample/prng.js').Prng} */ rng, firstDay = WARMUP_DAYS + 3, lastDay = DAYS - 6) =>
-  at(rng.int(firstDay, lastDay), rng.int(0, 23));
+const scoredHour = (
+  /** @type {import('../../sample/prng.js').Prng} */ rng,
+  firstDay = WARMUP_DAYS + 3,
+  lastDay = DAYS - 6,
+) => at(rng.int(firstDay, lastDay), rng.int(0, 23));
 
 /** @type {readonly Scenario[]} */
 export const SCENARIOS = [
@@ -195,7 +219,8 @@ export const SCENARIOS = [
   },
   {
     name: 'typo_x10_of_3',
-    description: 'two real sales a day; every ~4 days one more at x10, so a 24 h window often holds three sales, one of them x10; no price guide',
+    description:
+      'two real sales a day; every ~4 days one more at x10, so a 24 h window often holds three sales, one of them x10; no price guide',
     count: { full: 15, small: 1 },
     shape(plan, rng) {
       scaleUngraded(plan, 2);
@@ -207,14 +232,18 @@ export const SCENARIOS = [
   },
   {
     name: 'typo_2x10_of_5',
-    description: 'three real sales a day; every ~5 days two more at x10 within 12 h (two x10 among five); no price guide',
+    description:
+      'three real sales a day; every ~5 days two more at x10 within 12 h (two x10 among five); no price guide',
     count: { full: 15, small: 1 },
     shape(plan, rng) {
       scaleUngraded(plan, 3);
       plan.guides = false;
       for (let day = 2 + rng.int(0, 4); day < DAYS - 1; day += rng.int(4, 6)) {
         const hour = at(day, rng.int(0, 11));
-        plan.injected.push({ cell: 0, hour, factor: 10 }, { cell: 0, hour: hour + rng.int(1, 12), factor: 10 });
+        plan.injected.push(
+          { cell: 0, hour, factor: 10 },
+          { cell: 0, hour: hour + rng.int(1, 12), factor: 10 },
+        );
       }
     },
   },
@@ -235,7 +264,12 @@ export const SCENARIOS = [
       for (let i = 0; i < bursts; i++) {
         const hours = rng.int(3, 6);
         const real = (plan.cellRate[0] ?? 0) * (hours / 24);
-        plan.shills.push({ hour: scoredHour(rng), hours, count: Math.max(4, Math.ceil(3 * real)), factor: 2 });
+        plan.shills.push({
+          hour: scoredHour(rng),
+          hours,
+          count: Math.max(4, Math.ceil(3 * real)),
+          factor: 2,
+        });
       }
     },
   },
@@ -249,7 +283,8 @@ export const SCENARIOS = [
   },
   {
     name: 'jumps',
-    description: 'regime jumps: one up (+22 % to +65 %) and one down (-18 % to -33 %) in the scored period, volume x1.3 for 2 days after each',
+    description:
+      'regime jumps: one up (+22 % to +65 %) and one down (-18 % to -33 %) in the scored period, volume x1.3 for 2 days after each',
     count: { full: 20, small: 2 },
     shape(plan, rng) {
       scaleUngraded(plan, rng.uniform(8, 30));
@@ -262,7 +297,12 @@ export const SCENARIOS = [
     count: { full: 15, small: 2 },
     shape(plan, rng) {
       scaleUngraded(plan, rng.uniform(8, 30));
-      plan.jumps.push({ hour: scoredHour(rng, WARMUP_DAYS + 3, DAYS - 10), factor: 0.57, volumeBoost: 1.5, boostHours: 72 });
+      plan.jumps.push({
+        hour: scoredHour(rng, WARMUP_DAYS + 3, DAYS - 10),
+        factor: 0.57,
+        volumeBoost: 1.5,
+        boostHours: 72,
+      });
     },
   },
   {
@@ -276,7 +316,8 @@ export const SCENARIOS = [
   },
   {
     name: 'thin_grader_typo',
-    description: 'CGC traded thinly (a CGC 10 sale every ~10 days) and one CGC 10 sale at 10x in the scored period; no price guide',
+    description:
+      'CGC traded thinly (a CGC 10 sale every ~10 days) and one CGC 10 sale at 10x in the scored period; no price guide',
     count: { full: 15, small: 2 },
     shape(plan, rng) {
       plan.guides = false;
@@ -347,7 +388,10 @@ function twoJumps(plan, rng) {
   const up = Math.exp(rng.uniform(0.2, 0.5));
   const down = Math.exp(-rng.uniform(0.2, 0.4));
   const [a, b] = rng.next() < 0.5 ? [up, down] : [down, up];
-  plan.jumps.push({ hour: first, factor: a, volumeBoost: 1.3, boostHours: 48 }, { hour: second, factor: b, volumeBoost: 1.3, boostHours: 48 });
+  plan.jumps.push(
+    { hour: first, factor: a, volumeBoost: 1.3, boostHours: 48 },
+    { hour: second, factor: b, volumeBoost: 1.3, boostHours: 48 },
+  );
 }
 
 /**

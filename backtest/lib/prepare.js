@@ -24,7 +24,9 @@ import { calibration, time } from './built.js';
  */
 export async function prepareStore(store, asOf) {
   const report = await calibration.calibrate(store, asOf, asOf);
-  const fitted = report.eras.modern.filter((r) => r.source === 'fitted').length + report.eras.vintage.filter((r) => r.source === 'fitted').length;
+  const fitted =
+    report.eras.modern.filter((r) => r.source === 'fitted').length +
+    report.eras.vintage.filter((r) => r.source === 'fitted').length;
   return {
     steps: [
       `oracle calibrate --at ${time.toIsoUtc(asOf)} (${report.products.modern} modern and ${report.products.vintage} vintage products, ${fitted} of ${report.eras.modern.length + report.eras.vintage.length} ratios fitted, the rest priors)`,

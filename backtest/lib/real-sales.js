@@ -22,7 +22,8 @@ import { BASES, ENGINE, METHODS, basisOf, UNPRICED } from './score.js';
 /** @typedef {import('./metrics.js').ErrorSummary} ErrorSummary */
 
 /** The header of a PSA Auction Prices Realized file as tostenzel/psa-prizes writes it. */
-export const PSA_SALES_HEADER = 'date,grade,qualifier,prize,auction_house,seller,sale_type,psa_certification,img_url,lot_url';
+export const PSA_SALES_HEADER =
+  'date,grade,qualifier,prize,auction_house,seller,sale_type,psa_certification,img_url,lot_url';
 /** A sale's day is known, not its hour: it is stored at this hour (UTC) of its day ... */
 export const SALE_HOUR_UTC = 12;
 /** ... and predicted at the start of its day, from the sales of the days before it only. */
@@ -56,7 +57,10 @@ export function salesFiles(path) {
   const stat = statSync(path, { throwIfNoEntry: false });
   if (stat === undefined) throw new Error(`--real-sales ${path}: no such file or directory`);
   if (!stat.isDirectory()) return [path];
-  const files = readdirSync(path).filter((f) => f.endsWith('.csv')).sort().map((f) => join(path, f));
+  const files = readdirSync(path)
+    .filter((f) => f.endsWith('.csv'))
+    .sort()
+    .map((f) => join(path, f));
   if (files.length === 0) throw new Error(`--real-sales ${path}: the directory holds no .csv file`);
   return files;
 }
@@ -97,7 +101,10 @@ export function readSales(files) {
     parser.push(readFileSync(file, 'utf8'));
     parser.end();
     const header = records.shift()?.join(',');
-    if (header !== PSA_SALES_HEADER) throw new Error(`${file}: not a PSA sales file (header ${JSON.stringify(header)}, expected ${PSA_SALES_HEADER})`);
+    if (header !== PSA_SALES_HEADER)
+      throw new Error(
+        `${file}: not a PSA sales file (header ${JSON.stringify(header)}, expected ${PSA_SALES_HEADER})`,
+      );
     for (const [date, grade, qualifier, prize, , , , , , lotUrl] of records) {
       const day = psaDate(date ?? '');
       const price = Math.round(Number(prize) * 100);
@@ -105,7 +112,8 @@ export function readSales(files) {
       if (day === null) skip('no valid date');
       else if (!(price > 0)) skip('no price');
       else if (qualifier !== '') skip('grade with a qualifier (OC, MK, ...)');
-      else if (!GRADES.includes(/** @type {import('./model.js').Grade} */ (g))) skip('grade outside PSA 7-10 (lower, half or authentic)');
+      else if (!GRADES.includes(/** @type {import('./model.js').Grade} */ (g)))
+        skip('grade outside PSA 7-10 (lower, half or authentic)');
       else {
         kept++;
         const id = /\/auction\/(\d+)$/.exec(lotUrl ?? '')?.[1] ?? `${key}.${records.length}`;
@@ -140,7 +148,9 @@ async function loadSales(data, dir) {
   const observations = join(dir, 'observations.csv');
   await writeLines(catalog, [
     'product_key,refsource_id,product_name,subtitle,set_name,image_url,product_type,era,release_date',
-    ...data.products.map((p, i) => `${p.key},${FIRST_REFSOURCE_ID + i},${p.key},,PSA sales,,single_card,${p.era},`),
+    ...data.products.map(
+      (p, i) => `${p.key},${FIRST_REFSOURCE_ID + i},${p.key},,PSA sales,,single_card,${p.era},`,
+    ),
   ]);
   let last = 0;
   /** @type {string[]} */
@@ -151,7 +161,9 @@ async function loadSales(data, dir) {
       for (let i = 0; i < s.t.length; i++) {
         const t = /** @type {number} */ (s.t[i]);
         last = Math.max(last, t);
-        lines.push(`${p.key},ebay,${new Date(t).toISOString()},${s.price[i]},PSA,${cell.grade},psa-apr-${p.ids[c]?.[i]},`);
+        lines.push(
+          `${p.key},ebay,${new Date(t).toISOString()},${s.price[i]},PSA,${cell.grade},psa-apr-${p.ids[c]?.[i]},`,
+        );
       }
     });
   }
@@ -205,7 +217,11 @@ export async function scoreSales(data, dir) {
           continue;
         }
         bundles++;
-        const bundle = await priced.price(stored, { windowHours: WINDOW_HOURS, outlierStddevs: OUTLIER_STDDEVS, asOf: t }, null);
+        const bundle = await priced.price(
+          stored,
+          { windowHours: WINDOW_HOURS, outlierStddevs: OUTLIER_STDDEVS, asOf: t },
+          null,
+        );
         for (const [c, { from, to }] of today.entries()) {
           const cell = /** @type {import('./model.js').Cell} */ (CELLS[c]);
           const series = /** @type {Series} */ (p.cells[c]);
@@ -221,7 +237,14 @@ export async function scoreSales(data, dir) {
           ].map((x) => (x === null ? Number.NaN : x));
           const { basis } = basisOf(slot);
           for (let i = from; i < to; i++) {
-            sales.push({ product: p.key, cell: cell.key, at: new Date(/** @type {number} */ (series.t[i])).toISOString(), sale: /** @type {number} */ (series.price[i]), prices, basis });
+            sales.push({
+              product: p.key,
+              cell: cell.key,
+              at: new Date(/** @type {number} */ (series.t[i])).toISOString(),
+              sale: /** @type {number} */ (series.price[i]),
+              prices,
+              basis,
+            });
           }
         }
       }
@@ -240,16 +263,41 @@ export async function scoreSales(data, dir) {
 export function summarizeSales(sales) {
   const common = sales.filter((s) => s.prices.every((p) => !Number.isNaN(p)));
   /** @param {ScoredSale[]} list @param {number} m */
-  const errorsOf = (list, m) => list.filter((s) => !Number.isNaN(/** @type {number} */ (s.prices[m]))).map((s) => relativeError(/** @type {number} */ (s.prices[m]), s.sale));
+  const errorsOf = (list, m) =>
+    list
+      .filter((s) => !Number.isNaN(/** @type {number} */ (s.prices[m])))
+      .map((s) => relativeError(/** @type {number} */ (s.prices[m]), s.sale));
   const view = (/** @type {ScoredSale[]} */ list) =>
     METHODS.map((method, m) => {
       const errors = summarizeErrors(errorsOf(list, m));
-      return { id: method.id, label: method.label, errors, coverage: sales.length === 0 ? null : (100 * errors.n) / sales.length };
+      return {
+        id: method.id,
+        label: method.label,
+        errors,
+        coverage: sales.length === 0 ? null : (100 * errors.n) / sales.length,
+      };
     });
   const commonView = view(common);
-  const ranking = [...commonView].sort((a, b) => (a.errors.mdape ?? Infinity) - (b.errors.mdape ?? Infinity)).map((r) => r.id);
-  const bases = BASES.map((basis, b) => ({ basis, errors: summarizeErrors(errorsOf(sales.filter((s) => s.basis === b), ENGINE)) }));
-  return { sales: sales.length, common: common.length, views: { common: commonView, all: view(sales) }, ranking, bases, unpriced: sales.filter((s) => s.basis === UNPRICED).length };
+  const ranking = [...commonView]
+    .sort((a, b) => (a.errors.mdape ?? Infinity) - (b.errors.mdape ?? Infinity))
+    .map((r) => r.id);
+  const bases = BASES.map((basis, b) => ({
+    basis,
+    errors: summarizeErrors(
+      errorsOf(
+        sales.filter((s) => s.basis === b),
+        ENGINE,
+      ),
+    ),
+  }));
+  return {
+    sales: sales.length,
+    common: common.length,
+    views: { common: commonView, all: view(sales) },
+    ranking,
+    bases,
+    unpriced: sales.filter((s) => s.basis === UNPRICED).length,
+  };
 }
 
 /** @param {number | null} v */

@@ -5,7 +5,16 @@
  * method prices; all instants), jump following, the invariants, and issue 9's targets with
  * their verdicts. Renders them as Markdown for docs/backtest.md and the console.
  */
-import { absoluteError, coverage, FOLLOW_HORIZON_HOURS, intervalCoverage, relativeError, shareOffAfterJumps, summarizeErrors, summarizeFollow } from './metrics.js';
+import {
+  absoluteError,
+  coverage,
+  FOLLOW_HORIZON_HOURS,
+  intervalCoverage,
+  relativeError,
+  shareOffAfterJumps,
+  summarizeErrors,
+  summarizeFollow,
+} from './metrics.js';
 import { CELLS, SCENARIOS } from './model.js';
 import { BASES, ENGINE, METHODS } from './score.js';
 
@@ -14,7 +23,9 @@ import { BASES, ENGINE, METHODS } from './score.js';
 /** @typedef {import('./metrics.js').ErrorSummary} ErrorSummary */
 
 /** Cells of BGS, CGC and SGC grade 10. */
-const OTHER_GRADER_TENS = new Set(CELLS.filter((c) => c.grade === 10 && c.grader !== 'PSA').map((c) => c.index));
+const OTHER_GRADER_TENS = new Set(
+  CELLS.filter((c) => c.grade === 10 && c.grader !== 'PSA').map((c) => c.index),
+);
 
 /**
  * @typedef {{ id: string, label: string, test: (cell: number, own: boolean) => boolean }} Segment
@@ -26,7 +37,11 @@ export const SEGMENTS = [
   { id: 'graded', label: 'graded', test: (c) => c > 0 },
   { id: 'graded_7_9', label: 'graded 7-9', test: (c) => c > 0 && CELLS[c]?.grade !== 10 },
   { id: 'graded_10', label: 'graded 10', test: (c) => CELLS[c]?.grade === 10 },
-  { id: 'other10_without_own', label: 'BGS/CGC/SGC 10 without own sales', test: (c, own) => OTHER_GRADER_TENS.has(c) && !own },
+  {
+    id: 'other10_without_own',
+    label: 'BGS/CGC/SGC 10 without own sales',
+    test: (c, own) => OTHER_GRADER_TENS.has(c) && !own,
+  },
 ];
 
 /**
@@ -94,7 +109,12 @@ function segmentViews(scores, perRow, members) {
       if (Number.isNaN(e) || (onlyCommon && perRow.common[r] === 0)) continue;
       errors[n++] = e;
       const low = /** @type {number} */ (rows.low[r]);
-      if (m === ENGINE && !Number.isNaN(low)) intervals.push({ low, high: /** @type {number} */ (rows.high[r]), truth: /** @type {number} */ (rows.truth[r]) });
+      if (m === ENGINE && !Number.isNaN(low))
+        intervals.push({
+          low,
+          high: /** @type {number} */ (rows.high[r]),
+          truth: /** @type {number} */ (rows.truth[r]),
+        });
     }
     return {
       id: /** @type {(typeof METHODS)[number]} */ (METHODS[m]).id,
@@ -139,21 +159,51 @@ export function aggregate(market, scores) {
   });
   const present = SCENARIOS.filter((s) => scenarioOf.includes(s.name));
   const inScenario = (/** @type {string} */ name, /** @type {(cell: number) => boolean} */ cells) =>
-    select((r) => scenarioOf[/** @type {number} */ (rows.product[r])] === name && cells(/** @type {number} */ (rows.cell[r])));
+    select(
+      (r) =>
+        scenarioOf[/** @type {number} */ (rows.product[r])] === name &&
+        cells(/** @type {number} */ (rows.cell[r])),
+    );
   /** @param {string} id @param {Int32Array} members @returns {SegmentResult} */
-  const result = (id, members) => ({ id, label: id, scored: members.length, views: segmentViews(scores, perRow, members) });
-  const scenarios = present.map((s) => result(s.name, inScenario(s.name, () => true)));
+  const result = (id, members) => ({
+    id,
+    label: id,
+    scored: members.length,
+    views: segmentViews(scores, perRow, members),
+  });
+  const scenarios = present.map((s) =>
+    result(
+      s.name,
+      inScenario(s.name, () => true),
+    ),
+  );
   // Each scenario's ungraded and graded cells apart (results.json only: the tables would be long).
   const scenarioCells = present.flatMap((s) => [
-    result(`${s.name} ungraded`, inScenario(s.name, (c) => c === 0)),
-    result(`${s.name} graded`, inScenario(s.name, (c) => c > 0)),
+    result(
+      `${s.name} ungraded`,
+      inScenario(s.name, (c) => c === 0),
+    ),
+    result(
+      `${s.name} graded`,
+      inScenario(s.name, (c) => c > 0),
+    ),
   ]);
   // Our priced pairs by basis (slot meta `basis`, score.js basisOf): overall per cell group, and per scenario.
   const bases = BASES.flatMap((basis, b) =>
-    BASIS_GROUPS.map((g) => result(`${basis}, ${g.label}`, select((r) => rows.basis[r] === b && g.test(/** @type {number} */ (rows.cell[r]))))),
+    BASIS_GROUPS.map((g) =>
+      result(
+        `${basis}, ${g.label}`,
+        select((r) => rows.basis[r] === b && g.test(/** @type {number} */ (rows.cell[r]))),
+      ),
+    ),
   );
   const scenarioBases = present.flatMap((s) =>
-    BASES.map((basis, b) => result(`${s.name} ${basis}`, select((r) => scenarioOf[/** @type {number} */ (rows.product[r])] === s.name && rows.basis[r] === b))),
+    BASES.map((basis, b) =>
+      result(
+        `${s.name} ${basis}`,
+        select((r) => scenarioOf[/** @type {number} */ (rows.product[r])] === s.name && rows.basis[r] === b),
+      ),
+    ),
   );
   return { segments, scenarios, scenarioCells, bases, scenarioBases };
 }
@@ -175,12 +225,19 @@ export function quoteEvidence(market, scores, salesOnly, salesScores) {
     /** @type {number[]} */
     const out = [];
     for (let r = 0; r < sc.rows.length; r++) {
-      if (m.products[/** @type {number} */ (sc.rows.product[r])]?.plan.scenario === scenario && cells(/** @type {number} */ (sc.rows.cell[r]))) out.push(r);
+      if (
+        m.products[/** @type {number} */ (sc.rows.product[r])]?.plan.scenario === scenario &&
+        cells(/** @type {number} */ (sc.rows.cell[r]))
+      )
+        out.push(r);
     }
     return out;
   };
   /** The rows of `rs` that the plain 24 h median prices (in the same run). @param {Scores} sc @param {number[]} rs */
-  const medianPriced = (sc, rs) => rs.filter((r) => !Number.isNaN(/** @type {number} */ (/** @type {Float64Array} */ (sc.rows.price[median])[r])));
+  const medianPriced = (sc, rs) =>
+    rs.filter(
+      (r) => !Number.isNaN(/** @type {number} */ (/** @type {Float64Array} */ (sc.rows.price[median])[r])),
+    );
   /** @param {Scores} sc @param {number[]} rs @param {number} method */
   const summary = (sc, rs, method) => {
     const prices = /** @type {Float64Array} */ (sc.rows.price[method]);
@@ -194,9 +251,14 @@ export function quoteEvidence(market, scores, salesOnly, salesScores) {
       const truth = /** @type {number} */ (sc.rows.truth[r]);
       errors.push(relativeError(p, truth));
       const low = /** @type {number} */ (sc.rows.low[r]);
-      if (method === ENGINE && !Number.isNaN(low)) intervals.push({ low, high: /** @type {number} */ (sc.rows.high[r]), truth });
+      if (method === ENGINE && !Number.isNaN(low))
+        intervals.push({ low, high: /** @type {number} */ (sc.rows.high[r]), truth });
     }
-    return { errors: summarizeErrors(errors), coverage: coverage(errors.length, rs.length), interval: method === ENGINE ? intervalCoverage(intervals) : null };
+    return {
+      errors: summarizeErrors(errors),
+      coverage: coverage(errors.length, rs.length),
+      interval: method === ENGINE ? intervalCoverage(intervals) : null,
+    };
   };
   return scenarios.flatMap((scenario) =>
     [BASIS_GROUPS[0], BASIS_GROUPS[1]].map((g) => {
@@ -208,11 +270,27 @@ export function quoteEvidence(market, scores, salesOnly, salesScores) {
         cells: group.label,
         methods: [
           { id: 'engine', label: 'ours, with the quotes', ...summary(scores, withQuotes, ENGINE) },
-          { id: 'engine_sales_only', label: 'ours, from sales alone', ...summary(salesScores, alone, ENGINE) },
+          {
+            id: 'engine_sales_only',
+            label: 'ours, from sales alone',
+            ...summary(salesScores, alone, ENGINE),
+          },
           { id: 'median24', label: 'median 24 h, quotes as points', ...summary(scores, withQuotes, median) },
-          { id: 'median24_sales_only', label: 'median 24 h, sales alone', ...summary(salesScores, alone, median) },
-          { id: 'engine_where_median', label: 'ours, with the quotes, where the median 24 h (quotes as points) prices', ...summary(scores, medianPriced(scores, withQuotes), ENGINE) },
-          { id: 'median24_where_median', label: 'median 24 h (quotes as points) on those pairs', ...summary(scores, medianPriced(scores, withQuotes), median) },
+          {
+            id: 'median24_sales_only',
+            label: 'median 24 h, sales alone',
+            ...summary(salesScores, alone, median),
+          },
+          {
+            id: 'engine_where_median',
+            label: 'ours, with the quotes, where the median 24 h (quotes as points) prices',
+            ...summary(scores, medianPriced(scores, withQuotes), ENGINE),
+          },
+          {
+            id: 'median24_where_median',
+            label: 'median 24 h (quotes as points) on those pairs',
+            ...summary(scores, medianPriced(scores, withQuotes), median),
+          },
         ],
       };
     }),
@@ -253,7 +331,8 @@ export function jumpResults(scores) {
  * @returns {Verdict[]}
  */
 export function judgeTargets(results, scores) {
-  const segment = (/** @type {string} */ id) => /** @type {SegmentResult} */ (results.segments.find((s) => s.id === id));
+  const segment = (/** @type {string} */ id) =>
+    /** @type {SegmentResult} */ (results.segments.find((s) => s.id === id));
   const all = segment('all');
   const engineOf = (/** @type {MethodResult[]} */ view) => /** @type {MethodResult} */ (view[ENGINE]);
   const alternatives = all.views.common.slice(1);
@@ -268,35 +347,67 @@ export function judgeTargets(results, scores) {
   const judge = (v, ok) => (v === null ? null : ok(v));
   const label = (/** @type {string} */ id) => METHODS.find((m) => m.id === id)?.label ?? id;
   const interval = engineOf(all.views.all).interval;
-  const scenarioIntervals = results.scenarios.map((s) => ({ id: s.id, value: engineOf(s.views.all).interval }));
-  const worst = scenarioIntervals.reduce((a, b) => ((b.value ?? Infinity) < (a.value ?? Infinity) ? b : a), { id: '', value: /** @type {number | null} */ (null) });
+  const scenarioIntervals = results.scenarios.map((s) => ({
+    id: s.id,
+    value: engineOf(s.views.all).interval,
+  }));
+  const worst = scenarioIntervals.reduce((a, b) => ((b.value ?? Infinity) < (a.value ?? Infinity) ? b : a), {
+    id: '',
+    value: /** @type {number | null} */ (null),
+  });
   const graded = engineOf(segment('graded').views.all).errors.mdape;
   const others = engineOf(segment('other10_without_own').views.all).errors.mdape;
   const over25 = engineOf(all.views.all).errors.over25;
   const basisIntervals = results.bases
     .filter((s) => s.label.endsWith('all cells'))
-    .map((s) => ({ id: s.label.split(',')[0], value: engineOf(s.views.all).interval, n: engineOf(s.views.all).intervals }))
+    .map((s) => ({
+      id: s.label.split(',')[0],
+      value: engineOf(s.views.all).interval,
+      n: engineOf(s.views.all).intervals,
+    }))
     .filter((s) => s.n > 0);
-  const worstBasis = basisIntervals.reduce((a, b) => ((b.value ?? Infinity) < (a.value ?? Infinity) ? b : a), { id: '', value: /** @type {number | null} */ (null), n: 0 });
+  const worstBasis = basisIntervals.reduce(
+    (a, b) => ((b.value ?? Infinity) < (a.value ?? Infinity) ? b : a),
+    { id: '', value: /** @type {number | null} */ (null), n: 0 },
+  );
   return [
     {
-      target: 'common instants: median error <= 0.9x the best alternative\'s',
+      target: "common instants: median error <= 0.9x the best alternative's",
       value: `${pct(ours.mdape)} vs 0.9 x ${pct(bestMd.errors.mdape)} (${label(bestMd.id)})`,
-      pass: ours.mdape === null || bestMd.errors.mdape === null ? null : ours.mdape <= 0.9 * bestMd.errors.mdape,
+      pass:
+        ours.mdape === null || bestMd.errors.mdape === null ? null : ours.mdape <= 0.9 * bestMd.errors.mdape,
     },
     {
-      target: 'common instants: P99 <= the best alternative\'s',
+      target: "common instants: P99 <= the best alternative's",
       value: `${pct(ours.p99)} vs ${pct(bestP99.errors.p99)} (${label(bestP99.id)})`,
       pass: ours.p99 === null || bestP99.errors.p99 === null ? null : ours.p99 <= bestP99.errors.p99,
     },
-    { target: 'all instants: > 25 % off in at most 5 % (post-jump hours included)', value: pct(over25), pass: judge(over25, (v) => v <= 5) },
-    { target: 'all instants: graded median error <= 12 %', value: pct(graded), pass: judge(graded, (v) => v <= 12) },
-    { target: 'all instants: BGS/CGC/SGC 10 without own sales, median error <= 20 %', value: pct(others), pass: judge(others, (v) => v <= 20) },
-    { target: 'interval coverage 72-88 % overall', value: pct(interval), pass: judge(interval, (v) => v >= 72 && v <= 88) },
+    {
+      target: 'all instants: > 25 % off in at most 5 % (post-jump hours included)',
+      value: pct(over25),
+      pass: judge(over25, (v) => v <= 5),
+    },
+    {
+      target: 'all instants: graded median error <= 12 %',
+      value: pct(graded),
+      pass: judge(graded, (v) => v <= 12),
+    },
+    {
+      target: 'all instants: BGS/CGC/SGC 10 without own sales, median error <= 20 %',
+      value: pct(others),
+      pass: judge(others, (v) => v <= 20),
+    },
+    {
+      target: 'interval coverage 72-88 % overall',
+      value: pct(interval),
+      pass: judge(interval, (v) => v >= 72 && v <= 88),
+    },
     {
       target: 'interval coverage >= 65 % in every scenario',
       value: worst.value === null ? 'n/a' : `lowest ${pct(worst.value)} (${worst.id})`,
-      pass: scenarioIntervals.some((s) => s.value === null) ? null : scenarioIntervals.every((s) => /** @type {number} */ (s.value) >= 65),
+      pass: scenarioIntervals.some((s) => s.value === null)
+        ? null
+        : scenarioIntervals.every((s) => /** @type {number} */ (s.value) >= 65),
     },
     {
       target: 'interval coverage >= 65 % for each basis (own, estimated)',
@@ -333,13 +444,17 @@ export function worstPairs(market, scores, count) {
     .sort((a, b) => b.error - a.error)
     .slice(0, count)
     .map(({ r, error }) => {
-      const product = /** @type {import('./market.js').ProductMarket} */ (market.products[/** @type {number} */ (rows.product[r])]);
+      const product = /** @type {import('./market.js').ProductMarket} */ (
+        market.products[/** @type {number} */ (rows.product[r])]
+      );
       /** @type {Record<string, string | number | null>} */
       const entry = {
         product: product.plan.key,
         scenario: product.plan.scenario,
         cell: /** @type {import('./model.js').Cell} */ (CELLS[/** @type {number} */ (rows.cell[r])]).key,
-        at: new Date(/** @type {number} */ (scores.instants[/** @type {number} */ (rows.instant[r])])).toISOString(),
+        at: new Date(
+          /** @type {number} */ (scores.instants[/** @type {number} */ (rows.instant[r])]),
+        ).toISOString(),
         own_in_window: /** @type {number} */ (rows.own[r]),
         truth_minor: Math.round(/** @type {number} */ (rows.truth[r])),
         error_pct: Math.round(error * 1000) / 10,
@@ -374,13 +489,27 @@ function cellText(r) {
 
 /** @param {string[]} header @param {string[][]} body */
 function table(header, body) {
-  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...body.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+  return [
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...body.map((row) => `| ${row.join(' | ')} |`),
+  ].join('\n');
 }
 
 /** @param {SegmentResult} s @param {'common' | 'all'} view */
 function methodTable(s, view) {
   return table(
-    ['method', 'MdAPE %', 'P90 %', 'P99 %', '> 25 % off', 'median signed error %', 'coverage %', 'interval coverage %', 'n'],
+    [
+      'method',
+      'MdAPE %',
+      'P90 %',
+      'P99 %',
+      '> 25 % off',
+      'median signed error %',
+      'coverage %',
+      'interval coverage %',
+      'n',
+    ],
     s.views[view].map((r, m) => [
       /** @type {(typeof METHODS)[number]} */ (METHODS[m]).label,
       pctText(r.errors.mdape),
@@ -398,14 +527,17 @@ function methodTable(s, view) {
 /** @param {SegmentResult[]} list @param {'common' | 'all'} view */
 function segmentTable(list, view) {
   return table(
-    ['', ...METHODS.map((m) => m.label), view === 'common' ? 'common share %' : 'coverage % (ours / alternatives)', 'ours: interval %'],
+    [
+      '',
+      ...METHODS.map((m) => m.label),
+      view === 'common' ? 'common share %' : 'coverage % (ours / alternatives)',
+      'ours: interval %',
+    ],
     list.map((s) => {
       const results = s.views[view];
       const engine = /** @type {MethodResult} */ (results[ENGINE]);
       const share =
-        view === 'common'
-          ? pctText(engine.coverage)
-          : results.map((r) => pctText(r.coverage)).join(' / ');
+        view === 'common' ? pctText(engine.coverage) : results.map((r) => pctText(r.coverage)).join(' / ');
       return [s.label, ...results.map(cellText), share, pctText(engine.interval)];
     }),
   );
@@ -415,26 +547,30 @@ function segmentTable(list, view) {
  * @param {ReturnType<typeof jumpResults>} jumps
  */
 function jumpTable(jumps) {
-  const row = (/** @type {string} */ label, /** @type {ReturnType<typeof jumpResults>['all']} */ methods) =>
-    [
-      label,
-      ...methods.map((f) => {
-        if (f.events === 0) return '—';
-        const beyond = `> ${FOLLOW_HORIZON_HOURS}`;
-        return `${f.medianHours ?? beyond} h / ${f.p90Hours ?? beyond} h / ${pctText(f.within24h)} % / ${pctText(f.off25First24h)} %`;
-      }),
-    ];
+  const row = (/** @type {string} */ label, /** @type {ReturnType<typeof jumpResults>['all']} */ methods) => [
+    label,
+    ...methods.map((f) => {
+      if (f.events === 0) return '—';
+      const beyond = `> ${FOLLOW_HORIZON_HOURS}`;
+      return `${f.medianHours ?? beyond} h / ${f.p90Hours ?? beyond} h / ${pctText(f.within24h)} % / ${pctText(f.off25First24h)} %`;
+    }),
+  ];
   const events = jumps.all[0]?.events ?? 0;
   return [
     `${events} (jump, traded cell) events; per method: median hours to follow / P90 hours / share followed within 24 h / share of its prices > 25 % off in the first 24 h.`,
     '',
-    table(['', ...METHODS.map((m) => m.label)], [row('all jumps and crashes', jumps.all), ...jumps.groups.map((s) => row(s.id, s.methods))]),
+    table(
+      ['', ...METHODS.map((m) => m.label)],
+      [row('all jumps and crashes', jumps.all), ...jumps.groups.map((s) => row(s.id, s.methods))],
+    ),
   ].join('\n');
 }
 
 /** @param {ErrorSummary} e @param {number | null} interval */
 function oursText(e, interval) {
-  return e.n === 0 ? '—' : `${e.n} / ${pctText(e.mdape)} / ${pctText(e.p99)} / ${pctText(e.over25)} / ${pctText(interval)}`;
+  return e.n === 0
+    ? '—'
+    : `${e.n} / ${pctText(e.mdape)} / ${pctText(e.p99)} / ${pctText(e.over25)} / ${pctText(interval)}`;
 }
 
 /**
@@ -444,7 +580,9 @@ function oursText(e, interval) {
  */
 function basisTables(results, basisFrom) {
   const ours = (/** @type {SegmentResult} */ s) => /** @type {MethodResult} */ (s.views.all[ENGINE]);
-  const priced = results.bases.filter((s) => s.id.endsWith('all cells')).reduce((n, s) => n + ours(s).errors.n, 0);
+  const priced = results.bases
+    .filter((s) => s.id.endsWith('all cells'))
+    .reduce((n, s) => n + ours(s).errors.n, 0);
   const source =
     basisFrom.derived === 0
       ? 'as the engine gives it in slot `meta.basis`'
@@ -456,7 +594,17 @@ function basisTables(results, basisFrom) {
     `Our priced pairs by what the price rests on: \`own\` (the cell's own observations) or \`estimated\` (other cells: pooling, carry, ratios); the basis is ${source}.`,
     '',
     table(
-      ['basis, cells', 'pairs', 'share of our priced pairs %', 'MdAPE %', 'P90 %', 'P99 %', '> 25 % off', 'median signed error %', 'interval coverage %'],
+      [
+        'basis, cells',
+        'pairs',
+        'share of our priced pairs %',
+        'MdAPE %',
+        'P90 %',
+        'P99 %',
+        '> 25 % off',
+        'median signed error %',
+        'interval coverage %',
+      ],
       results.bases.map((s) => {
         const r = ours(s);
         const e = r.errors;
@@ -497,9 +645,29 @@ function quoteTable(evidence) {
     'The same products priced twice: with their price-guide quotes (the run above), and on a second database holding the same market without their quotes (sales alone; every other product whole). All instants; each method on the pairs it prices.',
     '',
     table(
-      ['scenario', 'cells', 'method', 'MdAPE %', 'P90 %', 'P99 %', '> 25 % off', 'coverage %', 'interval coverage %'],
+      [
+        'scenario',
+        'cells',
+        'method',
+        'MdAPE %',
+        'P90 %',
+        'P99 %',
+        '> 25 % off',
+        'coverage %',
+        'interval coverage %',
+      ],
       evidence.flatMap((g) =>
-        g.methods.map((m) => [g.scenario, g.cells, m.label, pctText(m.errors.mdape), pctText(m.errors.p90), pctText(m.errors.p99), pctText(m.errors.over25), pctText(m.coverage), m.interval === null ? '' : pctText(m.interval)]),
+        g.methods.map((m) => [
+          g.scenario,
+          g.cells,
+          m.label,
+          pctText(m.errors.mdape),
+          pctText(m.errors.p90),
+          pctText(m.errors.p99),
+          pctText(m.errors.over25),
+          pctText(m.coverage),
+          m.interval === null ? '' : pctText(m.interval),
+        ]),
       ),
     ),
   ].join('\n');
@@ -538,14 +706,19 @@ export function renderMarkdown(run) {
     table(
       ['scenario', 'what changes from the defaults', 'products', 'sales', 'quotes'],
       SCENARIOS.filter((s) => run.counts.scenarios[s.name]).map((s) => {
-        const c = /** @type {{ products: number, sales: number, quotes: number }} */ (run.counts.scenarios[s.name]);
+        const c = /** @type {{ products: number, sales: number, quotes: number }} */ (
+          run.counts.scenarios[s.name]
+        );
         return [s.name, s.description, n(c.products), n(c.sales), n(c.quotes)];
       }),
     ),
     '',
     '### Targets (issue 9)',
     '',
-    table(['target', 'ours', 'verdict'], run.targets.map((t) => [t.target, t.value, verdict(t.pass)])),
+    table(
+      ['target', 'ours', 'verdict'],
+      run.targets.map((t) => [t.target, t.value, verdict(t.pass)]),
+    ),
     '',
     ...VIEWS.flatMap((view) => [`### Overall, ${VIEW_TITLES[view]}`, '', methodTable(all, view), '']),
     ...[
@@ -585,6 +758,7 @@ export const RESULTS_END = '<!-- backtest:results:end -->';
 export function replaceResults(doc, section) {
   const start = doc.indexOf(RESULTS_START);
   const end = doc.indexOf(RESULTS_END);
-  if (start < 0 || end < start) throw new Error(`docs/backtest.md lacks the markers ${RESULTS_START} ... ${RESULTS_END}`);
+  if (start < 0 || end < start)
+    throw new Error(`docs/backtest.md lacks the markers ${RESULTS_START} ... ${RESULTS_END}`);
   return `${doc.slice(0, start + RESULTS_START.length)}\n${section}\n${doc.slice(end)}`;
 }

@@ -5,11 +5,29 @@
  * one row per scored (product, instant, cell): the truth, each method's price, the engine's
  * interval when its bundle carries one. Also follows each jump and crash hour by hour.
  */
-import { codaBlend, lowerBound, mean24, median24, sevenDayAt, sevenDayTrack, WINDOW_MS } from './alternatives.js';
+import {
+  codaBlend,
+  lowerBound,
+  mean24,
+  median24,
+  sevenDayAt,
+  sevenDayTrack,
+  WINDOW_MS,
+} from './alternatives.js';
 import { pricing } from './built.js';
 import { truthAt } from './market.js';
 import { FOLLOW_HORIZON_HOURS, hoursToFollow, offAfterJump } from './metrics.js';
-import { CELLS, END, HOUR, INSTANT_OFFSET_HOURS, INSTANT_STEP_HOURS, OUTLIER_STDDEVS, SCORED_START, START, WINDOW_HOURS } from './model.js';
+import {
+  CELLS,
+  END,
+  HOUR,
+  INSTANT_OFFSET_HOURS,
+  INSTANT_STEP_HOURS,
+  OUTLIER_STDDEVS,
+  SCORED_START,
+  START,
+  WINDOW_HOURS,
+} from './model.js';
 
 /** @typedef {import('./market.js').Market} Market */
 /** @typedef {import('./market.js').ProductMarket} ProductMarket */
@@ -43,7 +61,8 @@ export const FOLLOW_MIN_RATE = 2;
 export function scoredInstants() {
   /** @type {number[]} */
   const out = [];
-  for (let t = SCORED_START + INSTANT_OFFSET_HOURS * HOUR; t < END; t += INSTANT_STEP_HOURS * HOUR) out.push(t);
+  for (let t = SCORED_START + INSTANT_OFFSET_HOURS * HOUR; t < END; t += INSTANT_STEP_HOURS * HOUR)
+    out.push(t);
   return out;
 }
 
@@ -118,9 +137,13 @@ export function basisOf(slot) {
  * @param {number} t
  */
 function pricesAt(slot, series, track, t) {
-  return [slot.price_minor, mean24(series, t), median24(series, t), codaBlend(series, t), sevenDayAt(track, t)].map((p) =>
-    p === null ? Number.NaN : p,
-  );
+  return [
+    slot.price_minor,
+    mean24(series, t),
+    median24(series, t),
+    codaBlend(series, t),
+    sevenDayAt(track, t),
+  ].map((p) => (p === null ? Number.NaN : p));
 }
 
 /**
@@ -152,9 +175,16 @@ export async function scoreMarket(market, store, options = {}) {
   const sealedGraded = { slots: 0, priced: 0, examples: /** @type {string[]} */ ([]) };
   let bundles = 0;
   const basisFrom = { meta: 0, derived: 0 };
-  const price = (/** @type {import('../../src/store/store.js').StoredProduct} */ stored, /** @type {number} */ t) => {
+  const price = (
+    /** @type {import('../../src/store/store.js').StoredProduct} */ stored,
+    /** @type {number} */ t,
+  ) => {
     bundles++;
-    return priced.price(stored, { windowHours: WINDOW_HOURS, outlierStddevs: OUTLIER_STDDEVS, asOf: t }, null);
+    return priced.price(
+      stored,
+      { windowHours: WINDOW_HOURS, outlierStddevs: OUTLIER_STDDEVS, asOf: t },
+      null,
+    );
   };
 
   for (const [pi, product] of market.products.entries()) {
@@ -170,7 +200,10 @@ export async function scoreMarket(market, store, options = {}) {
           sealedGraded.slots++;
           if (slot.price_minor !== null) {
             sealedGraded.priced++;
-            if (sealedGraded.examples.length < 3) sealedGraded.examples.push(`${plan.key} ${cell.key} at ${new Date(t).toISOString()}: ${slot.price_minor}`);
+            if (sealedGraded.examples.length < 3)
+              sealedGraded.examples.push(
+                `${plan.key} ${cell.key} at ${new Date(t).toISOString()}: ${slot.price_minor}`,
+              );
           }
           continue;
         }
@@ -193,7 +226,8 @@ export async function scoreMarket(market, store, options = {}) {
       }
     }
     if (options.followJumps !== false) jumps.push(...(await followJumps(product, stored, tracks, price)));
-    if (options.log && (pi + 1) % 50 === 0) options.log(`scored ${pi + 1}/${market.products.length} products`);
+    if (options.log && (pi + 1) % 50 === 0)
+      options.log(`scored ${pi + 1}/${market.products.length} products`);
   }
   return { instants, rows, jumps, sealedGraded, bundles, basisFrom };
 }
@@ -208,21 +242,37 @@ export async function scoreMarket(market, store, options = {}) {
  */
 async function followJumps(product, stored, tracks, price) {
   const { plan } = product;
-  const cells = CELLS.filter((c) => /** @type {number} */ (plan.cellRate[c.index]) >= FOLLOW_MIN_RATE && Number.isFinite(plan.logMultiple[c.index]));
+  const cells = CELLS.filter(
+    (c) =>
+      /** @type {number} */ (plan.cellRate[c.index]) >= FOLLOW_MIN_RATE &&
+      Number.isFinite(plan.logMultiple[c.index]),
+  );
   /** @type {JumpEvent[]} */
   const events = [];
   for (const jump of plan.jumps) {
     const jumpAt = START + jump.hour * HOUR;
     if (jumpAt < SCORED_START) continue;
     /** @type {{ price: number | null, truth: number }[][][]} per cell, per method, hourly */
-    const hourly = cells.map(() => /** @type {{ price: number | null, truth: number }[][]} */ (METHODS.map(() => [])));
+    const hourly = cells.map(
+      () => /** @type {{ price: number | null, truth: number }[][]} */ (METHODS.map(() => [])),
+    );
     for (let h = 1; h <= FOLLOW_HORIZON_HOURS && jumpAt + h * HOUR < END; h++) {
       const t = jumpAt + h * HOUR;
       const bundle = await price(stored, t);
       cells.forEach((cell, ci) => {
         const truth = truthAt(product, cell.index, t);
-        const prices = pricesAt(slotOf(bundle, cell), /** @type {Series} */ (product.cells[cell.index]), /** @type {Float64Array} */ (tracks[cell.index]), t);
-        prices.forEach((p, m) => /** @type {{ price: number | null, truth: number }[][]} */ (hourly[ci])[m]?.push({ price: Number.isNaN(p) ? null : p, truth }));
+        const prices = pricesAt(
+          slotOf(bundle, cell),
+          /** @type {Series} */ (product.cells[cell.index]),
+          /** @type {Float64Array} */ (tracks[cell.index]),
+          t,
+        );
+        prices.forEach((p, m) =>
+          /** @type {{ price: number | null, truth: number }[][]} */ (hourly[ci])[m]?.push({
+            price: Number.isNaN(p) ? null : p,
+            truth,
+          }),
+        );
       });
     }
     cells.forEach((cell, ci) => {
@@ -232,8 +282,12 @@ async function followJumps(product, stored, tracks, price) {
         cell: cell.key,
         at: new Date(jumpAt).toISOString(),
         factor: jump.factor,
-        hours: METHODS.map((_, m) => hoursToFollow(/** @type {{ price: number | null, truth: number }[][]} */ (hourly[ci])[m] ?? [])),
-        first24h: METHODS.map((_, m) => offAfterJump(/** @type {{ price: number | null, truth: number }[][]} */ (hourly[ci])[m] ?? [])),
+        hours: METHODS.map((_, m) =>
+          hoursToFollow(/** @type {{ price: number | null, truth: number }[][]} */ (hourly[ci])[m] ?? []),
+        ),
+        first24h: METHODS.map((_, m) =>
+          offAfterJump(/** @type {{ price: number | null, truth: number }[][]} */ (hourly[ci])[m] ?? []),
+        ),
       });
     });
   }

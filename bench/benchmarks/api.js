@@ -49,7 +49,8 @@ async function load(s, server, url, headers) {
   const cpuAfter = cpuTimeMs(server.pid);
   const out = JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}');
   return {
-    cpuUsPerRequest: cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1000) / out.requests.total,
+    cpuUsPerRequest:
+      cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1000) / out.requests.total,
     rps: out.requests.average,
     p99: out.latency.p99,
     p50: out.latency.p50,
@@ -87,9 +88,25 @@ export async function apiBenchmark(ctx) {
   const sample = await sampleDatabase(ctx);
   const product = hottestProduct(sample.db);
   // A stored key, as paying clients get: the verifier's lookup and cache are on the path.
-  const apiKey = (await oracleChecked(sample.db, ['keys', 'create', '--label', 'bench'], { captureStdout: true })).stdout.trim();
-  const serverArgs = [...nodeFlags(ctx.profileDir), ORACLE_BIN, '--db', sample.db, 'serve', '--host', '127.0.0.1', '--port', '0'];
-  const server = await startService(process.execPath, [...serverArgs, '--rate-limit', String(RATE_LIMIT)], LISTENING);
+  const apiKey = (
+    await oracleChecked(sample.db, ['keys', 'create', '--label', 'bench'], { captureStdout: true })
+  ).stdout.trim();
+  const serverArgs = [
+    ...nodeFlags(ctx.profileDir),
+    ORACLE_BIN,
+    '--db',
+    sample.db,
+    'serve',
+    '--host',
+    '127.0.0.1',
+    '--port',
+    '0',
+  ];
+  const server = await startService(
+    process.execPath,
+    [...serverArgs, '--rate-limit', String(RATE_LIMIT)],
+    LISTENING,
+  );
   /** @type {import('../lib/proc.js').Service | null} */
   let bare = null;
   const redis = findRedisServer() ? await startRedis() : null;
@@ -104,12 +121,22 @@ export async function apiBenchmark(ctx) {
     const headers = { 'X-API-Key': apiKey };
     const first = await fetch(oracleUrl, { headers });
     const body = Buffer.from(await first.arrayBuffer());
-    if (first.status !== 200) throw new Error(`GET ${path} answered ${first.status}: ${body.toString().slice(0, 300)}`);
+    if (first.status !== 200)
+      throw new Error(`GET ${path} answered ${first.status}: ${body.toString().slice(0, 300)}`);
     bare = await startService(process.execPath, [BARE_SERVER, String(body.length)], LISTENING);
     const bareUrl = `${bare.ready[1]}${path}`;
-    if (redis) shared = await startService(process.execPath, [...serverArgs, '--rate-limit', String(RATE_LIMIT), '--redis', redis.url], LISTENING);
+    if (redis)
+      shared = await startService(
+        process.execPath,
+        [...serverArgs, '--rate-limit', String(RATE_LIMIT), '--redis', redis.url],
+        LISTENING,
+      );
     const sharedUrl = shared ? `${shared.ready[1]}${path}` : '';
-    metered = await startService(process.execPath, [...serverArgs, '--rate-limit', String(RATE_LIMIT), '--metrics'], LISTENING);
+    metered = await startService(
+      process.execPath,
+      [...serverArgs, '--rate-limit', String(RATE_LIMIT), '--metrics'],
+      LISTENING,
+    );
     const meteredUrl = `${metered.ready[1]}${path}`;
 
     /** @type {Load[]} */

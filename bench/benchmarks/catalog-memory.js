@@ -28,7 +28,10 @@ const FLAT_RATIO = 1.05;
  */
 function catalogCsv(path, n) {
   const lines = ['product_key,refsource_id,product_name,set_name,subtitle,era,release_date'];
-  for (let i = 0; i < n; i += 1) lines.push(`card-${i},${100_000 + i},Card Name Number ${i},Some Set ${i % 300},${i}/999,modern,2020-01-01`);
+  for (let i = 0; i < n; i += 1)
+    lines.push(
+      `card-${i},${100_000 + i},Card Name Number ${i},Some Set ${i % 300},${i}/999,modern,2020-01-01`,
+    );
   writeFileSync(path, `${lines.join('\n')}\n`);
 }
 
@@ -69,7 +72,8 @@ export async function catalogMemoryBenchmark(ctx) {
   const ours = await peakMib(dir, big, ctx, true);
   const rerun = /** @type {{ mib: number, ms: number }} */ (ours.rerun);
   /** @param {number} n @param {{ ms: number }} run */
-  const speed = (n, run) => `${n.toLocaleString('en-US')} products in ${round(run.ms / 1000, 1)} s (${Math.round(n / (run.ms / 1000)).toLocaleString('en-US')} products/s)`;
+  const speed = (n, run) =>
+    `${n.toLocaleString('en-US')} products in ${round(run.ms / 1000, 1)} s (${Math.round(n / (run.ms / 1000)).toLocaleString('en-US')} products/s)`;
   return {
     name: 'catalog-memory',
     title: '6b. Catalog ingest memory',

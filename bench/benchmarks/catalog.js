@@ -17,11 +17,15 @@ export async function catalogBenchmark(ctx) {
   const { products } = hottestProduct(built.db);
   const args = ['--db', built.db, 'catalog', '--json'];
   let bytes = 0;
-  const { commandMs, nodeMs, commandCpuMs, nodeCpuMs, samples } = await timeAgainstNode(args, ctx.scale.catalog.runs, (stdout) => {
-    bytes = stdout.length;
-    const total = JSON.parse(stdout).total;
-    if (total !== products) throw new Error(`oracle catalog listed ${total} of ${products} products`);
-  });
+  const { commandMs, nodeMs, commandCpuMs, nodeCpuMs, samples } = await timeAgainstNode(
+    args,
+    ctx.scale.catalog.runs,
+    (stdout) => {
+      bytes = stdout.length;
+      const total = JSON.parse(stdout).total;
+      if (total !== products) throw new Error(`oracle catalog listed ${total} of ${products} products`);
+    },
+  );
   const heavy = (await packagesLoaded(args)).filter((p) => HEAVY_PACKAGES.includes(p));
   return {
     name: 'catalog',

@@ -22,13 +22,31 @@ export async function cliStartBenchmark(ctx) {
   const { productKey } = hottestProduct(sample.db);
   const args = ['--db', sample.db, 'price', productKey, '--json'];
   const layouts = [
-    { name: 'no code cache', what: 'the same bundle compiled at every start, without its code cache', bin: noCodeCacheBin() },
-    { name: 'ES module chunks', what: 'ES modules with code splitting, each command a chunk (dist/ before the code cache)', bin: await esmChunksBin() },
-    { name: 'one file per module', what: 'one ES module per source file, as tsc emits src/', bin: await perModuleBin() },
+    {
+      name: 'no code cache',
+      what: 'the same bundle compiled at every start, without its code cache',
+      bin: noCodeCacheBin(),
+    },
+    {
+      name: 'ES module chunks',
+      what: 'ES modules with code splitting, each command a chunk (dist/ before the code cache)',
+      bin: await esmChunksBin(),
+    },
+    {
+      name: 'one file per module',
+      what: 'one ES module per source file, as tsc emits src/',
+      bin: await perModuleBin(),
+    },
   ];
-  const [shipped, ...others] = await timeBinsAgainstNode([ORACLE_BIN, ...layouts.map((l) => l.bin)], args, ctx.scale.cliStart.pairs, (stdout) => {
-    if (JSON.parse(stdout).product_key !== productKey) throw new Error('oracle price printed another product');
-  });
+  const [shipped, ...others] = await timeBinsAgainstNode(
+    [ORACLE_BIN, ...layouts.map((l) => l.bin)],
+    args,
+    ctx.scale.cliStart.pairs,
+    (stdout) => {
+      if (JSON.parse(stdout).product_key !== productKey)
+        throw new Error('oracle price printed another product');
+    },
+  );
   if (!shipped || others.length !== layouts.length) throw new Error('no timing');
   const { commandMs, nodeMs, commandCpuMs, nodeCpuMs, samples } = shipped;
   const version = await timeAgainstNode(['--version'], ctx.scale.cliStart.pairs, () => {});
@@ -112,6 +130,9 @@ export async function cliStartBenchmark(ctx) {
         pass: heavy.length === 0,
       }),
     ],
-    notes: heavy.length > 0 ? [`\`oracle price\` imports ${heavy.join(', ')}: lazy-load it where it is used.`] : [],
+    notes:
+      heavy.length > 0
+        ? [`\`oracle price\` imports ${heavy.join(', ')}: lazy-load it where it is used.`]
+        : [],
   };
 }

@@ -59,7 +59,8 @@ export async function dbsizeBenchmark(ctx) {
   const fileBytes = sizeOf(db);
   const vacuumedBytes = sizeOf(vacuumed);
 
-  const perMillion = (/** @type {number} */ bytes) => round(((bytes - catalogBytes) / rows) * (1_000_000 / MIB), 0);
+  const perMillion = (/** @type {number} */ bytes) =>
+    round(((bytes - catalogBytes) / rows) * (1_000_000 / MIB), 0);
   const csvPerMillion = round((data.bytes / rows) * (1_000_000 / MIB), 0);
   return {
     name: 'dbsize',

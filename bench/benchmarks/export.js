@@ -32,7 +32,11 @@ export async function exportBenchmark(ctx) {
   const exportOf = async (db, name) => {
     const out = join(dir, `${name}.ndjson`);
     const r = await oracleChecked(db, ['export', '--at', DATA_END, '--out', out], { measureRss: true });
-    return { ...r, bytes: statSync(out).size, products: Number(/exported ([\d,]+)/.exec(r.stderr)?.[1]?.replaceAll(',', '') ?? NaN) };
+    return {
+      ...r,
+      bytes: statSync(out).size,
+      products: Number(/exported ([\d,]+)/.exec(r.stderr)?.[1]?.replaceAll(',', '') ?? NaN),
+    };
   };
   ctx.log('export of the small and the big pricing database');
   const small = await exportOf(smallDb.db, 'small');
@@ -56,7 +60,10 @@ export async function exportBenchmark(ctx) {
         baselineValue: mib(small.peakRssKb),
         ratioDefinition: 'big / small',
         target: 'big - small < 64 MiB (the page cache a big file fills)',
-        pass: big.peakRssKb !== null && small.peakRssKb !== null ? (big.peakRssKb - small.peakRssKb) / 1024 < PAGE_CACHE_MIB : null,
+        pass:
+          big.peakRssKb !== null && small.peakRssKb !== null
+            ? (big.peakRssKb - small.peakRssKb) / 1024 < PAGE_CACHE_MIB
+            : null,
       }),
       figure({
         figure: 'Export wall time',

@@ -25,8 +25,18 @@ export async function historyBenchmark(ctx) {
   const { bigDb } = await preparePricing(ctx);
   const hot = productCount(bigDb.db, hotProductKey(bigDb.data));
   const rounds = ctx.scale.history.rounds;
-  ctx.log(`history of ${hot.productKey} (${hot.count} observations): ${POINTS} daily points x ${rounds} rounds`);
-  const args = [...nodeFlags(ctx.profileDir), PROBE, bigDb.db, hot.productKey, DATA_END, String(POINTS), String(rounds)];
+  ctx.log(
+    `history of ${hot.productKey} (${hot.count} observations): ${POINTS} daily points x ${rounds} rounds`,
+  );
+  const args = [
+    ...nodeFlags(ctx.profileDir),
+    PROBE,
+    bigDb.db,
+    hot.productKey,
+    DATA_END,
+    String(POINTS),
+    String(rounds),
+  ];
   const r = await runChecked(process.execPath, args, { captureStdout: true });
   /** @type {{ historyMs: number[], singlesMs: number[], historyCpuMs: number[], singlesCpuMs: number[], coldMs: number, points: number, priced: number }} */
   const probe = JSON.parse(r.stdout);

@@ -35,7 +35,11 @@ function baselineSchema(columns, productDb) {
   const types = /** @type {Record<string, string>} */ ({ price_minor: 'INTEGER', grade: 'REAL' });
   const indexes = withDatabase(productDb, (db) =>
     /** @type {{ sql: string }[]} */ (
-      db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'observations' AND sql IS NOT NULL").all()
+      db
+        .prepare(
+          "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'observations' AND sql IS NOT NULL",
+        )
+        .all()
     ).map((r) =>
       r.sql
         .replace(/`?\bproduct_id\b`?/g, 'product_key')
@@ -43,7 +47,10 @@ function baselineSchema(columns, productDb) {
         .replace(/`/g, ''),
     ),
   );
-  return [`CREATE TABLE observations (${columns.map((c) => `${c} ${types[c] ?? 'TEXT'}`).join(', ')})`, ...indexes];
+  return [
+    `CREATE TABLE observations (${columns.map((c) => `${c} ${types[c] ?? 'TEXT'}`).join(', ')})`,
+    ...indexes,
+  ];
 }
 
 /**
@@ -98,17 +105,25 @@ export async function ingestBenchmark(ctx) {
       const db = join(dir, 'baseline.db');
       removeDatabase(db);
       await runChecked(SQLITE3, [db, ...PRAGMAS.slice(0, 1), ...schema]);
-      const r = await run(SQLITE3, [db, ...PRAGMAS.slice(1), `.import --csv --skip 1 "${data.observationsCsv}" observations`], {
-        measureRss: true,
-      });
-      if (r.code !== 0 || r.stderr.trim()) throw new Error(`sqlite3 .import failed: ${r.stderr.trim().slice(0, 500)}`);
+      const r = await run(
+        SQLITE3,
+        [db, ...PRAGMAS.slice(1), `.import --csv --skip 1 "${data.observationsCsv}" observations`],
+        {
+          measureRss: true,
+        },
+      );
+      if (r.code !== 0 || r.stderr.trim())
+        throw new Error(`sqlite3 .import failed: ${r.stderr.trim().slice(0, 500)}`);
       theirs.push(r);
       theirRows = countObservations(db);
     }
     const db = join(dir, 'oracle.db');
     removeDatabase(db);
     await oracleChecked(db, ['ingest', data.catalogCsv]);
-    const r = await oracle(db, ['ingest', data.observationsCsv], { measureRss: true, profileDir: i === 0 ? ctx.profileDir : null });
+    const r = await oracle(db, ['ingest', data.observationsCsv], {
+      measureRss: true,
+      profileDir: i === 0 ? ctx.profileDir : null,
+    });
     if (r.code !== 0) throw new Error(`oracle ingest exited ${r.code}: ${r.stderr.trim().slice(0, 500)}`);
     ours.push(r);
     oursRows = countObservations(db);
@@ -122,13 +137,19 @@ export async function ingestBenchmark(ctx) {
     removeDatabase(json);
     await oracleChecked(json, ['ingest', data.catalogCsv]);
     const j = await oracle(json, ['ingest', jsonArray]);
-    if (j.code !== 0 || countObservations(json) !== oursRows) throw new Error(`oracle ingest of the JSON array exited ${j.code}: ${j.stderr.trim().slice(0, 500)}`);
+    if (j.code !== 0 || countObservations(json) !== oursRows)
+      throw new Error(`oracle ingest of the JSON array exited ${j.code}: ${j.stderr.trim().slice(0, 500)}`);
     jsonRuns.push(j.wallMs);
   }
 
-  if (oursRows !== data.rows) notes.push(`oracle ingest stored ${oursRows} of ${data.rows} rows (rejects or duplicates: see its summary line).`);
-  if (hasSqlite && theirRows !== data.rows) notes.push(`sqlite3 .import stored ${theirRows} of ${data.rows} rows.`);
-  if (!hasSqlite) notes.push('sqlite3 shell not installed: baseline skipped (install it with `apt-get install sqlite3`).');
+  if (oursRows !== data.rows)
+    notes.push(
+      `oracle ingest stored ${oursRows} of ${data.rows} rows (rejects or duplicates: see its summary line).`,
+    );
+  if (hasSqlite && theirRows !== data.rows)
+    notes.push(`sqlite3 .import stored ${theirRows} of ${data.rows} rows.`);
+  if (!hasSqlite)
+    notes.push('sqlite3 shell not installed: baseline skipped (install it with `apt-get install sqlite3`).');
 
   const ourMs = median(ours.map((r) => r.wallMs));
   const theirMs = hasSqlite ? median(theirs.map((r) => r.wallMs)) : null;
@@ -145,7 +166,10 @@ export async function ingestBenchmark(ctx) {
     setup: [
       `${data.rows.toLocaleString('en-US')} canonical CSV observation rows (${(data.bytes / 2 ** 20).toFixed(1)} MiB) over ${s.products.toLocaleString('en-US')} products, from the sample generator (${data.reused ? 'reused' : `made in ${data.buildSeconds} s`}).`,
       `Each side loads a fresh database, ${s.repeats} runs interleaved A/B, median wall time of the whole process (start-up included); the catalog load and CREATE TABLE are not timed.`,
-      `Baseline table: the CSV columns with the store's indexes on observations expressed over them (product_id -> product_key, condition -> grader, grade), and the store's pragmas (WAL, synchronous=NORMAL, 64 MiB cache): ${schema.slice(1).map((q) => `\`${q}\``).join('; ')}.`,
+      `Baseline table: the CSV columns with the store's indexes on observations expressed over them (product_id -> product_key, condition -> grader, grade), and the store's pragmas (WAL, synchronous=NORMAL, 64 MiB cache): ${schema
+        .slice(1)
+        .map((q) => `\`${q}\``)
+        .join('; ')}.`,
     ],
     figures: [
       figure({

@@ -23,7 +23,10 @@ const LISTENING = /listening on (http:\/\/[^\s]+)/;
 const HOUR = 3_600_000;
 /** The history route's limit (src/domain/history.ts HISTORY_MAX_POINTS). */
 const MAX_POINTS = 1_000;
-const SLOTS = ['ungraded', ...['psa', 'bgs', 'cgc', 'sgc'].flatMap((g) => [7, 8, 9, 10].map((n) => `${g}${n}`))];
+const SLOTS = [
+  'ungraded',
+  ...['psa', 'bgs', 'cgc', 'sgc'].flatMap((g) => [7, 8, 9, 10].map((n) => `${g}${n}`)),
+];
 /** One probe pair (a bundle, a health check) this often. */
 const PROBE_EVERY_MS = 100;
 /** The bounds of issue 24. */
@@ -42,7 +45,7 @@ const LOOP_TURNS_WAIT_MS = 2_000;
  * @returns {Promise<{ turns: number, p999: number, max: number } | null>}
  */
 async function loopTurns(file) {
-  for (const started = performance.now(); performance.now() - started < LOOP_TURNS_WAIT_MS; ) {
+  for (const started = performance.now(); performance.now() - started < LOOP_TURNS_WAIT_MS;) {
     if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -82,7 +85,10 @@ async function probe(base, productKey, headers, until, instant) {
   for (let i = 0; typeof until === 'number' ? i < until : !done; i += 1) {
     const at = new Date(Date.parse(DATA_END) - (instant.next += 1) * 60_000).toISOString();
     const [b, h] = await Promise.all([
-      timed(`${base}/api/v1/developer/pricing/${encodeURIComponent(productKey)}?at=${encodeURIComponent(at)}`, headers),
+      timed(
+        `${base}/api/v1/developer/pricing/${encodeURIComponent(productKey)}?at=${encodeURIComponent(at)}`,
+        headers,
+      ),
       timed(`${base}/api/v1/health`),
     ]);
     if (b.status === 429) limited += 1;
@@ -125,7 +131,9 @@ export async function loadBenchmark(ctx) {
   const { bigDb } = await preparePricing(ctx);
   const productKey = hotProductKey(bigDb.data);
   const key = async (/** @type {string} */ label) =>
-    (await oracleChecked(bigDb.db, ['keys', 'create', '--label', label], { captureStdout: true })).stdout.trim();
+    (
+      await oracleChecked(bigDb.db, ['keys', 'create', '--label', label], { captureStdout: true })
+    ).stdout.trim();
   const heavyKey = await key('bench heavy');
   const otherKey = await key('bench other');
   const turnsFile = join(scratchDir('load'), 'loop-turns.json');
@@ -136,7 +144,9 @@ export async function loadBenchmark(ctx) {
     ORACLE_BIN,
     ...['--db', bigDb.db, 'serve', '--host', '127.0.0.1', '--port', '0', '--rate-limit', String(allowance)],
   ];
-  const server = await startService(process.execPath, args, LISTENING, { env: { ...process.env, BENCH_LOOP_TURNS_FILE: turnsFile } });
+  const server = await startService(process.execPath, args, LISTENING, {
+    env: { ...process.env, BENCH_LOOP_TURNS_FILE: turnsFile },
+  });
   try {
     const base = server.ready[1] ?? '';
     const to = Date.parse(DATA_END);
@@ -144,9 +154,19 @@ export async function loadBenchmark(ctx) {
     const heaviest = `${base}/api/v1/developer/pricing/${encodeURIComponent(productKey)}/history?${query}`;
     const instant = { next: 0 };
     // Warm-up (untimed): a bundle and a short history compile what the runs use.
-    await timed(`${base}/api/v1/developer/pricing/${encodeURIComponent(productKey)}`, { 'X-API-Key': otherKey });
-    const quiet = await probe(base, productKey, { 'X-API-Key': otherKey }, Math.floor(allowance / 2), instant);
-    ctx.log(`load: ${allowance} heaviest history requests at once from one key, probing every ${PROBE_EVERY_MS} ms`);
+    await timed(`${base}/api/v1/developer/pricing/${encodeURIComponent(productKey)}`, {
+      'X-API-Key': otherKey,
+    });
+    const quiet = await probe(
+      base,
+      productKey,
+      { 'X-API-Key': otherKey },
+      Math.floor(allowance / 2),
+      instant,
+    );
+    ctx.log(
+      `load: ${allowance} heaviest history requests at once from one key, probing every ${PROBE_EVERY_MS} ms`,
+    );
     process.kill(/** @type {number} */ (server.pid), 'SIGUSR2');
     const started = performance.now();
     const burst = runChecked(process.execPath, [BURST.pathname, heaviest, String(allowance)], {
@@ -167,12 +187,36 @@ export async function loadBenchmark(ctx) {
       scale: describeScale(ctx.scale),
       date: new Date().toISOString(),
       setup: [
-        `\`oracle serve --rate-limit ${allowance}\` over the pricing benchmark's big database; one key sends its whole allowance, ${allowance} history requests of \`${productKey}\` (${MAX_POINTS} hourly points ending ${DATA_END}, all 17 slots, window_hours=72) at once; the burst took ${round(burstMs / 1000, 1)} s (each request ${round(percentile(heavy.map((h) => h.ms), 50) / 1000, 1)} s at the median, ${round(percentile(heavy.map((h) => h.ms), 100) / 1000, 1)} s the last).`,
+        `\`oracle serve --rate-limit ${allowance}\` over the pricing benchmark's big database; one key sends its whole allowance, ${allowance} history requests of \`${productKey}\` (${MAX_POINTS} hourly points ending ${DATA_END}, all 17 slots, window_hours=72) at once; the burst took ${round(burstMs / 1000, 1)} s (each request ${round(
+          percentile(
+            heavy.map((h) => h.ms),
+            50,
+          ) / 1000,
+          1,
+        )} s at the median, ${round(
+          percentile(
+            heavy.map((h) => h.ms),
+            100,
+          ) / 1000,
+          1,
+        )} s the last).`,
         `Meanwhile a second key asks for a bundle of the same product at a new instant (no cached answer) and GET /api/v1/health every ${PROBE_EVERY_MS} ms, one pair at a time: ${loaded.bundle.length} bundles (${loaded.limited} more answered 429: the second key's own allowance), ${loaded.health.length} health checks. Baseline: ${quiet.bundle.length} of the same pairs before the burst.`,
       ],
       figures: [
-        probeFigure('Bundle from another key during the burst, p99', loaded.bundle, quiet.bundle, 99, BUNDLE_TARGET_MS),
-        probeFigure('GET /api/v1/health during the burst, p99', loaded.health, quiet.health, 99, HEALTH_TARGET_MS),
+        probeFigure(
+          'Bundle from another key during the burst, p99',
+          loaded.bundle,
+          quiet.bundle,
+          99,
+          BUNDLE_TARGET_MS,
+        ),
+        probeFigure(
+          'GET /api/v1/health during the burst, p99',
+          loaded.health,
+          quiet.health,
+          99,
+          HEALTH_TARGET_MS,
+        ),
         probeFigure('GET /api/v1/health during the burst, max', loaded.health, quiet.health, 100, null),
         ...(turns === null
           ? []
@@ -189,7 +233,10 @@ export async function loadBenchmark(ctx) {
               }),
             ]),
       ],
-      notes: turns === null ? ["The server's event-loop turns were not timed: /proc/thread-self/schedstat is Linux's."] : [],
+      notes:
+        turns === null
+          ? ["The server's event-loop turns were not timed: /proc/thread-self/schedstat is Linux's."]
+          : [],
     };
   } finally {
     await server.stop();

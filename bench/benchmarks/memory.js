@@ -48,7 +48,11 @@ export async function prepareMemory(ctx) {
   const big = await generatedData(ctx, { products: s.products, observations: rows });
   const bigGz = `${big.observationsCsv}.gz`;
   if (!existsSync(bigGz)) {
-    await pipeline(createReadStream(big.observationsCsv), createGzip({ level: 6 }), createWriteStream(`${bigGz}.part`));
+    await pipeline(
+      createReadStream(big.observationsCsv),
+      createGzip({ level: 6 }),
+      createWriteStream(`${bigGz}.part`),
+    );
     renameSync(`${bigGz}.part`, bigGz);
   }
   return { small, big, bigGz };

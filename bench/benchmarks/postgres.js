@@ -72,7 +72,10 @@ async function load(s, url, headers) {
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
   const r = await runChecked(process.execPath, [...args, url], { captureStdout: true });
   const out = JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}');
-  return { rps: /** @type {number} */ (out.requests.average), bad: /** @type {number} */ (out.non2xx + out.errors + out.timeouts) };
+  return {
+    rps: /** @type {number} */ (out.requests.average),
+    bad: /** @type {number} */ (out.non2xx + out.errors + out.timeouts),
+  };
 }
 
 /**
@@ -83,13 +86,24 @@ async function load(s, url, headers) {
  */
 async function probe(ctx, db, productKey) {
   const { iterations, warmup } = ctx.scale.pricing;
-  const args = [...nodeFlags(ctx.profileDir), PROBE, db, productKey, DATA_END, String(iterations), String(warmup)];
+  const args = [
+    ...nodeFlags(ctx.profileDir),
+    PROBE,
+    db,
+    productKey,
+    DATA_END,
+    String(iterations),
+    String(warmup),
+  ];
   return JSON.parse((await runChecked(process.execPath, args, { captureStdout: true })).stdout);
 }
 
 /** @param {import('../lib/data.js').BenchContext} ctx */
 export async function preparePostgres(ctx) {
-  const data = await generatedData(ctx, { products: ctx.scale.ingest.products, observations: ctx.scale.ingest.rows });
+  const data = await generatedData(ctx, {
+    products: ctx.scale.ingest.products,
+    observations: ctx.scale.ingest.rows,
+  });
   const small = await loadedDatabase(ctx, ctx.scale.pricing.small);
   return { data, small };
 }
@@ -108,7 +122,8 @@ export async function postgresBenchmark(ctx) {
   const services = [];
   try {
     // 1. Ingest beside psql \copy, A/B interleaved, each into a fresh database.
-    const header = 'product_key text, source text, observed_at text, price_minor bigint, grader text, grade double precision, external_id text';
+    const header =
+      'product_key text, source text, observed_at text, price_minor bigint, grader text, grade double precision, external_id text';
     const baselineSchema = [
       `CREATE TABLE observations (${header})`,
       'CREATE UNIQUE INDEX observations_pricing ON observations (product_key, grader, grade, observed_at, price_minor, source, external_id)',
@@ -123,12 +138,20 @@ export async function postgresBenchmark(ctx) {
       ctx.log(`postgres ingest run ${i + 1}/${ctx.scale.ingest.repeats}`);
       const base = await freshDatabase(server.url, 'bench_copy');
       for (const statement of baselineSchema) await query(base, statement);
-      const copied = await run(psql, [base, '-v', 'ON_ERROR_STOP=1', '-c', `\\copy observations FROM '${data.observationsCsv}' CSV HEADER`]);
+      const copied = await run(psql, [
+        base,
+        '-v',
+        'ON_ERROR_STOP=1',
+        '-c',
+        `\\copy observations FROM '${data.observationsCsv}' CSV HEADER`,
+      ]);
       if (copied.code !== 0) throw new Error(`psql \\copy failed: ${copied.stderr.trim().slice(0, 500)}`);
       theirs.push(copied.wallMs);
       const db = await freshDatabase(server.url, 'bench_ingest');
       await oracleChecked(db, ['ingest', data.catalogCsv]);
-      const r = await oracle(db, ['ingest', data.observationsCsv], { profileDir: i === 0 ? ctx.profileDir : null });
+      const r = await oracle(db, ['ingest', data.observationsCsv], {
+        profileDir: i === 0 ? ctx.profileDir : null,
+      });
       if (r.code !== 0) throw new Error(`oracle ingest exited ${r.code}: ${r.stderr.trim().slice(0, 500)}`);
       ours.push(r.wallMs);
       stored = Number((await query(db, 'SELECT count(*) AS n FROM observations'))[0].n);
@@ -158,14 +181,28 @@ export async function postgresBenchmark(ctx) {
     const samePrice = prices.every((p) => p === prices[0]);
 
     // 3. Two replicas beside one, on the PostgreSQL database above.
-    const apiKey = (await oracleChecked(pricingUrl, ['keys', 'create', '--label', 'bench'], { captureStdout: true })).stdout.trim();
-    const serveArgs = [ORACLE_BIN, '--db', pricingUrl, 'serve', '--host', '127.0.0.1', '--port', '0', '--rate-limit', String(RATE_LIMIT)];
+    const apiKey = (
+      await oracleChecked(pricingUrl, ['keys', 'create', '--label', 'bench'], { captureStdout: true })
+    ).stdout.trim();
+    const serveArgs = [
+      ORACLE_BIN,
+      '--db',
+      pricingUrl,
+      'serve',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+      '--rate-limit',
+      String(RATE_LIMIT),
+    ];
     for (let i = 0; i < 2; i += 1) services.push(await startService(process.execPath, serveArgs, LISTENING));
     const path = `/api/v1/developer/pricing/${encodeURIComponent(hot)}?at=${encodeURIComponent(DATA_END)}`;
     const urls = services.map((s) => `${s.ready[1]}${path}`);
     const headers = { 'X-API-Key': apiKey };
     const first = await fetch(urls[0] ?? '', { headers });
-    if (first.status !== 200) throw new Error(`GET ${path} answered ${first.status}: ${(await first.text()).slice(0, 300)}`);
+    if (first.status !== 200)
+      throw new Error(`GET ${path} answered ${first.status}: ${(await first.text()).slice(0, 300)}`);
     const s = ctx.scale.api;
     const half = { ...s, connections: Math.max(1, Math.round(s.connections / 2)) };
     await load({ ...s, durationSeconds: 1 }, urls[0] ?? '', headers);

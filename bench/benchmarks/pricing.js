@@ -32,7 +32,15 @@ const PROBE = fileURLToPath(new URL('../children/pricing-probe.js', import.meta.
  */
 async function probe(ctx, db, productKey) {
   const { iterations, warmup } = ctx.scale.pricing;
-  const args = [...nodeFlags(ctx.profileDir), PROBE, db, productKey, DATA_END, String(iterations), String(warmup)];
+  const args = [
+    ...nodeFlags(ctx.profileDir),
+    PROBE,
+    db,
+    productKey,
+    DATA_END,
+    String(iterations),
+    String(warmup),
+  ];
   const r = await runChecked(process.execPath, args, { captureStdout: true });
   return JSON.parse(r.stdout);
 }
@@ -56,7 +64,9 @@ export async function pricingBenchmark(ctx) {
   const { smallDb, bigDb } = await preparePricing(ctx);
   const smallHot = productCount(smallDb.db, hotProductKey(smallDb.data));
   const bigHot = productCount(bigDb.db, hotProductKey(bigDb.data));
-  ctx.log(`pricing ${smallHot.productKey} (${smallHot.count} observations) and ${bigHot.productKey} (${bigHot.count})`);
+  ctx.log(
+    `pricing ${smallHot.productKey} (${smallHot.count} observations) and ${bigHot.productKey} (${bigHot.count})`,
+  );
   const base = await probe(ctx, smallDb.db, smallHot.productKey);
   const ours = await probe(ctx, bigDb.db, bigHot.productKey);
 
@@ -66,10 +76,17 @@ export async function pricingBenchmark(ctx) {
   const baseP99 = percentile(base.totalMs, 99);
   const ratio = p50 / baseP50;
   const notes = [];
-  for (const [hot, shape] of /** @type {const} */ ([[bigHot, big], [smallHot, small]])) {
-    if (hot.count !== shape.hot) notes.push(`\`${hot.productKey}\` has ${hot.count} observations, not the ${shape.hot} asked of the generator.`);
+  for (const [hot, shape] of /** @type {const} */ ([
+    [bigHot, big],
+    [smallHot, small],
+  ])) {
+    if (hot.count !== shape.hot)
+      notes.push(
+        `\`${hot.productKey}\` has ${hot.count} observations, not the ${shape.hot} asked of the generator.`,
+      );
   }
-  if (ours.ungradedPriceMinor === null) notes.push('The big product\'s ungraded slot came back unpriced: check the data window.');
+  if (ours.ungradedPriceMinor === null)
+    notes.push("The big product's ungraded slot came back unpriced: check the data window.");
   /** @param {import('../lib/scales.js').DataShape} shape @param {typeof bigDb} built @param {typeof bigHot} hot */
   const describe = (shape, built, hot) =>
     `${shape.observations.toLocaleString('en-US')} observations over ${hot.products.toLocaleString('en-US')} products; priced product \`${hot.productKey}\` has ${hot.count.toLocaleString('en-US')} (loaded with \`oracle ingest\`: ${built.reused ? `reused, built earlier in ${built.buildSeconds} s` : `${built.buildSeconds} s, of which the observation ingest ${built.ingestSeconds} s`}).`;

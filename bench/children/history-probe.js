@@ -19,7 +19,8 @@ const { createPricing } = await import(new URL('../../build/service/pricing.js',
 const { parseHistoryRequest } = await import(new URL('../../build/domain/history.js', import.meta.url).href);
 
 const [db, productKey, toIso, pointsArg, roundsArg] = process.argv.slice(2);
-if (!db || !productKey || !toIso) throw new Error('usage: history-probe.js <db> <product_key> <to> <points> <rounds>');
+if (!db || !productKey || !toIso)
+  throw new Error('usage: history-probe.js <db> <product_key> <to> <points> <rounds>');
 const points = Number(pointsArg ?? 365);
 const rounds = Number(roundsArg ?? 20);
 const DAY = 86_400_000;
@@ -31,7 +32,8 @@ const params = { windowHours: 24, outlierStddevs: 2 };
 const to = Date.parse(toIso);
 const from = new Date(to - (points - 1) * DAY).toISOString();
 const request = parseHistoryRequest({ from, to: toIso, every: '1d', slots: 'ungraded,psa10' }, to);
-if (request.instants.length !== points) throw new Error(`asked for ${points} points, got ${request.instants.length}`);
+if (request.instants.length !== points)
+  throw new Error(`asked for ${points} points, got ${request.instants.length}`);
 
 const history = () => pricing.history(product, params, request, null);
 const singles = async () => {
@@ -49,7 +51,8 @@ const coldMs = performance.now() - cold;
 const s = await singles();
 request.instants.forEach((_, i) => {
   const a = /** @type {{ price_minor: number | null }} */ (h.body.points[i]?.ungraded);
-  if (a.price_minor !== s[i]?.ungraded.price_minor) throw new Error(`point ${i}: history ${a.price_minor} != price ${s[i]?.ungraded.price_minor}`);
+  if (a.price_minor !== s[i]?.ungraded.price_minor)
+    throw new Error(`point ${i}: history ${a.price_minor} != price ${s[i]?.ungraded.price_minor}`);
 });
 
 for (let r = 0; r < WARMUP_ROUNDS; r += 1) {
@@ -81,6 +84,10 @@ for (let r = 0; r < rounds; r += 1) {
   singlesMs.push(performance.now() - t0);
   singlesCpuMs.push(cpuMs() - c0);
 }
-const priced = h.body.points.filter((p) => /** @type {{ price_minor: number | null }} */ (p.ungraded).price_minor !== null).length;
+const priced = h.body.points.filter(
+  (p) => /** @type {{ price_minor: number | null }} */ (p.ungraded).price_minor !== null,
+).length;
 await store.close();
-process.stdout.write(`${JSON.stringify({ historyMs, singlesMs, historyCpuMs, singlesCpuMs, coldMs, points, priced })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ historyMs, singlesMs, historyCpuMs, singlesCpuMs, coldMs, points, priced })}\n`,
+);

@@ -40,7 +40,8 @@ if (out !== undefined && threadCpuMs() !== null) {
     }
     const sorted = turns.sort((a, b) => a - b);
     turns = null;
-    const at = (/** @type {number} */ p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+    const at = (/** @type {number} */ p) =>
+      sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
     writeFileSync(out, JSON.stringify({ turns: sorted.length, p999: at(0.999), max: at(1) }));
   });
 }

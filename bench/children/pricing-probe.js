@@ -15,7 +15,8 @@ const { openStore } = await import(new URL('../../build/store/open-store.js', im
 const { createPricing } = await import(new URL('../../build/service/pricing.js', import.meta.url).href);
 
 const [db, productKey, asOfIso, iterationsArg, warmupArg] = process.argv.slice(2);
-if (!db || !productKey || !asOfIso) throw new Error('usage: pricing-probe.js <db> <product_key> <asOf> <iterations> <warmup>');
+if (!db || !productKey || !asOfIso)
+  throw new Error('usage: pricing-probe.js <db> <product_key> <asOf> <iterations> <warmup>');
 const iterations = Number(iterationsArg ?? 1000);
 const warmup = Number(warmupArg ?? 100);
 /** Stop early past this much measuring time, whatever the iteration count. */

@@ -4,7 +4,16 @@
  * the product's own `oracle ingest`, the path a user takes. Everything is cached in
  * bench/.work/ by its parameters and the code that produced it.
  */
-import { closeSync, createReadStream, existsSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  existsSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { runChecked } from './proc.js';
@@ -47,7 +56,11 @@ export const DATA_END = '2026-11-01T00:00:00Z';
 export async function generatedData(ctx, shape) {
   const end = shape.end ?? DATA_END;
   const name = `data-p${shape.products}-o${shape.observations}-h${shape.hot ?? 0}`;
-  const params = { ...shape, end, generator: codeFingerprint(['build/sample', 'scripts/generate-sample-data.js']) };
+  const params = {
+    ...shape,
+    end,
+    generator: codeFingerprint(['build/sample', 'scripts/generate-sample-data.js']),
+  };
   const artifact = await cached(
     name,
     params,
@@ -87,14 +100,20 @@ export async function jsonArrayOf(data) {
   let columns = null;
   let line = 0;
   let pending = '[';
-  for await (const row of createInterface({ input: createReadStream(data.observationsCsv), crlfDelay: Infinity })) {
+  for await (const row of createInterface({
+    input: createReadStream(data.observationsCsv),
+    crlfDelay: Infinity,
+  })) {
     line += 1;
     if (columns === null) {
       columns = row.split(',');
       continue;
     }
     if (row === '') continue;
-    if (row.includes('"')) throw new Error(`${data.observationsCsv}:${line}: a quoted cell; the JSON conversion reads plain cells only`);
+    if (row.includes('"'))
+      throw new Error(
+        `${data.observationsCsv}:${line}: a quoted cell; the JSON conversion reads plain cells only`,
+      );
     /** @type {Record<string, string | number>} */
     const record = {};
     const names = columns;

@@ -22,7 +22,10 @@ export function withDatabase(path, fn) {
  * @returns {number}
  */
 export function countObservations(path) {
-  return withDatabase(path, (db) => /** @type {{ n: number }} */ (db.prepare('SELECT count(*) AS n FROM observations').get()).n);
+  return withDatabase(
+    path,
+    (db) => /** @type {{ n: number }} */ (db.prepare('SELECT count(*) AS n FROM observations').get()).n,
+  );
 }
 
 /**
@@ -50,7 +53,11 @@ export function productCount(path, productKey) {
 export function hottestProduct(path) {
   return withDatabase(path, (db) => {
     const row = /** @type {{ product_key: string, n: number } | undefined} */ (
-      db.prepare('SELECT product_key, observation_count AS n FROM products ORDER BY observation_count DESC LIMIT 1').get()
+      db
+        .prepare(
+          'SELECT product_key, observation_count AS n FROM products ORDER BY observation_count DESC LIMIT 1',
+        )
+        .get()
     );
     if (!row) throw new Error(`${path} has no products`);
     const products = /** @type {{ n: number }} */ (db.prepare('SELECT count(*) AS n FROM products').get()).n;

@@ -22,4 +22,3 @@ export async function interleaveAll(rounds, sides) {
   }
   return samples;
 }
-

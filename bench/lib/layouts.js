@@ -18,7 +18,8 @@ import { ESM_CHUNKS } from '../../scripts/build-options.js';
 import { ROOT, WORK_DIR } from './workspace.js';
 
 /** The bin of the ES module layouts: what bin/oracle.js was before the code cache. */
-const ESM_BIN = "import { main } from '../dist/cli/main.js';\n\nprocess.exitCode = await main(process.argv);\n";
+const ESM_BIN =
+  "import { main } from '../dist/cli/main.js';\n\nprocess.exitCode = await main(process.argv);\n";
 
 /**
  * A fresh layout directory with the package's drizzle/ and package.json linked in.
@@ -49,8 +50,12 @@ function esmBin(dir) {
  */
 export function noCodeCacheBin() {
   const dir = layoutDir('no-code-cache');
-  for (const file of readdirSync(join(ROOT, 'bin'))) copyFileSync(join(ROOT, 'bin', file), join(dir, 'bin', file));
-  cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true, filter: (source) => !source.endsWith('.v8cache') });
+  for (const file of readdirSync(join(ROOT, 'bin')))
+    copyFileSync(join(ROOT, 'bin', file), join(dir, 'bin', file));
+  cpSync(join(ROOT, 'dist'), join(dir, 'dist'), {
+    recursive: true,
+    filter: (source) => !source.endsWith('.v8cache'),
+  });
   return join(dir, 'bin', 'oracle.js');
 }
 
@@ -60,7 +65,11 @@ export function noCodeCacheBin() {
  */
 export async function esmChunksBin() {
   const dir = layoutDir('esm-chunks');
-  await build({ ...ESM_CHUNKS, entryPoints: { 'cli/main': 'src/cli/main.ts' }, outdir: relative(ROOT, join(dir, 'dist')) });
+  await build({
+    ...ESM_CHUNKS,
+    entryPoints: { 'cli/main': 'src/cli/main.ts' },
+    outdir: relative(ROOT, join(dir, 'dist')),
+  });
   return esmBin(dir);
 }
 

@@ -22,7 +22,11 @@ export function nodeFlags(profileDir) {
  * @param {import('./proc.js').RunOptions & { profileDir?: string | null }} [options]
  */
 export function oracle(db, args, options = {}) {
-  return run(process.execPath, [...nodeFlags(options.profileDir ?? null), ORACLE_BIN, '--db', db, ...args], options);
+  return run(
+    process.execPath,
+    [...nodeFlags(options.profileDir ?? null), ORACLE_BIN, '--db', db, ...args],
+    options,
+  );
 }
 
 /**

@@ -33,7 +33,9 @@ const HAS_GNU_TIME = existsSync(GNU_TIME);
  */
 
 /** How peak RSS is measured on this machine, for the results page. */
-export const RSS_METHOD = HAS_GNU_TIME ? 'GNU time %M (wait4 rusage)' : '/proc/<pid>/status VmHWM polled every 10 ms';
+export const RSS_METHOD = HAS_GNU_TIME
+  ? 'GNU time %M (wait4 rusage)'
+  : '/proc/<pid>/status VmHWM polled every 10 ms';
 
 /**
  * Runs a command to completion.
@@ -45,7 +47,9 @@ export const RSS_METHOD = HAS_GNU_TIME ? 'GNU time %M (wait4 rusage)' : '/proc/<
 export async function run(command, args, options = {}) {
   const wrap = (options.measureRss || options.measureCpu) && HAS_GNU_TIME;
   const rssFile = wrap ? join(tmpdir(), `bench-rusage-${process.pid}-${Date.now()}`) : null;
-  const [cmd, argv] = rssFile ? [GNU_TIME, ['-f', '%M %U %S', '-o', rssFile, command, ...args]] : [command, [...args]];
+  const [cmd, argv] = rssFile
+    ? [GNU_TIME, ['-f', '%M %U %S', '-o', rssFile, command, ...args]]
+    : [command, [...args]];
   const stdinFd = options.stdinFile ? openSync(options.stdinFile, 'r') : 'ignore';
   const started = process.hrtime.bigint();
   const child = spawn(cmd, argv, {
@@ -96,7 +100,9 @@ export async function run(command, args, options = {}) {
 export async function runChecked(command, args, options = {}) {
   const result = await run(command, args, options);
   if (result.code !== 0) {
-    throw new Error(`${command} ${args.join(' ')} exited ${result.code}: ${result.stderr.trim().slice(-2000)}`);
+    throw new Error(
+      `${command} ${args.join(' ')} exited ${result.code}: ${result.stderr.trim().slice(-2000)}`,
+    );
   }
   return result;
 }
@@ -130,7 +136,10 @@ function readVmHwmKb(pid) {
  * @returns {Promise<Service>}
  */
 export function startService(command, args, readyPattern, options = {}) {
-  const child = spawn(command, args, { env: options.env ?? process.env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(command, args, {
+    env: options.env ?? process.env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const exited = new Promise((resolve) => child.on('close', resolve));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -144,7 +153,11 @@ export function startService(command, args, readyPattern, options = {}) {
     let stderr = '';
     const timer = setTimeout(() => {
       void stop();
-      reject(new Error(`${command} ${args.join(' ')} not ready after ${options.timeoutMs ?? 15_000} ms: ${stderr.trim()}`));
+      reject(
+        new Error(
+          `${command} ${args.join(' ')} not ready after ${options.timeoutMs ?? 15_000} ms: ${stderr.trim()}`,
+        ),
+      );
     }, options.timeoutMs ?? 15_000);
     child.stderr.setEncoding('utf8').on('data', (d) => {
       stderr += d;

@@ -38,7 +38,10 @@ export function topSelfTime(path, limit = 15) {
   return [...selfUs.entries()]
     .sort((a, b) => b[1] - a[1])
     .slice(0, limit)
-    .map(([key, us]) => `${((100 * us) / totalUs).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${key}`);
+    .map(
+      ([key, us]) =>
+        `${((100 * us) / totalUs).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${key}`,
+    );
 }
 
 /**
@@ -47,6 +50,8 @@ export function topSelfTime(path, limit = 15) {
  * @returns {string}
  */
 export function summarizeProfiles(dir) {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .sort();
   return files.map((f) => [`== ${join(dir, f)}`, ...topSelfTime(join(dir, f))].join('\n')).join('\n\n');
 }

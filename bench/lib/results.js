@@ -68,7 +68,20 @@ export function writeResults(machine, fresh) {
     }
   }
   const names = new Set(fresh.map((r) => r.name));
-  const order = ['ingest', 'pricing', 'api', 'load', 'cli-start', 'catalog', 'memory', 'catalog-memory', 'history', 'export', 'postgres', 'dbsize'];
+  const order = [
+    'ingest',
+    'pricing',
+    'api',
+    'load',
+    'cli-start',
+    'catalog',
+    'memory',
+    'catalog-memory',
+    'history',
+    'export',
+    'postgres',
+    'dbsize',
+  ];
   const benchmarks = [...previous.filter((r) => !names.has(r.name)), ...fresh].sort(
     (a, b) => order.indexOf(a.name) - order.indexOf(b.name),
   );
@@ -102,15 +115,22 @@ function renderMarkdown(doc) {
   ];
   for (const r of doc.benchmarks) {
     for (const f of r.figures.filter((f) => f.target !== null)) {
-      out.push(`| ${r.title} | ${r.scale.split(' ')[0]} | ${f.figure} | ${fmt(f.value, f.unit)} | ${fmtRatio(f.ratio)} | ${f.target} | ${verdict(f.pass)} |`);
+      out.push(
+        `| ${r.title} | ${r.scale.split(' ')[0]} | ${f.figure} | ${fmt(f.value, f.unit)} | ${fmtRatio(f.ratio)} | ${f.target} | ${verdict(f.pass)} |`,
+      );
     }
   }
   for (const r of doc.benchmarks) {
     out.push('', `## ${r.title}`, '', `Scale: ${r.scale}. Measured ${r.date}.`, '');
     for (const s of r.setup) out.push(`- ${s}`);
-    out.push('', '| Figure | Value | Baseline | Baseline value | Ratio | Target | Result |', '|---|---|---|---|---|---|---|');
+    out.push(
+      '',
+      '| Figure | Value | Baseline | Baseline value | Ratio | Target | Result |',
+      '|---|---|---|---|---|---|---|',
+    );
     for (const f of r.figures) {
-      const ratio = f.ratio === null ? '' : `${fmtRatio(f.ratio)}${f.ratioDefinition ? ` (${f.ratioDefinition})` : ''}`;
+      const ratio =
+        f.ratio === null ? '' : `${fmtRatio(f.ratio)}${f.ratioDefinition ? ` (${f.ratioDefinition})` : ''}`;
       out.push(
         `| ${f.figure} | ${fmt(f.value, f.unit)} | ${f.baseline ?? ''} | ${f.baselineValue === null ? '' : fmt(f.baselineValue, f.unit)} | ${ratio} | ${f.target ?? ''} | ${verdict(f.pass)} |`,
       );

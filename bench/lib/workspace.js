@@ -67,7 +67,10 @@ export async function cached(name, params, build, options = {}) {
   const started = performance.now();
   const info = (await build(dir)) ?? {};
   const buildSeconds = Math.round((performance.now() - started) / 100) / 10;
-  writeFileSync(manifestPath, JSON.stringify({ params, buildSeconds, builtAt: new Date().toISOString(), info }, null, 2));
+  writeFileSync(
+    manifestPath,
+    JSON.stringify({ params, buildSeconds, builtAt: new Date().toISOString(), info }, null, 2),
+  );
   options.log?.(`built ${name} in ${buildSeconds} s`);
   return { dir, reused: false, buildSeconds, info };
 }

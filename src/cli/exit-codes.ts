@@ -3,7 +3,14 @@
  * Nothing else in the CLI decides an exit code, but for bin/oracle.js: 1 when the bundle
  * cannot be loaded, and `internal` (from here) when main never settled.
  */
-import { InputError, InvalidParameterError, NoCatalogMappingError, OracleError, ProductChoiceError, UnknownProductError } from '../domain/errors.js';
+import {
+  InputError,
+  InvalidParameterError,
+  NoCatalogMappingError,
+  OracleError,
+  ProductChoiceError,
+  UnknownProductError,
+} from '../domain/errors.js';
 import { GzipCorruptError, IngestInterruptedError, MapperBugError } from '../ingest/errors.js';
 
 export const EXIT = {
@@ -40,9 +47,15 @@ export class UsageError extends OracleError {}
 export function exitCodeFor(error: unknown): number {
   if (error instanceof MapperBugError) return EXIT.internal;
   if (error instanceof UsageError || error instanceof InvalidParameterError) return EXIT.usage;
-  if (error instanceof UnknownProductError || error instanceof NoCatalogMappingError || error instanceof ProductChoiceError) return EXIT.usage;
+  if (
+    error instanceof UnknownProductError ||
+    error instanceof NoCatalogMappingError ||
+    error instanceof ProductChoiceError
+  )
+    return EXIT.usage;
   // Unusable ingest input (empty, wrong kind, unknown columns, invalid UTF-8, broken CSV/JSON, corrupt gzip).
   if (error instanceof InputError || error instanceof GzipCorruptError) return EXIT.usage;
-  if (error instanceof IngestInterruptedError) return error.signal === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
+  if (error instanceof IngestInterruptedError)
+    return error.signal === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
   return EXIT.runtime;
 }

@@ -22,7 +22,11 @@ export function applyEnv(command: Command, env: Env): void {
       const raw = env[option.envVar];
       if (raw !== undefined) {
         // As commander applies a variable: a flag without a value is set by its presence.
-        const value = option.isBoolean() ? !option.negate : option.parseArg === undefined ? raw : option.parseArg(raw, cmd.getOptionValue(key));
+        const value = option.isBoolean()
+          ? !option.negate
+          : option.parseArg === undefined
+            ? raw
+            : option.parseArg(raw, cmd.getOptionValue(key));
         cmd.setOptionValueWithSource(key, value, 'env');
       } else if (source === 'env') {
         cmd.setOptionValueWithSource(key, option.defaultValue, 'default');

@@ -34,7 +34,9 @@ export function configOption<T>(flags: string, description: string, spec: Config
   const name = spec.env === undefined ? (option.long as string) : `${option.long} (${spec.env})`;
   if (spec.env !== undefined) option.env(spec.env);
   if (spec.default !== undefined) option.default(spec.default, spec.defaultText);
-  return option.argParser((raw: string) => (spec.env !== undefined && raw.trim() === '' ? spec.default : spec.parse(name, raw)));
+  return option.argParser((raw: string) =>
+    spec.env !== undefined && raw.trim() === '' ? spec.default : spec.parse(name, raw),
+  );
 }
 
 /**
@@ -43,7 +45,10 @@ export function configOption<T>(flags: string, description: string, spec: Config
  * needs the run's clock, after the schema.
  */
 export function viaSchema<T>(schema: InputSchema<T>): (name: string, raw: string) => T;
-export function viaSchema<T, U>(schema: InputSchema<T>, then: (value: T, name: string) => U): (name: string, raw: string) => U;
+export function viaSchema<T, U>(
+  schema: InputSchema<T>,
+  then: (value: T, name: string) => U,
+): (name: string, raw: string) => U;
 export function viaSchema<T, U>(schema: InputSchema<T>, then?: (value: T, name: string) => U) {
   return (name: string, raw: string) => {
     const result = schema.safeParse(raw);
@@ -58,7 +63,12 @@ export function viaSchema<T, U>(schema: InputSchema<T>, then?: (value: T, name: 
  * than parsed out of the schema, which would build every option's schema at every start
  * (input.ts); it is required so that no option forgets it.
  */
-export function schemaOption<T>(flags: string, description: string, schema: InputSchema<T>, spec: { env?: string; default: T | undefined; defaultText?: string }): Option {
+export function schemaOption<T>(
+  flags: string,
+  description: string,
+  schema: InputSchema<T>,
+  spec: { env?: string; default: T | undefined; defaultText?: string },
+): Option {
   return configOption(flags, description, { ...spec, parse: viaSchema(schema) });
 }
 
@@ -72,7 +82,9 @@ export function refuseEmptyFlags(command: Command): void {
     if (option.envVar === undefined || !option.required) continue;
     command.on(`option:${option.name()}`, (raw: string) => {
       if (raw.trim() === '') {
-        throw new UsageError(`${option.long} must not be empty: give a value, or leave the flag out for ${option.envVar} or the default`);
+        throw new UsageError(
+          `${option.long} must not be empty: give a value, or leave the flag out for ${option.envVar} or the default`,
+        );
       }
     });
   }
@@ -83,20 +95,34 @@ const MAX_LABEL_LENGTH = 100;
 const label = checkedText((raw) => {
   const text = raw?.trim() ?? '';
   const active = firstActiveCharacter(text);
-  if (active !== null) return `must be 1 to ${MAX_LABEL_LENGTH} characters without control characters (${active} is a control or format character)`;
-  return text === '' || text.length > MAX_LABEL_LENGTH ? `must be 1 to ${MAX_LABEL_LENGTH} characters without control characters` : null;
+  if (active !== null)
+    return `must be 1 to ${MAX_LABEL_LENGTH} characters without control characters (${active} is a control or format character)`;
+  return text === '' || text.length > MAX_LABEL_LENGTH
+    ? `must be 1 to ${MAX_LABEL_LENGTH} characters without control characters`
+    : null;
 });
 export const labelOption = () =>
-  configOption('--label <name>', 'who or what the key is for', { parse: viaSchema(label, (text) => text.trim()) }).makeOptionMandatory();
+  configOption('--label <name>', 'who or what the key is for', {
+    parse: viaSchema(label, (text) => text.trim()),
+  }).makeOptionMandatory();
 
 /** `--db`, the database every command reads or writes. */
 export const DEFAULT_DB_PATH = 'oracle.db';
 export const dbOption = () =>
-  configOption('--db <path>', 'SQLite database file', { env: 'ORACLE_DB', default: DEFAULT_DB_PATH, parse: (_name, raw) => raw });
+  configOption('--db <path>', 'SQLite database file', {
+    env: 'ORACLE_DB',
+    default: DEFAULT_DB_PATH,
+    parse: (_name, raw) => raw,
+  });
 
 /** The pricing options every pricing command shares (same names, ranges, defaults and words as the API). */
 export const windowHoursOption = () =>
-  schemaOption('--window-hours <n>', `TWAP lookback in hours, ${WINDOW_HOURS.min}-${WINDOW_HOURS.max}`, windowHours, { default: WINDOW_HOURS.default });
+  schemaOption(
+    '--window-hours <n>',
+    `TWAP lookback in hours, ${WINDOW_HOURS.min}-${WINDOW_HOURS.max}`,
+    windowHours,
+    { default: WINDOW_HOURS.default },
+  );
 export const outlierStddevsOption = () =>
   schemaOption(
     '--outlier-stddevs <n>',
@@ -104,7 +130,10 @@ export const outlierStddevsOption = () =>
     outlierStddevs,
     { default: OUTLIER_STDDEVS.default },
   );
-export const refsourceOption = () => schemaOption('--refsource <id>', 'address the product by its reference-source id instead', refsourceId, { default: undefined });
+export const refsourceOption = () =>
+  schemaOption('--refsource <id>', 'address the product by its reference-source id instead', refsourceId, {
+    default: undefined,
+  });
 
 /** How a time option is written (time.ts parseInstantInput), for the help. */
 export const TIME_FORMS = 'ISO-8601 with zone, a UTC date, 30d/12h/2w ago, or now';
@@ -114,8 +143,15 @@ export const TIME_FORMS = 'ISO-8601 with zone, a UTC date, 30d/12h/2w ago, or no
  * alone is the end of that UTC day: the price on that date.
  */
 export const atOption = (now: number, description: string) =>
-  configOption('--at <time>', `${description} (${TIME_FORMS}; a date alone is its end)`, { default: now, defaultText: 'now', parse: viaSchema(instant, (text, name) => asOf(text, now, name)) });
+  configOption('--at <time>', `${description} (${TIME_FORMS}; a date alone is its end)`, {
+    default: now,
+    defaultText: 'now',
+    parse: viaSchema(instant, (text, name) => asOf(text, now, name)),
+  });
 
 /** A whole-number option of at least `min` (`--max-rejects`, `--lock-wait`). */
-export const wholeNumberOption = (flags: string, description: string, spec: { min: number; unit?: string; default: number }) =>
-  configOption(flags, description, { default: spec.default, parse: viaSchema(wholeNumber(spec)) });
+export const wholeNumberOption = (
+  flags: string,
+  description: string,
+  spec: { min: number; unit?: string; default: number },
+) => configOption(flags, description, { default: spec.default, parse: viaSchema(wholeNumber(spec)) });

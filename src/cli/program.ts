@@ -7,7 +7,13 @@ import { UNGRADED } from '../domain/conditions.js';
 import { every, HISTORY_DEFAULT_EVERY, HISTORY_DEFAULT_SLOTS, slots, stepMs } from '../domain/history.js';
 import { slot as slotInput } from '../domain/evidence.js';
 import { SALES_LIMIT, salesLimit, span } from '../domain/sales.js';
-import { MOVERS_DEFAULT_SPAN, MOVERS_LIMIT, MOVERS_MIN_OBSERVATIONS, moversCondition, moversLimit } from '../domain/movers.js';
+import {
+  MOVERS_DEFAULT_SPAN,
+  MOVERS_LIMIT,
+  MOVERS_MIN_OBSERVATIONS,
+  moversCondition,
+  moversLimit,
+} from '../domain/movers.js';
 import { instant, observedAt, snapshotDate, snapshotWindow } from '../domain/params.js';
 import { searchText } from '../domain/search.js';
 import { FORMAT_NAMES } from '../ingest/formats/names.js';
@@ -73,18 +79,27 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
   const now = typeof deps.now === 'function' ? deps.now() : deps.now;
   const program = new OracleProgram('oracle');
   /** Wraps a lazily imported command so its result becomes the run's exit code. */
-  const lazy_ = (load: () => Promise<{ run: Action }>) =>
+  const lazy_ =
+    (load: () => Promise<{ run: Action }>) =>
     async (...args: unknown[]) => {
       const command = args[args.length - 1] as Command;
       const { run } = await load();
       program.exitCode = await run(args.slice(0, -1), resolveContext(command, deps, now));
     };
   program
-    .description('Open price oracle for collectible trading cards: TWAP prices with outlier filtering over a local SQLite file.')
+    .description(
+      'Open price oracle for collectible trading cards: TWAP prices with outlier filtering over a local SQLite file.',
+    )
     .version(VERSION, '-V, --version')
     .addOption(dbOption())
-    .option('--wide', 'tables and views at their full width: no value cut, no line wrapped (for a pipe or a file; --json and --csv too)')
-    .option('--no-color', 'no colour, as with NO_COLOR set or when stdout is no terminal (FORCE_COLOR=1 forces it on)')
+    .option(
+      '--wide',
+      'tables and views at their full width: no value cut, no line wrapped (for a pipe or a file; --json and --csv too)',
+    )
+    .option(
+      '--no-color',
+      'no colour, as with NO_COLOR set or when stdout is no terminal (FORCE_COLOR=1 forces it on)',
+    )
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({
@@ -104,12 +119,28 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
     ingest: () => {
       program
         .command('ingest')
-        .description('load observation or catalog records from files, stdin (-) or http(s) URLs; *.gz is decompressed')
+        .description(
+          'load observation or catalog records from files, stdin (-) or http(s) URLs; *.gz is decompressed',
+        )
         .argument('<source...>', "file path, '-' for stdin, or an http(s) URL")
-        .addOption(new Option('--kind <kind>', 'record kind (default: detected from the header or keys)').choices(['observations', 'catalog']))
-        .addOption(new Option('--format <format>', 'input format (default: from the extension, else sniffed)').choices(FORMAT_NAMES))
+        .addOption(
+          new Option('--kind <kind>', 'record kind (default: detected from the header or keys)').choices([
+            'observations',
+            'catalog',
+          ]),
+        )
+        .addOption(
+          new Option('--format <format>', 'input format (default: from the extension, else sniffed)').choices(
+            FORMAT_NAMES,
+          ),
+        )
         .option('--rejects <file>', 'write rejected records as NDJSON {source, line, reason, record}')
-        .addOption(wholeNumberOption('--max-rejects <n>', 'exit 3 when more records than n are rejected', { min: 0, default: 0 }))
+        .addOption(
+          wholeNumberOption('--max-rejects <n>', 'exit 3 when more records than n are rejected', {
+            min: 0,
+            default: 0,
+          }),
+        )
         .option('--dry-run', 'validate and report, write nothing')
         .addOption(
           configOption(
@@ -119,10 +150,20 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
             { parse: viaSchema(instant, (text, name) => observedAt(text, now, name)) },
           ),
         )
-        .option('--subtype <name>', 'tcgplayer: read only this printing (default: every printing, each on its own product)')
-        .option('--groups <source>', "tcgplayer --kind catalog: the category's tcgcsv groups (Groups.csv or groups JSON; path or URL) for set names and dates")
+        .option(
+          '--subtype <name>',
+          'tcgplayer: read only this printing (default: every printing, each on its own product)',
+        )
+        .option(
+          '--groups <source>',
+          "tcgplayer --kind catalog: the category's tcgcsv groups (Groups.csv or groups JSON; path or URL) for set names and dates",
+        )
         .addOption(
-          wholeNumberOption('--lock-wait <seconds>', 'how long to wait for another writer of the database before giving up', { min: 1, unit: 'seconds', default: 600 }),
+          wholeNumberOption(
+            '--lock-wait <seconds>',
+            'how long to wait for another writer of the database before giving up',
+            { min: 1, unit: 'seconds', default: 600 },
+          ),
         )
         .action(lazy_(() => import('./commands/ingest.js')));
     },
@@ -135,24 +176,64 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
         .addOption(windowHoursOption())
         .addOption(outlierStddevsOption())
         .addOption(atOption(now, 'price as of this time, now at the latest'))
-        .option('--extra-grades', 'also the grades outside the matrix that have sales of their own in the 30 days: half grades (BGS 9.5), other graders (TAG 10), CGC Pristine, BGS Black Label')
+        .option(
+          '--extra-grades',
+          'also the grades outside the matrix that have sales of their own in the 30 days: half grades (BGS 9.5), other graders (TAG 10), CGC Pristine, BGS Black Label',
+        )
         .option('--json', 'print exactly the API body (with --extra-grades: plus extra_grades)')
         .action(lazy_(() => import('./commands/price.js')));
     },
     history: () => {
       program
         .command('history')
-        .description('price history of a product: a chart of each slot, first/last/min/max and the change over 7, 30 and 90 days')
+        .description(
+          'price history of a product: a chart of each slot, first/last/min/max and the change over 7, 30 and 90 days',
+        )
         .argument('[product_key]', 'catalog key of the product')
         .addOption(refsourceOption())
-        .addOption(schemaOption('--slots <list>', 'comma-separated slots: ungraded, psa10, "PSA 10", bgs9 ... (grader and grade 7-10)', slots, { default: HISTORY_DEFAULT_SLOTS.join(',') }))
-        .addOption(schemaOption('--from <time>', `first instant: ${TIME_FORMS}; a date alone is its 00:00Z (default: 90 days before --to)`, instant, { default: undefined }))
-        .addOption(schemaOption('--to <time>', `last instant: ${TIME_FORMS}; a date alone is its end (default: now)`, instant, { default: undefined }))
-        .addOption(schemaOption('--every <step>', 'step between points: <n>h, <n>d or <n>w (at most 1,000 points)', every, { default: HISTORY_DEFAULT_EVERY }))
+        .addOption(
+          schemaOption(
+            '--slots <list>',
+            'comma-separated slots: ungraded, psa10, "PSA 10", bgs9 ... (grader and grade 7-10)',
+            slots,
+            { default: HISTORY_DEFAULT_SLOTS.join(',') },
+          ),
+        )
+        .addOption(
+          schemaOption(
+            '--from <time>',
+            `first instant: ${TIME_FORMS}; a date alone is its 00:00Z (default: 90 days before --to)`,
+            instant,
+            { default: undefined },
+          ),
+        )
+        .addOption(
+          schemaOption(
+            '--to <time>',
+            `last instant: ${TIME_FORMS}; a date alone is its end (default: now)`,
+            instant,
+            { default: undefined },
+          ),
+        )
+        .addOption(
+          schemaOption(
+            '--every <step>',
+            'step between points: <n>h, <n>d or <n>w (at most 1,000 points)',
+            every,
+            { default: HISTORY_DEFAULT_EVERY },
+          ),
+        )
         .addOption(windowHoursOption())
         .addOption(outlierStddevsOption())
-        .option('--json', 'print {product_key, slots, every, points: [{at, <slot>: {price_minor, confidence}}]} (the API body)')
-        .addOption(new Option('--csv', 'print CSV: at, then per slot its price and interval in cents').conflicts('json'))
+        .option(
+          '--json',
+          'print {product_key, slots, every, points: [{at, <slot>: {price_minor, confidence}}]} (the API body)',
+        )
+        .addOption(
+          new Option('--csv', 'print CSV: at, then per slot its price and interval in cents').conflicts(
+            'json',
+          ),
+        )
         .addHelpText(
           'after',
           examples(
@@ -166,17 +247,55 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
     value: () => {
       program
         .command('value')
-        .description("value a collection: each line's unit price, interval and subtotal, the total with its interval, the gain against cost basis")
-        .argument('<collection.csv>', "CSV with product_key or refsource_id, condition, quantity[, cost_basis ($12.50) or cost_basis_minor (cents)]; '-' for stdin")
+        .description(
+          "value a collection: each line's unit price, interval and subtotal, the total with its interval, the gain against cost basis",
+        )
+        .argument(
+          '<collection.csv>',
+          "CSV with product_key or refsource_id, condition, quantity[, cost_basis ($12.50) or cost_basis_minor (cents)]; '-' for stdin",
+        )
         .addOption(atOption(now, 'value as of this time, now at the latest'))
-        .addOption(new Option('--history', "the collection's value at every step of a span, charted, instead of at one instant").conflicts('at'))
-        .addOption(schemaOption('--from <time>', `with --history: first instant: ${TIME_FORMS}; a date alone is its 00:00Z (default: 90 days before --to)`, instant, { default: undefined }))
-        .addOption(schemaOption('--to <time>', `with --history: last instant: ${TIME_FORMS}; a date alone is its end (default: now)`, instant, { default: undefined }))
-        .addOption(configOption('--every <step>', 'with --history: step between points, <n>h, <n>d or <n>w, at most 1,000 points (default: 1d)', { parse: viaSchema(every) }))
+        .addOption(
+          new Option(
+            '--history',
+            "the collection's value at every step of a span, charted, instead of at one instant",
+          ).conflicts('at'),
+        )
+        .addOption(
+          schemaOption(
+            '--from <time>',
+            `with --history: first instant: ${TIME_FORMS}; a date alone is its 00:00Z (default: 90 days before --to)`,
+            instant,
+            { default: undefined },
+          ),
+        )
+        .addOption(
+          schemaOption(
+            '--to <time>',
+            `with --history: last instant: ${TIME_FORMS}; a date alone is its end (default: now)`,
+            instant,
+            { default: undefined },
+          ),
+        )
+        .addOption(
+          configOption(
+            '--every <step>',
+            'with --history: step between points, <n>h, <n>d or <n>w, at most 1,000 points (default: 1d)',
+            { parse: viaSchema(every) },
+          ),
+        )
         .addOption(windowHoursOption())
         .addOption(outlierStddevsOption())
-        .option('--json', 'print {at, lines, total, problems} as JSON (with --history: {from, to, every, lines, cost_basis_minor, points, change_minor, change_pct, gain_minor, problems})')
-        .addOption(new Option('--csv', 'print CSV: one row per line, then a total row (with --history: at, value_minor, priced_lines)').conflicts('json'))
+        .option(
+          '--json',
+          'print {at, lines, total, problems} as JSON (with --history: {from, to, every, lines, cost_basis_minor, points, change_minor, change_pct, gain_minor, problems})',
+        )
+        .addOption(
+          new Option(
+            '--csv',
+            'print CSV: one row per line, then a total row (with --history: at, value_minor, priced_lines)',
+          ).conflicts('json'),
+        )
         .addHelpText(
           'after',
           examples(
@@ -192,33 +311,54 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
         .command('export')
         .description("every product's bundle as of one instant, streamed as NDJSON or CSV: the bulk dump")
         .addOption(atOption(now, 'price as of this time, now at the latest'))
-        .addOption(new Option('--format <format>', 'ndjson: one API bundle per line; csv: one row per product, every slot in cents').choices(['ndjson', 'csv']).default('ndjson'))
-        .option('--out <file>', 'write to this file (via <file>.partial, renamed when complete) instead of stdout')
+        .addOption(
+          new Option(
+            '--format <format>',
+            'ndjson: one API bundle per line; csv: one row per product, every slot in cents',
+          )
+            .choices(['ndjson', 'csv'])
+            .default('ndjson'),
+        )
+        .option(
+          '--out <file>',
+          'write to this file (via <file>.partial, renamed when complete) instead of stdout',
+        )
         .addOption(windowHoursOption())
         .addOption(outlierStddevsOption())
         .addHelpText(
           'after',
-          examples('oracle export --out prices.ndjson', 'oracle export --at 2026-11-01T00:00:00Z --format csv --out prices-2026-11-01.csv'),
+          examples(
+            'oracle export --out prices.ndjson',
+            'oracle export --at 2026-11-01T00:00:00Z --format csv --out prices-2026-11-01.csv',
+          ),
         )
         .action(lazy_(() => import('./commands/export.js')));
     },
     explain: () => {
       program
         .command('explain')
-        .description('the evidence behind one slot\'s price: every observation read, kept or why not, its weight, and each step to the price')
+        .description(
+          "the evidence behind one slot's price: every observation read, kept or why not, its weight, and each step to the price",
+        )
         .argument('[product_key]', 'catalog key of the product')
-        .option('--slot <slot>', 'the slot to explain: ungraded, or a grader and grade as written (psa9, "PSA 9", "BGS 9.5", "TAG 10", "CGC Pristine 10")')
+        .option(
+          '--slot <slot>',
+          'the slot to explain: ungraded, or a grader and grade as written (psa9, "PSA 9", "BGS 9.5", "TAG 10", "CGC Pristine 10")',
+        )
         .addOption(refsourceOption())
         .addOption(windowHoursOption())
         .addOption(outlierStddevsOption())
         .addOption(atOption(now, 'as of this time, now at the latest'))
-        .option('--json', 'print {product_key, slot, price_minor, points: [{condition, observed_at, source, price_minor, kept, reason, z, weight}], steps: [{name, section, doc, text, value_minor, value_ln, inputs}]} (the API body)')
+        .option(
+          '--json',
+          'print {product_key, slot, price_minor, points: [{condition, observed_at, source, price_minor, kept, reason, z, weight}], steps: [{name, section, doc, text, value_minor, value_ln, inputs}]} (the API body)',
+        )
         .addHelpText(
           'after',
           examples(
             'oracle explain pokemon-base-set-charizard-4-102 --slot psa9',
             'oracle explain --refsource 631245 --slot ungraded --at 30d',
-            'oracle explain pokemon-base-set-charizard-4-102 --slot bgs10 --json | jq \'.points[] | select(.kept | not)\'',
+            "oracle explain pokemon-base-set-charizard-4-102 --slot bgs10 --json | jq '.points[] | select(.kept | not)'",
           ),
         )
         .action(lazy_(() => import('./commands/explain.js')));
@@ -226,17 +366,43 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
     sales: () => {
       program
         .command('sales')
-        .description('the recent observations of a product, newest first: date, condition, source, price, kept in the price or why not')
+        .description(
+          'the recent observations of a product, newest first: date, condition, source, price, kept in the price or why not',
+        )
         .argument('[product_key]', 'catalog key of the product')
         .addOption(refsourceOption())
-        .addOption(configOption('--condition <condition>', 'only this condition, as written: ungraded, psa10, "PSA 10", "BGS 9.5" (default: every condition)', { parse: viaSchema(slotInput) }))
-        .addOption(configOption('--span <span>', 'only the observations of this span before --at: 12h, 30d, 2w (default: everything its price read)', { parse: viaSchema(span, stepMs) }))
-        .addOption(schemaOption('--limit <n>', `the most observations listed, ${SALES_LIMIT.min}-${SALES_LIMIT.max}`, salesLimit, { default: SALES_LIMIT.default }))
+        .addOption(
+          configOption(
+            '--condition <condition>',
+            'only this condition, as written: ungraded, psa10, "PSA 10", "BGS 9.5" (default: every condition)',
+            { parse: viaSchema(slotInput) },
+          ),
+        )
+        .addOption(
+          configOption(
+            '--span <span>',
+            'only the observations of this span before --at: 12h, 30d, 2w (default: everything its price read)',
+            { parse: viaSchema(span, stepMs) },
+          ),
+        )
+        .addOption(
+          schemaOption(
+            '--limit <n>',
+            `the most observations listed, ${SALES_LIMIT.min}-${SALES_LIMIT.max}`,
+            salesLimit,
+            { default: SALES_LIMIT.default },
+          ),
+        )
         .addOption(atOption(now, 'as of this time, now at the latest'))
         .addOption(windowHoursOption())
         .addOption(outlierStddevsOption())
-        .option('--json', 'print {product_key, product_name, condition, as_of, since, total, kept, limit, sales: [{condition, observed_at, source, price_minor, kept, reason, z, weight}]} (the API body)')
-        .addOption(new Option('--csv', 'print CSV: one row per observation, the reason in full').conflicts('json'))
+        .option(
+          '--json',
+          'print {product_key, product_name, condition, as_of, since, total, kept, limit, sales: [{condition, observed_at, source, price_minor, kept, reason, z, weight}]} (the API body)',
+        )
+        .addOption(
+          new Option('--csv', 'print CSV: one row per observation, the reason in full').conflicts('json'),
+        )
         .addHelpText(
           'after',
           examples(
@@ -250,8 +416,17 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
     movers: () => {
       program
         .command('movers')
-        .description("the catalog's biggest gainers and losers of one slot over a span, by the price oracle price gives at its two ends")
-        .addOption(schemaOption('--condition <condition>', 'the slot: ungraded, or a grader and grade 7-10 as written (psa10, "PSA 10", bgs9)', moversCondition, { default: UNGRADED }))
+        .description(
+          "the catalog's biggest gainers and losers of one slot over a span, by the price oracle price gives at its two ends",
+        )
+        .addOption(
+          schemaOption(
+            '--condition <condition>',
+            'the slot: ungraded, or a grader and grade 7-10 as written (psa10, "PSA 10", bgs9)',
+            moversCondition,
+            { default: UNGRADED },
+          ),
+        )
         .addOption(
           configOption('--span <span>', 'how far back the move is measured: 12h, 7d, 30d, 2w', {
             default: { text: MOVERS_DEFAULT_SPAN, ms: stepMs(MOVERS_DEFAULT_SPAN) },
@@ -259,22 +434,38 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
             parse: viaSchema(span, (text) => ({ text, ms: stepMs(text) })),
           }),
         )
-        .addOption(schemaOption('--limit <n>', `products listed on each side, ${MOVERS_LIMIT.min}-${MOVERS_LIMIT.max}`, moversLimit, { default: MOVERS_LIMIT.default }))
+        .addOption(
+          schemaOption(
+            '--limit <n>',
+            `products listed on each side, ${MOVERS_LIMIT.min}-${MOVERS_LIMIT.max}`,
+            moversLimit,
+            { default: MOVERS_LIMIT.default },
+          ),
+        )
         .addOption(atOption(now, 'the end of the span, now at the latest'))
         .addOption(windowHoursOption())
         .addOption(outlierStddevsOption())
-        .option('--json', 'print {condition, span, from, to, min_observations, candidates, priced, gainers, losers} (the API body)')
+        .option(
+          '--json',
+          'print {condition, span, from, to, min_observations, candidates, priced, gainers, losers} (the API body)',
+        )
         .addHelpText(
           'after',
           `\nOnly products with at least ${MOVERS_MIN_OBSERVATIONS} observations of the condition in the span are\nlisted: a move of one or two sales is noise.\n` +
-            examples('oracle movers', 'oracle movers --span 30d --condition "PSA 10"', 'oracle movers --limit 50 --json | jq \'.gainers[].product_key\''),
+            examples(
+              'oracle movers',
+              'oracle movers --span 30d --condition "PSA 10"',
+              "oracle movers --limit 50 --json | jq '.gainers[].product_key'",
+            ),
         )
         .action(lazy_(() => import('./commands/movers.js')));
     },
     snapshot: () => {
       program
         .command('snapshot')
-        .description('price a product as of a past UTC date (window 00:00Z of the date to 00:00Z of the next)')
+        .description(
+          'price a product as of a past UTC date (window 00:00Z of the date to 00:00Z of the next)',
+        )
         .argument('<refsource_id>', 'reference-source id of the product')
         .addOption(
           configOption('--date <YYYY-MM-DD>', 'the date, today (UTC) at the latest', {
@@ -288,7 +479,9 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
     calibrate: () => {
       program
         .command('calibrate')
-        .description('fit grader premiums and grade ratios from the observations before --at and store them (the engine prices with the newest fit as of each instant); --show prints the stored one')
+        .description(
+          'fit grader premiums and grade ratios from the observations before --at and store them (the engine prices with the newest fit as of each instant); --show prints the stored one',
+        )
         .addOption(atOption(now, 'fit from the observations before this time, now at the latest'))
         .option('--show', 'print the calibration the engine uses at --at instead of fitting a new one')
         .option('--json', 'print the calibration as JSON')
@@ -297,7 +490,9 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
     catalog: () => {
       program
         .command('catalog')
-        .description('list or search tracked products: key, name, set, variant (printing, language), TCGplayer and refsource ids, observation count')
+        .description(
+          'list or search tracked products: key, name, set, variant (printing, language), TCGplayer and refsource ids, observation count',
+        )
         .option('--json', 'print exactly the API body ({total, products})')
         .addOption(
           schemaOption(
@@ -307,7 +502,14 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
             { default: undefined },
           ),
         )
-        .addHelpText('after', examples('oracle catalog --search "base charizard 4/102"', 'oracle catalog --search 42346', 'oracle catalog --search "char 4/102" --json'))
+        .addHelpText(
+          'after',
+          examples(
+            'oracle catalog --search "base charizard 4/102"',
+            'oracle catalog --search 42346',
+            'oracle catalog --search "char 4/102" --json',
+          ),
+        )
         .action(lazy_(() => import('./commands/catalog.js')));
     },
     keys: () => {
@@ -329,10 +531,16 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
         .action(lazy_(() => import('./commands/keys-revoke.js')));
     },
     watch: () => {
-      const watch = program.command('watch').description('watch rules: alerts when a price crosses a line, moves, its interval narrows or widens, or it goes stale (docs/alerts.md)');
+      const watch = program
+        .command('watch')
+        .description(
+          'watch rules: alerts when a price crosses a line, moves, its interval narrows or widens, or it goes stale (docs/alerts.md)',
+        );
       const watchAdd = watch
         .command('add')
-        .description('store a rule on one product and slot: exactly one of --above, --below, --move, --narrower, --wider, --stale')
+        .description(
+          'store a rule on one product and slot: exactly one of --above, --below, --move, --narrower, --wider, --stale',
+        )
         .argument('<product_key>', 'catalog key of the product');
       for (const option of watchAddOptions()) watchAdd.addOption(option);
       watchAdd
@@ -348,7 +556,7 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
       watch
         .command('list')
         .description('list rules: what each watches, whether it is firing, the last value a check saw')
-        .option('--json', 'print the rules as JSON (the API body\'s rules)')
+        .option('--json', "print the rules as JSON (the API body's rules)")
         .action(lazy_(() => import('./commands/watch-list.js')));
       watch
         .command('remove')
@@ -357,18 +565,32 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
         .action(lazy_(() => import('./commands/watch-remove.js')));
       watch
         .command('check')
-        .description('check every rule now (or --at), record the rules whose condition became true and POST their events; retry undelivered ones. Exit 1 when an event is still undelivered')
+        .description(
+          'check every rule now (or --at), record the rules whose condition became true and POST their events; retry undelivered ones. Exit 1 when an event is still undelivered',
+        )
         .addOption(atOption(now, 'check as of this ISO-8601 time with zone, now at the latest'))
-        .addOption(webhookOption('POST events of rules without a URL of their own here (signed when ORACLE_WEBHOOK_SECRET is set)'))
+        .addOption(
+          webhookOption(
+            'POST events of rules without a URL of their own here (signed when ORACLE_WEBHOOK_SECRET is set)',
+          ),
+        )
         .option('--json', 'print {as_of, rules, fired, deliveries, pending, problems} as JSON')
-        .addHelpText('after', examples('oracle watch check --webhook https://alerts.example.com/oracle', '*/5 * * * * oracle watch check --db /var/lib/oracle/oracle.db'))
+        .addHelpText(
+          'after',
+          examples(
+            'oracle watch check --webhook https://alerts.example.com/oracle',
+            '*/5 * * * * oracle watch check --db /var/lib/oracle/oracle.db',
+          ),
+        )
         .action(lazy_(() => import('./commands/watch-check.js')));
       watch
         .command('events')
-        .description('list recorded events, newest first, with their delivery: delivered, pending (retried by the next check) or unsent (no webhook)')
+        .description(
+          'list recorded events, newest first, with their delivery: delivered, pending (retried by the next check) or unsent (no webhook)',
+        )
         .option('--pending', 'only the events not delivered yet')
         .addOption(eventsLimitOption())
-        .option('--json', 'print the events as JSON (the API body\'s events)')
+        .option('--json', "print the events as JSON (the API body's events)")
         .action(lazy_(() => import('./commands/watch-events.js')));
     },
     serve: () => {

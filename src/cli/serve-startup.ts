@@ -19,8 +19,10 @@ function keysLine(inventory: ServiceInventory): string {
 }
 
 function refsourceLine(config: ServeConfig): string {
-  if (config.offline) return `refsource routes: offline, ids resolved from the local catalog only (${REFSOURCE_ROUTES})`;
-  if (config.refsourceUrl) return `refsource routes: ids resolved through the upstream at ${new URL(config.refsourceUrl).origin}`;
+  if (config.offline)
+    return `refsource routes: offline, ids resolved from the local catalog only (${REFSOURCE_ROUTES})`;
+  if (config.refsourceUrl)
+    return `refsource routes: ids resolved through the upstream at ${new URL(config.refsourceUrl).origin}`;
   return (
     `refsource routes disabled: ${REFSOURCE_ROUTES} answer 503 (no upstream reference source configured); ` +
     'enable them with --refsource-url <url with {id}> (ORACLE_REFSOURCE_URL), or --offline to resolve ids from the local catalog'
@@ -29,7 +31,9 @@ function refsourceLine(config: ServeConfig): string {
 
 function optionalRoutesLines(config: ServeConfig): string[] {
   return [
-    config.metrics ? 'metrics: GET /metrics (Prometheus text format)' : 'metrics: off (enable with --metrics)',
+    config.metrics
+      ? 'metrics: GET /metrics (Prometheus text format)'
+      : 'metrics: off (enable with --metrics)',
     config.corsOrigins.length > 0
       ? `CORS: browsers on ${config.corsOrigins.join(', ')} may call the API`
       : 'CORS: off (enable with --cors <origin>)',
@@ -42,7 +46,9 @@ export async function startupLines(service: Oracle, config: ServeConfig, dbPath:
   const lines: string[] = [];
   try {
     const inventory = await service.inventory();
-    lines.push(`database: ${path} (${count(inventory.products, 'product')}, ${count(inventory.observations, 'observation')}, ${keysLine(inventory)})`);
+    lines.push(
+      `database: ${path} (${count(inventory.products, 'product')}, ${count(inventory.observations, 'observation')}, ${keysLine(inventory)})`,
+    );
     if (!inventory.ready) {
       lines.push(
         "warning: no API key exists: every keyed route answers 401; create one with 'oracle keys create --label <name>' (or set ORACLE_API_KEYS)",
@@ -55,7 +61,9 @@ export async function startupLines(service: Oracle, config: ServeConfig, dbPath:
       error.remedy === undefined
         ? "(load data with 'oracle ingest <file>', or point --db / ORACLE_DB at your database); the server picks it up without a restart"
         : `(${error.remedy})`;
-    lines.push(`warning: database unavailable: ${error.reason}: every route but /api/v1/health, /api/v1/openapi.json answers 503 until it is fixed ${fix}`);
+    lines.push(
+      `warning: database unavailable: ${error.reason}: every route but /api/v1/health, /api/v1/openapi.json answers 503 until it is fixed ${fix}`,
+    );
   }
   lines.push(refsourceLine(config), ...optionalRoutesLines(config));
   return lines;

@@ -10,7 +10,11 @@ import type { CommandContext } from './context.js';
  * `fn` with the oracle over it, and closes both after, whatever happens. What the store says of
  * how it reads the database (a copy in memory) is a `note:` line on stderr.
  */
-export async function withService<T>(ctx: CommandContext, fn: (service: Oracle) => Promise<T>, options: OpenOptions = {}): Promise<T> {
+export async function withService<T>(
+  ctx: CommandContext,
+  fn: (service: Oracle) => Promise<T>,
+  options: OpenOptions = {},
+): Promise<T> {
   const open = ctx.openStore ?? openStore;
   const service = createOracle({ store: await open(ctx.dbPath, { notice: noteTo(ctx), ...options }) });
   try {

@@ -29,7 +29,14 @@ export interface RowProblem {
   reason: string;
 }
 
-const COLUMNS = ['product_key', 'refsource_id', 'condition', 'quantity', 'cost_basis', 'cost_basis_minor'] as const;
+const COLUMNS = [
+  'product_key',
+  'refsource_id',
+  'condition',
+  'quantity',
+  'cost_basis',
+  'cost_basis_minor',
+] as const;
 /** Units on one line, at most (a typo guard, far above any real holding). */
 export const MAX_QUANTITY = 1_000_000;
 /**
@@ -39,7 +46,10 @@ export const MAX_QUANTITY = 1_000_000;
 export const MAX_COST_BASIS_MINOR = 1_000_000_000_000;
 const QUANTITY = integerInRange({ min: 1, max: MAX_QUANTITY });
 const COST_BASIS_MINOR = integerInRange({ min: 0, max: MAX_COST_BASIS_MINOR });
-export function parseCollectionCsv(text: string, source: string): { rows: CollectionRow[]; problems: RowProblem[] } {
+export function parseCollectionCsv(
+  text: string,
+  source: string,
+): { rows: CollectionRow[]; problems: RowProblem[] } {
   const rows: CollectionRow[] = [];
   const problems: RowProblem[] = [];
   let header: string[] | null = null;
@@ -47,9 +57,15 @@ export function parseCollectionCsv(text: string, source: string): { rows: Collec
     if (header === null) {
       header = fields.map((f) => f.trim().toLowerCase());
       const unknown = header.filter((h) => !(COLUMNS as readonly string[]).includes(h));
-      if (unknown.length > 0) throw new InputError(source, line, `unknown column ${unknown.map((u) => JSON.stringify(u)).join(', ')}: the columns are ${COLUMNS.join(', ')}`);
+      if (unknown.length > 0)
+        throw new InputError(
+          source,
+          line,
+          `unknown column ${unknown.map((u) => JSON.stringify(u)).join(', ')}: the columns are ${COLUMNS.join(', ')}`,
+        );
       const missing = ['condition', 'quantity'].filter((c) => !header!.includes(c));
-      if (!header.includes('product_key') && !header.includes('refsource_id')) missing.unshift('product_key or refsource_id');
+      if (!header.includes('product_key') && !header.includes('refsource_id'))
+        missing.unshift('product_key or refsource_id');
       if (missing.length > 0) throw new InputError(source, line, `missing column ${missing.join(', ')}`);
       return;
     }
@@ -66,7 +82,12 @@ export function parseCollectionCsv(text: string, source: string): { rows: Collec
   });
   parser.push(text.startsWith('\uFEFF') ? text.slice(1) : text);
   parser.end();
-  if (header === null) throw new InputError(source, 1, 'empty file: expected a header such as product_key,condition,quantity,cost_basis_minor');
+  if (header === null)
+    throw new InputError(
+      source,
+      1,
+      'empty file: expected a header such as product_key,condition,quantity,cost_basis_minor',
+    );
   return { rows, problems };
 }
 
@@ -75,13 +96,23 @@ function collectionRow(line: number, cell: (name: string) => string | null): Col
   const refsourceId = cell('refsource_id');
   if (productKey === null && refsourceId === null) throw new Error('product_key or refsource_id is required');
   const condition = parseCondition(cell('condition') ?? '');
-  if (condition === null) throw new Error(`condition must be ${CONDITION_HELP} (got ${JSON.stringify(cell('condition') ?? '')})`);
-  if (condition.startsWith('raw-')) throw new Error(`condition ${JSON.stringify(cell('condition'))} is a played raw card, which is kept as evidence and never priced: value it as ungraded or leave it out`);
+  if (condition === null)
+    throw new Error(`condition must be ${CONDITION_HELP} (got ${JSON.stringify(cell('condition') ?? '')})`);
+  if (condition.startsWith('raw-'))
+    throw new Error(
+      `condition ${JSON.stringify(cell('condition'))} is a played raw card, which is kept as evidence and never priced: value it as ungraded or leave it out`,
+    );
   const quantity = readInput(QUANTITY, cell('quantity') ?? '', 'quantity');
   const dollars = cell('cost_basis');
   const cents = cell('cost_basis_minor');
-  if (dollars !== null && cents !== null) throw new Error('give cost_basis (dollars) or cost_basis_minor (cents), not both');
-  const costBasisMinor = dollars !== null ? costInDollars(dollars) : cents === null ? null : readInput(COST_BASIS_MINOR, cents, 'cost_basis_minor');
+  if (dollars !== null && cents !== null)
+    throw new Error('give cost_basis (dollars) or cost_basis_minor (cents), not both');
+  const costBasisMinor =
+    dollars !== null
+      ? costInDollars(dollars)
+      : cents === null
+        ? null
+        : readInput(COST_BASIS_MINOR, cents, 'cost_basis_minor');
   return { line, productKey, refsourceId, condition, quantity, costBasisMinor };
 }
 
@@ -89,7 +120,9 @@ function collectionRow(line: number, cell: (name: string) => string | null): Col
 function costInDollars(text: string): number {
   const cents = parseDollars(text);
   if (cents === null || cents > MAX_COST_BASIS_MINOR) {
-    throw new Error(`cost_basis must be dollars from 0 to $${(MAX_COST_BASIS_MINOR / 100).toLocaleString('en-US')}, with at most 2 decimals ($12.50, 12.50, 1,250; got ${JSON.stringify(text)})`);
+    throw new Error(
+      `cost_basis must be dollars from 0 to $${(MAX_COST_BASIS_MINOR / 100).toLocaleString('en-US')}, with at most 2 decimals ($12.50, 12.50, 1,250; got ${JSON.stringify(text)})`,
+    );
   }
   return cents;
 }

@@ -69,7 +69,12 @@ export const PRICED_CONDITIONS: readonly string[] = [
  * guide's "grade 9.5" column).
  */
 export function isExtraCondition(key: string): boolean {
-  return key !== UNGRADED && !key.startsWith('raw-') && !PRICED_CONDITIONS.includes(key) && parseConditionKey(key) !== null;
+  return (
+    key !== UNGRADED &&
+    !key.startsWith('raw-') &&
+    !PRICED_CONDITIONS.includes(key) &&
+    parseConditionKey(key) !== null
+  );
 }
 
 /** A grade as stored: 1 to 10 in steps of 0.5. */
@@ -135,10 +140,16 @@ export function parseCondition(text: string): string | null {
   if (!isGrade(grade)) return null;
   let grader = m[1]!.toUpperCase();
   grader = GRADER_NAMES[grader] ?? grader;
-  const words = [m[2], m[4]].filter((w): w is string => w !== undefined).join(' ').trim().replace(/\s+/g, '-');
+  const words = [m[2], m[4]]
+    .filter((w): w is string => w !== undefined)
+    .join(' ')
+    .trim()
+    .replace(/\s+/g, '-');
   if (words !== '' && !/^(gem-?mint|gem-?mt|mint|mt)$/.test(words)) {
     if (grade !== 10) return null;
-    const tier = TIER_WORDS.find((w) => w.grader === grader && w.words.test(words.replace(/-?(gem-?mint|gem-?mt|mint)$/, '')));
+    const tier = TIER_WORDS.find(
+      (w) => w.grader === grader && w.words.test(words.replace(/-?(gem-?mint|gem-?mt|mint)$/, '')),
+    );
     if (tier === undefined) return null;
     grader = tier.tier;
   }

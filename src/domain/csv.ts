@@ -64,7 +64,8 @@ export class CsvParser {
             const q = text.indexOf('"', j);
             if (q === -1 || (q + 1 === n && !final)) {
               // Either no closing quote yet, or a quote at the chunk's end that may start "".
-              if (final) throw new InputError(this.source, line, 'unterminated quoted field (a closing " is missing)');
+              if (final)
+                throw new InputError(this.source, line, 'unterminated quoted field (a closing " is missing)');
               break record;
             }
             if (q + 1 < n && text.charCodeAt(q + 1) === QUOTE) {
@@ -97,7 +98,11 @@ export class CsvParser {
             if (final) break;
             break record;
           }
-          throw new InputError(this.source, line + newlines, 'unexpected character after a closing quote (quotes inside a field must be doubled)');
+          throw new InputError(
+            this.source,
+            line + newlines,
+            'unexpected character after a closing quote (quotes inside a field must be doubled)',
+          );
         }
         let j = i;
         while (j < n) {

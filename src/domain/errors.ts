@@ -32,7 +32,9 @@ export class UnknownProductError extends OracleError {
   ) {
     super(
       `unknown product_key ${JSON.stringify(productKey)}` +
-        (suggestions.length > 0 ? ` (did you mean ${suggestions.map((k) => JSON.stringify(k)).join(', ')}?)` : ''),
+        (suggestions.length > 0
+          ? ` (did you mean ${suggestions.map((k) => JSON.stringify(k)).join(', ')}?)`
+          : ''),
     );
   }
 }

@@ -83,12 +83,16 @@ export const SLOT_PATTERN =
 
 export const slot = deferred(() =>
   z.pipe(
-  checkedText((raw) => {
-    if (raw === undefined || raw.trim() === '') return `is required: ${CONDITION_HELP}`;
-    const key = parseCondition(raw);
-    if (key === null || key.startsWith('raw-')) return `must be ${CONDITION_HELP}; got ${JSON.stringify(raw)}`;
-    return null;
-  }),
-  z.pipe(z.transform((raw: string) => parseCondition(raw)!), z.string()),
+    checkedText((raw) => {
+      if (raw === undefined || raw.trim() === '') return `is required: ${CONDITION_HELP}`;
+      const key = parseCondition(raw);
+      if (key === null || key.startsWith('raw-'))
+        return `must be ${CONDITION_HELP}; got ${JSON.stringify(raw)}`;
+      return null;
+    }),
+    z.pipe(
+      z.transform((raw: string) => parseCondition(raw)!),
+      z.string(),
+    ),
   ),
 );

@@ -18,7 +18,10 @@ export const HISTORY_DEFAULT_EVERY = '1d';
 export const HISTORY_DEFAULT_SLOTS: readonly string[] = [UNGRADED, conditionKey('PSA', 10)];
 
 /** Every slot a bundle prices: `ungraded` and `psa7` ... `sgc10`. */
-export const SLOT_KEYS: readonly string[] = [UNGRADED, ...GRADERS.flatMap((g) => MATRIX_GRADES.map((n) => conditionKey(g, n)))];
+export const SLOT_KEYS: readonly string[] = [
+  UNGRADED,
+  ...GRADERS.flatMap((g) => MATRIX_GRADES.map((n) => conditionKey(g, n))),
+];
 
 const STEP_UNITS = { h: HOUR_MS, d: DAY_MS, w: 7 * DAY_MS } as const;
 /** A step between points: a whole number 1-9999, then h, d or w. */
@@ -50,15 +53,18 @@ export interface RawHistoryRequest {
 }
 
 /** `every` / `--every`: the step between points, `<n>h`, `<n>d` or `<n>w`. */
-export const every = deferred(() => z._default(
-  checkedText((raw) =>
-    raw !== undefined && STEP.test(raw)
-      ? null
-      : `must be a step like 1h, 1d or 1w (a whole number 1-9999, then h, d or w; got ${JSON.stringify(raw)})`,
-    STEP,
+export const every = deferred(() =>
+  z._default(
+    checkedText(
+      (raw) =>
+        raw !== undefined && STEP.test(raw)
+          ? null
+          : `must be a step like 1h, 1d or 1w (a whole number 1-9999, then h, d or w; got ${JSON.stringify(raw)})`,
+      STEP,
+    ),
+    HISTORY_DEFAULT_EVERY,
   ),
-  HISTORY_DEFAULT_EVERY,
-));
+);
 
 /** The length of a step `STEP` took (`7d`), in ms. */
 export function stepMs(step: string): number {
@@ -72,7 +78,8 @@ const anyCase = (word: string) => word.replace(/[a-z]/g, (c) => `[${c}${c.toUppe
  * One slot as people write it: `ungraded` or `raw`, or a grader and a grade 7-10 with or
  * without a space (`psa10`, `PSA 10`, `BGS 9`), any case; conditions.ts parseCondition gives its key.
  */
-const anySlot = () => `(?:${anyCase(UNGRADED)}|${anyCase('raw')}|(?:${GRADERS.map((g) => anyCase(g.toLowerCase())).join('|')}) ?(?:${MATRIX_GRADES.join('|')}))`;
+const anySlot = () =>
+  `(?:${anyCase(UNGRADED)}|${anyCase('raw')}|(?:${GRADERS.map((g) => anyCase(g.toLowerCase())).join('|')}) ?(?:${MATRIX_GRADES.join('|')}))`;
 
 /** The condition keys of a list `slots` took. */
 const slotList = (text: string) => text.split(',').map((s) => parseCondition(s.trim()) as string);
@@ -85,7 +92,10 @@ export const slots = deferred(() => {
   const slotListPattern = new RegExp(`^\\s*${slot}\\s*(?:,\\s*${slot}\\s*)*$`);
   return z._default(
     checkedText((raw) => {
-      const bad = (raw ?? '').split(',').map((s) => s.trim()).filter((s) => !oneSlot.test(s));
+      const bad = (raw ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => !oneSlot.test(s));
       return raw !== undefined && bad.length === 0
         ? null
         : `must be a comma-separated list of ungraded (or raw) or a grader and grade 7-10 (psa10, PSA 10, bgs9, cgc8, sgc7); unknown: ${bad.map((s) => JSON.stringify(s)).join(', ')}`;
@@ -100,13 +110,26 @@ export const slots = deferred(() => {
  * are instants as `--at` takes them (not later than now). The texts are the ones the schemas
  * took; what is checked here needs the clock or several of them.
  */
-export function parseHistoryRequest(raw: RawHistoryRequest, now: number, names: HistoryNames = API_HISTORY_NAMES): HistoryRequest {
-  const request = { slots: raw.slots ?? HISTORY_DEFAULT_SLOTS.join(','), every: raw.every ?? HISTORY_DEFAULT_EVERY };
+export function parseHistoryRequest(
+  raw: RawHistoryRequest,
+  now: number,
+  names: HistoryNames = API_HISTORY_NAMES,
+): HistoryRequest {
+  const request = {
+    slots: raw.slots ?? HISTORY_DEFAULT_SLOTS.join(','),
+    every: raw.every ?? HISTORY_DEFAULT_EVERY,
+  };
   const ms = stepMs(request.every);
   const to = asOf(raw.to, now, names.to);
-  const from = raw.from === undefined ? to - HISTORY_DEFAULT_DAYS * DAY_MS : asOf(raw.from, now, names.from, 'start');
-  if (from > to) throw new InvalidParameterError(names.from, `${names.from} must not be later than ${names.to}`);
-  if (from < EARLIEST_MS) throw new InvalidParameterError(names.from, `${names.from} ${toIsoUtc(EARLIEST_MS)} is the earliest a history starts (years ${YEAR_RANGE.min} to ${YEAR_RANGE.max})`);
+  const from =
+    raw.from === undefined ? to - HISTORY_DEFAULT_DAYS * DAY_MS : asOf(raw.from, now, names.from, 'start');
+  if (from > to)
+    throw new InvalidParameterError(names.from, `${names.from} must not be later than ${names.to}`);
+  if (from < EARLIEST_MS)
+    throw new InvalidParameterError(
+      names.from,
+      `${names.from} ${toIsoUtc(EARLIEST_MS)} is the earliest a history starts (years ${YEAR_RANGE.min} to ${YEAR_RANGE.max})`,
+    );
   const count = Math.floor((to - from) / ms) + 1;
   if (count > HISTORY_MAX_POINTS) {
     throw new InvalidParameterError(

@@ -14,7 +14,8 @@ export const activeCharacter = onFirstUse(() => /[\p{Cc}\p{Cf}\u2028\u2029]/u);
 export const activeCharacters = onFirstUse(() => /[\p{Cc}\p{Cf}\u2028\u2029]/gu);
 
 /** A code point as Unicode writes it: `U+009B`. */
-export const codePointName = (char: string): string => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+export const codePointName = (char: string): string =>
+  `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 
 /** The first active character of `text` by name (`U+202E`), or null when there is none. */
 export function firstActiveCharacter(text: string): string | null {

@@ -41,7 +41,11 @@ function checkedTextNow(problem: (raw: string | undefined) => Problem, pattern?:
       if (why !== null) ctx.issues.push({ code: 'custom', message: why, input: raw });
     }),
   );
-  return pattern === undefined ? text : text.check(z.regex(pattern, { error: (issue) => problem(String(issue.input)) ?? `must match ${pattern}` }));
+  return pattern === undefined
+    ? text
+    : text.check(
+        z.regex(pattern, { error: (issue) => problem(String(issue.input)) ?? `must match ${pattern}` }),
+      );
 }
 
 /**
@@ -60,7 +64,11 @@ function integerProblem(range: IntegerRange, raw: string | undefined): string {
   // A value in range but spelled otherwise (024, +24, 24.0) says how to spell it.
   const loose = Number(raw?.trim());
   const spelling =
-    raw !== undefined && raw.trim() !== '' && Number.isInteger(loose) && loose >= range.min && loose <= range.max
+    raw !== undefined &&
+    raw.trim() !== '' &&
+    Number.isInteger(loose) &&
+    loose >= range.min &&
+    loose <= range.max
       ? ', written as digits only (no sign, spaces, leading zeros or decimals)'
       : '';
   return `must be an integer from ${range.min} to ${range.max}${spelling} (got ${JSON.stringify(raw)})`;
@@ -99,7 +107,9 @@ function wholeNumberNow(spec: { min: number; unit?: string }) {
   const unit = spec.unit === undefined ? '' : ` of ${spec.unit}`;
   const text = checkedTextNow((raw) => {
     const value = raw !== undefined && CANONICAL_INTEGER.test(raw) ? Number(raw) : Number.NaN;
-    return Number.isSafeInteger(value) && value >= spec.min ? null : `must be a whole number${unit}, ${spec.min} or more (got ${JSON.stringify(raw)})`;
+    return Number.isSafeInteger(value) && value >= spec.min
+      ? null
+      : `must be a whole number${unit}, ${spec.min} or more (got ${JSON.stringify(raw)})`;
   });
   return z.pipe(text, z.pipe(z.transform(Number), z.int().check(z.minimum(spec.min))));
 }

@@ -39,16 +39,19 @@ export const MOVERS_CONDITION_PATTERN =
 /** `condition` / `--condition`: a slot of the bundle, as people write it (`PSA 10`, `psa10`, `raw`); its value is the slot key. */
 export const moversCondition = deferred(() =>
   z._default(
-  z.pipe(
-    checkedText((raw) => {
-      const key = raw === undefined ? null : parseCondition(raw);
-      return key !== null && SLOT_KEYS.includes(key)
-        ? null
-        : `must be ungraded or a grader and a grade 7-10 (ungraded, psa10, "PSA 10", bgs9, cgc8, sgc7); got ${JSON.stringify(raw)}`;
-    }),
-    z.pipe(z.transform((raw: string) => parseCondition(raw)!), z.string()),
-  ),
-  UNGRADED,
+    z.pipe(
+      checkedText((raw) => {
+        const key = raw === undefined ? null : parseCondition(raw);
+        return key !== null && SLOT_KEYS.includes(key)
+          ? null
+          : `must be ungraded or a grader and a grade 7-10 (ungraded, psa10, "PSA 10", bgs9, cgc8, sgc7); got ${JSON.stringify(raw)}`;
+      }),
+      z.pipe(
+        z.transform((raw: string) => parseCondition(raw)!),
+        z.string(),
+      ),
+    ),
+    UNGRADED,
   ),
 );
 

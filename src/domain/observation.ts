@@ -60,7 +60,11 @@ export interface ConditionPoints {
 export const OBSERVATION_CLOCK_SKEW_MS = 5 * 60_000;
 
 /** Why an observation dated `observedAt` (named `name`) cannot be stored when the clock says `now`, or null. */
-export function futureObservationProblem(observedAt: number, now: number, name = 'observed_at'): string | null {
+export function futureObservationProblem(
+  observedAt: number,
+  now: number,
+  name = 'observed_at',
+): string | null {
   if (observedAt <= now + OBSERVATION_CLOCK_SKEW_MS) return null;
   return `${name} ${toIsoUtc(observedAt)} is in the future (more than ${OBSERVATION_CLOCK_SKEW_MS / 60_000} minutes after now, ${toIsoUtc(now)})`;
 }

@@ -10,7 +10,15 @@ import { InvalidDateError, InvalidParameterError } from './errors.js';
 import { OUTLIER_STDDEVS, WINDOW_HOURS } from './bundle.js';
 import { checkedText, deferred, integerWithDefault } from './input.js';
 import { futureObservationProblem } from './observation.js';
-import { DAY_MS, INSTANT_INPUT_HELP, parseCalendarDate, parseInstantInput, toIsoUtc, toUtcDate, type DayEdge } from './time.js';
+import {
+  DAY_MS,
+  INSTANT_INPUT_HELP,
+  parseCalendarDate,
+  parseInstantInput,
+  toIsoUtc,
+  toUtcDate,
+  type DayEdge,
+} from './time.js';
 
 /** `window_hours` / `--window-hours`: the TWAP lookback, 1-72, default 24. */
 export const windowHours = integerWithDefault(WINDOW_HOURS);
@@ -23,12 +31,19 @@ export const REFSOURCE_ID = /^\d{1,20}$/;
 
 /** `refsource_id` / `--refsource`: a reference-source id. */
 export const refsourceId = checkedText(
-  (raw) => (raw !== undefined && REFSOURCE_ID.test(raw) ? null : `must be a string of 1 to 20 digits (got ${JSON.stringify(raw)})`),
+  (raw) =>
+    raw !== undefined && REFSOURCE_ID.test(raw)
+      ? null
+      : `must be a string of 1 to 20 digits (got ${JSON.stringify(raw)})`,
   REFSOURCE_ID,
 );
 
 /** `product_key`: a catalog key; which keys exist is the catalog's answer, not the input's. */
-export const productKey = deferred(() => checkedText((raw) => (raw === undefined || raw === '' ? 'is required: a catalog key' : null)).check(z.minLength(1)));
+export const productKey = deferred(() =>
+  checkedText((raw) => (raw === undefined || raw === '' ? 'is required: a catalog key' : null)).check(
+    z.minLength(1),
+  ),
+);
 
 /**
  * `extra_grades` of the pricing routes: `true` adds the bundle's extra grades (CONTRACT.md
@@ -55,8 +70,7 @@ export const instant = checkedText((raw) => {
 /** Years 1000-9999 that are leap years (divisible by 4, centuries only when divisible by 400). */
 const LEAP_YEAR = '(?:[1-9][0-9](?:0[48]|[2468][048]|[13579][26])|(?:[2468][048]|[13579][26])00)';
 /** A real date of years 1000-9999 (time.ts YEAR_RANGE), as a pattern. */
-const REAL_DATE =
-  `(?:[1-9][0-9]{3}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|${LEAP_YEAR}-02-29)`;
+const REAL_DATE = `(?:[1-9][0-9]{3}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|${LEAP_YEAR}-02-29)`;
 /**
  * The texts `instant` takes, as a pattern for the API's document (JSON Schema has no parser,
  * and its `date-time` format refuses `30d`): `now`, a span, a real date alone, or a date and
@@ -82,7 +96,10 @@ export function asOf(text: string | undefined, now: number, name: string, day: D
   if (text === undefined) return now;
   const ms = instantMs(text, now, day);
   if (ms > now) {
-    throw new InvalidParameterError(name, `${name} ${JSON.stringify(text)} is in the future (now is ${toIsoUtc(now)}): prices are known up to now`);
+    throw new InvalidParameterError(
+      name,
+      `${name} ${JSON.stringify(text)} is in the future (now is ${toIsoUtc(now)}): prices are known up to now`,
+    );
   }
   return ms;
 }

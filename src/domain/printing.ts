@@ -22,7 +22,13 @@ export const TCGPLAYER_PRINTINGS = [
  * The regular printings: a product without a printing (a PriceCharting name without a
  * printing tag) is the card in whichever of these TCGplayer lists for it.
  */
-export const REGULAR_PRINTINGS: readonly string[] = ['Normal', 'Holofoil', 'Unlimited', 'Unlimited Normal', 'Unlimited Holofoil'];
+export const REGULAR_PRINTINGS: readonly string[] = [
+  'Normal',
+  'Holofoil',
+  'Unlimited',
+  'Unlimited Normal',
+  'Unlimited Holofoil',
+];
 
 /** First-edition printings of a finish, which also land on a product of printing `1st Edition`. */
 const FIRST_EDITION_FINISHES: readonly string[] = ['1st Edition Normal', '1st Edition Holofoil'];

@@ -19,7 +19,10 @@ export const salesLimit = integerWithDefault(SALES_LIMIT);
  * history's step (`30d`, `12h`, `2w`). Its value is the text; history.ts stepMs gives its length.
  */
 export const span = checkedText(
-  (raw) => (raw !== undefined && STEP.test(raw) ? null : `must be a span like 12h, 30d or 2w (a whole number 1-9999, then h, d or w; got ${JSON.stringify(raw)})`),
+  (raw) =>
+    raw !== undefined && STEP.test(raw)
+      ? null
+      : `must be a span like 12h, 30d or 2w (a whole number 1-9999, then h, d or w; got ${JSON.stringify(raw)})`,
   STEP,
 );
 

@@ -10,8 +10,11 @@ export const SEARCH_LIMIT = { min: 1, max: 100, default: 20 } as const;
 
 /** `q` / `--search`: the search text, required, not blank, at most MAX_SEARCH_CHARS characters. */
 export const searchText = checkedText((raw) => {
-  if (raw === undefined || raw.trim() === '') return 'is required: the words to search for, e.g. "base charizard 4/102"';
-  return raw.length > MAX_SEARCH_CHARS ? `must be at most ${MAX_SEARCH_CHARS} characters (got ${raw.length})` : null;
+  if (raw === undefined || raw.trim() === '')
+    return 'is required: the words to search for, e.g. "base charizard 4/102"';
+  return raw.length > MAX_SEARCH_CHARS
+    ? `must be at most ${MAX_SEARCH_CHARS} characters (got ${raw.length})`
+    : null;
 }).check(z.maxLength(MAX_SEARCH_CHARS), z.regex(/\S/));
 
 /** `limit`: the most results a search returns. */

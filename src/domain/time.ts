@@ -38,7 +38,20 @@ export function toUtcDate(ms: number): string {
  */
 export type DateProblem = string;
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 /** A date, or a date-time without zone: well formed, but no instant until a zone is given. */
 const ZONELESS = /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/;
@@ -59,7 +72,8 @@ function quote(text: string): string {
  */
 export function parseInstant(text: string): number | DateProblem {
   const n = text.length;
-  if (n < 17 || !isDateShape(text) || !isSeparator(text.charCodeAt(10)) || text.charCodeAt(13) !== 0x3a) return instantFormProblem(text);
+  if (n < 17 || !isDateShape(text) || !isSeparator(text.charCodeAt(10)) || text.charCodeAt(13) !== 0x3a)
+    return instantFormProblem(text);
   const hour = twoDigits(text, 11);
   const minute = twoDigits(text, 14);
   if (hour < 0 || minute < 0) return instantFormProblem(text);
@@ -76,7 +90,8 @@ export function parseInstant(text: string): number | DateProblem {
       while (at < n && isDigit(text.charCodeAt(at))) at += 1;
       const digits = at - start;
       if (digits === 0 || digits > 9) return instantFormProblem(text);
-      for (let i = 0; i < 3; i += 1) millis = millis * 10 + (i < digits ? text.charCodeAt(start + i) - 0x30 : 0);
+      for (let i = 0; i < 3; i += 1)
+        millis = millis * 10 + (i < digits ? text.charCodeAt(start + i) - 0x30 : 0);
     }
   }
   let offsetMinutes = 0;
@@ -88,13 +103,15 @@ export function parseInstant(text: string): number | DateProblem {
     const offsetHour = twoDigits(text, at + 1);
     const offsetMinute = twoDigits(text, at + 3 + colon);
     if (at + 5 + colon !== n || offsetHour < 0 || offsetMinute < 0) return instantFormProblem(text);
-    if (offsetHour > 23 || offsetMinute > 59) return `${quote(text)} has an offset that does not exist: ${text.slice(at)}`;
+    if (offsetHour > 23 || offsetMinute > 59)
+      return `${quote(text)} has an offset that does not exist: ${text.slice(at)}`;
     offsetMinutes = (zone === 0x2d ? -1 : 1) * (offsetHour * 60 + offsetMinute);
   } else return instantFormProblem(text);
 
   const day = dayNumber(text);
   if (typeof day === 'string') return day;
-  if (hour > 23) return `${quote(text)} is not a real time: there is no hour ${hour} (midnight is 00:00 of the next day)`;
+  if (hour > 23)
+    return `${quote(text)} is not a real time: there is no hour ${hour} (midnight is 00:00 of the next day)`;
   if (minute > 59) return `${quote(text)} is not a real time: there is no minute ${minute}`;
   if (second === 60) return `${quote(text)} is not a real time: leap second 60 is not accepted (use 59)`;
   if (second > 59) return `${quote(text)} is not a real time: there is no second ${second}`;
@@ -137,7 +154,13 @@ const isLeapYear = (year: number) => year % 4 === 0 && (year % 100 !== 0 || year
 
 /** The days of `month` (1-12) of `year`, proleptic Gregorian. */
 function daysInMonth(year: number, month: number): number {
-  return month === 2 ? (isLeapYear(year) ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+  return month === 2
+    ? isLeapYear(year)
+      ? 29
+      : 28
+    : month === 4 || month === 6 || month === 9 || month === 11
+      ? 30
+      : 31;
 }
 
 /** Days since 1970-01-01 of the date at the start of `text` (shape already checked), or why it does not exist. */
@@ -145,7 +168,8 @@ function dayNumber(text: string): number | DateProblem {
   const year = twoDigits(text, 0) * 100 + twoDigits(text, 2);
   const month = twoDigits(text, 5);
   const day = twoDigits(text, 8);
-  if (year < YEAR_RANGE.min) return `${quote(text)} is outside the years ${YEAR_RANGE.min} to ${YEAR_RANGE.max}`;
+  if (year < YEAR_RANGE.min)
+    return `${quote(text)} is outside the years ${YEAR_RANGE.min} to ${YEAR_RANGE.max}`;
   if (month < 1 || month > 12) return notADate(text, `there is no month ${text.slice(5, 7)}`);
   const last = daysInMonth(year, month);
   if (day < 1) return notADate(text, `there is no day ${text.slice(8, 10)}`);
@@ -217,4 +241,3 @@ export function parseInstantInput(text: string, now: number, day: DayEdge = 'end
   const ms = parseInstant(text);
   return typeof ms === 'number' || dated ? ms : `must be ${INSTANT_INPUT_HELP} (got ${quote(text)})`;
 }
-

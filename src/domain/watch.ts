@@ -104,10 +104,17 @@ export interface WatchEventBody {
 export const WATCH_EVENTS_LIMIT = { min: 1, max: 500, default: 20 } as const;
 export const watchEventsLimit = integerWithDefault(WATCH_EVENTS_LIMIT);
 
-export const DELIVERY_STATUSES = ['pending', 'delivered', 'unsent'] as const satisfies readonly DeliveryStatus[];
+export const DELIVERY_STATUSES = [
+  'pending',
+  'delivered',
+  'unsent',
+] as const satisfies readonly DeliveryStatus[];
 /** `status` of the events route: only the events of one delivery status. */
 export const deliveryStatus = checkedText(
-  (raw) => (DELIVERY_STATUSES.includes(raw as DeliveryStatus) ? null : `must be pending, delivered or unsent (got ${JSON.stringify(raw)})`),
+  (raw) =>
+    DELIVERY_STATUSES.includes(raw as DeliveryStatus)
+      ? null
+      : `must be pending, delivered or unsent (got ${JSON.stringify(raw)})`,
   /^(pending|delivered|unsent)$/,
 );
 
@@ -138,7 +145,9 @@ export const move = deferred(() =>
     checkedText((raw) => {
       const m = raw === undefined ? null : PERCENT.exec(raw.trim());
       const size = m === null ? Number.NaN : Number(m[2]);
-      return size > 0 && size <= 1000 ? null : `must be a percentage above 0 and at most 1000: 10% either way, +10% up, -10% down (got ${JSON.stringify(raw)})`;
+      return size > 0 && size <= 1000
+        ? null
+        : `must be a percentage above 0 and at most 1000: 10% either way, +10% up, -10% down (got ${JSON.stringify(raw)})`;
     }),
     z.transform((raw): { percent: number; direction: MoveDirection } => {
       const [, sign, size] = PERCENT.exec(raw.trim()) as RegExpExecArray;
@@ -158,7 +167,9 @@ export const span = deferred(() =>
   z.pipe(
     checkedText((raw) => {
       const ms = raw === undefined ? null : spanLength(raw.trim());
-      return ms !== null && ms > 0 && ms <= MAX_WATCH_SPAN_MS ? null : `must be a span of hours, days or weeks up to a year: 12h, 7d, 2w (got ${JSON.stringify(raw)})`;
+      return ms !== null && ms > 0 && ms <= MAX_WATCH_SPAN_MS
+        ? null
+        : `must be a span of hours, days or weeks up to a year: 12h, 7d, 2w (got ${JSON.stringify(raw)})`;
     }),
     z.transform((raw) => spanLength(raw.trim()) as number),
   ),
@@ -177,7 +188,9 @@ export const watchSlot = deferred(() =>
   z.pipe(
     checkedText((raw) => {
       const key = raw === undefined ? null : parseCondition(raw);
-      return key !== null && !key.startsWith('raw-') ? null : `must be a slot: ${CONDITION_HELP} (got ${JSON.stringify(raw)})`;
+      return key !== null && !key.startsWith('raw-')
+        ? null
+        : `must be a slot: ${CONDITION_HELP} (got ${JSON.stringify(raw)})`;
     }),
     z.transform((raw) => parseCondition(raw) as string),
   ),
@@ -186,7 +199,9 @@ export const watchSlot = deferred(() =>
 /** A webhook URL: http or https. */
 export const webhookUrl = checkedText((raw) => {
   const url = raw !== undefined && URL.canParse(raw) ? new URL(raw) : null;
-  return url !== null && (url.protocol === 'http:' || url.protocol === 'https:') ? null : `must be an http(s) URL (got ${JSON.stringify(raw)})`;
+  return url !== null && (url.protocol === 'http:' || url.protocol === 'https:')
+    ? null
+    : `must be an http(s) URL (got ${JSON.stringify(raw)})`;
 });
 
 /** A rule's label: 1 to MAX_WATCH_LABEL_LENGTH characters, no control characters. */
@@ -203,10 +218,13 @@ export const watchLabel = deferred(() =>
 );
 
 /** Cents as dollars: `$1,250.00`. */
-export const usd = (cents: number) => `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+export const usd = (cents: number) =>
+  `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 /** What a rule watches, in words: `psa10 at or above $150.00`, `ungraded moves 10% either way over 7d`. */
-export function describeWatch(rule: Pick<WatchDefinition, 'slot' | 'kind' | 'amountMinor' | 'percent' | 'direction' | 'spanMs'>): string {
+export function describeWatch(
+  rule: Pick<WatchDefinition, 'slot' | 'kind' | 'amountMinor' | 'percent' | 'direction' | 'spanMs'>,
+): string {
   switch (rule.kind) {
     case 'above':
       return `${rule.slot} at or above ${usd(rule.amountMinor!)}`;

@@ -3,7 +3,14 @@
  * model (§6) or own data alone for sealed products, the clamp per grader, then the slots.
  * The developer_* keys of grades 7-9 are filled here because they need the column's prices.
  */
-import { GRADERS, MATRIX_GRADES, UNGRADED, conditionKey, type Grader, type MatrixGradeKey } from '../domain/conditions.js';
+import {
+  GRADERS,
+  MATRIX_GRADES,
+  UNGRADED,
+  conditionKey,
+  type Grader,
+  type MatrixGradeKey,
+} from '../domain/conditions.js';
 import type { BundleMetadata, GradedSlot, PricingBundle, PricingParams } from '../domain/bundle.js';
 import { InvalidParameterError } from '../domain/errors.js';
 import type { Product } from '../domain/product.js';
@@ -16,7 +23,15 @@ import { estimateCondition, estimateContext, sourceCounts, type Estimate } from 
 import { requestedWindowStart } from './points-request.js';
 import { computeExtraGrades } from './extra-grades.js';
 import { buildSeries, seriesAt, type PointTimeline, type SeriesSet } from './series.js';
-import { cellSlot, gradedSlot, memoIso, noPriceReason, roundCents, type NoPriceReason, type SlotContext } from './slot.js';
+import {
+  cellSlot,
+  gradedSlot,
+  memoIso,
+  noPriceReason,
+  roundCents,
+  type NoPriceReason,
+  type SlotContext,
+} from './slot.js';
 
 export interface ComputeBundleInput {
   product: Product;
@@ -36,15 +51,23 @@ export interface ComputeBundleInput {
 function checkParams(params: PricingParams): void {
   const { windowHours, outlierStddevs, asOf } = params;
   if (!Number.isInteger(windowHours) || windowHours < WINDOW_HOURS.min || windowHours > WINDOW_HOURS.max) {
-    throw new InvalidParameterError('window_hours', `window_hours must be an integer from ${WINDOW_HOURS.min} to ${WINDOW_HOURS.max}`);
+    throw new InvalidParameterError(
+      'window_hours',
+      `window_hours must be an integer from ${WINDOW_HOURS.min} to ${WINDOW_HOURS.max}`,
+    );
   }
-  if (!Number.isInteger(outlierStddevs) || outlierStddevs < OUTLIER_STDDEVS.min || outlierStddevs > OUTLIER_STDDEVS.max) {
+  if (
+    !Number.isInteger(outlierStddevs) ||
+    outlierStddevs < OUTLIER_STDDEVS.min ||
+    outlierStddevs > OUTLIER_STDDEVS.max
+  ) {
     throw new InvalidParameterError(
       'outlier_stddevs',
       `outlier_stddevs must be an integer from ${OUTLIER_STDDEVS.min} to ${OUTLIER_STDDEVS.max}`,
     );
   }
-  if (!Number.isFinite(asOf)) throw new InvalidParameterError('at', 'as_of must be a finite epoch-milliseconds instant');
+  if (!Number.isFinite(asOf))
+    throw new InvalidParameterError('at', 'as_of must be a finite epoch-milliseconds instant');
 }
 
 /** Every step from points to prices, for the slots and for `oracle explain`. */
@@ -70,14 +93,19 @@ export function computeEvidence(input: ComputeBundleInput): BundleEvidence {
   const { product, points, params } = input;
   checkParams(params);
   const windowStart = requestedWindowStart(params);
-  const series = 'starts' in points ? seriesAt(points, params.asOf, windowStart) : buildSeries(points, params.asOf, windowStart);
+  const series =
+    'starts' in points
+      ? seriesAt(points, params.asOf, windowStart)
+      : buildSeries(points, params.asOf, windowStart);
   const ctx = estimateContext(params.asOf, windowStart, params.outlierStddevs, series.maxLength);
   const lastKnown = !series.hasCurrent;
   const sealed = product.productType === 'booster_box';
   // §6.7: a cell with nothing in the 30 days has its own older points, which carry this card's
   // own ratio, as evidence beside the card model (a sealed product's cells stand alone, §6.5).
   const estimates = series.conditions.map((c) =>
-    lastKnown ? estimateCondition(c.prior, ctx, true) : (estimateCondition(c.current, ctx) ?? (sealed ? null : estimateCondition(c.prior, ctx, true))),
+    lastKnown
+      ? estimateCondition(c.prior, ctx, true)
+      : (estimateCondition(c.current, ctx) ?? (sealed ? null : estimateCondition(c.prior, ctx, true))),
   );
   // The card's move reaches a thin condition through the card model; sealed products have none (§6.5).
   const own = sealed || lastKnown ? estimates : carryMoves(estimates, params.asOf, ctx.scratch);
@@ -92,13 +120,23 @@ function displayWeight(w: number): number {
   return Math.round(w * 10_000) / 10_000;
 }
 
-function lowerGradeMeta(cell: CellPrice, price: number, gem10Price: number | null, era: string, clampedFrom: number | null) {
+function lowerGradeMeta(
+  cell: CellPrice,
+  price: number,
+  gem10Price: number | null,
+  era: string,
+  clampedFrom: number | null,
+) {
   const band = cell.prediction;
   const bandWeight = band === null ? 0 : 1 - cell.ownWeight;
   const meta: Record<string, unknown> = {
     developer_band_primary_applied: bandWeight > 0,
     developer_composite_band_minor: band === null ? null : roundCents(Math.exp(band.mean)),
-    developer_band_blend_weights: { band: displayWeight(bandWeight), grader: displayWeight(cell.ownWeight), gem10_anchor: 0 },
+    developer_band_blend_weights: {
+      band: displayWeight(bandWeight),
+      grader: displayWeight(cell.ownWeight),
+      gem10_anchor: 0,
+    },
     developer_gem10_anchor_minor: gem10Price,
     developer_anchor_ratio_vs_gem10: gem10Price === null ? null : (price / gem10Price).toFixed(4),
     developer_gem10_ratio_era: era,
@@ -140,7 +178,12 @@ export function clampColumn(evidence: BundleEvidence, grader: Grader): ClampedCo
   return { conditions, price, clampedFrom };
 }
 
-function graderColumn(evidence: BundleEvidence, grader: Grader, product: Product, ctx: SlotContext): Record<MatrixGradeKey, GradedSlot> {
+function graderColumn(
+  evidence: BundleEvidence,
+  grader: Grader,
+  product: Product,
+  ctx: SlotContext,
+): Record<MatrixGradeKey, GradedSlot> {
   const { conditions, price, clampedFrom } = clampColumn(evidence, grader);
   const gem10Price = price[3] == null ? null : roundCents(price[3]);
   const column = {} as Record<MatrixGradeKey, GradedSlot>;
@@ -148,8 +191,18 @@ function graderColumn(evidence: BundleEvidence, grader: Grader, product: Product
     const cell = evidence.cells[conditions[i]!]!;
     // A withheld estimate has no price in the clamped column.
     const p = price[i] ?? null;
-    const meta = p === null || grade === 10 || evidence.sealed ? {} : lowerGradeMeta(cell, roundCents(p), gem10Price, product.era, clampedFrom[i]!);
-    const slot = cellSlot(conditionKey(grader, grade), cell, evidence.withheld[conditions[i]!]!, p, ctx, meta);
+    const meta =
+      p === null || grade === 10 || evidence.sealed
+        ? {}
+        : lowerGradeMeta(cell, roundCents(p), gem10Price, product.era, clampedFrom[i]!);
+    const slot = cellSlot(
+      conditionKey(grader, grade),
+      cell,
+      evidence.withheld[conditions[i]!]!,
+      p,
+      ctx,
+      meta,
+    );
     column[String(grade) as MatrixGradeKey] = gradedSlot(slot, grader, grade);
   });
   return column;
@@ -196,8 +249,17 @@ export function bundleFromEvidence(input: ComputeBundleInput, evidence: BundleEv
   const ungradedIndex = conditionIndex(UNGRADED);
   const u = evidence.cells[ungradedIndex]!;
   const withheld = evidence.withheld[ungradedIndex]!;
-  const ungradedMeta = { source_counts: sourceCounts(u.ownWeight > 0 && withheld === null ? u.own : null, evidence.series.sources) };
-  const ungraded = cellSlot(UNGRADED, u, withheld, u.estimate === null ? null : Math.exp(u.estimate.mean), ctx, ungradedMeta);
+  const ungradedMeta = {
+    source_counts: sourceCounts(u.ownWeight > 0 && withheld === null ? u.own : null, evidence.series.sources),
+  };
+  const ungraded = cellSlot(
+    UNGRADED,
+    u,
+    withheld,
+    u.estimate === null ? null : Math.exp(u.estimate.mean),
+    ctx,
+    ungradedMeta,
+  );
   const graded = {} as Record<Grader, Record<MatrixGradeKey, GradedSlot>>;
   for (const grader of GRADERS) graded[grader] = graderColumn(evidence, grader, product, ctx);
   const bundle: PricingBundle = {

@@ -5,7 +5,14 @@
  * the store); `calibrationFor` merges a stored fit with the documented priors, which hold
  * only where the fit had too few products.
  */
-import { GRADERS, MATRIX_GRADES, POOLED_GRADER, PRICED_CONDITIONS, UNGRADED, conditionKey } from '../domain/conditions.js';
+import {
+  GRADERS,
+  MATRIX_GRADES,
+  POOLED_GRADER,
+  PRICED_CONDITIONS,
+  UNGRADED,
+  conditionKey,
+} from '../domain/conditions.js';
 import { ERAS, type Era } from '../domain/product.js';
 import { CALIBRATION_MIN_PRODUCTS, MAD_TO_SIGMA } from './methodology.js';
 import { median } from './stats.js';
@@ -47,12 +54,19 @@ export interface ConditionTable {
 }
 
 /** §7.1 Priors: price / PSA 10 price per grade and era (the v1 ratio tables). */
-export const PRIOR_GRADE_RATIOS: Readonly<Record<Era, Readonly<Record<'7' | '8' | '9' | 'ungraded', number>>>> = {
+export const PRIOR_GRADE_RATIOS: Readonly<
+  Record<Era, Readonly<Record<'7' | '8' | '9' | 'ungraded', number>>>
+> = {
   modern: { 7: 0.2, 8: 0.3, 9: 0.45, ungraded: 0.15 },
   vintage: { 7: 0.06, 8: 0.12, 9: 0.25, ungraded: 0.04 },
 };
 /** §7.1 Priors: grade-10 price of a grader / PSA 10 price (grades 7-9 and `ANY`: 1). */
-export const PRIOR_GRADER_PREMIUMS: Readonly<Record<string, number>> = { PSA: 1, BGS: 1.1, CGC: 0.6, SGC: 0.7 };
+export const PRIOR_GRADER_PREMIUMS: Readonly<Record<string, number>> = {
+  PSA: 1,
+  BGS: 1.1,
+  CGC: 0.6,
+  SGC: 0.7,
+};
 /** §7.1 Spread (ln units) of a condition's ratio to PSA 10 between cards, where only a prior is known. */
 export const PRIOR_DISPERSION = 0.5;
 /**
@@ -60,7 +74,12 @@ export const PRIOR_DISPERSION = 0.5;
  * grade at two graders moves together most, then two grades of one grader, then the rest;
  * ungraded against any graded condition least (the share of gem-mint copies differs by card).
  */
-export const PRIOR_PAIR_DISPERSION = { sameGrade: 0.2, sameGrader: 0.25, graded: 0.35, ungraded: 0.5 } as const;
+export const PRIOR_PAIR_DISPERSION = {
+  sameGrade: 0.2,
+  sameGrader: 0.25,
+  graded: 0.35,
+  ungraded: 0.5,
+} as const;
 
 function priorPairDispersion(a: string, b: string): number {
   if (a === UNGRADED || b === UNGRADED) return PRIOR_PAIR_DISPERSION.ungraded;
@@ -73,7 +92,9 @@ function priorPairDispersion(a: string, b: string): number {
 
 /** The key of a pair in `CalibratedEra.pairs`: the two conditions in PRICED_CONDITIONS order. */
 export function pairKey(a: number, b: number): string {
-  return a < b ? `${PRICED_CONDITIONS[a]}|${PRICED_CONDITIONS[b]}` : `${PRICED_CONDITIONS[b]}|${PRICED_CONDITIONS[a]}`;
+  return a < b
+    ? `${PRICED_CONDITIONS[a]}|${PRICED_CONDITIONS[b]}`
+    : `${PRICED_CONDITIONS[b]}|${PRICED_CONDITIONS[a]}`;
 }
 
 function priorLogRatio(era: Era, condition: string): number {
@@ -116,7 +137,9 @@ function makeTable(calibration: Calibration | null, era: Era): ConditionTable {
       if (a === b) continue;
       const pair = fit?.pairs[pairKey(a, b)];
       table.pairDispersion[a * n + b] =
-        pair !== undefined && pair.products >= CALIBRATION_MIN_PRODUCTS ? pair.dispersion : priorPairDispersion(PRICED_CONDITIONS[a]!, PRICED_CONDITIONS[b]!);
+        pair !== undefined && pair.products >= CALIBRATION_MIN_PRODUCTS
+          ? pair.dispersion
+          : priorPairDispersion(PRICED_CONDITIONS[a]!, PRICED_CONDITIONS[b]!);
     }
   }
   PRICED_CONDITIONS.forEach((condition, c) => {
@@ -147,7 +170,9 @@ const POLISH_ROUNDS = 10;
 export function fitCalibration(products: readonly ProductLevels[], asOf: number): Calibration {
   const eras = {} as Calibration['eras'];
   for (const era of ERAS) {
-    const rows = products.filter((p) => p.era === era && p.levels.filter((x) => !Number.isNaN(x)).length >= 2);
+    const rows = products.filter(
+      (p) => p.era === era && p.levels.filter((x) => !Number.isNaN(x)).length >= 2,
+    );
     eras[era] = polish(rows.map((r) => r.levels));
   }
   return { asOf, eras };

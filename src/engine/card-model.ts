@@ -8,7 +8,14 @@
  * own estimate and that prediction weighted by their precisions, so plentiful own data
  * takes (nearly) all the weight and a cell without data is priced from the rest.
  */
-import { GRADERS, MATRIX_GRADES, POOLED_GRADER, PRICED_CONDITIONS, UNGRADED, conditionKey } from '../domain/conditions.js';
+import {
+  GRADERS,
+  MATRIX_GRADES,
+  POOLED_GRADER,
+  PRICED_CONDITIONS,
+  UNGRADED,
+  conditionKey,
+} from '../domain/conditions.js';
 import type { SlotMeta } from '../domain/bundle.js';
 import type { ConditionTable } from './calibration.js';
 import type { Estimate, LogEstimate } from './estimate.js';
@@ -113,7 +120,10 @@ export function cardLevels(own: readonly (Estimate | null)[], table: ConditionTa
     for (const c of members) precision[c] = 1 / v[c]!;
     level = weightedMedian(z, precision, members);
     for (const c of members) {
-      rejected[c] = own[c]!.included < CROSS_CHECK_MAX_POINTS && !own[c]!.loneQuote && Math.abs(z[c]! - level) > CROSS_CHECK_SIGMAS * Math.sqrt(v[c]!);
+      rejected[c] =
+        own[c]!.included < CROSS_CHECK_MAX_POINTS &&
+        !own[c]!.loneQuote &&
+        Math.abs(z[c]! - level) > CROSS_CHECK_SIGMAS * Math.sqrt(v[c]!);
     }
   }
   return { z, v, members, level, rejected };
@@ -141,7 +151,8 @@ export function priceCard(own: readonly (Estimate | null)[], table: ConditionTab
         estimate = { ...estimate, mean: held };
       }
     }
-    const tier = ownUsable || estimate === null ? null : rejected[c] ? FALLBACK_TIER.crossCheck : tierOf(c, used);
+    const tier =
+      ownUsable || estimate === null ? null : rejected[c] ? FALLBACK_TIER.crossCheck : tierOf(c, used);
     result.push({ estimate, own: e, rejected: rejected[c]!, ownWeight, prediction, tier, heldFrom });
   }
   return result;
@@ -169,7 +180,8 @@ export function basisOf(cell: CellPrice): { basis: Basis; reason: BasisReason | 
   if (own === null) return { basis: 'estimated', reason: 'other_conditions' };
   if (own.old) return { basis: 'estimated', reason: 'last_known' };
   if (own.carry !== null) return { basis: 'estimated', reason: 'carried' };
-  if (own.windowKept < OWN_EVIDENCE_MIN_POINTS && cell.ownWeight < OWN_BASIS_MIN_WEIGHT) return { basis: 'estimated', reason: 'pooled' };
+  if (own.windowKept < OWN_EVIDENCE_MIN_POINTS && cell.ownWeight < OWN_BASIS_MIN_WEIGHT)
+    return { basis: 'estimated', reason: 'pooled' };
   return { basis: 'own', reason: null };
 }
 
@@ -251,7 +263,13 @@ export function predict(
       const sd = Math.sqrt(scratch[N + i]!);
       const r = pass === 0 ? 0 : Math.abs(scratch[i]! - mean) / sd;
       const w = (r > PREDICTION_HUBER_K ? PREDICTION_HUBER_K / r : 1) / (scratch[N + i]! - shared);
-      if (from && pass === PREDICTION_HUBER_PASSES) record!.pieces.push({ condition: from[i]!, value: scratch[i]!, variance: scratch[N + i]!, weight: w });
+      if (from && pass === PREDICTION_HUBER_PASSES)
+        record!.pieces.push({
+          condition: from[i]!,
+          value: scratch[i]!,
+          variance: scratch[N + i]!,
+          weight: w,
+        });
       sum += w * scratch[i]!;
       total += w;
     }
@@ -296,15 +314,34 @@ function closestClass(c: number, used: readonly number[]): number {
 /** The fallback tier of a cell priced by prediction alone: its closest evidence class. */
 function tierOf(c: number, used: readonly number[]): FallbackTier {
   if (c === UNGRADED_INDEX) return FALLBACK_TIER.gradedRatio;
-  return [FALLBACK_TIER.graderPremium, FALLBACK_TIER.gradeRatio, FALLBACK_TIER.cardLevel][closestClass(c, used)]!;
+  return [FALLBACK_TIER.graderPremium, FALLBACK_TIER.gradeRatio, FALLBACK_TIER.cardLevel][
+    closestClass(c, used)
+  ]!;
 }
 
 /** Own estimates only (sealed products, §6.5): each cell from its own points (held to their range, §6.6) or not at all. */
 export function priceOwnOnly(own: readonly (Estimate | null)[]): CellPrice[] {
   return own.map((e) => {
-    if (e === null) return { estimate: null, own: null, rejected: false, ownWeight: 0, prediction: null, tier: null, heldFrom: null };
+    if (e === null)
+      return {
+        estimate: null,
+        own: null,
+        rejected: false,
+        ownWeight: 0,
+        prediction: null,
+        tier: null,
+        heldFrom: null,
+      };
     const held = withinOwnRange(e, e.mean);
     const estimate = held === e.mean ? e : { ...e, mean: held };
-    return { estimate, own: e, rejected: false, ownWeight: 1, prediction: null, tier: null, heldFrom: held === e.mean ? null : e.mean };
+    return {
+      estimate,
+      own: e,
+      rejected: false,
+      ownWeight: 1,
+      prediction: null,
+      tier: null,
+      heldFrom: held === e.mean ? null : e.mean,
+    };
   });
 }

@@ -6,7 +6,13 @@
  * of waiting for its own slow sales.
  */
 import { HOUR_MS } from '../domain/time.js';
-import { CARRY_HOLD_MS, CARRY_MIN_MOVE, CARRY_REFERENCE_POINTS, CARRY_SPAN_MS, MIN_REFERENCE_POINTS } from './methodology.js';
+import {
+  CARRY_HOLD_MS,
+  CARRY_MIN_MOVE,
+  CARRY_REFERENCE_POINTS,
+  CARRY_SPAN_MS,
+  MIN_REFERENCE_POINTS,
+} from './methodology.js';
 import { plentiful } from './card-model.js';
 import type { Estimate } from './estimate.js';
 import { lowerBound, type Series } from './series.js';
@@ -21,7 +27,12 @@ import { median } from './stats.js';
 export function carryReference(own: readonly (Estimate | null)[]): number {
   let best = -1;
   own.forEach((e, c) => {
-    if (e !== null && e.windowKept >= MIN_REFERENCE_POINTS && (best < 0 || e.windowKept > own[best]!.windowKept)) best = c;
+    if (
+      e !== null &&
+      e.windowKept >= MIN_REFERENCE_POINTS &&
+      (best < 0 || e.windowKept > own[best]!.windowKept)
+    )
+      best = c;
   });
   return best;
 }
@@ -64,7 +75,11 @@ function medianOf(s: Series, i0: number, i1: number, scratch: Float64Array): num
  * ago that lies nearer to the old levels: a move is carried once it has held that long, so a
  * burst of shill sales that fooled the reference for a few hours does not reach every cell.
  */
-export function carryMoves(own: readonly (Estimate | null)[], asOf: number, scratch: Float64Array): (Estimate | null)[] {
+export function carryMoves(
+  own: readonly (Estimate | null)[],
+  asOf: number,
+  scratch: Float64Array,
+): (Estimate | null)[] {
   const r = carryReference(own);
   if (r < 0) return [...own];
   const ref = own[r]!;

@@ -20,7 +20,13 @@ import {
   SALE_SIGMA_PRIOR,
   SALE_SIGMA_PRIOR_POINTS,
 } from './methodology.js';
-import { isIncluded, robustBounds, shrinkingBounds, type LogBounds, type ShrinkingBounds } from './robust-filter.js';
+import {
+  isIncluded,
+  robustBounds,
+  shrinkingBounds,
+  type LogBounds,
+  type ShrinkingBounds,
+} from './robust-filter.js';
 import { lowerBound, type Series } from './series.js';
 import { median } from './stats.js';
 
@@ -109,7 +115,12 @@ export interface EstimateContext {
 }
 
 /** The context of one bundle's estimates, its buffers sized for series of up to `maxLength` points. */
-export function estimateContext(asOf: number, windowStart: number, k: number, maxLength: number): EstimateContext {
+export function estimateContext(
+  asOf: number,
+  windowStart: number,
+  k: number,
+  maxLength: number,
+): EstimateContext {
   return { asOf, windowStart, k, scratch: new Float64Array(maxLength), sorted: new Float64Array(maxLength) };
 }
 
@@ -148,7 +159,12 @@ function regimeRun(s: Series, i0: number, i1: number, scratch: Float64Array, old
         last = s.t[i]!;
       }
     }
-    if (past >= REGIME_SHARE * sales && last - first >= REGIME_SPAN_GAPS * meanGap && newest - last <= REGIME_RECENT_GAPS * meanGap) best = m;
+    if (
+      past >= REGIME_SHARE * sales &&
+      last - first >= REGIME_SPAN_GAPS * meanGap &&
+      newest - last <= REGIME_RECENT_GAPS * meanGap
+    )
+      best = m;
   }
   return best;
 }
@@ -228,7 +244,9 @@ export function estimateCondition(s: Series, ctx: EstimateContext, old = false):
   const centre = median(scratch, n);
   for (let j = 0; j < n; j++) scratch[j] = Math.abs(scratch[j]! - centre);
   const sigma = MAD_TO_SIGMA * median(scratch, n);
-  const pooled = (n * sigma * sigma + SALE_SIGMA_PRIOR_POINTS * SALE_SIGMA_PRIOR * SALE_SIGMA_PRIOR) / (n + SALE_SIGMA_PRIOR_POINTS);
+  const pooled =
+    (n * sigma * sigma + SALE_SIGMA_PRIOR_POINTS * SALE_SIGMA_PRIOR * SALE_SIGMA_PRIOR) /
+    (n + SALE_SIGMA_PRIOR_POINTS);
   const variance = pooled / effectivePoints + (DRIFT_VARIANCE_PER_DAY * swAge) / sw / DAY_MS;
   const extended = oldestKept < iw;
   return {

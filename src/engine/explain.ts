@@ -4,12 +4,36 @@
  * each step used. Built from the same evidence the bundle is built from (computeEvidence), so
  * the explanation and the price cannot disagree; pure like the rest of the engine.
  */
-import { UNGRADED, conditionKey, isExtraCondition, parseConditionKey, PRICED_CONDITIONS, type Grader, type MatrixGradeKey } from '../domain/conditions.js';
+import {
+  UNGRADED,
+  conditionKey,
+  isExtraCondition,
+  parseConditionKey,
+  PRICED_CONDITIONS,
+  type Grader,
+  type MatrixGradeKey,
+} from '../domain/conditions.js';
 import type { EvidenceBody, EvidencePoint, EvidenceStep } from '../domain/evidence.js';
 import type { Slot } from '../domain/bundle.js';
 import { HOUR_MS } from '../domain/time.js';
-import { bundleFromEvidence, clampColumn, computeEvidence, slotContext, type BundleEvidence, type ComputeBundleInput } from './bundle.js';
-import { basisOf, cardLevels, conditionIndex, plentiful, predict, type CardLevels, type CellPrice, type PredictionRecord } from './card-model.js';
+import {
+  bundleFromEvidence,
+  clampColumn,
+  computeEvidence,
+  slotContext,
+  type BundleEvidence,
+  type ComputeBundleInput,
+} from './bundle.js';
+import {
+  basisOf,
+  cardLevels,
+  conditionIndex,
+  plentiful,
+  predict,
+  type CardLevels,
+  type CellPrice,
+  type PredictionRecord,
+} from './card-model.js';
 import { spanAround } from './carry.js';
 import { pointAge, recencyWeight, type Estimate } from './estimate.js';
 import {
@@ -64,7 +88,9 @@ const SECTIONS: Readonly<Record<string, string>> = {
 };
 
 /** What the point and step records of one condition read: BundleEvidence, or the extra grades' (`names` their keys). */
-export type ConditionEvidence = Pick<BundleEvidence, 'series' | 'lastKnown' | 'own'> & { names?: readonly string[] };
+export type ConditionEvidence = Pick<BundleEvidence, 'series' | 'lastKnown' | 'own'> & {
+  names?: readonly string[];
+};
 
 function step(name: string, section: string, text: string, extra: Partial<EvidenceStep> = {}): EvidenceStep {
   const { condition, ...rest } = extra;
@@ -93,7 +119,14 @@ function publishedSlot(bundle: ReturnType<typeof bundleFromEvidence>, slot: stri
 export type Standing = 'used' | 'rejected';
 
 /** The points of one condition the computation read, newest first, and the sum of the kept weights. */
-export function conditionPoints(j: number, e: Estimate, standing: Standing, ev: ConditionEvidence, ctx: SlotContext, k: number): EvidencePoint[] {
+export function conditionPoints(
+  j: number,
+  e: Estimate,
+  standing: Standing,
+  ev: ConditionEvidence,
+  ctx: SlotContext,
+  k: number,
+): EvidencePoint[] {
   const { asOf, iso } = ctx;
   const used = e.series;
   const condition = (ev.names ?? PRICED_CONDITIONS)[j]!;
@@ -101,7 +134,9 @@ export function conditionPoints(j: number, e: Estimate, standing: Standing, ev: 
   const windowPoints = used.hi - lowerBound(used, ctx.windowStart);
   let sw = 0;
   if (standing === 'used') {
-    for (let i = e.i0; i < e.i1; i++) if (isIncluded(used, i, e.bounds)) sw += recencyWeight(pointAge(used, i, asOf), e.halfLifeMs) * used.q[i]!;
+    for (let i = e.i0; i < e.i1; i++)
+      if (isIncluded(used, i, e.bounds))
+        sw += recencyWeight(pointAge(used, i, asOf), e.halfLifeMs) * used.q[i]!;
   }
   const points: EvidencePoint[] = [];
   for (let i = used.hi - 1; i >= used.lo; i--) {
@@ -128,8 +163,10 @@ export function conditionPoints(j: number, e: Estimate, standing: Standing, ev: 
     } else {
       const z = (used.y[i]! - e.bounds.centre) / e.bounds.sigma;
       point.z = z;
-      if (!isIncluded(used, i, e.bounds)) point.reason = `outlier: robust z ${z >= 0 ? '+' : ''}${z.toFixed(2)} beyond the threshold ±${k} (§3.1)`;
-      else if (standing === 'rejected') point.reason = `cross_check: the condition's own estimate disagreed with the rest of the card and was set aside (§6.2)`;
+      if (!isIncluded(used, i, e.bounds))
+        point.reason = `outlier: robust z ${z >= 0 ? '+' : ''}${z.toFixed(2)} beyond the threshold ±${k} (§3.1)`;
+      else if (standing === 'rejected')
+        point.reason = `cross_check: the condition's own estimate disagreed with the rest of the card and was set aside (§6.2)`;
       else {
         point.kept = true;
         point.weight = (recencyWeight(pointAge(used, i, asOf), e.halfLifeMs) * used.q[i]!) / sw;
@@ -165,24 +202,40 @@ export function olderPoints(j: number, ev: ConditionEvidence, ctx: SlotContext):
 }
 
 /** reference_set, filter and own_estimate of one condition, and its carried move when it has one. */
-function conditionSteps(j: number, e: Estimate, ev: ConditionEvidence, ctx: SlotContext, k: number): EvidenceStep[] {
+function conditionSteps(
+  j: number,
+  e: Estimate,
+  ev: ConditionEvidence,
+  ctx: SlotContext,
+  k: number,
+): EvidenceStep[] {
   const { windowStart } = ctx;
   const condition = (ev.names ?? PRICED_CONDITIONS)[j]!;
   const s = e.series;
   const windowPoints = s.hi - lowerBound(s, windowStart);
   const reference = e.i1 - e.referenceStart;
   let text: string;
-  if (ev.lastKnown) text = `Nothing of the product in the 30 days before as_of: ${condition}'s last known points, its ${reference} latest older than 30 days, form the reference set.`;
-  else if (e.old) text = `Nothing of ${condition} in the 30 days before as_of: its last known points, its ${reference} latest older than 30 days, form the reference set, evidence of this card's own ${condition} price beside the card model (§6.7).`;
-  else if (e.referenceStart === lowerBound(s, windowStart)) text = `The requested window holds ${windowPoints} ${condition} point(s) (at least ${MIN_REFERENCE_POINTS}, or nothing earlier in the 30 days): they form the reference set.`;
-  else text = `The requested window holds ${windowPoints} ${condition} point(s) (fewer than ${MIN_REFERENCE_POINTS}): topped up with the latest earlier points of the 30 days, a reference set of ${reference}.`;
+  if (ev.lastKnown)
+    text = `Nothing of the product in the 30 days before as_of: ${condition}'s last known points, its ${reference} latest older than 30 days, form the reference set.`;
+  else if (e.old)
+    text = `Nothing of ${condition} in the 30 days before as_of: its last known points, its ${reference} latest older than 30 days, form the reference set, evidence of this card's own ${condition} price beside the card model (§6.7).`;
+  else if (e.referenceStart === lowerBound(s, windowStart))
+    text = `The requested window holds ${windowPoints} ${condition} point(s) (at least ${MIN_REFERENCE_POINTS}, or nothing earlier in the 30 days): they form the reference set.`;
+  else
+    text = `The requested window holds ${windowPoints} ${condition} point(s) (fewer than ${MIN_REFERENCE_POINTS}): topped up with the latest earlier points of the 30 days, a reference set of ${reference}.`;
   const run = e.regime ? e.i1 - e.i0 : 0;
   const own = e.carry?.before ?? e.mean;
-  if (e.regime) text += ` Regime change: the newest ${run} points lie past the bounds of the older ones and alone form the reference set.`;
+  if (e.regime)
+    text += ` Regime change: the newest ${run} points lie past the bounds of the older ones and alone form the reference set.`;
   const steps = [
     step('reference_set', ev.lastKnown ? '8' : e.old ? '6.7' : e.regime ? '3.2' : '3', text, {
       condition,
-      inputs: { window_points: windowPoints, reference_points: reference, regime_run: run, last_known: e.old },
+      inputs: {
+        window_points: windowPoints,
+        reference_points: reference,
+        regime_run: run,
+        last_known: e.old,
+      },
     }),
   ];
   const { centre, sigma } = e.bounds;
@@ -195,7 +248,15 @@ function conditionSteps(j: number, e: Estimate, ev: ConditionEvidence, ctx: Slot
         `a point is kept when |ln price - m| <= ${k} · σ, i.e. from ${cents(Math.exp(e.bounds.lo))} to ${cents(Math.exp(e.bounds.hi))}: ${e.included} kept, ${excluded} excluded.`,
       {
         condition,
-        inputs: { centre_ln: centre, sigma, k, low_minor: Math.exp(e.bounds.lo), high_minor: Math.exp(e.bounds.hi), kept: e.included, excluded },
+        inputs: {
+          centre_ln: centre,
+          sigma,
+          k,
+          low_minor: Math.exp(e.bounds.lo),
+          high_minor: Math.exp(e.bounds.hi),
+          kept: e.included,
+          excluded,
+        },
       },
     ),
   );
@@ -210,7 +271,13 @@ function conditionSteps(j: number, e: Estimate, ev: ConditionEvidence, ctx: Slot
         condition,
         value_ln: own,
         value_minor: Math.exp(own),
-        inputs: { half_life_hours: e.halfLifeMs / HOUR_MS, kept: e.included, sale_sigma: e.sigma, effective_points: e.effectivePoints, variance: e.variance },
+        inputs: {
+          half_life_hours: e.halfLifeMs / HOUR_MS,
+          kept: e.included,
+          sale_sigma: e.sigma,
+          effective_points: e.effectivePoints,
+          variance: e.variance,
+        },
       },
     ),
   );
@@ -224,7 +291,8 @@ function carryStep(condition: string, e: Estimate, ev: ConditionEvidence, ctx: S
   const refSeries = ev.own[carry.from]!.series;
   const [i0, i1] = spanAround(refSeries, e.meanAt);
   const points = [];
-  for (let i = i0; i < i1; i++) points.push({ observed_at: ctx.iso(refSeries.t[i]!), price_minor: refSeries.p[i]! });
+  for (let i = i0; i < i1; i++)
+    points.push({ observed_at: ctx.iso(refSeries.t[i]!), price_minor: refSeries.p[i]! });
   const then = carry.now - carry.move;
   const after = carry.before + carry.move;
   return step(
@@ -239,7 +307,17 @@ function carryStep(condition: string, e: Estimate, ev: ConditionEvidence, ctx: S
       condition,
       value_ln: after,
       value_minor: Math.exp(after),
-      inputs: { reference, at: ctx.iso(Math.round(e.meanAt)), reference_points: points, then_ln: then, current_ln: carry.current, held_ln: carry.held, now_ln: carry.now, move: carry.move, before_ln: carry.before },
+      inputs: {
+        reference,
+        at: ctx.iso(Math.round(e.meanAt)),
+        reference_points: points,
+        then_ln: then,
+        current_ln: carry.current,
+        held_ln: carry.held,
+        now_ln: carry.now,
+        move: carry.move,
+        before_ln: carry.before,
+      },
     },
   );
 }
@@ -274,9 +352,13 @@ export function explainSlot(input: ComputeBundleInput, slot: string): EvidenceBo
   };
   if (cell.estimate === null) {
     body.steps.push(
-      step('tier', ev.sealed ? '6.5' : '8', ev.sealed
-        ? `A sealed product's ${slot} is priced only from its own observations, and it has none before as_of: no price.`
-        : 'The product has no observation before as_of: no price (error no_observations).'),
+      step(
+        'tier',
+        ev.sealed ? '6.5' : '8',
+        ev.sealed
+          ? `A sealed product's ${slot} is priced only from its own observations, and it has none before as_of: no price.`
+          : 'The product has no observation before as_of: no price (error no_observations).',
+      ),
     );
     return body;
   }
@@ -292,7 +374,9 @@ export function explainSlot(input: ComputeBundleInput, slot: string): EvidenceBo
   const listed: { j: number; standing: Standing }[] = [];
   if (ev.own[c] !== null) listed.push({ j: c, standing: cell.rejected ? 'rejected' : 'used' });
   for (const p of pieces) listed.push({ j: p.condition, standing: 'used' });
-  if (predictionUsed) for (const j of levels!.members) if (j !== c && levels!.rejected[j]) listed.push({ j, standing: 'rejected' });
+  if (predictionUsed)
+    for (const j of levels!.members)
+      if (j !== c && levels!.rejected[j]) listed.push({ j, standing: 'rejected' });
   for (const { j, standing } of listed) {
     const e = ev.own[j]!;
     body.points.push(...conditionPoints(j, e, standing, ev, ctx, k));
@@ -316,8 +400,11 @@ export function explainSlot(input: ComputeBundleInput, slot: string): EvidenceBo
     const gi = Number(m[2]) - 7;
     const column = clampColumn(ev, grader);
     price = column.price[gi]!;
-    const above = gi < 3 ? column.price.slice(gi + 1).find((p) => p !== null) ?? null : null;
-    const aboveKey = above === null ? null : conditionKey(grader, 7 + gi + 1 + column.price.slice(gi + 1).findIndex((p) => p !== null));
+    const above = gi < 3 ? (column.price.slice(gi + 1).find((p) => p !== null) ?? null) : null;
+    const aboveKey =
+      above === null
+        ? null
+        : conditionKey(grader, 7 + gi + 1 + column.price.slice(gi + 1).findIndex((p) => p !== null));
     body.steps.push(
       step(
         'clamp',
@@ -327,15 +414,28 @@ export function explainSlot(input: ComputeBundleInput, slot: string): EvidenceBo
           : column.clampedFrom[gi] !== null
             ? `${cents(unclamped)} is above ${aboveKey}'s ${cents(above)}: lowered to it (a grade is never priced above the grade over it).`
             : `${cents(unclamped)} is not above ${aboveKey}'s ${cents(above)}: unchanged.`,
-        { value_minor: price, inputs: { unclamped_minor: unclamped, ceiling_minor: above, ceiling_slot: aboveKey, clamped: column.clampedFrom[gi] !== null } },
+        {
+          value_minor: price,
+          inputs: {
+            unclamped_minor: unclamped,
+            ceiling_minor: above,
+            ceiling_slot: aboveKey,
+            clamped: column.clampedFrom[gi] !== null,
+          },
+        },
       ),
     );
   }
   body.steps.push(
-    step('rounding', '12', `Rounded once, half up, to whole cents, at least 1: max(1, ⌊${price.toFixed(4)} + 0.5⌋) = ${roundCents(price)}.`, {
-      value_minor: roundCents(price),
-      inputs: { unrounded_minor: price },
-    }),
+    step(
+      'rounding',
+      '12',
+      `Rounded once, half up, to whole cents, at least 1: max(1, ⌊${price.toFixed(4)} + 0.5⌋) = ${roundCents(price)}.`,
+      {
+        value_minor: roundCents(price),
+        inputs: { unrounded_minor: price },
+      },
+    ),
   );
   body.steps.push(tierStep(published));
   body.steps.push(intervalStep(published, cell.estimate.mean, cell.estimate.variance));
@@ -359,10 +459,18 @@ function crossCheckStep(levels: CardLevels, ev: BundleEvidence, c: number): Evid
     `Each condition with data implies a PSA 10 level z = ŷ - ln r (r its ratio to PSA 10); the card's level L is their weighted median, ${ln(level)} (${cents(Math.exp(level))}). ` +
     (own === undefined ? '' : `${own.condition} lies ${own.sd_off.toFixed(2)} sd from it. `) +
     `A condition with fewer than ${CROSS_CHECK_MAX_POINTS} kept points more than ${CROSS_CHECK_SIGMAS} sd off is set aside: ${aside.length === 0 ? 'none' : aside.join(', ')}.`;
-  return step('cross_check', '6.2', text, { value_ln: level, inputs: { level_ln: level, threshold_sd: CROSS_CHECK_SIGMAS, conditions } });
+  return step('cross_check', '6.2', text, {
+    value_ln: level,
+    inputs: { level_ln: level, threshold_sd: CROSS_CHECK_SIGMAS, conditions },
+  });
 }
 
-function predictionStep(c: number, record: PredictionRecord, variance: number, ev: BundleEvidence): EvidenceStep {
+function predictionStep(
+  c: number,
+  record: PredictionRecord,
+  variance: number,
+  ev: BundleEvidence,
+): EvidenceStep {
   const target = PRICED_CONDITIONS[c]!;
   const logRatio = ev.table.logRatio[c]!;
   const { pieces, shared } = record;
@@ -381,7 +489,9 @@ function predictionStep(c: number, record: PredictionRecord, variance: number, e
     };
   });
   const mean = sum / total;
-  const list = rows.map((r) => `${r.condition} ${cents(Math.exp(r.value_ln))} (weight ${r.weight.toFixed(4)})`).join(', ');
+  const list = rows
+    .map((r) => `${r.condition} ${cents(Math.exp(r.value_ln))} (weight ${r.weight.toFixed(4)})`)
+    .join(', ');
   return step(
     'prediction',
     '6.3',
@@ -389,7 +499,17 @@ function predictionStep(c: number, record: PredictionRecord, variance: number, e
       `each gives ŷ_j - ln r_j + ln r_${target} (ln r_${target} = ${ln(logRatio)}, ${ev.priorRatios[c] ? 'the prior' : 'calibrated'}), ` +
       `weighted 1 / (its variance - ${shared.toFixed(6)}, the smallest pair spread², which every piece shares), then Huber (beyond ${PREDICTION_HUBER_K} sd): ${list}; ` +
       `weighted mean ${ln(mean)} (${cents(Math.exp(mean))}), variance ${shared.toFixed(6)} + 1 / Σ weights = ${variance.toFixed(6)}.`,
-    { value_ln: mean, value_minor: Math.exp(mean), inputs: { target_log_ratio: logRatio, prior_ratio: ev.priorRatios[c], pieces: rows, shared_variance: shared, variance } },
+    {
+      value_ln: mean,
+      value_minor: Math.exp(mean),
+      inputs: {
+        target_log_ratio: logRatio,
+        prior_ratio: ev.priorRatios[c],
+        pieces: rows,
+        shared_variance: shared,
+        variance,
+      },
+    },
   );
 }
 
@@ -400,10 +520,14 @@ function blendStep(c: number, ev: BundleEvidence): EvidenceStep {
   const pred = cell.prediction;
   let text: string;
   if (ev.sealed) text = 'A sealed product: every condition is priced from its own estimate alone.';
-  else if (own === null) text = `No usable own estimate: the price is the prediction${cell.rejected ? ' (the own points were set aside by the cross-check)' : ''}.`;
+  else if (own === null)
+    text = `No usable own estimate: the price is the prediction${cell.rejected ? ' (the own points were set aside by the cross-check)' : ''}.`;
   else if (pred === null) text = 'No other condition of the card has data: the own estimate alone.';
-  else if (plentiful(own)) text = `${own.windowKept} kept points in the requested window (at least ${OWN_FULL_WEIGHT_POINTS}): the own estimate alone.`;
-  else if (own.loneQuote) text = "The condition's only point of the 30 days is a price guide's quote, a summary of many sales: it is the price, the card model does not move it (§6.6).";
+  else if (plentiful(own))
+    text = `${own.windowKept} kept points in the requested window (at least ${OWN_FULL_WEIGHT_POINTS}): the own estimate alone.`;
+  else if (own.loneQuote)
+    text =
+      "The condition's only point of the 30 days is a price guide's quote, a summary of many sales: it is the price, the card model does not move it (§6.6).";
   else {
     const r = Math.abs(own.mean - pred.mean) / Math.sqrt(own.variance + pred.variance);
     const blended = cell.heldFrom ?? e.mean;
@@ -439,9 +563,14 @@ function ownRangeStep(c: number, ev: BundleEvidence): EvidenceStep | null {
   const { basis, reason } = basisOf(cell);
   const basisText = `Basis: ${basis}${reason === null ? '' : ` (${reason})`}.`;
   if (own === null || own.windowKept < OWN_EVIDENCE_MIN_POINTS) {
-    return step('own_range', '6.6', `Fewer than ${OWN_EVIDENCE_MIN_POINTS} own points kept in the requested window: the price is not held to their range. ${basisText}`, {
-      inputs: { basis, basis_reason: reason, held: false },
-    });
+    return step(
+      'own_range',
+      '6.6',
+      `Fewer than ${OWN_EVIDENCE_MIN_POINTS} own points kept in the requested window: the price is not held to their range. ${basisText}`,
+      {
+        inputs: { basis, basis_reason: reason, held: false },
+      },
+    );
   }
   const shift = own.carry?.move ?? 0;
   const lo = own.windowLo + shift;
@@ -452,12 +581,21 @@ function ownRangeStep(c: number, ev: BundleEvidence): EvidenceStep | null {
     `${own.windowKept} own points kept in the requested window, from ${cents(Math.exp(own.windowLo))} to ${cents(Math.exp(own.windowHi))}` +
     (shift === 0 ? '' : `, moved ${percent(shift)} with the card (§6.1)`) +
     `: the price stays within them, so plentiful consistent own sales are never moved past their range by the card model. ` +
-    (cell.heldFrom === null ? `${cents(Math.exp(before))} is within: unchanged.` : `${cents(Math.exp(before))} is outside: held to ${cents(Math.exp(after))}.`) +
+    (cell.heldFrom === null
+      ? `${cents(Math.exp(before))} is within: unchanged.`
+      : `${cents(Math.exp(before))} is outside: held to ${cents(Math.exp(after))}.`) +
     ` ${basisText}`;
   return step('own_range', '6.6', text, {
     value_ln: after,
     value_minor: Math.exp(after),
-    inputs: { low_ln: lo, high_ln: hi, unheld_ln: before, held: cell.heldFrom !== null, basis, basis_reason: reason },
+    inputs: {
+      low_ln: lo,
+      high_ln: hi,
+      unheld_ln: before,
+      held: cell.heldFrom !== null,
+      basis,
+      basis_reason: reason,
+    },
   });
 }
 
@@ -472,9 +610,16 @@ function tierStep(slot: Slot): EvidenceStep {
   return step(
     'tier',
     '11',
-    `methodology ${slot.methodology}; ${tier === null ? 'no fallback tier: the price rests on the condition\'s own observations (blended with the prediction as the blend step says)' : `fallback tier ${tier} (§8)`}; ` +
+    `methodology ${slot.methodology}; ${tier === null ? "no fallback tier: the price rests on the condition's own observations (blended with the prediction as the blend step says)" : `fallback tier ${tier} (§8)`}; ` +
       `${slot.included_points} own point(s) included, ${slot.excluded_points} excluded.`,
-    { inputs: { methodology: slot.methodology, tier, included_points: slot.included_points, excluded_points: slot.excluded_points } },
+    {
+      inputs: {
+        methodology: slot.methodology,
+        tier,
+        included_points: slot.included_points,
+        excluded_points: slot.excluded_points,
+      },
+    },
   );
 }
 
@@ -487,7 +632,15 @@ function intervalStep(slot: Slot, mean: number, variance: number): EvidenceStep 
     'interval',
     '9',
     `80 % interval: e^(ŷ ± ${CONFIDENCE_Z} · ${factor} · √${variance.toFixed(6)}) = e^(${ln(mean)} ± ${half.toFixed(6)}), rounded as prices and widened to contain the price: ${conf.low_minor} to ${conf.high_minor} cents.`,
-    { inputs: { variance, z: CONFIDENCE_Z, width_factor: factor, low_minor: conf.low_minor, high_minor: conf.high_minor } },
+    {
+      inputs: {
+        variance,
+        z: CONFIDENCE_Z,
+        width_factor: factor,
+        low_minor: conf.low_minor,
+        high_minor: conf.high_minor,
+      },
+    },
   );
 }
 
@@ -502,7 +655,13 @@ function noPriceStep(reason: NoPriceReason, cell: CellPrice, lastKnown: boolean,
   return step('no_price', '9.1', text, {
     value_ln: e.mean,
     value_minor: Math.exp(e.mean),
-    inputs: { no_price_reason: reason, interval_log_width: width, max_log_width: ESTIMATE_MAX_LOG_WIDTH, newest_age_ms: asOf - e.newestAt, stale_after_ms: STALE_AFTER_MS },
+    inputs: {
+      no_price_reason: reason,
+      interval_log_width: width,
+      max_log_width: ESTIMATE_MAX_LOG_WIDTH,
+      newest_age_ms: asOf - e.newestAt,
+      stale_after_ms: STALE_AFTER_MS,
+    },
   });
 }
 
@@ -545,7 +704,11 @@ function explainExtraSlot(input: ComputeBundleInput, slot: string): EvidenceBody
   };
   if (e === null || published === null) {
     body.steps.push(
-      step('tier', '15', `${grader} ${grade} is an extra grade, priced only from its own observations of the 30 days before as_of, and it has none: absent from extra_grades, nothing is invented.`),
+      step(
+        'tier',
+        '15',
+        `${grader} ${grade} is an extra grade, priced only from its own observations of the 30 days before as_of, and it has none: absent from extra_grades, nothing is invented.`,
+      ),
     );
     return body;
   }
@@ -554,10 +717,15 @@ function explainExtraSlot(input: ComputeBundleInput, slot: string): EvidenceBody
   body.steps.push(...conditionSteps(j, e, cev, ctx, k));
   const price = Math.exp(e.mean);
   body.steps.push(
-    step('rounding', '12', `Rounded once, half up, to whole cents, at least 1: max(1, ⌊${price.toFixed(4)} + 0.5⌋) = ${roundCents(price)}.`, {
-      value_minor: roundCents(price),
-      inputs: { unrounded_minor: price },
-    }),
+    step(
+      'rounding',
+      '12',
+      `Rounded once, half up, to whole cents, at least 1: max(1, ⌊${price.toFixed(4)} + 0.5⌋) = ${roundCents(price)}.`,
+      {
+        value_minor: roundCents(price),
+        inputs: { unrounded_minor: price },
+      },
+    ),
   );
   body.steps.push(tierStep(published));
   body.steps.push(intervalStep(published, e.mean, e.variance));

@@ -25,8 +25,15 @@ function graderRank(grader: string): number {
 
 /** Extra condition keys in listing order: by grader (graderRank, then name), then grade ascending. */
 export function orderExtraConditions(keys: Iterable<string>): string[] {
-  const parsed = [...new Set(keys)].filter(isExtraCondition).map((key) => ({ key, ...parseConditionKey(key)! }));
-  parsed.sort((a, b) => graderRank(a.grader) - graderRank(b.grader) || (a.grader < b.grader ? -1 : a.grader > b.grader ? 1 : 0) || a.grade - b.grade);
+  const parsed = [...new Set(keys)]
+    .filter(isExtraCondition)
+    .map((key) => ({ key, ...parseConditionKey(key)! }));
+  parsed.sort(
+    (a, b) =>
+      graderRank(a.grader) - graderRank(b.grader) ||
+      (a.grader < b.grader ? -1 : a.grader > b.grader ? 1 : 0) ||
+      a.grade - b.grade,
+  );
   return parsed.map((p) => p.key);
 }
 
@@ -48,7 +55,13 @@ export function extraEvidence(points: readonly PricePoint[], params: PricingPara
   const ectx = estimateContext(params.asOf, windowStart, params.outlierStddevs, series.maxLength);
   // Only the 30 days (current): an extra grade has no last known price.
   const own = series.conditions.map((c) => estimateCondition(c.current, ectx));
-  const ctx: SlotContext = { asOf: params.asOf, windowStart, windowHours: params.windowHours, lastKnown: false, iso: memoIso() };
+  const ctx: SlotContext = {
+    asOf: params.asOf,
+    windowStart,
+    windowHours: params.windowHours,
+    lastKnown: false,
+    iso: memoIso(),
+  };
   return { conditions, series, own, ctx };
 }
 

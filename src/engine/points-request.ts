@@ -5,7 +5,11 @@
  */
 import type { PricingParams } from '../domain/bundle.js';
 import { HOUR_MS } from '../domain/time.js';
-import { EXTENDED_DEPTH_PER_CONDITION, EXTENDED_WINDOW_MS, PRIOR_POINTS_PER_CONDITION } from './methodology.js';
+import {
+  EXTENDED_DEPTH_PER_CONDITION,
+  EXTENDED_WINDOW_MS,
+  PRIOR_POINTS_PER_CONDITION,
+} from './methodology.js';
 
 /** The points a bundle needs, per priced condition: see `pointsRequest`. */
 export interface PointsRequest {

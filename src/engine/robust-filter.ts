@@ -58,7 +58,14 @@ function firstAtLeast(sorted: Float64Array, size: number, value: number): number
  * `robustBounds` (checked in the tests). `sorted` and `work` must hold i1 - i0 numbers;
  * `work` is overwritten by each call.
  */
-export function shrinkingBounds(s: Series, i0: number, i1: number, k: number, sorted: Float64Array, work: Float64Array) {
+export function shrinkingBounds(
+  s: Series,
+  i0: number,
+  i1: number,
+  k: number,
+  sorted: Float64Array,
+  work: Float64Array,
+) {
   let size = i1 - i0;
   for (let i = 0; i < size; i++) sorted[i] = s.y[i0 + i]!;
   sorted.subarray(0, size).sort();

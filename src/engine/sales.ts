@@ -26,7 +26,8 @@ export function productSales(input: ComputeBundleInput, condition: string | null
   PRICED_CONDITIONS.forEach((key, j) => {
     if (!wanted(key)) return;
     const e = ev.own[j];
-    if (e != null) points.push(...conditionPoints(j, e, ev.cells[j]!.rejected ? 'rejected' : 'used', ev, ctx, k));
+    if (e != null)
+      points.push(...conditionPoints(j, e, ev.cells[j]!.rejected ? 'rejected' : 'used', ev, ctx, k));
     else if (!ev.lastKnown) points.push(...olderPoints(j, ev, ctx));
   });
   if (input.extraPoints !== undefined) {

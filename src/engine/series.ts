@@ -10,7 +10,13 @@
  */
 import { PRICED_CONDITIONS } from '../domain/conditions.js';
 import type { ConditionPoints, PricePoint } from '../domain/observation.js';
-import { EXTENDED_DEPTH_PER_CONDITION, EXTENDED_WINDOW_MS, PRICE_GUIDE_SOURCES, PRIOR_POINTS_PER_CONDITION, quoteWeight } from './methodology.js';
+import {
+  EXTENDED_DEPTH_PER_CONDITION,
+  EXTENDED_WINDOW_MS,
+  PRICE_GUIDE_SOURCES,
+  PRIOR_POINTS_PER_CONDITION,
+  quoteWeight,
+} from './methodology.js';
 
 /** Columns shared by many series. */
 interface Columns {
@@ -302,7 +308,12 @@ export function seriesAt(timeline: PointTimeline, asOf: number, windowStart: num
  * The series of one instant of the given conditions (in that order) from points in any order,
  * by the same rules as `buildSeries`: the extra grades (extra-grades.ts).
  */
-export function buildSeriesOf(points: readonly PricePoint[], conditions: readonly string[], asOf: number, windowStart: number): SeriesSet {
+export function buildSeriesOf(
+  points: readonly PricePoint[],
+  conditions: readonly string[],
+  asOf: number,
+  windowStart: number,
+): SeriesSet {
   const index = new Map(conditions.map((c, i) => [c, i]));
   return seriesAt(timelineOf(points, asOf, conditions, index), asOf, windowStart);
 }

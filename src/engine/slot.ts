@@ -70,7 +70,9 @@ function emptySlot(conditionKey: string, ctx: SlotContext, meta: Record<string, 
 
 /** The tier a priced cell shows: its own, or `last_known_price` for own data in the last-known pass. */
 export function shownTier(cell: CellPrice, lastKnown: boolean): string | null {
-  return cell.tier ?? (lastKnown || (cell.ownWeight > 0 && cell.own!.old) ? FALLBACK_TIER.lastKnownPrice : null);
+  return (
+    cell.tier ?? (lastKnown || (cell.ownWeight > 0 && cell.own!.old) ? FALLBACK_TIER.lastKnownPrice : null)
+  );
 }
 
 /** Half the width of the 80 % interval in ln units: z · the tier's width factor · the price's standard deviation (§9). */
@@ -106,7 +108,13 @@ export function noPriceReason(cell: CellPrice, asOf: number, lastKnown: boolean)
  * observations that support a price), and in `meta` the reason and the newest observation the
  * estimate would have rested on.
  */
-function withheldSlot(conditionKey: string, cell: CellPrice, reason: NoPriceReason, ctx: SlotContext, meta: Record<string, unknown>): Slot {
+function withheldSlot(
+  conditionKey: string,
+  cell: CellPrice,
+  reason: NoPriceReason,
+  ctx: SlotContext,
+  meta: Record<string, unknown>,
+): Slot {
   meta.no_price_reason = reason;
   meta.newest_observation_at = ctx.iso(cell.estimate!.newestAt);
   return emptySlot(conditionKey, ctx, meta);
@@ -122,7 +130,9 @@ export function cellSlot(
   meta: Record<string, unknown>,
 ): Slot {
   if (withheld !== null) return withheldSlot(conditionKey, cell, withheld, ctx, meta);
-  return price === null ? emptySlot(conditionKey, ctx, meta) : pricedSlot(conditionKey, cell, price, ctx, meta);
+  return price === null
+    ? emptySlot(conditionKey, ctx, meta)
+    : pricedSlot(conditionKey, cell, price, ctx, meta);
 }
 
 /** The 80 % interval around a ln price with the given variance, widened per tier (§9). */
@@ -141,27 +151,37 @@ export function confidence(mean: number, variance: number, tier: string | null, 
  * twap_sparse_window_extended, oracle_fallback_tier, oracle_last_known_age_hours,
  * confidence, newest_observation_at, stale, basis, basis_reason (only on an estimate).
  */
-export function pricedSlot(conditionKey: string, cell: CellPrice, price: number, ctx: SlotContext, meta: Record<string, unknown>): Slot {
+export function pricedSlot(
+  conditionKey: string,
+  cell: CellPrice,
+  price: number,
+  ctx: SlotContext,
+  meta: Record<string, unknown>,
+): Slot {
   const e = cell.estimate!;
   const tier = shownTier(cell, ctx.lastKnown);
   const cents = roundCents(price);
   if (e.extended) meta.twap_sparse_window_extended = true;
   if (tier !== null) meta.oracle_fallback_tier = tier;
   const own = cell.ownWeight > 0 ? cell.own : null;
-  if (ctx.lastKnown || own?.old) meta.oracle_last_known_age_hours = Math.floor((ctx.asOf - (own?.old ? own.newestAt : e.newestAt)) / HOUR_MS);
+  if (ctx.lastKnown || own?.old)
+    meta.oracle_last_known_age_hours = Math.floor(
+      (ctx.asOf - (own?.old ? own.newestAt : e.newestAt)) / HOUR_MS,
+    );
   meta.confidence = confidence(e.mean, e.variance, tier, cents);
   meta.newest_observation_at = ctx.iso(e.newestAt);
   meta.stale = isStale(e.newestAt, ctx.asOf);
   const { basis, reason } = basisOf(cell);
   meta.basis = basis;
   if (reason !== null) meta.basis_reason = reason;
-  const methodology = ctx.lastKnown || own?.old
-    ? METHODOLOGY.lastKnown
-    : own === null
-      ? METHODOLOGY.cardModel
-      : own.extended
-        ? METHODOLOGY.toppedUp
-        : ownMethodology(ctx.windowHours);
+  const methodology =
+    ctx.lastKnown || own?.old
+      ? METHODOLOGY.lastKnown
+      : own === null
+        ? METHODOLOGY.cardModel
+        : own.extended
+          ? METHODOLOGY.toppedUp
+          : ownMethodology(ctx.windowHours);
   const set = cell.rejected ? cell.own : null;
   return {
     price_minor: cents,

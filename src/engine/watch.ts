@@ -23,7 +23,9 @@ export function slotOf(bundle: PricingBundle, slot: string): Slot | undefined {
   if (slot === UNGRADED) return bundle.ungraded;
   const graded = parseConditionKey(slot);
   if (graded === null) return undefined;
-  const matrix = (bundle.graded as Record<string, Record<string, Slot> | undefined>)[graded.grader]?.[String(graded.grade)];
+  const matrix = (bundle.graded as Record<string, Record<string, Slot> | undefined>)[graded.grader]?.[
+    String(graded.grade)
+  ];
   return matrix ?? bundle.extra_grades?.[graded.grader]?.[String(graded.grade)];
 }
 
@@ -31,8 +33,12 @@ const unknown: WatchReading = { value: null, holds: null };
 
 /** The interval of a priced slot (meta.confidence), or null. */
 export function intervalOf(slot: Slot): { level: number; low_minor: number; high_minor: number } | null {
-  const c = slot.meta.confidence as { level?: unknown; low_minor?: unknown; high_minor?: unknown } | undefined;
-  return c !== undefined && typeof c.low_minor === 'number' && typeof c.high_minor === 'number' && typeof c.level === 'number'
+  const c = slot.meta.confidence as
+    { level?: unknown; low_minor?: unknown; high_minor?: unknown } | undefined;
+  return c !== undefined &&
+    typeof c.low_minor === 'number' &&
+    typeof c.high_minor === 'number' &&
+    typeof c.level === 'number'
     ? { level: c.level, low_minor: c.low_minor, high_minor: c.high_minor }
     : null;
 }
@@ -57,20 +63,31 @@ export function readWatch(rule: WatchDefinition, slot: Slot | undefined, before?
       const interval = slot === undefined || price === null ? null : intervalOf(slot);
       if (interval === null) return unknown;
       const width = interval.high_minor - interval.low_minor;
-      return { value: width, holds: rule.kind === 'narrower' ? width < rule.amountMinor! : width > rule.amountMinor! };
+      return {
+        value: width,
+        holds: rule.kind === 'narrower' ? width < rule.amountMinor! : width > rule.amountMinor!,
+      };
     }
     case 'move': {
       const then = before?.price_minor ?? null;
       if (price === null || then === null || then === 0) return unknown;
       const change = percentOf(price, then);
       const size = rule.percent!;
-      const holds = rule.direction === 'up' ? change >= size : rule.direction === 'down' ? change <= -size : Math.abs(change) >= size;
+      const holds =
+        rule.direction === 'up'
+          ? change >= size
+          : rule.direction === 'down'
+            ? change <= -size
+            : Math.abs(change) >= size;
       return { value: change, holds };
     }
     case 'stale': {
       if (slot === undefined || price === null) return { value: null, holds: true };
       const newest = slot.meta.newest_observation_at;
-      const age = typeof newest === 'string' ? Math.floor((Date.parse(slot.window_end) - Date.parse(newest)) / HOUR_MS) : null;
+      const age =
+        typeof newest === 'string'
+          ? Math.floor((Date.parse(slot.window_end) - Date.parse(newest)) / HOUR_MS)
+          : null;
       return { value: age, holds: slot.meta.stale === true };
     }
   }

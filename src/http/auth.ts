@@ -18,7 +18,12 @@ export function presentedKey(headers: IncomingHttpHeaders): string | undefined {
  * The public id of the request's key; rejects with UnauthorizedError (401) when it has none
  * or a bad one. `session` is the connection's: its next request with the same key skips the hash.
  */
-export async function authenticate(headers: IncomingHttpHeaders, keys: KeyCache, now: number, session: KeySession): Promise<string> {
+export async function authenticate(
+  headers: IncomingHttpHeaders,
+  keys: KeyCache,
+  now: number,
+  session: KeySession,
+): Promise<string> {
   const key = presentedKey(headers);
   if (key === undefined) {
     throw new UnauthorizedError('missing API key: send X-API-Key: <key> or Authorization: Bearer <key>');

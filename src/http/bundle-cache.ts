@@ -42,7 +42,12 @@ export interface BundleCache {
 export function createBundleCache(options: BundleCacheOptions = BUNDLE_CACHE_DEFAULTS): BundleCache {
   /** The clock lru-cache ages entries by: the `now` of the lookup under way (read as is: ttlResolution 0). */
   const clock = { time: 0, now: () => clock.time };
-  const entries = new LRUCache<string, Entry>({ max: options.maxEntries, ttl: options.ttlMs, ttlResolution: 0, perf: clock });
+  const entries = new LRUCache<string, Entry>({
+    max: options.maxEntries,
+    ttl: options.ttlMs,
+    ttlResolution: 0,
+    perf: clock,
+  });
   let hits = 0;
   let misses = 0;
   return {

@@ -39,7 +39,8 @@ export function createCors(origins: readonly string[]): Cors {
 
   return {
     apply,
-    isPreflight: (req) => req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined,
+    isPreflight: (req) =>
+      req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined,
     preflightHeaders(req) {
       const headers: OutgoingHttpHeaders = {
         'access-control-allow-methods': 'GET, HEAD',

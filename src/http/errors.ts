@@ -58,7 +58,11 @@ const TABLE: readonly [ErrorClass, number, ((error: Error) => string)?][] = [
   [UpstreamNotConfiguredError, 503],
   [NotReadyError, 503],
   // The message names the file path: the operator reads it in the error log, the client gets the reason.
-  [DatabaseUnavailableError, 503, (error) => `database unavailable: ${(error as DatabaseUnavailableError).reason}`],
+  [
+    DatabaseUnavailableError,
+    503,
+    (error) => `database unavailable: ${(error as DatabaseUnavailableError).reason}`,
+  ],
 ];
 
 export const INTERNAL_ERROR_DETAIL = 'internal error';

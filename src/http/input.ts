@@ -35,7 +35,10 @@ export function inputParser(schema: z.ZodObject | undefined): InputParser {
  */
 function joinRepeated(input: Record<string, unknown>): Record<string, unknown> {
   for (const name in input) {
-    if (Array.isArray(input[name])) return Object.fromEntries(Object.entries(input).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]));
+    if (Array.isArray(input[name]))
+      return Object.fromEntries(
+        Object.entries(input).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]),
+      );
   }
   return input;
 }

@@ -52,7 +52,9 @@ export interface KeyCache {
 }
 
 export function createKeyCache(oracle: Oracle): KeyCache {
-  const lookups = new LRUCache<string, { identity: KeyIdentity | null; version: number }>({ max: MAX_CACHED_LOOKUPS });
+  const lookups = new LRUCache<string, { identity: KeyIdentity | null; version: number }>({
+    max: MAX_CACHED_LOOKUPS,
+  });
   const lastUsed = new Map<string, number>();
   async function flush(): Promise<void> {
     if (lastUsed.size === 0) return;

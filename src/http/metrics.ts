@@ -83,7 +83,13 @@ function latencyMetric(series: Map<string, LatencySeries>): Metric {
       ];
     }),
   });
-  return { name: LATENCY_NAME, help: LATENCY_HELP, type: 'histogram', get, reset: () => series.clear() } as unknown as Metric;
+  return {
+    name: LATENCY_NAME,
+    help: LATENCY_HELP,
+    type: 'histogram',
+    get,
+    reset: () => series.clear(),
+  } as unknown as Metric;
 }
 
 /** `bundles`: the server's bundle cache (ServerDeps.bundles), whose lookups are counted. */
@@ -95,18 +101,37 @@ export function createMetrics(oracle: Oracle, bundles: BundleCache): ServerMetri
   const latency = new Map<string, LatencySeries>();
   let rateLimited = 0;
 
-  mirroredCounter(registry, 'oracle_http_requests_total', 'HTTP requests answered, by route pattern, method and status.', ['route', 'method', 'status'], () =>
-    [...requests.values()].map(({ labels, count }): [LabelValues<'route' | 'method' | 'status'>, number] => [labels, count]),
+  mirroredCounter(
+    registry,
+    'oracle_http_requests_total',
+    'HTTP requests answered, by route pattern, method and status.',
+    ['route', 'method', 'status'],
+    () =>
+      [...requests.values()].map(
+        ({ labels, count }): [LabelValues<'route' | 'method' | 'status'>, number] => [labels, count],
+      ),
   );
   registry.registerMetric(latencyMetric(latency));
-  mirroredCounter(registry, 'oracle_http_rate_limited_total', 'Requests refused with 429 because the key had no token left.', [], () => [[{}, rateLimited]]);
-  mirroredCounter(registry, 'oracle_bundle_cache_requests_total', 'Pricing bundles asked for, by whether the cache had them.', ['result'], () => {
-    const { hits, misses } = bundles.stats();
-    return [
-      [{ result: 'hit' }, hits],
-      [{ result: 'miss' }, misses],
-    ];
-  });
+  mirroredCounter(
+    registry,
+    'oracle_http_rate_limited_total',
+    'Requests refused with 429 because the key had no token left.',
+    [],
+    () => [[{}, rateLimited]],
+  );
+  mirroredCounter(
+    registry,
+    'oracle_bundle_cache_requests_total',
+    'Pricing bundles asked for, by whether the cache had them.',
+    ['result'],
+    () => {
+      const { hits, misses } = bundles.stats();
+      return [
+        [{ result: 'hit' }, hits],
+        [{ result: 'miss' }, misses],
+      ];
+    },
+  );
   mirroredCounter(
     registry,
     'oracle_upstream_requests_total',
@@ -142,10 +167,19 @@ export function createMetrics(oracle: Oracle, bundles: BundleCache): ServerMetri
       if (series) series.count += 1;
       else requests.set(key, { labels: { route: routeLabel, method, status }, count: 1 });
       let histogram = latency.get(routeLabel);
-      if (!histogram) latency.set(routeLabel, (histogram = { buckets: new Array<number>(LATENCY_BUCKETS_S.length + 1).fill(0), sum: 0, count: 0 }));
+      if (!histogram)
+        latency.set(
+          routeLabel,
+          (histogram = {
+            buckets: new Array<number>(LATENCY_BUCKETS_S.length + 1).fill(0),
+            sum: 0,
+            count: 0,
+          }),
+        );
       const seconds = ms / 1000;
       let bucket = 0;
-      while (bucket < LATENCY_BUCKETS_S.length && seconds > (LATENCY_BUCKETS_S[bucket] as number)) bucket += 1;
+      while (bucket < LATENCY_BUCKETS_S.length && seconds > (LATENCY_BUCKETS_S[bucket] as number))
+        bucket += 1;
       histogram.buckets[bucket] = (histogram.buckets[bucket] as number) + 1;
       histogram.sum += seconds;
       histogram.count += 1;

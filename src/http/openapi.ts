@@ -5,7 +5,14 @@
  */
 import { z } from 'zod';
 import type { Route } from './route.js';
-import { apiComponents, errorResponse, keyHeaders, rateLimitHeaders, retryAfterHeader, wwwAuthenticateHeader } from './schemas.js';
+import {
+  apiComponents,
+  errorResponse,
+  keyHeaders,
+  rateLimitHeaders,
+  retryAfterHeader,
+  wwwAuthenticateHeader,
+} from './schemas.js';
 
 /** SPEC.md section 7, as each route can answer it. */
 const STATUS_MEANINGS: Record<number, string> = {
@@ -32,20 +39,33 @@ type JsonSchema = Record<string, unknown>;
 function plainer({ jsonSchema }: { jsonSchema: JsonSchema }): void {
   if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
   if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
-  if (jsonSchema.type === 'number' && Array.isArray(jsonSchema.enum) && jsonSchema.enum.every(Number.isInteger)) jsonSchema.type = 'integer';
+  if (
+    jsonSchema.type === 'number' &&
+    Array.isArray(jsonSchema.enum) &&
+    jsonSchema.enum.every(Number.isInteger)
+  )
+    jsonSchema.type = 'integer';
   // zod's date and date-time checks are a long regular expression; the format names them.
   if (jsonSchema.format === 'date' || jsonSchema.format === 'date-time') delete jsonSchema.pattern;
 }
 
 /** `schema` as JSON Schema, of the value the handler receives (a parameter's default applied, an integer parsed). */
 function jsonSchemaOf(schema: z.ZodType): JsonSchema {
-  const { $schema: _schema, $id: _id, ...rest } = z.toJSONSchema(schema, { io: 'output', target: 'draft-2020-12', override: plainer }) as JsonSchema;
+  const {
+    $schema: _schema,
+    $id: _id,
+    ...rest
+  } = z.toJSONSchema(schema, { io: 'output', target: 'draft-2020-12', override: plainer }) as JsonSchema;
   return rest;
 }
 
 /** Builds the document for `routes`; `version` is the package version. */
 export function openApiDocument(routes: readonly Route[], version: string): Record<string, unknown> {
-  const { schemas } = z.toJSONSchema(apiComponents, { uri: COMPONENT_URI, target: 'draft-2020-12', override: plainer });
+  const { schemas } = z.toJSONSchema(apiComponents, {
+    uri: COMPONENT_URI,
+    target: 'draft-2020-12',
+    override: plainer,
+  });
   const paths: Record<string, unknown> = {};
   for (const route of routes) {
     paths[route.path.replace(/:(\w+)/g, '{$1}')] = { get: operation(route) };
@@ -57,16 +77,27 @@ export function openApiDocument(routes: readonly Route[], version: string): Reco
       version,
       description:
         'Read-only price oracle for collectible trading cards: TWAP pricing bundles, a catalog and snapshots. ' +
-        'Every response is application/json; errors are `{detail}`. HEAD is allowed wherever GET is, with GET\'s status and headers. ' +
+        "Every response is application/json; errors are `{detail}`. HEAD is allowed wherever GET is, with GET's status and headers. " +
         'POST, PUT, PATCH and DELETE are not operations of this API: they answer 401 without a valid key, 403 with one.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: '/', description: 'The server this document is served from.' }],
     components: {
-      schemas: Object.fromEntries(Object.entries(schemas).map(([id, { $id: _id, $schema: _schema, ...schema }]) => [id, schema])),
+      schemas: Object.fromEntries(
+        Object.entries(schemas).map(([id, { $id: _id, $schema: _schema, ...schema }]) => [id, schema]),
+      ),
       securitySchemes: {
-        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: keyHeaders.shape['x-api-key'].meta()?.description },
-        bearer: { type: 'http', scheme: 'bearer', description: keyHeaders.shape.authorization.meta()?.description },
+        apiKeyHeader: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-API-Key',
+          description: keyHeaders.shape['x-api-key'].meta()?.description,
+        },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: keyHeaders.shape.authorization.meta()?.description,
+        },
       },
     },
     paths,
@@ -75,7 +106,11 @@ export function openApiDocument(routes: readonly Route[], version: string): Reco
 
 /** Header objects by name, as a response lists them (inline: `required` may not stand beside a $ref). */
 const HEADERS: Record<string, { description?: string; schema: JsonSchema }> = Object.fromEntries(
-  [...Object.entries(rateLimitHeaders.shape), ['Retry-After', retryAfterHeader], ['WWW-Authenticate', wwwAuthenticateHeader]].map(([name, schema]) => {
+  [
+    ...Object.entries(rateLimitHeaders.shape),
+    ['Retry-After', retryAfterHeader],
+    ['WWW-Authenticate', wwwAuthenticateHeader],
+  ].map(([name, schema]) => {
     const { description, ...headerSchema } = jsonSchemaOf(schema as z.ZodType);
     return [name, { description: description as string | undefined, schema: headerSchema }];
   }),
@@ -91,7 +126,8 @@ const header = (name: string, required: boolean) => ({ ...HEADERS[name], require
 function headers(route: Route, status: number): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};
   if (route.rateLimited && status !== 401) {
-    for (const name of Object.keys(rateLimitHeaders.shape)) out[name] = header(name, status === 200 || status === 429);
+    for (const name of Object.keys(rateLimitHeaders.shape))
+      out[name] = header(name, status === 200 || status === 429);
   }
   if (status === 429) out['Retry-After'] = header('Retry-After', true);
   if (status === 401) out['WWW-Authenticate'] = header('WWW-Authenticate', true);
@@ -107,7 +143,12 @@ function operation(route: Route): Record<string, unknown> {
     },
   };
   for (const status of [...new Set([400, ...route.errors])].sort()) {
-    const description = status !== 400 ? STATUS_MEANINGS[status] : route.errors.includes(400) ? `${STATUS_MEANINGS[400]} Or: ${MALFORMED}` : MALFORMED;
+    const description =
+      status !== 400
+        ? STATUS_MEANINGS[status]
+        : route.errors.includes(400)
+          ? `${STATUS_MEANINGS[400]} Or: ${MALFORMED}`
+          : MALFORMED;
     responses[String(status)] = {
       description: description ?? String(status),
       headers: headers(route, status),

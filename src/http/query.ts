@@ -35,7 +35,10 @@ export function readQuery(search: string, names: readonly string[]): Query {
   if (text === '') return query;
   const pairs = text.split('&').filter((pair) => pair !== '');
   if (pairs.length > MAX_QUERY_PARAMETERS) {
-    throw new InvalidParameterError('query', `too many query parameters: ${pairs.length.toLocaleString('en-US')} (at most ${MAX_QUERY_PARAMETERS})`);
+    throw new InvalidParameterError(
+      'query',
+      `too many query parameters: ${pairs.length.toLocaleString('en-US')} (at most ${MAX_QUERY_PARAMETERS})`,
+    );
   }
   const unknown: string[] = [];
   for (const pair of pairs) {
@@ -47,11 +50,16 @@ export function readQuery(search: string, names: readonly string[]): Query {
       continue;
     }
     const previous = query[name];
-    query[name] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
+    query[name] =
+      previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
   }
   if (unknown.length > 0) {
-    const taken = names.length === 0 ? 'this route takes no query parameters' : `this route takes ${names.join(', ')}`;
-    throw new InvalidParameterError(unknown[0]!, `unknown query parameter${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => JSON.stringify(n)).join(', ')}: ${taken}`);
+    const taken =
+      names.length === 0 ? 'this route takes no query parameters' : `this route takes ${names.join(', ')}`;
+    throw new InvalidParameterError(
+      unknown[0]!,
+      `unknown query parameter${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => JSON.stringify(n)).join(', ')}: ${taken}`,
+    );
   }
   return query;
 }

@@ -54,7 +54,10 @@ export function createRateLimiter(limitPerMinute: number): RateLimiter {
     take(keyId, nowMs) {
       let bucket = buckets.get(keyId);
       if (bucket) {
-        bucket.tokens = Math.min(limitPerMinute, bucket.tokens + Math.max(0, nowMs - bucket.updatedAt) * refillPerMs);
+        bucket.tokens = Math.min(
+          limitPerMinute,
+          bucket.tokens + Math.max(0, nowMs - bucket.updatedAt) * refillPerMs,
+        );
         bucket.updatedAt = nowMs;
       } else {
         if (buckets.size >= MAX_BUCKETS) dropFullBuckets(buckets, limitPerMinute, refillPerMs, nowMs);
@@ -69,7 +72,12 @@ export function createRateLimiter(limitPerMinute: number): RateLimiter {
 }
 
 /** A full bucket carries no state worth keeping: a new one would start full too. */
-function dropFullBuckets(buckets: Map<string, Bucket>, limit: number, refillPerMs: number, nowMs: number): void {
+function dropFullBuckets(
+  buckets: Map<string, Bucket>,
+  limit: number,
+  refillPerMs: number,
+  nowMs: number,
+): void {
   for (const [id, b] of buckets) {
     if (b.tokens + (nowMs - b.updatedAt) * refillPerMs >= limit) buckets.delete(id);
   }

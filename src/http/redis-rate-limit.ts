@@ -108,15 +108,25 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
   let down = false;
 
   const log = (level: 'warn' | 'info', message: string) =>
-    options.log(`${JSON.stringify({ time: new Date().toISOString(), level, event: 'rate_limit_redis', message })}\n`);
+    options.log(
+      `${JSON.stringify({ time: new Date().toISOString(), level, event: 'rate_limit_redis', message })}\n`,
+    );
 
   function wentDown(error: unknown): void {
     breaker.failure();
     if (down) return;
     down = true;
     const reason =
-      socketError?.message ?? (client.status !== 'ready' ? 'connection closed' : error instanceof Error ? error.message : String(error));
-    log('warn', `rate limit: Redis at ${where} unreachable (${reason}); each process limits on its own until it is back`);
+      socketError?.message ??
+      (client.status !== 'ready'
+        ? 'connection closed'
+        : error instanceof Error
+          ? error.message
+          : String(error));
+    log(
+      'warn',
+      `rate limit: Redis at ${where} unreachable (${reason}); each process limits on its own until it is back`,
+    );
   }
 
   function cameBack(): void {

@@ -46,14 +46,19 @@ export interface Route<
   /** The 200 body is this text type, sent as the string `handle` returns; absent: JSON. */
   contentType?: string;
   handle(
-    ctx: RouteContext<PS extends z.ZodObject ? z.output<PS> : undefined, QS extends z.ZodObject ? z.output<QS> : undefined>,
+    ctx: RouteContext<
+      PS extends z.ZodObject ? z.output<PS> : undefined,
+      QS extends z.ZodObject ? z.output<QS> : undefined
+    >,
   ): Promise<z.output<RS> | JsonBytes>;
 }
 
 /** Keeps a route's handler typed against its own schemas. */
-export function defineRoute<PS extends z.ZodObject | undefined, QS extends z.ZodObject | undefined, RS extends z.ZodType>(
-  route: Route<PS, QS, RS>,
-): Route {
+export function defineRoute<
+  PS extends z.ZodObject | undefined,
+  QS extends z.ZodObject | undefined,
+  RS extends z.ZodType,
+>(route: Route<PS, QS, RS>): Route {
   return route as unknown as Route;
 }
 

@@ -8,7 +8,17 @@
 import { z } from 'zod';
 import type { PricingBundle } from '../domain/bundle.js';
 import { GRADERS, MATRIX_GRADES } from '../domain/conditions.js';
-import { asOf, extraGradesFlag, instant, INSTANT_PATTERN, outlierStddevs, productKey, refsourceId, snapshotDate, windowHours } from '../domain/params.js';
+import {
+  asOf,
+  extraGradesFlag,
+  instant,
+  INSTANT_PATTERN,
+  outlierStddevs,
+  productKey,
+  refsourceId,
+  snapshotDate,
+  windowHours,
+} from '../domain/params.js';
 import { ERAS, PRODUCT_TYPES } from '../domain/product.js';
 import type { CatalogBody, SearchBody } from '../service/catalog.js';
 import { searchLimit, searchText } from '../domain/search.js';
@@ -18,28 +28,42 @@ import type { PricingQuery } from '../service/oracle.js';
 import { slot as slotInput, SLOT_PATTERN, type EvidenceBody } from '../domain/evidence.js';
 import { unprocessableInputs } from './input.js';
 import { SALES_LIMIT, salesLimit, span, type SalesBody } from '../domain/sales.js';
-import { MOVERS_CONDITION_PATTERN, MOVERS_DEFAULT_SPAN, MOVERS_LIMIT, moversCondition, moversLimit, moversSpan, type MoversBody } from '../domain/movers.js';
+import {
+  MOVERS_CONDITION_PATTERN,
+  MOVERS_DEFAULT_SPAN,
+  MOVERS_LIMIT,
+  moversCondition,
+  moversLimit,
+  moversSpan,
+  type MoversBody,
+} from '../domain/movers.js';
 
 /**
  * A domain input schema (domain/params.ts and its siblings) as one field of a request schema,
  * with what the document says of it here. A copy carries the metadata: the same input is a
  * field of several routes (and `instant` of three fields), each described on its own.
  */
-export function field<S extends z.core.$ZodType>(schema: S, meta: { description: string; format?: string; pattern?: string }): S {
+export function field<S extends z.core.$ZodType>(
+  schema: S,
+  meta: { description: string; format?: string; pattern?: string },
+): S {
   const copy = z.core.clone(schema);
   z.globalRegistry.add(copy, meta);
   return copy;
 }
 
 const windowHoursField = field(windowHours, { description: 'TWAP lookback in hours.' });
-const outlierStddevsField = field(outlierStddevs, { description: 'Observations beyond this many standard deviations are dropped.' });
+const outlierStddevsField = field(outlierStddevs, {
+  description: 'Observations beyond this many standard deviations are dropped.',
+});
 
 /**
  * An instant field, as people write it (time.ts parseInstantInput), described by its pattern. No
  * JSON Schema `format`: `date-time` would refuse `30d` and `2026-10-28`, which the field takes. Whether it is later
  * than now is the route's check: it has the request's clock.
  */
-const instantField = (description: string) => field(z.optional(instant), { pattern: INSTANT_PATTERN, description });
+const instantField = (description: string) =>
+  field(z.optional(instant), { pattern: INSTANT_PATTERN, description });
 
 /** How every instant field is written, for its description. */
 const INSTANT_FORMS =
@@ -51,16 +75,24 @@ const at = instantField(
 
 const extraGrades = field(z.optional(extraGradesFlag), {
   description:
-    '`true` adds `extra_grades` to the body: every grade outside the matrix with sales of its own in the 30 days (half grades, grades below 7, other graders, CGC Pristine, BGS Black Label, pooled `ANY`), each priced from its own data alone. Default `false`: SPEC.md\'s body. Not in SPEC.md (CONTRACT.md additions 6).',
+    "`true` adds `extra_grades` to the body: every grade outside the matrix with sales of its own in the 30 days (half grades, grades below 7, other graders, CGC Pristine, BGS Black Label, pooled `ANY`), each priced from its own data alone. Default `false`: SPEC.md's body. Not in SPEC.md (CONTRACT.md additions 6).",
 });
 
-export const pricingQuery = z.object({ window_hours: windowHoursField, outlier_stddevs: outlierStddevsField, at, extra_grades: extraGrades });
+export const pricingQuery = z.object({
+  window_hours: windowHoursField,
+  outlier_stddevs: outlierStddevsField,
+  at,
+  extra_grades: extraGrades,
+});
 
 /**
  * The service's query of a parsed pricing query (pricing, refsource and evidence routes): `at`
  * is checked against the request's clock here, since a schema has no clock.
  */
-export function pricingQueryOf(query: Omit<z.output<typeof pricingQuery>, 'extra_grades'> & { extra_grades?: string }, now: number): PricingQuery {
+export function pricingQueryOf(
+  query: Omit<z.output<typeof pricingQuery>, 'extra_grades'> & { extra_grades?: string },
+  now: number,
+): PricingQuery {
   return {
     windowHours: query.window_hours,
     outlierStddevs: query.outlier_stddevs,
@@ -83,10 +115,16 @@ export const evidenceQuery = z.object({
 export const salesQuery = z.object({
   condition: field(z.optional(slotInput), {
     pattern: SLOT_PATTERN,
-    description: 'Only this condition, as `slot` of the evidence route takes it (`ungraded`, `psa10`, `PSA 10`, `BGS 9.5`). Default: every condition and extra grade.',
+    description:
+      'Only this condition, as `slot` of the evidence route takes it (`ungraded`, `psa10`, `PSA 10`, `BGS 9.5`). Default: every condition and extra grade.',
   }),
-  span: field(z.optional(span), { description: 'Only the observations of this span before `at`: `<n>h`, `<n>d` or `<n>w`. Default: everything the price read.' }),
-  limit: field(salesLimit, { description: `The most observations listed, newest first (${SALES_LIMIT.min}-${SALES_LIMIT.max}).` }),
+  span: field(z.optional(span), {
+    description:
+      'Only the observations of this span before `at`: `<n>h`, `<n>d` or `<n>w`. Default: everything the price read.',
+  }),
+  limit: field(salesLimit, {
+    description: `The most observations listed, newest first (${SALES_LIMIT.min}-${SALES_LIMIT.max}).`,
+  }),
   at,
   window_hours: windowHoursField,
   outlier_stddevs: outlierStddevsField,
@@ -95,9 +133,15 @@ export const salesQuery = z.object({
 export const moversQuery = z.object({
   condition: field(moversCondition, {
     pattern: MOVERS_CONDITION_PATTERN,
-    description: 'The slot, any case, with or without a space: `ungraded` (default), or a grader and a grade 7-10 (`psa10`, `PSA 10`, `bgs9`).' }),
-  span: field(moversSpan, { description: `How far back from \`at\` the move is measured: \`<n>h\`, \`<n>d\` or \`<n>w\` (default ${MOVERS_DEFAULT_SPAN}).` }),
-  limit: field(moversLimit, { description: `Products listed on each side (${MOVERS_LIMIT.min}-${MOVERS_LIMIT.max}).` }),
+    description:
+      'The slot, any case, with or without a space: `ungraded` (default), or a grader and a grade 7-10 (`psa10`, `PSA 10`, `bgs9`).',
+  }),
+  span: field(moversSpan, {
+    description: `How far back from \`at\` the move is measured: \`<n>h\`, \`<n>d\` or \`<n>w\` (default ${MOVERS_DEFAULT_SPAN}).`,
+  }),
+  limit: field(moversLimit, {
+    description: `Products listed on each side (${MOVERS_LIMIT.min}-${MOVERS_LIMIT.max}).`,
+  }),
   at,
   window_hours: windowHoursField,
   outlier_stddevs: outlierStddevsField,
@@ -110,8 +154,12 @@ export const historyQuery = z.object({
   to: instantField(
     `Last instant, not later than now (default: now); points step back from it. ${INSTANT_FORMS} A date alone is the end of that UTC day (23:59:59.999Z), or now when the date is today.`,
   ),
-  every: field(every, { description: `Step between points: \`<n>h\`, \`<n>d\` or \`<n>w\`. At most ${HISTORY_MAX_POINTS} points a request.` }),
-  slots: field(slots, { description: `Comma-separated slots, any case, a space allowed between grader and grade (\`PSA 10\`), \`raw\` for ungraded: ${SLOT_KEYS.join(', ')}.` }),
+  every: field(every, {
+    description: `Step between points: \`<n>h\`, \`<n>d\` or \`<n>w\`. At most ${HISTORY_MAX_POINTS} points a request.`,
+  }),
+  slots: field(slots, {
+    description: `Comma-separated slots, any case, a space allowed between grader and grade (\`PSA 10\`), \`raw\` for ungraded: ${SLOT_KEYS.join(', ')}.`,
+  }),
   window_hours: windowHoursField,
   outlier_stddevs: outlierStddevsField,
 });
@@ -119,7 +167,8 @@ export const historyQuery = z.object({
 /** A bad date is a 422 (CONTRACT.md decision 2); a future one is the route's check, which has the clock. */
 const dateField = field(snapshotDate, {
   format: 'date',
-  description: 'UTC date YYYY-MM-DD, today at the latest. Window: 00:00Z of the date to 00:00Z of the next day.',
+  description:
+    'UTC date YYYY-MM-DD, today at the latest. Window: 00:00Z of the date to 00:00Z of the next day.',
 });
 unprocessableInputs.add(dateField, {});
 
@@ -133,7 +182,9 @@ export const searchQuery = z.object({
   limit: field(searchLimit, { description: 'Most results returned, best match first.' }),
 });
 
-export const productKeyPath = z.object({ product_key: field(productKey, { description: 'Catalog key, URL-encoded.' }) });
+export const productKeyPath = z.object({
+  product_key: field(productKey, { description: 'Catalog key, URL-encoded.' }),
+});
 
 export const refsourceIdPath = z.object({
   refsource_id: field(refsourceId, { description: 'Upstream reference-source product id (digits).' }),
@@ -148,7 +199,13 @@ const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
  * no key: the answer is the 401 for a missing key, never a 400.
  */
 export const keyHeaders = z.object({
-  'x-api-key': z.string().trim().min(1).optional().catch(undefined).meta({ description: 'The API key. Wins over Authorization when both are sent.' }),
+  'x-api-key': z
+    .string()
+    .trim()
+    .min(1)
+    .optional()
+    .catch(undefined)
+    .meta({ description: 'The API key. Wins over Authorization when both are sent.' }),
   authorization: z
     .string()
     .regex(BEARER)
@@ -173,11 +230,11 @@ const slotMeta = z
     }),
     basis_reason: z.enum(['other_conditions', 'last_known', 'carried', 'pooled']).optional().meta({
       description:
-        'Only on an `estimated` slot: `other_conditions` (no usable own data in the 30 days), `last_known` (data older than 30 days), `carried` (own data moved by the card\'s move), `pooled` (thin own data outweighed by the card model).',
+        "Only on an `estimated` slot: `other_conditions` (no usable own data in the 30 days), `last_known` (data older than 30 days), `carried` (own data moved by the card's move), `pooled` (thin own data outweighed by the card model).",
     }),
     no_price_reason: z.enum(['stale_estimate', 'wide_estimate']).optional().meta({
       description:
-        'Only on a slot without a price whose cell could only be estimated (docs/methodology.md §9.1; `error` is then `no_observations`, `newest_observation_at` the newest observation the estimate would rest on): `stale_estimate` (that observation is older than 7 days), `wide_estimate` (its 80 % interval would span more than 2.2-fold: the ratio from the card\'s other conditions is not supported).',
+        "Only on a slot without a price whose cell could only be estimated (docs/methodology.md §9.1; `error` is then `no_observations`, `newest_observation_at` the newest observation the estimate would rest on): `stale_estimate` (that observation is older than 7 days), `wide_estimate` (its 80 % interval would span more than 2.2-fold: the ratio from the card's other conditions is not supported).",
     }),
   })
   .catchall(z.unknown());
@@ -205,18 +262,18 @@ const gradeMap = z.object({ '7': gradedSlot, '8': gradedSlot, '9': gradedSlot, '
 
 /** A product's identity beside SPEC.md's fields (CONTRACT.md additions 7): in catalog entries and the bundle's metadata. */
 const identity = {
-  tcgplayer_id: z
-    .string()
-    .nullable()
-    .meta({ description: 'Addition: the TCGplayer product id (digits), shared by the printings of a card; null when the catalog has none.' }),
-  printing: z
-    .string()
-    .nullable()
-    .meta({ description: 'Addition: the printing as TCGplayer names it (`1st Edition Holofoil`, `Reverse Holofoil`); null: the regular printing.' }),
-  language: z
-    .string()
-    .nullable()
-    .meta({ description: 'Addition: the language the card is printed in, as its feed names it (`Japanese`); null: English.' }),
+  tcgplayer_id: z.string().nullable().meta({
+    description:
+      'Addition: the TCGplayer product id (digits), shared by the printings of a card; null when the catalog has none.',
+  }),
+  printing: z.string().nullable().meta({
+    description:
+      'Addition: the printing as TCGplayer names it (`1st Edition Holofoil`, `Reverse Holofoil`); null: the regular printing.',
+  }),
+  language: z.string().nullable().meta({
+    description:
+      'Addition: the language the card is printed in, as its feed names it (`Japanese`); null: English.',
+  }),
 };
 
 const extraGradeSlot = slot
@@ -252,10 +309,10 @@ export const pricingBundle = z
 
 const catalogProduct = z.object({
   product_key: z.string(),
-  refsource_id: z
-    .string()
-    .nullable()
-    .meta({ description: "The reference source's product id: PriceCharting's id after a PriceCharting catalog ingest; null when the catalog has none." }),
+  refsource_id: z.string().nullable().meta({
+    description:
+      "The reference source's product id: PriceCharting's id after a PriceCharting catalog ingest; null when the catalog has none.",
+  }),
   product_name: z.string(),
   product_type: z.enum(PRODUCT_TYPES),
   era: z.enum(ERAS),
@@ -272,17 +329,16 @@ export const searchResponse = z
     q: z.string(),
     limit: z.int(),
     products: z.array(catalogProduct.extend({ subtitle: z.string(), set_name: z.string() })),
-    did_you_mean: z
-      .string()
-      .optional()
-      .meta({ description: 'Present only when `q` matched no product: the spelling-corrected text whose matches `products` are (`charzard` -> `charizard`).' }),
+    did_you_mean: z.string().optional().meta({
+      description:
+        'Present only when `q` matched no product: the spelling-corrected text whose matches `products` are (`charzard` -> `charizard`).',
+    }),
   })
   .register(apiComponents, { id: 'CatalogSearch' });
 
-const confidence = z
-  .object({ level: z.number(), low_minor: z.int(), high_minor: z.int() })
-  .nullable()
-  .meta({ description: "The slot's interval (meta.confidence of pricing v2); null when the bundle carries none." });
+const confidence = z.object({ level: z.number(), low_minor: z.int(), high_minor: z.int() }).nullable().meta({
+  description: "The slot's interval (meta.confidence of pricing v2); null when the bundle carries none.",
+});
 
 export const historyResponse = z
   .object({
@@ -293,7 +349,9 @@ export const historyResponse = z
       z
         .object({ at: z.iso.datetime() })
         .catchall(z.union([z.string(), z.object({ price_minor: z.int().nullable(), confidence })]))
-        .meta({ description: 'The instant, then one `{price_minor, confidence}` per requested slot, keyed by slot.' }),
+        .meta({
+          description: 'The instant, then one `{price_minor, confidence}` per requested slot, keyed by slot.',
+        }),
     ),
   })
   .register(apiComponents, { id: 'History' });
@@ -304,24 +362,46 @@ const evidencePoint = z.object({
   source: z.string(),
   price_minor: z.int(),
   kept: z.boolean(),
-  reason: z.string().nullable().meta({ description: 'Why it was left out (`outlier: ...`, `outside_reference_set: ...`, `before_regime_change: ...`, `cross_check: ...`, `older_than_30_days: ...`); null when kept.' }),
-  z: z.number().nullable().meta({ description: "Its robust z against the filter's median and scale; null when it was not filtered." }),
-  weight: z.number().meta({ description: "Its share of its condition's own estimate (ŷ = Σ weight · ln price_minor); 0 when not kept." }),
-  sales_volume: z.int().optional().meta({ description: "A price guide's quote: how many sales it summarises, which weighs it (docs/methodology.md §4.1); absent for a sale." }),
+  reason: z.string().nullable().meta({
+    description:
+      'Why it was left out (`outlier: ...`, `outside_reference_set: ...`, `before_regime_change: ...`, `cross_check: ...`, `older_than_30_days: ...`); null when kept.',
+  }),
+  z: z.number().nullable().meta({
+    description: "Its robust z against the filter's median and scale; null when it was not filtered.",
+  }),
+  weight: z.number().meta({
+    description:
+      "Its share of its condition's own estimate (ŷ = Σ weight · ln price_minor); 0 when not kept.",
+  }),
+  sales_volume: z.int().optional().meta({
+    description:
+      "A price guide's quote: how many sales it summarises, which weighs it (docs/methodology.md §4.1); absent for a sale.",
+  }),
   matched_by: z.string().optional().meta({
-    description: 'How a sold listing that named no product was matched to this one by its title (`title: number 4/102 + name charizard + set base`); absent when the record named its product.',
+    description:
+      'How a sold listing that named no product was matched to this one by its title (`title: number 4/102 + name charizard + set base`); absent when the record named its product.',
   }),
 });
 
 const evidenceStep = z.object({
-  name: z.string().meta({ description: 'reference_set, filter, own_estimate (per condition), cross_check, prediction, blend, own_range, then no_price (an estimate withheld, §9.1: the last step) or clamp, rounding, tier, interval, freshness.' }),
+  name: z.string().meta({
+    description:
+      'reference_set, filter, own_estimate (per condition), cross_check, prediction, blend, own_range, then no_price (an estimate withheld, §9.1: the last step) or clamp, rounding, tier, interval, freshness.',
+  }),
   condition: z.string().optional(),
   section: z.string().meta({ description: 'Section of docs/methodology.md.' }),
   doc: z.string(),
   text: z.string().meta({ description: 'The step in words and numbers.' }),
-  value_minor: z.number().nullable().optional().meta({ description: "The step's result in cents, unrounded except in `rounding`." }),
+  value_minor: z
+    .number()
+    .nullable()
+    .optional()
+    .meta({ description: "The step's result in cents, unrounded except in `rounding`." }),
   value_ln: z.number().optional(),
-  inputs: z.record(z.string(), z.unknown()).optional().meta({ description: 'Every number the step used, exact.' }),
+  inputs: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .meta({ description: 'Every number the step used, exact.' }),
 });
 
 export const evidenceResponse = z
@@ -344,15 +424,26 @@ export const salesResponse = z
     id: z.string().nullable(),
     product_key: z.string(),
     product_name: z.string(),
-    condition: z.string().nullable().meta({ description: 'The condition listed, or null for every condition.' }),
+    condition: z
+      .string()
+      .nullable()
+      .meta({ description: 'The condition listed, or null for every condition.' }),
     as_of: z.iso.datetime(),
     window_hours: z.int(),
     outlier_stddevs: z.int(),
-    since: z.iso.datetime().nullable().meta({ description: 'The oldest instant listed with `span`; null: everything the price read.' }),
-    total: z.int().nonnegative().meta({ description: 'Observations matching `condition` and `span`, before `limit`.' }),
+    since: z.iso
+      .datetime()
+      .nullable()
+      .meta({ description: 'The oldest instant listed with `span`; null: everything the price read.' }),
+    total: z
+      .int()
+      .nonnegative()
+      .meta({ description: 'Observations matching `condition` and `span`, before `limit`.' }),
     kept: z.int().nonnegative().meta({ description: 'How many of them entered the price.' }),
     limit: z.int(),
-    sales: z.array(evidencePoint).meta({ description: 'The newest `limit` of them, newest first: the points of the evidence route.' }),
+    sales: z
+      .array(evidencePoint)
+      .meta({ description: 'The newest `limit` of them, newest first: the points of the evidence route.' }),
   })
   .register(apiComponents, { id: 'Sales' });
 
@@ -374,7 +465,9 @@ export const moversResponse = z
     span: z.string(),
     from: z.iso.datetime(),
     to: z.iso.datetime(),
-    min_observations: z.int().meta({ description: "Observations of the condition a product needs in the span to be listed." }),
+    min_observations: z
+      .int()
+      .meta({ description: 'Observations of the condition a product needs in the span to be listed.' }),
     candidates: z.int().nonnegative().meta({ description: 'Products with that many.' }),
     priced: z.int().nonnegative().meta({ description: 'How many of them have a price at both ends.' }),
     limit: z.int(),
@@ -390,9 +483,13 @@ export const readyResponse = z
     status: z.literal('ready'),
     products: z.number().int().meta({ description: 'Products in the catalog.' }),
     observations: z.number().int().meta({ description: 'Observations stored.' }),
-    keys: z.number().int().meta({ description: 'API keys that can call the API: stored and not revoked, plus ORACLE_API_KEYS.' }),
+    keys: z
+      .number()
+      .int()
+      .meta({ description: 'API keys that can call the API: stored and not revoked, plus ORACLE_API_KEYS.' }),
     refsource: z.enum(['upstream', 'offline', 'unconfigured']).meta({
-      description: 'How reference-source ids are resolved; `unconfigured`: the refsource and snapshot routes answer 503.',
+      description:
+        'How reference-source ids are resolved; `unconfigured`: the refsource and snapshot routes answer 503.',
     }),
   })
   .register(apiComponents, { id: 'Ready' });
@@ -401,25 +498,40 @@ export const errorResponse = z.object({ detail: z.string() }).register(apiCompon
 
 /** The rate-limit headers (draft-ietf-httpapi-ratelimit-headers; CONTRACT.md decision 4), as rate-limit.ts computes them. */
 export const rateLimitHeaders = z.object({
-  'RateLimit-Limit': z.int().positive().meta({ description: "Size of the key's token bucket: the requests a minute it refills (serve --rate-limit)." }),
-  'RateLimit-Remaining': z.int().nonnegative().meta({ description: 'Whole tokens left in the bucket after this request.' }),
+  'RateLimit-Limit': z.int().positive().meta({
+    description: "Size of the key's token bucket: the requests a minute it refills (serve --rate-limit).",
+  }),
+  'RateLimit-Remaining': z
+    .int()
+    .nonnegative()
+    .meta({ description: 'Whole tokens left in the bucket after this request.' }),
   'RateLimit-Reset': z.int().nonnegative().meta({ description: 'Seconds until the bucket is full again.' }),
 });
 
-export const retryAfterHeader = z.int().positive().meta({ description: 'Seconds until the bucket has a token again: retry no sooner.' });
+export const retryAfterHeader = z
+  .int()
+  .positive()
+  .meta({ description: 'Seconds until the bucket has a token again: retry no sooner.' });
 
-export const wwwAuthenticateHeader = z
-  .literal(BEARER_CHALLENGE)
-  .meta({ description: 'How to authenticate: a bearer token (`Authorization: Bearer <key>`), or the key in X-API-Key.' });
+export const wwwAuthenticateHeader = z.literal(BEARER_CHALLENGE).meta({
+  description:
+    'How to authenticate: a bearer token (`Authorization: Bearer <key>`), or the key in X-API-Key.',
+});
 
-export const openApiResponse = z.record(z.string(), z.unknown()).register(apiComponents, { id: 'OpenApiDocument' });
+export const openApiResponse = z
+  .record(z.string(), z.unknown())
+  .register(apiComponents, { id: 'OpenApiDocument' });
 
 // The schemas and the domain types must describe the same bodies: these fail to compile otherwise.
 /**
  * The keys of a body at every depth (through arrays and nullable values), each made required:
  * assignability alone lets either side lack an optional key, so `Same` compares these too.
  */
-type KeysOf<T> = T extends readonly (infer E)[] ? KeysOf<E> : T extends object ? { [K in keyof T]-?: KeysOf<T[K]> } : never;
+type KeysOf<T> = T extends readonly (infer E)[]
+  ? KeysOf<E>
+  : T extends object
+    ? { [K in keyof T]-?: KeysOf<T[K]> }
+    : never;
 type Assignable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** True when A and B take the same values and name the same keys, optional ones included. */
 export type Same<A, B> = Assignable<A, B> extends true ? Assignable<KeysOf<A>, KeysOf<B>> : false;
@@ -427,7 +539,8 @@ const bundleMatches: Same<z.output<typeof pricingBundle>, PricingBundle> = true;
 const catalogMatches: Same<z.output<typeof catalogResponse>, CatalogBody> = true;
 void bundleMatches;
 void catalogMatches;
-const historyMatches: Same<z.output<typeof historyResponse>['product_key'], HistoryBody['product_key']> = true;
+const historyMatches: Same<z.output<typeof historyResponse>['product_key'], HistoryBody['product_key']> =
+  true;
 void historyMatches;
 const evidenceMatches: Same<z.output<typeof evidenceResponse>, EvidenceBody> = true;
 void evidenceMatches;

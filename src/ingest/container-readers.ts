@@ -47,7 +47,12 @@ export interface Reader {
 export type StartRun = (kind: string, format: string) => void;
 
 /** The reader of a CSV source on this thread: the header chooses the format (canonical or a feed's). */
-export function csvReader(name: string, options: ReadOptions, writer: RecordWriter, startRun: StartRun): Reader {
+export function csvReader(
+  name: string,
+  options: ReadOptions,
+  writer: RecordWriter,
+  startRun: StartRun,
+): Reader {
   const handler = csvRowHandler(csvRowOptions(name, options), writer, (format) => {
     writer.skipUnmapped = format.skipsUnmapped === true;
     writer.keepStoredKeys = format.keepsProductKeys === true;
@@ -109,7 +114,12 @@ export function jsonReader(
       const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
       if (kind === null) {
         // The first record decides the kind, and shows whether this is JSON records at all.
-        if (!isObject) throw new InputError(name, at, `expected a JSON object per record, found ${Array.isArray(value) ? 'an array' : typeof value}`);
+        if (!isObject)
+          throw new InputError(
+            name,
+            at,
+            `expected a JSON object per record, found ${Array.isArray(value) ? 'an array' : typeof value}`,
+          );
         kind = firstRecordKind(name, at, Object.keys(value), options.kind);
         startRun(kind, container);
       }
@@ -120,7 +130,12 @@ export function jsonReader(
     },
     invalid(at, reason, text) {
       line = at;
-      if (kind === null) throw new InputError(name, at, `${reason} (is this ${container === 'json' ? 'a JSON array' : 'NDJSON'}?)`);
+      if (kind === null)
+        throw new InputError(
+          name,
+          at,
+          `${reason} (is this ${container === 'json' ? 'a JSON array' : 'NDJSON'}?)`,
+        );
       writer.rejectUnread(at, reason, text);
     },
   };
@@ -141,7 +156,11 @@ function jsonFeedReader(
   startRun: StartRun,
 ): Reader {
   if (options.kind !== undefined && !feed.kinds.includes(options.kind)) {
-    throw new InputError(name, 1, `--format ${feed.name} makes ${feed.kinds.join(' and ')} records, not ${options.kind}`);
+    throw new InputError(
+      name,
+      1,
+      `--format ${feed.name} makes ${feed.kinds.join(' and ')} records, not ${options.kind}`,
+    );
   }
   const map = feed.open(csvRowOptions(name, options));
   writer.skipUnmapped = feed.skipsUnmapped === true;
@@ -162,26 +181,41 @@ function jsonFeedReader(
     invalid(at, reason, text) {
       line = at;
       // A first line that is no JSON: not NDJSON at all (a pretty-printed response, say).
-      if (!seen) throw new InputError(name, at, `${reason} (is this ${container === 'json' ? 'a JSON array' : 'NDJSON'}? ${feed.notJsonRecordsHint})`);
+      if (!seen)
+        throw new InputError(
+          name,
+          at,
+          `${reason} (is this ${container === 'json' ? 'a JSON array' : 'NDJSON'}? ${feed.notJsonRecordsHint})`,
+        );
       writer.rejectUnread(at, reason, text);
     },
   };
   if (feed.envelope === true) {
-    const reader = new JsonResultsReader(name, handler, (key, value, at) => feed.checkEnvelope?.(key, value, name, at));
+    const reader = new JsonResultsReader(name, handler, (key, value, at) =>
+      feed.checkEnvelope?.(key, value, name, at),
+    );
     return { push: (text) => reader.push(text), end: () => reader.end(), line: () => reader.currentLine };
   }
   const reader = container === 'json' ? new JsonArrayReader(name, handler) : new NdjsonReader(name, handler);
   return { push: (text) => reader.push(text), end: () => reader.end(), line: () => line };
 }
 
-function firstRecordKind(name: string, line: number, keys: readonly string[], kind: RecordKind | undefined): RecordKind {
+function firstRecordKind(
+  name: string,
+  line: number,
+  keys: readonly string[],
+  kind: RecordKind | undefined,
+): RecordKind {
   const detected = kindOfFields(keys);
   if (kind !== undefined && detected !== null && detected !== kind) {
     throw new InputError(name, line, `the first record has ${detected} fields but --kind is ${kind}`);
   }
   const chosen = kind ?? detected;
   if (chosen === null) {
-    const listing = keys.includes('itemId') || keys.includes('lastSoldPrice') ? '; a marketplace sold listing needs --format sold-listings' : '';
+    const listing =
+      keys.includes('itemId') || keys.includes('lastSoldPrice')
+        ? '; a marketplace sold listing needs --format sold-listings'
+        : '';
     throw new InputError(
       name,
       line,

@@ -56,7 +56,8 @@ export class ParallelCsvReader {
     this.worker.on('message', (message: FromParseWorker) => this.receive(message));
     this.worker.on('error', (error) => this.fail(error));
     this.worker.on('exit', (code) => {
-      if (this.inFlight > 0) this.fail(new OracleError(`${options.source}: the parse worker stopped (exit code ${code})`));
+      if (this.inFlight > 0)
+        this.fail(new OracleError(`${options.source}: the parse worker stopped (exit code ${code})`));
     });
   }
 
@@ -78,7 +79,8 @@ export class ParallelCsvReader {
 
   /** Waits until the text sent so far is written (or the worker failed), without throwing. */
   async settle(): Promise<void> {
-    while (this.failure === null && this.inFlight > 0) await new Promise<void>((resolve) => (this.wake = resolve));
+    while (this.failure === null && this.inFlight > 0)
+      await new Promise<void>((resolve) => (this.wake = resolve));
   }
 
   /** The line the worker has parsed up to, in the rows written so far. */
@@ -106,7 +108,9 @@ export class ParallelCsvReader {
   private receive(message: FromParseWorker): void {
     if (this.failure === null && 'rows' in message) {
       try {
-        this.unpacker.unpack(message.rows, this.values, (productId, values) => this.writer.resolvedObservation(productId, values));
+        this.unpacker.unpack(message.rows, this.values, (productId, values) =>
+          this.writer.resolvedObservation(productId, values),
+        );
         for (const reject of message.rejects) {
           this.writer.line = reject.line;
           this.writer.rejectUnread(reject.line, reject.reason, reject.record);
@@ -140,7 +144,8 @@ export class ParallelCsvReader {
 function deserialize(e: WorkerError): Error {
   const cause = e.cause === undefined ? undefined : deserializeCause(e.cause);
   let error: Error;
-  if (e.name === 'InputError') error = new InputError(e.source ?? '', e.line ?? 0, e.what ?? e.message, { cause });
+  if (e.name === 'InputError')
+    error = new InputError(e.source ?? '', e.line ?? 0, e.what ?? e.message, { cause });
   else if (e.name === 'MapperBugError') error = new MapperBugError(e.message, { cause });
   else if (e.name === 'DatabaseUnavailableError') error = new DatabaseUnavailableError(e.message, { cause });
   else error = new OracleError(e.message, { cause });
@@ -150,7 +155,9 @@ function deserialize(e: WorkerError): Error {
 
 /** An error the worker's error wraps (a mapper's TypeError, say): its name, message and stack as they were. */
 function deserializeCause(e: WorkerError): Error {
-  const error = new Error(e.message, { cause: e.cause === undefined ? undefined : deserializeCause(e.cause) });
+  const error = new Error(e.message, {
+    cause: e.cause === undefined ? undefined : deserializeCause(e.cause),
+  });
   error.name = e.name;
   if (e.stack !== undefined) error.stack = e.stack;
   return error;

@@ -78,7 +78,11 @@ export class RowUnpacker {
   private readonly dictionary: string[] = [];
 
   /** Calls `row` for each row of `packed`, with `values` refilled (its product reference is left unset). */
-  unpack(packed: PackedRows, values: ObservationValues, row: (productId: number, values: ObservationValues) => void): void {
+  unpack(
+    packed: PackedRows,
+    values: ObservationValues,
+    row: (productId: number, values: ObservationValues) => void,
+  ): void {
     for (const text of packed.strings) this.dictionary.push(text);
     const n = packed.numbers;
     const dictionary = this.dictionary;

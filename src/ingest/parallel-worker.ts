@@ -51,7 +51,8 @@ export interface WorkerError {
  * the error that stopped it, if any (after the rows before it, as on one thread); or only an
  * error when the worker could not start.
  */
-export type FromParseWorker = { rows: PackedRows; rejects: WorkerReject[]; line: number; error?: WorkerError } | { error: WorkerError };
+export type FromParseWorker =
+  { rows: PackedRows; rejects: WorkerReject[]; line: number; error?: WorkerError } | { error: WorkerError };
 
 /** The worker's sink: valid rows are packed, the others collected as rejects. */
 class PackingSink implements NormalizedRecordSink, CsvRowSink {
@@ -70,7 +71,8 @@ class PackingSink implements NormalizedRecordSink, CsvRowSink {
   }
 
   observationCells(fields: readonly string[], columns: ObservationColumns): void {
-    if (!readObservationCells(fields, columns, this.values)) return this.observation(cellsRecord(fields, columns), true);
+    if (!readObservationCells(fields, columns, this.values))
+      return this.observation(cellsRecord(fields, columns), true);
     const future = futureObservationProblem(this.values.observedAt, this.now);
     if (future !== null) return this.rejectUnread(this.line, future, cellsRecord(fields, columns));
     const product = this.resolver.resolve(this.values);
@@ -114,7 +116,10 @@ async function serve(port: MessagePort): Promise<void> {
     const lookup = await store.openIngest({ dryRun: true });
     const packer = new RowPacker();
     const sink = new PackingSink(new ProductResolver(lookup.products), packer, data.options.now);
-    const parser = new CsvParser(data.options.source, csvRowHandler(data.options, sink, () => {}));
+    const parser = new CsvParser(
+      data.options.source,
+      csvRowHandler(data.options, sink, () => {}),
+    );
     const postRows = (line: number, error?: unknown): void => {
       const rows = packer.take();
       const message: FromParseWorker = { rows, rejects: sink.rejects.splice(0), line };
@@ -146,7 +151,14 @@ void serve(port);
 function serialize(error: unknown): WorkerError {
   if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
   const e = error as Error & { source?: string; line?: number; what?: string };
-  const serialized: WorkerError = { name: e.name, message: e.message, stack: e.stack, source: e.source, line: e.line, what: e.what };
+  const serialized: WorkerError = {
+    name: e.name,
+    message: e.message,
+    stack: e.stack,
+    source: e.source,
+    line: e.line,
+    what: e.what,
+  };
   if (e.cause !== undefined) serialized.cause = serialize(e.cause);
   return serialized;
 }

@@ -12,7 +12,9 @@ export interface CatalogBody {
 export function catalogBody(entries: readonly CatalogEntry[]): CatalogBody {
   return {
     total: entries.length,
-    products: entries.map(({ observation_count: _count, subtitle: _subtitle, set_name: _set, ...entry }) => entry),
+    products: entries.map(
+      ({ observation_count: _count, subtitle: _subtitle, set_name: _set, ...entry }) => entry,
+    ),
   };
 }
 
@@ -32,5 +34,7 @@ export interface SearchBody {
 
 export function searchBody(q: string, limit: number, result: SearchResult): SearchBody {
   const products = result.entries.map(({ observation_count: _count, ...hit }) => hit);
-  return result.didYouMean === null ? { q, limit, products } : { q, limit, products, did_you_mean: result.didYouMean };
+  return result.didYouMean === null
+    ? { q, limit, products }
+    : { q, limit, products, did_you_mean: result.didYouMean };
 }

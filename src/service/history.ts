@@ -5,7 +5,13 @@
  * Prices and intervals are the bundles' own: nothing here prices anything.
  */
 import type { BundleMetadata, PricingBundle, Slot } from '../domain/bundle.js';
-import { UNGRADED, isExtraCondition, parseConditionKey, type Grader, type MatrixGradeKey } from '../domain/conditions.js';
+import {
+  UNGRADED,
+  isExtraCondition,
+  parseConditionKey,
+  type Grader,
+  type MatrixGradeKey,
+} from '../domain/conditions.js';
 import type { HistoryRequest } from '../domain/history.js';
 import { DAY_MS, toIsoUtc } from '../domain/time.js';
 
@@ -92,7 +98,13 @@ export function slotOf(bundle: PricingBundle, key: string): Slot {
 
 export function confidenceOf(slot: Slot): Confidence | null {
   const c = slot.meta.confidence as Partial<Confidence> | undefined;
-  if (!c || typeof c.low_minor !== 'number' || typeof c.high_minor !== 'number' || typeof c.level !== 'number') return null;
+  if (
+    !c ||
+    typeof c.low_minor !== 'number' ||
+    typeof c.high_minor !== 'number' ||
+    typeof c.level !== 'number'
+  )
+    return null;
   return { level: c.level, low_minor: c.low_minor, high_minor: c.high_minor };
 }
 
@@ -119,7 +131,11 @@ function pointMaker(slots: readonly string[]): (at: string, bundle: PricingBundl
   };
 }
 
-export function historyOf(productKey: string, request: HistoryRequest, bundles: readonly PricingBundle[]): History {
+export function historyOf(
+  productKey: string,
+  request: HistoryRequest,
+  bundles: readonly PricingBundle[],
+): History {
   const pointOf = pointMaker(request.slots);
   const ats = request.instants.map(toIsoUtc);
   const points = bundles.map((bundle, i) => pointOf(ats[i]!, bundle));
@@ -168,7 +184,8 @@ export function historyJson(productKey: string, request: HistoryRequest): Histor
   return {
     add(bundle) {
       const at = request.instants[added];
-      if (at === undefined) throw new RangeError(`a history of ${request.instants.length} points has no point ${added + 1}`);
+      if (at === undefined)
+        throw new RangeError(`a history of ${request.instants.length} points has no point ${added + 1}`);
       text += `${added === 0 ? '' : ','}${JSON.stringify(pointOf(toIsoUtc(at), bundle))}`;
       added += 1;
       if (text.length >= JSON_CHUNK_CHARS) {
@@ -177,7 +194,8 @@ export function historyJson(productKey: string, request: HistoryRequest): Histor
       }
     },
     done() {
-      if (added !== request.instants.length) throw new RangeError(`a history of ${request.instants.length} points got ${added}`);
+      if (added !== request.instants.length)
+        throw new RangeError(`a history of ${request.instants.length} points got ${added}`);
       chunks.push(Buffer.from(`${text}]}`));
       return Buffer.concat(chunks);
     },
@@ -186,7 +204,8 @@ export function historyJson(productKey: string, request: HistoryRequest): Histor
 
 type Timed = PricedAt & { t: number };
 
-const plain = (p: Timed | undefined): PricedAt | null => (p ? { at: p.at, price_minor: p.price_minor } : null);
+const plain = (p: Timed | undefined): PricedAt | null =>
+  p ? { at: p.at, price_minor: p.price_minor } : null;
 
 function summarize(slot: string, priced: readonly Timed[]): SlotSummary {
   let min: Timed | undefined;
@@ -215,5 +234,11 @@ function summarize(slot: string, priced: readonly Timed[]): SlotSummary {
 export function priceChange(days: number, from: PricedAt | null, to: PricedAt | null): PriceChange {
   if (from === null || to === null) return { days, from, to, change_minor: null, change_pct: null };
   const change = to.price_minor - from.price_minor;
-  return { days, from, to, change_minor: change, change_pct: Math.round((change / from.price_minor) * 1000) / 10 };
+  return {
+    days,
+    from,
+    to,
+    change_minor: change,
+    change_pct: Math.round((change / from.price_minor) * 1000) / 10,
+  };
 }

@@ -17,9 +17,16 @@ export interface IngestAllOptions extends Omit<IngestOptions, 'rejects'> {
  * the runs of ingests whose process died. A bad source stops only itself: its result carries
  * its failure and the next source is read.
  */
-export async function ingestAll(store: Store, sources: readonly string[], { rejectsPath, runAt, onResult, ...options }: IngestAllOptions): Promise<IngestResult[]> {
+export async function ingestAll(
+  store: Store,
+  sources: readonly string[],
+  { rejectsPath, runAt, onResult, ...options }: IngestAllOptions,
+): Promise<IngestResult[]> {
   // Imported on first use, not at load, because the pipeline and its formats are most of the code, which commands other than ingest should not pay for at start-up.
-  const [{ ingestSource }, { RejectsWriter }] = await Promise.all([import('../ingest/pipeline.js'), import('../ingest/write/rejects-writer.js')]);
+  const [{ ingestSource }, { RejectsWriter }] = await Promise.all([
+    import('../ingest/pipeline.js'),
+    import('../ingest/write/rejects-writer.js'),
+  ]);
   await store.ingestRuns.markInterrupted();
   const rejects = rejectsPath === undefined ? null : new RejectsWriter(rejectsPath, runAt);
   try {

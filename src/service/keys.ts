@@ -20,7 +20,10 @@ export function sha256(secret: string): Buffer {
 
 /** A new key: its public id and its 256-bit secret (`ork_...`), which is shown once and never stored. */
 export function newApiKey(): { id: string; secret: string } {
-  return { id: `key_${randomBytes(6).toString('hex')}`, secret: `ork_${randomBytes(32).toString('base64url')}` };
+  return {
+    id: `key_${randomBytes(6).toString('hex')}`,
+    secret: `ork_${randomBytes(32).toString('base64url')}`,
+  };
 }
 
 /** Hex SHA-256 of a secret, as the api_keys table stores it. */

@@ -24,7 +24,11 @@ export interface MoversQuery extends PricingParams {
 export async function findMovers(store: Store, pricing: Pricing, query: MoversQuery): Promise<MoversBody> {
   const { condition, asOf, spanMs, limit } = query;
   const from = asOf - spanMs;
-  if (from < EARLIEST_MS) throw new InvalidParameterError('span', `the span reaches back before ${toIsoUtc(EARLIEST_MS)}, the earliest instant oracle takes (years ${YEAR_RANGE.min} to ${YEAR_RANGE.max})`);
+  if (from < EARLIEST_MS)
+    throw new InvalidParameterError(
+      'span',
+      `the span reaches back before ${toIsoUtc(EARLIEST_MS)}, the earliest instant oracle takes (years ${YEAR_RANGE.min} to ${YEAR_RANGE.max})`,
+    );
   const params = { windowHours: query.windowHours, outlierStddevs: query.outlierStddevs };
   const candidates = await store.products.activeIn(condition, from, asOf, MOVERS_MIN_OBSERVATIONS);
   const moved: Mover[] = [];
@@ -47,7 +51,8 @@ export async function findMovers(store: Store, pricing: Pricing, query: MoversQu
     });
   }
   // Ties by key, so the list is the same on every store.
-  const byKey = (a: Mover, b: Mover) => (a.product_key < b.product_key ? -1 : a.product_key > b.product_key ? 1 : 0);
+  const byKey = (a: Mover, b: Mover) =>
+    a.product_key < b.product_key ? -1 : a.product_key > b.product_key ? 1 : 0;
   const exact = (m: Mover) => m.change_minor / m.from_minor;
   const gainers = moved.filter((m) => m.change_minor > 0).sort((a, b) => exact(b) - exact(a) || byKey(a, b));
   const losers = moved.filter((m) => m.change_minor < 0).sort((a, b) => exact(a) - exact(b) || byKey(a, b));

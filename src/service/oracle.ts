@@ -30,9 +30,21 @@ import { calibrate, showCalibration, type CalibrationReport } from './calibratio
 import type { History } from './history.js';
 import { ingestAll, type IngestAllOptions } from './ingest-all.js';
 import type { KeyIdentity, KeyVerifier } from './keys.js';
-import { createPricing, type PricedWithChanges, type Pricing, type ProductRef, type SeriesParams } from './pricing.js';
+import {
+  createPricing,
+  type PricedWithChanges,
+  type Pricing,
+  type ProductRef,
+  type SeriesParams,
+} from './pricing.js';
 import { searchCatalog, type SearchResult } from './search.js';
-import { createOfflineResolver, type RefsourceResolver, type Resolution, type ResolverMode, type UpstreamStats } from './refsource-resolver.js';
+import {
+  createOfflineResolver,
+  type RefsourceResolver,
+  type Resolution,
+  type ResolverMode,
+  type UpstreamStats,
+} from './refsource-resolver.js';
 import type { Valuation } from './valuation.js';
 import type { ValuationHistory } from './valuation-history.js';
 import type { CheckOptions, CheckReport } from './watch.js';
@@ -105,7 +117,13 @@ export interface Oracle {
    * window 24 hours. Anything but a refsource id (most often a product key) is an
    * InvalidParameterError naming the commands that do what was meant.
    */
-  snapshot(id: string, day: { start: number; end: number }, outlierStddevs: number, now: number, kept?: KeptBundle): Promise<PricingBundle>;
+  snapshot(
+    id: string,
+    day: { start: number; end: number },
+    outlierStddevs: number,
+    now: number,
+    kept?: KeptBundle,
+  ): Promise<PricingBundle>;
   /** Every product with its observation count, in catalog order: the edges format it (service/catalog.ts catalogBody, the CLI's table). */
   catalog(): Promise<CatalogEntry[]>;
   /** SPEC.md 4.5's body of the whole catalog as JSON text, built by the store: the fast path of `oracle catalog --json`. */
@@ -123,7 +141,12 @@ export interface Oracle {
    * point at a time in its turn (turns.ts): the history route's answer. `owner`, the API key's
    * id, takes turns with the other keys.
    */
-  historyJson(ref: ProductRef, params: SeriesParams, request: HistoryRequest, owner?: string): Promise<Buffer>;
+  historyJson(
+    ref: ProductRef,
+    params: SeriesParams,
+    request: HistoryRequest,
+    owner?: string,
+  ): Promise<Buffer>;
   /** The evidence of one slot of a product's bundle (`oracle explain`). */
   evidence(ref: ProductRef, slot: string, query: PricingQuery, now: number): Promise<EvidenceBody>;
   /**
@@ -137,9 +160,18 @@ export interface Oracle {
    */
   movers(query: MoversQuery): Promise<MoversBody>;
   /** The value of a collection's rows at each instant of `request` (`oracle value --history`); `problems` are the file's bad records. */
-  valueHistory(rows: readonly CollectionRow[], problems: readonly RowProblem[], params: SeriesParams, request: HistoryRequest): Promise<ValuationHistory>;
+  valueHistory(
+    rows: readonly CollectionRow[],
+    problems: readonly RowProblem[],
+    params: SeriesParams,
+    request: HistoryRequest,
+  ): Promise<ValuationHistory>;
   /** The value of a collection's rows as of `params.asOf`; `problems` are the file's bad records. */
-  value(rows: readonly CollectionRow[], problems: readonly RowProblem[], params: PricingParams): Promise<Valuation>;
+  value(
+    rows: readonly CollectionRow[],
+    problems: readonly RowProblem[],
+    params: PricingParams,
+  ): Promise<Valuation>;
   /** Every product's bundle as of `params.asOf`, in catalog row order, in constant memory. */
   exportBundles(params: PricingParams): Promise<BundleExport>;
   /** Fits the calibration at `asOf` from the store's observations and stores it. */
@@ -206,7 +238,8 @@ export function createOracle(deps: OracleDeps): Oracle {
   const envKeys = deps.envKeys ?? [];
   const pricing = createPricing(store);
   let verifier: Promise<KeyVerifier> | undefined;
-  const verifyWith = () => (verifier ??= loadKeys().then(({ createKeyVerifier }) => createKeyVerifier(envKeys)));
+  const verifyWith = () =>
+    (verifier ??= loadKeys().then(({ createKeyVerifier }) => createKeyVerifier(envKeys)));
 
   // The last data version seen: when another process wrote, a newer calibration may be among its writes.
   let seenVersion: number | undefined;
@@ -219,13 +252,20 @@ export function createOracle(deps: OracleDeps): Oracle {
   const currentPricing = () => pricingAt(store.dataVersion());
 
   /** `compute`'s bundle, through `kept` when given. */
-  function bundleOf(kept: KeptBundle | undefined, compute: (pricing: Pricing) => Promise<PricingBundle>): Promise<PricingBundle> {
+  function bundleOf(
+    kept: KeptBundle | undefined,
+    compute: (pricing: Pricing) => Promise<PricingBundle>,
+  ): Promise<PricingBundle> {
     const run = () => compute(currentPricing());
     return kept === undefined ? run() : kept(run);
   }
 
   /** A resolved id's bundle, with the upstream's failure named when there was one (never kept: it is this request's). */
-  async function resolvedBundle(kept: KeptBundle | undefined, resolution: Resolution, compute: (pricing: Pricing) => Promise<PricingBundle>) {
+  async function resolvedBundle(
+    kept: KeptBundle | undefined,
+    resolution: Resolution,
+    compute: (pricing: Pricing) => Promise<PricingBundle>,
+  ) {
     const bundle = await bundleOf(kept, compute);
     return resolution.upstream ? withUpstreamDegradation(bundle, resolution.upstream) : bundle;
   }
@@ -238,7 +278,11 @@ export function createOracle(deps: OracleDeps): Oracle {
    * refsource id, or `oracle price` over the same 24 hours; for today, which has not ended,
    * the last 24 hours, as --at may not be later than now).
    */
-  async function notARefsourceId(arg: string, day: { start: number; end: number }, now: number): Promise<InvalidParameterError> {
+  async function notARefsourceId(
+    arg: string,
+    day: { start: number; end: number },
+    now: number,
+  ): Promise<InvalidParameterError> {
     const product = await store.products.findByKey(arg);
     if (product === undefined) {
       return new InvalidParameterError(
@@ -246,9 +290,18 @@ export function createOracle(deps: OracleDeps): Oracle {
         `snapshot takes a refsource id (1 to 20 digits), not ${JSON.stringify(arg)}, which is no product_key either (see oracle catalog --search)`,
       );
     }
-    const price = day.end > now ? `'oracle price ${arg}' (the last 24 hours)` : `'oracle price ${arg} --at ${toIsoUtc(day.end)}' (the same 24 hours)`;
-    const snapshot = product.refsourceId === null ? '' : ` 'oracle snapshot ${product.refsourceId} --date ${toUtcDate(day.start)}' (its refsource id) or`;
-    return new InvalidParameterError('refsource_id', `snapshot takes a refsource id, not a product_key: for ${arg} run${snapshot} ${price}`);
+    const price =
+      day.end > now
+        ? `'oracle price ${arg}' (the last 24 hours)`
+        : `'oracle price ${arg} --at ${toIsoUtc(day.end)}' (the same 24 hours)`;
+    const snapshot =
+      product.refsourceId === null
+        ? ''
+        : ` 'oracle snapshot ${product.refsourceId} --date ${toUtcDate(day.start)}' (its refsource id) or`;
+    return new InvalidParameterError(
+      'refsource_id',
+      `snapshot takes a refsource id, not a product_key: for ${arg} run${snapshot} ${price}`,
+    );
   }
 
   const queryParams = (query: PricingQuery, now: number): PricingParams => ({
@@ -268,7 +321,9 @@ export function createOracle(deps: OracleDeps): Oracle {
       const id = ref.refsourceId;
       return resolver
         .resolve(id, findLocal)
-        .then((resolution) => resolvedBundle(kept, resolution, (p) => p.price(resolution.product, params, id, extra)));
+        .then((resolution) =>
+          resolvedBundle(kept, resolution, (p) => p.price(resolution.product, params, id, extra)),
+        );
     },
 
     async priceWithChanges(ref, params, extraGrades) {
@@ -326,7 +381,8 @@ export function createOracle(deps: OracleDeps): Oracle {
 
     movers: async (query) => findMovers(store, currentPricing(), query),
 
-    valueHistory: async (rows, problems, params, request) => currentPricing().valueHistory(rows, problems, params, request),
+    valueHistory: async (rows, problems, params, request) =>
+      currentPricing().valueHistory(rows, problems, params, request),
     value: async (rows, problems, params) => currentPricing().value(rows, problems, params),
 
     async exportBundles(params) {
@@ -353,7 +409,15 @@ export function createOracle(deps: OracleDeps): Oracle {
     async inventory() {
       const { products, observations, activeKeys } = await store.inventory();
       const keys = activeKeys + envKeys.length;
-      return { products, observations, storedKeys: activeKeys, envKeys: envKeys.length, keys, ready: keys > 0, refsource: resolver.mode };
+      return {
+        products,
+        observations,
+        storedKeys: activeKeys,
+        envKeys: envKeys.length,
+        keys,
+        ready: keys > 0,
+        refsource: resolver.mode,
+      };
     },
 
     async addWatch(rule, now) {
@@ -365,7 +429,12 @@ export function createOracle(deps: OracleDeps): Oracle {
     async checkWatches(options) {
       const { checkWatches } = await loadWatch();
       const params = { windowHours: WINDOW_HOURS.default, outlierStddevs: OUTLIER_STDDEVS.default };
-      return checkWatches(store, (productKey, asOf, extraGrades) => oracle.price({ productKey }, { ...params, asOf, extraGrades }, options.now), options);
+      return checkWatches(
+        store,
+        (productKey, asOf, extraGrades) =>
+          oracle.price({ productKey }, { ...params, asOf, extraGrades }, options.now),
+        options,
+      );
     },
     watchEvents: (limit, status) => store.watches.events(limit, status),
 
@@ -382,5 +451,8 @@ export function createOracle(deps: OracleDeps): Oracle {
 
 /** The bundle with the upstream's failure named in the ungraded slot's meta (CONTRACT.md decision 3). */
 function withUpstreamDegradation(bundle: PricingBundle, upstream: 'unavailable'): PricingBundle {
-  return { ...bundle, ungraded: { ...bundle.ungraded, meta: { ...bundle.ungraded.meta, refsource_upstream: upstream } } };
+  return {
+    ...bundle,
+    ungraded: { ...bundle.ungraded, meta: { ...bundle.ungraded.meta, refsource_upstream: upstream } },
+  };
 }

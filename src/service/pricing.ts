@@ -5,14 +5,30 @@
  */
 import type { PricingBundle, PricingParams } from '../domain/bundle.js';
 import { NoCatalogMappingError, UnknownProductError } from '../domain/errors.js';
-import { computeBundle, computeExtraGrades, explainSlot, pointsRequest, productSales, timelineOfColumns, type Calibration, type ComputeBundleInput } from '../engine/index.js';
+import {
+  computeBundle,
+  computeExtraGrades,
+  explainSlot,
+  pointsRequest,
+  productSales,
+  timelineOfColumns,
+  type Calibration,
+  type ComputeBundleInput,
+} from '../engine/index.js';
 import type { EvidenceBody, EvidencePoint } from '../domain/evidence.js';
 import type { PointReadOptions, Store, StoredProduct } from '../store/store.js';
 import { parseCalibration } from './calibration.js';
 import { productByKeyOrName } from './search.js';
 import { suggestKeys } from './suggest.js';
 import { createTurns, type Pause } from './turns.js';
-import { historyJson, historyOf, priceChange, PRICE_CHANGE_DAYS, type History, type PriceChange } from './history.js';
+import {
+  historyJson,
+  historyOf,
+  priceChange,
+  PRICE_CHANGE_DAYS,
+  type History,
+  type PriceChange,
+} from './history.js';
 import type { HistoryRequest } from '../domain/history.js';
 import type { CollectionRow, RowProblem } from '../domain/collection.js';
 import { valueCollection, type Valuation } from './valuation.js';
@@ -38,35 +54,79 @@ export interface Pricing {
    * With `extraGrades` the bundle carries `extra_grades` (CONTRACT.md additions 6), from one
    * more read made only then.
    */
-  price(product: StoredProduct, params: PricingParams, id: string | null, extraGrades?: boolean): Promise<PricingBundle>;
+  price(
+    product: StoredProduct,
+    params: PricingParams,
+    id: string | null,
+    extraGrades?: boolean,
+  ): Promise<PricingBundle>;
   /** The evidence of one slot (`ungraded`, `psa9`, an extra grade `bgs9.5` ...) of the bundle `price` gives: its points and steps. */
-  explain(product: StoredProduct, slot: string, params: PricingParams, id: string | null): Promise<EvidenceBody>;
+  explain(
+    product: StoredProduct,
+    slot: string,
+    params: PricingParams,
+    id: string | null,
+  ): Promise<EvidenceBody>;
   /**
    * The observations the pricing of `product` at `params` reads, of one condition or (null)
    * every condition and extra grade, newest first, each kept or not with the engine's reason.
    */
-  sales(product: StoredProduct, condition: string | null, params: PricingParams, id: string | null): Promise<EvidencePoint[]>;
+  sales(
+    product: StoredProduct,
+    condition: string | null,
+    params: PricingParams,
+    id: string | null,
+  ): Promise<EvidencePoint[]>;
   /**
    * Prices a product over a snapshot day, the window `parseSnapshotDate` gives
    * (00:00Z of the date to 00:00Z of the next day).
    */
-  snapshot(product: StoredProduct, day: { start: number; end: number }, outlierStddevs: number): Promise<PricingBundle>;
+  snapshot(
+    product: StoredProduct,
+    day: { start: number; end: number },
+    outlierStddevs: number,
+  ): Promise<PricingBundle>;
   /**
    * The bundles of one product at many instants, as `price` gives each (the store read once
    * for all of them, see price-point-series.ts).
    */
-  priceSeries(product: StoredProduct, params: SeriesParams, instants: readonly number[], id: string | null): Promise<PricingBundle[]>;
+  priceSeries(
+    product: StoredProduct,
+    params: SeriesParams,
+    instants: readonly number[],
+    id: string | null,
+  ): Promise<PricingBundle[]>;
   /** The history of a product's slots over the request's instants, with its summary. */
-  history(product: StoredProduct, params: SeriesParams, request: HistoryRequest, id: string | null): Promise<History>;
+  history(
+    product: StoredProduct,
+    params: SeriesParams,
+    request: HistoryRequest,
+    id: string | null,
+  ): Promise<History>;
   /**
    * `history`'s body as JSON, written a point at a time in the same turn as its bundles (the
    * history route's answer); `owner` (an API key's id) takes turns with the other owners (turns.ts).
    */
-  historyJson(product: StoredProduct, params: SeriesParams, request: HistoryRequest, id: string | null, owner?: string): Promise<Buffer>;
+  historyJson(
+    product: StoredProduct,
+    params: SeriesParams,
+    request: HistoryRequest,
+    id: string | null,
+    owner?: string,
+  ): Promise<Buffer>;
   /** The value of a collection's rows at each instant of `request` (valuation-history.ts). */
-  valueHistory(rows: readonly CollectionRow[], problems: readonly RowProblem[], params: SeriesParams, request: HistoryRequest): Promise<ValuationHistory>;
+  valueHistory(
+    rows: readonly CollectionRow[],
+    problems: readonly RowProblem[],
+    params: SeriesParams,
+    request: HistoryRequest,
+  ): Promise<ValuationHistory>;
   /** The value of a collection's rows as of `params.asOf` (valuation.ts); `problems` are the file's bad records. */
-  value(rows: readonly CollectionRow[], problems: readonly RowProblem[], params: PricingParams): Promise<Valuation>;
+  value(
+    rows: readonly CollectionRow[],
+    problems: readonly RowProblem[],
+    params: PricingParams,
+  ): Promise<Valuation>;
   /**
    * Every product's bundle as of `params.asOf`, one at a time in catalog row order, `id` set
    * to the product's refsource id: products are read a page at a time, so memory stays flat
@@ -74,7 +134,12 @@ export interface Pricing {
    */
   exportBundles(params: PricingParams): AsyncGenerator<PricingBundle>;
   /** `price`, and how the ungraded price moved over the 7 and 30 days before `params.asOf`. */
-  priceWithChanges(product: StoredProduct, params: PricingParams, id: string | null, extraGrades?: boolean): Promise<PricedWithChanges>;
+  priceWithChanges(
+    product: StoredProduct,
+    params: PricingParams,
+    id: string | null,
+    extraGrades?: boolean,
+  ): Promise<PricedWithChanges>;
   /** Forget the calibrations read (another connection may have written one). */
   dataChanged(): void;
 }
@@ -97,7 +162,9 @@ export type SeriesParams = Omit<PricingParams, 'asOf'>;
  * (the CLI), `productKey` may also be a name or search phrase that matches one product
  * (search.ts productByKeyOrName). The API names products by key alone (SPEC.md).
  */
-export type ProductRef = { productKey: string; refsourceId?: undefined; orName?: boolean } | { refsourceId: string; productKey?: undefined };
+export type ProductRef =
+  | { productKey: string; refsourceId?: undefined; orName?: boolean }
+  | { refsourceId: string; productKey?: undefined };
 
 export interface PricedWithChanges {
   bundle: PricingBundle;
@@ -140,7 +207,8 @@ export function createPricing(store: Store): Pricing {
     const input = engineInput(product, params, id, points, await calibrationList());
     return extraPoints === undefined ? input : { ...input, extraPoints };
   };
-  const price: Pricing['price'] = async (product, params, id, extraGrades) => computeBundle(await readInput(product, params, id, extraGrades));
+  const price: Pricing['price'] = async (product, params, id, extraGrades) =>
+    computeBundle(await readInput(product, params, id, extraGrades));
   // A series is the one long piece of work on the event loop (a bundle per instant): it runs
   // in turns (turns.ts), its read included, so no request waits behind it for long.
   const turns = createTurns();
@@ -203,12 +271,26 @@ export function createPricing(store: Store): Pricing {
     },
     // A collection file is the CLI's: a line may name its product as `oracle price` takes it.
     valueHistory: (rows, problems, params, request) =>
-      valueHistory({ productByKey: (text) => productByKeyOrName(store, text), productByRefsource, priceSeries }, rows, problems, params, request),
+      valueHistory(
+        { productByKey: (text) => productByKeyOrName(store, text), productByRefsource, priceSeries },
+        rows,
+        problems,
+        params,
+        request,
+      ),
     // A collection file is the CLI's: a line may name its product as `oracle price` takes it.
     value: (rows, problems, params) =>
-      valueCollection({ productByKey: (text) => productByKeyOrName(store, text), productByRefsource, price }, rows, problems, params),
+      valueCollection(
+        { productByKey: (text) => productByKeyOrName(store, text), productByRefsource, price },
+        rows,
+        problems,
+        params,
+      ),
     async explain(product, slot, params, id) {
-      return explainSlot(await readInput(product, params, id, isExtraCondition(slot), { matchedBy: true }), slot);
+      return explainSlot(
+        await readInput(product, params, id, isExtraCondition(slot), { matchedBy: true }),
+        slot,
+      );
     },
     async sales(product, condition, params, id) {
       const extra = condition === null || isExtraCondition(condition);
@@ -216,7 +298,9 @@ export function createPricing(store: Store): Pricing {
     },
     priceSeries,
     history: (product, params, request, id) =>
-      priceSeries(product, params, request.instants, id).then((bundles) => historyOf(product.productKey, request, bundles)),
+      priceSeries(product, params, request.instants, id).then((bundles) =>
+        historyOf(product.productKey, request, bundles),
+      ),
     historyJson: (product, params, request, id, owner) =>
       turns.run(async (pause) => {
         const body = historyJson(product.productKey, request);
@@ -241,7 +325,11 @@ export function createPricing(store: Store): Pricing {
       return { bundle, changes: PRICE_CHANGE_DAYS.map((days, i) => priceChange(days, priced(i), now)) };
     },
     snapshot(product, day, outlierStddevs) {
-      return price(product, { windowHours: SNAPSHOT_WINDOW_HOURS, outlierStddevs, asOf: day.end }, product.refsourceId);
+      return price(
+        product,
+        { windowHours: SNAPSHOT_WINDOW_HOURS, outlierStddevs, asOf: day.end },
+        product.refsourceId,
+      );
     },
     dataChanged() {
       calibrations = undefined;

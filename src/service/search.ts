@@ -30,7 +30,9 @@ function vocabularyOf(store: Store): Promise<VocabularyWord[]> {
   const version = store.dataVersion();
   const cached = vocabularies.get(store);
   if (cached !== undefined && cached.version === version) return cached.words;
-  const words = store.products.vocabulary().then((list) => list.sort((a, b) => (a.word < b.word ? -1 : a.word > b.word ? 1 : 0)));
+  const words = store.products
+    .vocabulary()
+    .then((list) => list.sort((a, b) => (a.word < b.word ? -1 : a.word > b.word ? 1 : 0)));
   const entry = { version, words };
   vocabularies.set(store, entry);
   // A failed read is not kept: the next search reads again.
@@ -74,9 +76,20 @@ export async function productByKeyOrName(store: Store, text: string): Promise<St
     if (product) return product;
   }
   if (matches.length > 1) {
-    const candidates = matches.slice(0, MAX_CHOICES).map(({ product_key, product_name, subtitle, set_name, printing }) => ({ product_key, product_name, subtitle, set_name, printing }));
+    const candidates = matches
+      .slice(0, MAX_CHOICES)
+      .map(({ product_key, product_name, subtitle, set_name, printing }) => ({
+        product_key,
+        product_name,
+        subtitle,
+        set_name,
+        printing,
+      }));
     throw new ProductChoiceError(text, candidates, matches.length);
   }
   const { entries } = await searchCatalog(store, text, MAX_SUGGESTIONS);
-  throw new UnknownProductError(text, entries.length > 0 ? entries.map((e) => e.product_key) : await suggestKeys(store, text));
+  throw new UnknownProductError(
+    text,
+    entries.length > 0 ? entries.map((e) => e.product_key) : await suggestKeys(store, text),
+  );
 }

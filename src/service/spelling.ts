@@ -27,7 +27,7 @@ const DIGITS = /^\d+$/;
 
 /** The words of a text as the search index holds them: letters and digits, lower case, diacritics folded. */
 export function searchWords(text: string): string[] {
-  return (text.normalize('NFD').replace(marks(), '').toLowerCase().match(token()) ?? []);
+  return text.normalize('NFD').replace(marks(), '').toLowerCase().match(token()) ?? [];
 }
 
 /**
@@ -47,7 +47,8 @@ export function distanceToWordOrPrefix(a: string, b: string, max: number): numbe
     let rowMin = i;
     for (let j = 1; j <= m; j++) {
       let d = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d = Math.min(d, before[j - 2]! + 1);
       row.push(d);
       rowMin = Math.min(rowMin, d);
     }
@@ -72,7 +73,9 @@ export function correctedSearch(text: string, vocabulary: readonly VocabularyWor
   let changed = false;
   for (const written of text.split(/\s+/)) {
     const words = searchWords(written);
-    const corrected = words.map((word) => (DIGITS.test(word) || startsSomeWord(word, vocabulary) ? word : closest(word, vocabulary)));
+    const corrected = words.map((word) =>
+      DIGITS.test(word) || startsSomeWord(word, vocabulary) ? word : closest(word, vocabulary),
+    );
     if (corrected.every((c, i) => c === words[i])) {
       if (words.length > 0) out.push(written);
       continue;
@@ -105,7 +108,12 @@ function closest(word: string, vocabulary: readonly VocabularyWord[]): string | 
     if (entry.word.length < word.length - max || DIGITS.test(entry.word)) continue;
     const distance = distanceToWordOrPrefix(word, entry.word, max);
     if (distance > max) continue;
-    if (best === null || distance < best.distance || (distance === best.distance && isBetter(entry, best.entry))) best = { entry, distance };
+    if (
+      best === null ||
+      distance < best.distance ||
+      (distance === best.distance && isBetter(entry, best.entry))
+    )
+      best = { entry, distance };
   }
   return best?.entry.word ?? null;
 }

@@ -25,7 +25,11 @@ export async function suggestKeys(store: Store, unknownKey: string): Promise<str
   // Stable sort: equal distances keep the index's bm25 order.
   const close = candidates
     .filter((key) => !byId.includes(key))
-    .map((key, rank) => ({ key, rank, distance: editDistance(wanted, key.slice(0, COMPARED_CHARS).toLowerCase()) }))
+    .map((key, rank) => ({
+      key,
+      rank,
+      distance: editDistance(wanted, key.slice(0, COMPARED_CHARS).toLowerCase()),
+    }))
     .sort((a, b) => a.distance - b.distance || a.rank - b.rank)
     .map((c) => c.key);
   return [...byId, ...close].slice(0, MAX_SUGGESTIONS);
@@ -33,7 +37,10 @@ export async function suggestKeys(store: Store, unknownKey: string): Promise<str
 
 /** The keys of the product whose refsource id `id` is, then of those whose TCGplayer id it is. */
 async function productsOfId(store: Store, id: string): Promise<string[]> {
-  const [byRefsource, byTcgplayer] = await Promise.all([store.products.findByRefsourceId(id), store.products.findByTcgplayerId(id)]);
+  const [byRefsource, byTcgplayer] = await Promise.all([
+    store.products.findByRefsourceId(id),
+    store.products.findByTcgplayerId(id),
+  ]);
   return [...(byRefsource ? [byRefsource.productKey] : []), ...byTcgplayer.map((p) => p.productKey)];
 }
 

@@ -6,7 +6,11 @@
  */
 import { LRUCache } from 'lru-cache';
 import { NoCatalogMappingError, UpstreamUnavailableError } from '../domain/errors.js';
-import { CircuitBreaker, CIRCUIT_BREAKER_DEFAULTS, type CircuitBreakerOptions } from '../upstream/circuit-breaker.js';
+import {
+  CircuitBreaker,
+  CIRCUIT_BREAKER_DEFAULTS,
+  type CircuitBreakerOptions,
+} from '../upstream/circuit-breaker.js';
 import type { RefsourceClient, UpstreamAnswer } from '../upstream/refsource-client.js';
 import type { RefsourceResolver } from './refsource-resolver.js';
 

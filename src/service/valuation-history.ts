@@ -42,7 +42,12 @@ export interface ValuationHistory {
 }
 
 export interface SeriesLookup extends Pick<ProductLookup, 'productByKey' | 'productByRefsource'> {
-  priceSeries(product: StoredProduct, params: SeriesParams, instants: readonly number[], id: string | null): Promise<PricingBundle[]>;
+  priceSeries(
+    product: StoredProduct,
+    params: SeriesParams,
+    instants: readonly number[],
+    id: string | null,
+  ): Promise<PricingBundle[]>;
 }
 
 export async function valueHistory(
@@ -60,11 +65,15 @@ export async function valueHistory(
     if (product === null) continue;
     // An extra grade is priced from its own sales of the 30 days alone, with no series of bundles to read it from.
     if (isExtraCondition(row.condition)) {
-      failed.push({ line: row.line, reason: `${row.condition} is an extra grade, which oracle value prices only at one instant (without --history)` });
+      failed.push({
+        line: row.line,
+        reason: `${row.condition} is an extra grade, which oracle value prices only at one instant (without --history)`,
+      });
       continue;
     }
     let bundles = series.get(product.id);
-    if (!bundles) series.set(product.id, (bundles = await lookup.priceSeries(product, params, request.instants, null)));
+    if (!bundles)
+      series.set(product.id, (bundles = await lookup.priceSeries(product, params, request.instants, null)));
     lines.push({ row, bundles });
   }
   failed.sort((a, b) => a.line - b.line);
@@ -80,8 +89,12 @@ export async function valueHistory(
     return { at: toIsoUtc(t), value_minor: exactCents(value), priced_lines: priced };
   });
   const withCost = lines.filter((l) => l.row.costBasisMinor !== null);
-  const cost = withCost.length === 0 ? null : exactCents(withCost.reduce((s, l) => s + BigInt(l.row.costBasisMinor!), 0n));
-  const complete = (p: ValuationPoint | undefined) => p !== undefined && lines.length > 0 && p.priced_lines === lines.length;
+  const cost =
+    withCost.length === 0
+      ? null
+      : exactCents(withCost.reduce((s, l) => s + BigInt(l.row.costBasisMinor!), 0n));
+  const complete = (p: ValuationPoint | undefined) =>
+    p !== undefined && lines.length > 0 && p.priced_lines === lines.length;
   const first = points[0];
   const last = points.at(-1);
   const change = complete(first) && complete(last) ? last!.value_minor - first!.value_minor : null;
@@ -93,8 +106,14 @@ export async function valueHistory(
     cost_basis_minor: cost,
     points,
     change_minor: change,
-    change_pct: change === null || first!.value_minor === 0 ? null : Math.round((change / first!.value_minor) * 1000) / 10,
-    gain_minor: cost !== null && withCost.length === lines.length && complete(last) ? exactCents(BigInt(last!.value_minor) - BigInt(cost)) : null,
+    change_pct:
+      change === null || first!.value_minor === 0
+        ? null
+        : Math.round((change / first!.value_minor) * 1000) / 10,
+    gain_minor:
+      cost !== null && withCost.length === lines.length && complete(last)
+        ? exactCents(BigInt(last!.value_minor) - BigInt(cost))
+        : null,
     problems: failed,
   };
 }

@@ -66,7 +66,12 @@ export interface Valuation {
 export interface ProductLookup {
   productByKey(productKey: string): Promise<StoredProduct>;
   productByRefsource(refsourceId: string): Promise<StoredProduct>;
-  price(product: StoredProduct, params: PricingParams, id: string | null, extraGrades?: boolean): Promise<PricingBundle>;
+  price(
+    product: StoredProduct,
+    params: PricingParams,
+    id: string | null,
+    extraGrades?: boolean,
+  ): Promise<PricingBundle>;
 }
 
 /**
@@ -80,7 +85,10 @@ export const MAX_EXACT_CENTS = Number.MAX_SAFE_INTEGER;
 /** A sum of cents, added in BigInt, as a number once checked exact (MAX_EXACT_CENTS); else the collection is refused. */
 export function exactCents(value: bigint): number {
   if (value > BigInt(MAX_EXACT_CENTS) || value < -BigInt(MAX_EXACT_CENTS)) {
-    throw new InvalidParameterError('collection', `the collection's total is more than ${MAX_EXACT_CENTS} cents, the largest amount oracle adds exactly: value it in parts`);
+    throw new InvalidParameterError(
+      'collection',
+      `the collection's total is more than ${MAX_EXACT_CENTS} cents, the largest amount oracle adds exactly: value it in parts`,
+    );
   }
   return Number(value);
 }
@@ -91,9 +99,15 @@ const times = (a: number | null, n: number) => (a === null ? null : a * n);
 const exact = (cents: number | null) => cents === null || Math.abs(cents) <= MAX_EXACT_CENTS;
 
 /** The product a collection row names by key or refsource id, or null with the row's problem added to `failed`. */
-export async function productOfRow(lookup: Pick<ProductLookup, 'productByKey' | 'productByRefsource'>, row: CollectionRow, failed: RowProblem[]): Promise<StoredProduct | null> {
+export async function productOfRow(
+  lookup: Pick<ProductLookup, 'productByKey' | 'productByRefsource'>,
+  row: CollectionRow,
+  failed: RowProblem[],
+): Promise<StoredProduct | null> {
   try {
-    return await (row.productKey !== null ? lookup.productByKey(row.productKey) : lookup.productByRefsource(row.refsourceId!));
+    return await (row.productKey !== null
+      ? lookup.productByKey(row.productKey)
+      : lookup.productByRefsource(row.refsourceId!));
   } catch (error) {
     failed.push({ line: row.line, reason: (error as Error).message });
     return null;
@@ -121,7 +135,10 @@ export async function valueCollection(
     const confidence = slot === null || price === null ? null : confidenceOf(slot);
     const subtotal = times(price, row.quantity);
     if (![subtotal, times(confidence?.high_minor ?? null, row.quantity)].every(exact)) {
-      failed.push({ line: row.line, reason: `quantity ${row.quantity} times the unit price is more than ${MAX_EXACT_CENTS} cents, the largest amount oracle adds exactly` });
+      failed.push({
+        line: row.line,
+        reason: `quantity ${row.quantity} times the unit price is more than ${MAX_EXACT_CENTS} cents, the largest amount oracle adds exactly`,
+      });
       continue;
     }
     lines.push({
@@ -132,7 +149,10 @@ export async function valueCollection(
       condition: row.condition,
       quantity: row.quantity,
       unit_price_minor: price,
-      unpriced_reason: price !== null ? null : unpricedReason(row.condition, slot === null, slot?.meta.no_price_reason ?? null),
+      unpriced_reason:
+        price !== null
+          ? null
+          : unpricedReason(row.condition, slot === null, slot?.meta.no_price_reason ?? null),
       unit_low_minor: confidence?.low_minor ?? null,
       unit_high_minor: confidence?.high_minor ?? null,
       level: confidence?.level ?? null,
@@ -140,7 +160,10 @@ export async function valueCollection(
       subtotal_low_minor: times(confidence?.low_minor ?? null, row.quantity),
       subtotal_high_minor: times(confidence?.high_minor ?? null, row.quantity),
       cost_basis_minor: row.costBasisMinor,
-      gain_minor: subtotal === null || row.costBasisMinor === null ? null : exactCents(BigInt(subtotal) - BigInt(row.costBasisMinor)),
+      gain_minor:
+        subtotal === null || row.costBasisMinor === null
+          ? null
+          : exactCents(BigInt(subtotal) - BigInt(row.costBasisMinor)),
     });
   }
   failed.sort((a, b) => a.line - b.line);
@@ -162,7 +185,8 @@ function unpricedReason(condition: string, absent: boolean, withheld: string | n
 
 function total(lines: readonly ValuedLine[]): ValuationTotal {
   const priced = lines.filter((l) => l.subtotal_minor !== null);
-  const sum = (pick: (l: ValuedLine) => number | null, of: readonly ValuedLine[]) => exactCents(of.reduce((s, l) => s + BigInt(pick(l) ?? 0), 0n));
+  const sum = (pick: (l: ValuedLine) => number | null, of: readonly ValuedLine[]) =>
+    exactCents(of.reduce((s, l) => s + BigInt(pick(l) ?? 0), 0n));
   const withInterval = priced.every((l) => l.subtotal_low_minor !== null && l.subtotal_high_minor !== null);
   const levels = new Set(priced.map((l) => l.level));
   const withCost = priced.filter((l) => l.cost_basis_minor !== null);

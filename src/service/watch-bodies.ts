@@ -3,7 +3,16 @@
  * webhook is shown by its origin alone: a chat webhook's path is its secret.
  */
 import { toIsoUtc } from '../domain/time.js';
-import { formatSpan, usd, type DeliveryStatus, type MoveDirection, type StoredWatchEvent, type WatchEventBody, type WatchKind, type WatchRule } from '../domain/watch.js';
+import {
+  formatSpan,
+  usd,
+  type DeliveryStatus,
+  type MoveDirection,
+  type StoredWatchEvent,
+  type WatchEventBody,
+  type WatchKind,
+  type WatchRule,
+} from '../domain/watch.js';
 
 export interface WatchRuleBody {
   id: number;
@@ -75,7 +84,6 @@ export function watchEventRecordBody(event: StoredWatchEvent): WatchEventRecordB
     event: JSON.parse(event.body) as WatchEventBody,
   };
 }
-
 
 /** The watched quantity in words: a price or width in dollars, a move in percent, an age in hours. */
 export function formatWatchValue(rule: Pick<WatchRule, 'kind'>, value: number | null): string {

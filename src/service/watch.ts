@@ -11,7 +11,14 @@ import type { PricingBundle, Slot } from '../domain/bundle.js';
 import { isExtraCondition } from '../domain/conditions.js';
 import { UnknownProductError } from '../domain/errors.js';
 import { toIsoUtc } from '../domain/time.js';
-import { describeWatch, formatSpan, usd, type StoredWatchEvent, type WatchEventBody, type WatchRule } from '../domain/watch.js';
+import {
+  describeWatch,
+  formatSpan,
+  usd,
+  type StoredWatchEvent,
+  type WatchEventBody,
+  type WatchRule,
+} from '../domain/watch.js';
 import { intervalOf, readWatch, slotOf, type WatchReading } from '../engine/watch.js';
 import type { Store, WatchStateChange } from '../store/store.js';
 import { formatWatchValue, receiverOf } from './watch-bodies.js';
@@ -63,11 +70,21 @@ export interface CheckReport {
 
 const API_PRICING = '/api/v1/developer/pricing';
 
-function eventBody(id: string, rule: WatchRule, slot: Slot | undefined, reading: WatchReading, at: number, now: number): WatchEventBody {
+function eventBody(
+  id: string,
+  rule: WatchRule,
+  slot: Slot | undefined,
+  reading: WatchReading,
+  at: number,
+  now: number,
+): WatchEventBody {
   const interval = slot === undefined ? null : intervalOf(slot);
   const query = `at=${encodeURIComponent(toIsoUtc(at))}${isExtraCondition(rule.slot) ? '&extra_grades=true' : ''}`;
   const price = slot?.price_minor ?? null;
-  const shown = price === null ? 'no price' : `price ${usd(price)}${interval === null ? '' : ` (${Math.round(interval.level * 100)}% interval ${usd(interval.low_minor)} to ${usd(interval.high_minor)})`}`;
+  const shown =
+    price === null
+      ? 'no price'
+      : `price ${usd(price)}${interval === null ? '' : ` (${Math.round(interval.level * 100)}% interval ${usd(interval.low_minor)} to ${usd(interval.high_minor)})`}`;
   return {
     id,
     type: 'watch.fired',
@@ -99,7 +116,11 @@ function eventBody(id: string, rule: WatchRule, slot: Slot | undefined, reading:
 }
 
 /** Evaluates every rule at `options.at`, records what fired with its event, and delivers every pending event (a preview: neither). */
-export async function checkWatches(store: Store, price: PriceAt, options: CheckOptions): Promise<CheckReport> {
+export async function checkWatches(
+  store: Store,
+  price: PriceAt,
+  options: CheckOptions,
+): Promise<CheckReport> {
   const rules = await store.watches.rules();
   // One pricing per product and instant, however many rules watch it.
   const bundles = new Map<string, Promise<PricingBundle>>();
@@ -118,7 +139,10 @@ export async function checkWatches(store: Store, price: PriceAt, options: CheckO
     let reading: WatchReading;
     try {
       slot = slotOf(await bundleAt(rule.productKey, options.at, extra), rule.slot);
-      const before = rule.kind === 'move' ? slotOf(await bundleAt(rule.productKey, options.at - rule.spanMs!, extra), rule.slot) : undefined;
+      const before =
+        rule.kind === 'move'
+          ? slotOf(await bundleAt(rule.productKey, options.at - rule.spanMs!, extra), rule.slot)
+          : undefined;
       reading = readWatch(rule, slot, before);
     } catch (error) {
       if (!(error instanceof UnknownProductError)) throw error;
@@ -126,17 +150,31 @@ export async function checkWatches(store: Store, price: PriceAt, options: CheckO
       continue;
     }
     // Unknown (no price): the rule keeps its state, so a gap in the data is no crossing.
-    if (reading.holds === null || (reading.holds === rule.firing && reading.value === rule.lastValue)) continue;
-    const change: WatchStateChange = { ruleId: rule.id, wasFiring: rule.firing, firing: reading.holds, lastValue: reading.value, changedAt: options.now };
+    if (reading.holds === null || (reading.holds === rule.firing && reading.value === rule.lastValue))
+      continue;
+    const change: WatchStateChange = {
+      ruleId: rule.id,
+      wasFiring: rule.firing,
+      firing: reading.holds,
+      lastValue: reading.value,
+      changedAt: options.now,
+    };
     if (reading.holds && !rule.firing) {
       const body = eventBody(`evt_${randomUUID()}`, rule, slot, reading, options.at, options.now);
       bodies.set(body.id, body);
-      change.event = { id: body.id, createdAt: options.now, body: JSON.stringify(body), webhookUrl: rule.webhookUrl ?? options.webhook ?? null };
+      change.event = {
+        id: body.id,
+        createdAt: options.now,
+        body: JSON.stringify(body),
+        webhookUrl: rule.webhookUrl ?? options.webhook ?? null,
+      };
     }
     changes.push(change);
   }
   const preview = options.preview === true;
-  const recorded = preview ? changes.flatMap((c) => (c.event === undefined ? [] : [c.event.id])) : await store.watches.record(changes);
+  const recorded = preview
+    ? changes.flatMap((c) => (c.event === undefined ? [] : [c.event.id]))
+    : await store.watches.record(changes);
   const deliveries = preview ? [] : await deliverPending(store, options);
   return {
     as_of: toIsoUtc(options.at),
@@ -168,12 +206,26 @@ async function deliverPending(store: Store, options: CheckOptions): Promise<Deli
       for (const event of events) {
         const report = { event_id: event.id, rule_id: event.ruleId, receiver: receiverOf(url)! };
         if (down) {
-          reports.push({ ...report, delivered: false, attempts: 0, error: 'not tried: an earlier event to this receiver failed' });
+          reports.push({
+            ...report,
+            delivered: false,
+            attempts: 0,
+            error: 'not tried: an earlier event to this receiver failed',
+          });
           continue;
         }
         const result = await deliverEvent(url, event.id, event.body, options.delivery);
-        await store.watches.delivery(event.id, { attempts: result.attempts, at: options.now, error: result.error });
-        reports.push({ ...report, delivered: result.error === null, attempts: result.attempts, error: result.error });
+        await store.watches.delivery(event.id, {
+          attempts: result.attempts,
+          at: options.now,
+          error: result.error,
+        });
+        reports.push({
+          ...report,
+          delivered: result.error === null,
+          attempts: result.attempts,
+          error: result.error,
+        });
         down = result.error !== null;
       }
     }),

@@ -43,24 +43,43 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * does not take): a retry seconds later gets the same answer, so the event waits for the next
  * check instead. 408 (timeout), 425 (too early) and 429 (too many requests) ask for a retry.
  */
-const isRefusal = (status: number) => status >= 400 && status < 500 && status !== 408 && status !== 425 && status !== 429;
+const isRefusal = (status: number) =>
+  status >= 400 && status < 500 && status !== 408 && status !== 425 && status !== 429;
 
 /** One POST's outcome: `error` null when the receiver answered 2xx; `retry` when another attempt may fare better. */
-async function attempt(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<{ error: string | null; retry: boolean }> {
+async function attempt(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<{ error: string | null; retry: boolean }> {
   try {
-    const response = await fetch(url, { method: 'POST', body, headers, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+    const response = await fetch(url, {
+      method: 'POST',
+      body,
+      headers,
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: 'manual',
+    });
     await response.body?.cancel();
     if (response.status >= 200 && response.status < 300) return { error: null, retry: false };
     return { error: `HTTP ${response.status}`, retry: !isRefusal(response.status) };
   } catch (error) {
-    if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return { error: `timed out after ${timeoutMs} ms`, retry: true };
-    const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
+    if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+      return { error: `timed out after ${timeoutMs} ms`, retry: true };
+    const cause =
+      error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
     return { error: `network: ${cause}`, retry: true };
   }
 }
 
 /** POSTs `body` (event `id`) to `url` until it is taken or the retries run out. */
-export async function deliverEvent(url: string, id: string, body: string, options: DeliveryOptions = {}): Promise<DeliveryResult> {
+export async function deliverEvent(
+  url: string,
+  id: string,
+  body: string,
+  options: DeliveryOptions = {},
+): Promise<DeliveryResult> {
   const delays = options.retryDelaysMs ?? WEBHOOK_RETRY_DELAYS_MS;
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
   const headers: Record<string, string> = { 'content-type': 'application/json', [EVENT_ID_HEADER]: id };
@@ -68,6 +87,7 @@ export async function deliverEvent(url: string, id: string, body: string, option
   for (let n = 0; ; n += 1) {
     if (n > 0) await sleep(delays[n - 1]!);
     const outcome = await attempt(url, body, { ...headers, [ATTEMPT_HEADER]: String(n + 1) }, timeoutMs);
-    if (outcome.error === null || !outcome.retry || n === delays.length) return { attempts: n + 1, error: outcome.error };
+    if (outcome.error === null || !outcome.retry || n === delays.length)
+      return { attempts: n + 1, error: outcome.error };
   }
 }

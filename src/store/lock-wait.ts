@@ -16,5 +16,8 @@ export interface LockWait {
 
 /** The failure of a write that waited `maxWaitMs` for another writer. */
 export function lockWaitGivenUp(maxWaitMs: number, cause: unknown): DatabaseBusyError {
-  return new DatabaseBusyError(`another writer held the database for more than ${Math.round(maxWaitMs / 1000)} s (see --lock-wait)`, { cause });
+  return new DatabaseBusyError(
+    `another writer held the database for more than ${Math.round(maxWaitMs / 1000)} s (see --lock-wait)`,
+    { cause },
+  );
 }

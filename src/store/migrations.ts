@@ -15,5 +15,8 @@ export const PG_MIGRATIONS_DIR = fileURLToPath(new URL('../../drizzle-pg', impor
  */
 export function newerSchemaError(where: string, found: number, known: number): DatabaseUnavailableError {
   const reason = `the database was made by a newer oracle (schema version ${found}, this one knows ${known})`;
-  return new DatabaseUnavailableError(`database ${where}: ${reason}: upgrade oracle`, { reason, remedy: 'upgrade oracle' });
+  return new DatabaseUnavailableError(`database ${where}: ${reason}: upgrade oracle`, {
+    reason,
+    remedy: 'upgrade oracle',
+  });
 }

@@ -83,14 +83,20 @@ export function toCatalogEntry(row: CatalogRow): CatalogEntry {
  * matches not among them. `p` is the placeholder of the text (`@text` in SQLite, `$1` in PostgreSQL);
  * each column is indexed, so this is three index lookups.
  */
-export const identityWhere = (p: string) => `product_key = ${p} OR refsource_id = ${p} OR tcgplayer_id = ${p}`;
-export const identityOrder = (p: string) => `CASE WHEN product_key = ${p} THEN 0 WHEN refsource_id = ${p} THEN 1 ELSE 2 END`;
+export const identityWhere = (p: string) =>
+  `product_key = ${p} OR refsource_id = ${p} OR tcgplayer_id = ${p}`;
+export const identityOrder = (p: string) =>
+  `CASE WHEN product_key = ${p} THEN 0 WHEN refsource_id = ${p} THEN 1 ELSE 2 END`;
 
 /** The search text as identity lookups compare it. */
 export const identityText = (search: string): string => search.trim();
 
 /** Identity matches first, then the text matches not among them, at most `limit` (-1: all). */
-export function identityFirst<T extends { product_key: string }>(identity: readonly T[], text: readonly T[], limit: number): T[] {
+export function identityFirst<T extends { product_key: string }>(
+  identity: readonly T[],
+  text: readonly T[],
+  limit: number,
+): T[] {
   const seen = new Set(identity.map((e) => e.product_key));
   const merged = [...identity, ...text.filter((e) => !seen.has(e.product_key))];
   return limit < 0 ? merged : merged.slice(0, limit);

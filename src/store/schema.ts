@@ -17,8 +17,12 @@ export const products = sqliteTable(
     subtitle: text('subtitle').notNull().default(''),
     setName: text('set_name').notNull().default(''),
     imageUrl: text('image_url').notNull().default(''),
-    productType: text('product_type', { enum: ['single_card', 'booster_box'] }).notNull().default('single_card'),
-    era: text('era', { enum: ['modern', 'vintage'] }).notNull().default('modern'),
+    productType: text('product_type', { enum: ['single_card', 'booster_box'] })
+      .notNull()
+      .default('single_card'),
+    era: text('era', { enum: ['modern', 'vintage'] })
+      .notNull()
+      .default('modern'),
     releaseDate: text('release_date'),
     tcgplayerId: text('tcgplayer_id'),
     /**
@@ -124,7 +128,6 @@ export const ingestRuns = sqliteTable('ingest_runs', {
   error: text('error'),
 });
 
-
 /**
  * Grader premiums and grade ratios fitted from the catalog's own observations by
  * `oracle calibrate` (docs/methodology.md, calibration). One row per fit; the engine uses the
@@ -196,5 +199,8 @@ export const watchEvents = sqliteTable(
     lastError: text('last_error'),
     deliveredAt: integer('delivered_at'),
   },
-  (t) => [index('watch_events_created_at').on(t.createdAt), index('watch_events_status').on(t.status, t.createdAt)],
+  (t) => [
+    index('watch_events_created_at').on(t.createdAt),
+    index('watch_events_status').on(t.status, t.createdAt),
+  ],
 );

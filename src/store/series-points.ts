@@ -7,7 +7,13 @@ import type { ConditionPoints } from '../domain/observation.js';
 import type { PricePointRange } from './store.js';
 
 /** One price point as the stores' reads return it. */
-export type Row = [condition: string, source: string, observedAt: number, priceMinor: number, salesVolume: number | null];
+export type Row = [
+  condition: string,
+  source: string,
+  observedAt: number,
+  priceMinor: number,
+  salesVolume: number | null,
+];
 
 /**
  * What a series reads: every point from the earliest lookback to the latest instant, and the
@@ -15,13 +21,16 @@ export type Row = [condition: string, source: string, observedAt: number, priceM
  * depth and prior limits (they do: one pricing request at many instants); the depth caps are
  * the engine's to apply per instant.
  */
-export function seriesSpan(ranges: readonly PricePointRange[]): { from: number; to: number; prior: number } | null {
+export function seriesSpan(
+  ranges: readonly PricePointRange[],
+): { from: number; to: number; prior: number } | null {
   if (ranges.length === 0) return null;
   const { depthPerCondition: depth, priorPerCondition: prior } = ranges[0]!;
   let from = Infinity;
   let to = -Infinity;
   for (const r of ranges) {
-    if (r.depthPerCondition !== depth || r.priorPerCondition !== prior) throw new RangeError('ranges of one series share their point limits');
+    if (r.depthPerCondition !== depth || r.priorPerCondition !== prior)
+      throw new RangeError('ranges of one series share their point limits');
     from = Math.min(from, r.lookbackStart);
     to = Math.max(to, r.asOf);
   }

@@ -118,7 +118,11 @@ export interface PricePointSeriesReader {
    * it per instant (engine/series.ts) into exactly what `read` gives each range. A store that
    * reads synchronously (SQLite) reads a page at a time and awaits `pause` between two.
    */
-  readSeries(productId: number, ranges: readonly PricePointRange[], pause?: ReadPause): Promise<ConditionPoints[]>;
+  readSeries(
+    productId: number,
+    ranges: readonly PricePointRange[],
+    pause?: ReadPause,
+  ): Promise<ConditionPoints[]>;
 }
 
 /** Awaited between two statements of a long read: the caller gives the event loop a turn there when its slice is up (service/turns.ts). */
@@ -208,8 +212,20 @@ export type IngestRunStatus = 'ok' | 'rejected' | 'failed' | 'interrupted';
 
 export interface IngestRunStore {
   /** Records a run as `running`, naming this host and process; returns its id. */
-  start(run: { source: string; kind: string; format: string; dryRun: boolean; startedAt: number }): Promise<number>;
-  finish(id: number, finishedAt: number, status: IngestRunStatus, counts: IngestCounts, error?: string | null): Promise<void>;
+  start(run: {
+    source: string;
+    kind: string;
+    format: string;
+    dryRun: boolean;
+    startedAt: number;
+  }): Promise<number>;
+  finish(
+    id: number,
+    finishedAt: number,
+    status: IngestRunStatus,
+    counts: IngestCounts,
+    error?: string | null,
+  ): Promise<void>;
   /**
    * Marks `interrupted` the `running` runs whose process is gone (of this host and no longer
    * alive, or written before runs named their process); returns how many.

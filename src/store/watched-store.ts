@@ -120,9 +120,13 @@ function storeOver(
     },
     pricePoints: {
       read: (productId, range, options) => read((s) => s.pricePoints.read(productId, range, options)),
-      readExtra: (productId, range, options) => read((s) => s.pricePoints.readExtra(productId, range, options)),
+      readExtra: (productId, range, options) =>
+        read((s) => s.pricePoints.readExtra(productId, range, options)),
     },
-    pricePointSeries: { readSeries: (productId, ranges, pause) => read((s) => s.pricePointSeries.readSeries(productId, ranges, pause)) },
+    pricePointSeries: {
+      readSeries: (productId, ranges, pause) =>
+        read((s) => s.pricePointSeries.readSeries(productId, ranges, pause)),
+    },
     apiKeys: {
       create: (id, label, hash, at) => read((s) => s.apiKeys.create(id, label, hash, at)),
       list: () => read((s) => s.apiKeys.list()),
@@ -132,7 +136,8 @@ function storeOver(
     },
     ingestRuns: {
       start: (run) => read((s) => s.ingestRuns.start(run)),
-      finish: (id, at, status, counts, error) => read((s) => s.ingestRuns.finish(id, at, status, counts, error)),
+      finish: (id, at, status, counts, error) =>
+        read((s) => s.ingestRuns.finish(id, at, status, counts, error)),
       markInterrupted: () => read((s) => s.ingestRuns.markInterrupted()),
       recent: (limit) => read((s) => s.ingestRuns.recent(limit)),
     },
@@ -161,7 +166,11 @@ function storeOver(
  * reads a copy of the file in memory (a WAL-mode file on a read-only mount) is opened again
  * when the file is written in place.
  */
-function createWatchedFile(path: string, checkIntervalMs: number, notice: ((message: string) => void) | undefined): Store {
+function createWatchedFile(
+  path: string,
+  checkIntervalMs: number,
+  notice: ((message: string) => void) | undefined,
+): Store {
   let store: Store | undefined;
   let identity: FileIdentity | undefined;
   /** performance.now() after which the path is checked again. */
@@ -214,7 +223,12 @@ function createWatchedFile(path: string, checkIntervalMs: number, notice: ((mess
     nextCheck = now + checkIntervalMs;
     const stats = statSync(path, { throwIfNoEntry: false });
     const same = stats !== undefined && sameFile(identity as FileIdentity, stats);
-    if (same && stats.size > 0 && !(current.inMemoryCopy === true && changed(identity as FileIdentity, stats))) return current;
+    if (
+      same &&
+      stats.size > 0 &&
+      !(current.inMemoryCopy === true && changed(identity as FileIdentity, stats))
+    )
+      return current;
     // Another file there now (or a copy's file written) is simply opened; a missing or empty one is what the next read answers.
     if (!stats) lost = unavailable('the database file was deleted');
     else if (same && stats.size === 0) lost = unavailable('the database file is empty');

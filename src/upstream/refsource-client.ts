@@ -62,14 +62,23 @@ export function createRefsourceClient(options: RefsourceClientOptions): Refsourc
       const signal = AbortSignal.timeout(deadlineMs);
       try {
         const { agent, request } = await load();
-        const { statusCode, body } = await request(url, { method: 'GET', headers, dispatcher: agent, signal });
+        const { statusCode, body } = await request(url, {
+          method: 'GET',
+          headers,
+          dispatcher: agent,
+          signal,
+        });
         // The whole answer, within the same deadline: the connection then goes back to the pool.
         await body.dump({ limit: MAX_BODY_BYTES, signal });
         if (statusCode === 200) return { status: 'found' };
         if (statusCode === 404 || statusCode === 410) return { status: 'gone' };
         return { status: 'failed', reason: `upstream answered HTTP ${statusCode}` };
       } catch (error) {
-        if (signal.aborted) return { status: 'failed', reason: `upstream timed out (no complete answer within ${deadlineMs} ms)` };
+        if (signal.aborted)
+          return {
+            status: 'failed',
+            reason: `upstream timed out (no complete answer within ${deadlineMs} ms)`,
+          };
         return { status: 'failed', reason: describeNetworkError(error) };
       }
     },

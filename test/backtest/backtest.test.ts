@@ -8,10 +8,25 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bandMedian7d, codaBlend, mean24, median24, sevenDayAt, sevenDayTrack, windowPrices } from '../../backtest/lib/alternatives.js';
+import {
+  bandMedian7d,
+  codaBlend,
+  mean24,
+  median24,
+  sevenDayAt,
+  sevenDayTrack,
+  windowPrices,
+} from '../../backtest/lib/alternatives.js';
 import { runBacktest } from '../../backtest/lib/backtest.js';
 import { loadMarket } from '../../backtest/lib/load.js';
-import { buildMarket, SOURCE, truthAt, type Market, type ProductMarket, type Series } from '../../backtest/lib/market.js';
+import {
+  buildMarket,
+  SOURCE,
+  truthAt,
+  type Market,
+  type ProductMarket,
+  type Series,
+} from '../../backtest/lib/market.js';
 import {
   absoluteError,
   coverage,
@@ -52,7 +67,14 @@ describe('metrics', () => {
     expect(s.over25).toBeCloseTo(60, 10);
     // Signed, sorted: -0.3, -0.1, 0.2, 0.4, 0.5.
     expect(s.bias).toBeCloseTo(20, 10);
-    expect(summarizeErrors([])).toEqual({ n: 0, mdape: null, p90: null, p99: null, over25: null, bias: null });
+    expect(summarizeErrors([])).toEqual({
+      n: 0,
+      mdape: null,
+      p90: null,
+      p99: null,
+      over25: null,
+      bias: null,
+    });
     expect(absoluteError(90, 100)).toBeCloseTo(0.1, 12);
     expect(relativeError(90, 100)).toBeCloseTo(-0.1, 12);
   });
@@ -86,7 +108,12 @@ describe('metrics', () => {
     // (hours 25 and 26 are not counted).
     const first = [unpriced, unpriced, ...Array(5).fill(far), ...Array(17).fill(near), far, far];
     expect(offAfterJump(first)).toEqual({ priced: 22, off: 5 });
-    expect(shareOffAfterJumps([{ priced: 20, off: 5 }, { priced: 4, off: 1 }])).toBe(25);
+    expect(
+      shareOffAfterJumps([
+        { priced: 20, off: 5 },
+        { priced: 4, off: 1 },
+      ]),
+    ).toBe(25);
     expect(shareOffAfterJumps([{ priced: 0, off: 0 }])).toBeNull();
     const summary = summarizeFollow([3, null, 10, 30]);
     expect(summary).toEqual({ events: 4, medianHours: 10, p90Hours: null, within24h: 50, notFollowed: 1 });
@@ -112,19 +139,61 @@ describe('alternatives', () => {
 
   it('mean±2sd blend: filter, then (TWAP + median) / 2 floored at q20', () => {
     // Kept (n = 3, all within 2 sd): TWAP (100 x 8 + 110 + 120) / 10 = 103, median 110, q20 104.
-    expect(codaBlend(series([[20, 100], [28, 110], [29, 120]]), t)).toBeCloseTo(106.5, 10);
+    expect(
+      codaBlend(
+        series([
+          [20, 100],
+          [28, 110],
+          [29, 120],
+        ]),
+        t,
+      ),
+    ).toBeCloseTo(106.5, 10);
     // 5 x 100 and one 1000 (z = sqrt(5) > 2): the 1000 is dropped.
-    expect(codaBlend(series([[10, 100], [12, 100], [14, 100], [16, 100], [18, 100], [20, 1000]]), t)).toBe(100);
+    expect(
+      codaBlend(
+        series([
+          [10, 100],
+          [12, 100],
+          [14, 100],
+          [16, 100],
+          [18, 100],
+          [20, 1000],
+        ]),
+        t,
+      ),
+    ).toBe(100);
     // The floor binds: TWAP (30 x 20 + 40 + 40 x 0.5 + 50 x 0.5 + 50) / 23, median 40, q20 38.
-    const floored = series([[7, 30], [27, 40], [28, 40], [28.5, 50], [29, 50]]);
+    const floored = series([
+      [7, 30],
+      [27, 40],
+      [28, 40],
+      [28.5, 50],
+      [29, 50],
+    ]);
     expect((30 * 20 + 40 + 40 * 0.5 + 50 * 0.5 + 50) / 23 / 2 + 20).toBeLessThan(38);
     expect(codaBlend(floored, t)).toBeCloseTo(38, 10);
     expect(codaBlend(series([]), t)).toBeNull();
   });
 
   it('7-day median: drops points beyond 10x the median, republishes only on a move over 10 %', () => {
-    expect(bandMedian7d(series([[1, 100], [2, 105], [3, 110], [4, 2000]]), START + 5 * HOUR)).toBe(105);
-    const s = series([[1, 100], [3, 104], [5, 130], [6, 140]]);
+    expect(
+      bandMedian7d(
+        series([
+          [1, 100],
+          [2, 105],
+          [3, 110],
+          [4, 2000],
+        ]),
+        START + 5 * HOUR,
+      ),
+    ).toBe(105);
+    const s = series([
+      [1, 100],
+      [3, 104],
+      [5, 130],
+      [6, 140],
+    ]);
     const track = sevenDayTrack(s);
     expect(sevenDayAt(track, START + 1 * HOUR)).toBeNull();
     expect(sevenDayAt(track, START + 2 * HOUR)).toBe(100);
@@ -170,7 +239,11 @@ describe('aggregation', () => {
       bundles: 4,
       basisFrom: { meta: 2, derived: 2 },
     } satisfies Scores;
-    const market = { seed: '0', scale: 'small', products: [{ plan: { scenario: 'baseline' } }] } as unknown as Market;
+    const market = {
+      seed: '0',
+      scale: 'small',
+      products: [{ plan: { scenario: 'baseline' } }],
+    } as unknown as Market;
     const { segments, scenarios, scenarioCells, bases, scenarioBases } = aggregate(market, scores);
     const all = segments.find((s) => s.id === 'all')!;
     expect(all.scored).toBe(4);
@@ -194,7 +267,11 @@ describe('aggregation', () => {
     // Each basis apart: own holds 110 and 100 (one interval, holding the truth), estimated 90
     // and 150 (two intervals, one holding it).
     const basis = (id: string) => bases.find((s) => s.id === id)!.views.all[0]!;
-    expect([basis('own, all cells').errors.n, basis('own, all cells').errors.mdape, basis('own, all cells').interval]).toEqual([2, 5, 100]);
+    expect([
+      basis('own, all cells').errors.n,
+      basis('own, all cells').errors.mdape,
+      basis('own, all cells').interval,
+    ]).toEqual([2, 5, 100]);
     expect([basis('estimated, all cells').errors.n, basis('estimated, all cells').interval]).toEqual([2, 50]);
     expect(basis('estimated, all cells').errors.mdape).toBeCloseTo(30, 10);
     expect(basis('own, graded').errors.n).toBe(0);
@@ -204,7 +281,7 @@ describe('aggregation', () => {
     ]);
   });
 
-  it('takes a slot\'s basis from meta.basis, else derives it from its own points and fallback tier', () => {
+  it("takes a slot's basis from meta.basis, else derives it from its own points and fallback tier", () => {
     const slot = (included: number, meta: Record<string, unknown>, price: number | null = 100): Slot => ({
       price_minor: price,
       currency: 'USD',
@@ -217,17 +294,23 @@ describe('aggregation', () => {
       error: price === null ? 'no_observations' : null,
       meta,
     });
-    expect(basisOf(slot(3, { basis: 'estimated' }))).toEqual({ basis: BASES.indexOf('estimated'), fromMeta: true });
+    expect(basisOf(slot(3, { basis: 'estimated' }))).toEqual({
+      basis: BASES.indexOf('estimated'),
+      fromMeta: true,
+    });
     expect(basisOf(slot(0, { basis: 'own' }))).toEqual({ basis: BASES.indexOf('own'), fromMeta: true });
     expect(basisOf(slot(3, {}))).toEqual({ basis: BASES.indexOf('own'), fromMeta: false });
     expect(basisOf(slot(0, {}))).toEqual({ basis: BASES.indexOf('estimated'), fromMeta: false });
-    expect(basisOf(slot(2, { oracle_fallback_tier: 'cross_check' }))).toEqual({ basis: BASES.indexOf('estimated'), fromMeta: false });
+    expect(basisOf(slot(2, { oracle_fallback_tier: 'cross_check' }))).toEqual({
+      basis: BASES.indexOf('estimated'),
+      fromMeta: false,
+    });
     expect(basisOf(slot(0, {}, null))).toEqual({ basis: UNPRICED, fromMeta: false });
   });
 });
 
 describe('loading', () => {
-  it('runs the operator\'s preparation with only the warm-up in the database, then loads the rest', async () => {
+  it("runs the operator's preparation with only the warm-up in the database, then loads the rest", async () => {
     const market = buildMarket('3', 'small', 'crash');
     const seen: { asOf: number; counts: number[] }[] = [];
     const countOf = async (store: Store) => (await store.products.catalog()).map((e) => e.observation_count);
@@ -235,7 +318,8 @@ describe('loading', () => {
       seen.push({ asOf, counts: await countOf(s) });
     });
     try {
-      const before = (p: ProductMarket, to: number) => [...p.cells, ...p.pooled].reduce((n, s) => n + s.t.filter((t) => t < to).length, 0);
+      const before = (p: ProductMarket, to: number) =>
+        [...p.cells, ...p.pooled].reduce((n, s) => n + s.t.filter((t) => t < to).length, 0);
       const keys = (await store.products.catalog()).map((e) => e.product_key);
       const byKey = (key: string) => market.products.find((p) => p.plan.key === key)!;
       expect(seen).toEqual([{ asOf: SCORED_START, counts: keys.map((k) => before(byKey(k), SCORED_START)) }]);
@@ -277,7 +361,9 @@ describe('a small seeded run', () => {
     });
     // Some scenarios alone: the same products, drawn the same.
     const some = buildMarket('1', 'small', 'crash,sealed');
-    expect(some.products.map((p) => p.plan)).toEqual(first.market.products.filter((p) => ['crash', 'sealed'].includes(p.plan.scenario)).map((p) => p.plan));
+    expect(some.products.map((p) => p.plan)).toEqual(
+      first.market.products.filter((p) => ['crash', 'sealed'].includes(p.plan.scenario)).map((p) => p.plan),
+    );
     const other = buildMarket('2', 'small');
     expect(other.products[0]!.logTruth).not.toEqual(first.market.products[0]!.logTruth);
   });
@@ -309,7 +395,8 @@ describe('a small seeded run', () => {
     expect(sealed).toBeGreaterThan(0);
     expect(rows.length).toBe(instants.length * (cards * CELLS.length + sealed));
     for (let r = 0; r < rows.length; r++) {
-      if (!(rows.truth[r]! > 0) || !Number.isFinite(rows.truth[r]!)) throw new Error(`row ${r}: truth ${rows.truth[r]}`);
+      if (!(rows.truth[r]! > 0) || !Number.isFinite(rows.truth[r]!))
+        throw new Error(`row ${r}: truth ${rows.truth[r]}`);
     }
     // Each (product, instant) is scored once per cell for every method, and instants are 6 h apart.
     const pairs = new Set<string>();
@@ -352,7 +439,8 @@ describe('a small seeded run', () => {
     const crash = product('crash');
     const at = crash.plan.jumps[0]!.hour;
     expect(crash.plan.jumps.map((j) => j.factor)).toEqual([0.57]);
-    const sold = (from: number, to: number) => crash.cells[0]!.t.filter((t) => t >= START + from * HOUR && t < START + to * HOUR).length;
+    const sold = (from: number, to: number) =>
+      crash.cells[0]!.t.filter((t) => t >= START + from * HOUR && t < START + to * HOUR).length;
     expect(sold(at - 24, at)).toBeGreaterThan(0);
     expect(sold(at, at + 24)).toBeGreaterThan(sold(at - 24, at) / 2);
     // Hundreds of sales a day on a hot card; a sale every few days on a thin one.
@@ -378,7 +466,12 @@ describe('a small seeded run', () => {
 
   it('scores the quote scenarios a second time on their sales alone', () => {
     const { quotes } = first.summary;
-    expect(quotes.map((g) => `${g.scenario} ${g.cells}`)).toEqual(['guides all cells', 'guides ungraded', 'quotes_lowball all cells', 'quotes_lowball ungraded']);
+    expect(quotes.map((g) => `${g.scenario} ${g.cells}`)).toEqual([
+      'guides all cells',
+      'guides ungraded',
+      'quotes_lowball all cells',
+      'quotes_lowball ungraded',
+    ]);
     for (const g of quotes) {
       const [withQuotes, alone, median, medianAlone] = g.methods;
       // The same pairs scored both times; without the quotes the plain median has fewer points to price from.
@@ -406,13 +499,23 @@ describe('a small seeded run', () => {
 describe('npm run backtest', () => {
   it('runs one scenario and writes results.json', async () => {
     const out = tempDir('oracle-backtest-out-');
-    const { stdout } = await run(process.execPath, [join(ROOT, 'backtest', 'run.js'), '--scale', 'small', '--scenario', 'sealed', '--out', out]);
+    const { stdout } = await run(process.execPath, [
+      join(ROOT, 'backtest', 'run.js'),
+      '--scale',
+      'small',
+      '--scenario',
+      'sealed',
+      '--out',
+      out,
+    ]);
     expect(stdout).toContain('### Targets (issue 9)');
     const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
     expect(results).toMatchObject({ seed: '1', scale: 'small', scenario: 'sealed', counts: { products: 2 } });
     expect(results.results.scenarios.map((s: { id: string }) => s.id)).toEqual(['sealed']);
     const worst = readFileSync(join(out, 'worst.csv'), 'utf8').split('\n');
-    expect(worst[0]).toBe('product,scenario,cell,at,own_in_window,truth_minor,error_pct,engine_minor,mean24_minor,median24_minor,coda_minor,median7d_minor');
+    expect(worst[0]).toBe(
+      'product,scenario,cell,at,own_in_window,truth_minor,error_pct,engine_minor,mean24_minor,median24_minor,coda_minor,median7d_minor',
+    );
     expect(worst[1]).toMatch(/^bt-sealed-00[12],sealed,ungraded,2026-/);
     // stdout is the same Markdown, printed with a closing newline.
     expect(`${readFileSync(join(out, 'results.md'), 'utf8')}\n`).toBe(stdout);
@@ -420,10 +523,19 @@ describe('npm run backtest', () => {
 
   it('rejects an unknown scale, scenario or flag with exit 2', async () => {
     const bad = run(process.execPath, [join(ROOT, 'backtest', 'run.js'), '--scale', 'huge']);
-    await expect(bad).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('unknown scale "huge"') });
+    await expect(bad).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('unknown scale "huge"'),
+    });
     const none = run(process.execPath, [join(ROOT, 'backtest', 'run.js'), '--scenario', 'crash,nope']);
-    await expect(none).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('unknown scenario "nope"') });
+    await expect(none).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('unknown scenario "nope"'),
+    });
     const flag = run(process.execPath, [join(ROOT, 'backtest', 'run.js'), '--scal', 'small']);
-    await expect(flag).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/^backtest: Unknown option '--scal'/) });
+    await expect(flag).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^backtest: Unknown option '--scal'/),
+    });
   });
 });

@@ -51,8 +51,16 @@ describe('real sales: reading', () => {
   });
 
   it('refuses a file in another layout with the file named', () => {
-    const other = join(ROOT, 'test', 'fixtures', 'pricecharting', 'sportscardspro-baseball-2025-topps-chrome.csv');
-    expect(() => readSales([other])).toThrow(/sportscardspro-baseball-2025-topps-chrome\.csv: not a PSA sales file/);
+    const other = join(
+      ROOT,
+      'test',
+      'fixtures',
+      'pricecharting',
+      'sportscardspro-baseball-2025-topps-chrome.csv',
+    );
+    expect(() => readSales([other])).toThrow(
+      /sportscardspro-baseball-2025-topps-chrome\.csv: not a PSA sales file/,
+    );
   });
 });
 
@@ -64,7 +72,7 @@ describe('real sales: scoring', () => {
     scored = await scoreSales(data, tempDir('oracle-backtest-real-'));
   }, 60_000);
 
-  it('predicts every sale after its card\'s first day, from the days before it only', () => {
+  it("predicts every sale after its card's first day, from the days before it only", () => {
     const rows = rawRows(NOCTOWL).filter(([, grade]) => ['7.0', '8.0', '9.0', '10.0'].includes(grade));
     const firstDay = Math.min(...rows.map(([d]) => d));
     expect(scored.firstOfCard).toBe(rows.filter(([d]) => d === firstDay).length);
@@ -74,9 +82,17 @@ describe('real sales: scoring', () => {
     for (const sale of scored.sales) {
       const day = Date.parse(sale.at) - 12 * 3_600_000;
       const grade = `${sale.cell.slice(3)}.0`;
-      const before = rows.filter(([d, g]) => g === grade && d === day - DAY).map(([, , p]) => p).sort((a, b) => a - b);
+      const before = rows
+        .filter(([d, g]) => g === grade && d === day - DAY)
+        .map(([, , p]) => p)
+        .sort((a, b) => a - b);
       const mid = before.length / 2;
-      const median = before.length === 0 ? Number.NaN : before.length % 2 === 1 ? before[Math.floor(mid)]! : (before[mid - 1]! + before[mid]!) / 2;
+      const median =
+        before.length === 0
+          ? Number.NaN
+          : before.length % 2 === 1
+            ? before[Math.floor(mid)]!
+            : (before[mid - 1]! + before[mid]!) / 2;
       expect(sale.prices[METHODS.findIndex((m) => m.id === 'median24')]).toEqual(median);
     }
   });
@@ -93,7 +109,14 @@ describe('real sales: scoring', () => {
 
 describe('npm run backtest -- --real-sales', () => {
   it('rejects a path that does not exist with exit 2', async () => {
-    const missing = run(process.execPath, [join(ROOT, 'backtest', 'run.js'), '--real-sales', join(FIXTURES, 'nope')]);
-    await expect(missing).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('no such file or directory') });
+    const missing = run(process.execPath, [
+      join(ROOT, 'backtest', 'run.js'),
+      '--real-sales',
+      join(FIXTURES, 'nope'),
+    ]);
+    await expect(missing).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('no such file or directory'),
+    });
   });
 });

@@ -25,11 +25,15 @@ describe('bin/oracle.js', () => {
     const bin = packageWithBin();
     const result = await runCommand(process.execPath, [bin, '--version']);
     expect(result).toMatchObject({ code: 1, stdout: '' });
-    expect(result.stderr).toMatch(/^oracle: .*\/dist\/cli\/main\.js is missing: run 'npm run build' \(npm ci runs it\)\n$/);
+    expect(result.stderr).toMatch(
+      /^oracle: .*\/dist\/cli\/main\.js is missing: run 'npm run build' \(npm ci runs it\)\n$/,
+    );
   });
 
   it('exits 70 with one line when main never settles', async () => {
-    const bin = packageWithBin("exports.EXIT = { internal: 70 };\nexports.main = () => new Promise(() => {});\n");
+    const bin = packageWithBin(
+      'exports.EXIT = { internal: 70 };\nexports.main = () => new Promise(() => {});\n',
+    );
     const result = await runCommand(process.execPath, [bin, '--version']);
     expect(result).toMatchObject({
       code: 70,
@@ -39,7 +43,7 @@ describe('bin/oracle.js', () => {
   });
 
   it('passes on the code main settles with', async () => {
-    const bin = packageWithBin("exports.EXIT = { internal: 70 };\nexports.main = async () => 3;\n");
+    const bin = packageWithBin('exports.EXIT = { internal: 70 };\nexports.main = async () => 3;\n');
     expect(await runCommand(process.execPath, [bin])).toMatchObject({ code: 3, stdout: '', stderr: '' });
   });
 });

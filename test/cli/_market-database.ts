@@ -27,7 +27,11 @@ const CARDS = [
 /** A new database (test/_pg.ts newTestDatabase: SQLite or PostgreSQL) in `dir` holding the market, ingested by the CLI. */
 export async function marketDatabase(dir: string): Promise<string> {
   const db = await newTestDatabase(dir);
-  const catalog = ['product_key,refsource_id,product_name,set_name', ...CARDS.map((c, i) => `${c.key},${700 + i},${c.name},Test Set`), 'thin,799,Thin Card,Test Set'];
+  const catalog = [
+    'product_key,refsource_id,product_name,set_name',
+    ...CARDS.map((c, i) => `${c.key},${700 + i},${c.name},Test Set`),
+    'thin,799,Thin Card,Test Set',
+  ];
   const sales = ['product_key,source,observed_at,price_minor,grader,grade,external_id'];
   for (let h = 6; h <= 40 * 24; h += 6) {
     const t = AS_OF_MS - h * HOUR;
@@ -40,7 +44,10 @@ export async function marketDatabase(dir: string): Promise<string> {
     }
   }
   sales.push(`rising,ebay,${OUTLIER_AT},200000,,,rising-outlier`);
-  sales.push(`thin,ebay,${toIsoUtc(AS_OF_MS - 10 * DAY)},1000,,,thin-1`, `thin,ebay,${toIsoUtc(AS_OF_MS - DAY)},5000,,,thin-2`);
+  sales.push(
+    `thin,ebay,${toIsoUtc(AS_OF_MS - 10 * DAY)},1000,,,thin-1`,
+    `thin,ebay,${toIsoUtc(AS_OF_MS - DAY)},5000,,,thin-2`,
+  );
   writeFileSync(join(dir, 'catalog.csv'), catalog.join('\n'));
   writeFileSync(join(dir, 'sales.csv'), sales.join('\n'));
   const ingest = await runOracle(['--db', db, 'ingest', join(dir, 'catalog.csv'), join(dir, 'sales.csv')]);

@@ -36,7 +36,10 @@ beforeAll(async () => {
     releaseDate: null,
     tcgplayerId: null,
   });
-  await writeProducts(store, [...Array.from({ length: PRODUCTS }, (_, i) => product(`card-${i}`)), product('probe')]);
+  await writeProducts(store, [
+    ...Array.from({ length: PRODUCTS }, (_, i) => product(`card-${i}`)),
+    product('probe'),
+  ]);
   const rows: ResolvedObservation[] = [];
   for (let i = 0; i <= PRODUCTS; i++) {
     const p = (await store.products.findByKey(i === PRODUCTS ? 'probe' : `card-${i}`))!;
@@ -44,7 +47,16 @@ beforeAll(async () => {
     for (let h = 1; h <= 96; h += 3) {
       const observedAt = FIT_AT_MS - h * HOUR;
       const at = (grader: string, grade: number | null, priceMinor: number) =>
-        rows.push({ productId: p.id, productKey: p.productKey, source: 'ebay', observedAt, priceMinor: Math.round(priceMinor), grader, grade, externalId: `${p.productKey}-${grader}${grade}-${h}` });
+        rows.push({
+          productId: p.id,
+          productKey: p.productKey,
+          source: 'ebay',
+          observedAt,
+          priceMinor: Math.round(priceMinor),
+          grader,
+          grade,
+          externalId: `${p.productKey}-${grader}${grade}-${h}`,
+        });
       at('PSA', 10, psa10);
       if (i === PRODUCTS) continue;
       at('BGS', 10, psa10 * 1.4);
@@ -62,11 +74,15 @@ async function cli(args: string[]) {
   return result.stdout;
 }
 
-const bgs10 = async (at: string) => (JSON.parse(await cli(['price', 'probe', '--at', at, '--json'])) as PricingBundle).graded.BGS['10'].price_minor!;
+const bgs10 = async (at: string) =>
+  (JSON.parse(await cli(['price', 'probe', '--at', at, '--json'])) as PricingBundle).graded.BGS['10']
+    .price_minor!;
 
 describe('oracle calibrate', () => {
   it('has nothing to show before a fit, and pricing uses the priors', async () => {
-    expect(await cli(['calibrate', '--show', '--at', FIT_AT])).toMatch(/no calibration stored for that instant/);
+    expect(await cli(['calibrate', '--show', '--at', FIT_AT])).toMatch(
+      /no calibration stored for that instant/,
+    );
     expect(await cli(['calibrate', '--show', '--at', FIT_AT, '--json'])).toBe('null\n');
     // Prior: BGS 10 = 1.1 x PSA 10 (the probe's PSA 10 is 130000).
     expect(await bgs10(FIT_AT)).toBe(143000);
@@ -96,8 +112,22 @@ describe('oracle calibrate', () => {
   });
 
   it('history prices each instant with the calibration of that instant, as price does', async () => {
-    const args = ['history', 'probe', '--slots', 'bgs10', '--from', '2026-10-14T23:00:00Z', '--to', FIT_AT, '--every', '1h', '--json'];
-    const history = JSON.parse(await cli(args)) as { points: { at: string; bgs10: { price_minor: number } }[] };
+    const args = [
+      'history',
+      'probe',
+      '--slots',
+      'bgs10',
+      '--from',
+      '2026-10-14T23:00:00Z',
+      '--to',
+      FIT_AT,
+      '--every',
+      '1h',
+      '--json',
+    ];
+    const history = JSON.parse(await cli(args)) as {
+      points: { at: string; bgs10: { price_minor: number } }[];
+    };
     expect(history.points.map((p) => [p.at, p.bgs10.price_minor])).toEqual([
       ['2026-10-14T23:00:00Z', 143000],
       [FIT_AT, 182000],

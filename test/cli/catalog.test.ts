@@ -31,7 +31,9 @@ beforeAll(async () => {
   db = await newTestDatabase(dir);
   writeFileSync(join(dir, 'catalog.csv'), CATALOG);
   writeFileSync(join(dir, 'obs.csv'), OBSERVATIONS);
-  expect((await runOracle(['--db', db, 'ingest', join(dir, 'catalog.csv'), join(dir, 'obs.csv')])).code).toBe(0);
+  expect((await runOracle(['--db', db, 'ingest', join(dir, 'catalog.csv'), join(dir, 'obs.csv')])).code).toBe(
+    0,
+  );
 });
 
 describe.concurrent('oracle catalog', () => {
@@ -43,7 +45,9 @@ describe.concurrent('oracle catalog', () => {
     expect(lines[0]).toMatch(/^product key +name +set +ref id +obs$/);
     expect(lines.slice(1, -1)).toHaveLength(3);
     expect(result.stdout).toMatch(/^pokemon-base-set-charizard-4-102 +Charizard +631245 +3$/m);
-    expect(result.stdout).toMatch(/^pokemon-evolving-skies-booster-box +Evolving Skies Booster B… +2512345 +0$/m);
+    expect(result.stdout).toMatch(
+      /^pokemon-evolving-skies-booster-box +Evolving Skies Booster B… +2512345 +0$/m,
+    );
     expect(result.stdout).toContain('3 products');
     for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
   });
@@ -55,7 +59,9 @@ describe.concurrent('oracle catalog', () => {
     expect(result.stdout).not.toContain('charizard');
     expect(result.stdout).toContain('1 product\n');
     const reordered = await cli('--search', 'lot bla', '--json');
-    expect(JSON.parse(reordered.stdout).products.map((p: { product_key: string }) => p.product_key)).toEqual(['mtg-alpha-black-lotus']);
+    expect(JSON.parse(reordered.stdout).products.map((p: { product_key: string }) => p.product_key)).toEqual([
+      'mtg-alpha-black-lotus',
+    ]);
   });
 
   it('takes FTS syntax in --search as text and rejects a blank one', async () => {
@@ -72,7 +78,9 @@ describe.concurrent('oracle catalog', () => {
   it('names close keys when a product key is unknown', async () => {
     const result = await runOracle(['--db', db, 'price', 'pokemon-base-set-charzard-4-102']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/unknown product_key "pokemon-base-set-charzard-4-102" \(did you mean "pokemon-base-set-charizard-4-102"/);
+    expect(result.stderr).toMatch(
+      /unknown product_key "pokemon-base-set-charzard-4-102" \(did you mean "pokemon-base-set-charizard-4-102"/,
+    );
   });
 
   it('prints exactly the API body with --json: {total, products} with the fields of SPEC.md 2.6 and the identity additions', async () => {
@@ -81,9 +89,33 @@ describe.concurrent('oracle catalog', () => {
     expect(JSON.parse(result.stdout)).toEqual({
       total: 3,
       products: [
-        { product_key: 'mtg-alpha-black-lotus', refsource_id: '1000001', product_name: 'Black Lotus', product_type: 'single_card', era: 'vintage', earliest_observation: '2026-06-01', ...NO_IDS },
-        { product_key: 'pokemon-base-set-charizard-4-102', refsource_id: '631245', product_name: 'Charizard', product_type: 'single_card', era: 'vintage', earliest_observation: '2026-03-03', ...NO_IDS },
-        { product_key: 'pokemon-evolving-skies-booster-box', refsource_id: '2512345', product_name: 'Evolving Skies Booster Box', product_type: 'booster_box', era: 'modern', earliest_observation: null, ...NO_IDS },
+        {
+          product_key: 'mtg-alpha-black-lotus',
+          refsource_id: '1000001',
+          product_name: 'Black Lotus',
+          product_type: 'single_card',
+          era: 'vintage',
+          earliest_observation: '2026-06-01',
+          ...NO_IDS,
+        },
+        {
+          product_key: 'pokemon-base-set-charizard-4-102',
+          refsource_id: '631245',
+          product_name: 'Charizard',
+          product_type: 'single_card',
+          era: 'vintage',
+          earliest_observation: '2026-03-03',
+          ...NO_IDS,
+        },
+        {
+          product_key: 'pokemon-evolving-skies-booster-box',
+          refsource_id: '2512345',
+          product_name: 'Evolving Skies Booster Box',
+          product_type: 'booster_box',
+          era: 'modern',
+          earliest_observation: null,
+          ...NO_IDS,
+        },
       ],
     });
   });

@@ -25,7 +25,12 @@ const requests: IncomingMessage[] = [];
 
 /** The environment of a script: the oracle shim first on PATH, this file's database, local logs. */
 function scriptEnv(extra: Record<string, string>): Record<string, string> {
-  return { PATH: `${join(dir, 'bin')}:${process.env.PATH ?? ''}`, ORACLE_DB: db, REJECTS: join(dir, 'rejects.ndjson'), ...extra };
+  return {
+    PATH: `${join(dir, 'bin')}:${process.env.PATH ?? ''}`,
+    ORACLE_DB: db,
+    REJECTS: join(dir, 'rejects.ndjson'),
+    ...extra,
+  };
 }
 
 beforeAll(async () => {
@@ -48,13 +53,15 @@ beforeAll(async () => {
             : path === '/tcgplayer/3/Groups.csv'
               ? 'tcgcsv/pokemon-Groups.csv'
               : path === '/buy/marketplace_insights/v1_beta/item_sales/search'
-            ? itemSales
-            : null;
+                ? itemSales
+                : null;
     if (file === null) {
       response.writeHead(404).end();
       return;
     }
-    response.writeHead(200, { 'content-type': file.endsWith('.json') ? 'application/json' : 'text/csv' }).end(readFileSync(join(FIXTURES, file)));
+    response
+      .writeHead(200, { 'content-type': file.endsWith('.json') ? 'application/json' : 'text/csv' })
+      .end(readFileSync(join(FIXTURES, file)));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -63,8 +70,10 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 describe('the cron scripts of examples/', () => {
-  it('pricecharting-nightly.sh updates the catalog and ingests the day\'s quotes', async () => {
-    const run = await runCommand('sh', [join(EXAMPLES, 'pricecharting-nightly.sh')], { env: scriptEnv({ PRICECHARTING_CSV_URL: `${base}/price-guide.csv` }) });
+  it("pricecharting-nightly.sh updates the catalog and ingests the day's quotes", async () => {
+    const run = await runCommand('sh', [join(EXAMPLES, 'pricecharting-nightly.sh')], {
+      env: scriptEnv({ PRICECHARTING_CSV_URL: `${base}/price-guide.csv` }),
+    });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const [catalog, quotes] = run.stdout.trim().split('\n');
@@ -73,10 +82,14 @@ describe('the cron scripts of examples/', () => {
   });
 
   it('tcgcsv-daily.sh puts each printing on its product and counts the printing the catalog lacks', async () => {
-    const run = await runCommand('sh', [join(EXAMPLES, 'tcgcsv-daily.sh')], { env: scriptEnv({ TCGCSV_URL: `${base}/tcgplayer`, TCGCSV_GROUPS: '23237' }) });
+    const run = await runCommand('sh', [join(EXAMPLES, 'tcgcsv-daily.sh')], {
+      env: scriptEnv({ TCGCSV_URL: `${base}/tcgplayer`, TCGCSV_GROUPS: '23237' }),
+    });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/read 5, inserted 2, duplicates 0, rejected 0, skipped 3 \(no Reverse Holofoil product 1, no market price 1, unmapped 1\)/);
+    expect(run.stdout).toMatch(
+      /read 5, inserted 2, duplicates 0, rejected 0, skipped 3 \(no Reverse Holofoil product 1, no market price 1, unmapped 1\)/,
+    );
   });
 
   it('tcgcsv-daily.sh with TCGCSV_CATALOG=1 builds the catalog from the set files and Groups.csv first (free data only)', async () => {
@@ -92,12 +105,17 @@ describe('the cron scripts of examples/', () => {
     expect(catalog).toMatch(/read 38, inserted 38, updated 0, duplicates 0, rejected 0/);
     expect(catalogAgain).toMatch(/read 38, inserted 0, updated 0, duplicates 38, rejected 0/);
     expect(quotes).toMatch(/read 38, inserted 32, duplicates 0, rejected 0, skipped 6 \(no market price 6\)/);
-    expect(quotesAgain).toMatch(/read 38, inserted 0, duplicates 32, rejected 0, skipped 6 \(no market price 6\)/);
+    expect(quotesAgain).toMatch(
+      /read 38, inserted 0, duplicates 32, rejected 0, skipped 6 \(no market price 6\)/,
+    );
   });
 
   it('sold-listings.sh hands the item_sales/search listings to --format sold-listings, adding only new sales on the next run', async () => {
     const watchlist = join(dir, 'watchlist.tsv');
-    writeFileSync(watchlist, `# product_key\tsearch words\n${CHARIZARD}\tcharizard 4/102 base set holo -proxy\n`);
+    writeFileSync(
+      watchlist,
+      `# product_key\tsearch words\n${CHARIZARD}\tcharizard 4/102 base set holo -proxy\n`,
+    );
     const env = scriptEnv({ EBAY_API_URL: base, EBAY_TOKEN: 'test-token', WATCHLIST: watchlist });
     const first = await runCommand('sh', [join(EXAMPLES, 'sold-listings.sh')], { env });
     expect(first.stderr).toBe('');
@@ -105,7 +123,9 @@ describe('the cron scripts of examples/', () => {
     expect(first.stdout).toMatch(/read 8, inserted 7, duplicates 0, rejected 1/);
     const search = requests.find((r) => r.url?.startsWith('/buy/marketplace_insights/'));
     expect(search?.headers.authorization).toBe('Bearer test-token');
-    expect(new URL(search?.url ?? '', base).searchParams.get('q')).toBe('charizard 4/102 base set holo -proxy');
+    expect(new URL(search?.url ?? '', base).searchParams.get('q')).toBe(
+      'charizard 4/102 base set holo -proxy',
+    );
     expect(readFileSync(join(dir, 'rejects.ndjson'), 'utf8')).toContain('a lot, not a sale of one card');
 
     itemSales = 'sold-listings/item-sales-search-later.json';
@@ -113,8 +133,19 @@ describe('the cron scripts of examples/', () => {
     expect(later.code).toBe(0);
     expect(later.stdout).toMatch(/read 6, inserted 2, duplicates 4, rejected 0/);
 
-    const priced = await runOracle(['--db', db, 'price', CHARIZARD, '--json', '--at', '2026-11-20T14:00:00Z']);
-    const bundle = JSON.parse(priced.stdout) as { ungraded: { meta: { source_counts: Record<string, number> } }; graded: Record<string, Record<string, { included_points: number }>> };
+    const priced = await runOracle([
+      '--db',
+      db,
+      'price',
+      CHARIZARD,
+      '--json',
+      '--at',
+      '2026-11-20T14:00:00Z',
+    ]);
+    const bundle = JSON.parse(priced.stdout) as {
+      ungraded: { meta: { source_counts: Record<string, number> } };
+      graded: Record<string, Record<string, { included_points: number }>>;
+    };
     expect(bundle.graded.PSA?.['10']?.included_points).toBe(1);
     expect(bundle.graded.BGS?.['9']?.included_points).toBe(1);
     expect(bundle.ungraded.meta.source_counts).toEqual({ ebay: 6 });

@@ -39,7 +39,15 @@ beforeAll(async () => {
   const rows = [];
   for (let i = 0; i < PRODUCTS; i += 100) {
     for (let h = 1; h <= 12; h++) {
-      rows.push({ productKey: products[i]!.productKey, source: 'ebay', observedAt: AT_MS - h * HOUR, priceMinor: 1_000 + i + h, grader: 'ungraded', grade: null, externalId: `${i}-${h}` });
+      rows.push({
+        productKey: products[i]!.productKey,
+        source: 'ebay',
+        observedAt: AT_MS - h * HOUR,
+        priceMinor: 1_000 + i + h,
+        grader: 'ungraded',
+        grade: null,
+        externalId: `${i}-${h}`,
+      });
     }
   }
   db = await databaseWith(products, rows);
@@ -54,7 +62,16 @@ describe.concurrent('oracle export', () => {
     const bundles = lines.map((l) => JSON.parse(l));
     expect(new Set(bundles.map((b) => b.product_key)).size).toBe(PRODUCTS);
     for (const i of [0, 100, 1_100, 1_136]) {
-      const single = await runOracle(['--db', db, 'price', '--refsource', product(i).refsourceId!, '--at', AT, '--json']);
+      const single = await runOracle([
+        '--db',
+        db,
+        'price',
+        '--refsource',
+        product(i).refsourceId!,
+        '--at',
+        AT,
+        '--json',
+      ]);
       expect(bundles.find((b) => b.product_key === product(i).productKey)).toEqual(JSON.parse(single.stdout));
     }
     expect(bundles.filter((b) => b.ungraded.price_minor !== null)).toHaveLength(Math.ceil(PRODUCTS / 100));
@@ -71,7 +88,14 @@ describe.concurrent('oracle export', () => {
     const lines = readFileSync(out, 'utf8').trimEnd().split('\n');
     expect(lines).toHaveLength(PRODUCTS + 1);
     const header = lines[0]!.split(',');
-    expect(header.slice(0, 6)).toEqual(['product_key', 'refsource_id', 'at', 'ungraded_price_minor', 'ungraded_low_minor', 'ungraded_high_minor']);
+    expect(header.slice(0, 6)).toEqual([
+      'product_key',
+      'refsource_id',
+      'at',
+      'ungraded_price_minor',
+      'ungraded_low_minor',
+      'ungraded_high_minor',
+    ]);
     expect(header).toHaveLength(3 + 17 * 3);
     const first = lines[1]!.split(',');
     expect(first).toHaveLength(header.length);
@@ -83,7 +107,9 @@ describe.concurrent('oracle export', () => {
     const out = join(dir, 'never.csv');
     const format = await cli('--format', 'xml', '--out', out);
     expect(format.code).toBe(2);
-    expect(format.stderr).toMatch(/^oracle: option '--format <format>' argument 'xml' is invalid\. Allowed choices are ndjson, csv\.\n/);
+    expect(format.stderr).toMatch(
+      /^oracle: option '--format <format>' argument 'xml' is invalid\. Allowed choices are ndjson, csv\.\n/,
+    );
     const future = await cli('--at', toIsoUtc(Date.now() + 86_400_000), '--out', out);
     expect(future.code).toBe(2);
     expect(future.stderr).toMatch(/--at .*in the future/);
@@ -93,12 +119,17 @@ describe.concurrent('oracle export', () => {
 
 describe('oracle export and its reader', () => {
   it('stops quietly with 141 when its reader closes the pipe (oracle export | head)', async () => {
-    const child = spawn(process.execPath, [BIN, '--db', db, 'export', '--at', AT], { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, '--db', db, 'export', '--at', AT], {
+      env: childEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
     // The reader goes away before the first bundle is written (head -c 0): every write after it fails with EPIPE.
     child.stdout.destroy();
-    const code = await new Promise<number | null>((resolve) => child.on('close', (exitCode) => resolve(exitCode)));
+    const code = await new Promise<number | null>((resolve) =>
+      child.on('close', (exitCode) => resolve(exitCode)),
+    );
     expect(stderr).toBe('');
     expect(code).toBe(141);
   });

@@ -48,7 +48,12 @@ beforeAll(async () => {
   db = await newTestDatabase(tempDir());
   const catalog = await cli('ingest', join(FIXTURES, 'tag-best-offers.catalog.csv'));
   expect(catalog.code, catalog.stderr).toBe(0);
-  const sales = await cli('ingest', '--format', 'sold-listings', join(FIXTURES, 'tag-best-offers.sold-listings.ndjson'));
+  const sales = await cli(
+    'ingest',
+    '--format',
+    'sold-listings',
+    join(FIXTURES, 'tag-best-offers.sold-listings.ndjson'),
+  );
   expect(sales.code, sales.stderr).toBe(0);
   expect(sales.stdout).toMatch(/read 11, inserted 11, duplicates 0, rejected 0/);
 });
@@ -61,7 +66,12 @@ describe('real TAG sales priced as extra grades', () => {
     if (Date.parse(listing.lastSoldDate) >= LOOKBACK_START) {
       expect(Object.keys(bundle.extra_grades)).toEqual(['TAG']);
       expect(Object.keys(bundle.extra_grades.TAG)).toEqual([grade]);
-      expect(bundle.extra_grades.TAG[grade]).toMatchObject({ price_minor: cents, included_points: 1, company: 'TAG', grade: Number(grade) });
+      expect(bundle.extra_grades.TAG[grade]).toMatchObject({
+        price_minor: cents,
+        included_points: 1,
+        company: 'TAG',
+        grade: Number(grade),
+      });
       const table = (await cli('price', key, '--at', AT, '--extra-grades')).stdout;
       // The price, `!` when stale (the sale is older than 7 days), then its interval.
       const dollars = (cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 }).replace('.', '\\.');
@@ -71,7 +81,8 @@ describe('real TAG sales priced as extra grades', () => {
     }
     // SPEC's matrix and the ungraded price: no data of theirs, so no price.
     expect(bundle.ungraded.price_minor).toBeNull();
-    for (const column of Object.values(bundle.graded) as any[]) for (const slot of Object.values(column) as any[]) expect(slot.price_minor).toBeNull();
+    for (const column of Object.values(bundle.graded) as any[])
+      for (const slot of Object.values(column) as any[]) expect(slot.price_minor).toBeNull();
   });
 
   it('covers both cases: priced within the 30 days, absent before them', () => {

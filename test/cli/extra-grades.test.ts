@@ -18,7 +18,10 @@ const cli = (...args: string[]) => runOracle(['--db', db, ...args]);
 beforeAll(async () => {
   dir = tempDir();
   db = await newTestDatabase(dir);
-  writeFileSync(join(dir, 'catalog.csv'), ['product_key,refsource_id,product_name,set_name', 'charizard,631245,Charizard,Base Set'].join('\n'));
+  writeFileSync(
+    join(dir, 'catalog.csv'),
+    ['product_key,refsource_id,product_name,set_name', 'charizard,631245,Charizard,Base Set'].join('\n'),
+  );
   const sales = ['product_key,source,observed_at,price_minor,grader,grade,external_id'];
   for (let h = 1; h <= 48; h += 1) {
     const at = toIsoUtc(AT_MS - h * HOUR);
@@ -50,24 +53,42 @@ describe.concurrent('extra grades in the CLI', () => {
 
   it('price --json --extra-grades adds extra_grades, the rest as without', async () => {
     const plain = JSON.parse((await cli('price', 'charizard', '--at', AT, '--json')).stdout);
-    const extra = JSON.parse((await cli('price', 'charizard', '--at', AT, '--json', '--extra-grades')).stdout);
+    const extra = JSON.parse(
+      (await cli('price', 'charizard', '--at', AT, '--json', '--extra-grades')).stdout,
+    );
     expect(plain.extra_grades).toBeUndefined();
     const { extra_grades, ...rest } = extra;
     expect(rest).toEqual(plain);
     expect(Object.keys(extra_grades)).toEqual(['BGS', 'CGC-PRISTINE']);
-    expect(extra_grades.BGS['9.5']).toMatchObject({ company: 'BGS', grade: 9.5, condition_key: 'bgs9.5', included_points: 6 });
+    expect(extra_grades.BGS['9.5']).toMatchObject({
+      company: 'BGS',
+      grade: 9.5,
+      condition_key: 'bgs9.5',
+      included_points: 6,
+    });
   });
 
   it('value accepts conditions as people write them and says why a line has no price', async () => {
     const path = join(dir, 'collection.csv');
     writeFileSync(
       path,
-      ['product_key,condition,quantity', 'charizard,BGS 9.5,1', 'charizard,bgs9.5,1', 'charizard,PSA 10,1', 'charizard,psa10,1', 'charizard,CGC Pristine 10,1', 'charizard,TAG 10,1', 'charizard,ungraded,1'].join('\n'),
+      [
+        'product_key,condition,quantity',
+        'charizard,BGS 9.5,1',
+        'charizard,bgs9.5,1',
+        'charizard,PSA 10,1',
+        'charizard,psa10,1',
+        'charizard,CGC Pristine 10,1',
+        'charizard,TAG 10,1',
+        'charizard,ungraded,1',
+      ].join('\n'),
     );
     const json = await cli('value', path, '--at', AT, '--json');
     expect(json.code, json.stderr).toBe(0);
     const v = JSON.parse(json.stdout);
-    const bundle = JSON.parse((await cli('price', 'charizard', '--at', AT, '--json', '--extra-grades')).stdout);
+    const bundle = JSON.parse(
+      (await cli('price', 'charizard', '--at', AT, '--json', '--extra-grades')).stdout,
+    );
     expect(v.lines.map((l: any) => [l.condition, l.unit_price_minor])).toEqual([
       ['bgs9.5', bundle.extra_grades.BGS['9.5'].price_minor],
       ['bgs9.5', bundle.extra_grades.BGS['9.5'].price_minor],
@@ -94,11 +115,15 @@ describe.concurrent('extra grades in the CLI', () => {
     const e = await cli('explain', 'charizard', '--slot', 'BGS 9.5', '--at', AT, '--json');
     expect(e.code, e.stderr).toBe(0);
     const body = JSON.parse(e.stdout);
-    const bundle = JSON.parse((await cli('price', 'charizard', '--at', AT, '--json', '--extra-grades')).stdout);
+    const bundle = JSON.parse(
+      (await cli('price', 'charizard', '--at', AT, '--json', '--extra-grades')).stdout,
+    );
     expect(body.slot).toBe('bgs9.5');
     expect(body.price_minor).toBe(bundle.extra_grades.BGS['9.5'].price_minor);
     expect(new Set(body.points.map((p: any) => p.condition))).toEqual(new Set(['bgs9.5']));
-    const absent = JSON.parse((await cli('explain', 'charizard', '--slot', 'TAG 10', '--at', AT, '--json')).stdout);
+    const absent = JSON.parse(
+      (await cli('explain', 'charizard', '--slot', 'TAG 10', '--at', AT, '--json')).stdout,
+    );
     expect(absent.price_minor).toBeNull();
   });
 });
@@ -110,17 +135,48 @@ describe('a PriceCharting download: the grade 9.5 column and the tiers as extra 
     const observedAt = '2026-10-15T00:00:00Z';
     const catalog = await runOracle(['--db', pcDb, 'ingest', '--kind', 'catalog', file]);
     expect(catalog.code, catalog.stderr).toBe(0);
-    const quotes = await runOracle(['--db', pcDb, 'ingest', '--format', 'pricecharting', '--observed-at', observedAt, file]);
+    const quotes = await runOracle([
+      '--db',
+      pcDb,
+      'ingest',
+      '--format',
+      'pricecharting',
+      '--observed-at',
+      observedAt,
+      file,
+    ]);
     expect(quotes.code, quotes.stderr).toBe(0);
-    const bundle = JSON.parse((await runOracle(['--db', pcDb, 'price', 'pokemon-base-set-charizard-4', '--at', AT, '--json', '--extra-grades'])).stdout);
+    const bundle = JSON.parse(
+      (
+        await runOracle([
+          '--db',
+          pcDb,
+          'price',
+          'pokemon-base-set-charizard-4',
+          '--at',
+          AT,
+          '--json',
+          '--extra-grades',
+        ])
+      ).stdout,
+    );
     // The file's row: Charizard #4, box-only (grade 9.5) $4,750.00, condition-9..16 (grades 1-6) $95 ... $290,
     // condition-19 (CGC 10 Pristine) $52,000, -20 (BGS Black Label) $88,000, -21 (TAG 10) $9,100, -22 (ACE 10) $6,400.
     const price = (grader: string, grade: string) => bundle.extra_grades[grader]?.[grade]?.price_minor;
     expect(Object.keys(bundle.extra_grades)).toEqual(['ANY', 'ACE', 'BGS-BLACK', 'CGC-PRISTINE', 'TAG']);
-    expect(['1', '2', '3', '4', '5', '6', '9.5'].map((g) => price('ANY', g))).toEqual([9_500, 12_000, 15_000, 18_000, 23_000, 29_000, 475_000]);
-    expect([price('CGC-PRISTINE', '10'), price('BGS-BLACK', '10'), price('TAG', '10'), price('ACE', '10')]).toEqual([5_200_000, 8_800_000, 910_000, 640_000]);
+    expect(['1', '2', '3', '4', '5', '6', '9.5'].map((g) => price('ANY', g))).toEqual([
+      9_500, 12_000, 15_000, 18_000, 23_000, 29_000, 475_000,
+    ]);
+    expect([
+      price('CGC-PRISTINE', '10'),
+      price('BGS-BLACK', '10'),
+      price('TAG', '10'),
+      price('ACE', '10'),
+    ]).toEqual([5_200_000, 8_800_000, 910_000, 640_000]);
     // SPEC's matrix and the rest of the body: the same as without them.
-    const plain = JSON.parse((await runOracle(['--db', pcDb, 'price', 'pokemon-base-set-charizard-4', '--at', AT, '--json'])).stdout);
+    const plain = JSON.parse(
+      (await runOracle(['--db', pcDb, 'price', 'pokemon-base-set-charizard-4', '--at', AT, '--json'])).stdout,
+    );
     const { extra_grades: _, ...rest } = bundle;
     expect(rest).toEqual(plain);
   });

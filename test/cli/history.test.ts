@@ -25,9 +25,25 @@ const cli = (...args: string[]) => runOracle(['--db', db, ...args]);
 beforeAll(async () => {
   const rows = [];
   for (let t = TO_MS - 45 * DAY; t < TO_MS; t += 2 * HOUR) {
-    rows.push({ productKey: KEY, source: 'ebay', observedAt: t, priceMinor: ungradedPrice(t), grader: 'ungraded', grade: null, externalId: `u${t}` });
+    rows.push({
+      productKey: KEY,
+      source: 'ebay',
+      observedAt: t,
+      priceMinor: ungradedPrice(t),
+      grader: 'ungraded',
+      grade: null,
+      externalId: `u${t}`,
+    });
     if ((t / (2 * HOUR)) % 6 === 0) {
-      rows.push({ productKey: KEY, source: 'ebay', observedAt: t, priceMinor: 300_000 + ((t / HOUR) % 7) * 1_000, grader: 'PSA', grade: 10, externalId: `g${t}` });
+      rows.push({
+        productKey: KEY,
+        source: 'ebay',
+        observedAt: t,
+        priceMinor: 300_000 + ((t / HOUR) % 7) * 1_000,
+        grader: 'PSA',
+        grade: 10,
+        externalId: `g${t}`,
+      });
     }
   }
   db = await databaseWith([card], rows);
@@ -47,7 +63,10 @@ describe.concurrent('oracle history', () => {
       const at = toIsoUtc(TO_MS - (30 - i) * DAY);
       expect(point.at).toBe(at);
       const bundle = JSON.parse((await cli('price', KEY, '--at', at, '--json')).stdout);
-      expect(point.ungraded).toEqual({ price_minor: bundle.ungraded.price_minor, confidence: bundle.ungraded.meta.confidence ?? null });
+      expect(point.ungraded).toEqual({
+        price_minor: bundle.ungraded.price_minor,
+        confidence: bundle.ungraded.meta.confidence ?? null,
+      });
       expect(point.psa10.price_minor).toBe(bundle.graded.PSA['10'].price_minor);
     }
     // The flat stretches, independently of the engine: $50, then $100, then $200.
@@ -57,7 +76,17 @@ describe.concurrent('oracle history', () => {
   });
 
   it('draws a chart per slot with first, last, min, max and the change over 7, 30 and 90 days', async () => {
-    const result = await cli('history', '--refsource', '631245', '--slots', 'ungraded', '--from', toIsoUtc(TO_MS - 30 * DAY), '--to', TO);
+    const result = await cli(
+      'history',
+      '--refsource',
+      '631245',
+      '--slots',
+      'ungraded',
+      '--from',
+      toIsoUtc(TO_MS - 30 * DAY),
+      '--to',
+      TO,
+    );
     expect(result.code).toBe(0);
     const out = result.stdout;
     expect(out).toContain('Charizard - 4/102 Holo | Base Set');
@@ -72,20 +101,48 @@ describe.concurrent('oracle history', () => {
   });
 
   it('--csv: a header and one row per step, prices and intervals in cents', async () => {
-    const result = await cli('history', KEY, '--every', '1w', '--from', toIsoUtc(TO_MS - 28 * DAY), '--to', TO, '--slots', 'ungraded', '--csv');
+    const result = await cli(
+      'history',
+      KEY,
+      '--every',
+      '1w',
+      '--from',
+      toIsoUtc(TO_MS - 28 * DAY),
+      '--to',
+      TO,
+      '--slots',
+      'ungraded',
+      '--csv',
+    );
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe('at,ungraded_price_minor,ungraded_low_minor,ungraded_high_minor');
-    expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual([28, 21, 14, 7, 0].map((d) => toIsoUtc(TO_MS - d * DAY)));
+    expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(
+      [28, 21, 14, 7, 0].map((d) => toIsoUtc(TO_MS - d * DAY)),
+    );
     expect(lines.at(-1)!.split(',')[1]).toBe('20000');
   });
 
   it('takes dates and slots as people write them: a date alone is its close for --to and --at, its start for --from', async () => {
-    const result = await cli('history', KEY, '--from', '2026-10-01', '--to', '2026-10-03', '--slots', 'raw, PSA 10', '--json');
+    const result = await cli(
+      'history',
+      KEY,
+      '--from',
+      '2026-10-01',
+      '--to',
+      '2026-10-03',
+      '--slots',
+      'raw, PSA 10',
+      '--json',
+    );
     expect(result.stderr).toBe('');
     const body = JSON.parse(result.stdout);
     expect(body.slots).toEqual(['ungraded', 'psa10']);
-    expect(body.points.map((p: { at: string }) => p.at)).toEqual(['2026-10-01T23:59:59Z', '2026-10-02T23:59:59Z', '2026-10-03T23:59:59Z']);
+    expect(body.points.map((p: { at: string }) => p.at)).toEqual([
+      '2026-10-01T23:59:59Z',
+      '2026-10-02T23:59:59Z',
+      '2026-10-03T23:59:59Z',
+    ]);
     const close = JSON.parse((await cli('price', KEY, '--at', '2026-10-03', '--json')).stdout);
     expect(close.ungraded.window_end).toBe('2026-10-03T23:59:59Z');
     expect(body.points[2].ungraded.price_minor).toBe(close.ungraded.price_minor);
@@ -96,7 +153,16 @@ describe.concurrent('oracle history', () => {
   });
 
   it('refuses more than 1,000 points, naming the limit', async () => {
-    const result = await cli('history', KEY, '--every', '1h', '--from', toIsoUtc(TO_MS - 60 * DAY), '--to', TO);
+    const result = await cli(
+      'history',
+      KEY,
+      '--every',
+      '1h',
+      '--from',
+      toIsoUtc(TO_MS - 60 * DAY),
+      '--to',
+      TO,
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/a history is at most 1,000 points: --from to --to every 1h is 1441/);
   });
@@ -105,11 +171,17 @@ describe.concurrent('oracle history', () => {
     const cases: [string[], RegExp][] = [
       [['--every', 'daily'], /--every must be a step like 1h, 1d or 1w/],
       [['--slots', 'ungraded,psa6'], /--slots must be .*unknown: "psa6"/],
-      [['--from', 'yesterday'], /^oracle: --from must be an ISO-8601 date-time with Z or an offset \(2026-10-28T12:00:00Z\), a date alone/],
+      [
+        ['--from', 'yesterday'],
+        /^oracle: --from must be an ISO-8601 date-time with Z or an offset \(2026-10-28T12:00:00Z\), a date alone/,
+      ],
       [['--to', '0999-01-01'], /^oracle: --to "0999-01-01" is outside the years 1000 to 9999/],
       // 90 days before a --to of 1000-01-05 would be written as a year before 1000.
       [['--to', '1000-01-05'], /^oracle: --from 1000-01-01T00:00:00Z is the earliest a history starts/],
-      [['--from', '2026-02-30'], /^oracle: --from "2026-02-30" is not a real date: February 2026 has 28 days/],
+      [
+        ['--from', '2026-02-30'],
+        /^oracle: --from "2026-02-30" is not a real date: February 2026 has 28 days/,
+      ],
       [['--from', '2026-02-30T00:00:00Z'], /--from .*February 2026 has 28 days/],
       [['--to', toIsoUtc(Date.now() + DAY)], /--to .*is in the future/],
       [['--from', TO, '--to', toIsoUtc(TO_MS - DAY)], /--from must not be later than --to/],
@@ -146,6 +218,14 @@ describe.concurrent('oracle price change line', () => {
   it('keeps --json exactly the API body', async () => {
     const result = await cli('price', KEY, '--at', TO, '--json');
     expect(result.stdout).not.toContain('change');
-    expect(Object.keys(JSON.parse(result.stdout))).toEqual(['id', 'product_key', 'window_hours', 'outlier_stddevs', 'ungraded', 'graded', 'metadata']);
+    expect(Object.keys(JSON.parse(result.stdout))).toEqual([
+      'id',
+      'product_key',
+      'window_hours',
+      'outlier_stddevs',
+      'ungraded',
+      'graded',
+      'metadata',
+    ]);
   });
 });

@@ -32,9 +32,19 @@ function parseCsv(text: string): string[][] {
 
 beforeAll(async () => {
   dir = tempDir();
-  const products = FORMULAS.map((key, i) => testProduct({ productKey: key, refsourceId: String(500 + i), productName: `Card ${i}` }));
+  const products = FORMULAS.map((key, i) =>
+    testProduct({ productKey: key, refsourceId: String(500 + i), productName: `Card ${i}` }),
+  );
   const rows = FORMULAS.flatMap((key, i) =>
-    [1, 2, 3].map((h) => ({ productKey: key, source: 'ebay', observedAt: AT_MS - h * HOUR, priceMinor: 1_000 + h, grader: 'ungraded', grade: null, externalId: `${i}-${h}` })),
+    [1, 2, 3].map((h) => ({
+      productKey: key,
+      source: 'ebay',
+      observedAt: AT_MS - h * HOUR,
+      priceMinor: 1_000 + h,
+      grader: 'ungraded',
+      grade: null,
+      externalId: `${i}-${h}`,
+    })),
   );
   db = await databaseWith(products, rows);
 });
@@ -51,7 +61,10 @@ describe('formula cells in CSV output', () => {
 
   it('oracle value --csv neutralises the key and keeps a negative gain a number; --json keeps the raw key', async () => {
     const collection = join(dir, 'mine.csv');
-    writeFileSync(collection, `product_key,condition,quantity,cost_basis_minor\n"${FORMULAS[0]!.replaceAll('"', '""')}",ungraded,1,100000\n`);
+    writeFileSync(
+      collection,
+      `product_key,condition,quantity,cost_basis_minor\n"${FORMULAS[0]!.replaceAll('"', '""')}",ungraded,1,100000\n`,
+    );
     const csv = await cli('value', collection, '--at', AT, '--csv');
     expect(csv.stderr).toBe('');
     const [head, line] = parseCsv(csv.stdout);
@@ -77,8 +90,24 @@ describe('control and format characters', () => {
 
   beforeAll(async () => {
     hostile = await databaseWith(
-      [testProduct({ productKey: `evil${CSI}31m`, refsourceId: '9001', productName: `Name${CSI}2J`, subtitle: `4${'\u200b'}/102`, setName: `Set${RLO}txt.exe` })],
-      [1, 2, 3].map((h) => ({ productKey: `evil${CSI}31m`, source: 'ebay', observedAt: AT_MS - h * HOUR, priceMinor: 1_000 + h, grader: 'ungraded', grade: null, externalId: `x-${h}` })),
+      [
+        testProduct({
+          productKey: `evil${CSI}31m`,
+          refsourceId: '9001',
+          productName: `Name${CSI}2J`,
+          subtitle: `4${'\u200b'}/102`,
+          setName: `Set${RLO}txt.exe`,
+        }),
+      ],
+      [1, 2, 3].map((h) => ({
+        productKey: `evil${CSI}31m`,
+        source: 'ebay',
+        observedAt: AT_MS - h * HOUR,
+        priceMinor: 1_000 + h,
+        grader: 'ungraded',
+        grade: null,
+        externalId: `x-${h}`,
+      })),
     );
     expect((await run('keys', 'create', '--label', 'ops')).code).toBe(0);
     const db = new Database(hostile);
@@ -94,7 +123,10 @@ describe('control and format characters', () => {
       ['product_name', `Pika${'\u0085'}chu`, 'U+0085'],
     ]) {
       const catalog = join(dir, 'hostile-catalog.csv');
-      writeFileSync(catalog, `product_key,product_name,${column === 'product_name' ? 'set_name' : column}\nk1,${column === 'product_name' ? value : 'Name'},${column === 'product_name' ? 'S' : value}\n`);
+      writeFileSync(
+        catalog,
+        `product_key,product_name,${column === 'product_name' ? 'set_name' : column}\nk1,${column === 'product_name' ? value : 'Name'},${column === 'product_name' ? 'S' : value}\n`,
+      );
       const result = await run('ingest', catalog);
       expect(result.code).not.toBe(0);
       expect(result.stderr).toContain(`${column} must be`);
@@ -140,7 +172,15 @@ describe('collection totals past 2^53 cents', () => {
   beforeAll(async () => {
     rich = await databaseWith(
       [testProduct({ productKey: 'grail', refsourceId: '777', productName: 'Grail' })],
-      [1, 2, 3].map((h) => ({ productKey: 'grail', source: 'ebay', observedAt: AT_MS - h * HOUR, priceMinor: UNIT, grader: 'ungraded', grade: null, externalId: `g-${h}` })),
+      [1, 2, 3].map((h) => ({
+        productKey: 'grail',
+        source: 'ebay',
+        observedAt: AT_MS - h * HOUR,
+        priceMinor: UNIT,
+        grader: 'ungraded',
+        grade: null,
+        externalId: `g-${h}`,
+      })),
     );
   });
 
@@ -151,12 +191,21 @@ describe('collection totals past 2^53 cents', () => {
     const body = JSON.parse(result.stdout);
     expect(body.lines).toHaveLength(1);
     expect(body.total.value_minor).toBe(body.lines[0].unit_price_minor);
-    expect(body.problems).toEqual([{ line: 2, reason: 'quantity 10 times the unit price is more than 9007199254740991 cents, the largest amount oracle adds exactly' }]);
+    expect(body.problems).toEqual([
+      {
+        line: 2,
+        reason:
+          'quantity 10 times the unit price is more than 9007199254740991 cents, the largest amount oracle adds exactly',
+      },
+    ]);
   });
 
   it('a total past 2^53 cents is exit 2 naming the bound, not 1.000999999999992e+21', async () => {
     const path = join(dir, 'grail-total.csv');
-    writeFileSync(path, 'product_key,condition,quantity,cost_basis_minor\ngrail,ungraded,5,1\ngrail,ungraded,5,1\n');
+    writeFileSync(
+      path,
+      'product_key,condition,quantity,cost_basis_minor\ngrail,ungraded,5,1\ngrail,ungraded,5,1\n',
+    );
     const result = await runOracle(['--db', rich, 'value', path, '--at', AT]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("the collection's total is more than 9007199254740991 cents");

@@ -42,7 +42,7 @@ beforeAll(async () => {
 });
 
 describe.concurrent('identity in oracle catalog', () => {
-  it('shows each product\'s variant, TCGplayer id and refsource id in 80 columns, the key whole', async () => {
+  it("shows each product's variant, TCGplayer id and refsource id in 80 columns, the key whole", async () => {
     const { code, stdout } = await oracle('catalog');
     expect(code).toBe(0);
     const lines = stdout.trimEnd().split('\n');
@@ -72,41 +72,88 @@ describe.concurrent('identity in oracle catalog', () => {
       language: null,
     });
     expect(body.products).toContainEqual(
-      expect.objectContaining({ product_key: 'pokemon-base-set-alakazam-1', refsource_id: '630414', tcgplayer_id: '42346', printing: null, language: null, earliest_observation: '2025-10-20' }),
+      expect.objectContaining({
+        product_key: 'pokemon-base-set-alakazam-1',
+        refsource_id: '630414',
+        tcgplayer_id: '42346',
+        printing: null,
+        language: null,
+        earliest_observation: '2025-10-20',
+      }),
     );
-    expect(body.products).toContainEqual(expect.objectContaining({ product_key: 'japanese-sv2a-565243', tcgplayer_id: '565243', printing: 'Normal', language: 'Japanese' }));
+    expect(body.products).toContainEqual(
+      expect.objectContaining({
+        product_key: 'japanese-sv2a-565243',
+        tcgplayer_id: '565243',
+        printing: 'Normal',
+        language: 'Japanese',
+      }),
+    );
   });
 
   it('finds products by a TCGplayer id, a refsource id or a key typed alone', async () => {
-    const keys = async (q: string) => JSON.parse((await oracle('catalog', '--search', q, '--json')).stdout).products.map((p: { product_key: string }) => p.product_key);
-    expect(await keys('42346')).toEqual(['pokemon-base-set-1st-edition-alakazam-1', 'pokemon-base-set-alakazam-1']);
+    const keys = async (q: string) =>
+      JSON.parse((await oracle('catalog', '--search', q, '--json')).stdout).products.map(
+        (p: { product_key: string }) => p.product_key,
+      );
+    expect(await keys('42346')).toEqual([
+      'pokemon-base-set-1st-edition-alakazam-1',
+      'pokemon-base-set-alakazam-1',
+    ]);
     expect(await keys('630423')).toEqual(['pokemon-base-set-mewtwo-10']);
     expect(await keys('565243')).toEqual(['japanese-sv2a-565243']);
     expect(await keys('pokemon-base-set-charizard-4')).toEqual(['pokemon-base-set-charizard-4']);
     const table = await oracle('catalog', '--search', '42346');
-    expect(table.stdout).toMatch(/^pokemon-base-set-1st-edition-alakazam-1 +1st Ed Holo +42346 +- +0\npokemon-base-set-alakazam-1 +42346 +630414 +1\n2 products\n$/m);
+    expect(table.stdout).toMatch(
+      /^pokemon-base-set-1st-edition-alakazam-1 +1st Ed Holo +42346 +- +0\npokemon-base-set-alakazam-1 +42346 +630414 +1\n2 products\n$/m,
+    );
   });
 });
 
 describe.concurrent('identity in oracle price', () => {
   it('names the printing and language in the header and prices each printing from its own row', async () => {
     // --wide: the identity line whole (80 columns wrap it between its parts).
-    const regular = await oracle('price', 'pokemon-base-set-alakazam-1', '--at', '2025-10-21T00:00:00Z', '--wide');
+    const regular = await oracle(
+      'price',
+      'pokemon-base-set-alakazam-1',
+      '--at',
+      '2025-10-21T00:00:00Z',
+      '--wide',
+    );
     expect(regular.code, regular.stderr).toBe(0);
     const [title, ids] = regular.stdout.split('\n');
     expect(title).toBe('Alakazam - 001/102 Holo Rare | regular printing | English');
-    expect(ids).toBe('pokemon-base-set-alakazam-1 | Base Set | single_card | vintage | released 1999-01-09 | tcgplayer 42346');
+    expect(ids).toBe(
+      'pokemon-base-set-alakazam-1 | Base Set | single_card | vintage | released 1999-01-09 | tcgplayer 42346',
+    );
     expect(regular.stdout).toContain(`Ungraded: $${(marketCents('42346', 'Holofoil') / 100).toFixed(2)}`);
-    const first = await oracle('price', 'pokemon-base-set-1st-edition-alakazam-1', '--at', '2025-10-21T00:00:00Z');
+    const first = await oracle(
+      'price',
+      'pokemon-base-set-1st-edition-alakazam-1',
+      '--at',
+      '2025-10-21T00:00:00Z',
+    );
     expect(first.stdout.split('\n')[0]).toBe('Alakazam - 001/102 Holo Rare | 1st Edition Holofoil | English');
     // Its row has no market price (a lowPrice alone): skipped, so this printing has no price.
     expect(first.stdout).toContain('Ungraded: no_observations');
     const japanese = await oracle('price', 'japanese-sv2a-565243', '--json');
-    expect(JSON.parse(japanese.stdout).metadata).toMatchObject({ tcgplayer_id: '565243', printing: 'Normal', language: 'Japanese', set_name: 'SV2a: Pokemon Card 151' });
+    expect(JSON.parse(japanese.stdout).metadata).toMatchObject({
+      tcgplayer_id: '565243',
+      printing: 'Normal',
+      language: 'Japanese',
+      set_name: 'SV2a: Pokemon Card 151',
+    });
   });
 
   it('names the variant in oracle history too', async () => {
-    const history = await oracle('history', 'japanese-sv2a-565243', '--from', '2025-10-01T00:00:00Z', '--to', '2025-10-21T00:00:00Z');
+    const history = await oracle(
+      'history',
+      'japanese-sv2a-565243',
+      '--from',
+      '2025-10-01T00:00:00Z',
+      '--to',
+      '2025-10-21T00:00:00Z',
+    );
     expect(history.code, history.stderr).toBe(0);
     expect(history.stdout.split('\n')[0]).toBe('Product 565243 | SV2a: Pokemon Card 151 | Normal | Japanese');
   });
@@ -114,7 +161,9 @@ describe.concurrent('identity in oracle price', () => {
   it('answers an id typed as a key with the keys of its products, never a guess', async () => {
     const result = await oracle('price', '42346');
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('unknown product_key "42346" (did you mean "pokemon-base-set-alakazam-1", "pokemon-base-set-1st-edition-alakazam-1"');
+    expect(result.stderr).toContain(
+      'unknown product_key "42346" (did you mean "pokemon-base-set-alakazam-1", "pokemon-base-set-1st-edition-alakazam-1"',
+    );
     expect((await oracle('price', '630423')).stderr).toContain('(did you mean "pokemon-base-set-mewtwo-10"');
   });
 });

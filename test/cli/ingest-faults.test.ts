@@ -22,7 +22,8 @@ import { runOracle } from '../_cli.js';
 import { BIN, childEnv, ROOT, runCli, runCommand, tempDir } from '../_setup.js';
 import { selectRows } from '../_store.js';
 
-const CATALOG = 'product_key,refsource_id,product_name,product_type,era,release_date\ncharizard-4,1001,Charizard #4,single_card,vintage,1999-01-09\n';
+const CATALOG =
+  'product_key,refsource_id,product_name,product_type,era,release_date\ncharizard-4,1001,Charizard #4,single_card,vintage,1999-01-09\n';
 const HEADER = 'product_key,source,observed_at,price_minor,external_id';
 /** Rows of the gzip source: about 150 KB of gzip, several reads, 1.2 MB of text. */
 const ROWS = 20_000;
@@ -91,7 +92,10 @@ async function holdWriteLock(path: string): Promise<() => Promise<void>> {
 
 /** Starts `oracle --db <path> ingest -` (read by the parse worker: stdin is of unknown size); the test writes its input. */
 function startIngest(path: string) {
-  const child = spawn(process.execPath, [BIN, '--db', path, 'ingest', '-'], { env: childEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, '--db', path, 'ingest', '-'], {
+    env: childEnv(),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
@@ -102,7 +106,12 @@ function startIngest(path: string) {
 
 /** Resolves once `runs` ingest runs of stdin are recorded in the database at `path`. */
 async function runsStarted(path: string, runs: number): Promise<void> {
-  const started = async () => (await query<{ n: number }>(path, "SELECT count(*) AS n FROM ingest_runs WHERE source = 'stdin'").catch(() => undefined))?.n ?? 0;
+  const started = async () =>
+    (
+      await query<{ n: number }>(path, "SELECT count(*) AS n FROM ingest_runs WHERE source = 'stdin'").catch(
+        () => undefined,
+      )
+    )?.n ?? 0;
   while ((await started()) < runs) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
@@ -134,7 +143,10 @@ describe('oracle ingest stopped mid-input', () => {
    */
   async function startPacedIngest(path: string) {
     const lines = pacedText().split('\n');
-    const child = spawn(process.execPath, [BIN, '--db', path, 'ingest', '-'], { env: childEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, '--db', path, 'ingest', '-'], {
+      env: childEnv(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
     child.stdin.on('error', () => {}); // the pipe breaks when the child is killed
@@ -151,41 +163,60 @@ describe('oracle ingest stopped mid-input', () => {
     run.child.kill('SIGKILL');
     await run.exited;
     const atKill = await observationCount(path);
-    const killed = (await query<{ id: number; status: string }>(path, "SELECT id, status FROM ingest_runs WHERE source = 'stdin'"))!;
+    const killed = (await query<{ id: number; status: string }>(
+      path,
+      "SELECT id, status FROM ingest_runs WHERE source = 'stdin'",
+    ))!;
     expect(killed.status).toBe('running');
 
     const file = join(tempDir(), 'paced.csv');
     writeFileSync(file, pacedText());
     const rerun = await runOracle(['--db', path, 'ingest', file]);
     expect(rerun.code).toBe(0);
-    expect(rerun.stdout).toMatch(new RegExp(`read 6,000, inserted ${(PACED - atKill).toLocaleString('en-US')}, duplicates ${atKill.toLocaleString('en-US')},`));
+    expect(rerun.stdout).toMatch(
+      new RegExp(
+        `read 6,000, inserted ${(PACED - atKill).toLocaleString('en-US')}, duplicates ${atKill.toLocaleString('en-US')},`,
+      ),
+    );
     expect(await observationCount(path)).toBe(PACED);
     expect(await query(path, `SELECT status, error FROM ingest_runs WHERE id = ${killed.id}`)).toEqual({
       status: 'interrupted',
       error: `its process (pid ${run.child.pid}) ended without finishing the run (killed?); what it committed stays, a re-run completes it`,
     });
-    expect(await query(path, 'SELECT status FROM ingest_runs ORDER BY id DESC LIMIT 1')).toEqual({ status: 'ok' });
+    expect(await query(path, 'SELECT status FROM ingest_runs ORDER BY id DESC LIMIT 1')).toEqual({
+      status: 'ok',
+    });
     // SQLite's file after a kill -9 (PostgreSQL's own recovery is not oracle's to test).
-    if (TEST_STORE === 'sqlite') expect(await query(path, 'PRAGMA integrity_check')).toEqual({ integrity_check: 'ok' });
+    if (TEST_STORE === 'sqlite')
+      expect(await query(path, 'PRAGMA integrity_check')).toEqual({ integrity_check: 'ok' });
   }, 120_000);
 
   it.each([
     ['SIGINT', 130],
     ['SIGTERM', 143],
-  ] as const)('on %s commits everything it read (the open batch too), exits %i with one line, and records the run as interrupted', async (signal, code) => {
-    const path = await freshDbWithCatalog();
-    const run = await startPacedIngest(path);
-    await new Promise((resolve) => setTimeout(resolve, 300)); // the last 1,000 rows read, most likely still in the open batch
-    run.child.kill(signal);
-    expect(await run.exited).toBe(code);
-    const message = /^oracle: stdin:\d+: interrupted by (\w+); ([\d,]+) records read and committed, run the same command again to complete\n$/.exec(run.stderr());
-    expect(message?.[1]).toBe(signal);
-    // Every record it read is in the file, those of the open batch too (all rows are distinct).
-    const read = Number(message?.[2]?.replaceAll(',', ''));
-    expect(read).toBeGreaterThan(0);
-    expect(await observationCount(path)).toBe(read);
-    expect(await query(path, "SELECT status, inserted_count FROM ingest_runs WHERE source = 'stdin'")).toEqual({ status: 'interrupted', inserted_count: read });
-  }, 120_000);
+  ] as const)(
+    'on %s commits everything it read (the open batch too), exits %i with one line, and records the run as interrupted',
+    async (signal, code) => {
+      const path = await freshDbWithCatalog();
+      const run = await startPacedIngest(path);
+      await new Promise((resolve) => setTimeout(resolve, 300)); // the last 1,000 rows read, most likely still in the open batch
+      run.child.kill(signal);
+      expect(await run.exited).toBe(code);
+      const message =
+        /^oracle: stdin:\d+: interrupted by (\w+); ([\d,]+) records read and committed, run the same command again to complete\n$/.exec(
+          run.stderr(),
+        );
+      expect(message?.[1]).toBe(signal);
+      // Every record it read is in the file, those of the open batch too (all rows are distinct).
+      const read = Number(message?.[2]?.replaceAll(',', ''));
+      expect(read).toBeGreaterThan(0);
+      expect(await observationCount(path)).toBe(read);
+      expect(
+        await query(path, "SELECT status, inserted_count FROM ingest_runs WHERE source = 'stdin'"),
+      ).toEqual({ status: 'interrupted', inserted_count: read });
+    },
+    120_000,
+  );
 });
 
 describe('oracle ingest of a corrupt gzip commits nothing from it', () => {
@@ -199,7 +230,10 @@ describe('oracle ingest of a corrupt gzip commits nothing from it', () => {
   // Made when run: the gzip file is written by beforeAll.
   const cases: [string, () => Buffer][] = [
     ['4 bytes flipped in the middle of the deflate stream', () => flip((gz) => Math.floor(gz.length / 2), 4)],
-    ['a byte flipped near the end of the deflate stream, once most rows are written', () => flip((gz) => gz.length - TRAILER - 200)],
+    [
+      'a byte flipped near the end of the deflate stream, once most rows are written',
+      () => flip((gz) => gz.length - TRAILER - 200),
+    ],
     ['a byte of the CRC-32 flipped', () => flip((gz) => gz.length - TRAILER)],
     ['a byte of ISIZE flipped', () => flip((gz) => gz.length - 2)],
   ];
@@ -207,29 +241,50 @@ describe('oracle ingest of a corrupt gzip commits nothing from it', () => {
   // Where the damage is found is the reader's, alike on every store (and at 28 positions in
   // test/ingest/gzip-faults.test.ts); what is committed is the store's: PostgreSQL runs the case
   // that fails once most rows are written. A file this size is read on one thread, in process.
-  const onThisStore = TEST_STORE === 'sqlite' ? cases : cases.filter(([name]) => name.includes('near the end'));
-  it.each(onThisStore)('%s: exit 2, the message names the source and says the gzip data is corrupt', async (_name, corrupt) => {
-    const path = await freshDbWithCatalog();
-    const file = join(tempDir(), 'observations.csv.gz');
-    writeFileSync(file, corrupt());
-    const result = await runOracle(['--db', path, 'ingest', file]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(new RegExp(`^oracle: ${file}: the gzip data is corrupt \\([^)]+\\): nothing from this source was committed\\n$`));
-    expect(result.stdout).toMatch(new RegExp(`^failed ${file}: read [\\d,]+, inserted 0, duplicates 0, rejected [\\d,]+ in `));
-    expect(await observationCount(path)).toBe(0);
-    expect(await query(path, "SELECT status FROM ingest_runs WHERE source LIKE '%.gz'")).toEqual({ status: 'failed' });
-  }, 60_000);
+  const onThisStore =
+    TEST_STORE === 'sqlite' ? cases : cases.filter(([name]) => name.includes('near the end'));
+  it.each(onThisStore)(
+    '%s: exit 2, the message names the source and says the gzip data is corrupt',
+    async (_name, corrupt) => {
+      const path = await freshDbWithCatalog();
+      const file = join(tempDir(), 'observations.csv.gz');
+      writeFileSync(file, corrupt());
+      const result = await runOracle(['--db', path, 'ingest', file]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^oracle: ${file}: the gzip data is corrupt \\([^)]+\\): nothing from this source was committed\\n$`,
+        ),
+      );
+      expect(result.stdout).toMatch(
+        new RegExp(`^failed ${file}: read [\\d,]+, inserted 0, duplicates 0, rejected [\\d,]+ in `),
+      );
+      expect(await observationCount(path)).toBe(0);
+      expect(await query(path, "SELECT status FROM ingest_runs WHERE source LIKE '%.gz'")).toEqual({
+        status: 'failed',
+      });
+    },
+    60_000,
+  );
 
-  it.skipIf(TEST_STORE !== 'sqlite')('on stdin too (read by the parse worker), and the intact file then loads in full', async () => {
-    const path = await freshDbWithCatalog();
-    const result = await runCli(['--db', path, 'ingest', '-'], { input: flip((gz) => gz.length - TRAILER) });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^oracle: stdin: the gzip data is corrupt \(incorrect data check\): nothing from this source was committed\n$/);
-    expect(await observationCount(path)).toBe(0);
-    const intact = await runCli(['--db', path, 'ingest', '-'], { input: gzipped });
-    expect(intact.code).toBe(0);
-    expect(await observationCount(path)).toBe(ROWS);
-  }, 60_000);
+  it.skipIf(TEST_STORE !== 'sqlite')(
+    'on stdin too (read by the parse worker), and the intact file then loads in full',
+    async () => {
+      const path = await freshDbWithCatalog();
+      const result = await runCli(['--db', path, 'ingest', '-'], {
+        input: flip((gz) => gz.length - TRAILER),
+      });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(
+        /^oracle: stdin: the gzip data is corrupt \(incorrect data check\): nothing from this source was committed\n$/,
+      );
+      expect(await observationCount(path)).toBe(0);
+      const intact = await runCli(['--db', path, 'ingest', '-'], { input: gzipped });
+      expect(intact.code).toBe(0);
+      expect(await observationCount(path)).toBe(ROWS);
+    },
+    60_000,
+  );
 });
 
 describe('oracle ingest of several sources', () => {
@@ -241,7 +296,11 @@ describe('oracle ingest of several sources', () => {
     const result = await runOracle(['--db', path, 'ingest', missing, good]);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(`oracle: ${missing}: no such file\n`);
-    expect(result.stdout).toMatch(new RegExp(`^failed ${missing}: read 0, inserted 0, duplicates 0, rejected 0 in \\d+\\.\\d s\\ningested ${good}: read 3, inserted 3, duplicates 0, rejected 0 in `));
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `^failed ${missing}: read 0, inserted 0, duplicates 0, rejected 0 in \\d+\\.\\d s\\ningested ${good}: read 3, inserted 3, duplicates 0, rejected 0 in `,
+      ),
+    );
     expect(await observationCount(path)).toBe(3);
   });
 
@@ -249,7 +308,10 @@ describe('oracle ingest of several sources', () => {
     const path = await freshDbWithCatalog();
     const sub = tempDir();
     const rejecting = join(sub, 'one-reject.csv');
-    writeFileSync(rejecting, `${HEADER}\ncharizard-4,ebay,2025-03-05T10:00:00,100,r-1\ncharizard-4,ebay,2025-03-05T10:00:00Z,100,r-2\n`);
+    writeFileSync(
+      rejecting,
+      `${HEADER}\ncharizard-4,ebay,2025-03-05T10:00:00,100,r-1\ncharizard-4,ebay,2025-03-05T10:00:00Z,100,r-2\n`,
+    );
     const empty = join(sub, 'empty.csv');
     writeFileSync(empty, '');
     const good = join(sub, 'good.csv');
@@ -260,24 +322,42 @@ describe('oracle ingest of several sources', () => {
       expect.stringMatching(/one-reject\.csv:2: 1 record rejected, more than --max-rejects 0/),
       `oracle: ${empty}:1: the file is empty: no header and no records`,
     ]);
-    expect(twoAndThree.stdout.trim().split('\n').map((l) => l.split(':')[0])).toEqual([`ingested ${rejecting}`, `failed ${empty}`, `ingested ${good}`]);
+    expect(
+      twoAndThree.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split(':')[0]),
+    ).toEqual([`ingested ${rejecting}`, `failed ${empty}`, `ingested ${good}`]);
     expect(await observationCount(path)).toBe(3);
-    expect((await runOracle(['--db', path, 'ingest', empty, join(sub, 'missing.csv'), rejecting])).code).toBe(1);
+    expect((await runOracle(['--db', path, 'ingest', empty, join(sub, 'missing.csv'), rejecting])).code).toBe(
+      1,
+    );
   });
 });
 
 describe('oracle ingest --rejects', () => {
-  it('appends: a second run keeps the first run\'s rejects, each line saying its run, source and line', async () => {
+  it("appends: a second run keeps the first run's rejects, each line saying its run, source and line", async () => {
     const path = await freshDbWithCatalog();
     const sub = tempDir();
     const rejectsFile = join(sub, 'rejects.ndjson');
     const first = join(sub, 'first.csv');
     writeFileSync(first, `${HEADER}\ncharizard-4,ebay,2025-03-05T10:00:00,100,a-1\n`);
     const second = join(sub, 'second.csv');
-    writeFileSync(second, `${HEADER}\ncharizard-4,ebay,2025-03-05T10:00:00Z,100,b-1\nno-such-card,ebay,2025-03-05T10:00:00Z,100,b-2\n`);
-    expect((await runOracle(['--db', path, 'ingest', first, '--rejects', rejectsFile, '--max-rejects', '5'])).code).toBe(0);
-    expect((await runOracle(['--db', path, 'ingest', second, '--rejects', rejectsFile, '--max-rejects', '5'])).code).toBe(0);
-    const lines = readFileSync(rejectsFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    writeFileSync(
+      second,
+      `${HEADER}\ncharizard-4,ebay,2025-03-05T10:00:00Z,100,b-1\nno-such-card,ebay,2025-03-05T10:00:00Z,100,b-2\n`,
+    );
+    expect(
+      (await runOracle(['--db', path, 'ingest', first, '--rejects', rejectsFile, '--max-rejects', '5'])).code,
+    ).toBe(0);
+    expect(
+      (await runOracle(['--db', path, 'ingest', second, '--rejects', rejectsFile, '--max-rejects', '5']))
+        .code,
+    ).toBe(0);
+    const lines = readFileSync(rejectsFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => [l.source, l.line])).toEqual([
       [first, 2],
       [second, 3],
@@ -295,18 +375,28 @@ describe('concurrent ingests into one database', () => {
     // lock while its batch is open (until the clock commits it), so the others wait their turn.
     const ROWS_EACH = 20_000;
     const texts = [0, 1, 2].map((i) => observations(ROWS_EACH, `r${i}`, Date.UTC(2022 + i, 0, 1)));
-    const runs = await ingestAtOnce(path, [Buffer.from(texts[0]!), Buffer.from(texts[1]!), gzipSync(texts[2]!)]);
+    const runs = await ingestAtOnce(path, [
+      Buffer.from(texts[0]!),
+      Buffer.from(texts[1]!),
+      gzipSync(texts[2]!),
+    ]);
     expect(await Promise.all(runs.map((run) => run.exited))).toEqual([0, 0, 0]);
     const read = ROWS_EACH.toLocaleString('en-US');
     for (const run of runs) {
       expect(run.stderr()).toBe('');
-      expect(run.stdout()).toMatch(new RegExp(`^ingested stdin: read ${read}, inserted ${read}, duplicates 0, rejected 0 in `));
+      expect(run.stdout()).toMatch(
+        new RegExp(`^ingested stdin: read ${read}, inserted ${read}, duplicates 0, rejected 0 in `),
+      );
     }
     expect(await observationCount(path)).toBe(3 * ROWS_EACH);
     // At once: each run started before every other one finished.
-    const spans = await selectRows<{ started_at: number; finished_at: number }>(path, "SELECT started_at, finished_at FROM ingest_runs WHERE source = 'stdin'");
+    const spans = await selectRows<{ started_at: number; finished_at: number }>(
+      path,
+      "SELECT started_at, finished_at FROM ingest_runs WHERE source = 'stdin'",
+    );
     expect(spans).toHaveLength(3);
-    for (const run of spans) for (const other of spans) expect(run.started_at).toBeLessThan(other.finished_at);
+    for (const run of spans)
+      for (const other of spans) expect(run.started_at).toBeLessThan(other.finished_at);
   }, 60_000);
 
   it('two processes ingesting overlapping inputs at once store each record once, and a re-run adds nothing', async () => {
@@ -321,13 +411,17 @@ describe('concurrent ingests into one database', () => {
     expect(await Promise.all(runs.map((run) => run.exited))).toEqual([0, 0]);
     const counts = runs.map((run) => {
       expect(run.stderr()).toBe('');
-      const [, inserted, duplicates] = /read 6,000, inserted ([\d,]+), duplicates ([\d,]+), rejected 0 in /.exec(run.stdout())!.map((n) => Number(n.replaceAll(',', '')));
+      const [, inserted, duplicates] = /read 6,000, inserted ([\d,]+), duplicates ([\d,]+), rejected 0 in /
+        .exec(run.stdout())!
+        .map((n) => Number(n.replaceAll(',', '')));
       return { inserted: inserted!, duplicates: duplicates! };
     });
     // Each shared record is inserted by exactly one of the two runs, a duplicate for the other.
     expect(counts[0]!.inserted + counts[1]!.inserted).toBe(9_000);
     expect(counts[0]!.duplicates + counts[1]!.duplicates).toBe(3_000);
-    expect(await query(path, 'SELECT count(*) AS n, count(DISTINCT external_id) AS ids FROM observations')).toEqual({ n: 9_000, ids: 9_000 });
+    expect(
+      await query(path, 'SELECT count(*) AS n, count(DISTINCT external_id) AS ids FROM observations'),
+    ).toEqual({ n: 9_000, ids: 9_000 });
     expect(await query(path, 'SELECT observation_count FROM products')).toEqual({ observation_count: 9_000 });
     const files = [first, second].map((text, i) => {
       const file = join(sub, `${i}.csv`);
@@ -336,7 +430,9 @@ describe('concurrent ingests into one database', () => {
     });
     const again = await runOracle(['--db', path, 'ingest', ...files]);
     expect(again.code).toBe(0);
-    expect(again.stdout).toMatch(/read 6,000, inserted 0, duplicates 6,000, .*\n.*read 6,000, inserted 0, duplicates 6,000, /);
+    expect(again.stdout).toMatch(
+      /read 6,000, inserted 0, duplicates 6,000, .*\n.*read 6,000, inserted 0, duplicates 6,000, /,
+    );
     expect(await observationCount(path)).toBe(9_000);
   }, 60_000);
 
@@ -349,7 +445,9 @@ describe('concurrent ingests into one database', () => {
       const result = await runOracle(['--db', path, 'ingest', '--lock-wait', '1', file]);
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(
-        new RegExp(`^oracle: ${file}:\\d+: gave up: another writer held the database for more than 1 s \\(see --lock-wait\\); run the same command again to complete\\n$`),
+        new RegExp(
+          `^oracle: ${file}:\\d+: gave up: another writer held the database for more than 1 s \\(see --lock-wait\\); run the same command again to complete\\n$`,
+        ),
       );
     } finally {
       await release();
@@ -365,7 +463,11 @@ describe('concurrent ingests into one database', () => {
     writeFileSync(file, observations(3, 't'));
     const release = await holdWriteLock(path);
     // script(1) gives the ingest a real terminal (a pty) for stdout and stderr.
-    const child = spawn('script', ['-qfec', `${process.execPath} ${BIN} --db ${path} ingest ${file}`, '/dev/null'], { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      'script',
+      ['-qfec', `${process.execPath} ${BIN} --db ${path} ingest ${file}`, '/dev/null'],
+      { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let screen = '';
     child.stdout.setEncoding('utf8').on('data', (text: string) => (screen += text));
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
@@ -376,14 +478,21 @@ describe('concurrent ingests into one database', () => {
     }
     expect(await exited).toBe(0);
     // A file by its absolute path (as given here), a database server by its URL (without a password here).
-    expect(screen).toContain(`oracle: another process is writing ${path}: waiting for it (up to 600 s, --lock-wait)...\r\n`);
-    expect(screen).toMatch(new RegExp(`ingested ${file}:\\s+read 3, inserted 3, duplicates 0, rejected 0 in `));
+    expect(screen).toContain(
+      `oracle: another process is writing ${path}: waiting for it (up to 600 s, --lock-wait)...\r\n`,
+    );
+    expect(screen).toMatch(
+      new RegExp(`ingested ${file}:\\s+read 3, inserted 3, duplicates 0, rejected 0 in `),
+    );
     expect(await observationCount(path)).toBe(3);
   }, 60_000);
 
   it('exits 2 naming --lock-wait when it is not a whole number of seconds', async () => {
     const result = await runOracle(['--db', join(tempDir(), 'x.db'), 'ingest', '--lock-wait', '0.5', '-']);
-    expect(result).toMatchObject({ code: 2, stderr: 'oracle: --lock-wait must be a whole number of seconds, 1 or more (got "0.5")\n' });
+    expect(result).toMatchObject({
+      code: 2,
+      stderr: 'oracle: --lock-wait must be a whole number of seconds, 1 or more (got "0.5")\n',
+    });
   });
 });
 
@@ -396,7 +505,15 @@ describe.skipIf(TEST_STORE === 'postgres')('oracle ingest with a bug in a feed m
     const db = await freshDbWithCatalog();
     const feed = join(tempDir(), 'guide.csv');
     writeFileSync(feed, 'buggy_guide_id,amount,psa\n1,120.00,9\n2,80.00\n3,95.00,10\n');
-    const plain = await runCommand(process.execPath, [FIXTURE, '--db', db, 'ingest', '--max-rejects', '5', feed]);
+    const plain = await runCommand(process.execPath, [
+      FIXTURE,
+      '--db',
+      db,
+      'ingest',
+      '--max-rejects',
+      '5',
+      feed,
+    ]);
     expect(plain).toMatchObject({ code: 70, stdout: '' });
     expect(plain.stderr).toBe(
       `oracle: ${feed}:3: the buggy-guide format failed on this record (a bug in oracle, not in the file): ` +
@@ -404,18 +521,23 @@ describe.skipIf(TEST_STORE === 'postgres')('oracle ingest with a bug in a feed m
     );
     expect(await observationCount(db)).toBe(0);
 
-    const debug = await runCommand(process.execPath, [FIXTURE, '--db', db, 'ingest', feed], { env: { ORACLE_DEBUG: '1' } });
+    const debug = await runCommand(process.execPath, [FIXTURE, '--db', db, 'ingest', feed], {
+      env: { ORACLE_DEBUG: '1' },
+    });
     expect(debug.code).toBe(70);
     // The error's own stack, then the TypeError's, which points into the mapper.
     expect(debug.stderr).toMatch(/^MapperBugError: .*guide\.csv:3: the buggy-guide format failed.*\n {4}at /);
-    expect(debug.stderr).toMatch(/\nCaused by: TypeError: Cannot read properties of undefined \(reading 'trim'\)\n {4}at .*oracle-with-buggy-format\.js:\d+/);
+    expect(debug.stderr).toMatch(
+      /\nCaused by: TypeError: Cannot read properties of undefined \(reading 'trim'\)\n {4}at .*oracle-with-buggy-format\.js:\d+/,
+    );
   });
 
   it('stops the same way (exit 70, stacks under ORACLE_DEBUG=1) when the bug is in the parse worker of the parallel reader', async () => {
     // stdin (of unknown size) takes the parallel reader; the preload breaks the worker's mapper on the grader `buggy`.
     const PRELOAD = join(ROOT, 'test', 'fixtures', 'buggy-worker-preload.cjs');
     const db = await freshDbWithCatalog();
-    const input = 'product_key,source,observed_at,price,grader,grade\ncharizard-4,ebay,2025-01-01T00:00:00Z,10.00,PSA,9\ncharizard-4,ebay,2025-01-02T00:00:00Z,12.00,buggy,9\n';
+    const input =
+      'product_key,source,observed_at,price,grader,grade\ncharizard-4,ebay,2025-01-01T00:00:00Z,10.00,PSA,9\ncharizard-4,ebay,2025-01-02T00:00:00Z,12.00,buggy,9\n';
     const args = ['--require', PRELOAD, BIN, '--db', db, 'ingest', '-'];
     const plain = await runCommand(process.execPath, args, { input });
     expect(plain).toMatchObject({ code: 70, stdout: '' });
@@ -429,27 +551,44 @@ describe.skipIf(TEST_STORE === 'postgres')('oracle ingest with a bug in a feed m
     expect(debug.code).toBe(70);
     // After bin/oracle.js's line on how it loaded the bundle, the worker's stacks: the
     // MapperBugError's (through the worker's row handler), then the TypeError's, in the preload.
-    expect(debug.stderr).toMatch(/^oracle: dist\/cli\/main\.js .*\nMapperBugError: stdin:3: the csv format failed.*\n(?: {4}at .*\n)*? {4}at .*parallel-worker\.js/);
-    expect(debug.stderr).toMatch(/\nCaused by: TypeError: Cannot read properties of undefined \(reading 'trim'\)\n {4}at .*buggy-worker-preload\.cjs:\d+/);
+    expect(debug.stderr).toMatch(
+      /^oracle: dist\/cli\/main\.js .*\nMapperBugError: stdin:3: the csv format failed.*\n(?: {4}at .*\n)*? {4}at .*parallel-worker\.js/,
+    );
+    expect(debug.stderr).toMatch(
+      /\nCaused by: TypeError: Cannot read properties of undefined \(reading 'trim'\)\n {4}at .*buggy-worker-preload\.cjs:\d+/,
+    );
   });
 });
 
-describe.skipIf(TEST_STORE !== 'sqlite')('oracle ingest when the database file cannot grow (issue 24, 7)', () => {
-  it('names the source and line, what was committed and the re-run, prints the failed summary and records the true counts', async () => {
-    const path = await freshDbWithCatalog();
-    const file = join(dir, 'full-disk.csv');
-    writeFileSync(file, observations(20_000, 'full'));
-    // A real write failure from the kernel: RLIMIT_FSIZE (512-byte blocks) makes a write past 512 KiB fail with
-    // EFBIG, as a full disk fails with ENOSPC (SIGXFSZ ignored so the write returns the error; root is bound too).
-    const limited = await runCommand('sh', ['-c', `trap '' XFSZ; ulimit -f 1024; exec "${process.execPath}" "${BIN}" --db "${path}" ingest "${file}"`]);
-    expect(limited.code).toBe(1);
-    expect(limited.stdout).toMatch(new RegExp(`^failed ${file}: read [\\d,]+, inserted 0, `));
-    expect(limited.stderr).toMatch(
-      new RegExp(`^oracle: ${file}:\\d+: the database could not be written \\(.+: is the disk full\\?\\); 0 records committed, free some space and run the same command again to complete\\n$`),
-    );
-    expect(await query(path, "SELECT status, inserted_count FROM ingest_runs WHERE source LIKE '%full-disk.csv'")).toEqual({ status: 'failed', inserted_count: 0 });
-    const again = await runOracle(['--db', path, 'ingest', file]);
-    expect(again.code).toBe(0);
-    expect(await observationCount(path)).toBe(20_000);
-  }, 60_000);
-});
+describe.skipIf(TEST_STORE !== 'sqlite')(
+  'oracle ingest when the database file cannot grow (issue 24, 7)',
+  () => {
+    it('names the source and line, what was committed and the re-run, prints the failed summary and records the true counts', async () => {
+      const path = await freshDbWithCatalog();
+      const file = join(dir, 'full-disk.csv');
+      writeFileSync(file, observations(20_000, 'full'));
+      // A real write failure from the kernel: RLIMIT_FSIZE (512-byte blocks) makes a write past 512 KiB fail with
+      // EFBIG, as a full disk fails with ENOSPC (SIGXFSZ ignored so the write returns the error; root is bound too).
+      const limited = await runCommand('sh', [
+        '-c',
+        `trap '' XFSZ; ulimit -f 1024; exec "${process.execPath}" "${BIN}" --db "${path}" ingest "${file}"`,
+      ]);
+      expect(limited.code).toBe(1);
+      expect(limited.stdout).toMatch(new RegExp(`^failed ${file}: read [\\d,]+, inserted 0, `));
+      expect(limited.stderr).toMatch(
+        new RegExp(
+          `^oracle: ${file}:\\d+: the database could not be written \\(.+: is the disk full\\?\\); 0 records committed, free some space and run the same command again to complete\\n$`,
+        ),
+      );
+      expect(
+        await query(
+          path,
+          "SELECT status, inserted_count FROM ingest_runs WHERE source LIKE '%full-disk.csv'",
+        ),
+      ).toEqual({ status: 'failed', inserted_count: 0 });
+      const again = await runOracle(['--db', path, 'ingest', file]);
+      expect(again.code).toBe(0);
+      expect(await observationCount(path)).toBe(20_000);
+    }, 60_000);
+  },
+);

@@ -21,24 +21,30 @@ describe('oracle keys', () => {
     expect((await oracle(['--db', db, 'ingest', join(dir, 'catalog.csv')])).code).toBe(0);
   });
 
-  it.each([
-    ['create', '--label', 'x'],
-    ['list'],
-    ['revoke', 'key_0123456789ab'],
-  ])('keys %s in a directory without the database exits 1 naming its absolute path, and creates no file', async (...args) => {
-    const empty = tempDir('oracle-keys-empty-');
-    const result = await runCli(['keys', ...args], { cwd: empty });
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toBe(
-      `oracle: database ${join(empty, 'oracle.db')} does not exist: load data with 'oracle ingest' first, or name your database with --db <path> (or ORACLE_DB)\n`,
-    );
-    expect(readdirSync(empty)).toEqual([]);
-    expect(existsSync(join(empty, 'oracle.db'))).toBe(false);
-  });
+  it.each([['create', '--label', 'x'], ['list'], ['revoke', 'key_0123456789ab']])(
+    'keys %s in a directory without the database exits 1 naming its absolute path, and creates no file',
+    async (...args) => {
+      const empty = tempDir('oracle-keys-empty-');
+      const result = await runCli(['keys', ...args], { cwd: empty });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(
+        `oracle: database ${join(empty, 'oracle.db')} does not exist: load data with 'oracle ingest' first, or name your database with --db <path> (or ORACLE_DB)\n`,
+      );
+      expect(readdirSync(empty)).toEqual([]);
+      expect(existsSync(join(empty, 'oracle.db'))).toBe(false);
+    },
+  );
 
   it('creates a key, prints it once on stdout, and stores only its SHA-256', async () => {
-    const { code, stdout, stderr } = await oracle(['--db', db, 'keys', 'create', '--label', 'acme integration']);
+    const { code, stdout, stderr } = await oracle([
+      '--db',
+      db,
+      'keys',
+      'create',
+      '--label',
+      'acme integration',
+    ]);
     expect(code).toBe(0);
     const key = stdout.trim();
     // 32 random bytes, base64url: 256 bits.
@@ -46,7 +52,12 @@ describe('oracle keys', () => {
     expect(stderr).toMatch(/created API key key_[0-9a-f]{12} \("acme integration"\).*only this once/);
     // The table as stored, read past the store: the key's SHA-256 (hex), and the key nowhere.
     const rows = await selectRows<{ label: string; secret_hash: string }>(db, 'SELECT * FROM api_keys');
-    expect(rows).toEqual([expect.objectContaining({ label: 'acme integration', secret_hash: createHash('sha256').update(key).digest('hex') })]);
+    expect(rows).toEqual([
+      expect.objectContaining({
+        label: 'acme integration',
+        secret_hash: createHash('sha256').update(key).digest('hex'),
+      }),
+    ]);
     expect(JSON.stringify(rows)).not.toContain(key.slice(4));
     const second = (await oracle(['--db', db, 'keys', 'create', '--label', 'other'])).stdout.trim();
     expect(second).not.toBe(key);
@@ -90,7 +101,11 @@ describe('oracle keys', () => {
   ])('rejects the label %j with exit 2, storing nothing', async (label, named) => {
     const before = await selectRows(db, 'SELECT id FROM api_keys');
     const { code, stdout, stderr } = await oracle(['--db', db, 'keys', 'create', '--label', label]);
-    expect({ code, stdout, stderr }).toEqual({ code: 2, stdout: '', stderr: `oracle: --label must be 1 to 100 characters without control characters${named}\n` });
+    expect({ code, stdout, stderr }).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `oracle: --label must be 1 to 100 characters without control characters${named}\n`,
+    });
     expect(await selectRows(db, 'SELECT id FROM api_keys')).toEqual(before);
   });
 
@@ -98,6 +113,8 @@ describe('oracle keys', () => {
     const { code, stderr } = await oracle(['--db', db, 'keys', 'create', '--label', '  padded  ']);
     expect(code).toBe(0);
     const id = /(key_[0-9a-f]+)/.exec(stderr)![1]!;
-    expect(await selectRows(db, `SELECT label FROM api_keys WHERE id = '${id}'`)).toEqual([{ label: 'padded' }]);
+    expect(await selectRows(db, `SELECT label FROM api_keys WHERE id = '${id}'`)).toEqual([
+      { label: 'padded' },
+    ]);
   });
 });

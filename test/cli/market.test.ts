@@ -20,7 +20,8 @@ async function json(...args: string[]) {
   return JSON.parse(result.stdout);
 }
 
-const bundleAt = (key: string, at: number): Promise<PricingBundle> => json('price', key, '--at', toIsoUtc(at), '--json');
+const bundleAt = (key: string, at: number): Promise<PricingBundle> =>
+  json('price', key, '--at', toIsoUtc(at), '--json');
 
 beforeAll(async () => {
   dir = tempDir();
@@ -30,13 +31,22 @@ beforeAll(async () => {
 describe.concurrent('oracle sales', () => {
   it("lists every condition's points newest first, each kept or not exactly as explain has it", async () => {
     const sales = await json('sales', 'rising', '--at', AS_OF, '--limit', '1000', '--json');
-    expect(sales).toMatchObject({ product_key: 'rising', product_name: 'Rising Card', condition: null, as_of: AS_OF, since: null, limit: 1000 });
+    expect(sales).toMatchObject({
+      product_key: 'rising',
+      product_name: 'Rising Card',
+      condition: null,
+      as_of: AS_OF,
+      since: null,
+      limit: 1000,
+    });
     const times = sales.sales.map((p: { observed_at: string }) => p.observed_at);
     expect(times).toEqual([...times].sort().reverse());
     expect(sales.sales[0]).toMatchObject({ observed_at: OUTLIER_AT, price_minor: 200_000, kept: false });
     expect(sales.sales[0].reason).toMatch(/^outlier: robust z \+/);
     for (const slot of ['ungraded', 'psa10']) {
-      const explained = (await json('explain', 'rising', '--slot', slot, '--at', AS_OF, '--json')).points.filter((p: { condition: string }) => p.condition === slot);
+      const explained = (
+        await json('explain', 'rising', '--slot', slot, '--at', AS_OF, '--json')
+      ).points.filter((p: { condition: string }) => p.condition === slot);
       expect(explained.length).toBeGreaterThan(0);
       expect(sales.sales.filter((p: { condition: string }) => p.condition === slot)).toEqual(explained);
     }
@@ -45,12 +55,26 @@ describe.concurrent('oracle sales', () => {
   });
 
   it('takes one condition as written, a span and a limit', async () => {
-    const sales = await json('sales', 'rising', '--at', AS_OF, '--condition', 'PSA 10', '--span', '2d', '--json');
+    const sales = await json(
+      'sales',
+      'rising',
+      '--at',
+      AS_OF,
+      '--condition',
+      'PSA 10',
+      '--span',
+      '2d',
+      '--json',
+    );
     expect(sales.condition).toBe('psa10');
     expect(sales.since).toBe(toIsoUtc(AS_OF_MS - 2 * DAY));
     // A PSA 10 every 12 hours: 12, 24, 36 and 48 hours before AS_OF.
-    expect(sales.sales.map((p: { observed_at: string }) => p.observed_at)).toEqual([12, 24, 36, 48].map((h) => toIsoUtc(AS_OF_MS - h * 3_600_000)));
-    expect(sales.sales.every((p: { condition: string; kept: boolean }) => p.condition === 'psa10' && p.kept)).toBe(true);
+    expect(sales.sales.map((p: { observed_at: string }) => p.observed_at)).toEqual(
+      [12, 24, 36, 48].map((h) => toIsoUtc(AS_OF_MS - h * 3_600_000)),
+    );
+    expect(
+      sales.sales.every((p: { condition: string; kept: boolean }) => p.condition === 'psa10' && p.kept),
+    ).toBe(true);
     const limited = await json('sales', 'rising', '--at', AS_OF, '--limit', '3', '--json');
     expect(limited.sales).toHaveLength(3);
     expect(limited.total).toBeGreaterThan(3);
@@ -63,10 +87,14 @@ describe.concurrent('oracle sales', () => {
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
     expect(lines[0]).toBe('Rising Card · rising');
     expect(table.stdout).toMatch(/^2026-10-15 07:00 +ungraded +ebay +\$2,000\.00 +outlier, z \+\d+\.\d\d$/m);
-    expect(table.stdout).toMatch(/^newest 5 of \d+ observations, \d+ kept \(window 24 h, outlier threshold 2 sd\)$/m);
+    expect(table.stdout).toMatch(
+      /^newest 5 of \d+ observations, \d+ kept \(window 24 h, outlier threshold 2 sd\)$/m,
+    );
     const csv = await cli('sales', 'rising', '--at', AS_OF, '--limit', '5', '--csv');
     const rows = csv.stdout.trimEnd().split('\n');
-    expect(rows[0]).toBe('observed_at,condition,source,price_minor,kept,reason,z,weight,sales_volume,matched_by');
+    expect(rows[0]).toBe(
+      'observed_at,condition,source,price_minor,kept,reason,z,weight,sales_volume,matched_by',
+    );
     expect(rows).toHaveLength(6);
     expect(rows[1]).toMatch(new RegExp(`^${OUTLIER_AT},ungraded,ebay,200000,false,"?outlier: robust z`));
   });
@@ -91,11 +119,22 @@ describe.concurrent('oracle movers', () => {
   it("ranks the gainers and losers by the prices oracle price gives at the span's two ends; a thin card is left out", async () => {
     const movers = await json('movers', '--at', AS_OF, '--json');
     const from = AS_OF_MS - 7 * DAY;
-    expect(movers).toMatchObject({ condition: 'ungraded', span: '7d', from: toIsoUtc(from), to: AS_OF, min_observations: 5, candidates: 3, priced: 3 });
+    expect(movers).toMatchObject({
+      condition: 'ungraded',
+      span: '7d',
+      from: toIsoUtc(from),
+      to: AS_OF,
+      min_observations: 5,
+      candidates: 3,
+      priced: 3,
+    });
     expect(movers.gainers.map((m: { product_key: string }) => m.product_key)).toEqual(['rising', 'steady']);
     expect(movers.losers.map((m: { product_key: string }) => m.product_key)).toEqual(['falling']);
     for (const m of [movers.gainers[0], movers.losers[0]]) {
-      const [then, now] = await Promise.all([bundleAt(m.product_key, from), bundleAt(m.product_key, AS_OF_MS)]);
+      const [then, now] = await Promise.all([
+        bundleAt(m.product_key, from),
+        bundleAt(m.product_key, AS_OF_MS),
+      ]);
       expect([m.from_minor, m.to_minor]).toEqual([then.ungraded.price_minor, now.ungraded.price_minor]);
       expect(m.change_minor).toBe(m.to_minor - m.from_minor);
       expect(m.change_pct).toBe(Math.round(((m.to_minor - m.from_minor) / m.from_minor) * 1000) / 10);
@@ -105,11 +144,25 @@ describe.concurrent('oracle movers', () => {
   });
 
   it('takes a slot as written, a span and a limit; the table fits 80 columns', async () => {
-    const movers = await json('movers', '--at', AS_OF, '--condition', 'PSA 10', '--span', '30d', '--limit', '1', '--json');
+    const movers = await json(
+      'movers',
+      '--at',
+      AS_OF,
+      '--condition',
+      'PSA 10',
+      '--span',
+      '30d',
+      '--limit',
+      '1',
+      '--json',
+    );
     expect(movers.condition).toBe('psa10');
     const then = await bundleAt('rising', AS_OF_MS - 30 * DAY);
     expect(movers.gainers).toHaveLength(1);
-    expect(movers.gainers[0]).toMatchObject({ product_key: 'rising', from_minor: then.graded.PSA['10'].price_minor });
+    expect(movers.gainers[0]).toMatchObject({
+      product_key: 'rising',
+      from_minor: then.graded.PSA['10'].price_minor,
+    });
     const table = await cli('movers', '--at', AS_OF);
     for (const line of table.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
     expect(table.stdout).toMatch(/^rising +Rising Card +\$\d+\.\d\d +\$\d+\.\d\d +\+\d+\.\d%/m);
@@ -158,26 +211,66 @@ describe.concurrent('oracle value: cost basis in dollars, names, --history', () 
     expect(v.problems[0].reason).toMatch(/^cost_basis must be dollars .*got "\$1\.234"/);
     expect(v.problems[1].reason).toBe('give cost_basis (dollars) or cost_basis_minor (cents), not both');
     const table = await cli('value', path, '--at', AS_OF);
-    expect(table.stdout).toMatch(/^ +2 +rising +Rising Card +ungraded +2 +\$\d+\.\d\d +\$\d+\.\d\d +\+\$\d+\.\d\d$/m);
+    expect(table.stdout).toMatch(
+      /^ +2 +rising +Rising Card +ungraded +2 +\$\d+\.\d\d +\$\d+\.\d\d +\+\$\d+\.\d\d$/m,
+    );
     for (const line of table.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
   });
 
   it("--history: the collection's value at each step is its lines' bundle prices times their quantities", async () => {
-    const path = collection('history.csv', ['product_key,condition,quantity,cost_basis', 'rising,ungraded,2,$150', 'falling,psa10,1,$1500']);
-    const h = await json('value', path, '--history', '--from', toIsoUtc(AS_OF_MS - 14 * DAY), '--to', AS_OF, '--every', '1w', '--json');
-    expect(h).toMatchObject({ from: toIsoUtc(AS_OF_MS - 14 * DAY), to: AS_OF, every: '1w', lines: 2, cost_basis_minor: 165_000, problems: [] });
-    expect(h.points.map((p: { at: string }) => p.at)).toEqual([14, 7, 0].map((d) => toIsoUtc(AS_OF_MS - d * DAY)));
-    for (const [i, d] of [[0, 14], [2, 0]] as const) {
-      const [rising, falling] = await Promise.all([bundleAt('rising', AS_OF_MS - d * DAY), bundleAt('falling', AS_OF_MS - d * DAY)]);
-      expect(h.points[i]).toEqual({ at: toIsoUtc(AS_OF_MS - d * DAY), value_minor: 2 * rising.ungraded.price_minor! + falling.graded.PSA['10'].price_minor!, priced_lines: 2 });
+    const path = collection('history.csv', [
+      'product_key,condition,quantity,cost_basis',
+      'rising,ungraded,2,$150',
+      'falling,psa10,1,$1500',
+    ]);
+    const h = await json(
+      'value',
+      path,
+      '--history',
+      '--from',
+      toIsoUtc(AS_OF_MS - 14 * DAY),
+      '--to',
+      AS_OF,
+      '--every',
+      '1w',
+      '--json',
+    );
+    expect(h).toMatchObject({
+      from: toIsoUtc(AS_OF_MS - 14 * DAY),
+      to: AS_OF,
+      every: '1w',
+      lines: 2,
+      cost_basis_minor: 165_000,
+      problems: [],
+    });
+    expect(h.points.map((p: { at: string }) => p.at)).toEqual(
+      [14, 7, 0].map((d) => toIsoUtc(AS_OF_MS - d * DAY)),
+    );
+    for (const [i, d] of [
+      [0, 14],
+      [2, 0],
+    ] as const) {
+      const [rising, falling] = await Promise.all([
+        bundleAt('rising', AS_OF_MS - d * DAY),
+        bundleAt('falling', AS_OF_MS - d * DAY),
+      ]);
+      expect(h.points[i]).toEqual({
+        at: toIsoUtc(AS_OF_MS - d * DAY),
+        value_minor: 2 * rising.ungraded.price_minor! + falling.graded.PSA['10'].price_minor!,
+        priced_lines: 2,
+      });
     }
     // The span as people write it (the run's clock is AS_OF): the same points.
-    expect((await json('value', path, '--history', '--from', '14d', '--every', '1w', '--json')).points).toEqual(h.points);
+    expect(
+      (await json('value', path, '--history', '--from', '14d', '--every', '1w', '--json')).points,
+    ).toEqual(h.points);
     expect(h.change_minor).toBe(h.points[2].value_minor - h.points[0].value_minor);
     expect(h.gain_minor).toBe(h.points[2].value_minor - 165_000);
     const chart = await cli('value', path, '--history', '--to', AS_OF);
     expect(chart.code).toBe(0);
-    expect(chart.stdout).toMatch(/^Collection value, 2 lines, every 1d, 91 points\n\S+Z -> 2026-10-15T12:00:00Z$/m);
+    expect(chart.stdout).toMatch(
+      /^Collection value, 2 lines, every 1d, 91 points\n\S+Z -> 2026-10-15T12:00:00Z$/m,
+    );
     expect(chart.stdout).toMatch(/┤/);
     expect(chart.stdout).toMatch(/^cost basis: +\$1,650\.00 +gain [+-]\$/m);
     for (const line of chart.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80);

@@ -18,12 +18,22 @@ describe('option defaults', () => {
 
   const defaultsOf = (name: string) => {
     const command = createProgram().commands.find((c) => c.name() === name);
-    return Object.fromEntries(command?.options.map((option) => [option.attributeName(), option.defaultValue]) ?? []);
+    return Object.fromEntries(
+      command?.options.map((option) => [option.attributeName(), option.defaultValue]) ?? [],
+    );
   };
 
   it('of history, sales and movers are the schema defaults', () => {
-    expect(defaultsOf('history')).toMatchObject({ slots: slots.parse(undefined), every: every.parse(undefined), windowHours: 24, outlierStddevs: 2 });
+    expect(defaultsOf('history')).toMatchObject({
+      slots: slots.parse(undefined),
+      every: every.parse(undefined),
+      windowHours: 24,
+      outlierStddevs: 2,
+    });
     expect(defaultsOf('sales')).toMatchObject({ limit: salesLimit.parse(undefined) });
-    expect(defaultsOf('movers')).toMatchObject({ condition: moversCondition.parse(undefined), limit: moversLimit.parse(undefined) });
+    expect(defaultsOf('movers')).toMatchObject({
+      condition: moversCondition.parse(undefined),
+      limit: moversLimit.parse(undefined),
+    });
   });
 });

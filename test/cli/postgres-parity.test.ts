@@ -19,15 +19,31 @@ const HOUR = 3_600_000;
 /** A small deterministic generator, so a failure repeats. */
 function random(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 const PRODUCTS = [
   ['pokemon-base-set-charizard-4-102', '631245', 'Charizard', '4/102 Holo', 'Base Set', 'vintage', '1000'],
   ['pokemon-base-set-blastoise-2-102', '631246', 'Blastoise', '2/102 Holo', 'Base Set', 'vintage', ''],
-  ['pokemon-151-charizard-ex-199-165', '631247', 'Charizard ex', '199/165 Special Illustration Rare', 'Scarlet & Violet 151', 'modern', '2000'],
+  [
+    'pokemon-151-charizard-ex-199-165',
+    '631247',
+    'Charizard ex',
+    '199/165 Special Illustration Rare',
+    'Scarlet & Violet 151',
+    'modern',
+    '2000',
+  ],
   ['mtg-arabian-nights-juzam-djinn', '631248', 'Juzám Djinn', '', 'Arabian Nights', 'vintage', ''],
-  ['pokemon-team-rocket-dark-charizard-4-82', '631249', 'Dark Charizard', '4/82 Holo', 'Team Rocket', 'vintage', ''],
+  [
+    'pokemon-team-rocket-dark-charizard-4-82',
+    '631249',
+    'Dark Charizard',
+    '4/82 Holo',
+    'Team Rocket',
+    'vintage',
+    '',
+  ],
   ['never-sold', '631250', 'Never Sold', '', 'Promos', 'modern', ''],
 ] as const;
 
@@ -45,7 +61,10 @@ function files(dir: string): { catalog: string; observations: string; collection
   writeFileSync(
     catalog,
     'product_key,refsource_id,product_name,subtitle,set_name,product_type,era,release_date,tcgplayer_id\n' +
-      PRODUCTS.map(([key, ref, name, sub, set, era, tcg]) => `${key},${ref},"${name}","${sub}","${set}",single_card,${era},1999-01-09,${tcg}`).join('\n') +
+      PRODUCTS.map(
+        ([key, ref, name, sub, set, era, tcg]) =>
+          `${key},${ref},"${name}","${sub}","${set}",single_card,${era},1999-01-09,${tcg}`,
+      ).join('\n') +
       '\n',
   );
   const lines = ['product_key,source,observed_at,price_minor,grader,grade,external_id'];
@@ -80,7 +99,9 @@ function files(dir: string): { catalog: string; observations: string; collection
  */
 const stable = (r: CliResult) => ({
   code: r.code,
-  stdout: r.stdout.replace(/ in \d+(\.\d+)? s/g, ' in _ s').replace(/"created_at":"[^"]*"/g, '"created_at":"_"'),
+  stdout: r.stdout
+    .replace(/ in \d+(\.\d+)? s/g, ' in _ s')
+    .replace(/"created_at":"[^"]*"/g, '"created_at":"_"'),
   stderr: r.stderr.replace(/ in \d+(\.\d+)? s/g, ' in _ s'),
 });
 
@@ -89,7 +110,10 @@ describeWithPg('every command on PostgreSQL answers as on SQLite', () => {
   let pg: string;
   let input: ReturnType<typeof files>;
   const both = async (args: readonly string[], options: { input?: string } = {}) => {
-    const [a, b] = await Promise.all([runOracle(['--db', sqlite, ...args], options), runOracle(['--db', pg, ...args], options)]);
+    const [a, b] = await Promise.all([
+      runOracle(['--db', sqlite, ...args], options),
+      runOracle(['--db', pg, ...args], options),
+    ]);
     return [stable(a), stable(b)] as const;
   };
   const same = async (args: readonly string[], options: { input?: string } = {}) => {
@@ -107,7 +131,9 @@ describeWithPg('every command on PostgreSQL answers as on SQLite', () => {
     for (let run = 0; run < 2; run++) {
       const ingested = await same(['ingest', input.catalog, input.observations]);
       expect(ingested.code).toBe(0);
-      expect(ingested.stdout + ingested.stderr).toMatch(run === 0 ? /inserted [1-9]/ : /inserted 0, duplicates [1-9]/);
+      expect(ingested.stdout + ingested.stderr).toMatch(
+        run === 0 ? /inserted [1-9]/ : /inserted 0, duplicates [1-9]/,
+      );
     }
   });
 
@@ -132,23 +158,65 @@ describeWithPg('every command on PostgreSQL answers as on SQLite', () => {
       const priced = await same(['price', key, '--at', AS_OF, '--json']);
       expect(priced.code).toBe(0);
     }
-    const charizard = JSON.parse((await same(['price', 'pokemon-base-set-charizard-4-102', '--at', AS_OF, '--json'])).stdout);
+    const charizard = JSON.parse(
+      (await same(['price', 'pokemon-base-set-charizard-4-102', '--at', AS_OF, '--json'])).stdout,
+    );
     expect(charizard.ungraded.price_minor).toBeGreaterThan(0);
     expect((await same(['price', 'pokemon-base-set-charizard-4-102', '--at', AS_OF])).stdout).toMatch(/\$/);
-    await same(['price', '--refsource', '631247', '--at', AS_OF, '--window-hours', '72', '--outlier-stddevs', '3', '--json']);
+    await same([
+      'price',
+      '--refsource',
+      '631247',
+      '--at',
+      AS_OF,
+      '--window-hours',
+      '72',
+      '--outlier-stddevs',
+      '3',
+      '--json',
+    ]);
     await same(['price', 'pokemon-base-set-charizard-4-10', '--at', AS_OF]);
-    await same(['explain', 'pokemon-base-set-charizard-4-102', '--slot', 'ungraded', '--at', AS_OF, '--json']);
+    await same([
+      'explain',
+      'pokemon-base-set-charizard-4-102',
+      '--slot',
+      'ungraded',
+      '--at',
+      AS_OF,
+      '--json',
+    ]);
     await same(['explain', 'pokemon-151-charizard-ex-199-165', '--slot', 'psa10', '--at', AS_OF]);
     await same(['snapshot', '631245', '--date', '2026-10-10', '--json']);
-    const history = await same(['history', 'pokemon-base-set-charizard-4-102', '--from', '2026-09-01T00:00:00Z', '--to', AS_OF, '--every', '1d', '--json']);
+    const history = await same([
+      'history',
+      'pokemon-base-set-charizard-4-102',
+      '--from',
+      '2026-09-01T00:00:00Z',
+      '--to',
+      AS_OF,
+      '--every',
+      '1d',
+      '--json',
+    ]);
     expect(JSON.parse(history.stdout).points.length).toBeGreaterThan(40);
-    await same(['history', 'pokemon-151-charizard-ex-199-165', '--from', '2026-10-01T00:00:00Z', '--to', AS_OF, '--every', '6h', '--csv']);
+    await same([
+      'history',
+      'pokemon-151-charizard-ex-199-165',
+      '--from',
+      '2026-10-01T00:00:00Z',
+      '--to',
+      AS_OF,
+      '--every',
+      '6h',
+      '--csv',
+    ]);
   });
 
   it('catalog, search and "did you mean"', async () => {
     await same(['catalog']);
     await same(['catalog', '--json']);
-    for (const q of ['charizard', 'base 4/102', 'JUZAM', 'char ex', 'rocket', 'zzz']) await same(['catalog', '--search', q]);
+    for (const q of ['charizard', 'base 4/102', 'JUZAM', 'char ex', 'rocket', 'zzz'])
+      await same(['catalog', '--search', q]);
   });
 
   it('value and export', async () => {
@@ -177,7 +245,10 @@ describeWithPg('every command on PostgreSQL answers as on SQLite', () => {
     expect(stable(revokedB).stdout.replace(id(b), 'ID')).toBe(stable(revokedA).stdout.replace(id(a), 'ID'));
     const [listA, listB] = await both(['keys', 'list', '--json']);
     const shape = (r: { stdout: string }) =>
-      (JSON.parse(r.stdout) as { label: string; revoked_at: string | null }[]).map((k) => ({ label: k.label, revoked: k.revoked_at !== null }));
+      (JSON.parse(r.stdout) as { label: string; revoked_at: string | null }[]).map((k) => ({
+        label: k.label,
+        revoked: k.revoked_at !== null,
+      }));
     expect(shape(listB)).toEqual(shape(listA));
     expect(shape(listA)).toEqual([{ label: 'parity', revoked: true }]);
   });
@@ -193,7 +264,9 @@ describeWithPg('every command on PostgreSQL answers as on SQLite', () => {
     closed.port = '1';
     const refused = await runOracle(['--db', closed.toString(), 'catalog']);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/postgres:\/\/oracle:\*\*\*@127\.0\.0\.1:1\/no_such_database: the database server cannot be reached/);
+    expect(refused.stderr).toMatch(
+      /postgres:\/\/oracle:\*\*\*@127\.0\.0\.1:1\/no_such_database: the database server cannot be reached/,
+    );
     expect(gone.stderr + refused.stderr).not.toContain('secret-pw');
   });
 });

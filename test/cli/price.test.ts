@@ -37,7 +37,13 @@ describe.concurrent('oracle price', () => {
 
   it('prices the worked example of docs/methodology.md §13 to the cent', async () => {
     const asOf = Date.parse('2026-03-01T00:00:00Z');
-    const sale = (hoursBefore: number, priceMinor: number, grader: string, grade: number | null, source = 'ebay') => ({
+    const sale = (
+      hoursBefore: number,
+      priceMinor: number,
+      grader: string,
+      grade: number | null,
+      source = 'ebay',
+    ) => ({
       productKey: 'worked-example',
       source,
       observedAt: asOf - hoursBefore * 3_600_000,
@@ -69,26 +75,50 @@ describe.concurrent('oracle price', () => {
       newest_observation_at: '2026-02-28T20:00:00Z',
       stale: false,
     });
-    const prices = Object.fromEntries(GRADERS.map((g) => [g, MATRIX_GRADES.map((grade) => bundle.graded[g][String(grade) as '10'].price_minor)]));
+    const prices = Object.fromEntries(
+      GRADERS.map((g) => [
+        g,
+        MATRIX_GRADES.map((grade) => bundle.graded[g][String(grade) as '10'].price_minor),
+      ]),
+    );
     expect(prices).toEqual({
       PSA: [6218, 9327, 13997, 31084],
       BGS: [null, null, 14000, 34191],
       CGC: [null, null, 14000, 18650],
       SGC: [null, null, 14000, 21758],
     });
-    expect(bundle.graded.PSA['10'].meta.confidence).toEqual({ level: 0.8, low_minor: 28594, high_minor: 33791 });
-    expect(bundle.graded.BGS['7'].meta).toEqual({ no_price_reason: 'wide_estimate', newest_observation_at: '2026-02-28T20:00:00Z' });
+    expect(bundle.graded.PSA['10'].meta.confidence).toEqual({
+      level: 0.8,
+      low_minor: 28594,
+      high_minor: 33791,
+    });
+    expect(bundle.graded.BGS['7'].meta).toEqual({
+      no_price_reason: 'wide_estimate',
+      newest_observation_at: '2026-02-28T20:00:00Z',
+    });
     // A person reads `no price` in those cells, never a number, and the legend says why, within 80 columns.
-    const view = await runOracle(['--db', database, 'price', 'worked-example', '--at', '2026-03-01T00:00:00Z'], { env: { COLUMNS: '80' } });
+    const view = await runOracle(
+      ['--db', database, 'price', 'worked-example', '--at', '2026-03-01T00:00:00Z'],
+      { env: { COLUMNS: '80' } },
+    );
     expect(view.stdout).toMatch(/^BGS +no price +no price +~\$140\.00/m);
     expect(view.stdout).toMatch(/no price: an\s+estimate too\s+uncertain or too stale to publish/);
     expect(Math.max(...view.stdout.split('\n').map((l) => l.length))).toBeLessThanOrEqual(80);
-    const why = await runOracle(['--db', database, 'explain', 'worked-example', '--slot', 'bgs7', '--at', '2026-03-01T00:00:00Z'], { env: { COLUMNS: '80' } });
+    const why = await runOracle(
+      ['--db', database, 'explain', 'worked-example', '--slot', 'bgs7', '--at', '2026-03-01T00:00:00Z'],
+      { env: { COLUMNS: '80' } },
+    );
     expect(why.stdout).toMatch(/bgs7: no price\. It could only be estimated, too uncertainly to publish/);
-    expect(why.stdout).toMatch(/no_price, §9\.1: The price would be an estimate whose 80 % interval spans\s+2\.48-fold/);
+    expect(why.stdout).toMatch(
+      /no_price, §9\.1: The price would be an estimate whose 80 % interval spans\s+2\.48-fold/,
+    );
     // Six weeks on, the data is only an estimate of today's price, too stale to publish; the view says which day it prices.
-    const later = await runOracle(['--db', database, 'price', 'worked-example', '--at', '2026-04-15'], { env: { COLUMNS: '80' } });
-    expect(later.stdout).toMatch(/^Ungraded: no price\n.*older than 7 days[^]*newest observation\s+2026-02-28T20:00:00Z; --at\s+2026-02-28\s+prices it as of that day/m);
+    const later = await runOracle(['--db', database, 'price', 'worked-example', '--at', '2026-04-15'], {
+      env: { COLUMNS: '80' },
+    });
+    expect(later.stdout).toMatch(
+      /^Ungraded: no price\n.*older than 7 days[^]*newest observation\s+2026-02-28T20:00:00Z; --at\s+2026-02-28\s+prices it as of that day/m,
+    );
     const then = await priceJson(['worked-example', '--at', '2026-02-28'], database);
     expect(then.ungraded.price_minor).toEqual(expect.any(Number));
   });
@@ -101,7 +131,15 @@ describe.concurrent('oracle price', () => {
   });
 
   it('passes --window-hours and --outlier-stddevs through to the bundle', async () => {
-    const bundle = await priceJson(['charizard base/set é', '--at', AS_OF, '--window-hours', '72', '--outlier-stddevs', '5']);
+    const bundle = await priceJson([
+      'charizard base/set é',
+      '--at',
+      AS_OF,
+      '--window-hours',
+      '72',
+      '--outlier-stddevs',
+      '5',
+    ]);
     expect(bundle.window_hours).toBe(72);
     expect(bundle.outlier_stddevs).toBe(5);
     expect(bundle.ungraded.window_start).toBe('2026-10-12T12:00:00Z');
@@ -133,7 +171,8 @@ describe.concurrent('oracle price', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/Ungraded: \$4\d\d\.\d\d/);
     // A withheld estimate (methodology §9.1) reads `no price`, never a number.
-    for (const g of GRADERS) expect(result.stdout).toMatch(new RegExp(`^${g} +(~?\\$[\\d,]+\\.\\d\\d|no price)`, 'm'));
+    for (const g of GRADERS)
+      expect(result.stdout).toMatch(new RegExp(`^${g} +(~?\\$[\\d,]+\\.\\d\\d|no price)`, 'm'));
     expect(result.stdout).toContain('grade 10');
     expect(result.stdout).toContain(`window:      2026-10-14T12:00:00Z -> ${AS_OF}`);
     expect(result.stdout).toMatch(/methodology: \S+/);
@@ -143,20 +182,50 @@ describe.concurrent('oracle price', () => {
     [['charizard base/set é', '--window-hours', '73'], /--window-hours must be an integer from 1 to 72/],
     [['charizard base/set é', '--window-hours', '1.5'], /--window-hours must be an integer from 1 to 72/],
     [['charizard base/set é', '--outlier-stddevs', '0'], /--outlier-stddevs must be an integer from 1 to 10/],
-    [['charizard base/set é', '--at', '2026-10-15T12:00:00'], /^oracle: --at "2026-10-15T12:00:00" has no time zone: add Z or an offset/],
-    [['charizard base/set é', '--at', 'yesterday'], /^oracle: --at must be an ISO-8601 date-time with Z or an offset/],
-    [['charizard base/set é', '--at', '2026-02-30T12:00:00Z'], /^oracle: --at "2026-02-30T12:00:00Z" is not a real date: February 2026 has 28 days\n$/],
-    [['charizard base/set é', '--at', '2026-10-15T24:00:00Z'], /^oracle: --at "2026-10-15T24:00:00Z" is not a real time: there is no hour 24/],
-    [['charizard base/set é', '--at', '2999-01-01T00:00:00Z'], /^oracle: --at "2999-01-01T00:00:00Z" is in the future \(now is \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)/],
-    [['charizard base/set é', '--window-hours', '024'], /^oracle: --window-hours must be an integer from 1 to 72, written as digits only .*\(got "024"\)/],
-    [['charizard base/set é', '--window-hours', '+24'], /^oracle: --window-hours must be an integer from 1 to 72, written as digits only .*\(got "\+24"\)/],
-    [['charizard base/set é', '--window-hours', ' 24'], /^oracle: --window-hours must be an integer from 1 to 72, written as digits only .*\(got " 24"\)/],
-    [['charizard base/set é', '--outlier-stddevs', '1e1'], /^oracle: --outlier-stddevs must be an integer from 1 to 10, written as digits only .*\(got "1e1"\)/],
+    [
+      ['charizard base/set é', '--at', '2026-10-15T12:00:00'],
+      /^oracle: --at "2026-10-15T12:00:00" has no time zone: add Z or an offset/,
+    ],
+    [
+      ['charizard base/set é', '--at', 'yesterday'],
+      /^oracle: --at must be an ISO-8601 date-time with Z or an offset/,
+    ],
+    [
+      ['charizard base/set é', '--at', '2026-02-30T12:00:00Z'],
+      /^oracle: --at "2026-02-30T12:00:00Z" is not a real date: February 2026 has 28 days\n$/,
+    ],
+    [
+      ['charizard base/set é', '--at', '2026-10-15T24:00:00Z'],
+      /^oracle: --at "2026-10-15T24:00:00Z" is not a real time: there is no hour 24/,
+    ],
+    [
+      ['charizard base/set é', '--at', '2999-01-01T00:00:00Z'],
+      /^oracle: --at "2999-01-01T00:00:00Z" is in the future \(now is \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)/,
+    ],
+    [
+      ['charizard base/set é', '--window-hours', '024'],
+      /^oracle: --window-hours must be an integer from 1 to 72, written as digits only .*\(got "024"\)/,
+    ],
+    [
+      ['charizard base/set é', '--window-hours', '+24'],
+      /^oracle: --window-hours must be an integer from 1 to 72, written as digits only .*\(got "\+24"\)/,
+    ],
+    [
+      ['charizard base/set é', '--window-hours', ' 24'],
+      /^oracle: --window-hours must be an integer from 1 to 72, written as digits only .*\(got " 24"\)/,
+    ],
+    [
+      ['charizard base/set é', '--outlier-stddevs', '1e1'],
+      /^oracle: --outlier-stddevs must be an integer from 1 to 10, written as digits only .*\(got "1e1"\)/,
+    ],
     [['no-such-card'], /unknown product_key "no-such-card"/],
     [['--refsource', '999'], /no catalog mapping for refsource id "999"/],
     // The API's refsource_id in the same words (domain/params.ts parseRefsourceId).
     [['--refsource', 'abc'], /^oracle: --refsource must be a string of 1 to 20 digits \(got "abc"\)\n/],
-    [['--refsource', '1'.repeat(21)], /^oracle: --refsource must be a string of 1 to 20 digits \(got "1{21}"\)\n/],
+    [
+      ['--refsource', '1'.repeat(21)],
+      /^oracle: --refsource must be a string of 1 to 20 digits \(got "1{21}"\)\n/,
+    ],
     [[], /either a product_key or --refsource/],
     [['charizard base/set é', '--refsource', '6910'], /either a product_key or --refsource/],
   ])('exits 2 with one clear line for %j', async (args, message) => {
@@ -177,10 +246,19 @@ describe.concurrent('oracle price', () => {
 
   it("exits 2 for --db '' before or after the command, creating nothing; an empty ORACLE_DB still means the default", async () => {
     const cwd = tempDir();
-    const message = "oracle: --db must not be empty: give a value, or leave the flag out for ORACLE_DB or the default\n";
-    for (const args of [['--db', '', 'ingest', '-'], ['ingest', '-', '--db', ' '], ['--db=', 'catalog']]) {
+    const message =
+      'oracle: --db must not be empty: give a value, or leave the flag out for ORACLE_DB or the default\n';
+    for (const args of [
+      ['--db', '', 'ingest', '-'],
+      ['ingest', '-', '--db', ' '],
+      ['--db=', 'catalog'],
+    ]) {
       const result = await runCli(args, { cwd, input: 'product_key,refsource_id,product_name\nx,1,X\n' });
-      expect({ code: result.code, stdout: result.stdout, stderr: result.stderr }, args.join(' ')).toEqual({ code: 2, stdout: '', stderr: message });
+      expect({ code: result.code, stdout: result.stdout, stderr: result.stderr }, args.join(' ')).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: message,
+      });
     }
     expect(readdirSync(cwd)).toEqual([]);
     const unset = await runCli(['catalog'], { cwd, env: { ORACLE_DB: '' } });
@@ -188,7 +266,9 @@ describe.concurrent('oracle price', () => {
   });
 
   it('reads the database path from ORACLE_DB when --db is absent', async () => {
-    const result = await runOracle(['price', '--refsource', '6910', '--at', AS_OF, '--json'], { env: { ORACLE_DB: db } });
+    const result = await runOracle(['price', '--refsource', '6910', '--at', AS_OF, '--json'], {
+      env: { ORACLE_DB: db },
+    });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout).id).toBe('6910');
   });

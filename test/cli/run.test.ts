@@ -40,10 +40,16 @@ describe('a run of the program in process', () => {
     const dir = tempDir();
     process.env.ORACLE_DB = join(dir, 'from-process.db');
     const missing = (name: string) => `oracle: database ${join(dir, name)} does not exist`;
-    expect((await runOracle(['catalog'], { env: { ORACLE_DB: join(dir, 'from-env.db') } })).stderr).toContain(missing('from-env.db'));
-    expect((await runOracle(['--db', join(dir, 'from-flag.db'), 'catalog'], { env: { ORACLE_DB: join(dir, 'from-env.db') } })).stderr).toContain(
-      missing('from-flag.db'),
+    expect((await runOracle(['catalog'], { env: { ORACLE_DB: join(dir, 'from-env.db') } })).stderr).toContain(
+      missing('from-env.db'),
     );
+    expect(
+      (
+        await runOracle(['--db', join(dir, 'from-flag.db'), 'catalog'], {
+          env: { ORACLE_DB: join(dir, 'from-env.db') },
+        })
+      ).stderr,
+    ).toContain(missing('from-flag.db'));
     // Without the variable in its environment, the default: oracle.db of the working directory
     // (asked of the opener, so a checkout where `npm run demo` made that file answers alike).
     const asked: string[] = [];
@@ -53,19 +59,25 @@ describe('a run of the program in process', () => {
     };
     await runOracle(['catalog'], { openStore: opener });
     expect(asked.map((location) => resolve(location))).toEqual([join(process.cwd(), 'oracle.db')]);
-    expect((await runOracle(['serve', '--port', '1'], { env: { ORACLE_RATE_LIMIT: 'many' } })).stderr).toMatch(
-      /^oracle: --rate-limit \(ORACLE_RATE_LIMIT\) must be/,
-    );
-    const deadline = await runOracle(['serve', '--port', '1', '--db-connect-timeout', '0'], { env: { ORACLE_DB_STATEMENT_TIMEOUT: '2s' } });
+    expect(
+      (await runOracle(['serve', '--port', '1'], { env: { ORACLE_RATE_LIMIT: 'many' } })).stderr,
+    ).toMatch(/^oracle: --rate-limit \(ORACLE_RATE_LIMIT\) must be/);
+    const deadline = await runOracle(['serve', '--port', '1', '--db-connect-timeout', '0'], {
+      env: { ORACLE_DB_STATEMENT_TIMEOUT: '2s' },
+    });
     expect(deadline.code).toBe(2);
-    expect(deadline.stderr).toMatch(/^oracle: --db-(connect|statement)-timeout \(ORACLE_DB_(CONNECT|STATEMENT)_TIMEOUT\) must be a whole number of milliseconds, 1 or more/);
+    expect(deadline.stderr).toMatch(
+      /^oracle: --db-(connect|statement)-timeout \(ORACLE_DB_(CONNECT|STATEMENT)_TIMEOUT\) must be a whole number of milliseconds, 1 or more/,
+    );
   });
 
   it('checks --at against its clock', async () => {
     const now = Date.parse('2026-01-01T00:00:00Z');
     const result = await runOracle(['price', 'x', '--at', '2026-01-02T00:00:00Z'], { now });
     expect(result).toMatchObject({ code: 2, stdout: '' });
-    expect(result.stderr).toMatch(/^oracle: --at "2026-01-02T00:00:00Z" is in the future \(now is 2026-01-01T00:00:00Z\)/);
+    expect(result.stderr).toMatch(
+      /^oracle: --at "2026-01-02T00:00:00Z" is in the future \(now is 2026-01-01T00:00:00Z\)/,
+    );
   });
 
   it('prints the stack of an error on its stderr under ORACLE_DEBUG=1 of its environment', async () => {
@@ -74,7 +86,9 @@ describe('a run of the program in process', () => {
     expect(plain.stderr.trim().split('\n')).toHaveLength(1);
     const debug = await runOracle(['--db', missing, 'catalog'], { env: { ORACLE_DEBUG: '1' } });
     expect(debug.code).toBe(1);
-    expect(debug.stderr).toMatch(/^DatabaseUnavailableError: database .*missing\.db does not exist[^\n]*\n\s+at /);
+    expect(debug.stderr).toMatch(
+      /^DatabaseUnavailableError: database .*missing\.db does not exist[^\n]*\n\s+at /,
+    );
   });
 
   it("opens its store with the opener it is given and closes what that gave it, so a test's store lent to it stays open", async () => {
@@ -91,7 +105,9 @@ describe('a run of the program in process', () => {
       // A location the real opener would refuse (no such file): the run's opener decides.
       const result = await runOracle(['--db', 'lent-store', 'catalog', '--json'], { openStore: lend });
       expect(result).toMatchObject({ code: 0, stderr: '' });
-      expect(JSON.parse(result.stdout).products.map((p: { product_key: string }) => p.product_key)).toEqual([product.productKey]);
+      expect(JSON.parse(result.stdout).products.map((p: { product_key: string }) => p.product_key)).toEqual([
+        product.productKey,
+      ]);
       expect(opened).toEqual([['lent-store', { notice: expect.any(Function) }]]);
       expect(closes).toBe(1);
       // The store itself was never closed by the command: the test still reads it.

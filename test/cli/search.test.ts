@@ -20,7 +20,13 @@ beforeAll(async () => {
   dir = tempDir();
   db = await newTestDatabase(dir);
   for (const args of [
-    ['--kind', 'catalog', '--groups', join(FIXTURES, 'tcgcsv', 'pokemon-Groups.csv'), join(FIXTURES, 'tcgcsv', 'pokemon-base-set-604.ProductsAndPrices.csv')],
+    [
+      '--kind',
+      'catalog',
+      '--groups',
+      join(FIXTURES, 'tcgcsv', 'pokemon-Groups.csv'),
+      join(FIXTURES, 'tcgcsv', 'pokemon-base-set-604.ProductsAndPrices.csv'),
+    ],
     ['--kind', 'catalog', join(FIXTURES, 'sold-listings', 'catalog.ndjson')],
   ]) {
     const run = await cli('ingest', ...args);
@@ -32,7 +38,12 @@ beforeAll(async () => {
 async function search(q: string): Promise<{ keys: string[]; stderr: string }> {
   const run = await cli('catalog', '--search', q, '--json');
   expect(run.code, run.stderr).toBe(0);
-  return { keys: (JSON.parse(run.stdout) as { products: { product_key: string }[] }).products.map((p) => p.product_key), stderr: run.stderr };
+  return {
+    keys: (JSON.parse(run.stdout) as { products: { product_key: string }[] }).products.map(
+      (p) => p.product_key,
+    ),
+    stderr: run.stderr,
+  };
 }
 
 describe.concurrent('catalog --search forgives typos and word order', () => {
@@ -52,7 +63,9 @@ describe.concurrent('catalog --search forgives typos and word order', () => {
       expect(found).toEqual({ keys: [], stderr: '' });
       return;
     }
-    expect(found.stderr).toBe(`oracle: no product matches ${JSON.stringify(typo)}; did you mean ${JSON.stringify(corrected)}? Its matches:\n`);
+    expect(found.stderr).toBe(
+      `oracle: no product matches ${JSON.stringify(typo)}; did you mean ${JSON.stringify(corrected)}? Its matches:\n`,
+    );
     expect(found.keys).toEqual(exact.keys);
     expect(found.keys).toContain(first);
   });
@@ -83,7 +96,10 @@ describe.concurrent('price, history, explain and value take a name that matches 
     expect(JSON.parse(history.stdout).product_key).toBe('base-set-blastoise-002-102');
     const explain = await cli('explain', 'blastoise 002/102', '--slot', 'PSA 10', '--json');
     expect(explain.code, explain.stderr).toBe(0);
-    expect(JSON.parse(explain.stdout)).toMatchObject({ product_key: 'base-set-blastoise-002-102', slot: 'psa10' });
+    expect(JSON.parse(explain.stdout)).toMatchObject({
+      product_key: 'base-set-blastoise-002-102',
+      slot: 'psa10',
+    });
   });
 
   it('lists the candidates, key and name, when a phrase matches several, and exits 2', async () => {
@@ -98,14 +114,18 @@ describe.concurrent('price, history, explain and value take a name that matches 
     );
     const many = await cli('history', 'charizard');
     expect(many.code).toBe(2);
-    expect(many.stderr).toMatch(/^oracle: "charizard" is no product_key and names \d+ products, not one: give one of their keys \(the first 10: /);
+    expect(many.stderr).toMatch(
+      /^oracle: "charizard" is no product_key and names \d+ products, not one: give one of their keys \(the first 10: /,
+    );
     expect(many.stderr).toMatch(/\n\.\.\. and \d+ more\n$/);
   });
 
   it('suggests the keys of the corrected search for a misspelled name, and exits 2', async () => {
     const run = await cli('explain', 'pickachu jungle', '--slot', 'ungraded');
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe('oracle: unknown product_key "pickachu jungle" (did you mean "ptcg-base2-60", "ptcg-base2-60-1st-edition"?)\n');
+    expect(run.stderr).toBe(
+      'oracle: unknown product_key "pickachu jungle" (did you mean "ptcg-base2-60", "ptcg-base2-60-1st-edition"?)\n',
+    );
   });
 
   it('values a collection line named by a phrase, and names the candidates of an ambiguous one', async () => {
@@ -114,9 +134,16 @@ describe.concurrent('price, history, explain and value take a name that matches 
     const run = await cli('value', file, '--json');
     expect(run.code).toBe(3);
     const valuation = JSON.parse(run.stdout);
-    expect(valuation.lines.map((l: { product_key: string; condition: string }) => [l.product_key, l.condition])).toEqual([['base-set-blastoise-002-102', 'psa10']]);
+    expect(
+      valuation.lines.map((l: { product_key: string; condition: string }) => [l.product_key, l.condition]),
+    ).toEqual([['base-set-blastoise-002-102', 'psa10']]);
     expect(valuation.problems).toEqual([
-      { line: 3, reason: expect.stringMatching(/^"pikachu jungle" is no product_key and names 2 products, not one: give one of their keys \(ptcg-base2-60, ptcg-base2-60-1st-edition;/) },
+      {
+        line: 3,
+        reason: expect.stringMatching(
+          /^"pikachu jungle" is no product_key and names 2 products, not one: give one of their keys \(ptcg-base2-60, ptcg-base2-60-1st-edition;/,
+        ),
+      },
     ]);
   });
 });

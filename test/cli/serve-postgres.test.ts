@@ -26,7 +26,11 @@ async function ungradedPrice(url: string): Promise<number | null> {
 /** Every process of the cluster in `dir` (the postmaster and its backends) stopped by SIGSTOP, until thaw(). */
 function freeze(dir: string): { thaw(): void } {
   const postmaster = Number(readFileSync(join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
-  const children = readFileSync(`/proc/${postmaster}/task/${postmaster}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  const children = readFileSync(`/proc/${postmaster}/task/${postmaster}/children`, 'utf8')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map(Number);
   const pids = [postmaster, ...children];
   for (const pid of pids) process.kill(pid, 'SIGSTOP');
   return { thaw: () => pids.forEach((pid) => process.kill(pid, 'SIGCONT')) };
@@ -76,7 +80,10 @@ describeWithPg('oracle serve replicas on one PostgreSQL', () => {
       const at = new Date(now - HOUR + i * 60_000).toISOString();
       return `${PRODUCTS.plain.productKey},ebay,${at},${before[0]! * 10 + i},,,replica-${i}`;
     });
-    writeFileSync(file, `product_key,source,observed_at,price_minor,grader,grade,external_id\n${rows.join('\n')}\n`);
+    writeFileSync(
+      file,
+      `product_key,source,observed_at,price_minor,grader,grade,external_id\n${rows.join('\n')}\n`,
+    );
     const ingested = await runCli(['--db', db, 'ingest', file]);
     expect(ingested.code, ingested.stderr).toBe(0);
     const committed = performance.now();
@@ -101,13 +108,18 @@ describeWithPg('oracle serve replicas on one PostgreSQL', () => {
     const admin = new pg.Client({ connectionString: db });
     await admin.connect();
     try {
-      const cut = await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'oracle listen' AND datname = current_database()");
+      const cut = await admin.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'oracle listen' AND datname = current_database()",
+      );
       expect(cut.rowCount).toBe(2);
     } finally {
       await admin.end();
     }
     const file = join(tempDir(), 'after-cut.csv');
-    writeFileSync(file, `product_key,source,observed_at,price_minor,grader,grade,external_id\n${Array.from({ length: 40 }, (_, i) => `${PRODUCTS.plain.productKey},ebay,${new Date(now - HOUR / 2 + i * 1000).toISOString()},${before[0]! * 3 + i},,,cut-${i}`).join('\n')}\n`);
+    writeFileSync(
+      file,
+      `product_key,source,observed_at,price_minor,grader,grade,external_id\n${Array.from({ length: 40 }, (_, i) => `${PRODUCTS.plain.productKey},ebay,${new Date(now - HOUR / 2 + i * 1000).toISOString()},${before[0]! * 3 + i},,,cut-${i}`).join('\n')}\n`,
+    );
     expect((await runCli(['--db', db, 'ingest', file])).code).toBe(0);
     const deadline = performance.now() + 3_000;
     let after = before;
@@ -124,7 +136,9 @@ describeWithPg('oracle serve replicas on one PostgreSQL', () => {
     const server = spawnServe(['--db', empty, 'serve'], { ORACLE_API_KEYS: STORED_KEY });
     running.push(server);
     const url = await server.url;
-    expect(server.stderr.join('\n')).toMatch(/warning: database unavailable: the database has no oracle schema/);
+    expect(server.stderr.join('\n')).toMatch(
+      /warning: database unavailable: the database has no oracle schema/,
+    );
     const ready = await fetch(`${url}/api/v1/ready`);
     expect(ready.status).toBe(503);
     expect(((await ready.json()) as { detail: string }).detail).toMatch(/no oracle schema/);
@@ -154,7 +168,12 @@ describeWithPg('oracle serve replicas on one PostgreSQL', () => {
     const answer = async (route: string) => {
       const sent = performance.now();
       const res = await fetch(url + route, { headers, signal: AbortSignal.timeout(5_000) });
-      return { route, status: res.status, detail: res.ok ? null : ((await res.json()) as { detail: string }).detail, ms: performance.now() - sent };
+      return {
+        route,
+        status: res.status,
+        detail: res.ok ? null : ((await res.json()) as { detail: string }).detail,
+        ms: performance.now() - sent,
+      };
     };
     expect((await Promise.all(routes.map(answer))).map((a) => a.status)).toEqual(routes.map(() => 200));
 
@@ -202,8 +221,12 @@ describeWithPg('oracle serve replicas on one PostgreSQL', () => {
       } while (last.status === 200 && performance.now() - stopped < 1_000);
       expect(new Set(statuses.slice(0, -1))).toEqual(new Set(statuses.length > 1 ? [200] : []));
       expect(last.status).toBe(503);
-      expect(((await last.json()) as { detail: string }).detail).toBe('database unavailable: the database server cannot be reached');
-      const others = await Promise.all([`${url}/api/v1/developer/catalog`, `${url}/api/v1/ready`].map((u) => fetch(u, { headers })));
+      expect(((await last.json()) as { detail: string }).detail).toBe(
+        'database unavailable: the database server cannot be reached',
+      );
+      const others = await Promise.all(
+        [`${url}/api/v1/developer/catalog`, `${url}/api/v1/ready`].map((u) => fetch(u, { headers })),
+      );
       expect(others.map((a) => a.status)).toEqual([503, 503]);
     } finally {
       await cluster.stop();

@@ -42,15 +42,31 @@ describe.concurrent('oracle snapshot', () => {
       "oracle: snapshot takes a refsource id, not a product_key: for empty-product run 'oracle snapshot 42 --date 2026-10-14' (its refsource id) or 'oracle price empty-product --at 2026-10-15T00:00:00Z' (the same 24 hours)\n",
     );
     // What it suggests is the same bundle: the snapshot's window is the 24 hours before that instant.
-    const snapshot = JSON.parse((await runOracle(['--db', db, 'snapshot', '6910', '--date', '2026-10-14', '--json'])).stdout) as PricingBundle;
-    const price = JSON.parse((await runOracle(['--db', db, 'price', 'charizard base/set é', '--at', '2026-10-15T00:00:00Z', '--json'])).stdout) as PricingBundle;
+    const snapshot = JSON.parse(
+      (await runOracle(['--db', db, 'snapshot', '6910', '--date', '2026-10-14', '--json'])).stdout,
+    ) as PricingBundle;
+    const price = JSON.parse(
+      (
+        await runOracle([
+          '--db',
+          db,
+          'price',
+          'charizard base/set é',
+          '--at',
+          '2026-10-15T00:00:00Z',
+          '--json',
+        ])
+      ).stdout,
+    ) as PricingBundle;
     expect(price.ungraded).toEqual(snapshot.ungraded);
   });
 
   it('given neither a refsource id nor a product_key, exits 2 saying what it takes', async () => {
     const result = await runOracle(['--db', db, 'snapshot', 'no-such-card', '--date', '2026-10-14']);
     expect(result).toMatchObject({ code: 2, stdout: '' });
-    expect(result.stderr).toBe('oracle: snapshot takes a refsource id (1 to 20 digits), not "no-such-card", which is no product_key either (see oracle catalog --search)\n');
+    expect(result.stderr).toBe(
+      'oracle: snapshot takes a refsource id (1 to 20 digits), not "no-such-card", which is no product_key either (see oracle catalog --search)\n',
+    );
   });
 
   it('exits 2 when --date is missing', async () => {
@@ -59,11 +75,13 @@ describe.concurrent('oracle snapshot', () => {
     expect(result.stderr).toMatch(/--date/);
   });
 
-  it('takes ids of 1 to 20 digits, the API\'s refsource_id; a longer one exits 2 saying so', async () => {
+  it("takes ids of 1 to 20 digits, the API's refsource_id; a longer one exits 2 saying so", async () => {
     const tooLong = '1'.repeat(21);
     const result = await runOracle(['--db', db, 'snapshot', tooLong, '--date', '2026-10-14']);
     expect(result).toMatchObject({ code: 2, stdout: '' });
-    expect(result.stderr).toBe(`oracle: snapshot takes a refsource id (1 to 20 digits), not "${tooLong}", which is no product_key either (see oracle catalog --search)\n`);
+    expect(result.stderr).toBe(
+      `oracle: snapshot takes a refsource id (1 to 20 digits), not "${tooLong}", which is no product_key either (see oracle catalog --search)\n`,
+    );
     const unknown = await runOracle(['--db', db, 'snapshot', '9'.repeat(20), '--date', '2026-10-14']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toBe(`oracle: no catalog mapping for refsource id "${'9'.repeat(20)}"\n`);

@@ -30,7 +30,13 @@ interface Slot {
 interface Bundle {
   ungraded: Slot;
   graded: Record<string, Record<string, Slot>>;
-  metadata: { product_name: string; set_name: string; product_type: string; era: string; release_date: string };
+  metadata: {
+    product_name: string;
+    set_name: string;
+    product_type: string;
+    era: string;
+    release_date: string;
+  };
 }
 
 async function price(key: string): Promise<Bundle> {
@@ -41,7 +47,8 @@ async function price(key: string): Promise<Bundle> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'dist/cli/main.js'))) throw new Error('run `npm run build` before the CLI tests');
+  if (!existsSync(join(ROOT, 'dist/cli/main.js')))
+    throw new Error('run `npm run build` before the CLI tests');
   db = await newTestDatabase(tempDir('oracle-sports-'));
 });
 
@@ -52,18 +59,30 @@ describe('a SportsCardsPro download (Baseball Cards 2025 Topps Chrome)', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/read 40, inserted 40, updated 0, duplicates 0, rejected 0/);
     const judge = await price('baseball-cards-2025-topps-chrome-aaron-judge-99');
-    expect(judge.metadata).toMatchObject({ product_name: 'Aaron Judge #99', set_name: SET, product_type: 'single_card', era: 'modern', release_date: '2025-07-23' });
+    expect(judge.metadata).toMatchObject({
+      product_name: 'Aaron Judge #99',
+      set_name: SET,
+      product_type: 'single_card',
+      era: 'modern',
+      release_date: '2025-07-23',
+    });
     const sapphire = await price('baseball-cards-2025-topps-chrome-hobby-box-sapphire');
-    expect(sapphire.metadata).toMatchObject({ product_name: 'Hobby Box [Sapphire]', product_type: 'booster_box', release_date: '2025-08-27' });
+    expect(sapphire.metadata).toMatchObject({
+      product_name: 'Hobby Box [Sapphire]',
+      product_type: 'booster_box',
+      release_date: '2025-08-27',
+    });
   });
 
-  it('ingests its prices as observations, blank cells skipped, and keeps each row\'s sales-volume', async () => {
+  it("ingests its prices as observations, blank cells skipped, and keeps each row's sales-volume", async () => {
     const run = await oracle(['ingest', '--observed-at', '2026-01-15T00:00:00Z', SPORTS]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     // 40 rows x 9 price columns of the older header; 232 cells hold a price, 7 of them graded
     // columns of the Jumbo Box row, which a sealed box never has: only its loose price is read.
-    expect(run.stdout).toMatch(/read 360, inserted 225, duplicates 0, rejected 0, skipped 135 \(blank price 128, sealed product: graded column 7\)/);
+    expect(run.stdout).toMatch(
+      /read 360, inserted 225, duplicates 0, rejected 0, skipped 135 \(blank price 128, sealed product: graded column 7\)/,
+    );
     const store = await openStore(db);
     try {
       if (store.dialect !== 'sqlite') return; // the volume's read-back is checked through the engine below on every store
@@ -126,23 +145,56 @@ describe('a SportsCardsPro download (Baseball Cards 2025 Topps Chrome)', () => {
     expect(ev.points.filter((p) => p.condition !== 'ungraded')).toEqual([]);
   });
 
-  it('prices a history with the quotes\' volumes as a single bundle does', async () => {
+  it("prices a history with the quotes' volumes as a single bundle does", async () => {
     const key = 'baseball-cards-2025-topps-chrome-aaron-judge-99';
-    const run = await oracle(['history', key, '--from', '2026-01-15T12:00:00Z', '--to', AT, '--every', '12h', '--json']);
+    const run = await oracle([
+      'history',
+      key,
+      '--from',
+      '2026-01-15T12:00:00Z',
+      '--to',
+      AT,
+      '--every',
+      '12h',
+      '--json',
+    ]);
     expect(run.code).toBe(0);
-    const history = JSON.parse(run.stdout) as { points: { at: string; ungraded: { price_minor: number }; psa10: { price_minor: number } }[] };
+    const history = JSON.parse(run.stdout) as {
+      points: { at: string; ungraded: { price_minor: number }; psa10: { price_minor: number } }[];
+    };
     const last = history.points.at(-1)!;
     const single = await price(key);
-    expect([last.at, last.ungraded.price_minor, last.psa10.price_minor]).toEqual([AT, single.ungraded.price_minor, single.graded.PSA!['10']!.price_minor]);
+    expect([last.at, last.ungraded.price_minor, last.psa10.price_minor]).toEqual([
+      AT,
+      single.ungraded.price_minor,
+      single.graded.PSA!['10']!.price_minor,
+    ]);
   });
 
-  it('shows a quote\'s sales volume in oracle explain', async () => {
-    const run = await oracle(['explain', 'baseball-cards-2025-topps-chrome-aaron-judge-99', '--slot', 'ungraded', '--at', AT, '--json']);
+  it("shows a quote's sales volume in oracle explain", async () => {
+    const run = await oracle([
+      'explain',
+      'baseball-cards-2025-topps-chrome-aaron-judge-99',
+      '--slot',
+      'ungraded',
+      '--at',
+      AT,
+      '--json',
+    ]);
     expect(run.code).toBe(0);
-    const ev = JSON.parse(run.stdout) as { points: { condition: string; source: string; sales_volume?: number; kept: boolean }[] };
+    const ev = JSON.parse(run.stdout) as {
+      points: { condition: string; source: string; sales_volume?: number; kept: boolean }[];
+    };
     const own = ev.points.find((p) => p.condition === 'ungraded');
     expect(own).toMatchObject({ source: 'pricecharting', sales_volume: 1299, kept: true });
-    const table = await oracle(['explain', 'baseball-cards-2025-topps-chrome-aaron-judge-99', '--slot', 'ungraded', '--at', AT]);
+    const table = await oracle([
+      'explain',
+      'baseball-cards-2025-topps-chrome-aaron-judge-99',
+      '--slot',
+      'ungraded',
+      '--at',
+      AT,
+    ]);
     expect(table.stdout).toMatch(/volume/);
     expect(table.stdout).toMatch(/1299/);
   });
@@ -154,7 +206,9 @@ describe('a SportsCardsPro download (Baseball Cards 2025 Topps Chrome)', () => {
     ] as const) {
       const run = await run$(['ingest', ...kind, VIDEO_GAME]);
       expect(run.code).toBe(2);
-      expect(run.stderr).toMatch(/video-game-row\.csv:2: console-name "JP Nintendo Switch" is not a trading-card or sports-card category/);
+      expect(run.stderr).toMatch(
+        /video-game-row\.csv:2: console-name "JP Nintendo Switch" is not a trading-card or sports-card category/,
+      );
     }
   });
 });

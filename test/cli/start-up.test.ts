@@ -24,7 +24,8 @@ interface Coverage {
   result: { url: string; functions: { functionName: string; ranges: { count: number }[] }[] }[];
 }
 
-const moduleName = (functionName: string) => (functionName.startsWith('node_modules/lru-cache/') ? 'lru-cache' : functionName.replace(/^src\//, ''));
+const moduleName = (functionName: string) =>
+  functionName.startsWith('node_modules/lru-cache/') ? 'lru-cache' : functionName.replace(/^src\//, '');
 
 /**
  * The source modules (`service/oracle.ts`, `lru-cache`) whose top level `oracle ...args`
@@ -35,7 +36,9 @@ async function modulesRun(args: readonly string[]): Promise<string[]> {
   const dir = tempDir('start-up-');
   const result = await runCommand(process.execPath, [BIN, ...args], { env: { NODE_V8_COVERAGE: dir } });
   expect(result.code, result.stderr).toBe(0);
-  const scripts = readdirSync(dir).flatMap((file) => (JSON.parse(readFileSync(join(dir, file), 'utf8')) as Coverage).result);
+  const scripts = readdirSync(dir).flatMap(
+    (file) => (JSON.parse(readFileSync(join(dir, file), 'utf8')) as Coverage).result,
+  );
   const bundle = scripts.filter((script) => script.url.endsWith('/dist/cli/main.js'));
   expect(bundle).toHaveLength(1);
   const inits = bundle[0]!.functions.filter((fn) => /^(src|node_modules)\//.test(fn.functionName));
@@ -43,7 +46,8 @@ async function modulesRun(args: readonly string[]): Promise<string[]> {
   return inits.filter((fn) => fn.ranges[0]!.count > 0).map((fn) => moduleName(fn.functionName));
 }
 
-const partsAmong = (modules: readonly string[]) => REPEATED_CALL_PARTS.filter((part) => modules.includes(part));
+const partsAmong = (modules: readonly string[]) =>
+  REPEATED_CALL_PARTS.filter((part) => modules.includes(part));
 
 let db: string;
 const product = testProduct();

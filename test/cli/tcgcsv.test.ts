@@ -18,7 +18,8 @@ const BASE_SET_CSV = join(FIXTURES, 'pokemon-base-set-604.ProductsAndPrices.csv'
 const GROUPS_CSV = join(FIXTURES, 'pokemon-Groups.csv');
 const GROUPS_JSON = join(FIXTURES, 'pokemon-groups.first-63.json');
 const ARCHIVE = join(FIXTURES, 'archive');
-const prices = (date: string, category: number, group: number) => join(ARCHIVE, date, String(category), String(group), 'prices');
+const prices = (date: string, category: number, group: number) =>
+  join(ARCHIVE, date, String(category), String(group), 'prices');
 
 interface PriceResult {
   productId: number;
@@ -54,11 +55,15 @@ async function ingestAt(now: number | undefined, ...args: string[]): Promise<str
 }
 
 /** The ungraded price of `key` as of `at`: the price and how many points it rests on. */
-async function ungraded(key: string, at: string): Promise<{ price_minor: number | null; included_points: number }> {
+async function ungraded(
+  key: string,
+  at: string,
+): Promise<{ price_minor: number | null; included_points: number }> {
   const run = await oracle(['price', key, '--json', '--at', at]);
   expect(run.stderr).toBe('');
   expect(run.code).toBe(0);
-  return (JSON.parse(run.stdout) as { ungraded: { price_minor: number | null; included_points: number } }).ungraded;
+  return (JSON.parse(run.stdout) as { ungraded: { price_minor: number | null; included_points: number } })
+    .ungraded;
 }
 
 async function storedProduct(key: string) {
@@ -98,7 +103,10 @@ describe('a catalog from ProductsAndPrices.csv and Groups.csv', () => {
       tcgplayerId: '42346',
       printing: '1st Edition Holofoil',
     });
-    expect(await storedProduct('base-set-farfetchd-027-102')).toMatchObject({ productName: "Farfetch'd", printing: 'Normal' });
+    expect(await storedProduct('base-set-farfetchd-027-102')).toMatchObject({
+      productName: "Farfetch'd",
+      printing: 'Normal',
+    });
     // Sealed rows (no number, no rarity) are SPEC's sealed type, their kind in the subtitle;
     // one with an empty subTypeName has no printing.
     expect(await storedProduct('base-set-booster-box-revised-unlimited-edition')).toMatchObject({
@@ -107,17 +115,29 @@ describe('a catalog from ProductsAndPrices.csv and Groups.csv', () => {
       tcgplayerId: '185731',
       printing: null,
     });
-    expect(await storedProduct('base-set-theme-deck-zap-revised-base-set-reprint-run')).toMatchObject({ productType: 'booster_box', subtitle: 'Theme Deck' });
-    expect(await storedProduct('base-set-booster-pack-revised-unlimited-edition')).toMatchObject({ productType: 'booster_box', subtitle: 'Booster Pack' });
-    expect(await storedProduct('base-set-charizard-black-dot-error-004-102')).toMatchObject({ productType: 'single_card', printing: null });
+    expect(await storedProduct('base-set-theme-deck-zap-revised-base-set-reprint-run')).toMatchObject({
+      productType: 'booster_box',
+      subtitle: 'Theme Deck',
+    });
+    expect(await storedProduct('base-set-booster-pack-revised-unlimited-edition')).toMatchObject({
+      productType: 'booster_box',
+      subtitle: 'Booster Pack',
+    });
+    expect(await storedProduct('base-set-charizard-black-dot-error-004-102')).toMatchObject({
+      productType: 'single_card',
+      printing: null,
+    });
   });
 
   // Refused before anything is read: the same on either store.
-  it.skipIf(TEST_STORE === 'postgres')('exits 2 naming --groups when the groups file is missing', async () => {
-    const run = await oracle(['ingest', '--kind', 'catalog', BASE_SET_CSV]);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/needs its category's groups .*--groups Groups\.csv/);
-  });
+  it.skipIf(TEST_STORE === 'postgres')(
+    'exits 2 naming --groups when the groups file is missing',
+    async () => {
+      const run = await oracle(['ingest', '--kind', 'catalog', BASE_SET_CSV]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/needs its category's groups .*--groups Groups\.csv/);
+    },
+  );
 
   it('reads the groups JSON too, and rejects a row whose group it lacks, naming the group', async () => {
     const run = await oracle(['ingest', '--kind', 'catalog', '--groups', GROUPS_JSON, BASE_SET_CSV]);
@@ -131,7 +151,9 @@ describe.skipIf(TEST_STORE === 'postgres')('the groups file', () => {
   it('refuses a ProductsAndPrices.csv given as --groups, saying it is no groups file (exit 2)', async () => {
     const run = await oracle(['ingest', '--kind', 'catalog', '--groups', BASE_SET_CSV, BASE_SET_CSV]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/pokemon-base-set-604\.ProductsAndPrices\.csv:1: not a tcgcsv groups file: it has productId/);
+    expect(run.stderr).toMatch(
+      /pokemon-base-set-604\.ProductsAndPrices\.csv:1: not a tcgcsv groups file: it has productId/,
+    );
     expect(run.stderr).not.toMatch(/publishedOn date/);
   });
 
@@ -155,7 +177,9 @@ describe("the README's two commands", () => {
   /** The two `oracle ingest` lines of README.md's "Where the data comes from", on the fixtures instead of tcgcsv.com. */
   function readmeCommands(): string[][] {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const lines = readme.split('\n').filter((line) => line.startsWith('oracle ingest') && line.includes('tcgcsv.com/tcgplayer/3/'));
+    const lines = readme
+      .split('\n')
+      .filter((line) => line.startsWith('oracle ingest') && line.includes('tcgcsv.com/tcgplayer/3/'));
     expect(lines).toHaveLength(2);
     return lines.map((line) =>
       line
@@ -163,24 +187,38 @@ describe("the README's two commands", () => {
         .trim()
         .split(/\s+/)
         .slice(2)
-        .map((word) => word.replace('https://tcgcsv.com/tcgplayer/3/Groups.csv', GROUPS_CSV).replace('https://tcgcsv.com/tcgplayer/3/604/ProductsAndPrices.csv', BASE_SET_CSV)),
+        .map((word) =>
+          word
+            .replace('https://tcgcsv.com/tcgplayer/3/Groups.csv', GROUPS_CSV)
+            .replace('https://tcgcsv.com/tcgplayer/3/604/ProductsAndPrices.csv', BASE_SET_CSV),
+        ),
     );
   }
 
   it('are idempotent: run twice the same day, the second run inserts nothing', async () => {
     const [catalog, quotes] = readmeCommands() as [string[], string[]];
     const morning = Date.parse('2025-10-21T09:00:00Z');
-    expect(await ingestAt(morning, ...catalog)).toMatch(/: read 38, inserted 38, updated 0, duplicates 0, rejected 0 in /);
-    expect(await ingestAt(morning, ...quotes)).toMatch(/: read 38, inserted 32, duplicates 0, rejected 0, skipped 6 \(no market price 6\) in /);
+    expect(await ingestAt(morning, ...catalog)).toMatch(
+      /: read 38, inserted 38, updated 0, duplicates 0, rejected 0 in /,
+    );
+    expect(await ingestAt(morning, ...quotes)).toMatch(
+      /: read 38, inserted 32, duplicates 0, rejected 0, skipped 6 \(no market price 6\) in /,
+    );
     const later = Date.parse('2025-10-21T19:30:00Z');
-    expect(await ingestAt(later, ...catalog)).toMatch(/: read 38, inserted 0, updated 0, duplicates 38, rejected 0 in /);
-    expect(await ingestAt(later, ...quotes)).toMatch(/: read 38, inserted 0, duplicates 32, rejected 0, skipped 6 /);
+    expect(await ingestAt(later, ...catalog)).toMatch(
+      /: read 38, inserted 0, updated 0, duplicates 38, rejected 0 in /,
+    );
+    expect(await ingestAt(later, ...quotes)).toMatch(
+      /: read 38, inserted 0, duplicates 32, rejected 0, skipped 6 /,
+    );
     // The quotes are those of the last refresh, 20:00Z the day before, and the price rests on one point.
     const alakazam = await ungraded('base-set-alakazam-001-102', '2025-10-21T19:30:00Z');
     expect(alakazam.included_points).toBe(1);
     expect((await ungraded('base-set-alakazam-001-102', '2025-10-20T19:59:00Z')).included_points).toBe(0);
     // After the next refresh (20:00Z), the same command stores that day's quotes.
-    expect(await ingestAt(Date.parse('2025-10-21T20:40:00Z'), ...quotes)).toMatch(/: read 38, inserted 32, duplicates 0/);
+    expect(await ingestAt(Date.parse('2025-10-21T20:40:00Z'), ...quotes)).toMatch(
+      /: read 38, inserted 32, duplicates 0/,
+    );
   });
 });
 
@@ -191,63 +229,99 @@ describe('tcgcsv prices as observations', () => {
 
   it('reads the CSV: rows without a market price (sealed rows with an empty subTypeName) are skipped and counted, the file exits 0', async () => {
     const line = await ingest('--observed-at', '2025-10-20T20:00:00Z', BASE_SET_CSV);
-    expect(line).toMatch(/: read 38, inserted 32, duplicates 0, rejected 0, skipped 6 \(no market price 6\) in /);
+    expect(line).toMatch(
+      /: read 38, inserted 32, duplicates 0, rejected 0, skipped 6 \(no market price 6\) in /,
+    );
     // Venusaur 015/102, Holofoil: marketPrice 117.69 in the CSV.
-    expect(await ungraded('base-set-venusaur-015-102', '2025-10-20T21:00:00Z')).toMatchObject({ price_minor: 11769, included_points: 1 });
+    expect(await ungraded('base-set-venusaur-015-102', '2025-10-20T21:00:00Z')).toMatchObject({
+      price_minor: 11769,
+      included_points: 1,
+    });
   });
 
   it('reads the archive prices JSON, dated 20:00Z of its date directory, each printing on its own product, once', async () => {
     const file = prices('2025-10-20', 3, 604);
     const line = await ingest(file);
-    expect(line).toMatch(/: read 35, inserted 32, duplicates 0, rejected 0, skipped 3 \(no market price 3\) in /);
+    expect(line).toMatch(
+      /: read 35, inserted 32, duplicates 0, rejected 0, skipped 3 \(no market price 3\) in /,
+    );
     expect(await ingest(file)).toMatch(/: read 35, inserted 0, duplicates 32, rejected 0, skipped 3 /);
     // Every priced result is the ungraded price of its product, in cents.
-    const alakazam = results(file).find((r) => r.productId === 42346 && r.subTypeName === 'Holofoil') as PriceResult;
+    const alakazam = results(file).find(
+      (r) => r.productId === 42346 && r.subTypeName === 'Holofoil',
+    ) as PriceResult;
     expect(await ungraded('base-set-alakazam-001-102', '2025-10-20T20:30:00Z')).toMatchObject({
       price_minor: cents(alakazam.marketPrice as number),
       included_points: 1,
     });
     const venusaur = results(file).find((r) => r.productId === 42355) as PriceResult;
-    expect(await ungraded('base-set-venusaur-015-102', '2025-10-20T20:30:00Z')).toMatchObject({ price_minor: cents(venusaur.marketPrice as number) });
+    expect(await ungraded('base-set-venusaur-015-102', '2025-10-20T20:30:00Z')).toMatchObject({
+      price_minor: cents(venusaur.marketPrice as number),
+    });
     // Before 20:00Z of that day there is nothing.
     expect((await ungraded('base-set-venusaur-015-102', '2025-10-20T19:00:00Z')).included_points).toBe(0);
     // The 1st Edition printing has no market price that day: nothing lands on it.
-    expect((await ungraded('base-set-alakazam-001-102-1st-edition-holofoil', '2025-10-20T20:30:00Z')).price_minor).toBeNull();
+    expect(
+      (await ungraded('base-set-alakazam-001-102-1st-edition-holofoil', '2025-10-20T20:30:00Z')).price_minor,
+    ).toBeNull();
   });
 
   it('takes --observed-at over the date in the path', async () => {
     await ingest('--observed-at', '2025-11-01T08:00:00Z', prices('2025-10-20', 3, 604));
     expect((await ungraded('base-set-venusaur-015-102', '2025-10-20T21:00:00Z')).included_points).toBe(0);
-    expect(await ungraded('base-set-venusaur-015-102', '2025-11-01T09:00:00Z')).toMatchObject({ price_minor: 11917 });
+    expect(await ungraded('base-set-venusaur-015-102', '2025-11-01T09:00:00Z')).toMatchObject({
+      price_minor: 11917,
+    });
   });
 
   // Reading stdin is the reader's; the same file read twice stores its quotes once on either store (above).
-  it.skipIf(TEST_STORE === 'postgres')('reads the prices JSON from stdin with --format tcgplayer-prices, at --observed-at', async () => {
-    const run = await runCli(['--db', db, 'ingest', '--format', 'tcgplayer-prices', '--observed-at', '2025-10-20T20:00:00Z', '-'], {
-      input: readFileSync(prices('2025-10-20', 3, 604)),
-    });
-    expect(run.stderr).toBe('');
-    expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^ingested stdin: read 35, inserted 32, duplicates 0, rejected 0, skipped 3 \(no market price 3\)/);
-    // The same file by its path, dated 20:00Z of its directory: the same quotes.
-    expect(await ingest(prices('2025-10-20', 3, 604))).toMatch(/inserted 0, duplicates 32/);
-  });
+  it.skipIf(TEST_STORE === 'postgres')(
+    'reads the prices JSON from stdin with --format tcgplayer-prices, at --observed-at',
+    async () => {
+      const run = await runCli(
+        ['--db', db, 'ingest', '--format', 'tcgplayer-prices', '--observed-at', '2025-10-20T20:00:00Z', '-'],
+        {
+          input: readFileSync(prices('2025-10-20', 3, 604)),
+        },
+      );
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(
+        /^ingested stdin: read 35, inserted 32, duplicates 0, rejected 0, skipped 3 \(no market price 3\)/,
+      );
+      // The same file by its path, dated 20:00Z of its directory: the same quotes.
+      expect(await ingest(prices('2025-10-20', 3, 604))).toMatch(/inserted 0, duplicates 32/);
+    },
+  );
 
   it("stops once (exit 2) on today's archive file read before 20:00 UTC, naming the path's date and --observed-at", async () => {
-    const run = await oracle(['ingest', prices('2025-10-20', 3, 604)], { now: Date.parse('2025-10-20T10:00:00Z') });
+    const run = await oracle(['ingest', prices('2025-10-20', 3, 604)], {
+      now: Date.parse('2025-10-20T10:00:00Z'),
+    });
     expect(run.code).toBe(2);
     expect(run.stdout).toMatch(/^failed .*prices: read 0, inserted 0/);
     const lines = run.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/the date 2025-10-20 in the path dates these prices 2025-10-20T20:00:00Z, which is in the future .*give --observed-at/);
+    expect(lines[0]).toMatch(
+      /the date 2025-10-20 in the path dates these prices 2025-10-20T20:00:00Z, which is in the future .*give --observed-at/,
+    );
     // With --observed-at, the same file on the same clock is read.
-    expect(await ingestAt(Date.parse('2025-10-20T10:00:00Z'), '--observed-at', '2025-10-20T09:55:00Z', prices('2025-10-20', 3, 604))).toMatch(/inserted 32/);
+    expect(
+      await ingestAt(
+        Date.parse('2025-10-20T10:00:00Z'),
+        '--observed-at',
+        '2025-10-20T09:55:00Z',
+        prices('2025-10-20', 3, 604),
+      ),
+    ).toMatch(/inserted 32/);
   });
 
   it("judges a future observation by the program's clock, as --observed-at is", async () => {
     // Years after the real clock: --observed-at passes the check against the run's clock, and so must each quote.
     const now = Date.parse('2031-05-01T12:00:00Z');
-    expect(await ingestAt(now, '--observed-at', '2031-05-01T11:00:00Z', BASE_SET_CSV)).toMatch(/: read 38, inserted 32, duplicates 0, rejected 0/);
+    expect(await ingestAt(now, '--observed-at', '2031-05-01T11:00:00Z', BASE_SET_CSV)).toMatch(
+      /: read 38, inserted 32, duplicates 0, rejected 0/,
+    );
     // A quote dated after the run's clock is still refused (here the CLI's check of --observed-at).
     const run = await oracle(['ingest', '--observed-at', '2031-05-01T13:00:00Z', BASE_SET_CSV], { now });
     expect(run.code).toBe(2);
@@ -257,7 +331,9 @@ describe('tcgcsv prices as observations', () => {
   it('counts products no catalog product has as unmapped, never rejects them', async () => {
     // Magic (category 1) prices with a Pokemon-only catalog: 37 priced results, 3 without a price.
     const line = await ingest(prices('2025-10-20', 1, 1));
-    expect(line).toMatch(/: read 40, inserted 0, duplicates 0, rejected 0, skipped 40 \(unmapped 37, no market price 3\) in /);
+    expect(line).toMatch(
+      /: read 40, inserted 0, duplicates 0, rejected 0, skipped 40 \(unmapped 37, no market price 3\) in /,
+    );
   });
 });
 
@@ -279,18 +355,29 @@ describe('prices of other sets and categories, on a catalog given as canonical r
     await ingest(file);
   });
 
-  it('gives SV151 a price per archive day, each equal to that day\'s market price', async () => {
+  it("gives SV151 a price per archive day, each equal to that day's market price", async () => {
     const september = prices('2025-09-21', 3, 23237);
     const october = prices('2025-10-20', 3, 23237);
     // 502548's Reverse Holofoil has no product here: counted by printing, never put on the Normal one.
-    expect(await ingest(september)).toMatch(/inserted 2, duplicates 0, rejected 0, skipped 38 \(unmapped 36, no market price 1, no Reverse Holofoil product 1\)/);
-    expect(await ingest(october)).toMatch(/inserted 3, duplicates 0, rejected 0, skipped 38 \(unmapped 37, no Reverse Holofoil product 1\)/);
-    const day = (file: string, id: number) => cents(results(file).find((r) => r.productId === id)?.marketPrice as number);
-    expect(await ungraded('sv151-501999', '2025-09-21T21:00:00Z')).toMatchObject({ price_minor: day(september, 501999), included_points: 1 });
+    expect(await ingest(september)).toMatch(
+      /inserted 2, duplicates 0, rejected 0, skipped 38 \(unmapped 36, no market price 1, no Reverse Holofoil product 1\)/,
+    );
+    expect(await ingest(october)).toMatch(
+      /inserted 3, duplicates 0, rejected 0, skipped 38 \(unmapped 37, no Reverse Holofoil product 1\)/,
+    );
+    const day = (file: string, id: number) =>
+      cents(results(file).find((r) => r.productId === id)?.marketPrice as number);
+    expect(await ungraded('sv151-501999', '2025-09-21T21:00:00Z')).toMatchObject({
+      price_minor: day(september, 501999),
+      included_points: 1,
+    });
     // 501999 has a quote on each day: October's price rests on both.
     expect((await ungraded('sv151-501999', '2025-10-20T21:00:00Z')).included_points).toBe(2);
     // 502003 (sealed) had no market price in September: October's one quote is its price.
-    expect(await ungraded('sv151-502003', '2025-10-20T21:00:00Z')).toMatchObject({ price_minor: day(october, 502003), included_points: 1 });
+    expect(await ungraded('sv151-502003', '2025-10-20T21:00:00Z')).toMatchObject({
+      price_minor: day(october, 502003),
+      included_points: 1,
+    });
   });
 
   it('stores the language of a Japanese product and prices it from the Pokemon Japan file', async () => {
@@ -298,14 +385,26 @@ describe('prices of other sets and categories, on a catalog given as canonical r
     expect(await ingest(file)).toMatch(/rejected 0, skipped/);
     expect(await storedProduct('japanese-sv2a-565243')).toMatchObject({ language: 'Japanese' });
     const market = results(file).find((r) => r.productId === 565243)?.marketPrice as number;
-    expect(await ungraded('japanese-sv2a-565243', '2025-10-20T21:00:00Z')).toMatchObject({ price_minor: cents(market), included_points: 1 });
+    expect(await ungraded('japanese-sv2a-565243', '2025-10-20T21:00:00Z')).toMatchObject({
+      price_minor: cents(market),
+      included_points: 1,
+    });
   });
 
-  it('puts Magic\'s Normal and Foil prices of one productId on their own products', async () => {
+  it("puts Magic's Normal and Foil prices of one productId on their own products", async () => {
     const file = prices('2025-10-20', 1, 1);
-    expect(await ingest(file)).toMatch(/inserted 2, duplicates 0, rejected 0, skipped 38 \(unmapped 35, no market price 3\)/);
-    const of = (subType: string) => cents(results(file).find((r) => r.productId === 15023 && r.subTypeName === subType)?.marketPrice as number);
-    expect(await ungraded('magic-15023', '2025-10-20T21:00:00Z')).toMatchObject({ price_minor: of('Normal') });
-    expect(await ungraded('magic-15023-foil', '2025-10-20T21:00:00Z')).toMatchObject({ price_minor: of('Foil') });
+    expect(await ingest(file)).toMatch(
+      /inserted 2, duplicates 0, rejected 0, skipped 38 \(unmapped 35, no market price 3\)/,
+    );
+    const of = (subType: string) =>
+      cents(
+        results(file).find((r) => r.productId === 15023 && r.subTypeName === subType)?.marketPrice as number,
+      );
+    expect(await ungraded('magic-15023', '2025-10-20T21:00:00Z')).toMatchObject({
+      price_minor: of('Normal'),
+    });
+    expect(await ungraded('magic-15023-foil', '2025-10-20T21:00:00Z')).toMatchObject({
+      price_minor: of('Foil'),
+    });
   });
 });

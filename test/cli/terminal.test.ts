@@ -27,14 +27,55 @@ beforeAll(async () => {
   // Twenty days of ungraded sales rising to $450 and PSA 10 sales around $123,456 (six-digit cells), nothing else graded.
   for (let h = 1; h <= 480; h += 4) {
     const observedAt = AS_OF_MS - h * HOUR;
-    rows.push({ productKey: LONG_KEY, source: 'ebay', observedAt, priceMinor: 45_000 - h * 20 + (h % 7) * 300, grader: 'ungraded', grade: null, externalId: `u${h}` });
-    if (h % 12 === 1) rows.push({ productKey: LONG_KEY, source: 'ebay', observedAt, priceMinor: 12_345_678 + (h % 5) * 10_000, grader: 'PSA', grade: 10, externalId: `p${h}` });
-    if (h % 8 === 1) rows.push({ productKey: BOX_KEY, source: 'ebay', observedAt, priceMinor: 98_000 + (h % 3) * 500, grader: 'ungraded', grade: null, externalId: `b${h}` });
+    rows.push({
+      productKey: LONG_KEY,
+      source: 'ebay',
+      observedAt,
+      priceMinor: 45_000 - h * 20 + (h % 7) * 300,
+      grader: 'ungraded',
+      grade: null,
+      externalId: `u${h}`,
+    });
+    if (h % 12 === 1)
+      rows.push({
+        productKey: LONG_KEY,
+        source: 'ebay',
+        observedAt,
+        priceMinor: 12_345_678 + (h % 5) * 10_000,
+        grader: 'PSA',
+        grade: 10,
+        externalId: `p${h}`,
+      });
+    if (h % 8 === 1)
+      rows.push({
+        productKey: BOX_KEY,
+        source: 'ebay',
+        observedAt,
+        priceMinor: 98_000 + (h % 3) * 500,
+        grader: 'ungraded',
+        grade: null,
+        externalId: `b${h}`,
+      });
   }
   db = await databaseWith(
     [
-      testProduct({ productKey: LONG_KEY, refsourceId: '7001', productName: 'Charizard VSTAR', subtitle: 'TG03 Trainer Gallery Holo Rare', setName: 'SWSH09: Brilliant Stars Trainer Gallery', era: 'modern' }),
-      testProduct({ productKey: BOX_KEY, refsourceId: '7002', productName: 'Evolving Skies Booster Box', subtitle: '', setName: 'SWSH07: Evolving Skies', productType: 'booster_box', era: 'modern' }),
+      testProduct({
+        productKey: LONG_KEY,
+        refsourceId: '7001',
+        productName: 'Charizard VSTAR',
+        subtitle: 'TG03 Trainer Gallery Holo Rare',
+        setName: 'SWSH09: Brilliant Stars Trainer Gallery',
+        era: 'modern',
+      }),
+      testProduct({
+        productKey: BOX_KEY,
+        refsourceId: '7002',
+        productName: 'Evolving Skies Booster Box',
+        subtitle: '',
+        setName: 'SWSH07: Evolving Skies',
+        productType: 'booster_box',
+        era: 'modern',
+      }),
     ],
     rows,
   );
@@ -61,26 +102,42 @@ describe('every view in 60, 80 and 120 columns', () => {
       const result = await oracle(args, { COLUMNS: String(width) }, COLLECTION);
       expect(result.code, `${name}: ${result.stderr}`).toBe(0);
       const lines = result.stdout.trimEnd().split('\n');
-      for (const line of lines) expect(line.length, `${name} at ${width}: ${line}`).toBeLessThanOrEqual(width);
-      if (showsKey) expect(lines.some((l) => l.includes(LONG_KEY)), `${name} at ${width}`).toBe(true);
+      for (const line of lines)
+        expect(line.length, `${name} at ${width}: ${line}`).toBeLessThanOrEqual(width);
+      if (showsKey)
+        expect(
+          lines.some((l) => l.includes(LONG_KEY)),
+          `${name} at ${width}`,
+        ).toBe(true);
       expect(result.stdout, name).not.toContain('\x1b[');
     }
     const keys = JSON.parse((await oracle(['keys', 'list', '--json'])).stdout) as { id: string }[];
-    expect((await oracle(['keys', 'list'], { COLUMNS: String(width) })).stdout).toMatch(new RegExp(`^${keys[0]!.id} `, 'm'));
+    expect((await oracle(['keys', 'list'], { COLUMNS: String(width) })).stdout).toMatch(
+      new RegExp(`^${keys[0]!.id} `, 'm'),
+    );
   });
 
   it('uses the room it is given: the matrix on one line a grader in 120 columns, two in 80', async () => {
     const wide = (await oracle(['price', LONG_KEY], { COLUMNS: '120' })).stdout;
-    expect(wide).toMatch(/^PSA +~\$[\d,]+\.\d\d ±\d+% \(0\) +~\$[\d,]+\.\d\d ±\d+% \(0\) +~\$[\d,]+\.\d\d ±\d+% \(0\) +\$123,\d{3}\.\d\d ±\d+% \(\d+\)$/m);
+    expect(wide).toMatch(
+      /^PSA +~\$[\d,]+\.\d\d ±\d+% \(0\) +~\$[\d,]+\.\d\d ±\d+% \(0\) +~\$[\d,]+\.\d\d ±\d+% \(0\) +\$123,\d{3}\.\d\d ±\d+% \(\d+\)$/m,
+    );
     const narrow = (await oracle(['price', LONG_KEY], { COLUMNS: '80' })).stdout;
-    expect(narrow).toMatch(/^PSA +~\$[\d,]+\.\d\d +~\$[\d,]+\.\d\d +~\$[\d,]+\.\d\d +\$123,\d{3}\.\d\d\n +±\d+% \(0\) +±\d+% \(0\) +±\d+% \(0\) +±\d+% \(\d+\)$/m);
+    expect(narrow).toMatch(
+      /^PSA +~\$[\d,]+\.\d\d +~\$[\d,]+\.\d\d +~\$[\d,]+\.\d\d +\$123,\d{3}\.\d\d\n +±\d+% \(0\) +±\d+% \(0\) +±\d+% \(0\) +±\d+% \(\d+\)$/m,
+    );
     expect(narrow).toMatch(/~ an\s+estimate:\s+rests\s+on\s+the\s+card's\s+other\s+cells/);
   });
 
   it('--wide cuts nothing: the whole name and set beside the key, lines as long as they are', async () => {
     const table = (await oracle(['--wide', 'catalog'], { COLUMNS: '60' })).stdout;
     expect(table).not.toContain('…');
-    expect(table).toMatch(new RegExp(`^${LONG_KEY} +Charizard VSTAR TG03 Trainer Gallery Holo Rare +SWSH09: Brilliant Stars Trainer Gallery `, 'm'));
+    expect(table).toMatch(
+      new RegExp(
+        `^${LONG_KEY} +Charizard VSTAR TG03 Trainer Gallery Holo Rare +SWSH09: Brilliant Stars Trainer Gallery `,
+        'm',
+      ),
+    );
     const narrow = (await oracle(['catalog'], { COLUMNS: '60' })).stdout;
     expect(narrow).not.toContain('Charizard VSTAR TG03 Trainer Gallery Holo Rare');
   });
@@ -97,7 +154,8 @@ describe('colour', () => {
     expect((await oracle(['price', LONG_KEY, '--no-color'], { FORCE_COLOR: '1' })).stdout).not.toContain(ESC);
     expect((await oracle(['price', LONG_KEY], { NO_COLOR: '1' })).stdout).not.toContain(ESC);
     // Colour codes take no columns: the coloured view fits as the plain one does.
-    for (const line of forced.split('\n')) expect(line.replace(/\x1b\[\d+m/g, '').length).toBeLessThanOrEqual(80);
+    for (const line of forced.split('\n'))
+      expect(line.replace(/\x1b\[\d+m/g, '').length).toBeLessThanOrEqual(80);
   });
 
   it.each([
@@ -127,16 +185,16 @@ describe('width', () => {
   });
 
   it('wraps prose under its label and joins parts without breaking one', () => {
-    expect(wrapLine('window:      2026-10-14T12:00:00Z -> 2026-10-15T12:00:00Z (24 h requested)', 50)).toEqual([
-      'window:      2026-10-14T12:00:00Z ->',
-      '             2026-10-15T12:00:00Z (24 h requested)',
-    ]);
-    expect(joinWrapped([LONG_KEY.slice(0, 40), 'Base Set', 'single_card', 'released 1999-01-09'], ' | ', 60)).toEqual([
-      `${LONG_KEY.slice(0, 40)} | Base Set`,
-      'single_card | released 1999-01-09',
-    ]);
+    expect(
+      wrapLine('window:      2026-10-14T12:00:00Z -> 2026-10-15T12:00:00Z (24 h requested)', 50),
+    ).toEqual(['window:      2026-10-14T12:00:00Z ->', '             2026-10-15T12:00:00Z (24 h requested)']);
+    expect(
+      joinWrapped([LONG_KEY.slice(0, 40), 'Base Set', 'single_card', 'released 1999-01-09'], ' | ', 60),
+    ).toEqual([`${LONG_KEY.slice(0, 40)} | Base Set`, 'single_card | released 1999-01-09']);
     // A coloured line keeps its indent too (value's dimmed interval lines).
-    expect(wrapLine('\x1b[2m      interval 80% $11,879.89-$14,836.46 (unit $11,879.89-$14,836.46)\x1b[22m', 60)).toEqual([
+    expect(
+      wrapLine('\x1b[2m      interval 80% $11,879.89-$14,836.46 (unit $11,879.89-$14,836.46)\x1b[22m', 60),
+    ).toEqual([
       '\x1b[2m      interval 80% $11,879.89-$14,836.46 (unit',
       '      $11,879.89-$14,836.46)\x1b[22m',
     ]);
@@ -152,7 +210,8 @@ describe('the price view', () => {
   });
 
   it('reads meta.basis when the engine gives it, else a fallback tier or no point of its own', () => {
-    const slot = (meta: Record<string, unknown>, included = 3) => ({ included_points: included, meta }) as Slot;
+    const slot = (meta: Record<string, unknown>, included = 3) =>
+      ({ included_points: included, meta }) as Slot;
     expect(isEstimated(slot({ basis: 'estimated' }))).toBe(true);
     expect(isEstimated(slot({ basis: 'own', oracle_fallback_tier: 'cross_check' }))).toBe(false);
     expect(isEstimated(slot({ oracle_fallback_tier: 'grade_ratio' }))).toBe(true);
@@ -163,7 +222,12 @@ describe('the price view', () => {
 
 describe('the history chart', () => {
   it('has a date axis under it: the first date under the first column, the last ending under the last', async () => {
-    const out = (await oracle(['history', LONG_KEY, '--slots', 'ungraded', '--from', '2026-10-01T12:00:00Z', '--every', '6h'], { COLUMNS: '80' })).stdout;
+    const out = (
+      await oracle(
+        ['history', LONG_KEY, '--slots', 'ungraded', '--from', '2026-10-01T12:00:00Z', '--every', '6h'],
+        { COLUMNS: '80' },
+      )
+    ).stdout;
     const lines = out.split('\n');
     const axis = lines.findIndex((l) => /^ +2026-10-01 +2026-10-08 +2026-10-15$/.test(l));
     expect(axis).toBeGreaterThan(0);

@@ -52,7 +52,15 @@ beforeAll(async () => {
 
 describe.concurrent('oracle value', () => {
   it('values each line at its bundle price times its quantity, and totals them', async () => {
-    const path = collection('good.csv', ['product_key,refsource_id,condition,quantity,cost_basis_minor', 'charizard,,psa10,1,1000000', 'charizard,,ungraded,3,', ',631212,UNGRADED,2,30000'].join('\n'));
+    const path = collection(
+      'good.csv',
+      [
+        'product_key,refsource_id,condition,quantity,cost_basis_minor',
+        'charizard,,psa10,1,1000000',
+        'charizard,,ungraded,3,',
+        ',631212,UNGRADED,2,30000',
+      ].join('\n'),
+    );
     const result = await cli('value', path, '--at', AT, '--json');
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -63,7 +71,16 @@ describe.concurrent('oracle value', () => {
     const ungraded = charizard.ungraded.price_minor!;
     const blast = blastoise.ungraded.price_minor!;
     expect(v.at).toBe(AT);
-    expect(v.lines.map((l: any) => [l.line, l.product_key, l.condition, l.quantity, l.unit_price_minor, l.subtotal_minor])).toEqual([
+    expect(
+      v.lines.map((l: any) => [
+        l.line,
+        l.product_key,
+        l.condition,
+        l.quantity,
+        l.unit_price_minor,
+        l.subtotal_minor,
+      ]),
+    ).toEqual([
       [2, 'charizard', 'psa10', 1, psa10, psa10],
       [3, 'charizard', 'ungraded', 3, ungraded, 3 * ungraded],
       [4, 'blastoise', 'ungraded', 2, blast, 2 * blast],
@@ -79,8 +96,13 @@ describe.concurrent('oracle value', () => {
     });
     // Every line's slot carries its 80 % interval (methodology v2): the total's is the sums of
     // the lines' lows and highs, each times its quantity.
-    const bounds = (slot: { meta: Record<string, unknown> }) => slot.meta.confidence as { low_minor: number; high_minor: number };
-    const lines = [[bounds(charizard.graded.PSA['10']), 1], [bounds(charizard.ungraded), 3], [bounds(blastoise.ungraded), 2]] as const;
+    const bounds = (slot: { meta: Record<string, unknown> }) =>
+      slot.meta.confidence as { low_minor: number; high_minor: number };
+    const lines = [
+      [bounds(charizard.graded.PSA['10']), 1],
+      [bounds(charizard.ungraded), 3],
+      [bounds(blastoise.ungraded), 2],
+    ] as const;
     expect(v.total.low_minor).toBe(lines.reduce((a, [c, q]) => a + q * c.low_minor, 0));
     expect(v.total.high_minor).toBe(lines.reduce((a, [c, q]) => a + q * c.high_minor, 0));
     expect(v.problems).toEqual([]);
@@ -105,7 +127,9 @@ describe.concurrent('oracle value', () => {
     expect(result.code).toBe(3);
     const errors = result.stderr.trimEnd().split('\n');
     expect(errors).toEqual([
-      expect.stringMatching(new RegExp(`^oracle: ${path}:3: unknown product_key "charzard" \\(did you mean "charizard"`)),
+      expect.stringMatching(
+        new RegExp(`^oracle: ${path}:3: unknown product_key "charzard" \\(did you mean "charizard"`),
+      ),
       `oracle: ${path}:4: condition must be ungraded, or a grader and a grade 1-10 in steps of 0.5 (PSA 10, psa10, BGS 9.5, bgs9.5, TAG 10, CGC Pristine 10, BGS Black Label 10) (got "psa11")`,
       expect.stringMatching(new RegExp(`^oracle: ${path}:5: quantity must be an integer from 1 to 1000000`)),
       expect.stringMatching(new RegExp(`^oracle: ${path}:6: quantity must be an integer`)),
@@ -119,42 +143,65 @@ describe.concurrent('oracle value', () => {
   });
 
   it('prints a table that fits 80 columns, the total, the gain and the instant', async () => {
-    const path = collection('table.csv', ['refsource_id,condition,quantity,cost_basis_minor', '631245,ungraded,1,100', '609914,ungraded,1,'].join('\n'));
+    const path = collection(
+      'table.csv',
+      [
+        'refsource_id,condition,quantity,cost_basis_minor',
+        '631245,ungraded,1,100',
+        '609914,ungraded,1,',
+      ].join('\n'),
+    );
     const result = await cli('value', path, '--at', AT);
     expect(result.code).toBe(0);
     const price = (await bundle('charizard')).ungraded.price_minor!;
-    const dollars = (c: number) => `$${Math.trunc(c / 100).toLocaleString('en-US')}.${String(c % 100).padStart(2, '0')}`;
+    const dollars = (c: number) =>
+      `$${Math.trunc(c / 100).toLocaleString('en-US')}.${String(c % 100).padStart(2, '0')}`;
     expect(result.stdout).toMatch(/^ +3 +unsold +Nothing Sold +ungraded +1 +no price +- +-$/m);
-    expect(result.stdout).toContain(`total:       ${dollars(price)}  (1 line priced, 1 without a price (not counted))`);
+    expect(result.stdout).toContain(
+      `total:       ${dollars(price)}  (1 line priced, 1 without a price (not counted))`,
+    );
     expect(result.stdout).toContain(`cost basis:  $1.00  gain +${dollars(price - 100)}`);
     expect(result.stdout).toContain(`as of:       ${AT}`);
     for (const line of result.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
   });
 
   it('--csv: one row per line and a total row', async () => {
-    const path = collection('csv.csv', ['product_key,condition,quantity', 'charizard,ungraded,2', 'blastoise,ungraded,1'].join('\n'));
+    const path = collection(
+      'csv.csv',
+      ['product_key,condition,quantity', 'charizard,ungraded,2', 'blastoise,ungraded,1'].join('\n'),
+    );
     const result = await cli('value', path, '--at', AT, '--csv');
     expect(result.code).toBe(0);
-    const rows = result.stdout.trimEnd().split('\n').map((r) => r.split(','));
+    const rows = result.stdout
+      .trimEnd()
+      .split('\n')
+      .map((r) => r.split(','));
     expect(rows[0]!.slice(0, 5)).toEqual(['line', 'product_key', 'refsource_id', 'condition', 'quantity']);
     expect(rows.map((r) => r[0])).toEqual(['line', '2', '3', 'total']);
     expect(Number(rows[3]![8])).toBe(Number(rows[1]![8]) + Number(rows[2]![8]));
   });
 
   it('exits 2 for --json with --csv before reading the collection', async () => {
-    const result = await runOracle(['--db', db, 'value', '-', '--at', AT, '--csv', '--json'], { input: 'product_key,condition,quantity\ncharizard,ungraded,1\n' });
+    const result = await runOracle(['--db', db, 'value', '-', '--at', AT, '--csv', '--json'], {
+      input: 'product_key,condition,quantity\ncharizard,ungraded,1\n',
+    });
     expect(result).toMatchObject({ code: 2, stdout: '' });
     expect(result.stderr).toMatch(/^oracle: option '--csv' cannot be used with option '--json'\n/);
   });
 
   it('reads the collection from stdin with -', async () => {
-    const result = await runOracle(['--db', db, 'value', '-', '--at', AT, '--json'], { input: 'product_key,condition,quantity\ncharizard,ungraded,1\n' });
+    const result = await runOracle(['--db', db, 'value', '-', '--at', AT, '--json'], {
+      input: 'product_key,condition,quantity\ncharizard,ungraded,1\n',
+    });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout).lines).toHaveLength(1);
   });
 
   it('refuses an unusable file: exit 2 for unknown or missing columns, 1 for a missing file', async () => {
-    const unknown = await cli('value', collection('u.csv', 'product_key,condition,qty\ncharizard,ungraded,1\n'));
+    const unknown = await cli(
+      'value',
+      collection('u.csv', 'product_key,condition,qty\ncharizard,ungraded,1\n'),
+    );
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/u\.csv:1: unknown column "qty"/);
     const missing = await cli('value', collection('m.csv', 'condition,quantity\nungraded,1\n'));
@@ -163,7 +210,12 @@ describe.concurrent('oracle value', () => {
     const nofile = await cli('value', join(dir, 'nope.csv'));
     expect(nofile.code).toBe(1);
     expect(nofile.stderr).toMatch(/cannot read .*nope\.csv/);
-    const future = await cli('value', collection('f.csv', 'product_key,condition,quantity\ncharizard,ungraded,1\n'), '--at', toIsoUtc(Date.now() + 86_400_000));
+    const future = await cli(
+      'value',
+      collection('f.csv', 'product_key,condition,quantity\ncharizard,ungraded,1\n'),
+      '--at',
+      toIsoUtc(Date.now() + 86_400_000),
+    );
     expect(future.code).toBe(2);
     expect(future.stderr).toMatch(/--at .*in the future/);
   });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { conditionKey, isPlayedGrader, PRICED_CONDITIONS, playedGrader, UNGRADED } from '../../src/domain/conditions.js';
+import {
+  conditionKey,
+  isPlayedGrader,
+  PRICED_CONDITIONS,
+  playedGrader,
+  UNGRADED,
+} from '../../src/domain/conditions.js';
 
 describe('condition keys', () => {
   it.each([

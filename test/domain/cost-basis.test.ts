@@ -19,15 +19,23 @@ describe('parseDollars', () => {
     expect(parseDollars(text)).toBe(cents);
   });
 
-  it.each(['', '$', '12.345', '-5', '1,23', '12,50', '1e3', 'USD 5', '$1.2.3', '12345678901234'])('refuses %j', (text) => {
-    expect(parseDollars(text)).toBeNull();
-  });
+  it.each(['', '$', '12.345', '-5', '1,23', '12,50', '1e3', 'USD 5', '$1.2.3', '12345678901234'])(
+    'refuses %j',
+    (text) => {
+      expect(parseDollars(text)).toBeNull();
+    },
+  );
 
   it('names a row with a bad or too large cost basis and keeps the others', () => {
     const big = `$${(MAX_COST_BASIS_MINOR / 100 + 1).toLocaleString('en-US')}`;
-    const { rows, problems } = parseCollectionCsv(`product_key,condition,quantity,cost_basis\na,ungraded,1,$3.10\nb,ungraded,1,"${big}"\n`, 'c.csv');
+    const { rows, problems } = parseCollectionCsv(
+      `product_key,condition,quantity,cost_basis\na,ungraded,1,$3.10\nb,ungraded,1,"${big}"\n`,
+      'c.csv',
+    );
     expect(rows.map((r) => r.costBasisMinor)).toEqual([310]);
-    expect(problems).toEqual([{ line: 3, reason: expect.stringMatching(/^cost_basis must be dollars from 0 to \$10,000,000,000/) }]);
+    expect(problems).toEqual([
+      { line: 3, reason: expect.stringMatching(/^cost_basis must be dollars from 0 to \$10,000,000,000/) },
+    ]);
   });
 });
 

@@ -20,15 +20,64 @@ function splits(text: string): string[][] {
 
 describe('CsvParser', () => {
   it.each([
-    ['plain fields, LF', 'a,b\n1,2\n', [[['a', 'b'], 1], [['1', '2'], 2]]],
-    ['CRLF line ends', 'a,b\r\n1,2\r\n', [[['a', 'b'], 1], [['1', '2'], 2]]],
-    ['lone CR line ends', 'a,b\r1,2', [[['a', 'b'], 1], [['1', '2'], 2]]],
-    ['no final line break', 'a,b\n1,2', [[['a', 'b'], 1], [['1', '2'], 2]]],
+    [
+      'plain fields, LF',
+      'a,b\n1,2\n',
+      [
+        [['a', 'b'], 1],
+        [['1', '2'], 2],
+      ],
+    ],
+    [
+      'CRLF line ends',
+      'a,b\r\n1,2\r\n',
+      [
+        [['a', 'b'], 1],
+        [['1', '2'], 2],
+      ],
+    ],
+    [
+      'lone CR line ends',
+      'a,b\r1,2',
+      [
+        [['a', 'b'], 1],
+        [['1', '2'], 2],
+      ],
+    ],
+    [
+      'no final line break',
+      'a,b\n1,2',
+      [
+        [['a', 'b'], 1],
+        [['1', '2'], 2],
+      ],
+    ],
     ['quoted field with a comma', '"x,y",z\n', [[['x,y', 'z'], 1]]],
     ['doubled quotes inside quotes', '"say ""hi""",2\n', [[['say "hi"', '2'], 1]]],
-    ['line breaks inside quotes keep the next record on its physical line', '"a\nb\r\nc",1\nnext,2\n', [[['a\nb\r\nc', '1'], 1], [['next', '2'], 4]]],
-    ['empty fields and a trailing comma', ',,\n"",x,\n', [[['', '', ''], 1], [['', 'x', ''], 2]]],
-    ['blank lines are skipped but counted', 'a\n\n\r\nb\n', [[['a'], 1], [['b'], 4]]],
+    [
+      'line breaks inside quotes keep the next record on its physical line',
+      '"a\nb\r\nc",1\nnext,2\n',
+      [
+        [['a\nb\r\nc', '1'], 1],
+        [['next', '2'], 4],
+      ],
+    ],
+    [
+      'empty fields and a trailing comma',
+      ',,\n"",x,\n',
+      [
+        [['', '', ''], 1],
+        [['', 'x', ''], 2],
+      ],
+    ],
+    [
+      'blank lines are skipped but counted',
+      'a\n\n\r\nb\n',
+      [
+        [['a'], 1],
+        [['b'], 4],
+      ],
+    ],
     ['a quote inside an unquoted field is kept', 'ab"c,d\n', [[['ab"c', 'd'], 1]]],
   ])('parses %s, whatever the chunk boundaries', (_name, text, expected) => {
     for (const chunks of splits(text)) expect(parse(chunks)).toEqual(expected);
@@ -83,10 +132,13 @@ describe('CSV writing', () => {
 
   it('writes lines the parser reads back as the same fields', () => {
     fc.assert(
-      fc.property(fc.array(fc.array(fc.string(), { minLength: 2, maxLength: 5 }), { minLength: 1, maxLength: 5 }), (rows) => {
-        const text = `${rows.map(csvLine).join('\r\n')}\r\n`;
-        expect(parse([text]).map(([fields]) => fields)).toEqual(rows);
-      }),
+      fc.property(
+        fc.array(fc.array(fc.string(), { minLength: 2, maxLength: 5 }), { minLength: 1, maxLength: 5 }),
+        (rows) => {
+          const text = `${rows.map(csvLine).join('\r\n')}\r\n`;
+          expect(parse([text]).map(([fields]) => fields)).toEqual(rows);
+        },
+      ),
     );
   });
 });

@@ -6,15 +6,29 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidDateError, InvalidParameterError } from '../../src/domain/errors.js';
 import { readInput } from '../../src/domain/input.js';
-import { asOf, instant, INSTANT_PATTERN, observedAt, outlierStddevs, refsourceId, snapshotDate, snapshotWindow, windowHours } from '../../src/domain/params.js';
+import {
+  asOf,
+  instant,
+  INSTANT_PATTERN,
+  observedAt,
+  outlierStddevs,
+  refsourceId,
+  snapshotDate,
+  snapshotWindow,
+  windowHours,
+} from '../../src/domain/params.js';
 
 const NOW = Date.parse('2026-11-22T05:30:00Z');
 
-const parseWindowHours = (raw: string | undefined, name = 'window_hours') => readInput(windowHours, raw, name);
-const parseOutlierStddevs = (raw: string | undefined, name = 'outlier_stddevs') => readInput(outlierStddevs, raw, name);
+const parseWindowHours = (raw: string | undefined, name = 'window_hours') =>
+  readInput(windowHours, raw, name);
+const parseOutlierStddevs = (raw: string | undefined, name = 'outlier_stddevs') =>
+  readInput(outlierStddevs, raw, name);
 const parseRefsourceId = (raw: string, name = 'refsource_id') => readInput(refsourceId, raw, name);
-const parseAsOf = (raw: string | undefined, now: number, name = 'at') => asOf(raw === undefined ? undefined : readInput(instant, raw, name), now, name);
-const parseObservedAt = (raw: string, now: number, name = '--observed-at') => observedAt(readInput(instant, raw, name), now, name);
+const parseAsOf = (raw: string | undefined, now: number, name = 'at') =>
+  asOf(raw === undefined ? undefined : readInput(instant, raw, name), now, name);
+const parseObservedAt = (raw: string, now: number, name = '--observed-at') =>
+  observedAt(readInput(instant, raw, name), now, name);
 /** A snapshot date's refusal is the API's 422 (InvalidDateError), whichever check refused it. */
 function parseSnapshotDate(raw: string | undefined, now: number, name = 'date') {
   const result = snapshotDate.safeParse(raw);
@@ -31,17 +45,25 @@ describe('pricing parameters', () => {
     expect(parseWindowHours(raw)).toBe(expected);
   });
 
-  it.each(['0', '73', '-1', '1.5', 'abc', '', '1e2', '24h', '-0'])('window_hours %j is refused naming the range', (raw) => {
-    expect(() => parseWindowHours(raw)).toThrow(InvalidParameterError);
-    expect(() => parseWindowHours(raw)).toThrow(`window_hours must be an integer from 1 to 72 (got ${JSON.stringify(raw)})`);
-  });
+  it.each(['0', '73', '-1', '1.5', 'abc', '', '1e2', '24h', '-0'])(
+    'window_hours %j is refused naming the range',
+    (raw) => {
+      expect(() => parseWindowHours(raw)).toThrow(InvalidParameterError);
+      expect(() => parseWindowHours(raw)).toThrow(
+        `window_hours must be an integer from 1 to 72 (got ${JSON.stringify(raw)})`,
+      );
+    },
+  );
 
   // A canonical decimal integer only: another spelling of a value in range says how to write it.
-  it.each([' 24', '24 ', '+24', '024', '24\n', '24.0', '2.4e1', '0x18', ' 12 '])('window_hours %j is refused, naming the spelling', (raw) => {
-    expect(() => parseWindowHours(raw)).toThrow(
-      `window_hours must be an integer from 1 to 72, written as digits only (no sign, spaces, leading zeros or decimals) (got ${JSON.stringify(raw)})`,
-    );
-  });
+  it.each([' 24', '24 ', '+24', '024', '24\n', '24.0', '2.4e1', '0x18', ' 12 '])(
+    'window_hours %j is refused, naming the spelling',
+    (raw) => {
+      expect(() => parseWindowHours(raw)).toThrow(
+        `window_hours must be an integer from 1 to 72, written as digits only (no sign, spaces, leading zeros or decimals) (got ${JSON.stringify(raw)})`,
+      );
+    },
+  );
 
   it.each([
     [undefined, 2],
@@ -51,9 +73,14 @@ describe('pricing parameters', () => {
     expect(parseOutlierStddevs(raw)).toBe(expected);
   });
 
-  it.each(['0', '11', '2.5', 'two', '1e1', '+2', '02', ' 2'])('outlier_stddevs %j is refused naming the range', (raw) => {
-    expect(() => parseOutlierStddevs(raw, '--outlier-stddevs')).toThrow('--outlier-stddevs must be an integer from 1 to 10');
-  });
+  it.each(['0', '11', '2.5', 'two', '1e1', '+2', '02', ' 2'])(
+    'outlier_stddevs %j is refused naming the range',
+    (raw) => {
+      expect(() => parseOutlierStddevs(raw, '--outlier-stddevs')).toThrow(
+        '--outlier-stddevs must be an integer from 1 to 10',
+      );
+    },
+  );
 
   it('names the parameter the way the caller spells it', () => {
     expect(() => parseWindowHours('99', '--window-hours')).toThrow(/^--window-hours must be/);
@@ -86,7 +113,10 @@ describe('as-of time', () => {
   it.each<[string, RegExp]>([
     ['2026-11-01T00:00:00', /^--at "2026-11-01T00:00:00" has no time zone/],
     ['2026-11-01T00:00', /^--at "2026-11-01T00:00" has no time zone/],
-    ['yesterday', /^--at must be an ISO-8601 date-time with Z or an offset \(2026-10-28T12:00:00Z\), a date alone \(2026-10-28\), a span before now \(30d, 12h, 2w\) or now \(got "yesterday"\)$/],
+    [
+      'yesterday',
+      /^--at must be an ISO-8601 date-time with Z or an offset \(2026-10-28T12:00:00Z\), a date alone \(2026-10-28\), a span before now \(30d, 12h, 2w\) or now \(got "yesterday"\)$/,
+    ],
     ['2026-11-23', /^--at "2026-11-23" is in the future \(now is 2026-11-22T05:30:00Z\)/],
     ['0999-01-01', /^--at "0999-01-01" is outside the years 1000 to 9999$/],
     ['2026-02-30T00:00:00Z', /^--at "2026-02-30T00:00:00Z" is not a real date: February 2026 has 28 days$/],
@@ -122,8 +152,14 @@ describe('--observed-at', () => {
     expect(parseObservedAt(raw, NOW)).toBe(expected);
   });
   it.each<[string, RegExp]>([
-    ['2026-11-22T05:35:01Z', /^--observed-at 2026-11-22T05:35:01Z is in the future \(more than 5 minutes after now, 2026-11-22T05:30:00Z\)$/],
-    ['2025-02-29T00:00:00Z', /^--observed-at "2025-02-29T00:00:00Z" is not a real date: February 2025 has 28 days$/],
+    [
+      '2026-11-22T05:35:01Z',
+      /^--observed-at 2026-11-22T05:35:01Z is in the future \(more than 5 minutes after now, 2026-11-22T05:30:00Z\)$/,
+    ],
+    [
+      '2025-02-29T00:00:00Z',
+      /^--observed-at "2025-02-29T00:00:00Z" is not a real date: February 2025 has 28 days$/,
+    ],
   ])('%s is refused: %s', (raw, message) => {
     expect(() => parseObservedAt(raw, NOW)).toThrow(message);
   });
@@ -159,20 +195,43 @@ describe('refsource ids', () => {
     expect(parseRefsourceId(raw)).toBe(raw);
   });
 
-  it.each(['', '1'.repeat(21), '12ab', ' 1', '1 ', '-1', '1.0', '\u0663'])('%j is refused naming the parameter as the caller spells it', (raw) => {
-    expect(() => parseRefsourceId(raw)).toThrow(new InvalidParameterError('refsource_id', `refsource_id must be a string of 1 to 20 digits (got ${JSON.stringify(raw)})`));
-    expect(() => parseRefsourceId(raw, '--refsource')).toThrow(`--refsource must be a string of 1 to 20 digits (got ${JSON.stringify(raw)})`);
-  });
+  it.each(['', '1'.repeat(21), '12ab', ' 1', '1 ', '-1', '1.0', '\u0663'])(
+    '%j is refused naming the parameter as the caller spells it',
+    (raw) => {
+      expect(() => parseRefsourceId(raw)).toThrow(
+        new InvalidParameterError(
+          'refsource_id',
+          `refsource_id must be a string of 1 to 20 digits (got ${JSON.stringify(raw)})`,
+        ),
+      );
+      expect(() => parseRefsourceId(raw, '--refsource')).toThrow(
+        `--refsource must be a string of 1 to 20 digits (got ${JSON.stringify(raw)})`,
+      );
+    },
+  );
 });
 
 describe('the pattern the API document gives instants', () => {
   it('matches exactly the texts an instant input takes', () => {
     const pattern = new RegExp(INSTANT_PATTERN);
     const near = fc.oneof(
-      fc.stringMatching(/^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,10})?)?([zZ]|[+-][0-9]{2}:?[0-9]{2})?)?$/),
+      fc.stringMatching(
+        /^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,10})?)?([zZ]|[+-][0-9]{2}:?[0-9]{2})?)?$/,
+      ),
       fc.stringMatching(/^[0-9]{1,5} ?[hdwmHDW]( ago| AGO)?$/),
       fc.stringMatching(new RegExp(INSTANT_PATTERN)),
-      fc.constantFrom('now', 'Now', 'nOW', 'now ', '2024-02-29', '2100-02-29', '2000-02-29', '1900-02-29', '0999-12-31', '1000-01-01'),
+      fc.constantFrom(
+        'now',
+        'Now',
+        'nOW',
+        'now ',
+        '2024-02-29',
+        '2100-02-29',
+        '2000-02-29',
+        '1900-02-29',
+        '0999-12-31',
+        '1000-01-01',
+      ),
     );
     fc.assert(
       fc.property(near, (text) => {

@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { DAY_MS, HOUR_MS, parseCalendarDate, parseInstant, parseInstantInput, toUtcDate } from '../../src/domain/time.js';
+import {
+  DAY_MS,
+  HOUR_MS,
+  parseCalendarDate,
+  parseInstant,
+  parseInstantInput,
+  toUtcDate,
+} from '../../src/domain/time.js';
 
 /** Epoch ms of a UTC date-time, computed by hand-checked arithmetic, not by the parser under test. */
-const utc = (year: number, month: number, day: number, h = 0, m = 0, s = 0, ms = 0) => Date.UTC(year, month - 1, day, h, m, s, ms);
+const utc = (year: number, month: number, day: number, h = 0, m = 0, s = 0, ms = 0) =>
+  Date.UTC(year, month - 1, day, h, m, s, ms);
 
 describe('parseInstant accepts ISO-8601 date-times with a zone', () => {
   it.each<[string, number]>([
@@ -50,15 +58,30 @@ describe('parseInstant refuses what is no instant, with the reason', () => {
     ['2026-13-01T10:00:00Z', '"2026-13-01T10:00:00Z" is not a real date: there is no month 13'],
     ['2026-00-10T10:00:00Z', '"2026-00-10T10:00:00Z" is not a real date: there is no month 00'],
     ['2026-01-00T10:00:00Z', '"2026-01-00T10:00:00Z" is not a real date: there is no day 00'],
-    ['2026-03-01T24:00:00Z', '"2026-03-01T24:00:00Z" is not a real time: there is no hour 24 (midnight is 00:00 of the next day)'],
-    ['2026-03-01T25:00:00Z', '"2026-03-01T25:00:00Z" is not a real time: there is no hour 25 (midnight is 00:00 of the next day)'],
+    [
+      '2026-03-01T24:00:00Z',
+      '"2026-03-01T24:00:00Z" is not a real time: there is no hour 24 (midnight is 00:00 of the next day)',
+    ],
+    [
+      '2026-03-01T25:00:00Z',
+      '"2026-03-01T25:00:00Z" is not a real time: there is no hour 25 (midnight is 00:00 of the next day)',
+    ],
     ['2026-03-01T10:60:00Z', '"2026-03-01T10:60:00Z" is not a real time: there is no minute 60'],
-    ['2026-12-31T23:59:60Z', '"2026-12-31T23:59:60Z" is not a real time: leap second 60 is not accepted (use 59)'],
+    [
+      '2026-12-31T23:59:60Z',
+      '"2026-12-31T23:59:60Z" is not a real time: leap second 60 is not accepted (use 59)',
+    ],
     ['2026-03-01T10:00:61Z', '"2026-03-01T10:00:61Z" is not a real time: there is no second 61'],
     ['2026-03-01T10:00:00+24:00', '"2026-03-01T10:00:00+24:00" has an offset that does not exist: +24:00'],
     ['2026-03-01T10:00:00+05:60', '"2026-03-01T10:00:00+05:60" has an offset that does not exist: +05:60'],
-    ['2026-03-01T10:00:00', '"2026-03-01T10:00:00" has no time zone: add Z or an offset (a local time is ambiguous)'],
-    ['2026-03-01 10:00', '"2026-03-01 10:00" has no time zone: add Z or an offset (a local time is ambiguous)'],
+    [
+      '2026-03-01T10:00:00',
+      '"2026-03-01T10:00:00" has no time zone: add Z or an offset (a local time is ambiguous)',
+    ],
+    [
+      '2026-03-01 10:00',
+      '"2026-03-01 10:00" has no time zone: add Z or an offset (a local time is ambiguous)',
+    ],
     ['2026-03-01', '"2026-03-01" has no time zone: add Z or an offset (a local time is ambiguous)'],
   ])('%s', (text, problem) => {
     expect(parseInstant(text)).toBe(problem);
@@ -86,11 +109,15 @@ describe('parseInstant refuses what is no instant, with the reason', () => {
     '2026-03-01X10:00:00Z',
     '２０２６-03-01T10:00:00Z',
   ])('%j is no ISO-8601 date-time with a zone', (text) => {
-    expect(parseInstant(text)).toBe(`must be an ISO-8601 date-time with Z or an offset, such as 2026-11-22T05:00:00Z (got ${JSON.stringify(text)})`);
+    expect(parseInstant(text)).toBe(
+      `must be an ISO-8601 date-time with Z or an offset, such as 2026-11-22T05:00:00Z (got ${JSON.stringify(text)})`,
+    );
   });
 
   it('cuts a long text short in the reason', () => {
-    expect(parseInstant('x'.repeat(1000))).toBe(`must be an ISO-8601 date-time with Z or an offset, such as 2026-11-22T05:00:00Z (got "${'x'.repeat(60)}…")`);
+    expect(parseInstant('x'.repeat(1000))).toBe(
+      `must be an ISO-8601 date-time with Z or an offset, such as 2026-11-22T05:00:00Z (got "${'x'.repeat(60)}…")`,
+    );
   });
 });
 
@@ -161,28 +188,60 @@ describe('parseInstantInput reads instants as people write them', () => {
     ['2026-02-30T00:00:00Z', '"2026-02-30T00:00:00Z" is not a real date: February 2026 has 28 days'],
     ['0999-12-31', '"0999-12-31" is outside the years 1000 to 9999'],
     ['0026-11-01T00:00:00Z', '"0026-11-01T00:00:00Z" is outside the years 1000 to 9999'],
-    ['2026-11-01T00:00:00', '"2026-11-01T00:00:00" has no time zone: add Z or an offset (a local time is ambiguous)'],
-    ['yesterday', 'must be an ISO-8601 date-time with Z or an offset (2026-10-28T12:00:00Z), a date alone (2026-10-28), a span before now (30d, 12h, 2w) or now (got "yesterday")'],
-    ['30', 'must be an ISO-8601 date-time with Z or an offset (2026-10-28T12:00:00Z), a date alone (2026-10-28), a span before now (30d, 12h, 2w) or now (got "30")'],
-    ['30m', 'must be an ISO-8601 date-time with Z or an offset (2026-10-28T12:00:00Z), a date alone (2026-10-28), a span before now (30d, 12h, 2w) or now (got "30m")'],
-    ['10000d', 'must be an ISO-8601 date-time with Z or an offset (2026-10-28T12:00:00Z), a date alone (2026-10-28), a span before now (30d, 12h, 2w) or now (got "10000d")'],
-    ['-3d', 'must be an ISO-8601 date-time with Z or an offset (2026-10-28T12:00:00Z), a date alone (2026-10-28), a span before now (30d, 12h, 2w) or now (got "-3d")'],
-    ['28/10/2026', 'must be an ISO-8601 date-time with Z or an offset (2026-10-28T12:00:00Z), a date alone (2026-10-28), a span before now (30d, 12h, 2w) or now (got "28/10/2026")'],
+    [
+      '2026-11-01T00:00:00',
+      '"2026-11-01T00:00:00" has no time zone: add Z or an offset (a local time is ambiguous)',
+    ],
+    [
+      'yesterday',
+      'must be an ISO-8601 date-time with Z or an offset (2026-10-28T12:00:00Z), a date alone (2026-10-28), a span before now (30d, 12h, 2w) or now (got "yesterday")',
+    ],
+    [
+      '30',
+      'must be an ISO-8601 date-time with Z or an offset (2026-10-28T12:00:00Z), a date alone (2026-10-28), a span before now (30d, 12h, 2w) or now (got "30")',
+    ],
+    [
+      '30m',
+      'must be an ISO-8601 date-time with Z or an offset (2026-10-28T12:00:00Z), a date alone (2026-10-28), a span before now (30d, 12h, 2w) or now (got "30m")',
+    ],
+    [
+      '10000d',
+      'must be an ISO-8601 date-time with Z or an offset (2026-10-28T12:00:00Z), a date alone (2026-10-28), a span before now (30d, 12h, 2w) or now (got "10000d")',
+    ],
+    [
+      '-3d',
+      'must be an ISO-8601 date-time with Z or an offset (2026-10-28T12:00:00Z), a date alone (2026-10-28), a span before now (30d, 12h, 2w) or now (got "-3d")',
+    ],
+    [
+      '28/10/2026',
+      'must be an ISO-8601 date-time with Z or an offset (2026-10-28T12:00:00Z), a date alone (2026-10-28), a span before now (30d, 12h, 2w) or now (got "28/10/2026")',
+    ],
   ])('%j is refused: %s', (text, problem) => {
     expect(parseInstantInput(text, NOW)).toBe(problem);
   });
 
   it('takes or refuses a text whatever the clock, so a schema without one can check it', () => {
-    for (const text of ['now', '30d', '2026-10-28', '2026-11-27', '2026-02-30', 'yesterday', '2026-11-01T00:00:00Z']) {
+    for (const text of [
+      'now',
+      '30d',
+      '2026-10-28',
+      '2026-11-27',
+      '2026-02-30',
+      'yesterday',
+      '2026-11-01T00:00:00Z',
+    ]) {
       expect(typeof parseInstantInput(text, 0)).toBe(typeof parseInstantInput(text, NOW));
     }
   });
 });
 
 describe('the year range (issue 24)', () => {
-  it.each(['0000-01-01T00:00:00Z', '0999-12-31T23:59:59Z', '0001-01-01T00:00:00+00:00'])('parseInstant refuses %s naming the range', (text) => {
-    expect(parseInstant(text)).toBe(`${JSON.stringify(text)} is outside the years 1000 to 9999`);
-  });
+  it.each(['0000-01-01T00:00:00Z', '0999-12-31T23:59:59Z', '0001-01-01T00:00:00+00:00'])(
+    'parseInstant refuses %s naming the range',
+    (text) => {
+      expect(parseInstant(text)).toBe(`${JSON.stringify(text)} is outside the years 1000 to 9999`);
+    },
+  );
 
   it('parseCalendarDate refuses 0000-01-01 and takes 1000-01-01 and 9999-12-31', () => {
     expect(parseCalendarDate('0000-01-01')).toBe('"0000-01-01" is outside the years 1000 to 9999');

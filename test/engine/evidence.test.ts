@@ -16,9 +16,33 @@ import { computeBundle, explainSlot } from '../../src/engine/index.js';
 import { ROOT } from '../_setup.js';
 import { AS_OF, params, product, pt, WORKED_EXAMPLE_POINTS } from './fixtures.js';
 
-const CONDITIONS = ['ungraded', 'psa10', 'psa9', 'psa8', 'psa7', 'bgs10', 'bgs9', 'cgc10', 'sgc9', 'any10', 'any8'];
+const CONDITIONS = [
+  'ungraded',
+  'psa10',
+  'psa9',
+  'psa8',
+  'psa7',
+  'bgs10',
+  'bgs9',
+  'cgc10',
+  'sgc9',
+  'any10',
+  'any8',
+];
 /** Rough price of each condition relative to the card's level, so the card model has something to tie. */
-const LEVEL: Record<string, number> = { ungraded: 0.15, psa10: 1, psa9: 0.45, psa8: 0.3, psa7: 0.2, bgs10: 1.1, bgs9: 0.45, cgc10: 0.6, sgc9: 0.45, any10: 1, any8: 0.3 };
+const LEVEL: Record<string, number> = {
+  ungraded: 0.15,
+  psa10: 1,
+  psa9: 0.45,
+  psa8: 0.3,
+  psa7: 0.2,
+  bgs10: 1.1,
+  bgs9: 0.45,
+  cgc10: 0.6,
+  sgc9: 0.45,
+  any10: 1,
+  any8: 0.3,
+};
 
 /** The card's market: its PSA 10 level in cents, and a move by `jump` for sales newer than `jumpHours`. */
 interface Market {
@@ -45,19 +69,30 @@ function pointArb(m: Market): fc.Arbitrary<PricePoint> {
       condition,
       source,
       observedAt: AS_OF - minutes * 60_000,
-      priceMinor: Math.max(1, Math.round(m.level * LEVEL[condition]! * (minutes < m.jumpHours * 60 ? m.jump : 1) * Math.exp(noise) * typo)),
+      priceMinor: Math.max(
+        1,
+        Math.round(
+          m.level * LEVEL[condition]! * (minutes < m.jumpHours * 60 ? m.jump : 1) * Math.exp(noise) * typo,
+        ),
+      ),
     }));
 }
 
 /** An ungraded sale of the last 24 hours (a busy condition: the carried move's reference). */
 function densePointArb(m: Market): fc.Arbitrary<PricePoint> {
   return fc
-    .record({ minutes: fc.integer({ min: 1, max: 24 * 60 }), noise: fc.double({ min: -0.1, max: 0.1, noNaN: true }) })
+    .record({
+      minutes: fc.integer({ min: 1, max: 24 * 60 }),
+      noise: fc.double({ min: -0.1, max: 0.1, noNaN: true }),
+    })
     .map(({ minutes, noise }) => ({
       condition: 'ungraded',
       source: 'ebay',
       observedAt: AS_OF - minutes * 60_000,
-      priceMinor: Math.max(1, Math.round(m.level * LEVEL.ungraded! * (minutes < m.jumpHours * 60 ? m.jump : 1) * Math.exp(noise))),
+      priceMinor: Math.max(
+        1,
+        Math.round(m.level * LEVEL.ungraded! * (minutes < m.jumpHours * 60 ? m.jump : 1) * Math.exp(noise)),
+      ),
     }));
 }
 
@@ -79,7 +114,10 @@ const bundleArb = fc
         fc.array(pointArb(market), { maxLength: 12 }),
         fc.array(pointArb(market), { minLength: 40, maxLength: 160, size: 'max' }),
         fc
-          .tuple(fc.array(pointArb(market), { minLength: 20, maxLength: 60 }), fc.array(densePointArb(market), { minLength: 30, maxLength: 80, size: 'max' }))
+          .tuple(
+            fc.array(pointArb(market), { minLength: 20, maxLength: 60 }),
+            fc.array(densePointArb(market), { minLength: 30, maxLength: 80, size: 'max' }),
+          )
           .map(([some, dense]) => [...some, ...dense]),
       ),
       windowHours: fc.integer({ min: 1, max: 72 }),
@@ -113,23 +151,44 @@ function recompute(ev: EvidenceBody): number | null {
   const blend = stepOf(ev, 'blend');
   if (blend === undefined) return null;
   const estimate = new Map<string, number>();
-  for (const p of ev.points) if (p.kept) estimate.set(p.condition, (estimate.get(p.condition) ?? 0) + p.weight * Math.log(p.price_minor));
+  for (const p of ev.points)
+    if (p.kept)
+      estimate.set(p.condition, (estimate.get(p.condition) ?? 0) + p.weight * Math.log(p.price_minor));
   // §6.1: a carried condition moves by the busiest condition's level now (the nearer to its
   // level then of its estimate and its level 6 h back) minus its level then, the median of the
   // points listed.
   for (const carry of ev.steps.filter((s) => s.name === 'carry')) {
-    const inputs = carry.inputs as { reference_points: { price_minor: number }[]; then_ln: number; current_ln: number; held_ln: number; now_ln: number; move: number };
+    const inputs = carry.inputs as {
+      reference_points: { price_minor: number }[];
+      then_ln: number;
+      current_ln: number;
+      held_ln: number;
+      now_ln: number;
+      move: number;
+    };
     const logs = inputs.reference_points.map((p) => Math.log(p.price_minor)).sort((a, b) => a - b);
     const mid = logs.length >> 1;
-    expect(inputs.then_ln).toBeCloseTo(logs.length % 2 === 1 ? logs[mid]! : (logs[mid - 1]! + logs[mid]!) / 2, 12);
-    expect(inputs.now_ln).toBe(Math.abs(inputs.held_ln - inputs.then_ln) < Math.abs(inputs.current_ln - inputs.then_ln) ? inputs.held_ln : inputs.current_ln);
+    expect(inputs.then_ln).toBeCloseTo(
+      logs.length % 2 === 1 ? logs[mid]! : (logs[mid - 1]! + logs[mid]!) / 2,
+      12,
+    );
+    expect(inputs.now_ln).toBe(
+      Math.abs(inputs.held_ln - inputs.then_ln) < Math.abs(inputs.current_ln - inputs.then_ln)
+        ? inputs.held_ln
+        : inputs.current_ln,
+    );
     expect(inputs.move).toBeCloseTo(inputs.now_ln - inputs.then_ln, 12);
     estimate.set(carry.condition!, estimate.get(carry.condition!)! + inputs.move);
   }
   const prediction = stepOf(ev, 'prediction');
   let predicted: number | null = null;
   if (prediction !== undefined) {
-    const inputs = prediction.inputs as { target_log_ratio: number; pieces: Piece[]; shared_variance: number; variance: number };
+    const inputs = prediction.inputs as {
+      target_log_ratio: number;
+      pieces: Piece[];
+      shared_variance: number;
+      variance: number;
+    };
     let sum = 0;
     let total = 0;
     for (const piece of inputs.pieces) {
@@ -148,7 +207,8 @@ function recompute(ev: EvidenceBody): number | null {
   const range = stepOf(ev, 'own_range')?.inputs as { low_ln?: number; high_ln?: number } | undefined;
   if (range?.low_ln !== undefined) y = Math.min(Math.max(y, range.low_ln), range.high_ln!);
   let x = Math.exp(y);
-  const ceiling = (stepOf(ev, 'clamp')?.inputs as { ceiling_minor: number | null } | undefined)?.ceiling_minor ?? null;
+  const ceiling =
+    (stepOf(ev, 'clamp')?.inputs as { ceiling_minor: number | null } | undefined)?.ceiling_minor ?? null;
   if (ceiling !== null) x = Math.min(x, ceiling);
   return x;
 }
@@ -173,7 +233,9 @@ describe('explainSlot', () => {
         const input = { product: p, points, params: params({ windowHours, outlierStddevs }), id: null };
         const bundle = computeBundle(input);
         // Each slot explained once: the clamp's check below reads the evidence of the slot above.
-        const evidence = new Map<string, EvidenceBody>(SLOT_KEYS.map((slot) => [slot, explainSlot(input, slot)]));
+        const evidence = new Map<string, EvidenceBody>(
+          SLOT_KEYS.map((slot) => [slot, explainSlot(input, slot)]),
+        );
         for (const slot of SLOT_KEYS) {
           const ev = evidence.get(slot)!;
           const published = publishedPrice(bundle, slot);
@@ -183,7 +245,10 @@ describe('explainSlot', () => {
           if (noPrice === undefined) expectSameCents(recompute(ev), published.price_minor);
           else {
             // §9.1: the estimate recomputed is the one withheld, for the reason the slot gives.
-            expect(published).toMatchObject({ price_minor: null, meta: { no_price_reason: (noPrice.inputs as { no_price_reason: string }).no_price_reason } });
+            expect(published).toMatchObject({
+              price_minor: null,
+              meta: { no_price_reason: (noPrice.inputs as { no_price_reason: string }).no_price_reason },
+            });
             expect(recompute(ev)! / noPrice.value_minor!).toBeCloseTo(1, 9);
           }
           // Weights of each condition's kept points sum to 1; nothing left out carries weight.
@@ -200,7 +265,8 @@ describe('explainSlot', () => {
           expect(ownKept).toBe(noPrice === undefined ? published.included_points : ownKept);
           if (noPrice !== undefined) expect(published.included_points).toBe(0);
           // The clamp's ceiling is the grade above's price before rounding, as its own evidence gives it.
-          const clamp = stepOf(ev, 'clamp')?.inputs as { ceiling_minor: number | null; ceiling_slot: string | null } | undefined;
+          const clamp = stepOf(ev, 'clamp')?.inputs as
+            { ceiling_minor: number | null; ceiling_slot: string | null } | undefined;
           if (clamp?.ceiling_slot) {
             const above = evidence.get(clamp.ceiling_slot)!;
             expect(stepOf(above, 'clamp')!.value_minor).toBe(clamp.ceiling_minor);
@@ -212,7 +278,10 @@ describe('explainSlot', () => {
   });
 
   it('shows the worked example of docs/methodology.md §13: the x10 sale out with its z, the weights of §13 step 3', () => {
-    const ev = explainSlot({ product: product('modern'), points: WORKED_EXAMPLE_POINTS, params: params(), id: null }, 'ungraded');
+    const ev = explainSlot(
+      { product: product('modern'), points: WORKED_EXAMPLE_POINTS, params: params(), id: null },
+      'ungraded',
+    );
     expect(ev.price_minor).toBe(4635);
     const own = ev.points.filter((p) => p.condition === 'ungraded');
     expect(own.map((p) => [p.price_minor, p.kept])).toEqual([
@@ -233,7 +302,9 @@ describe('explainSlot', () => {
     const prediction = ev.steps.find((s) => s.name === 'prediction')!;
     expect((prediction.inputs!.pieces as Piece[]).map((p) => p.condition)).toEqual(['psa9', 'psa10']);
     expect(prediction.value_minor).toBeCloseTo(4663.29, 2);
-    expect(ev.points.filter((p) => p.condition === 'cgc10').map((p) => p.reason)).toEqual([expect.stringMatching(/^cross_check/)]);
+    expect(ev.points.filter((p) => p.condition === 'cgc10').map((p) => p.reason)).toEqual([
+      expect.stringMatching(/^cross_check/),
+    ]);
     expect(ev.steps.filter((s) => s.condition === undefined).map((s) => s.name)).toEqual([
       'cross_check',
       'prediction',
@@ -244,9 +315,16 @@ describe('explainSlot', () => {
       'interval',
       'freshness',
     ]);
-    expect(ev.steps.find((s) => s.name === 'interval')!.inputs).toMatchObject({ low_minor: 4335, high_minor: 4956 });
+    expect(ev.steps.find((s) => s.name === 'interval')!.inputs).toMatchObject({
+      low_minor: 4335,
+      high_minor: 4956,
+    });
     // §6.6: the blend (4634.81) lies within the 4 kept window sales (4500-4800): own, not held; the pooling moved the own 4634.50 by +0.01 %.
-    expect(ev.steps.find((s) => s.name === 'own_range')!.inputs).toMatchObject({ held: false, basis: 'own', basis_reason: null });
+    expect(ev.steps.find((s) => s.name === 'own_range')!.inputs).toMatchObject({
+      held: false,
+      basis: 'own',
+      basis_reason: null,
+    });
     expect(ev.steps.find((s) => s.name === 'blend')!.text).toContain('4634.50 cents by +0.01 %');
   });
 
@@ -261,11 +339,19 @@ describe('explainSlot', () => {
           .replace(/ /g, '-'),
       ),
     );
-    const points = [pt('ungraded', 2, 4600), pt('psa10', 3, 30000), pt('psa9', 50, 40000), pt('psa9', 40 * 24, 1000), pt('bgs10', 1, 1)];
+    const points = [
+      pt('ungraded', 2, 4600),
+      pt('psa10', 3, 30000),
+      pt('psa9', 50, 40000),
+      pt('psa9', 40 * 24, 1000),
+      pt('bgs10', 1, 1),
+    ];
     const sealed: Product = { ...product(), productType: 'booster_box' };
     const docs = new Set<string>();
     for (const p of [product(), sealed]) {
-      for (const slot of SLOT_KEYS) for (const s of explainSlot({ product: p, points, params: params(), id: null }, slot).steps) docs.add(s.doc);
+      for (const slot of SLOT_KEYS)
+        for (const s of explainSlot({ product: p, points, params: params(), id: null }, slot).steps)
+          docs.add(s.doc);
     }
     expect(docs.size).toBeGreaterThan(8);
     for (const link of docs) expect(anchors, link).toContain(link.replace('docs/methodology.md#', ''));

@@ -13,7 +13,12 @@ function bundle(points: PricePoint[], era: 'modern' | 'vintage' = 'modern') {
 }
 
 /** A price-guide quote `hoursBefore` hours before AS_OF. */
-function quote(condition: string, hoursBefore: number, priceMinor: number, salesVolume: number | null = 120): PricePoint {
+function quote(
+  condition: string,
+  hoursBefore: number,
+  priceMinor: number,
+  salesVolume: number | null = 120,
+): PricePoint {
   return { ...pt(condition, hoursBefore, priceMinor, 'pricecharting'), salesVolume };
 }
 
@@ -43,20 +48,31 @@ describe('own evidence first', () => {
   });
 
   it('keeps a cell with a few consistent sales within their range when the card model disagrees', () => {
-    const points = [pt('psa9', 20, 41000), pt('psa9', 9, 40000), pt('psa9', 3, 42000), ...[23, 18, 12, 6, 1].map((h) => pt('psa10', h, 200000))];
+    const points = [
+      pt('psa9', 20, 41000),
+      pt('psa9', 9, 40000),
+      pt('psa9', 3, 42000),
+      ...[23, 18, 12, 6, 1].map((h) => pt('psa10', h, 200000)),
+    ];
     const slot = bundle(points).graded.PSA['9'];
     expect(slot.price_minor).toBeGreaterThanOrEqual(40000);
     expect(slot.price_minor).toBeLessThanOrEqual(42000);
   });
 
   it('prices a lone PriceCharting row with nothing else in 30 days at its quotes, and estimates the rest', () => {
-    const points = [quote('ungraded', 30, 74875), quote('psa10', 30, 232500), quote('bgs10', 30, 302300), quote('sgc10', 30, 42501)];
+    const points = [
+      quote('ungraded', 30, 74875),
+      quote('psa10', 30, 232500),
+      quote('bgs10', 30, 302300),
+      quote('sgc10', 30, 42501),
+    ];
     const b = bundle(points);
     expect(b.ungraded.price_minor).toBe(74875);
     expect(b.graded.PSA['10'].price_minor).toBe(232500);
     expect(b.graded.BGS['10'].price_minor).toBe(302300);
     expect(b.graded.SGC['10'].price_minor).toBe(42501);
-    for (const slot of [b.ungraded, b.graded.PSA['10'], b.graded.BGS['10'], b.graded.SGC['10']]) expect(slot.meta.basis).toBe('own');
+    for (const slot of [b.ungraded, b.graded.PSA['10'], b.graded.BGS['10'], b.graded.SGC['10']])
+      expect(slot.meta.basis).toBe('own');
     const sgc = [b.graded.SGC['7'], b.graded.SGC['8'], b.graded.SGC['9']];
     for (const slot of sgc) {
       expect(slot.meta.basis).toBe('estimated');
@@ -82,10 +98,16 @@ describe('own evidence first', () => {
 
   it("weighs a cell's own sales older than 30 days, this card's own ratio, beside the card model", () => {
     // PSA 9 sold at 0.8 of PSA 10 40 days ago (the usual ratio is 0.45); PSA 10 trades now at the same level.
-    const points = [pt('psa9', 40 * 24, 80000), pt('psa10', 41 * 24, 100000), ...[23, 18, 12, 6, 1].map((h) => pt('psa10', h, 100000))];
+    const points = [
+      pt('psa9', 40 * 24, 80000),
+      pt('psa10', 41 * 24, 100000),
+      ...[23, 18, 12, 6, 1].map((h) => pt('psa10', h, 100000)),
+    ];
     const b = bundle(points);
     const psa9 = PRICED_CONDITIONS.indexOf('psa9');
-    const cell = computeEvidence({ product: product('modern'), points, params: params(), id: null }).cells[psa9]!;
+    const cell = computeEvidence({ product: product('modern'), points, params: params(), id: null }).cells[
+      psa9
+    ]!;
     // The prediction alone would say 45000 (0.45 x 100000); the old sale pulls the estimate up.
     expect(cell.own!.old).toBe(true);
     expect(cell.ownWeight).toBeGreaterThan(0);

@@ -14,10 +14,16 @@ const RUNS = { numRuns: 150 };
 const SOURCES = ['ebay', 'tcgplayer', 'pricecharting'];
 
 /** Prices spread log-uniformly from 1 cent to 100,000 USD. */
-const priceArb = fc.double({ min: 0, max: Math.log(1e7), noNaN: true }).map((x) => Math.max(1, Math.round(Math.exp(x))));
+const priceArb = fc
+  .double({ min: 0, max: Math.log(1e7), noNaN: true })
+  .map((x) => Math.max(1, Math.round(Math.exp(x))));
 
 /** A point up to 40 days before as_of (some older than the lookback) or a little after it. */
-function pointArb(conditions: readonly string[] = PRICED_CONDITIONS, price = priceArb, maxHours = 24 * 40): fc.Arbitrary<PricePoint> {
+function pointArb(
+  conditions: readonly string[] = PRICED_CONDITIONS,
+  price = priceArb,
+  maxHours = 24 * 40,
+): fc.Arbitrary<PricePoint> {
   return fc.record({
     condition: fc.constantFrom(...conditions),
     source: fc.constantFrom(...SOURCES),
@@ -26,9 +32,15 @@ function pointArb(conditions: readonly string[] = PRICED_CONDITIONS, price = pri
   });
 }
 
-const paramsArb = fc.record({ windowHours: fc.integer({ min: 1, max: 72 }), outlierStddevs: fc.integer({ min: 1, max: 10 }) });
+const paramsArb = fc.record({
+  windowHours: fc.integer({ min: 1, max: 72 }),
+  outlierStddevs: fc.integer({ min: 1, max: 10 }),
+});
 
-function bundleOf(points: readonly PricePoint[], p: { windowHours?: number; outlierStddevs?: number; asOf?: number } = {}): PricingBundle {
+function bundleOf(
+  points: readonly PricePoint[],
+  p: { windowHours?: number; outlierStddevs?: number; asOf?: number } = {},
+): PricingBundle {
   return computeBundle({ product: product(), points, params: params(p), id: null });
 }
 
@@ -81,18 +93,28 @@ describe('engine invariants', () => {
   it('multiplying every price by a factor multiplies every price, interval bound and none else (up to rounding)', () => {
     // The method works in ln(price): a common factor shifts every ln price by the same amount.
     fc.assert(
-      fc.property(fc.array(pointArb(PRICED_CONDITIONS, fc.integer({ min: 100, max: 100_000 })), { maxLength: 60 }), fc.constantFrom(10, 100), paramsArb, (points, f, p) => {
-        const base = allSlots(bundleOf(points, p));
-        const scaled = allSlots(bundleOf(points.map((pt) => ({ ...pt, priceMinor: pt.priceMinor * f })), p));
-        base.forEach((s, i) => {
-          const t = scaled[i]!;
-          if (s.price_minor === null) return expect(t.price_minor).toBeNull();
-          // Each side rounds once to the cent: the scaled price is within f/2 + 1/2 cents of f times the base.
-          expect(Math.abs(t.price_minor! - f * s.price_minor)).toBeLessThanOrEqual(f / 2 + 0.5);
-          expect(t.included_points).toBe(s.included_points);
-          expect(t.meta.oracle_fallback_tier).toBe(s.meta.oracle_fallback_tier);
-        });
-      }),
+      fc.property(
+        fc.array(pointArb(PRICED_CONDITIONS, fc.integer({ min: 100, max: 100_000 })), { maxLength: 60 }),
+        fc.constantFrom(10, 100),
+        paramsArb,
+        (points, f, p) => {
+          const base = allSlots(bundleOf(points, p));
+          const scaled = allSlots(
+            bundleOf(
+              points.map((pt) => ({ ...pt, priceMinor: pt.priceMinor * f })),
+              p,
+            ),
+          );
+          base.forEach((s, i) => {
+            const t = scaled[i]!;
+            if (s.price_minor === null) return expect(t.price_minor).toBeNull();
+            // Each side rounds once to the cent: the scaled price is within f/2 + 1/2 cents of f times the base.
+            expect(Math.abs(t.price_minor! - f * s.price_minor)).toBeLessThanOrEqual(f / 2 + 0.5);
+            expect(t.included_points).toBe(s.included_points);
+            expect(t.meta.oracle_fallback_tier).toBe(s.meta.oracle_fallback_tier);
+          });
+        },
+      ),
       RUNS,
     );
   });
@@ -122,12 +144,22 @@ describe('engine invariants', () => {
 
   it('constant prices of one condition give exactly that price in its slot', () => {
     fc.assert(
-      fc.property(priceArb, fc.array(pointArb(['ungraded'], fc.constant(1)), { minLength: 1, maxLength: 30 }), paramsArb, (c, points, p) => {
-        const b = bundleOf(points.map((pt) => ({ ...pt, priceMinor: c })), p);
-        // Points of the 30 days are the cell's own data; older ones alone are a stale estimate, withheld (§9.1).
-        if (points.some((pt) => pt.observedAt < AS_OF && pt.observedAt >= AS_OF - 30 * 24 * HOUR_MS)) expect(b.ungraded.price_minor).toBe(c);
-        else if (points.some((pt) => pt.observedAt < AS_OF)) expect(b.ungraded.meta.no_price_reason).toBe('stale_estimate');
-      }),
+      fc.property(
+        priceArb,
+        fc.array(pointArb(['ungraded'], fc.constant(1)), { minLength: 1, maxLength: 30 }),
+        paramsArb,
+        (c, points, p) => {
+          const b = bundleOf(
+            points.map((pt) => ({ ...pt, priceMinor: c })),
+            p,
+          );
+          // Points of the 30 days are the cell's own data; older ones alone are a stale estimate, withheld (§9.1).
+          if (points.some((pt) => pt.observedAt < AS_OF && pt.observedAt >= AS_OF - 30 * 24 * HOUR_MS))
+            expect(b.ungraded.price_minor).toBe(c);
+          else if (points.some((pt) => pt.observedAt < AS_OF))
+            expect(b.ungraded.meta.no_price_reason).toBe('stale_estimate');
+        },
+      ),
       RUNS,
     );
   });
@@ -135,7 +167,9 @@ describe('engine invariants', () => {
   it('input order never matters: the bundle is byte-identical for any permutation', () => {
     fc.assert(
       fc.property(
-        fc.array(pointArb(), { maxLength: 80 }).chain((pts) => fc.tuple(fc.constant(pts), fc.shuffledSubarray(pts, { minLength: pts.length }))),
+        fc
+          .array(pointArb(), { maxLength: 80 })
+          .chain((pts) => fc.tuple(fc.constant(pts), fc.shuffledSubarray(pts, { minLength: pts.length }))),
         paramsArb,
         ([points, shuffled], p) => {
           expect(JSON.stringify(bundleOf(shuffled, p))).toBe(JSON.stringify(bundleOf(points, p)));
@@ -147,17 +181,32 @@ describe('engine invariants', () => {
 
   it('extra history older than the 3 latest prior points per condition never changes a price', () => {
     fc.assert(
-      fc.property(fc.array(pointArb(), { maxLength: 60 }), fc.array(priceArb, { minLength: 63, maxLength: 63 }), paramsArb, (points, priorPrices, p) => {
-        // Three points 31-33 days old for every condition, so each condition's 3 latest prior points
-        // are newer than the extra 400-day-old ones, which must then be ignored.
-        const prior = PRICED_CONDITIONS.flatMap((condition, i) =>
-          [31, 32, 33].map((days, j) => ({ condition, source: 'ebay', observedAt: AS_OF - days * 24 * HOUR_MS, priceMinor: priorPrices[i * 3 + j]! })),
-        );
-        const ancient = PRICED_CONDITIONS.map((condition) => ({ condition, source: 'ebay', observedAt: AS_OF - 400 * 24 * HOUR_MS, priceMinor: 7 }));
-        const recent = points.filter((pt) => pt.observedAt >= AS_OF - 30 * 24 * HOUR_MS);
-        const expected = JSON.stringify(bundleOf([...recent, ...prior], p));
-        expect(JSON.stringify(bundleOf([...recent, ...prior, ...ancient], p))).toBe(expected);
-      }),
+      fc.property(
+        fc.array(pointArb(), { maxLength: 60 }),
+        fc.array(priceArb, { minLength: 63, maxLength: 63 }),
+        paramsArb,
+        (points, priorPrices, p) => {
+          // Three points 31-33 days old for every condition, so each condition's 3 latest prior points
+          // are newer than the extra 400-day-old ones, which must then be ignored.
+          const prior = PRICED_CONDITIONS.flatMap((condition, i) =>
+            [31, 32, 33].map((days, j) => ({
+              condition,
+              source: 'ebay',
+              observedAt: AS_OF - days * 24 * HOUR_MS,
+              priceMinor: priorPrices[i * 3 + j]!,
+            })),
+          );
+          const ancient = PRICED_CONDITIONS.map((condition) => ({
+            condition,
+            source: 'ebay',
+            observedAt: AS_OF - 400 * 24 * HOUR_MS,
+            priceMinor: 7,
+          }));
+          const recent = points.filter((pt) => pt.observedAt >= AS_OF - 30 * 24 * HOUR_MS);
+          const expected = JSON.stringify(bundleOf([...recent, ...prior], p));
+          expect(JSON.stringify(bundleOf([...recent, ...prior, ...ancient], p))).toBe(expected);
+        },
+      ),
       { numRuns: 50 },
     );
   });
@@ -179,10 +228,14 @@ describe('engine invariants', () => {
         const req = pointsRequest(params(p));
         // What the store returns: per condition, the window, then the latest few of the lookback and
         // older, "latest" in the engine's full order (time, price, source).
-        const order = (a: PricePoint, b: PricePoint) => a.observedAt - b.observedAt || a.priceMinor - b.priceMinor || (a.source < b.source ? -1 : a.source > b.source ? 1 : 0);
+        const order = (a: PricePoint, b: PricePoint) =>
+          a.observedAt - b.observedAt ||
+          a.priceMinor - b.priceMinor ||
+          (a.source < b.source ? -1 : a.source > b.source ? 1 : 0);
         const subset = PRICED_CONDITIONS.flatMap((condition) => {
           const mine = points.filter((pt) => pt.condition === condition).sort(order);
-          const inRange = (lo: number, hi: number) => mine.filter((pt) => pt.observedAt >= lo && pt.observedAt < hi);
+          const inRange = (lo: number, hi: number) =>
+            mine.filter((pt) => pt.observedAt >= lo && pt.observedAt < hi);
           return [
             ...inRange(-Infinity, req.lookbackStart).slice(-req.priorPerCondition),
             ...inRange(req.lookbackStart, req.windowStart).slice(-req.depthPerCondition),
@@ -203,13 +256,21 @@ describe('engine invariants', () => {
       points: fc.array(
         fc.record({
           source: fc.constantFrom(...SOURCES),
-          observedAt: fc.integer({ min: -24 * 60, max: 24 * 60 * 40 }).map((minutes) => AS_OF - minutes * 60_000),
-          priceMinor: fc.oneof({ weight: 20, arbitrary: priceArb }, { weight: 1, arbitrary: fc.constantFrom(0, -100, Infinity) }),
+          observedAt: fc
+            .integer({ min: -24 * 60, max: 24 * 60 * 40 })
+            .map((minutes) => AS_OF - minutes * 60_000),
+          priceMinor: fc.oneof(
+            { weight: 20, arbitrary: priceArb },
+            { weight: 1, arbitrary: fc.constantFrom(0, -100, Infinity) },
+          ),
         }),
         { maxLength: 40 },
       ),
     });
-    const instantsArb = fc.array(fc.integer({ min: -2 * 24, max: 24 * 42 }).map((hours) => AS_OF - hours * HOUR_MS), { minLength: 1, maxLength: 8 });
+    const instantsArb = fc.array(
+      fc.integer({ min: -2 * 24, max: 24 * 42 }).map((hours) => AS_OF - hours * HOUR_MS),
+      { minLength: 1, maxLength: 8 },
+    );
     fc.assert(
       fc.property(fc.array(pieceArb, { maxLength: 10 }), instantsArb, paramsArb, (pieces, instants, p) => {
         const groups: ConditionPoints[] = pieces.map(({ condition, points }) => ({
@@ -218,11 +279,15 @@ describe('engine invariants', () => {
           priceMinor: points.map((pt) => pt.priceMinor),
           source: points.map((pt) => pt.source),
         }));
-        const points: PricePoint[] = pieces.flatMap(({ condition, points }) => points.map((pt) => ({ condition, ...pt })));
+        const points: PricePoint[] = pieces.flatMap(({ condition, points }) =>
+          points.map((pt) => ({ condition, ...pt })),
+        );
         const timeline = timelineOfColumns(groups);
         for (const asOf of instants) {
           const input = { product: product(), params: params({ ...p, asOf }), id: null };
-          expect(JSON.stringify(computeBundle({ ...input, points: timeline }))).toBe(JSON.stringify(computeBundle({ ...input, points })));
+          expect(JSON.stringify(computeBundle({ ...input, points: timeline }))).toBe(
+            JSON.stringify(computeBundle({ ...input, points })),
+          );
         }
       }),
       RUNS,
@@ -231,12 +296,22 @@ describe('engine invariants', () => {
 
   it('as_of before all data gives no_observations in every slot', () => {
     fc.assert(
-      fc.property(fc.array(pointArb(), { minLength: 1, maxLength: 40 }), fc.integer({ min: 0, max: 1000 }), paramsArb, (points, back, p) => {
-        const first = Math.min(...points.map((pt) => pt.observedAt));
-        for (const s of allSlots(bundleOf(points, { ...p, asOf: first - back * 60_000 }))) {
-          expect(s).toMatchObject({ price_minor: null, error: 'no_observations', included_points: 0, excluded_points: 0 });
-        }
-      }),
+      fc.property(
+        fc.array(pointArb(), { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 0, max: 1000 }),
+        paramsArb,
+        (points, back, p) => {
+          const first = Math.min(...points.map((pt) => pt.observedAt));
+          for (const s of allSlots(bundleOf(points, { ...p, asOf: first - back * 60_000 }))) {
+            expect(s).toMatchObject({
+              price_minor: null,
+              error: 'no_observations',
+              included_points: 0,
+              excluded_points: 0,
+            });
+          }
+        },
+      ),
       RUNS,
     );
   });
@@ -245,16 +320,31 @@ describe('engine invariants', () => {
 describe('robust bounds of shrinking ranges', () => {
   it('gives exactly the numbers of robustBounds for every older part the regime rule tries', () => {
     // Few distinct prices (ties, equal deviations either side of the centre) as well as many.
-    const priceSetArb = fc.oneof(fc.array(priceArb, { minLength: 1, maxLength: 4 }), fc.array(priceArb, { minLength: 1, maxLength: 200 }));
+    const priceSetArb = fc.oneof(
+      fc.array(priceArb, { minLength: 1, maxLength: 4 }),
+      fc.array(priceArb, { minLength: 1, maxLength: 200 }),
+    );
     fc.assert(
       fc.property(
         priceSetArb.chain((set) => fc.array(fc.constantFrom(...set), { minLength: 1, maxLength: 120 })),
         fc.integer({ min: 1, max: 10 }),
         fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 30 }),
         (prices, k, steps) => {
-          const points = prices.map((priceMinor, i) => ({ condition: 'ungraded', source: 'ebay', observedAt: AS_OF - (i + 1) * 60_000, priceMinor }));
+          const points = prices.map((priceMinor, i) => ({
+            condition: 'ungraded',
+            source: 'ebay',
+            observedAt: AS_OF - (i + 1) * 60_000,
+            priceMinor,
+          }));
           const s = buildSeries(points, AS_OF, AS_OF - 24 * HOUR_MS).conditions[0]!.current;
-          const shrinking = shrinkingBounds(s, s.lo, s.hi, k, new Float64Array(s.hi - s.lo), new Float64Array(s.hi - s.lo));
+          const shrinking = shrinkingBounds(
+            s,
+            s.lo,
+            s.hi,
+            k,
+            new Float64Array(s.hi - s.lo),
+            new Float64Array(s.hi - s.lo),
+          );
           let j = s.hi;
           for (const step of [0, ...steps]) {
             j -= step;
@@ -274,15 +364,40 @@ describe('one far outlier', () => {
   // base range and at least half of the deviations are base deviations <= 0.262, so MAD <= 0.262 and
   // σ = max(1.4826·MAD, 0.1) <= 0.389; the outlier is >= ln 100 - 0.262 = 4.34 from m > 10·σ = 3.89.
   const baseArb = fc
-    .tuple(fc.integer({ min: 100, max: 1_000_000 }), fc.array(fc.tuple(fc.double({ min: 0, max: 0.3, noNaN: true }), fc.integer({ min: 1, max: 24 * 60 - 1 }), fc.constantFrom(...SOURCES)), { minLength: 3, maxLength: 12 }))
-    .map(([p, rows]) => rows.map(([f, minutes, source]) => ({ condition: 'ungraded', source, observedAt: AS_OF - minutes * 60_000, priceMinor: Math.floor(p * (1 + f)) })));
+    .tuple(
+      fc.integer({ min: 100, max: 1_000_000 }),
+      fc.array(
+        fc.tuple(
+          fc.double({ min: 0, max: 0.3, noNaN: true }),
+          fc.integer({ min: 1, max: 24 * 60 - 1 }),
+          fc.constantFrom(...SOURCES),
+        ),
+        { minLength: 3, maxLength: 12 },
+      ),
+    )
+    .map(([p, rows]) =>
+      rows.map(([f, minutes, source]) => ({
+        condition: 'ungraded',
+        source,
+        observedAt: AS_OF - minutes * 60_000,
+        priceMinor: Math.floor(p * (1 + f)),
+      })),
+    );
   const outlierArb = fc.tuple(fc.constantFrom(100, 0.01), fc.integer({ min: 1, max: 24 * 60 - 1 }));
 
   function withOutlier(base: PricePoint[], [factor, minutes]: [number, number]): PricePoint[] {
     const prices = base.map((b) => b.priceMinor).sort((a, b) => a - b);
     const n = prices.length;
     const med = n % 2 ? prices[(n - 1) / 2]! : (prices[n / 2 - 1]! + prices[n / 2]!) / 2;
-    return [...base, { condition: 'ungraded', source: 'ebay', observedAt: AS_OF - minutes * 60_000, priceMinor: Math.max(1, Math.round(med * factor)) }];
+    return [
+      ...base,
+      {
+        condition: 'ungraded',
+        source: 'ebay',
+        observedAt: AS_OF - minutes * 60_000,
+        priceMinor: Math.max(1, Math.round(med * factor)),
+      },
+    ];
   }
 
   it('lies outside the robust filter bounds for every outlier_stddevs from 1 to 10', () => {

@@ -20,8 +20,19 @@ describe('quote weight', () => {
     const asOf = 100 * HOUR_MS;
     // The sale is as old as the sales the quote summarises (§4.1): their recency weights are equal.
     const points = (volume: number | null) => [
-      { condition: 'ungraded', source: 'ebay', observedAt: asOf - 2 * HOUR_MS - QUOTE_AGE_MS, priceMinor: 1000 },
-      { condition: 'ungraded', source: 'pricecharting', observedAt: asOf - 2 * HOUR_MS, priceMinor: 1200, salesVolume: volume },
+      {
+        condition: 'ungraded',
+        source: 'ebay',
+        observedAt: asOf - 2 * HOUR_MS - QUOTE_AGE_MS,
+        priceMinor: 1000,
+      },
+      {
+        condition: 'ungraded',
+        source: 'pricecharting',
+        observedAt: asOf - 2 * HOUR_MS,
+        priceMinor: 1200,
+        salesVolume: volume,
+      },
     ];
     const estimate = (volume: number | null) => {
       const set = buildSeries(points(volume), asOf, asOf - 24 * HOUR_MS);
@@ -43,7 +54,10 @@ describe('quote weight', () => {
         { condition: 'ungraded', source, observedAt: asOf - 2 * HOUR_MS, priceMinor: 1200 },
       ];
       const set = buildSeries(points, asOf, asOf - 24 * HOUR_MS);
-      return estimateCondition(set.conditions[0]!.current, estimateContext(asOf, asOf - 24 * HOUR_MS, 2, set.maxLength))!;
+      return estimateCondition(
+        set.conditions[0]!.current,
+        estimateContext(asOf, asOf - 24 * HOUR_MS, 2, set.maxLength),
+      )!;
     };
     // Half-life 30 h (the oldest kept point); a sale 2 h old weighs 2^(-2/30), a quote 2^(-(2 + 72)/30).
     const w = (ageHours: number) => Math.pow(2, -ageHours / 30);
@@ -56,13 +70,31 @@ describe('quote weight', () => {
   it('judges a regime change on the sales: quotes at the old level among them do not hide a jump', () => {
     const asOf = 400 * HOUR_MS;
     const points = [
-      ...Array.from({ length: 12 }, (_, i) => ({ condition: 'ungraded', source: 'ebay', observedAt: asOf - (40 - i) * HOUR_MS, priceMinor: 1000 + (i % 3) * 10 })),
+      ...Array.from({ length: 12 }, (_, i) => ({
+        condition: 'ungraded',
+        source: 'ebay',
+        observedAt: asOf - (40 - i) * HOUR_MS,
+        priceMinor: 1000 + (i % 3) * 10,
+      })),
       // The market jumped 50 % 16 h ago: the sales show it, the guide's quotes do not yet.
-      ...Array.from({ length: 8 }, (_, i) => ({ condition: 'ungraded', source: 'ebay', observedAt: asOf - (16 - 2 * i) * HOUR_MS, priceMinor: 1500 + (i % 3) * 15 })),
-      ...Array.from({ length: 4 }, (_, i) => ({ condition: 'ungraded', source: 'pricecharting', observedAt: asOf - (15 - 4 * i) * HOUR_MS, priceMinor: 1005 })),
+      ...Array.from({ length: 8 }, (_, i) => ({
+        condition: 'ungraded',
+        source: 'ebay',
+        observedAt: asOf - (16 - 2 * i) * HOUR_MS,
+        priceMinor: 1500 + (i % 3) * 15,
+      })),
+      ...Array.from({ length: 4 }, (_, i) => ({
+        condition: 'ungraded',
+        source: 'pricecharting',
+        observedAt: asOf - (15 - 4 * i) * HOUR_MS,
+        priceMinor: 1005,
+      })),
     ];
     const set = buildSeries(points, asOf, asOf - 24 * HOUR_MS);
-    const e = estimateCondition(set.conditions[0]!.current, estimateContext(asOf, asOf - 24 * HOUR_MS, 2, set.maxLength))!;
+    const e = estimateCondition(
+      set.conditions[0]!.current,
+      estimateContext(asOf, asOf - 24 * HOUR_MS, 2, set.maxLength),
+    )!;
     expect(e.regime).toBe(true);
     expect(Math.exp(e.mean)).toBeGreaterThan(1450);
   });

@@ -11,7 +11,12 @@ import { roundCents } from '../../src/engine/slot.js';
 import { PRICED_CONDITIONS } from '../../src/domain/conditions.js';
 import { AS_OF, params, product, pt } from './fixtures.js';
 
-function price(points: PricePoint[], overrides = {}, era: 'modern' | 'vintage' = 'modern', calibration: Calibration | null = null) {
+function price(
+  points: PricePoint[],
+  overrides = {},
+  era: 'modern' | 'vintage' = 'modern',
+  calibration: Calibration | null = null,
+) {
   return computeBundle({ product: product(era), points, params: params(overrides), id: null, calibration });
 }
 
@@ -30,14 +35,34 @@ describe('interface', () => {
 
   it('keeps the key order of SPEC.md 2.1 and 2.2, with company and grade last on graded slots', () => {
     const b = price([pt('ungraded', 1, 1000)]);
-    expect(Object.keys(b)).toEqual(['id', 'product_key', 'window_hours', 'outlier_stddevs', 'ungraded', 'graded', 'metadata']);
-    const slotKeys = ['price_minor', 'currency', 'condition_key', 'methodology', 'window_start', 'window_end'];
+    expect(Object.keys(b)).toEqual([
+      'id',
+      'product_key',
+      'window_hours',
+      'outlier_stddevs',
+      'ungraded',
+      'graded',
+      'metadata',
+    ]);
+    const slotKeys = [
+      'price_minor',
+      'currency',
+      'condition_key',
+      'methodology',
+      'window_start',
+      'window_end',
+    ];
     const tail = ['included_points', 'excluded_points', 'error', 'meta'];
     expect(Object.keys(b.ungraded)).toEqual([...slotKeys, ...tail]);
     expect(Object.keys(b.graded)).toEqual(['PSA', 'BGS', 'CGC', 'SGC']);
     expect(Object.keys(b.graded.PSA)).toEqual(['7', '8', '9', '10']);
     expect(Object.keys(b.graded.CGC['9'])).toEqual([...slotKeys, ...tail, 'company', 'grade']);
-    expect(b.graded.CGC['9']).toMatchObject({ company: 'CGC', grade: 9, condition_key: 'cgc9', currency: 'USD' });
+    expect(b.graded.CGC['9']).toMatchObject({
+      company: 'CGC',
+      grade: 9,
+      condition_key: 'cgc9',
+      currency: 'USD',
+    });
     expect(b.metadata).toEqual({
       product_name: 'Charizard',
       subtitle: '4/102 Holo',
@@ -51,12 +76,30 @@ describe('interface', () => {
       printing: null,
       language: null,
     });
-    expect(Object.keys(b.metadata).slice(0, 7)).toEqual(['product_name', 'subtitle', 'set_name', 'image_url', 'product_type', 'era', 'release_date']);
+    expect(Object.keys(b.metadata).slice(0, 7)).toEqual([
+      'product_name',
+      'subtitle',
+      'set_name',
+      'image_url',
+      'product_type',
+      'era',
+      'release_date',
+    ]);
   });
 
   it('copies id, window_hours and outlier_stddevs to the bundle', () => {
-    const b = computeBundle({ product: product(), points: [], params: params({ windowHours: 72, outlierStddevs: 5 }), id: '42' });
-    expect(b).toMatchObject({ id: '42', product_key: 'base-set-charizard-4', window_hours: 72, outlier_stddevs: 5 });
+    const b = computeBundle({
+      product: product(),
+      points: [],
+      params: params({ windowHours: 72, outlierStddevs: 5 }),
+      id: '42',
+    });
+    expect(b).toMatchObject({
+      id: '42',
+      product_key: 'base-set-charizard-4',
+      window_hours: 72,
+      outlier_stddevs: 5,
+    });
   });
 
   it.each([
@@ -97,15 +140,30 @@ describe('no observations', () => {
   });
 });
 
-
 /** `n` sales of `condition` at `priceMinor`, one every `everyHours` hours, the newest `fromHours` before as_of. */
-function run(condition: string, n: number, priceMinor: number, fromHours: number, everyHours: number, source = 'ebay'): PricePoint[] {
+function run(
+  condition: string,
+  n: number,
+  priceMinor: number,
+  fromHours: number,
+  everyHours: number,
+  source = 'ebay',
+): PricePoint[] {
   return Array.from({ length: n }, (_, i) => pt(condition, fromHours + i * everyHours, priceMinor, source));
 }
 
 /** A sale-to-sale wobble of ±4 % so the MAD is not zero: prices 0.96, 1, 1.04 times `p` in turn. */
-function wobbly(condition: string, n: number, p: number, fromHours: number, everyHours: number): PricePoint[] {
-  return run(condition, n, p, fromHours, everyHours).map((x, i) => ({ ...x, priceMinor: Math.round(p * [0.96, 1, 1.04][i % 3]!) }));
+function wobbly(
+  condition: string,
+  n: number,
+  p: number,
+  fromHours: number,
+  everyHours: number,
+): PricePoint[] {
+  return run(condition, n, p, fromHours, everyHours).map((x, i) => ({
+    ...x,
+    priceMinor: Math.round(p * [0.96, 1, 1.04][i % 3]!),
+  }));
 }
 
 const within = (actual: number | null, expected: number, tolerance: number) => {
@@ -115,7 +173,12 @@ const within = (actual: number | null, expected: number, tolerance: number) => {
 
 describe('windows are half-open [as_of - window, as_of)', () => {
   it('counts a point exactly at the window start and ignores one exactly at as_of', () => {
-    const b = price([pt('ungraded', 24, 1000), pt('ungraded', 12, 1000), pt('ungraded', 6, 1000), pt('ungraded', 0, 5000)]);
+    const b = price([
+      pt('ungraded', 24, 1000),
+      pt('ungraded', 12, 1000),
+      pt('ungraded', 6, 1000),
+      pt('ungraded', 0, 5000),
+    ]);
     expect(b.ungraded).toMatchObject({ price_minor: 1000, included_points: 3, excluded_points: 0 });
   });
 });
@@ -131,7 +194,12 @@ describe('reference set and filter (§3)', () => {
   });
 
   it('flags a 0.01x mis-key as it flags a 100x lot sale (log-price symmetry)', () => {
-    const b = price([pt('ungraded', 9, 1000), pt('ungraded', 6, 1050), pt('ungraded', 5, 1020), pt('ungraded', 3, 10)]);
+    const b = price([
+      pt('ungraded', 9, 1000),
+      pt('ungraded', 6, 1050),
+      pt('ungraded', 5, 1020),
+      pt('ungraded', 3, 10),
+    ]);
     expect(b.ungraded).toMatchObject({ included_points: 3, excluded_points: 1 });
   });
 
@@ -144,19 +212,33 @@ describe('reference set and filter (§3)', () => {
 
   it('tops a thin window up with earlier points and says so', () => {
     const b = price([...run('ungraded', 2, 1000, 5, 1), ...run('ungraded', 18, 1000, 30, 10)]);
-    expect(b.ungraded).toMatchObject({ price_minor: 1000, included_points: 20, methodology: 'robust_recency_720h_v2' });
+    expect(b.ungraded).toMatchObject({
+      price_minor: 1000,
+      included_points: 20,
+      methodology: 'robust_recency_720h_v2',
+    });
     expect(b.ungraded.meta.twap_sparse_window_extended).toBe(true);
     expect(b.ungraded.window_start).toBe(new Date(AS_OF - 200 * HOUR_MS).toISOString().replace('.000', ''));
   });
 
   it('failure mode: a x10 sale among three in the window, the last one, is excluded ($443 card)', () => {
-    const b = price([...wobbly('ungraded', 18, 44300, 30, 12), pt('ungraded', 9, 44300), pt('ungraded', 6, 45000), pt('ungraded', 1, 443000)]);
+    const b = price([
+      ...wobbly('ungraded', 18, 44300, 30, 12),
+      pt('ungraded', 9, 44300),
+      pt('ungraded', 6, 45000),
+      pt('ungraded', 1, 443000),
+    ]);
     expect(b.ungraded.excluded_points).toBe(1);
     within(b.ungraded.price_minor, 44300, 0.03);
   });
 
   it('failure mode: two x10 sales among five are excluded', () => {
-    const b = price([...wobbly('ungraded', 18, 44300, 30, 12), ...wobbly('ungraded', 3, 44300, 8, 2), pt('ungraded', 5, 443000), pt('ungraded', 1, 443000)]);
+    const b = price([
+      ...wobbly('ungraded', 18, 44300, 30, 12),
+      ...wobbly('ungraded', 3, 44300, 8, 2),
+      pt('ungraded', 5, 443000),
+      pt('ungraded', 1, 443000),
+    ]);
     expect(b.ungraded.excluded_points).toBe(2);
     within(b.ungraded.price_minor, 44300, 0.03);
   });
@@ -169,7 +251,12 @@ describe('reference set and filter (§3)', () => {
 
   it('failure mode: a cluster of shill sales at 2x that outnumbers the real ones in the window loses', () => {
     const shills = run('ungraded', 4, 2000, 10, 1);
-    const b = price([...wobbly('ungraded', 16, 1000, 30, 12), ...shills, pt('ungraded', 5, 1000), pt('ungraded', 2, 1010)]);
+    const b = price([
+      ...wobbly('ungraded', 16, 1000, 30, 12),
+      ...shills,
+      pt('ungraded', 5, 1000),
+      pt('ungraded', 2, 1010),
+    ]);
     expect(b.ungraded.excluded_points).toBe(4);
     within(b.ungraded.price_minor, 1000, 0.03);
   });
@@ -185,7 +272,12 @@ describe('reference set and filter (§3)', () => {
 describe('recency weights (§4)', () => {
   it('failure mode: one sale followed by silence does not hold the window', () => {
     // Step TWAP would let the 900 at 20 h hold 18 h of 20; recency weights give each of the 4 sales its due.
-    const b = price([pt('ungraded', 20, 900), pt('ungraded', 2, 1000), pt('ungraded', 1.5, 1000), pt('ungraded', 1, 1000)]);
+    const b = price([
+      pt('ungraded', 20, 900),
+      pt('ungraded', 2, 1000),
+      pt('ungraded', 1.5, 1000),
+      pt('ungraded', 1, 1000),
+    ]);
     expect(b.ungraded.price_minor!).toBeGreaterThan(970);
   });
 });
@@ -196,7 +288,11 @@ describe('card model (§6)', () => {
   it('failure mode: one typo in a thin grader cell is set aside by the cross-check and does not drag the grades below', () => {
     const b = price([...psa10, ...wobbly('cgc9', 6, 4500, 2, 3), pt('cgc10', 3, 60000)]);
     expect(b.graded.CGC['10'].meta.oracle_fallback_tier).toBe('cross_check');
-    expect(b.graded.CGC['10']).toMatchObject({ included_points: 0, excluded_points: 1, methodology: 'card_model_v2' });
+    expect(b.graded.CGC['10']).toMatchObject({
+      included_points: 0,
+      excluded_points: 1,
+      methodology: 'card_model_v2',
+    });
     // Prior: CGC 10 = 0.6 PSA 10; the card's CGC 9 at 4500 (prior 0.45 PSA 10) nudges it by the grader effect.
     within(b.graded.CGC['10'].price_minor, 6000, 0.1);
     within(b.graded.CGC['9'].price_minor, 4500, 0.03);
@@ -206,7 +302,13 @@ describe('card model (§6)', () => {
     const calibration: Calibration = {
       asOf: AS_OF,
       eras: {
-        modern: { cells: { bgs10: { logRatio: Math.log(1.3), dispersion: 0.1, products: 50 }, cgc10: { logRatio: Math.log(0.55), dispersion: 0.1, products: 50 } }, pairs: {} },
+        modern: {
+          cells: {
+            bgs10: { logRatio: Math.log(1.3), dispersion: 0.1, products: 50 },
+            cgc10: { logRatio: Math.log(0.55), dispersion: 0.1, products: 50 },
+          },
+          pairs: {},
+        },
         vintage: { cells: {}, pairs: {} },
       },
     };
@@ -230,7 +332,10 @@ describe('card model (§6)', () => {
     const b = price(psa10);
     // The prior spread of ungraded against PSA 10 (0.5 in ln) gives an interval wider than 2.2-fold.
     expect(b.ungraded).toMatchObject({ price_minor: null, error: 'no_observations', included_points: 0 });
-    expect(b.ungraded.meta).toMatchObject({ no_price_reason: 'wide_estimate', newest_observation_at: b.graded.PSA['10'].meta.newest_observation_at });
+    expect(b.ungraded.meta).toMatchObject({
+      no_price_reason: 'wide_estimate',
+      newest_observation_at: b.graded.PSA['10'].meta.newest_observation_at,
+    });
     expect(b.ungraded.meta.basis).toBeUndefined();
     expect(b.graded.PSA['10'].price_minor).not.toBeNull();
   });
@@ -244,13 +349,15 @@ describe('card model (§6)', () => {
 
 describe('sealed products (§6.5)', () => {
   const box = { ...product(), productType: 'booster_box' as const };
-  const priceBox = (points: PricePoint[]) => computeBundle({ product: box, points, params: params(), id: null });
+  const priceBox = (points: PricePoint[]) =>
+    computeBundle({ product: box, points, params: params(), id: null });
 
   it('gets no graded price from its ungraded price', () => {
     const b = priceBox(run('ungraded', 5, 30000, 1, 2));
     expect(b.ungraded.price_minor).toBe(30000);
     for (const g of ['PSA', 'BGS', 'CGC', 'SGC'] as const) {
-      for (const grade of ['7', '8', '9', '10'] as const) expect(b.graded[g][grade]).toMatchObject({ price_minor: null, error: 'no_observations' });
+      for (const grade of ['7', '8', '9', '10'] as const)
+        expect(b.graded[g][grade]).toMatchObject({ price_minor: null, error: 'no_observations' });
     }
   });
 
@@ -265,22 +372,49 @@ describe('sealed products (§6.5)', () => {
 describe('freshness (§10)', () => {
   it('gives the newest observation that entered the price and marks it stale after 7 days', () => {
     const fresh = price([pt('ungraded', 24 * 6, 1000)]);
-    expect(fresh.ungraded.meta).toMatchObject({ newest_observation_at: '2026-02-23T00:00:00Z', stale: false });
+    expect(fresh.ungraded.meta).toMatchObject({
+      newest_observation_at: '2026-02-23T00:00:00Z',
+      stale: false,
+    });
     const old = price([pt('ungraded', 24 * 8, 1000)]);
-    expect(old.ungraded.meta).toMatchObject({ newest_observation_at: '2026-02-21T00:00:00Z', stale: true, basis: 'own' });
+    expect(old.ungraded.meta).toMatchObject({
+      newest_observation_at: '2026-02-21T00:00:00Z',
+      stale: true,
+      basis: 'own',
+    });
     // Own data is shown stale; an estimate from stale data is withheld (§9.1).
-    expect(old.graded.PSA['10']).toMatchObject({ price_minor: null, meta: { no_price_reason: 'stale_estimate', newest_observation_at: '2026-02-21T00:00:00Z' } });
+    expect(old.graded.PSA['10']).toMatchObject({
+      price_minor: null,
+      meta: { no_price_reason: 'stale_estimate', newest_observation_at: '2026-02-21T00:00:00Z' },
+    });
   });
 
   it('withholds the last known points as a stale estimate when nothing is newer than 30 days (§8, §9.1)', () => {
     const old = EXTENDED_WINDOW_MS / HOUR_MS;
-    const b = price([pt('ungraded', old + 10, 1000), pt('ungraded', old + 20, 1000), pt('ungraded', old + 30, 1000), pt('ungraded', old + 40, 5000)]);
+    const b = price([
+      pt('ungraded', old + 10, 1000),
+      pt('ungraded', old + 20, 1000),
+      pt('ungraded', old + 30, 1000),
+      pt('ungraded', old + 40, 5000),
+    ]);
     expect(b.ungraded).toMatchObject({
       price_minor: null,
       error: 'no_observations',
-      meta: { no_price_reason: 'stale_estimate', newest_observation_at: toIsoUtc(AS_OF - (old + 10) * HOUR_MS) },
+      meta: {
+        no_price_reason: 'stale_estimate',
+        newest_observation_at: toIsoUtc(AS_OF - (old + 10) * HOUR_MS),
+      },
     });
-    const e = computeEvidence({ product: product(), points: [pt('ungraded', old + 10, 1000), pt('ungraded', old + 20, 1000), pt('ungraded', old + 30, 1000)], params: params(), id: null });
+    const e = computeEvidence({
+      product: product(),
+      points: [
+        pt('ungraded', old + 10, 1000),
+        pt('ungraded', old + 20, 1000),
+        pt('ungraded', old + 30, 1000),
+      ],
+      params: params(),
+      id: null,
+    });
     // The estimate it would have been: the latest PRIOR_POINTS_PER_CONDITION points, in the last-known pass.
     expect(e.lastKnown).toBe(true);
     expect(e.own[0]!.included).toBe(PRIOR_POINTS_PER_CONDITION);
@@ -293,7 +427,8 @@ describe('calibration (§7)', () => {
     const ratios: Record<string, number> = { ungraded: 0.2, psa10: 1, psa9: 0.5, bgs10: 1.4, cgc10: 0.6 };
     const products = Array.from({ length: 12 }, (_, i) => {
       const levels = new Float64Array(PRICED_CONDITIONS.length).fill(NaN);
-      for (const [c, r] of Object.entries(ratios)) levels[PRICED_CONDITIONS.indexOf(c)] = Math.log(1000 * (i + 1) * r);
+      for (const [c, r] of Object.entries(ratios))
+        levels[PRICED_CONDITIONS.indexOf(c)] = Math.log(1000 * (i + 1) * r);
       return { era: 'modern' as const, levels };
     });
     const fit = fitCalibration(products, AS_OF);

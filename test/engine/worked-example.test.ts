@@ -35,15 +35,24 @@ describe('worked example of docs/methodology.md', () => {
   });
 
   it('says which slots are measured (own) and which estimated (§6.6)', () => {
-    const basis = Object.fromEntries(Object.entries(bundle.graded).map(([g, col]) => [g, Object.values(col).map((s) => s.meta.basis)]));
+    const basis = Object.fromEntries(
+      Object.entries(bundle.graded).map(([g, col]) => [g, Object.values(col).map((s) => s.meta.basis)]),
+    );
     const E = 'estimated';
     const N = undefined; // withheld (§9.1): no price, no basis
-    expect(basis).toEqual({ PSA: [E, E, 'own', 'own'], BGS: [N, N, E, E], CGC: [N, N, E, E], SGC: [N, N, E, E] });
+    expect(basis).toEqual({
+      PSA: [E, E, 'own', 'own'],
+      BGS: [N, N, E, E],
+      CGC: [N, N, E, E],
+      SGC: [N, N, E, E],
+    });
     expect(bundle.graded.CGC['10'].meta.basis_reason).toBe('other_conditions');
   });
 
   it('gives every cell the price and interval computed by hand', () => {
-    const prices = Object.fromEntries(Object.entries(bundle.graded).map(([g, col]) => [g, Object.values(col).map((s) => s.price_minor)]));
+    const prices = Object.fromEntries(
+      Object.entries(bundle.graded).map(([g, col]) => [g, Object.values(col).map((s) => s.price_minor)]),
+    );
     // Object.values lists "7", "8", "9", "10" in that order (integer-like keys ascend).
     expect(prices).toEqual({
       PSA: [6218, 9327, 13997, 31084],
@@ -60,15 +69,29 @@ describe('worked example of docs/methodology.md', () => {
     expect(interval(bundle.graded.BGS['10'])).toEqual([25397, 46030]);
     expect(interval(bundle.graded.CGC['10'])).toEqual([13483, 25795]);
     // Grades 7 and 8 of BGS, CGC and SGC would be 9325 and 6217 with an interval 2.49-fold wide: withheld (§9.1).
-    expect(bundle.graded.SGC['7']).toMatchObject({ price_minor: null, error: 'no_observations', included_points: 0 });
-    expect(bundle.graded.SGC['7'].meta).toEqual({ no_price_reason: 'wide_estimate', newest_observation_at: '2026-02-28T20:00:00Z' });
+    expect(bundle.graded.SGC['7']).toMatchObject({
+      price_minor: null,
+      error: 'no_observations',
+      included_points: 0,
+    });
+    expect(bundle.graded.SGC['7'].meta).toEqual({
+      no_price_reason: 'wide_estimate',
+      newest_observation_at: '2026-02-28T20:00:00Z',
+    });
   });
 
   it('names how each cell was priced', () => {
     const tier = (s: { meta: Record<string, unknown> }) => s.meta.oracle_fallback_tier;
-    expect(bundle.graded.PSA['10']).toMatchObject({ included_points: 3, methodology: 'robust_recency_24h_v2' });
+    expect(bundle.graded.PSA['10']).toMatchObject({
+      included_points: 3,
+      methodology: 'robust_recency_24h_v2',
+    });
     expect(tier(bundle.graded.PSA['10'])).toBeUndefined();
-    expect(bundle.graded.CGC['10']).toMatchObject({ included_points: 0, excluded_points: 1, methodology: 'card_model_v2' });
+    expect(bundle.graded.CGC['10']).toMatchObject({
+      included_points: 0,
+      excluded_points: 1,
+      methodology: 'card_model_v2',
+    });
     expect(tier(bundle.graded.CGC['10'])).toBe('cross_check');
     expect(tier(bundle.graded.BGS['10'])).toBe('grader_premium');
     expect(tier(bundle.graded.PSA['8'])).toBe('grade_ratio');

@@ -2,7 +2,13 @@
  * Shared harness of the HTTP tests: a seeded SQLite file in a temp dir, a real server on
  * port 0 (127.0.0.1), and a fake upstream reference source (node:http on port 0).
  */
-import { createServer as createHttpServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
@@ -22,7 +28,6 @@ import { storedProduct, writeObservations, writeProducts } from '../_store.js';
 
 export const HOUR = 3_600_000;
 export const DAY = 24 * HOUR;
-
 
 export const STORED_KEY = 'ork_test-stored-key-0123456789abcdef';
 export const STORED_KEY_ID = 'key_stored';
@@ -59,20 +64,26 @@ export async function seedDatabase(path: string, now: number): Promise<void> {
   const store = await openStore(path, { create: true });
   try {
     await writeProducts(store, Object.values(PRODUCTS));
-    const ids = await Promise.all([PRODUCTS.plain, PRODUCTS.spaced, PRODUCTS.unicode, PRODUCTS.slashed].map((p) => storedProduct(store, p.productKey)));
-    const observations = [PRODUCTS.plain, PRODUCTS.spaced, PRODUCTS.unicode, PRODUCTS.slashed].flatMap((p, n) => {
-      const productId = ids[n]!.id;
-      return Array.from({ length: 12 }, (_, i) => ({
-        productId,
-        productKey: p.productKey,
-        source: i % 2 ? 'ebay' : 'tcgplayer',
-        observedAt: now - (i + 1) * HOUR,
-        priceMinor: 10_000 * (n + 1) + i * 10,
-        grader: i % 3 === 0 ? 'PSA' : 'ungraded',
-        grade: i % 3 === 0 ? 10 : null,
-        externalId: `${p.productKey}-${i}`,
-      }));
-    });
+    const ids = await Promise.all(
+      [PRODUCTS.plain, PRODUCTS.spaced, PRODUCTS.unicode, PRODUCTS.slashed].map((p) =>
+        storedProduct(store, p.productKey),
+      ),
+    );
+    const observations = [PRODUCTS.plain, PRODUCTS.spaced, PRODUCTS.unicode, PRODUCTS.slashed].flatMap(
+      (p, n) => {
+        const productId = ids[n]!.id;
+        return Array.from({ length: 12 }, (_, i) => ({
+          productId,
+          productKey: p.productKey,
+          source: i % 2 ? 'ebay' : 'tcgplayer',
+          observedAt: now - (i + 1) * HOUR,
+          priceMinor: 10_000 * (n + 1) + i * 10,
+          grader: i % 3 === 0 ? 'PSA' : 'ungraded',
+          grade: i % 3 === 0 ? 10 : null,
+          externalId: `${p.productKey}-${i}`,
+        }));
+      },
+    );
     await writeObservations(store, observations);
     await store.apiKeys.create(STORED_KEY_ID, 'tests', hashApiKey(STORED_KEY), now - DAY);
     await store.apiKeys.create(REVOKED_KEY_ID, 'revoked', hashApiKey(REVOKED_KEY), now - DAY);
@@ -138,7 +149,11 @@ export async function startServer(options: StartOptions): Promise<TestServer> {
       now: options.now,
       metrics: options.metrics ? createMetrics(oracle, bundles) : undefined,
     },
-    { rateLimitPerMinute: options.rateLimitPerMinute ?? 10_000, version: '0.0.0-test', ...options.serverOptions },
+    {
+      rateLimitPerMinute: options.rateLimitPerMinute ?? 10_000,
+      version: '0.0.0-test',
+      ...options.serverOptions,
+    },
   );
   const address = await server.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${address.port}`;
@@ -146,10 +161,13 @@ export async function startServer(options: StartOptions): Promise<TestServer> {
   const served = await fetch(docUrl);
   if (!served.ok) {
     await server.close(0);
-    throw new Error(`the server does not serve its OpenAPI document: ${served.status} ${await served.text()}`);
+    throw new Error(
+      `the server does not serve its OpenAPI document: ${served.status} ${await served.text()}`,
+    );
   }
   const document = (await served.json()) as OpenApiDocument;
-  const violations = options.checkResponses === false ? [] : checkResponsesAgainst(server.server, document, docUrl);
+  const violations =
+    options.checkResponses === false ? [] : checkResponsesAgainst(server.server, document, docUrl);
   return {
     url,
     oracle,
@@ -160,7 +178,8 @@ export async function startServer(options: StartOptions): Promise<TestServer> {
     async close() {
       await server.close(1_000);
       await base.close();
-      if (violations.length > 0) throw new Error(`responses the OpenAPI document does not describe:\n${violations.join('\n')}`);
+      if (violations.length > 0)
+        throw new Error(`responses the OpenAPI document does not describe:\n${violations.join('\n')}`);
     },
   };
 }
@@ -186,7 +205,9 @@ export interface FakeUpstream {
   close(): Promise<void>;
 }
 
-export async function fakeUpstream(statusFor: (id: string) => UpstreamBehaviour = () => 200): Promise<FakeUpstream> {
+export async function fakeUpstream(
+  statusFor: (id: string) => UpstreamBehaviour = () => 200,
+): Promise<FakeUpstream> {
   const upstream: FakeUpstream = {
     template: '',
     calls: [],
@@ -195,10 +216,11 @@ export async function fakeUpstream(statusFor: (id: string) => UpstreamBehaviour 
     trickleMs: 3_000,
     inFlight: 0,
     maxInFlight: 0,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
   const server: Server = createHttpServer((req: IncomingMessage, res) => {
     const id = decodeURIComponent(req.url!.split('/').pop()!);
@@ -213,7 +235,9 @@ export async function fakeUpstream(statusFor: (id: string) => UpstreamBehaviour 
     if (behaviour === 'hang') return;
     if (behaviour === 'trickle') {
       const body = JSON.stringify({ id, padding: 'x'.repeat(64) });
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }).flushHeaders();
+      res
+        .writeHead(200, { 'content-type': 'application/json', 'content-length': body.length })
+        .flushHeaders();
       let sent = 0;
       const drip = () => {
         res.write(body[sent++]);
@@ -223,7 +247,8 @@ export async function fakeUpstream(statusFor: (id: string) => UpstreamBehaviour 
       timers.push(setTimeout(drip, upstream.trickleMs));
       return;
     }
-    const answer = () => res.writeHead(behaviour, { 'content-type': 'application/json' }).end(JSON.stringify({ id }));
+    const answer = () =>
+      res.writeHead(behaviour, { 'content-type': 'application/json' }).end(JSON.stringify({ id }));
     if (upstream.delayMs > 0) timers.push(setTimeout(answer, upstream.delayMs));
     else answer();
   });
@@ -290,11 +315,18 @@ interface OpenApiDocument {
 }
 
 interface Operation {
-  responses: Record<string, { headers?: Record<string, { required: boolean; schema: { type?: string } }>; content: Record<string, { schema: object }> }>;
+  responses: Record<
+    string,
+    {
+      headers?: Record<string, { required: boolean; schema: { type?: string } }>;
+      content: Record<string, { schema: object }>;
+    }
+  >;
 }
 
 /** Headers of HTTP itself and of CORS (`serve --cors`), which no operation lists. */
-const TRANSPORT_HEADERS = /^(content-type|content-length|connection|keep-alive|date|transfer-encoding|vary|access-control-.*)$/;
+const TRANSPORT_HEADERS =
+  /^(content-type|content-length|connection|keep-alive|date|transfer-encoding|vary|access-control-.*)$/;
 
 /**
  * Checks every response `server` sends against `doc` (the document it serves): the status is
@@ -311,10 +343,16 @@ export function checkResponsesAgainst(server: Server, doc: OpenApiDocument, docU
   const validate = (schema: object, value: unknown): string | null => {
     const key = JSON.stringify(schema);
     let v = validators.get(key);
-    if (!v) validators.set(key, (v = ajv.compile({ $id: `${docUrl}/${validators.size}`, ...rebase(schema, docUrl) })));
+    if (!v)
+      validators.set(
+        key,
+        (v = ajv.compile({ $id: `${docUrl}/${validators.size}`, ...rebase(schema, docUrl) })),
+      );
     return v(value) ? null : ajv.errorsText(v.errors);
   };
-  const templates = Object.keys(doc.paths).map((t) => [t, new RegExp(`^${t.replace(/\{\w+\}/g, '[^/]+')}$`)] as const);
+  const templates = Object.keys(doc.paths).map(
+    (t) => [t, new RegExp(`^${t.replace(/\{\w+\}/g, '[^/]+')}$`)] as const,
+  );
   const errorBody = { $ref: `${docUrl}#/components/schemas/Error` };
 
   server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
@@ -328,7 +366,8 @@ export function checkResponsesAgainst(server: Server, doc: OpenApiDocument, docU
     }) as typeof res.writeHead;
     const end = res.end.bind(res);
     res.end = ((chunk?: unknown, ...rest: unknown[]) => {
-      const body = chunk === undefined || typeof chunk === 'function' ? '' : Buffer.from(chunk as Buffer).toString();
+      const body =
+        chunk === undefined || typeof chunk === 'function' ? '' : Buffer.from(chunk as Buffer).toString();
       let problem: string | null;
       try {
         problem = check(req, status, sent, body);
@@ -340,7 +379,12 @@ export function checkResponsesAgainst(server: Server, doc: OpenApiDocument, docU
     }) as typeof res.end;
   });
 
-  function check(req: IncomingMessage, status: number, headers: OutgoingHttpHeaders, body: string): string | null {
+  function check(
+    req: IncomingMessage,
+    status: number,
+    headers: OutgoingHttpHeaders,
+    body: string,
+  ): string | null {
     const path = (req.url ?? '/').split('?')[0] as string;
     const template = templates.find(([, re]) => re.test(path))?.[0];
     const read = req.method === 'GET' || req.method === 'HEAD';
@@ -348,7 +392,8 @@ export function checkResponsesAgainst(server: Server, doc: OpenApiDocument, docU
     if (!template || !read) {
       // No operation: an unknown route (404), a write (401 without a key, 403 with one), or no Host (400).
       const allowed = !template ? [400, 404] : [400, 401, 403, 503];
-      if (!allowed.includes(status)) return `status ${status} for ${template ? 'a write method' : 'an unknown path'}`;
+      if (!allowed.includes(status))
+        return `status ${status} for ${template ? 'a write method' : 'an unknown path'}`;
       return req.method === 'HEAD' ? null : validate(errorBody, JSON.parse(body));
     }
     const response = (doc.paths[template] as { get: Operation }).get.responses[String(status)];
@@ -369,7 +414,9 @@ export function checkResponsesAgainst(server: Server, doc: OpenApiDocument, docU
     const media = Object.entries(response.content).find(([t]) => t.split(';')[0] === type.split(';')[0]);
     if (!media) return `content-type ${type} is not documented`;
     if (req.method === 'HEAD') return body === '' ? null : 'HEAD with a body';
-    return type.startsWith('application/json') ? validate(media[1].schema, JSON.parse(body)) : validate(media[1].schema, body);
+    return type.startsWith('application/json')
+      ? validate(media[1].schema, JSON.parse(body))
+      : validate(media[1].schema, body);
   }
 
   return violations;

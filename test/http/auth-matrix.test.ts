@@ -4,7 +4,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toUtcDate } from '../../src/domain/time.js';
-import { ENV_KEY, pricingPath, seededTestDatabase, startServer, STORED_KEY, type TestServer } from './_helpers.js';
+import {
+  ENV_KEY,
+  pricingPath,
+  seededTestDatabase,
+  startServer,
+  STORED_KEY,
+  type TestServer,
+} from './_helpers.js';
 
 const NOW = Date.now();
 
@@ -14,7 +21,11 @@ const ROUTES = [
   { name: 'pricing', path: pricingPath('base-set-charizard'), public: false },
   { name: 'history', path: pricingPath('base-set-charizard', '/history?every=1w'), public: false },
   { name: 'refsource', path: '/api/v1/developer/refsource/1001', public: false },
-  { name: 'snapshot', path: `/api/v1/developer/refsource/1001/snapshot?date=${toUtcDate(NOW)}`, public: false },
+  {
+    name: 'snapshot',
+    path: `/api/v1/developer/refsource/1001/snapshot?date=${toUtcDate(NOW)}`,
+    public: false,
+  },
   { name: 'catalog', path: '/api/v1/developer/catalog', public: false },
   { name: 'catalog search', path: '/api/v1/developer/catalog/search?q=charizard', public: false },
   { name: 'sales', path: pricingPath('base-set-charizard', '/sales'), public: false },
@@ -41,7 +52,13 @@ function expected(route: (typeof ROUTES)[number], auth: string, method: string):
 
 const CASES = ROUTES.flatMap((route) =>
   Object.keys(AUTH).flatMap((auth) =>
-    METHODS.map((method) => ({ route: route.name, auth, method, status: expected(route, auth, method), r: route })),
+    METHODS.map((method) => ({
+      route: route.name,
+      auth,
+      method,
+      status: expected(route, auth, method),
+      r: route,
+    })),
   ),
 );
 
@@ -79,7 +96,8 @@ describe('route x key x method', () => {
       const res = await fetch(`${server.url}/api/v1/nope`, { method, headers });
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-      if (method !== 'HEAD') expect(await res.json()).toEqual({ detail: expect.stringContaining('/api/v1/nope') });
+      if (method !== 'HEAD')
+        expect(await res.json()).toEqual({ detail: expect.stringContaining('/api/v1/nope') });
       else await res.text();
     }
   });

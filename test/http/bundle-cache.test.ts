@@ -1,7 +1,12 @@
 /** The server's bundle cache: a bundle is found only for the same data version, within the TTL on the request clock, and the bound evicts the least recently used; its keys tell apart every question asked. */
 import { describe, expect, it } from 'vitest';
 import type { PricingBundle } from '../../src/domain/bundle.js';
-import { createBundleCache, priceCacheKey, snapshotCacheKey, type BundleCache } from '../../src/http/bundle-cache.js';
+import {
+  createBundleCache,
+  priceCacheKey,
+  snapshotCacheKey,
+  type BundleCache,
+} from '../../src/http/bundle-cache.js';
 
 const T0 = Date.UTC(2026, 10, 20, 12);
 
@@ -9,7 +14,13 @@ const T0 = Date.UTC(2026, 10, 20, 12);
 const bundle = (productKey: string) => ({ product_key: productKey }) as unknown as PricingBundle;
 
 /** The cached bundle, or a new one kept in its place: how the server's `bundle` (server-cache.ts) uses the cache. */
-function lookUp(cache: BundleCache, key: string, version: number, now: number, made: string[]): PricingBundle {
+function lookUp(
+  cache: BundleCache,
+  key: string,
+  version: number,
+  now: number,
+  made: string[],
+): PricingBundle {
   const hit = cache.find(key, version, now);
   if (hit !== undefined) return hit;
   const computed = bundle(`computed-${made.push(key)}`);

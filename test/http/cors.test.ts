@@ -3,7 +3,14 @@
  * nothing when CORS is off. Real servers; the preflight is sent as a browser sends it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pricingPath, PRODUCTS, seededTestDatabase, startServer, STORED_KEY, type TestServer } from './_helpers.js';
+import {
+  pricingPath,
+  PRODUCTS,
+  seededTestDatabase,
+  startServer,
+  STORED_KEY,
+  type TestServer,
+} from './_helpers.js';
 
 const NOW = Date.now();
 const DASHBOARD = 'https://dash.example.com';
@@ -13,7 +20,11 @@ const PRICING = pricingPath(PRODUCTS.plain.productKey);
 function preflight(server: TestServer, path: string, origin: string, method = 'GET') {
   return fetch(server.url + path, {
     method: 'OPTIONS',
-    headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'x-api-key' },
+    headers: {
+      origin,
+      'access-control-request-method': method,
+      'access-control-request-headers': 'x-api-key',
+    },
   });
 }
 
@@ -53,7 +64,9 @@ describe('with --cors <origin>', () => {
   });
 
   it('gives an origin that is not allowed no CORS header, so its browser blocks the answer', async () => {
-    const res = await fetch(on.url + PRICING, { headers: { origin: 'https://evil.example', 'x-api-key': STORED_KEY } });
+    const res = await fetch(on.url + PRICING, {
+      headers: { origin: 'https://evil.example', 'x-api-key': STORED_KEY },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
     const pre = await preflight(on, PRICING, 'https://evil.example');
@@ -63,13 +76,18 @@ describe('with --cors <origin>', () => {
   it('keeps the API read-only: a preflight for POST allows only GET and HEAD, and a POST with a key is 403', async () => {
     const pre = await preflight(on, PRICING, DASHBOARD, 'POST');
     expect(pre.headers.get('access-control-allow-methods')).toBe('GET, HEAD');
-    const post = await fetch(on.url + PRICING, { method: 'POST', headers: { origin: DASHBOARD, 'x-api-key': STORED_KEY } });
+    const post = await fetch(on.url + PRICING, {
+      method: 'POST',
+      headers: { origin: DASHBOARD, 'x-api-key': STORED_KEY },
+    });
     expect(post.status).toBe(403);
     expect(post.headers.get('access-control-allow-origin')).toBe(DASHBOARD);
   });
 
   it('answers any origin with * when given *', async () => {
-    const res = await fetch(`${anyOrigin.url}/api/v1/health`, { headers: { origin: 'https://anywhere.example' } });
+    const res = await fetch(`${anyOrigin.url}/api/v1/health`, {
+      headers: { origin: 'https://anywhere.example' },
+    });
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('vary')).toBeNull();
   });
@@ -82,7 +100,10 @@ describe('without --cors (the default)', () => {
     const pre = await preflight(off, PRICING, DASHBOARD);
     expect(pre.status).toBe(401);
     expect(pre.headers.get('access-control-allow-origin')).toBeNull();
-    const withKey = await fetch(off.url + PRICING, { method: 'OPTIONS', headers: { 'x-api-key': STORED_KEY } });
+    const withKey = await fetch(off.url + PRICING, {
+      method: 'OPTIONS',
+      headers: { 'x-api-key': STORED_KEY },
+    });
     expect(withKey.status).toBe(403);
   });
 });

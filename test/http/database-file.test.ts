@@ -9,7 +9,15 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
 import { tempDir } from '../_setup.js';
-import { pricingPath, PRODUCTS, seedDatabase, startServer, STORED_KEY, STORED_KEY_ID, type TestServer } from './_helpers.js';
+import {
+  pricingPath,
+  PRODUCTS,
+  seedDatabase,
+  startServer,
+  STORED_KEY,
+  STORED_KEY_ID,
+  type TestServer,
+} from './_helpers.js';
 import { writeProducts } from '../_store.js';
 
 const NOW = Date.now();
@@ -114,7 +122,9 @@ describe('a database file deleted or replaced under a running server', () => {
 
     // An ingest writes into the old file while the server reads it.
     const writer = await openStore(path);
-    await writeProducts(writer, [{ ...PRODUCTS.plain, productKey: 'added-to-the-old-file', refsourceId: '2001' }]);
+    await writeProducts(writer, [
+      { ...PRODUCTS.plain, productKey: 'added-to-the-old-file', refsourceId: '2001' },
+    ]);
     await writer.close();
     expect((await get(server, CATALOG)).body.total).toBe(6);
 
@@ -122,7 +132,9 @@ describe('a database file deleted or replaced under a running server', () => {
     const rebuilt = `${dir}/rebuilt.db`;
     await seedDatabase(rebuilt, NOW);
     const db = new Database(rebuilt);
-    db.exec("DELETE FROM observations WHERE product_id IN (SELECT id FROM products WHERE refsource_id IN ('1003','1005'))");
+    db.exec(
+      "DELETE FROM observations WHERE product_id IN (SELECT id FROM products WHERE refsource_id IN ('1003','1005'))",
+    );
     db.exec("DELETE FROM products WHERE refsource_id IN ('1003','1005')");
     db.close();
 
@@ -130,7 +142,9 @@ describe('a database file deleted or replaced under a running server', () => {
     const after = await get(server, CATALOG);
     expect(after.status).toBe(200);
     expect(after.body.total).toBe(3);
-    expect(after.body.products.map((p: { product_key: string }) => p.product_key)).not.toContain('added-to-the-old-file');
+    expect(after.body.products.map((p: { product_key: string }) => p.product_key)).not.toContain(
+      'added-to-the-old-file',
+    );
     expect((await get(server, pricingPath(PRODUCTS.plain.productKey))).status).toBe(200);
     await server.close();
     server = undefined;
@@ -153,7 +167,7 @@ describe('a database file deleted or replaced under a running server', () => {
     const dir = tempDir('oracle-dbfile-');
     const path = `${dir}/oracle.db`;
     const foreign = new Database(path);
-    foreign.exec('CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES (\'mine\')');
+    foreign.exec("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine')");
     foreign.close();
     const before = readFileSync(path);
     server = await serve(path);

@@ -9,28 +9,51 @@ const NOW = Math.floor(Date.now() / HOUR) * HOUR;
 const KEY = { 'x-api-key': STORED_KEY };
 const seeded = useSeededServer(NOW);
 const key = PRODUCTS.plain.productKey;
-const get = (path: string, headers: Record<string, string> = KEY) => fetch(seeded.server.url + path, { headers });
+const get = (path: string, headers: Record<string, string> = KEY) =>
+  fetch(seeded.server.url + path, { headers });
 
 describe('GET /api/v1/developer/pricing/{product_key}/evidence', () => {
   it("explains the pricing route's price of a slot with the seeded points, at= and the pricing parameters", async () => {
     const at = toIsoUtc(NOW - 2 * HOUR);
-    const res = await get(pricingPath(key, `/evidence?slot=ungraded&at=${at}&window_hours=12&outlier_stddevs=3`));
+    const res = await get(
+      pricingPath(key, `/evidence?slot=ungraded&at=${at}&window_hours=12&outlier_stddevs=3`),
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get('ratelimit-limit')).not.toBeNull();
     const body = (await res.json()) as any;
     expect(evidenceResponse.safeParse(body).success).toBe(true);
-    const bundle = await getJson(seeded.server.url + pricingPath(key, `?at=${at}&window_hours=12&outlier_stddevs=3`), KEY);
-    expect(body).toMatchObject({ product_key: key, slot: 'ungraded', as_of: at, window_hours: 12, outlier_stddevs: 3, id: null });
+    const bundle = await getJson(
+      seeded.server.url + pricingPath(key, `?at=${at}&window_hours=12&outlier_stddevs=3`),
+      KEY,
+    );
+    expect(body).toMatchObject({
+      product_key: key,
+      slot: 'ungraded',
+      as_of: at,
+      window_hours: 12,
+      outlier_stddevs: 3,
+      id: null,
+    });
     expect(body.price_minor).toBe(bundle.ungraded.price_minor);
     // The seed: 12 hourly points before NOW, prices 10,000 + 10 i, every third one PSA 10. At NOW - 2 h
     // the point of NOW - 1 h lies in the future and NOW - 2 h is the window's exclusive end.
     const ungraded = body.points.filter((p: { condition: string }) => p.condition === 'ungraded');
     const expected = Array.from({ length: 12 }, (_, i) => i)
       .filter((i) => i % 3 !== 0 && NOW - (i + 1) * HOUR < NOW - 2 * HOUR)
-      .map((i) => ({ observed_at: toIsoUtc(NOW - (i + 1) * HOUR), source: i % 2 ? 'ebay' : 'tcgplayer', price_minor: 10_000 + i * 10 }));
-    expect(ungraded.map(({ observed_at, source, price_minor }: any) => ({ observed_at, source, price_minor }))).toEqual(expected);
+      .map((i) => ({
+        observed_at: toIsoUtc(NOW - (i + 1) * HOUR),
+        source: i % 2 ? 'ebay' : 'tcgplayer',
+        price_minor: 10_000 + i * 10,
+      }));
+    expect(
+      ungraded.map(({ observed_at, source, price_minor }: any) => ({ observed_at, source, price_minor })),
+    ).toEqual(expected);
     expect(ungraded.filter((p: { kept: boolean }) => p.kept)).toHaveLength(bundle.ungraded.included_points);
-    expect(body.steps.at(-4)).toMatchObject({ name: 'rounding', section: '12', value_minor: bundle.ungraded.price_minor });
+    expect(body.steps.at(-4)).toMatchObject({
+      name: 'rounding',
+      section: '12',
+      value_minor: bundle.ungraded.price_minor,
+    });
     for (const s of body.steps) expect(s.doc).toMatch(/^docs\/methodology\.md#/);
   });
 
@@ -69,7 +92,10 @@ describe('GET /api/v1/developer/pricing/{product_key}/evidence', () => {
   });
 
   it('explains an unpriced product: no price, no points', async () => {
-    const body = (await getJson(seeded.server.url + pricingPath(PRODUCTS.unpriced.productKey, '/evidence?slot=bgs10'), KEY)) as any;
+    const body = (await getJson(
+      seeded.server.url + pricingPath(PRODUCTS.unpriced.productKey, '/evidence?slot=bgs10'),
+      KEY,
+    )) as any;
     expect(body).toMatchObject({ price_minor: null, points: [], methodology: 'robust_recency_24h_v2' });
     expect(body.steps[0].text).toMatch(/no observation before as_of/);
   });

@@ -3,7 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
 import { storedProduct, writeObservations } from '../_store.js';
 import { API_PREFIX } from '../../src/http/route.js';
-import { HOUR, jsonSchemaValidator, pricingPath, PRODUCTS, seededTestDatabase, startServer, STORED_KEY, type TestServer } from './_helpers.js';
+import {
+  HOUR,
+  jsonSchemaValidator,
+  pricingPath,
+  PRODUCTS,
+  seededTestDatabase,
+  startServer,
+  STORED_KEY,
+  type TestServer,
+} from './_helpers.js';
 
 const NOW = Math.floor(Date.now() / HOUR) * HOUR;
 const KEY = { 'x-api-key': STORED_KEY };
@@ -17,7 +26,16 @@ beforeAll(async () => {
     const { id } = (await storedProduct(store, key))!;
     await writeObservations(
       store,
-      [1, 3, 5, 7].map((h, i) => ({ productId: id, productKey: key, source: 'ebay', observedAt: NOW - h * HOUR, priceMinor: 50_000 + i * 100, grader: 'BGS', grade: 9.5, externalId: `bgs-${h}` })),
+      [1, 3, 5, 7].map((h, i) => ({
+        productId: id,
+        productKey: key,
+        source: 'ebay',
+        observedAt: NOW - h * HOUR,
+        priceMinor: 50_000 + i * 100,
+        grader: 'BGS',
+        grade: 9.5,
+        externalId: `bgs-${h}`,
+      })),
     );
   } finally {
     await store.close();
@@ -40,15 +58,25 @@ describe('extra_grades on the pricing route', () => {
     expect(plain.body.extra_grades).toBeUndefined();
     const { extra_grades, ...rest } = extra.body;
     expect(rest).toEqual(plain.body);
-    expect(extra_grades.BGS['9.5']).toMatchObject({ company: 'BGS', grade: 9.5, condition_key: 'bgs9.5', included_points: 4, error: null });
+    expect(extra_grades.BGS['9.5']).toMatchObject({
+      company: 'BGS',
+      grade: 9.5,
+      condition_key: 'bgs9.5',
+      included_points: 4,
+      error: null,
+    });
     expect(extra_grades.BGS['9.5'].price_minor).toBeGreaterThanOrEqual(50_000);
     expect(extra_grades.BGS['9.5'].price_minor).toBeLessThanOrEqual(50_300);
     const doc = (await get(`${API_PREFIX}/openapi.json`)).body;
     const ajv = jsonSchemaValidator();
     ajv.addSchema({ $id: 'https://oracle.test/doc', components: doc.components });
-    const validate = ajv.compile({ $ref: 'https://oracle.test/doc#/components/schemas/OracleCardPricingResponse' });
+    const validate = ajv.compile({
+      $ref: 'https://oracle.test/doc#/components/schemas/OracleCardPricingResponse',
+    });
     expect(validate(extra.body), ajv.errorsText(validate.errors)).toBe(true);
-    const param = doc.paths['/api/v1/developer/pricing/{product_key}'].get.parameters.find((p: { name: string }) => p.name === 'extra_grades');
+    const param = doc.paths['/api/v1/developer/pricing/{product_key}'].get.parameters.find(
+      (p: { name: string }) => p.name === 'extra_grades',
+    );
     expect(param).toMatchObject({ in: 'query', required: false });
   });
 
@@ -56,7 +84,9 @@ describe('extra_grades on the pricing route', () => {
     const e = await get(pricingPath(key, '/evidence?slot=BGS%209.5'));
     expect(e.status).toBe(200);
     expect(e.body.slot).toBe('bgs9.5');
-    expect(e.body.price_minor).toBe((await get(pricingPath(key, '?extra_grades=true'))).body.extra_grades.BGS['9.5'].price_minor);
+    expect(e.body.price_minor).toBe(
+      (await get(pricingPath(key, '?extra_grades=true'))).body.extra_grades.BGS['9.5'].price_minor,
+    );
     const bad = await get(pricingPath(key, '?extra_grades=yes'));
     expect(bad.status).toBe(400);
     expect(bad.body.detail).toMatch(/^extra_grades must be true or false/);

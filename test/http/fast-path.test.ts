@@ -30,7 +30,15 @@ describe('keys on one keep-alive connection', () => {
     try {
       const path = pricingPath(PRODUCTS.plain.productKey);
       const answers = [];
-      for (const key of [STORED_KEY, STORED_KEY, 'ork_wrong', ENV_KEY, REVOKED_KEY, STORED_KEY, `${STORED_KEY.slice(0, -1)}X`]) {
+      for (const key of [
+        STORED_KEY,
+        STORED_KEY,
+        'ork_wrong',
+        ENV_KEY,
+        REVOKED_KEY,
+        STORED_KEY,
+        `${STORED_KEY.slice(0, -1)}X`,
+      ]) {
         answers.push(await get(agent, path, key));
       }
       expect(answers.map((a) => a.status)).toEqual([200, 200, 401, 200, 401, 200, 401]);
@@ -49,7 +57,10 @@ describe('keys on one keep-alive connection', () => {
       expect((await get(agent, path, 'ork_conn-revoked')).status).toBe(200);
       expect((await get(agent, path, 'ork_conn-revoked')).status).toBe(200);
       await writer.apiKeys.revoke('key_conn_revoked', NOW);
-      const answer = await nextOrWithinASecond(() => get(agent, path, 'ork_conn-revoked'), (a) => a.status === 401);
+      const answer = await nextOrWithinASecond(
+        () => get(agent, path, 'ork_conn-revoked'),
+        (a) => a.status === 401,
+      );
       expect(answer).toEqual({ status: 401, reused: true });
     } finally {
       await writer.close();

@@ -18,7 +18,9 @@ describe('GET /api/v1/developer/pricing/{product_key}/history', () => {
   it('gives each step the prices the pricing route gives with at= that instant', async () => {
     const to = toIsoUtc(NOW - HOUR);
     const from = toIsoUtc(NOW - 13 * HOUR);
-    const res = await get(pricingPath(key, `/history?from=${from}&to=${to}&every=3h&slots=ungraded,psa10,bgs9`));
+    const res = await get(
+      pricingPath(key, `/history?from=${from}&to=${to}&every=3h&slots=ungraded,psa10,bgs9`),
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get('ratelimit-limit')).not.toBeNull();
     const text = await res.text();
@@ -26,16 +28,25 @@ describe('GET /api/v1/developer/pricing/{product_key}/history', () => {
     expect(historyResponse.safeParse(body).success).toBe(true);
     // Written a point at a time, the body is the text of `oracle history --json`'s object, byte for byte.
     const request = parseHistoryRequest({ from, to, every: '3h', slots: 'ungraded,psa10,bgs9' }, NOW);
-    const history = await seeded.server.oracle.history({ productKey: key }, { windowHours: WINDOW_HOURS.default, outlierStddevs: OUTLIER_STDDEVS.default }, request);
+    const history = await seeded.server.oracle.history(
+      { productKey: key },
+      { windowHours: WINDOW_HOURS.default, outlierStddevs: OUTLIER_STDDEVS.default },
+      request,
+    );
     expect(text).toBe(JSON.stringify(history.body));
     expect(body.product_key).toBe(key);
     expect(body.slots).toEqual(['ungraded', 'psa10', 'bgs9']);
     expect(body.every).toBe('3h');
-    expect(body.points.map((p: { at: string }) => p.at)).toEqual([13, 10, 7, 4, 1].map((h) => toIsoUtc(NOW - h * HOUR)));
+    expect(body.points.map((p: { at: string }) => p.at)).toEqual(
+      [13, 10, 7, 4, 1].map((h) => toIsoUtc(NOW - h * HOUR)),
+    );
     for (const point of body.points) {
       const bundle = await getJson(seeded.server.url + pricingPath(key, `?at=${point.at}`), KEY);
       expect(bundle.ungraded.window_end).toBe(point.at);
-      expect(point.ungraded).toEqual({ price_minor: bundle.ungraded.price_minor, confidence: bundle.ungraded.meta.confidence ?? null });
+      expect(point.ungraded).toEqual({
+        price_minor: bundle.ungraded.price_minor,
+        confidence: bundle.ungraded.meta.confidence ?? null,
+      });
       expect(point.psa10.price_minor).toBe(bundle.graded.PSA['10'].price_minor);
       expect(point.bgs9.price_minor).toBe(bundle.graded.BGS['9'].price_minor);
     }
@@ -54,10 +65,17 @@ describe('GET /api/v1/developer/pricing/{product_key}/history', () => {
   });
 
   it('answers 400 naming the limit beyond 1,000 points', async () => {
-    const res = await get(pricingPath(key, `/history?from=${toIsoUtc(NOW - 1001 * HOUR)}&to=${toIsoUtc(NOW - HOUR)}&every=1h`));
+    const res = await get(
+      pricingPath(key, `/history?from=${toIsoUtc(NOW - 1001 * HOUR)}&to=${toIsoUtc(NOW - HOUR)}&every=1h`),
+    );
     expect(res.status).toBe(400);
     expect(((await res.json()) as { detail: string }).detail).toMatch(/at most 1,000 points/);
-    const exactly = await get(pricingPath(key, `/history?from=${toIsoUtc(NOW - 1000 * HOUR)}&to=${toIsoUtc(NOW - HOUR)}&every=1h&slots=ungraded`));
+    const exactly = await get(
+      pricingPath(
+        key,
+        `/history?from=${toIsoUtc(NOW - 1000 * HOUR)}&to=${toIsoUtc(NOW - HOUR)}&every=1h&slots=ungraded`,
+      ),
+    );
     expect(exactly.status).toBe(200);
     expect(((await exactly.json()) as { points: unknown[] }).points).toHaveLength(1000);
   });
@@ -105,8 +123,13 @@ describe('at= on the pricing and refsource routes', () => {
     expect(byKey.ungraded.window_start).toBe(toIsoUtc(NOW - 30 * HOUR));
     // Only the seeded sales before `at` count: 6 of the 12 are later.
     const now = await getJson(seeded.server.url + pricingPath(key), KEY);
-    expect(byKey.ungraded.included_points + byKey.ungraded.excluded_points).toBeLessThan(now.ungraded.included_points + now.ungraded.excluded_points);
-    const byRefsource = await getJson(`${seeded.server.url}/api/v1/developer/refsource/${PRODUCTS.plain.refsourceId}?at=${at}`, KEY);
+    expect(byKey.ungraded.included_points + byKey.ungraded.excluded_points).toBeLessThan(
+      now.ungraded.included_points + now.ungraded.excluded_points,
+    );
+    const byRefsource = await getJson(
+      `${seeded.server.url}/api/v1/developer/refsource/${PRODUCTS.plain.refsourceId}?at=${at}`,
+      KEY,
+    );
     expect({ ...byRefsource, id: null }).toEqual(byKey);
   });
 
@@ -131,7 +154,14 @@ describe('at= on the pricing and refsource routes', () => {
   });
 
   it('answers 400 naming at for a malformed instant', async () => {
-    for (const bad of ['yesterday', '2026-02-30', '0999-11-01', '2026-11-01T00:00', '2026-02-30T00:00:00Z', toIsoUtc(Date.now() + DAY)]) {
+    for (const bad of [
+      'yesterday',
+      '2026-02-30',
+      '0999-11-01',
+      '2026-11-01T00:00',
+      '2026-02-30T00:00:00Z',
+      toIsoUtc(Date.now() + DAY),
+    ]) {
       const res = await get(pricingPath(key, `?at=${encodeURIComponent(bad)}`));
       expect(res.status, bad).toBe(400);
       expect(((await res.json()) as { detail: string }).detail, bad).toMatch(/^at /);

@@ -20,7 +20,16 @@ const get = (path: string) => getJson(`${server.url}/api/v1/developer${path}`, K
 beforeAll(async () => {
   const db = await newTestDatabase(tempDir('oracle-identity-http-'));
   expect((await runOracle(['--db', db, 'ingest', join(FIXTURES, 'catalog.csv')])).code).toBe(0);
-  const prices = ['--db', db, 'ingest', '--format', 'tcgplayer', '--observed-at', '2025-10-20T20:00:00Z', join(FIXTURES, 'base-set-604.ProductsAndPrices.csv')];
+  const prices = [
+    '--db',
+    db,
+    'ingest',
+    '--format',
+    'tcgplayer',
+    '--observed-at',
+    '2025-10-20T20:00:00Z',
+    join(FIXTURES, 'base-set-604.ProductsAndPrices.csv'),
+  ];
   expect((await runOracle(prices)).code).toBe(0);
   server = await startServer({ dbPath: db });
 });
@@ -44,19 +53,34 @@ describe('identity in the API', () => {
       language: null,
     });
     const byRefsource = await get('/refsource/630414?at=2025-10-21T00:00:00Z');
-    expect(byRefsource).toMatchObject({ id: '630414', product_key: 'pokemon-base-set-alakazam-1', metadata: { tcgplayer_id: '42346', printing: null, language: null } });
+    expect(byRefsource).toMatchObject({
+      id: '630414',
+      product_key: 'pokemon-base-set-alakazam-1',
+      metadata: { tcgplayer_id: '42346', printing: null, language: null },
+    });
     expect(byRefsource.ungraded.price_minor).toBe(5474);
-    expect((await get('/pricing/japanese-sv2a-565243')).metadata).toMatchObject({ tcgplayer_id: '565243', printing: 'Normal', language: 'Japanese' });
+    expect((await get('/pricing/japanese-sv2a-565243')).metadata).toMatchObject({
+      tcgplayer_id: '565243',
+      printing: 'Normal',
+      language: 'Japanese',
+    });
   });
 
   it('lists the catalog with the additions and finds a product by an id typed alone', async () => {
     const catalog = catalogResponse.parse(await get('/catalog'));
-    expect(catalog.products.find((p) => p.product_key === 'japanese-sv2a-565243')).toMatchObject({ refsource_id: null, tcgplayer_id: '565243', printing: 'Normal', language: 'Japanese' });
+    expect(catalog.products.find((p) => p.product_key === 'japanese-sv2a-565243')).toMatchObject({
+      refsource_id: null,
+      tcgplayer_id: '565243',
+      printing: 'Normal',
+      language: 'Japanese',
+    });
     const search = searchResponse.parse(await get('/catalog/search?q=42346'));
     expect(search.products.map((p) => [p.product_key, p.printing, p.refsource_id])).toEqual([
       ['pokemon-base-set-1st-edition-alakazam-1', '1st Edition Holofoil', null],
       ['pokemon-base-set-alakazam-1', null, '630414'],
     ]);
-    expect((await get('/catalog/search?q=630417')).products.map((p: { product_key: string }) => p.product_key)).toEqual(['pokemon-base-set-charizard-4']);
+    expect(
+      (await get('/catalog/search?q=630417')).products.map((p: { product_key: string }) => p.product_key),
+    ).toEqual(['pokemon-base-set-charizard-4']);
   });
 });

@@ -13,12 +13,35 @@ import { InvalidDateError } from '../../src/domain/errors.js';
 import { slot } from '../../src/domain/evidence.js';
 import { every, parseHistoryRequest, slots } from '../../src/domain/history.js';
 import { readInput, type InputSchema } from '../../src/domain/input.js';
-import { asOf, instant, outlierStddevs, snapshotDate, snapshotWindow, windowHours } from '../../src/domain/params.js';
+import {
+  asOf,
+  instant,
+  outlierStddevs,
+  snapshotDate,
+  snapshotWindow,
+  windowHours,
+} from '../../src/domain/params.js';
 import { searchLimit, searchText } from '../../src/domain/search.js';
 import { toIsoUtc, toUtcDate } from '../../src/domain/time.js';
 import { inputParser } from '../../src/http/input.js';
-import { evidenceQuery, historyQuery, moversQuery, pricingQuery, salesQuery, searchQuery, snapshotQuery } from '../../src/http/schemas.js';
-import { DAY, getJson, jsonSchemaValidator, pricingPath, PRODUCTS, STORED_KEY, useSeededServer } from './_helpers.js';
+import {
+  evidenceQuery,
+  historyQuery,
+  moversQuery,
+  pricingQuery,
+  salesQuery,
+  searchQuery,
+  snapshotQuery,
+} from '../../src/http/schemas.js';
+import {
+  DAY,
+  getJson,
+  jsonSchemaValidator,
+  pricingPath,
+  PRODUCTS,
+  STORED_KEY,
+  useSeededServer,
+} from './_helpers.js';
 
 const NOW = Date.now();
 const seeded = useSeededServer(NOW);
@@ -41,7 +64,9 @@ const NEAR = fc.oneof(
   fc.stringMatching(/^[ +\-0-9.e]{0,6}$/),
   fc.stringMatching(/^ ?(ungraded|[pPbBcCsS][sSgG][aAsScC]1?[0-9]) ?$/),
   fc.stringMatching(/^[0-9]{1,5}[hdwmy]?$/),
-  fc.stringMatching(/^[0-9]{4}-[0-9]{1,2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,10})?)?([zZ]|[+-][0-9]{2}:?[0-9]{2})?)?$/),
+  fc.stringMatching(
+    /^[0-9]{4}-[0-9]{1,2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,10})?)?([zZ]|[+-][0-9]{2}:?[0-9]{2})?)?$/,
+  ),
 );
 
 /** A field's domain schema read on its own, as `name`; a snapshot date's refusal is a 422's error. */
@@ -76,7 +101,9 @@ describe('the route schemas and the domain input schemas', () => {
     const parseInput = inputParser(schema);
     fc.assert(
       fc.property(fc.option(NEAR, { nil: undefined }), (raw) => {
-        const others = Object.fromEntries(Object.entries(OTHERS).filter(([name]) => name !== field && name in schema.shape));
+        const others = Object.fromEntries(
+          Object.entries(OTHERS).filter(([name]) => name !== field && name in schema.shape),
+        );
         const viaSchema = outcome(() => parseInput({ ...others, [field]: raw }));
         expect(viaSchema, JSON.stringify(raw)).toEqual(outcome(() => parse(raw)));
       }),
@@ -89,7 +116,14 @@ interface Parameter {
   name: string;
   in: string;
   required: boolean;
-  schema: Record<string, unknown> & { type?: string; enum?: unknown[]; pattern?: string; format?: string; minimum?: number; maximum?: number };
+  schema: Record<string, unknown> & {
+    type?: string;
+    enum?: unknown[];
+    pattern?: string;
+    format?: string;
+    minimum?: number;
+    maximum?: number;
+  };
 }
 
 /** Values for one documented parameter: mostly from its constraints (in range, at the edges, outside), sometimes anything. */
@@ -98,20 +132,42 @@ function valuesFor(p: Parameter): fc.Arbitrary<unknown> {
   const variants: fc.Arbitrary<unknown>[] = [];
   if (s.type === 'integer') {
     const [min, max] = [s.minimum ?? -1000, s.maximum ?? 1000];
-    variants.push(fc.integer({ min: min - 3, max: max + 3 }), fc.integer({ min, max }).chain((n) => fc.constantFrom(`0${n}`, `+${n}`, ` ${n}`, `${n}.0`)));
+    variants.push(
+      fc.integer({ min: min - 3, max: max + 3 }),
+      fc.integer({ min, max }).chain((n) => fc.constantFrom(`0${n}`, `+${n}`, ` ${n}`, `${n}.0`)),
+    );
   }
-  if (s.enum) variants.push(fc.constantFrom(...s.enum), fc.constantFrom(...(s.enum as string[])).map((v) => ` ${v.toUpperCase()}`));
+  if (s.enum)
+    variants.push(
+      fc.constantFrom(...s.enum),
+      fc.constantFrom(...(s.enum as string[])).map((v) => ` ${v.toUpperCase()}`),
+    );
   if (s.pattern) variants.push(fc.stringMatching(new RegExp(s.pattern)));
   // Within the last 60 days, so a history's span is often within its limit.
   const past = fc.date({ min: new Date(NOW - 60 * DAY), max: new Date(NOW - DAY), noInvalidDate: true });
-  if (s.format === 'date') variants.push(past.map((d) => toUtcDate(d.getTime())), fc.stringMatching(/^20[0-9]{2}-(0[0-9]|1[0-3])-([0-2][0-9]|3[0-2])$/));
+  if (s.format === 'date')
+    variants.push(
+      past.map((d) => toUtcDate(d.getTime())),
+      fc.stringMatching(/^20[0-9]{2}-(0[0-9]|1[0-3])-([0-2][0-9]|3[0-2])$/),
+    );
   // An instant (at, from, to), as people write it: ISO-8601, a date alone, a span before now, now.
   if (['at', 'from', 'to'].includes(p.name)) {
-    variants.push(past.map((d) => d.toISOString()), past.map((d) => toIsoUtc(d.getTime()).replace('Z', '+02:00')), past.map((d) => d.toISOString().slice(0, 19)));
-    variants.push(past.map((d) => toUtcDate(d.getTime())), fc.constantFrom('now', 'NOW', '0d', '2w', '30d ago'), fc.integer({ min: 1, max: 1500 }).map((h) => `${h}h`));
+    variants.push(
+      past.map((d) => d.toISOString()),
+      past.map((d) => toIsoUtc(d.getTime()).replace('Z', '+02:00')),
+      past.map((d) => d.toISOString().slice(0, 19)),
+    );
+    variants.push(
+      past.map((d) => toUtcDate(d.getTime())),
+      fc.constantFrom('now', 'NOW', '0d', '2w', '30d ago'),
+      fc.integer({ min: 1, max: 1500 }).map((h) => `${h}h`),
+    );
   }
   if (variants.length === 0) variants.push(fc.string({ minLength: 1, maxLength: 20 }));
-  const value = fc.oneof({ arbitrary: fc.oneof(...variants), weight: 4 }, { arbitrary: fc.string({ maxLength: 12 }), weight: 1 });
+  const value = fc.oneof(
+    { arbitrary: fc.oneof(...variants), weight: 4 },
+    { arbitrary: fc.string({ maxLength: 12 }), weight: 1 },
+  );
   return p.required ? value : fc.option(value, { nil: undefined, freq: 3 });
 }
 
@@ -120,67 +176,109 @@ const ajv = jsonSchemaValidator();
 const atCheck = (q: Record<string, string>) => asOf(q.at, NOW, 'at');
 
 const ROUTES = [
-  { route: 'pricing', path: pricingPath(PRODUCTS.plain.productKey), schema: pricingQuery, clockChecks: atCheck },
-  { route: 'refsource', path: `/api/v1/developer/refsource/${PRODUCTS.plain.refsourceId}`, schema: pricingQuery, clockChecks: atCheck },
+  {
+    route: 'pricing',
+    path: pricingPath(PRODUCTS.plain.productKey),
+    schema: pricingQuery,
+    clockChecks: atCheck,
+  },
+  {
+    route: 'refsource',
+    path: `/api/v1/developer/refsource/${PRODUCTS.plain.refsourceId}`,
+    schema: pricingQuery,
+    clockChecks: atCheck,
+  },
   {
     route: 'snapshot',
     path: `/api/v1/developer/refsource/${PRODUCTS.plain.refsourceId}/snapshot`,
     schema: snapshotQuery,
     clockChecks: (q: Record<string, string>) => snapshotWindow(q.date as string, NOW, 'date'),
   },
-  { route: 'evidence', path: pricingPath(PRODUCTS.plain.productKey, '/evidence'), schema: evidenceQuery, clockChecks: atCheck },
+  {
+    route: 'evidence',
+    path: pricingPath(PRODUCTS.plain.productKey, '/evidence'),
+    schema: evidenceQuery,
+    clockChecks: atCheck,
+  },
   {
     route: 'history',
     path: pricingPath(PRODUCTS.plain.productKey, '/history'),
     schema: historyQuery,
     clockChecks: (q: Record<string, string>) => parseHistoryRequest(q, NOW),
   },
-  { route: 'search', path: '/api/v1/developer/catalog/search', schema: searchQuery, clockChecks: () => undefined },
-  { route: 'sales', path: pricingPath(PRODUCTS.plain.productKey, '/sales'), schema: salesQuery, clockChecks: atCheck },
+  {
+    route: 'search',
+    path: '/api/v1/developer/catalog/search',
+    schema: searchQuery,
+    clockChecks: () => undefined,
+  },
+  {
+    route: 'sales',
+    path: pricingPath(PRODUCTS.plain.productKey, '/sales'),
+    schema: salesQuery,
+    clockChecks: atCheck,
+  },
   { route: 'movers', path: '/api/v1/developer/movers', schema: moversQuery, clockChecks: atCheck },
 ];
 
 /** The documented template of a concrete path. */
 function templateOf(doc: { paths: Record<string, unknown> }, path: string): string {
-  const found = Object.keys(doc.paths).find((t) => new RegExp(`^${t.replace(/\{\w+\}/g, '[^/]+')}$`).test(path));
+  const found = Object.keys(doc.paths).find((t) =>
+    new RegExp(`^${t.replace(/\{\w+\}/g, '[^/]+')}$`).test(path),
+  );
   if (!found) throw new Error(`no documented path for ${path}`);
   return found;
 }
 
 describe('queries made from the OpenAPI document against a real server', () => {
-  it.each(ROUTES)('the $route route refuses what its schema refuses and takes what it and the document take', async ({ path, schema, clockChecks }) => {
-    const doc = await getJson(`${seeded.server.url}/api/v1/openapi.json`);
-    const query = (doc.paths[templateOf(doc, path)].get.parameters as Parameter[]).filter((p) => p.in === 'query');
-    const record = fc.record(Object.fromEntries(query.map((p) => [p.name, valuesFor(p)])));
-    let refused = 0;
-    let taken = 0;
-    await fc.assert(
-      fc.asyncProperty(record, async (values) => {
-        const sent = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
-        const documented = query.every((p) => (values[p.name] === undefined ? !p.required : ajv.validate(p.schema, values[p.name])));
-        const res = await fetch(`${seeded.server.url}${path}?${new URLSearchParams(sent)}`, { headers: { 'x-api-key': STORED_KEY } });
-        const body = (await res.json()) as { detail?: string };
-        const parsed = outcome(() => inputParser(schema)(sent));
-        // Then the checks that need the clock or several fields, made after the schema: the same here.
-        const expected = parsed.ok ? outcome(() => clockChecks(inputParser(schema)(sent) as Record<string, string>)) : parsed;
-        const label = `${JSON.stringify(sent)} -> ${res.status} ${JSON.stringify(body).slice(0, 200)}`;
-        if (documented) expect(parsed, label).toEqual({ ok: true });
-        if (expected.ok) {
-          taken += 1;
-          expect(res.status, label).toBe(200);
-        } else {
-          refused += 1;
-          expect(res.status, label).toBe(expected.error === 'InvalidDateError' ? 422 : 400);
-          // A refusal of a future instant names now, which the server read a moment after this test.
-          const clockless = (m: string | undefined) => m?.replace(/\(now is [^)]*\)/, '(now is ...)');
-          expect(clockless(body.detail), label).toBe(clockless(expected.message));
-        }
-      }),
-      // A fixed seed: the counts below must not depend on the luck of a draw.
-      { numRuns: 80, seed: 20261123 },
-    );
-    // Both sides of the schema were tried.
-    expect(refused).toBeGreaterThan(3);
-    expect(taken).toBeGreaterThan(3);
-  });
+  it.each(ROUTES)(
+    'the $route route refuses what its schema refuses and takes what it and the document take',
+    async ({ path, schema, clockChecks }) => {
+      const doc = await getJson(`${seeded.server.url}/api/v1/openapi.json`);
+      const query = (doc.paths[templateOf(doc, path)].get.parameters as Parameter[]).filter(
+        (p) => p.in === 'query',
+      );
+      const record = fc.record(Object.fromEntries(query.map((p) => [p.name, valuesFor(p)])));
+      let refused = 0;
+      let taken = 0;
+      await fc.assert(
+        fc.asyncProperty(record, async (values) => {
+          const sent = Object.fromEntries(
+            Object.entries(values)
+              .filter(([, v]) => v !== undefined)
+              .map(([k, v]) => [k, String(v)]),
+          );
+          const documented = query.every((p) =>
+            values[p.name] === undefined ? !p.required : ajv.validate(p.schema, values[p.name]),
+          );
+          const res = await fetch(`${seeded.server.url}${path}?${new URLSearchParams(sent)}`, {
+            headers: { 'x-api-key': STORED_KEY },
+          });
+          const body = (await res.json()) as { detail?: string };
+          const parsed = outcome(() => inputParser(schema)(sent));
+          // Then the checks that need the clock or several fields, made after the schema: the same here.
+          const expected = parsed.ok
+            ? outcome(() => clockChecks(inputParser(schema)(sent) as Record<string, string>))
+            : parsed;
+          const label = `${JSON.stringify(sent)} -> ${res.status} ${JSON.stringify(body).slice(0, 200)}`;
+          if (documented) expect(parsed, label).toEqual({ ok: true });
+          if (expected.ok) {
+            taken += 1;
+            expect(res.status, label).toBe(200);
+          } else {
+            refused += 1;
+            expect(res.status, label).toBe(expected.error === 'InvalidDateError' ? 422 : 400);
+            // A refusal of a future instant names now, which the server read a moment after this test.
+            const clockless = (m: string | undefined) => m?.replace(/\(now is [^)]*\)/, '(now is ...)');
+            expect(clockless(body.detail), label).toBe(clockless(expected.message));
+          }
+        }),
+        // A fixed seed: the counts below must not depend on the luck of a draw.
+        { numRuns: 80, seed: 20261123 },
+      );
+      // Both sides of the schema were tried.
+      expect(refused).toBeGreaterThan(3);
+      expect(taken).toBeGreaterThan(3);
+    },
+  );
 });

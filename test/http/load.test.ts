@@ -13,7 +13,16 @@ import { toIsoUtc } from '../../src/domain/time.js';
 import { openStore } from '../../src/store/open-store.js';
 import { tempDir } from '../_setup.js';
 import { storedProduct, writeObservations } from '../_store.js';
-import { ENV_KEY, HOUR, PRODUCTS, pricingPath, seedDatabase, startServer, STORED_KEY, type TestServer } from './_helpers.js';
+import {
+  ENV_KEY,
+  HOUR,
+  PRODUCTS,
+  pricingPath,
+  seedDatabase,
+  startServer,
+  STORED_KEY,
+  type TestServer,
+} from './_helpers.js';
 
 const NOW = Math.floor(Date.now() / HOUR) * HOUR;
 /** Sales of the heavy product: one every this many minutes over the history's span, in every slot. */
@@ -118,13 +127,18 @@ describe('a burst of the heaviest history requests from one key', () => {
     await timed(short, STORED_KEY);
     const held = loopHoldProbe();
     const answered: string[] = [];
-    const burst = Array.from({ length: BURST }, (_, i) => timed(heaviest, STORED_KEY).finally(() => answered.push(`burst ${i}`)));
+    const burst = Array.from({ length: BURST }, (_, i) =>
+      timed(heaviest, STORED_KEY).finally(() => answered.push(`burst ${i}`)),
+    );
     const probes: { health: number; pricing: number }[] = [];
     let other: Promise<{ status: number }> | undefined;
     let done = false;
     const all = Promise.all(burst).finally(() => (done = true));
     while (!done) {
-      const [health, pricing] = await Promise.all([timed('/api/v1/health'), timed(pricingPath(PRODUCTS.spaced.productKey), ENV_KEY)]);
+      const [health, pricing] = await Promise.all([
+        timed('/api/v1/health'),
+        timed(pricingPath(PRODUCTS.spaced.productKey), ENV_KEY),
+      ]);
       expect([health.status, pricing.status]).toEqual([200, 200]);
       probes.push({ health: health.ms, pricing: pricing.ms });
       // Sent once the burst is in (a probe came back after it): another key's short history.
@@ -143,7 +157,17 @@ describe('a burst of the heaviest history requests from one key', () => {
     // the machine is (the suite's other files run beside this one), so the bound the server
     // itself keeps is the CPU time above, and the median here.
     expect(probes.length).toBeGreaterThanOrEqual(10);
-    expect(percentile(probes.map((p) => p.health), 0.5)).toBeLessThan(HEALTH_MS);
-    expect(percentile(probes.map((p) => p.pricing), 0.5)).toBeLessThan(PRICING_MS);
+    expect(
+      percentile(
+        probes.map((p) => p.health),
+        0.5,
+      ),
+    ).toBeLessThan(HEALTH_MS);
+    expect(
+      percentile(
+        probes.map((p) => p.pricing),
+        0.5,
+      ),
+    ).toBeLessThan(PRICING_MS);
   });
 });

@@ -10,7 +10,8 @@ import { ENV_KEY, startServer, type TestServer } from './_helpers.js';
 const KEY = { 'x-api-key': ENV_KEY };
 let db: string;
 let server: TestServer;
-const get = (path: string, headers: Record<string, string> = KEY) => fetch(`${server.url}/api/v1/developer${path}`, { headers });
+const get = (path: string, headers: Record<string, string> = KEY) =>
+  fetch(`${server.url}/api/v1/developer${path}`, { headers });
 
 beforeAll(async () => {
   db = await marketDatabase(tempDir('oracle-http-'));
@@ -34,8 +35,28 @@ describe('GET /api/v1/developer/pricing/{product_key}/sales', () => {
     expect(res.headers.get('ratelimit-remaining')).not.toBeNull();
     const body = (await res.json()) as any;
     expect(salesResponse.safeParse(body).success).toBe(true);
-    expect(body).toEqual(await cliJson('sales', 'rising', '--condition', 'psa10', '--span', '3d', '--limit', '4', '--window-hours', '48', '--json'));
-    expect(body).toMatchObject({ condition: 'psa10', as_of: AS_OF, since: toIsoUtc(AS_OF_MS - 3 * 86_400_000), limit: 4, total: 6 });
+    expect(body).toEqual(
+      await cliJson(
+        'sales',
+        'rising',
+        '--condition',
+        'psa10',
+        '--span',
+        '3d',
+        '--limit',
+        '4',
+        '--window-hours',
+        '48',
+        '--json',
+      ),
+    );
+    expect(body).toMatchObject({
+      condition: 'psa10',
+      as_of: AS_OF,
+      since: toIsoUtc(AS_OF_MS - 3 * 86_400_000),
+      limit: 4,
+      total: 6,
+    });
   });
 
   it('answers 400 naming a bad parameter or an unknown product, and 401 without a key', async () => {
@@ -61,14 +82,22 @@ describe('GET /api/v1/developer/movers', () => {
     expect(res.headers.get('ratelimit-remaining')).not.toBeNull();
     const body = (await res.json()) as any;
     expect(moversResponse.safeParse(body).success).toBe(true);
-    expect(body).toEqual(await cliJson('movers', '--condition', 'psa10', '--span', '30d', '--limit', '2', '--json'));
+    expect(body).toEqual(
+      await cliJson('movers', '--condition', 'psa10', '--span', '30d', '--limit', '2', '--json'),
+    );
     expect(body.gainers[0].product_key).toBe('rising');
     expect(body.losers[0].product_key).toBe('falling');
   });
 
   it('defaults to ungraded over 7 days; answers 400 naming a bad parameter', async () => {
     const body = (await (await get('/movers')).json()) as any;
-    expect(body).toMatchObject({ condition: 'ungraded', span: '7d', to: AS_OF, limit: 10, min_observations: 5 });
+    expect(body).toMatchObject({
+      condition: 'ungraded',
+      span: '7d',
+      to: AS_OF,
+      limit: 10,
+      min_observations: 5,
+    });
     for (const [query, detail] of [
       ['condition=bgs9.5', /^condition must be ungraded or a grader and a grade 7-10/],
       ['span=0d', /^span must be a span like/],

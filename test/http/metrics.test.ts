@@ -6,7 +6,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUpstreamResolver } from '../../src/service/upstream-resolver.js';
 import { createRefsourceClient } from '../../src/upstream/refsource-client.js';
-import { fakeUpstream, pricingPath, PRODUCTS, seededTestDatabase, startServer, STORED_KEY, type FakeUpstream, type TestServer } from './_helpers.js';
+import {
+  fakeUpstream,
+  pricingPath,
+  PRODUCTS,
+  seededTestDatabase,
+  startServer,
+  STORED_KEY,
+  type FakeUpstream,
+  type TestServer,
+} from './_helpers.js';
 
 const NOW = Date.now();
 const KEY = { 'x-api-key': STORED_KEY };
@@ -19,9 +28,12 @@ let plain: TestServer;
 beforeAll(async () => {
   dbPath = await seededTestDatabase(NOW);
   upstream = await fakeUpstream((id) => (id === '1002' ? 500 : 200));
-  const resolver = createUpstreamResolver(createRefsourceClient({ urlTemplate: upstream.template, deadlineMs: 2_000 }), {
-    breaker: { failureThreshold: 1, coolDownMs: 60_000 },
-  });
+  const resolver = createUpstreamResolver(
+    createRefsourceClient({ urlTemplate: upstream.template, deadlineMs: 2_000 }),
+    {
+      breaker: { failureThreshold: 1, coolDownMs: 60_000 },
+    },
+  );
   // A fixed clock: the bundle cache is keyed by the second, and a loaded machine can cross one between requests.
   server = await startServer({ dbPath, resolver, rateLimitPerMinute: 5, metrics: true, now: () => NOW });
   plain = await startServer({ dbPath });
@@ -40,10 +52,15 @@ function sample(text: string, series: string): number | undefined {
 describe('GET /metrics with serve --metrics', () => {
   it('counts requests by route and status, 429s, cache hits, upstream calls and the breaker state', async () => {
     const statuses = [];
-    for (let i = 0; i < 3; i++) statuses.push((await fetch(server.url + pricingPath(PRODUCTS.plain.productKey), { headers: KEY })).status);
+    for (let i = 0; i < 3; i++)
+      statuses.push(
+        (await fetch(server.url + pricingPath(PRODUCTS.plain.productKey), { headers: KEY })).status,
+      );
     statuses.push((await fetch(`${server.url}/api/v1/developer/refsource/1001`, { headers: KEY })).status);
     statuses.push((await fetch(`${server.url}/api/v1/developer/refsource/1002`, { headers: KEY })).status);
-    statuses.push((await fetch(server.url + pricingPath(PRODUCTS.plain.productKey), { headers: KEY })).status);
+    statuses.push(
+      (await fetch(server.url + pricingPath(PRODUCTS.plain.productKey), { headers: KEY })).status,
+    );
     statuses.push((await fetch(`${server.url}/api/v1/developer/catalog`)).status);
     statuses.push((await fetch(`${server.url}/no/such/route`)).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 401, 404]);
@@ -60,7 +77,9 @@ describe('GET /metrics with serve --metrics', () => {
     expect(requests('none', 404)).toBe(1);
     expect(sample(text, 'oracle_http_rate_limited_total')).toBe(1);
     expect(sample(text, `oracle_http_request_duration_seconds_count{route="${PRICING_ROUTE}"}`)).toBe(4);
-    expect(sample(text, `oracle_http_request_duration_seconds_bucket{le="+Inf",route="${PRICING_ROUTE}"}`)).toBe(4);
+    expect(
+      sample(text, `oracle_http_request_duration_seconds_bucket{le="+Inf",route="${PRICING_ROUTE}"}`),
+    ).toBe(4);
     // Three pricing requests of one bundle within its second: one computed, two from the cache; then the two refsource bundles.
     expect(sample(text, 'oracle_bundle_cache_requests_total{result="hit"}')).toBe(2);
     expect(sample(text, 'oracle_bundle_cache_requests_total{result="miss"}')).toBe(3);

@@ -5,7 +5,15 @@
 import { describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/service/keys.js';
 import { openStore } from '../../src/store/open-store.js';
-import { getJson, HOUR, pricingPath, PRODUCTS, startServer, STORED_KEY, useSeededServer } from './_helpers.js';
+import {
+  getJson,
+  HOUR,
+  pricingPath,
+  PRODUCTS,
+  startServer,
+  STORED_KEY,
+  useSeededServer,
+} from './_helpers.js';
 import { nextOrWithinASecond } from '../_pg.js';
 import { writeObservations } from '../_store.js';
 
@@ -23,7 +31,8 @@ describe('a server beside other writers', () => {
     expect((await fetch(`${seeded.server.url}/api/v1/developer/catalog`, { headers })).status).toBe(200);
     await writer.apiKeys.revoke('key_soon_revoked', NOW);
     await writer.close();
-    const status = () => fetch(`${seeded.server.url}/api/v1/developer/catalog`, { headers }).then((r) => r.status);
+    const status = () =>
+      fetch(`${seeded.server.url}/api/v1/developer/catalog`, { headers }).then((r) => r.status);
     expect(await nextOrWithinASecond(status, (s) => s === 401)).toBe(401);
   });
 
@@ -33,7 +42,8 @@ describe('a server beside other writers', () => {
     expect(before.ungraded.error).toBe('no_observations');
     const writer = await openStore(seeded.dbPath);
     const productId = (await writer.products.findByKey(PRODUCTS.unpriced.productKey))!.id;
-    await writeObservations(writer, 
+    await writeObservations(
+      writer,
       [1, 2, 3, 4].map((i) => ({
         productId,
         productKey: PRODUCTS.unpriced.productKey,
@@ -46,10 +56,15 @@ describe('a server beside other writers', () => {
       })),
     );
     await writer.close();
-    const after = await nextOrWithinASecond(() => getJson(path, KEY), (body) => typeof body.ungraded.price_minor === 'number');
+    const after = await nextOrWithinASecond(
+      () => getJson(path, KEY),
+      (body) => typeof body.ungraded.price_minor === 'number',
+    );
     expect(after.ungraded.price_minor).toEqual(expect.any(Number));
     const catalog = await getJson(`${seeded.server.url}/api/v1/developer/catalog`, KEY);
-    const entry = catalog.products.find((p: { product_key: string }) => p.product_key === PRODUCTS.unpriced.productKey);
+    const entry = catalog.products.find(
+      (p: { product_key: string }) => p.product_key === PRODUCTS.unpriced.productKey,
+    );
     expect(entry.earliest_observation).not.toBeNull();
   });
 

@@ -8,8 +8,20 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRateLimiter, type RateDecision, type RateLimiter } from '../../src/http/rate-limit.js';
-import { createRedisRateLimiter, REDIS_COMMAND_TIMEOUT_MS, REDIS_RETRY_MS, redisLocation, type RedisRateLimiter } from '../../src/http/redis-rate-limit.js';
-import { describeWithRedis, REDIS_URL, redisDatabase, startPrivateRedis, type PrivateRedis } from '../_redis.js';
+import {
+  createRedisRateLimiter,
+  REDIS_COMMAND_TIMEOUT_MS,
+  REDIS_RETRY_MS,
+  redisLocation,
+  type RedisRateLimiter,
+} from '../../src/http/redis-rate-limit.js';
+import {
+  describeWithRedis,
+  REDIS_URL,
+  redisDatabase,
+  startPrivateRedis,
+  type PrivateRedis,
+} from '../_redis.js';
 
 const DB = 1;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -30,8 +42,18 @@ afterAll(async () => {
  * can stall Redis past 250 ms, and a fallback would change the exact counts asserted here;
  * the test of a hung Redis passes the server's.
  */
-async function redisLimiter(url: string, limitPerMinute: number, log: string[] = [], commandTimeoutMs = 2_000): Promise<RedisRateLimiter> {
-  const limiter = createRedisRateLimiter({ url, limitPerMinute, log: (line) => log.push(line), commandTimeoutMs });
+async function redisLimiter(
+  url: string,
+  limitPerMinute: number,
+  log: string[] = [],
+  commandTimeoutMs = 2_000,
+): Promise<RedisRateLimiter> {
+  const limiter = createRedisRateLimiter({
+    url,
+    limitPerMinute,
+    log: (line) => log.push(line),
+    commandTimeoutMs,
+  });
   opened.push(limiter);
   await limiter.connect();
   return limiter;
@@ -72,10 +94,22 @@ for (const impl of implementations) {
       const decisions = await takeMany(limiter, randomUUID(), 7);
       // Each token takes 60/5 = 12 s to come back; the bucket is full again 12 s per token taken.
       expect(decisions.slice(0, 5)).toEqual(
-        [4, 3, 2, 1, 0].map((remaining, i) => ({ allowed: true, limit: 5, remaining, resetSeconds: 12 * (i + 1), retryAfterSeconds: 0 })),
+        [4, 3, 2, 1, 0].map((remaining, i) => ({
+          allowed: true,
+          limit: 5,
+          remaining,
+          resetSeconds: 12 * (i + 1),
+          retryAfterSeconds: 0,
+        })),
       );
       for (const denied of decisions.slice(5)) {
-        expect(denied).toEqual({ allowed: false, limit: 5, remaining: 0, resetSeconds: 60, retryAfterSeconds: 12 });
+        expect(denied).toEqual({
+          allowed: false,
+          limit: 5,
+          remaining: 0,
+          resetSeconds: 60,
+          retryAfterSeconds: 12,
+        });
       }
     });
 
@@ -120,9 +154,16 @@ describeWithRedis('token bucket in Redis, shared', () => {
     const key = randomUUID();
     const now = Date.now();
     // Replica b's clock is an hour ahead: were its clock used, its takes would refill the bucket.
-    const decisions = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a.take(key, now) : b.take(key, now + 3_600_000))));
+    const decisions = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => (i % 2 ? a.take(key, now) : b.take(key, now + 3_600_000))),
+    );
     expect(decisions.filter((d) => d.allowed)).toHaveLength(10);
-    expect(decisions.filter((d) => d.allowed).map((d) => d.remaining).sort((x, y) => x - y)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(
+      decisions
+        .filter((d) => d.allowed)
+        .map((d) => d.remaining)
+        .sort((x, y) => x - y),
+    ).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
 
   it('keeps a bucket in Redis only until it would be full again', async () => {
@@ -167,36 +208,54 @@ describeWithRedis('token bucket in Redis, while Redis is down', () => {
     // The local bucket starts full: this process alone now allows the limit.
     expect((await takeMany(limiter, key, 4)).map((d) => d.allowed)).toEqual([true, true, true, false]);
     expect(log).toHaveLength(1);
-    expect(JSON.parse(log[0]!)).toMatchObject({ level: 'warn', message: expect.stringMatching(/^rate limit: Redis at redis:\/\/127\.0\.0\.1:\d+ unreachable \(.+\); each process limits on its own until it is back$/) });
+    expect(JSON.parse(log[0]!)).toMatchObject({
+      level: 'warn',
+      message: expect.stringMatching(
+        /^rate limit: Redis at redis:\/\/127\.0\.0\.1:\d+ unreachable \(.+\); each process limits on its own until it is back$/,
+      ),
+    });
 
     redis = await startPrivateRedis({ port: redis.port });
     await sleep(REDIS_RETRY_MS + 200);
     // The restarted Redis is empty: the shared bucket starts full again.
     expect((await takeMany(limiter, key, 1))[0]).toMatchObject({ allowed: true, remaining: 2 });
     expect(log).toHaveLength(2);
-    expect(JSON.parse(log[1]!)).toMatchObject({ level: 'info', message: expect.stringMatching(/is back; the limit is shared by every process again$/) });
+    expect(JSON.parse(log[1]!)).toMatchObject({
+      level: 'info',
+      message: expect.stringMatching(/is back; the limit is shared by every process again$/),
+    });
   });
 
-  it('answers from the local bucket when Redis hangs, instead of waiting for it', { timeout: 5_000 }, async () => {
-    const log: string[] = [];
-    const limiter = await redisLimiter(redis.url, 3, log, REDIS_COMMAND_TIMEOUT_MS);
-    const key = randomUUID();
-    await takeMany(limiter, key, 1);
-    const pid = Number((await redisInfo(redis.url)).process_id);
-    process.kill(pid, 'SIGSTOP');
-    try {
-      expect((await takeMany(limiter, key, 2)).map((d) => d.allowed)).toEqual([true, true]);
-      expect(log.map((line) => JSON.parse(line).message)).toEqual([expect.stringMatching(/unreachable \(Command timed out\)/)]);
-    } finally {
-      process.kill(pid, 'SIGCONT');
-    }
-  });
+  it(
+    'answers from the local bucket when Redis hangs, instead of waiting for it',
+    { timeout: 5_000 },
+    async () => {
+      const log: string[] = [];
+      const limiter = await redisLimiter(redis.url, 3, log, REDIS_COMMAND_TIMEOUT_MS);
+      const key = randomUUID();
+      await takeMany(limiter, key, 1);
+      const pid = Number((await redisInfo(redis.url)).process_id);
+      process.kill(pid, 'SIGSTOP');
+      try {
+        expect((await takeMany(limiter, key, 2)).map((d) => d.allowed)).toEqual([true, true]);
+        expect(log.map((line) => JSON.parse(line).message)).toEqual([
+          expect.stringMatching(/unreachable \(Command timed out\)/),
+        ]);
+      } finally {
+        process.kill(pid, 'SIGCONT');
+      }
+    },
+  );
 
   it('starts on a bucket per process, with the log line, when Redis is unreachable at start-up', async () => {
     const stopped = await startPrivateRedis();
     await stopped.stop();
     const log: string[] = [];
-    const limiter = createRedisRateLimiter({ url: stopped.url, limitPerMinute: 2, log: (line) => log.push(line) });
+    const limiter = createRedisRateLimiter({
+      url: stopped.url,
+      limitPerMinute: 2,
+      log: (line) => log.push(line),
+    });
     opened.push(limiter);
     expect(await limiter.connect()).toBe(false);
     expect((await takeMany(limiter, randomUUID(), 3)).map((d) => d.allowed)).toEqual([true, true, false]);
@@ -209,7 +268,12 @@ async function redisInfo(url: string): Promise<Record<string, string>> {
   const client = new Redis(url);
   try {
     const text = await client.info('server');
-    return Object.fromEntries(text.split('\r\n').filter((line) => line.includes(':')).map((line) => line.split(':', 2) as [string, string]));
+    return Object.fromEntries(
+      text
+        .split('\r\n')
+        .filter((line) => line.includes(':'))
+        .map((line) => line.split(':', 2) as [string, string]),
+    );
   } finally {
     client.disconnect();
   }

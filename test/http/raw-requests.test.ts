@@ -26,7 +26,10 @@ function send(request: string): Promise<RawAnswer> {
       const [head = '', body = ''] = raw.split('\r\n\r\n');
       const [statusLine = '', ...lines] = head.split('\r\n');
       const headers = Object.fromEntries(
-        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+        lines.map((line) => [
+          line.slice(0, line.indexOf(':')).toLowerCase(),
+          line.slice(line.indexOf(':') + 1).trim(),
+        ]),
       );
       resolve({ status: Number(statusLine.split(' ')[1]), headers, body });
     });
@@ -53,16 +56,26 @@ describe('requests the HTTP parser rejects', () => {
   });
 
   it('answers 400 JSON for a NUL byte in a header value', async () => {
-    expectJsonError(await send('GET /api/v1/health HTTP/1.1\r\nHost: x\r\nX-API-Key: ab\0cd\r\n\r\n'), 400, /^malformed HTTP request: /);
+    expectJsonError(
+      await send('GET /api/v1/health HTTP/1.1\r\nHost: x\r\nX-API-Key: ab\0cd\r\n\r\n'),
+      400,
+      /^malformed HTTP request: /,
+    );
   });
 
   it('answers 431 JSON for 20 KB of headers', async () => {
-    const answer = await send(`GET /api/v1/health HTTP/1.1\r\nHost: x\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const answer = await send(
+      `GET /api/v1/health HTTP/1.1\r\nHost: x\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
     expectJsonError(answer, 431, /request headers too large/);
   });
 
   it('answers 400 JSON for a method the parser does not know', async () => {
-    expectJsonError(await send('BREW /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n'), 400, /^malformed HTTP request: /);
+    expectJsonError(
+      await send('BREW /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n'),
+      400,
+      /^malformed HTTP request: /,
+    );
   });
 });
 

@@ -6,7 +6,8 @@ import { getJson, pricingPath, PRODUCTS, STORED_KEY, useSeededServer } from './_
 const NOW = Date.now();
 const KEY = { 'x-api-key': STORED_KEY };
 const seeded = useSeededServer(NOW);
-const search = (query: string) => fetch(`${seeded.server.url}/api/v1/developer/catalog/search?${query}`, { headers: KEY });
+const search = (query: string) =>
+  fetch(`${seeded.server.url}/api/v1/developer/catalog/search?${query}`, { headers: KEY });
 
 describe('GET /api/v1/developer/catalog/search', () => {
   it('finds products by words in any order and by prefixes, with set and subtitle', async () => {
@@ -19,8 +20,15 @@ describe('GET /api/v1/developer/catalog/search', () => {
     expect(body.products.map((p: { product_key: string }) => p.product_key).sort()).toEqual(
       [PRODUCTS.plain.productKey, PRODUCTS.spaced.productKey].sort(),
     );
-    expect(body.products[0]).toMatchObject({ set_name: 'Base Set', subtitle: '4/102 Holo', product_type: 'single_card' });
-    const prefixed = await getJson(`${seeded.server.url}/api/v1/developer/catalog/search?q=char+4%2F102&limit=1`, KEY);
+    expect(body.products[0]).toMatchObject({
+      set_name: 'Base Set',
+      subtitle: '4/102 Holo',
+      product_type: 'single_card',
+    });
+    const prefixed = await getJson(
+      `${seeded.server.url}/api/v1/developer/catalog/search?q=char+4%2F102&limit=1`,
+      KEY,
+    );
     expect(prefixed.products).toHaveLength(1);
     expect(prefixed.limit).toBe(1);
   });
@@ -31,7 +39,9 @@ describe('GET /api/v1/developer/catalog/search', () => {
     const typo = await getJson(`${seeded.server.url}/api/v1/developer/catalog/search?q=charzard+base`, KEY);
     expect(searchResponse.safeParse(typo).success).toBe(true);
     expect(typo).toMatchObject({ q: 'charzard base', did_you_mean: 'charizard base' });
-    expect(typo.products.map((p: { product_key: string }) => p.product_key).sort()).toEqual(exact.products.map((p: { product_key: string }) => p.product_key).sort());
+    expect(typo.products.map((p: { product_key: string }) => p.product_key).sort()).toEqual(
+      exact.products.map((p: { product_key: string }) => p.product_key).sort(),
+    );
   });
 
   it('answers 200 with no hits, never 500, for FTS5 syntax in q', async () => {

@@ -53,7 +53,12 @@ describe('with a seeded database, offline', () => {
     const { status, body } = await get(server, pricingPath(PRODUCTS.plain.productKey));
     expect(status).toBe(200);
     expect(() => pricingBundle.parse(body)).not.toThrow();
-    expect(body).toMatchObject({ id: null, product_key: PRODUCTS.plain.productKey, window_hours: 24, outlier_stddevs: 2 });
+    expect(body).toMatchObject({
+      id: null,
+      product_key: PRODUCTS.plain.productKey,
+      window_hours: 24,
+      outlier_stddevs: 2,
+    });
   });
 
   it.each([PRODUCTS.spaced, PRODUCTS.unicode, PRODUCTS.slashed])(
@@ -73,19 +78,50 @@ describe('with a seeded database, offline', () => {
   });
 
   it('passes window_hours and outlier_stddevs through', async () => {
-    const { body } = await get(server, pricingPath(PRODUCTS.plain.productKey, '?window_hours=72&outlier_stddevs=10'));
+    const { body } = await get(
+      server,
+      pricingPath(PRODUCTS.plain.productKey, '?window_hours=72&outlier_stddevs=10'),
+    );
     expect(body).toMatchObject({ window_hours: 72, outlier_stddevs: 10 });
   });
 
   it.each([
     ['an unknown product_key', pricingPath('no-such-card'), /unknown product_key "no-such-card"/],
-    ['window_hours 0', pricingPath('base-set-charizard', '?window_hours=0'), /window_hours must be an integer from 1 to 72/],
-    ['window_hours 1.5', pricingPath('base-set-charizard', '?window_hours=1.5'), /window_hours must be an integer from 1 to 72/],
-    ['a repeated window_hours', pricingPath('base-set-charizard', '?window_hours=2&window_hours=3'), /window_hours/],
-    ['outlier_stddevs 11', pricingPath('base-set-charizard', '?outlier_stddevs=11'), /outlier_stddevs must be an integer from 1 to 10/],
-    ['a refsource id with no mapping', '/api/v1/developer/refsource/999999', /no catalog mapping for refsource id "999999"/],
-    ['a refsource id that is not digits', '/api/v1/developer/refsource/12ab', /refsource_id must be a string of/],
-    ['window_hours on the refsource route', '/api/v1/developer/refsource/1001?window_hours=73', /window_hours/],
+    [
+      'window_hours 0',
+      pricingPath('base-set-charizard', '?window_hours=0'),
+      /window_hours must be an integer from 1 to 72/,
+    ],
+    [
+      'window_hours 1.5',
+      pricingPath('base-set-charizard', '?window_hours=1.5'),
+      /window_hours must be an integer from 1 to 72/,
+    ],
+    [
+      'a repeated window_hours',
+      pricingPath('base-set-charizard', '?window_hours=2&window_hours=3'),
+      /window_hours/,
+    ],
+    [
+      'outlier_stddevs 11',
+      pricingPath('base-set-charizard', '?outlier_stddevs=11'),
+      /outlier_stddevs must be an integer from 1 to 10/,
+    ],
+    [
+      'a refsource id with no mapping',
+      '/api/v1/developer/refsource/999999',
+      /no catalog mapping for refsource id "999999"/,
+    ],
+    [
+      'a refsource id that is not digits',
+      '/api/v1/developer/refsource/12ab',
+      /refsource_id must be a string of/,
+    ],
+    [
+      'window_hours on the refsource route',
+      '/api/v1/developer/refsource/1001?window_hours=73',
+      /window_hours/,
+    ],
   ])('returns 400 naming the problem for %s', async (_name, path, detail) => {
     const { status, body } = await get(server, path);
     expect(status).toBe(400);
@@ -105,14 +141,22 @@ describe('with a seeded database, offline', () => {
 
   it('returns the snapshot of a past date with id set, window_hours 24 and the window of decision 2', async () => {
     const date = toUtcDate(NOW - DAY);
-    const { status, body } = await get(server, `/api/v1/developer/refsource/1001/snapshot?date=${date}&outlier_stddevs=3`);
+    const { status, body } = await get(
+      server,
+      `/api/v1/developer/refsource/1001/snapshot?date=${date}&outlier_stddevs=3`,
+    );
     expect(status).toBe(200);
     expect(body).toMatchObject({ id: '1001', window_hours: 24, outlier_stddevs: 3 });
     expect(body.ungraded.window_end).toBe(`${toUtcDate(NOW)}T00:00:00Z`);
   });
 
   it('returns 401 with a detail for a missing key, a wrong key and a revoked key', async () => {
-    const attempts: Record<string, string>[] = [{}, { 'x-api-key': 'nope' }, { 'x-api-key': REVOKED_KEY }, { authorization: `Basic ${ENV_KEY}` }];
+    const attempts: Record<string, string>[] = [
+      {},
+      { 'x-api-key': 'nope' },
+      { 'x-api-key': REVOKED_KEY },
+      { authorization: `Basic ${ENV_KEY}` },
+    ];
     for (const headers of attempts) {
       const { status, body } = await get(server, '/api/v1/developer/catalog', headers);
       expect(status).toBe(401);
@@ -144,13 +188,30 @@ describe('with a seeded database, offline', () => {
     await get(server, pricingPath(PRODUCTS.plain.productKey), { authorization: `Bearer ${STORED_KEY}` });
     await get(server, '/api/v1/developer/catalog', { 'x-api-key': 'ork_wrong-key-in-log' });
     await flushed();
-    const lines = server.accessLines.join('').split('\n').filter(Boolean).slice(before).map((l) => JSON.parse(l));
+    const lines = server.accessLines
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .slice(before)
+      .map((l) => JSON.parse(l));
     expect(lines).toEqual([
-      expect.objectContaining({ method: 'GET', route: '/api/v1/developer/pricing/:product_key', status: 200, key_id: 'key_stored', ms: expect.any(Number) }),
-      expect.objectContaining({ method: 'GET', route: '/api/v1/developer/catalog', status: 401, key_id: null }),
+      expect.objectContaining({
+        method: 'GET',
+        route: '/api/v1/developer/pricing/:product_key',
+        status: 200,
+        key_id: 'key_stored',
+        ms: expect.any(Number),
+      }),
+      expect.objectContaining({
+        method: 'GET',
+        route: '/api/v1/developer/catalog',
+        status: 401,
+        key_id: null,
+      }),
     ]);
     const all = server.accessLines.join('') + server.errorLines.join('');
-    for (const secret of [STORED_KEY, ENV_KEY, REVOKED_KEY, 'ork_wrong-key-in-log']) expect(all).not.toContain(secret);
+    for (const secret of [STORED_KEY, ENV_KEY, REVOKED_KEY, 'ork_wrong-key-in-log'])
+      expect(all).not.toContain(secret);
   });
 });
 
@@ -167,7 +228,9 @@ describe('rate limit', () => {
     expect(first.headers.get('ratelimit-remaining')).toBe('2');
     expect(Number(first.headers.get('ratelimit-reset'))).toBeGreaterThan(0);
     expect((await get(server, '/api/v1/developer/refsource/1001')).status).toBe(200);
-    expect((await get(server, `/api/v1/developer/refsource/1001/snapshot?date=${toUtcDate(NOW)}`)).status).toBe(200);
+    expect(
+      (await get(server, `/api/v1/developer/refsource/1001/snapshot?date=${toUtcDate(NOW)}`)).status,
+    ).toBe(200);
     const limited = await get(server, pricingPath(PRODUCTS.plain.productKey));
     expect(limited.status).toBe(429);
     expect(limited.body.detail).toMatch(/rate limit/);
@@ -179,7 +242,9 @@ describe('rate limit', () => {
   it('leaves health and catalog unlimited, and other keys their own bucket', async () => {
     expect((await get(server, '/api/v1/developer/catalog')).status).toBe(200);
     expect((await get(server, '/api/v1/health', {})).status).toBe(200);
-    expect((await get(server, pricingPath(PRODUCTS.plain.productKey), { 'x-api-key': ENV_KEY })).status).toBe(200);
+    expect((await get(server, pricingPath(PRODUCTS.plain.productKey), { 'x-api-key': ENV_KEY })).status).toBe(
+      200,
+    );
   });
 });
 
@@ -212,7 +277,11 @@ describe('database unreachable', () => {
     const path = await missingTestDatabase(tempDir('oracle-http-'));
     const server = await startServer({ dbPath: path });
     try {
-      for (const route of [pricingPath(PRODUCTS.plain.productKey), '/api/v1/developer/catalog', '/api/v1/developer/refsource/1001']) {
+      for (const route of [
+        pricingPath(PRODUCTS.plain.productKey),
+        '/api/v1/developer/catalog',
+        '/api/v1/developer/refsource/1001',
+      ]) {
         const { status, body } = await get(server, route);
         expect(status).toBe(503);
         expect(body.detail).toMatch(/database unavailable/);
@@ -227,18 +296,21 @@ describe('database unreachable', () => {
   });
 
   // A damaged file is SQLite's own failure; a PostgreSQL server's are in test/cli/serve-postgres.test.ts.
-  it.skipIf(TEST_STORE === 'postgres')('answers 503 for a corrupt file and keeps serving health', async () => {
-    const path = `${tempDir('oracle-http-')}/corrupt.db`;
-    writeFileSync(path, 'this is not a database'.repeat(500));
-    const server = await startServer({ dbPath: path });
-    try {
-      expect((await get(server, '/api/v1/developer/catalog')).status).toBe(503);
-      expect((await get(server, '/api/v1/health', {})).status).toBe(200);
-      expect(server.errorLines.join('')).toMatch(/DatabaseUnavailableError/);
-    } finally {
-      await server.close();
-    }
-  });
+  it.skipIf(TEST_STORE === 'postgres')(
+    'answers 503 for a corrupt file and keeps serving health',
+    async () => {
+      const path = `${tempDir('oracle-http-')}/corrupt.db`;
+      writeFileSync(path, 'this is not a database'.repeat(500));
+      const server = await startServer({ dbPath: path });
+      try {
+        expect((await get(server, '/api/v1/developer/catalog')).status).toBe(503);
+        expect((await get(server, '/api/v1/health', {})).status).toBe(200);
+        expect(server.errorLines.join('')).toMatch(/DatabaseUnavailableError/);
+      } finally {
+        await server.close();
+      }
+    },
+  );
 });
 
 describe('reference-source upstream', () => {
@@ -264,7 +336,9 @@ describe('reference-source upstream', () => {
     });
     server = await startServer({
       dbPath,
-      resolver: createUpstreamResolver(client, { breaker: { failureThreshold: options.failureThreshold ?? 5, coolDownMs: 60_000 } }),
+      resolver: createUpstreamResolver(client, {
+        breaker: { failureThreshold: options.failureThreshold ?? 5, coolDownMs: 60_000 },
+      }),
     });
   }
 
@@ -285,12 +359,15 @@ describe('reference-source upstream', () => {
     expect(upstream.calls).toHaveLength(1);
   });
 
-  it.each([404, 410])('falls back to the local mapping when the upstream answers %i, and 400 without one', async (code) => {
-    statuses.set('1002', code).set('424242', code);
-    await serve();
-    expect((await get(server, '/api/v1/developer/refsource/1002')).status).toBe(200);
-    expect((await get(server, '/api/v1/developer/refsource/424242')).status).toBe(400);
-  });
+  it.each([404, 410])(
+    'falls back to the local mapping when the upstream answers %i, and 400 without one',
+    async (code) => {
+      statuses.set('1002', code).set('424242', code);
+      await serve();
+      expect((await get(server, '/api/v1/developer/refsource/1002')).status).toBe(200);
+      expect((await get(server, '/api/v1/developer/refsource/424242')).status).toBe(400);
+    },
+  );
 
   it('returns 400 when the upstream knows the id but the catalog has no mapping', async () => {
     await serve();
@@ -308,7 +385,10 @@ describe('reference-source upstream', () => {
     expect(failed.body.detail).not.toContain('127.0.0.1');
     const degraded = await get(server, '/api/v1/developer/refsource/1001');
     expect(degraded.status).toBe(200);
-    expect(degraded.body.ungraded.meta).toMatchObject({ refsource_upstream: 'unavailable', source_counts: expect.any(Object) });
+    expect(degraded.body.ungraded.meta).toMatchObject({
+      refsource_upstream: 'unavailable',
+      source_counts: expect.any(Object),
+    });
   });
 
   it('treats an upstream that does not answer in time as failed (502 without mapping)', async () => {
@@ -324,10 +404,13 @@ describe('reference-source upstream', () => {
   it('stops calling an upstream that keeps failing (circuit breaker) and still prices mapped ids', async () => {
     statuses.set('1001', 500).set('1002', 500).set('1003', 500).set('424242', 500);
     await serve({ failureThreshold: 3 });
-    for (const id of ['1001', '1002', '1003']) expect((await get(server, `/api/v1/developer/refsource/${id}`)).status).toBe(200);
+    for (const id of ['1001', '1002', '1003'])
+      expect((await get(server, `/api/v1/developer/refsource/${id}`)).status).toBe(200);
     expect(upstream.calls).toHaveLength(3);
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => get(server, `/api/v1/developer/refsource/${i % 2 ? '1001' : '424242'}`)),
+      Array.from({ length: 20 }, (_, i) =>
+        get(server, `/api/v1/developer/refsource/${i % 2 ? '1001' : '424242'}`),
+      ),
     );
     expect(results.map((r) => r.status)).toEqual(Array.from({ length: 20 }, (_, i) => (i % 2 ? 200 : 502)));
     expect(upstream.calls).toHaveLength(3);
@@ -335,7 +418,10 @@ describe('reference-source upstream', () => {
 
   it('returns 503 on the refsource and snapshot routes when no upstream is configured and not offline', async () => {
     server = await startServer({ dbPath, resolver: createUnconfiguredResolver() });
-    for (const path of ['/api/v1/developer/refsource/1001', `/api/v1/developer/refsource/1001/snapshot?date=${toUtcDate(NOW)}`]) {
+    for (const path of [
+      '/api/v1/developer/refsource/1001',
+      `/api/v1/developer/refsource/1001/snapshot?date=${toUtcDate(NOW)}`,
+    ]) {
       const { status, body } = await get(server, path);
       expect(status).toBe(503);
       expect(body.detail).toMatch(/no upstream reference source is configured/);

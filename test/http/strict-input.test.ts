@@ -13,7 +13,10 @@ const seeded = useSeededServer(NOW);
 
 async function get(path: string) {
   const res = await fetch(seeded.server.url + path, { headers: KEY });
-  return { status: res.status, body: (await res.json()) as { detail?: string; window_hours?: number; outlier_stddevs?: number } };
+  return {
+    status: res.status,
+    body: (await res.json()) as { detail?: string; window_hours?: number; outlier_stddevs?: number },
+  };
 }
 
 const ROUTES = {
@@ -25,13 +28,20 @@ const ROUTES = {
 const SPELLINGS_OF_24 = ['%2024', '24%20', '%2B24', '024', '24%0A', '24.0', '2.4e1'];
 
 describe('integer parameters are canonical decimal integers', () => {
-  it.each(Object.entries(ROUTES))('the %s route takes window_hours=24 and outlier_stddevs=3 as written', async (_route, path) => {
-    const { status, body } = await get(`${path}?window_hours=24&outlier_stddevs=3`);
-    expect(status).toBe(200);
-    expect(body).toMatchObject({ window_hours: 24, outlier_stddevs: 3 });
-  });
+  it.each(Object.entries(ROUTES))(
+    'the %s route takes window_hours=24 and outlier_stddevs=3 as written',
+    async (_route, path) => {
+      const { status, body } = await get(`${path}?window_hours=24&outlier_stddevs=3`);
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ window_hours: 24, outlier_stddevs: 3 });
+    },
+  );
 
-  it.each(SPELLINGS_OF_24.flatMap((raw) => Object.entries(ROUTES).map(([route, path]) => [route, raw, path] as const)))(
+  it.each(
+    SPELLINGS_OF_24.flatMap((raw) =>
+      Object.entries(ROUTES).map(([route, path]) => [route, raw, path] as const),
+    ),
+  )(
     'the %s route answers 400 to window_hours=%s naming the parameter and its range',
     async (_route, raw, path) => {
       const { status, body } = await get(`${path}?window_hours=${raw}`);
@@ -42,14 +52,19 @@ describe('integer parameters are canonical decimal integers', () => {
     },
   );
 
-  it.each(['%202', '%2B2', '02', '2.0', '1e1', '2%0A'])('answers 400 to outlier_stddevs=%s naming the parameter and its range', async (raw) => {
-    const { status, body } = await get(`${ROUTES.pricing}?outlier_stddevs=${raw}`);
-    expect(status).toBe(400);
-    expect(body.detail).toMatch(/^outlier_stddevs must be an integer from 1 to 10/);
-  });
+  it.each(['%202', '%2B2', '02', '2.0', '1e1', '2%0A'])(
+    'answers 400 to outlier_stddevs=%s naming the parameter and its range',
+    async (raw) => {
+      const { status, body } = await get(`${ROUTES.pricing}?outlier_stddevs=${raw}`);
+      expect(status).toBe(400);
+      expect(body.detail).toMatch(/^outlier_stddevs must be an integer from 1 to 10/);
+    },
+  );
 
   it('answers 400 to outlier_stddevs=02 on the snapshot route too', async () => {
-    const { status, body } = await get(`/api/v1/developer/refsource/1001/snapshot?date=${toUtcDate(NOW - DAY)}&outlier_stddevs=02`);
+    const { status, body } = await get(
+      `/api/v1/developer/refsource/1001/snapshot?date=${toUtcDate(NOW - DAY)}&outlier_stddevs=02`,
+    );
     expect(status).toBe(400);
     expect(body.detail).toMatch(/^outlier_stddevs must be an integer from 1 to 10, written as digits only/);
   });
@@ -83,12 +98,13 @@ describe('snapshot dates that do not exist', () => {
   });
 });
 
-
 describe('the query string is read whole and strictly (issue 24)', () => {
   it('answers 400 naming an unknown parameter instead of pricing the default window', async () => {
     const { status, body } = await get(`${ROUTES.pricing}?window_hour=48`);
     expect(status).toBe(400);
-    expect(body.detail).toBe('unknown query parameter "window_hour": this route takes window_hours, outlier_stddevs, at, extra_grades');
+    expect(body.detail).toBe(
+      'unknown query parameter "window_hour": this route takes window_hours, outlier_stddevs, at, extra_grades',
+    );
   });
 
   it('answers 400 to an instant before the year 1000, which has no RFC 3339 window_start', async () => {
@@ -100,7 +116,9 @@ describe('the query string is read whole and strictly (issue 24)', () => {
   it('answers 400 to an unknown parameter on a route that takes none', async () => {
     const res = await fetch(`${seeded.server.url}/api/v1/developer/catalog?page=2`, { headers: KEY });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { detail: string }).detail).toBe('unknown query parameter "page": this route takes no query parameters');
+    expect(((await res.json()) as { detail: string }).detail).toBe(
+      'unknown query parameter "page": this route takes no query parameters',
+    );
   });
 
   it('answers 400 to more parameters than it reads, instead of dropping those after the 1,000th', async () => {
@@ -112,8 +130,16 @@ describe('the query string is read whole and strictly (issue 24)', () => {
 
   it.each([
     ['a search q', '/api/v1/developer/catalog/search?q=%FF%FE', 'q is not valid UTF-8 percent-encoding'],
-    ['a parameter name', `${ROUTES.pricing}?%C3=1`, 'a query parameter name is not valid UTF-8 percent-encoding'],
-    ['a product key in the path', '/api/v1/developer/pricing/%FF', 'the path is not valid UTF-8 percent-encoding'],
+    [
+      'a parameter name',
+      `${ROUTES.pricing}?%C3=1`,
+      'a query parameter name is not valid UTF-8 percent-encoding',
+    ],
+    [
+      'a product key in the path',
+      '/api/v1/developer/pricing/%FF',
+      'the path is not valid UTF-8 percent-encoding',
+    ],
   ])('answers 400 to invalid UTF-8 in %s', async (_where, path, detail) => {
     const { status, body } = await get(path);
     expect(status).toBe(400);

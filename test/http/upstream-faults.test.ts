@@ -7,7 +7,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createUpstreamResolver } from '../../src/service/upstream-resolver.js';
 import { createRefsourceClient } from '../../src/upstream/refsource-client.js';
-import { fakeUpstream, seededTestDatabase, startServer, STORED_KEY, type FakeUpstream, type TestServer, type UpstreamBehaviour } from './_helpers.js';
+import {
+  fakeUpstream,
+  seededTestDatabase,
+  startServer,
+  STORED_KEY,
+  type FakeUpstream,
+  type TestServer,
+  type UpstreamBehaviour,
+} from './_helpers.js';
 
 const NOW = Date.now();
 const KEY = { 'x-api-key': STORED_KEY };
@@ -65,7 +73,8 @@ describe('an upstream that trickles its answer (headers, then one byte every 3 s
   it('counts a deadline hit as a failure: the circuit opens and the upstream is no longer called', async () => {
     behaviour = 'trickle';
     await serve({ deadlineMs: 200, failureThreshold: 2 });
-    for (const id of ['5001', '5002']) expect((await get(`/api/v1/developer/refsource/${id}`)).body.detail).toMatch(/timed out/);
+    for (const id of ['5001', '5002'])
+      expect((await get(`/api/v1/developer/refsource/${id}`)).body.detail).toMatch(/timed out/);
     const third = await get('/api/v1/developer/refsource/5003');
     expect(third.status).toBe(502);
     expect(third.body.detail).toMatch(/marked down after repeated failures/);

@@ -33,10 +33,20 @@ describe('catalog ingest memory', () => {
     const dir = tempDir('catalog-memory-');
     const csv = join(dir, 'catalog.csv');
     const rows = ['product_key,refsource_id,product_name,set_name,subtitle,era,release_date'];
-    for (let i = 0; i < PRODUCTS; i += 1) rows.push(`card-${i},${100_000 + i},Card Name Number ${i},Some Set ${i % 300},${i}/999,modern,2020-01-01`);
+    for (let i = 0; i < PRODUCTS; i += 1)
+      rows.push(
+        `card-${i},${100_000 + i},Card Name Number ${i},Some Set ${i % 300},${i}/999,modern,2020-01-01`,
+      );
     writeFileSync(csv, `${rows.join('\n')}\n`);
 
-    const result = await runCommand(process.execPath, ['--trace-gc-nvp', BIN, '--db', join(dir, 'o.db'), 'ingest', csv]);
+    const result = await runCommand(process.execPath, [
+      '--trace-gc-nvp',
+      BIN,
+      '--db',
+      join(dir, 'o.db'),
+      'ingest',
+      csv,
+    ]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(`read 40,000, inserted 40,000`);
 

@@ -37,7 +37,10 @@ beforeAll(async () => {
   store = await openStore(join(dir, 'o.db'), { create: true });
   await ingestSource(store, file('catalog.csv', 'product_key,product_name\nk,K\n'), options());
   const lines = ['product_key,source,observed_at,price_minor,external_id'];
-  for (let i = 0; i < ROWS; i += 1) lines.push(`k,ebay,${new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString()},${1000 + (i % 977)},e-${i}`);
+  for (let i = 0; i < ROWS; i += 1)
+    lines.push(
+      `k,ebay,${new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString()},${1000 + (i % 977)},e-${i}`,
+    );
   text = `${lines.join('\n')}\n`;
   gz = gzipSync(text);
   return () => store.close();
@@ -45,14 +48,22 @@ beforeAll(async () => {
 
 describe('a gzip source damaged anywhere', () => {
   it('is a GzipCorruptError naming the file, with nothing committed, at each of 28 positions', async () => {
-    const positions = [2, 3, ...Array.from({ length: 24 }, (_, i) => GZIP_HEADER + Math.floor(((gz.length - GZIP_HEADER) * i) / 24)), gz.length - 8, gz.length - 1];
+    const positions = [
+      2,
+      3,
+      ...Array.from({ length: 24 }, (_, i) => GZIP_HEADER + Math.floor(((gz.length - GZIP_HEADER) * i) / 24)),
+      gz.length - 8,
+      gz.length - 1,
+    ];
     for (const at of positions) {
       const damaged = Buffer.from(gz);
       damaged[at] = (damaged[at] as number) ^ 0xff;
       const path = file(`at-${at}.csv.gz`, damaged);
       const result = await ingestSource(store, path, options());
       expect(result.failure, `byte ${at}`).toBeInstanceOf(GzipCorruptError);
-      expect(result.failure?.message).toMatch(new RegExp(`^${path}: the gzip data is corrupt \\(.+\\): nothing from this source was committed$`));
+      expect(result.failure?.message).toMatch(
+        new RegExp(`^${path}: the gzip data is corrupt \\(.+\\): nothing from this source was committed$`),
+      );
       expect(result.counts.inserted).toBe(0);
     }
   });
@@ -62,7 +73,9 @@ describe('a gzip source damaged anywhere', () => {
     lines[11] = 'k,"ebay"x,2025-01-01T00:00:00Z,1000,bad';
     const result = await ingestSource(store, file('bad-line.csv.gz', gzipSync(lines.join('\n'))), options());
     expect(result.failure).toBeInstanceOf(InputError);
-    expect(result.failure?.message).toMatch(/bad-line\.csv\.gz:12: unexpected character after a closing quote/);
+    expect(result.failure?.message).toMatch(
+      /bad-line\.csv\.gz:12: unexpected character after a closing quote/,
+    );
   });
 });
 
@@ -70,7 +83,12 @@ describe('a gzip source whose content names no format', () => {
   it('exits 2 with the message of the same file uncompressed', async () => {
     const content = 'foo,bar\n1,2\n';
     const plain = await runOracle(['--db', join(dir, 'o.db'), 'ingest', file('unknown.csv', content)]);
-    const gzipped = await runOracle(['--db', join(dir, 'o.db'), 'ingest', file('unknown.csv.gz', gzipSync(content))]);
+    const gzipped = await runOracle([
+      '--db',
+      join(dir, 'o.db'),
+      'ingest',
+      file('unknown.csv.gz', gzipSync(content)),
+    ]);
     expect(plain.code).toBe(2);
     expect(gzipped.code).toBe(2);
     expect(gzipped.stderr).toBe(plain.stderr.replace('unknown.csv', 'unknown.csv.gz'));

@@ -18,13 +18,18 @@ type Stores = typeof import('../../src/store/open-store.js');
 type Rejects = typeof import('../../src/ingest/write/rejects-writer.js');
 type Parallel = typeof import('../../src/ingest/parallel-reader.js');
 
-const built = <T>(path: string): Promise<T> => import(pathToFileURL(join(ROOT, 'build', path)).href) as Promise<T>;
+const built = <T>(path: string): Promise<T> =>
+  import(pathToFileURL(join(ROOT, 'build', path)).href) as Promise<T>;
 let pipeline: Pipeline;
 let stores: Stores;
 let rejectsModule: Rejects;
 let dir: string;
 
-const CATALOG = ['product_key,refsource_id,product_name', 'charizard-4,1001,Charizard #4', 'pikachu-58,1002,Pikachu'].join('\n');
+const CATALOG = [
+  'product_key,refsource_id,product_name',
+  'charizard-4,1001,Charizard #4',
+  'pikachu-58,1002,Pikachu',
+].join('\n');
 
 /** Several 64 KiB chunks of rows, with every kind of reject and duplicate spread through them. */
 function observations(rows: number): string {
@@ -35,8 +40,10 @@ function observations(rows: number): string {
     else if (i % 991 === 0) lines.push(`charizard-4,,ebay,${at},-1,,,`);
     else if (i % 983 === 0) lines.push('too,few');
     else if (i % 977 === 0) lines.push(`charizard-4,,ebay,${at.replace('Z', '')},1.00,,,`);
-    else if (i % 13 === 0) lines.push(lines[lines.length - 1] as string); // repeated row
-    else if (i % 2 === 0) lines.push(`,1002,ebay,${at},${i % 500}.5,PSA,${(i % 10) + 1},"e-${i}, ""quoted"""`);
+    else if (i % 13 === 0)
+      lines.push(lines[lines.length - 1] as string); // repeated row
+    else if (i % 2 === 0)
+      lines.push(`,1002,ebay,${at},${i % 500}.5,PSA,${(i % 10) + 1},"e-${i}, ""quoted"""`);
     else lines.push(`charizard-4,,tcg,${at},${i}.25,,,`);
   }
   return `${lines.join('\r\n')}\r\n`;
@@ -54,12 +61,24 @@ async function ingestBoth(name: string, content: string, clock: () => number = D
     const rejectsPath = join(dir, `${name}.${parallel}.rejects`);
     const rejects = new rejectsModule.RejectsWriter(rejectsPath, 0);
     const result = await pipeline.ingestSource(store, path, { ...options, rejects });
-    const outcome = result.failure === null ? { counts: result.counts, firstReject: result.firstReject } : { error: result.failure.message };
+    const outcome =
+      result.failure === null
+        ? { counts: result.counts, firstReject: result.firstReject }
+        : { error: result.failure.message };
     rejects.close();
     await store.close();
-    const rows = await selectRows(db, 'SELECT product_id, condition, observed_at, price_minor, source, grader, grade, external_id FROM observations ORDER BY id');
-    const products = await selectRows(db, 'SELECT product_key, observation_count, earliest_observed_at FROM products ORDER BY id');
-    const runsTable = await selectRows(db, 'SELECT kind, format, status, read_count, inserted_count, duplicate_count, rejected_count, error FROM ingest_runs ORDER BY id');
+    const rows = await selectRows(
+      db,
+      'SELECT product_id, condition, observed_at, price_minor, source, grader, grade, external_id FROM observations ORDER BY id',
+    );
+    const products = await selectRows(
+      db,
+      'SELECT product_key, observation_count, earliest_observed_at FROM products ORDER BY id',
+    );
+    const runsTable = await selectRows(
+      db,
+      'SELECT kind, format, status, read_count, inserted_count, duplicate_count, rejected_count, error FROM ingest_runs ORDER BY id',
+    );
     runs.push({ outcome, rows, products, runs: runsTable, rejects: readFileSync(rejectsPath, 'utf8') });
   }
   return runs as [(typeof runs)[number], (typeof runs)[number]];
@@ -92,8 +111,15 @@ describe('canonical CSV observations parsed in a worker thread', () => {
     const content = `${observations(4_000)}charizard-4,,ebay,2025-02-29T00:00:00Z,1.00,,,\ncharizard-4,,ebay,2025-01-01T24:00:00Z,1.00,,,\n`;
     const [single, parallel] = await ingestBoth('dates.csv', content, () => now);
     expect(parallel).toEqual(single);
-    const reasons = single.rejects.trim().split('\n').map((line) => (JSON.parse(line) as { reason: string }).reason);
-    expect(reasons.filter((r) => r.includes('is in the future (more than 5 minutes after now, 2025-01-03T00:00:00Z)')).length).toBeGreaterThan(1_000);
+    const reasons = single.rejects
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { reason: string }).reason);
+    expect(
+      reasons.filter((r) =>
+        r.includes('is in the future (more than 5 minutes after now, 2025-01-03T00:00:00Z)'),
+      ).length,
+    ).toBeGreaterThan(1_000);
     expect(reasons.slice(-2)).toEqual([
       'observed_at "2025-02-29T00:00:00Z" is not a real date: February 2025 has 28 days',
       'observed_at "2025-01-01T24:00:00Z" is not a real time: there is no hour 24 (midnight is 00:00 of the next day)',
@@ -102,9 +128,14 @@ describe('canonical CSV observations parsed in a worker thread', () => {
   });
 
   it('keep the rows before a broken record and stop with the same InputError', async () => {
-    const [single, parallel] = await ingestBoth('broken.csv', `${observations(2_000)}charizard-4,,ebay,"2025-03-01T10:00:00Z,1,,,\n`);
+    const [single, parallel] = await ingestBoth(
+      'broken.csv',
+      `${observations(2_000)}charizard-4,,ebay,"2025-03-01T10:00:00Z,1,,,\n`,
+    );
     expect(parallel).toEqual(single);
-    expect(single.outcome).toEqual({ error: expect.stringMatching(/broken\.csv:2002: unterminated quoted field/) });
+    expect(single.outcome).toEqual({
+      error: expect.stringMatching(/broken\.csv:2002: unterminated quoted field/),
+    });
     expect(single.rows.length).toBeGreaterThan(1_500);
   });
 });

@@ -65,7 +65,12 @@ afterEach(async () => {
 
 describe('ingestSource', () => {
   it('loads catalog records from a CSV with quoted fields and reports them', async () => {
-    expect(await store.products.findByRefsourceId('1002')).toMatchObject({ productKey: 'pikachu-58', productName: 'Pikachu, "Yellow Cheeks"', era: 'vintage', releaseDate: null });
+    expect(await store.products.findByRefsourceId('1002')).toMatchObject({
+      productKey: 'pikachu-58',
+      productName: 'Pikachu, "Yellow Cheeks"',
+      era: 'vintage',
+      releaseDate: null,
+    });
     expect(await count('products')).toBe(2);
   });
 
@@ -74,7 +79,10 @@ describe('ingestSource', () => {
     expect(result.counts).toMatchObject({ read: 4, inserted: 3, updated: 0, duplicates: 1, rejected: 0 });
     expect(result.kinds).toEqual(['observations']);
     expect(await count('observations')).toBe(3);
-    expect((await store.products.catalog()).find((p) => p.product_key === 'pikachu-58')).toMatchObject({ observation_count: 1, earliest_observation: '2025-03-01' });
+    expect((await store.products.catalog()).find((p) => p.product_key === 'pikachu-58')).toMatchObject({
+      observation_count: 1,
+      earliest_observation: '2025-03-01',
+    });
   });
 
   it('adds nothing when the same input is ingested again, and says so', async () => {
@@ -97,41 +105,74 @@ describe('ingestSource', () => {
     const result = await ingestSource(store, file('obs.csv', OBSERVATIONS), options({ dryRun: true }));
     expect(result.counts).toMatchObject({ inserted: 3, duplicates: 1 });
     expect(await count('observations')).toBe(0);
-    const newProduct = await ingestSource(store, file('c.ndjson', '{"product_key":"new","product_name":"New"}\n'), options({ dryRun: true }));
+    const newProduct = await ingestSource(
+      store,
+      file('c.ndjson', '{"product_key":"new","product_name":"New"}\n'),
+      options({ dryRun: true }),
+    );
     expect(newProduct.counts.inserted).toBe(1);
     expect(await count('products')).toBe(2);
   });
 
   it('rejects bad records with their line and keeps every good one; the rejects file has them as NDJSON', async () => {
     const rejects = new RejectsWriter(join(dir, 'rejects.ndjson'), Date.UTC(2026, 10, 23, 5, 0, 0));
-    const input = [OBSERVATIONS.split('\r\n')[0], 'charizard-4,,ebay,2025-03-01T10:00:00,1,,,', 'unknown-card,,ebay,2025-03-01T10:00:00Z,1,,,', ',1002,ebay,2025-03-03T00:00:00Z,2.00,,,', 'too,few'].join('\n');
+    const input = [
+      OBSERVATIONS.split('\r\n')[0],
+      'charizard-4,,ebay,2025-03-01T10:00:00,1,,,',
+      'unknown-card,,ebay,2025-03-01T10:00:00Z,1,,,',
+      ',1002,ebay,2025-03-03T00:00:00Z,2.00,,,',
+      'too,few',
+    ].join('\n');
     const result = await ingestSource(store, file('mixed.csv', input), options({ rejects }));
     rejects.close();
     expect(result.counts).toMatchObject({ read: 4, inserted: 1, rejected: 3 });
     expect(result.overLimit).toBe(true);
-    const lines = readFileSync(join(dir, 'rejects.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(join(dir, 'rejects.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => [l.line, l.source.endsWith('mixed.csv'), l.run_at])).toEqual(
-      expect.arrayContaining([[2, true, '2026-11-23T05:00:00.000Z'], [3, true, '2026-11-23T05:00:00.000Z'], [5, true, '2026-11-23T05:00:00.000Z']]),
+      expect.arrayContaining([
+        [2, true, '2026-11-23T05:00:00.000Z'],
+        [3, true, '2026-11-23T05:00:00.000Z'],
+        [5, true, '2026-11-23T05:00:00.000Z'],
+      ]),
     );
-    expect(lines.find((l) => l.line === 3)).toMatchObject({ reason: expect.stringMatching(/unknown product_key "unknown-card"/), record: { product_key: 'unknown-card' } });
-    expect(lines.find((l) => l.line === 5)).toMatchObject({ reason: 'expected 8 fields as in the header, found 2', record: ['too', 'few'] });
+    expect(lines.find((l) => l.line === 3)).toMatchObject({
+      reason: expect.stringMatching(/unknown product_key "unknown-card"/),
+      record: { product_key: 'unknown-card' },
+    });
+    expect(lines.find((l) => l.line === 5)).toMatchObject({
+      reason: 'expected 8 fields as in the header, found 2',
+      record: ['too', 'few'],
+    });
   });
 
   it('stays under --max-rejects when allowed', async () => {
-    const result = await ingestSource(store, file('one-bad.csv', 'product_key,source,observed_at,price\ncharizard-4,ebay,2025-01-01T00:00:00Z,-1\n'), options({ maxRejects: 1 }));
+    const result = await ingestSource(
+      store,
+      file('one-bad.csv', 'product_key,source,observed_at,price\ncharizard-4,ebay,2025-01-01T00:00:00Z,-1\n'),
+      options({ maxRejects: 1 }),
+    );
     expect(result.overLimit).toBe(false);
   });
 
   it('reads NDJSON and JSON arrays of observation records', async () => {
-    const ndjson = '{"product_key":"charizard-4","source":"tcg","observed_at":"2025-03-01T00:00:00Z","price_minor":100}\n';
+    const ndjson =
+      '{"product_key":"charizard-4","source":"tcg","observed_at":"2025-03-01T00:00:00Z","price_minor":100}\n';
     const array = '[{"refsource_id":1002,"source":"tcg","observed_at":"2025-03-01T00:00:00Z","price":1.5}]';
     expect((await ingestSource(store, file('o.ndjson', ndjson), options())).counts.inserted).toBe(1);
     expect((await ingestSource(store, file('o.json', array), options())).counts.inserted).toBe(1);
   });
 
   it('stops a JSON array with a comma before its closing bracket (not JSON), keeping every record before it', async () => {
-    const record = (i: number) => `{"product_key":"charizard-4","source":"tcg","observed_at":"2025-03-0${i}T00:00:00Z","price_minor":${i}00}`;
-    const result = await ingestSource(store, file('trailing.json', `[\n${record(1)},\n${record(2)},\n]\n`), options());
+    const record = (i: number) =>
+      `{"product_key":"charizard-4","source":"tcg","observed_at":"2025-03-0${i}T00:00:00Z","price_minor":${i}00}`;
+    const result = await ingestSource(
+      store,
+      file('trailing.json', `[\n${record(1)},\n${record(2)},\n]\n`),
+      options(),
+    );
     expect(result.failure).toBeInstanceOf(InputError);
     expect(result.failure?.message).toMatch(/trailing\.json:4: a comma before the closing \] is not JSON/);
     expect(result.counts.inserted).toBe(2);
@@ -145,8 +186,13 @@ describe('ingestSource', () => {
   });
 
   it('writes a gzip catalog a batch at a time but commits it only at its end; a corrupt one changes no product', async () => {
-    const catalog = (name: string) => ['product_key,product_name', ...Array.from({ length: 50 }, (_, i) => `p-${i},${name} ${i}`)].join('\n');
-    const result = await ingestSource(store, file('more.csv.gz', gzipSync(catalog('P'))), options({ batchSize: 7 }));
+    const catalog = (name: string) =>
+      ['product_key,product_name', ...Array.from({ length: 50 }, (_, i) => `p-${i},${name} ${i}`)].join('\n');
+    const result = await ingestSource(
+      store,
+      file('more.csv.gz', gzipSync(catalog('P'))),
+      options({ batchSize: 7 }),
+    );
     expect(result.failure).toBeNull();
     expect(result.counts).toMatchObject({ read: 50, inserted: 50 });
     expect(await count('products')).toBe(52);
@@ -154,13 +200,19 @@ describe('ingestSource', () => {
     corrupt[corrupt.length - 8] = (corrupt[corrupt.length - 8] as number) ^ 0xff; // the CRC-32
     const bad = await ingestSource(store, file('renamed.csv.gz', corrupt), options({ batchSize: 7 }));
     expect(bad.failure).toBeInstanceOf(GzipCorruptError);
-    expect(bad.failure?.message).toBe(`${join(dir, 'renamed.csv.gz')}: the gzip data is corrupt (incorrect data check): nothing from this source was committed`);
+    expect(bad.failure?.message).toBe(
+      `${join(dir, 'renamed.csv.gz')}: the gzip data is corrupt (incorrect data check): nothing from this source was committed`,
+    );
     expect((await store.products.findByKey('p-0'))?.productName).toBe('P 0');
     expect((await store.products.findByKey('p-49'))?.productName).toBe('P 49');
   });
 
   it('writes gzip observations past several batches but commits none when the stream fails at its end', async () => {
-    const rows = Array.from({ length: 5_000 }, (_, i) => `charizard-4,,ebay,${new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString()},1.00,,,g-${i}`);
+    const rows = Array.from(
+      { length: 5_000 },
+      (_, i) =>
+        `charizard-4,,ebay,${new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString()},1.00,,,g-${i}`,
+    );
     const corrupt = gzipSync(`${OBSERVATIONS.split('\r\n')[0]}\n${rows.join('\n')}\n`);
     corrupt[corrupt.length - 8] = (corrupt[corrupt.length - 8] as number) ^ 0xff; // the CRC-32, checked at the end
     const result = await ingestSource(store, file('late.csv.gz', corrupt), options({ batchSize: 1_000 }));
@@ -174,19 +226,55 @@ describe('ingestSource', () => {
 
   it('records every run in the ingest-runs table, failed ones with their error', async () => {
     await ingestSource(store, file('obs.csv', OBSERVATIONS), options());
-    expect((await ingestSource(store, join(dir, 'missing.csv'), options())).failure).toBeInstanceOf(SourceUnreadableError);
+    expect((await ingestSource(store, join(dir, 'missing.csv'), options())).failure).toBeInstanceOf(
+      SourceUnreadableError,
+    );
     const [failed, ok] = await store.ingestRuns.recent(2);
-    expect(ok).toMatchObject({ kind: 'observations', format: 'csv', status: 'ok', read_count: 4, inserted_count: 3, duplicate_count: 1 });
-    expect(failed).toMatchObject({ status: 'failed', error: expect.stringMatching(/missing\.csv: no such file/) });
+    expect(ok).toMatchObject({
+      kind: 'observations',
+      format: 'csv',
+      status: 'ok',
+      read_count: 4,
+      inserted_count: 3,
+      duplicate_count: 1,
+    });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/missing\.csv: no such file/),
+    });
     expect(failed?.finished_at).toEqual(expect.any(Number));
   });
 
   it.each([
     ['an empty file', 'empty.csv', '', undefined, /empty\.csv:1: the file is empty/],
-    ['unknown columns', 'typo.csv', 'product_key,source,obseved_at,price\n', undefined, /typo\.csv:1: unknown column "obseved_at"/],
-    ['a header of no known kind', 'what.csv', 'foo,bar\n1,2\n', undefined, /what\.csv:1: cannot tell the record kind/],
-    ['a file of the wrong kind for --kind', 'cat.csv', CATALOG, 'observations' as const, /cat\.csv:1: the header has catalog columns but --kind is observations/],
-    ['NDJSON of the wrong kind', 'cat.ndjson', '\n{"product_key":"a","product_name":"A"}', 'observations' as const, /cat\.ndjson:2: the first record has catalog fields/],
+    [
+      'unknown columns',
+      'typo.csv',
+      'product_key,source,obseved_at,price\n',
+      undefined,
+      /typo\.csv:1: unknown column "obseved_at"/,
+    ],
+    [
+      'a header of no known kind',
+      'what.csv',
+      'foo,bar\n1,2\n',
+      undefined,
+      /what\.csv:1: cannot tell the record kind/,
+    ],
+    [
+      'a file of the wrong kind for --kind',
+      'cat.csv',
+      CATALOG,
+      'observations' as const,
+      /cat\.csv:1: the header has catalog columns but --kind is observations/,
+    ],
+    [
+      'NDJSON of the wrong kind',
+      'cat.ndjson',
+      '\n{"product_key":"a","product_name":"A"}',
+      'observations' as const,
+      /cat\.ndjson:2: the first record has catalog fields/,
+    ],
   ])('stops that source with InputError on %s', async (_name, name, content, kind, message) => {
     const result = await ingestSource(store, file(name, content), options({ kind }));
     expect(result.failure).toBeInstanceOf(InputError);
@@ -195,7 +283,12 @@ describe('ingestSource', () => {
 
   it('commits the batches read before invalid UTF-8 and names its line', async () => {
     const good = OBSERVATIONS.split('\r\n').slice(0, 3).join('\n');
-    const bytes = Buffer.concat([Buffer.from(`${good}\n`), Buffer.from('charizard-4,,eb'), Buffer.from([0xff]), Buffer.from('ay,2025-03-01T10:00:00Z,1,,,\n')]);
+    const bytes = Buffer.concat([
+      Buffer.from(`${good}\n`),
+      Buffer.from('charizard-4,,eb'),
+      Buffer.from([0xff]),
+      Buffer.from('ay,2025-03-01T10:00:00Z,1,,,\n'),
+    ]);
     const result = await ingestSource(store, file('bad.csv', bytes), options({ batchSize: 1 }));
     expect(result.failure?.message).toMatch(/bad\.csv:4: invalid UTF-8/);
     expect(result.counts).toMatchObject({ read: 2, inserted: 2 });
@@ -206,12 +299,21 @@ describe('ingestSource', () => {
     const controller = new AbortController();
     const rows = Array.from({ length: 30_000 }, (_, i) => `charizard-4,ebay,2025-03-01T10:00:00Z,${i + 1}`);
     const path = file('big.csv', `product_key,source,observed_at,price_minor\n${rows.join('\n')}\n`);
-    const run = ingestSource(store, path, options({ signal: controller.signal, onProgress: (p) => p.records > 0 && controller.abort('SIGTERM') }));
+    const run = ingestSource(
+      store,
+      path,
+      options({ signal: controller.signal, onProgress: (p) => p.records > 0 && controller.abort('SIGTERM') }),
+    );
     await expect(run).rejects.toThrow(IngestInterruptedError);
-    await expect(run).rejects.toThrow(/big\.csv:\d+: interrupted by SIGTERM; [\d,]+ records read and committed/);
+    await expect(run).rejects.toThrow(
+      /big\.csv:\d+: interrupted by SIGTERM; [\d,]+ records read and committed/,
+    );
     const committed = await count('observations');
     expect(committed).toBeGreaterThan(0);
-    expect((await store.ingestRuns.recent(1))[0]).toMatchObject({ status: 'interrupted', inserted_count: committed });
+    expect((await store.ingestRuns.recent(1))[0]).toMatchObject({
+      status: 'interrupted',
+      inserted_count: committed,
+    });
     const rerun = await ingestSource(store, path, options());
     expect(rerun.counts).toMatchObject({ inserted: 30_000 - committed, duplicates: committed });
   });
@@ -226,16 +328,31 @@ describe('a feed format whose mapper has a bug', () => {
     open: () => (value, out) => {
       const listing = value as { id: string; price?: { amount: string }; bad?: boolean };
       if (listing.bad) throw new RowRejection(`listing ${listing.id} is marked bad`);
-      out.observation({ product_key: 'charizard-4', source: 'shop', observed_at: '2025-03-01T10:00:00Z', price: listing.price!.amount, external_id: listing.id });
+      out.observation({
+        product_key: 'charizard-4',
+        source: 'shop',
+        observed_at: '2025-03-01T10:00:00Z',
+        price: listing.price!.amount,
+        external_id: listing.id,
+      });
     },
   };
   beforeAll(() => void (JSON_FEED_FORMATS as JsonFormat[]).push(buggy));
   afterAll(() => void (JSON_FEED_FORMATS as JsonFormat[]).pop());
 
   it('rejects the row its mapper refuses, and stops the run naming the format and line on a TypeError, never as a reject', async () => {
-    const listings = ['{"id":"a","price":{"amount":"1.00"}}', '{"id":"b","bad":true}', '{"id":"c"}', '{"id":"d","price":{"amount":"2.00"}}'];
+    const listings = [
+      '{"id":"a","price":{"amount":"1.00"}}',
+      '{"id":"b","bad":true}',
+      '{"id":"c"}',
+      '{"id":"d","price":{"amount":"2.00"}}',
+    ];
     const rejects = new RejectsWriter(join(dir, 'rejects.ndjson'), Date.now());
-    const run = ingestSource(store, file('listings.ndjson', listings.join('\n')), options({ format: 'buggy-listings', maxRejects: 10, rejects }));
+    const run = ingestSource(
+      store,
+      file('listings.ndjson', listings.join('\n')),
+      options({ format: 'buggy-listings', maxRejects: 10, rejects }),
+    );
     const error = await run.catch((caught: unknown) => caught);
     rejects.close();
     expect(error).toBeInstanceOf(MapperBugError);
@@ -245,7 +362,12 @@ describe('a feed format whose mapper has a bug', () => {
     expect((error as Error).cause).toBeInstanceOf(TypeError);
     // The refused row was the one reject; the batch under way is rolled back with its rejects
     // (the rejects file follows the database), and the run is recorded as failed with the bug.
-    expect((await store.ingestRuns.recent(1))[0]).toMatchObject({ status: 'failed', format: 'buggy-listings', rejected_count: 1, error: expect.stringMatching(/TypeError/) });
+    expect((await store.ingestRuns.recent(1))[0]).toMatchObject({
+      status: 'failed',
+      format: 'buggy-listings',
+      rejected_count: 1,
+      error: expect.stringMatching(/TypeError/),
+    });
     expect(await count('observations')).toBe(0);
     expect(readFileSync(join(dir, 'rejects.ndjson'), 'utf8')).toBe('');
   });

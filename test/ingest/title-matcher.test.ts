@@ -33,7 +33,11 @@ function parseCsv(text: string): string[][] {
   return text
     .trim()
     .split(/\r?\n/)
-    .map((line) => [...line.matchAll(/(?:^|,)(?:"((?:[^"]|"")*)"|([^,]*))/g)].map((m) => (m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2]!)));
+    .map((line) =>
+      [...line.matchAll(/(?:^|,)(?:"((?:[^"]|"")*)"|([^,]*))/g)].map((m) =>
+        m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2]!,
+      ),
+    );
 }
 
 function labels(): Label[] {
@@ -87,7 +91,18 @@ describe('sold listings matched by title (real titles)', () => {
     const file = join(dir, 'listings.ndjson');
     writeFileSync(file, listings.map((l) => JSON.stringify(l)).join('\n') + '\n');
     const rejects = join(dir, 'rejects.ndjson');
-    const run = await runOracle(['ingest', file, '--format', 'sold-listings', '--db', db, '--rejects', rejects, '--max-rejects', '100000']);
+    const run = await runOracle([
+      'ingest',
+      file,
+      '--format',
+      'sold-listings',
+      '--db',
+      db,
+      '--rejects',
+      rejects,
+      '--max-rejects',
+      '100000',
+    ]);
     expect(run.code, run.stderr).toBe(0);
 
     const rows = await storedSales(db);
@@ -97,24 +112,42 @@ describe('sold listings matched by title (real titles)', () => {
     all.forEach((l, i) => {
       const got = matched.get(`fixture-${i}`);
       if (l.expected !== 'none') expectedMatches += 1;
-      if (got !== undefined && got.key !== l.expected) wrong.push(`${l.title}: ${got.key}, labelled ${l.expected}`);
+      if (got !== undefined && got.key !== l.expected)
+        wrong.push(`${l.title}: ${got.key}, labelled ${l.expected}`);
       if (got !== undefined) expect(got.how).toMatch(/^title: /);
     });
     expect(wrong).toEqual([]);
     expect(matched.size).toBeLessThanOrEqual(expectedMatches);
 
-    const rejected = readFileSync(rejects, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { reason: string });
-    const ambiguous = rejected.filter((r) => /matches \d+ products equally|names neither the number nor the set/.test(r.reason)).length;
+    const rejected = readFileSync(rejects, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { reason: string });
+    const ambiguous = rejected.filter((r) =>
+      /matches \d+ products equally|names neither the number nor the set/.test(r.reason),
+    ).length;
     const unknown = rejected.filter((r) => /title matches no product/.test(r.reason)).length;
     const byGrade = rejected.length - ambiguous - unknown;
     expect(matched.size + rejected.length).toBe(all.length);
-    console.log(`matched ${matched.size}/${all.length} (${wrong.length} wrong), ambiguous ${ambiguous}, unknown ${unknown}, refused by the grade rules ${byGrade}`);
+    console.log(
+      `matched ${matched.size}/${all.length} (${wrong.length} wrong), ambiguous ${ambiguous}, unknown ${unknown}, refused by the grade rules ${byGrade}`,
+    );
     expect({ matched: matched.size, ambiguous, unknown, refusedByGradeRules: byGrade }).toEqual(MEASURED);
 
     // oracle explain names how each sale of a matched product was matched.
     const charizard = rows.filter((r) => r.key === 'ptcg-swsh3-20');
     expect(charizard.length).toBeGreaterThan(0);
-    const explain = await runOracle(['explain', 'ptcg-swsh3-20', '--slot', 'psa10', '--db', db, '--at', '2021-03-02T00:00:00Z', '--json']);
+    const explain = await runOracle([
+      'explain',
+      'ptcg-swsh3-20',
+      '--slot',
+      'psa10',
+      '--db',
+      db,
+      '--at',
+      '2021-03-02T00:00:00Z',
+      '--json',
+    ]);
     expect(explain.code, explain.stderr).toBe(0);
     const points = (JSON.parse(explain.stdout) as { points: { matched_by?: string }[] }).points;
     expect(points.length).toBeGreaterThan(0);
@@ -127,15 +160,41 @@ describe('sold listings matched by title (real titles)', () => {
     expect((await runOracle(['ingest', join(FIXTURES, 'catalog.ndjson'), '--db', db])).code).toBe(0);
     const file = join(dir, 'listings.ndjson');
     const sale = (itemId: string, title: string) =>
-      JSON.stringify({ itemId, title, lastSoldDate: '2021-03-01T12:00:00Z', lastSoldPrice: { value: '100.00', currency: 'USD' } });
-    writeFileSync(file, `${sale('jp', '1996 Pokemon Japanese Base Set Charizard Holo PSA 9')}\n${sale('en', '1999 Pokemon Base Set Charizard Holo 4/102 PSA 9')}\n`);
+      JSON.stringify({
+        itemId,
+        title,
+        lastSoldDate: '2021-03-01T12:00:00Z',
+        lastSoldPrice: { value: '100.00', currency: 'USD' },
+      });
+    writeFileSync(
+      file,
+      `${sale('jp', '1996 Pokemon Japanese Base Set Charizard Holo PSA 9')}\n${sale('en', '1999 Pokemon Base Set Charizard Holo 4/102 PSA 9')}\n`,
+    );
     const rejects = join(dir, 'rejects.ndjson');
     // The one real process: the built CLI reads the format too.
-    const run = await runCli(['ingest', file, '--format', 'sold-listings', '--db', db, '--rejects', rejects, '--max-rejects', '1']);
+    const run = await runCli([
+      'ingest',
+      file,
+      '--format',
+      'sold-listings',
+      '--db',
+      db,
+      '--rejects',
+      rejects,
+      '--max-rejects',
+      '1',
+    ]);
     expect(run.code, run.stderr).toBe(0);
-    const [reject] = readFileSync(rejects, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { reason: string });
-    expect(reject!.reason).toMatch(/^title matches no product: no catalog product agrees with it: ptcg-[^ ]+ \(language: English product, title says Japanese\)/);
+    const [reject] = readFileSync(rejects, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { reason: string });
+    expect(reject!.reason).toMatch(
+      /^title matches no product: no catalog product agrees with it: ptcg-[^ ]+ \(language: English product, title says Japanese\)/,
+    );
     const rows = await storedSales(db);
-    expect(rows).toEqual([{ id: 'en#1', key: 'ptcg-base1-4', how: 'title: number 4 + name charizard + set base + holo' }]);
+    expect(rows).toEqual([
+      { id: 'en#1', key: 'ptcg-base1-4', how: 'title: number 4 + name charizard + set base + holo' },
+    ]);
   });
 });

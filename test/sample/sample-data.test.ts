@@ -11,7 +11,13 @@ import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../sample/cli.js';
-import { observationRows, planSample, type ExactPlan, type ObservationRow, type SamplePlan } from '../../sample/generate.js';
+import {
+  observationRows,
+  planSample,
+  type ExactPlan,
+  type ObservationRow,
+  type SamplePlan,
+} from '../../sample/generate.js';
 import { SAMPLE_PRODUCTS } from '../../sample/products.js';
 import { catalogCsv, observationChunks, writeSample } from '../../sample/write-csv.js';
 import { GRADERS, MATRIX_GRADES } from '../../src/domain/conditions.js';
@@ -68,7 +74,10 @@ afterAll(() => {
 });
 
 async function writeTo(name: string, plan: SamplePlan, gz = true) {
-  const paths = { catalog: join(dir, `${name}-catalog.csv`), observations: join(dir, `${name}-observations.csv${gz ? '.gz' : ''}`) };
+  const paths = {
+    catalog: join(dir, `${name}-catalog.csv`),
+    observations: join(dir, `${name}-observations.csv${gz ? '.gz' : ''}`),
+  };
   const rows = await writeSample(plan, paths);
   return { ...paths, rows };
 }
@@ -87,7 +96,15 @@ describe('the sample files', () => {
 
     const text = gunzipSync(readFileSync(a.observations)).toString('utf8');
     const rows = parseCsv(text);
-    expect(rows[0]).toEqual(['product_key', 'source', 'observed_at', 'price_minor', 'grader', 'grade', 'external_id']);
+    expect(rows[0]).toEqual([
+      'product_key',
+      'source',
+      'observed_at',
+      'price_minor',
+      'grader',
+      'grade',
+      'external_id',
+    ]);
     expect(rows.length - 1).toBe(a.rows);
     expect(rows.length - 1).toBeGreaterThan(100_000);
     expect(rows[1]![2]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
@@ -107,7 +124,10 @@ describe('the sample files', () => {
       const at = Date.parse(line.split(',')[2]!);
       return at >= from && at < to;
     };
-    const first = gunzipSync(readFileSync((await writeDefault()).observations)).toString('utf8').split('\n').slice(1, -1);
+    const first = gunzipSync(readFileSync((await writeDefault()).observations))
+      .toString('utf8')
+      .split('\n')
+      .slice(1, -1);
     const second = observationLines(laterPlan);
     const overlap = first.filter(inRange(laterPlan.start, END));
     expect(overlap.length).toBeGreaterThan(200_000);
@@ -132,15 +152,27 @@ describe('the catalog', () => {
   const field = (row: string[], name: string) => row[header!.indexOf(name)]!;
 
   it('has the canonical header and 40 to 60 real products of every kind', () => {
-    expect(header).toEqual(['product_key', 'refsource_id', 'product_name', 'subtitle', 'set_name', 'image_url', 'product_type', 'era', 'release_date']);
+    expect(header).toEqual([
+      'product_key',
+      'refsource_id',
+      'product_name',
+      'subtitle',
+      'set_name',
+      'image_url',
+      'product_type',
+      'era',
+      'release_date',
+    ]);
     expect(products.length).toBeGreaterThanOrEqual(40);
     expect(products.length).toBeLessThanOrEqual(60);
     const keys = products.map((p) => field(p, 'product_key'));
     expect(keys.some((k) => k.startsWith('pokemon-'))).toBe(true);
     expect(keys.some((k) => k.startsWith('mtg-'))).toBe(true);
-    for (const game of ['baseball', 'basketball', 'football']) expect(SAMPLE_PRODUCTS.some((p) => p.game === game)).toBe(true);
+    for (const game of ['baseball', 'basketball', 'football'])
+      expect(SAMPLE_PRODUCTS.some((p) => p.game === game)).toBe(true);
     for (const type of ['single_card', 'booster_box']) {
-      for (const era of ['modern', 'vintage']) expect(products.some((p) => field(p, 'product_type') === type && field(p, 'era') === era)).toBe(true);
+      for (const era of ['modern', 'vintage'])
+        expect(products.some((p) => field(p, 'product_type') === type && field(p, 'era') === era)).toBe(true);
     }
   });
 
@@ -159,8 +191,12 @@ describe('the catalog', () => {
 
   it('round-trips names with commas and quotes through RFC 4180 quoting', () => {
     const byKey = new Map(products.map((p) => [field(p, 'product_key'), p]));
-    expect(field(byKey.get('mtg-modern-horizons-2-ragavan-nimble-pilferer-138')!, 'product_name')).toBe('Ragavan, Nimble Pilferer');
-    expect(field(byKey.get('pokemon-evolving-skies-umbreon-vmax-215-203')!, 'subtitle')).toBe('215/203 "Moonbreon" Alternate Art');
+    expect(field(byKey.get('mtg-modern-horizons-2-ragavan-nimble-pilferer-138')!, 'product_name')).toBe(
+      'Ragavan, Nimble Pilferer',
+    );
+    expect(field(byKey.get('pokemon-evolving-skies-umbreon-vmax-215-203')!, 'subtitle')).toBe(
+      '215/203 "Moonbreon" Alternate Art',
+    );
     expect(field(byKey.get('mtg-arabian-nights-juzam-djinn')!, 'product_name')).toBe('Juzám Djinn');
   });
 
@@ -196,14 +232,22 @@ describe('the observation history', () => {
 
   it('has sales in every grader x grade 7-10 cell, ungraded, and pooled ANY quotes', () => {
     const cells = new Set(sales.map((r) => `${r.grader}${r.grade ?? ''}`));
-    for (const grader of GRADERS) for (const grade of MATRIX_GRADES) expect(cells).toContain(`${grader}${grade}`);
+    for (const grader of GRADERS)
+      for (const grade of MATRIX_GRADES) expect(cells).toContain(`${grader}${grade}`);
     expect(cells).toContain('');
-    const quoted = new Set(rows.filter((r) => r.source === 'pricecharting').map((r) => `${r.grader}${r.grade ?? ''}`));
+    const quoted = new Set(
+      rows.filter((r) => r.source === 'pricecharting').map((r) => `${r.grader}${r.grade ?? ''}`),
+    );
     expect(quoted).toEqual(new Set(['', 'ANY7', 'ANY8', 'ANY9', 'PSA10', 'BGS10', 'CGC10', 'SGC10']));
   });
 
   it('quotes each guided product once a day per column', () => {
-    const charizard = rows.filter((r) => r.productKey === 'pokemon-base-set-charizard-4-102' && r.source === 'pricecharting' && r.grader === 'PSA');
+    const charizard = rows.filter(
+      (r) =>
+        r.productKey === 'pokemon-base-set-charizard-4-102' &&
+        r.source === 'pricecharting' &&
+        r.grader === 'PSA',
+    );
     const days = charizard.map((r) => Math.floor(r.observedAt / DAY_MS));
     expect(new Set(days).size).toBe(days.length);
     expect(days.length).toBeGreaterThanOrEqual(400);
@@ -212,11 +256,17 @@ describe('the observation history', () => {
   it('prices grade 10 above 9 above 8 above 7, with PSA and BGS 10 above CGC and SGC 10', () => {
     const key = 'pokemon-evolving-skies-umbreon-vmax-215-203';
     const price = (grader: string, grade: number) =>
-      median(sales.filter((r) => r.productKey === key && r.grader === grader && r.grade === grade).map((r) => r.priceMinor));
+      median(
+        sales
+          .filter((r) => r.productKey === key && r.grader === grader && r.grade === grade)
+          .map((r) => r.priceMinor),
+      );
     expect(price('PSA', 10)).toBeGreaterThan(price('PSA', 9));
     expect(price('PSA', 9)).toBeGreaterThan(price('PSA', 8));
     expect(price('PSA', 8)).toBeGreaterThan(price('PSA', 7));
-    expect(Math.min(price('PSA', 10), price('BGS', 10))).toBeGreaterThan(Math.max(price('CGC', 10), price('SGC', 10)));
+    expect(Math.min(price('PSA', 10), price('BGS', 10))).toBeGreaterThan(
+      Math.max(price('CGC', 10), price('SGC', 10)),
+    );
   });
 
   it('leaves one product without observations and keeps sparse products weeks apart', () => {
@@ -246,19 +296,23 @@ describe('the observation history', () => {
     for (const [cell, group] of groupBy(sales, (r) => `${r.productKey}|${r.grader}|${r.grade}`)) {
       medians.set(cell, median(group.map((r) => r.priceMinor)));
     }
-    const ratio = (r: ObservationRow) => r.priceMinor / medians.get(`${r.productKey}|${r.grader}|${r.grade}`)!;
+    const ratio = (r: ObservationRow) =>
+      r.priceMinor / medians.get(`${r.productKey}|${r.grader}|${r.grade}`)!;
     const miskeyed = sales.filter((r) => ratio(r) < 0.05 || ratio(r) > 7);
     const lots = sales.filter((r) => ratio(r) > 2.5 && ratio(r) < 7);
     expect(miskeyed.length).toBeGreaterThan(20);
     expect(lots.length).toBeGreaterThan(20);
-    expect(miskeyed.filter((r) => r.productKey === 'pokemon-base-set-charizard-4-102').length).toBeGreaterThan(0);
+    expect(
+      miskeyed.filter((r) => r.productKey === 'pokemon-base-set-charizard-4-102').length,
+    ).toBeGreaterThan(0);
     expect(lots.filter((r) => r.productKey === 'pokemon-base-set-charizard-4-102').length).toBeGreaterThan(0);
   });
 
   it('gives most products data in the default 24 h window and liquid ones sales in the last hours', () => {
     const recent = new Set(rows.filter((r) => END - r.observedAt <= 24 * HOUR_MS).map((r) => r.productKey));
     expect(recent.size / plan.products.length).toBeGreaterThan(0.8);
-    const lastSale = (key: string) => Math.max(...sales.filter((r) => r.productKey === key).map((r) => r.observedAt));
+    const lastSale = (key: string) =>
+      Math.max(...sales.filter((r) => r.productKey === key).map((r) => r.observedAt));
     expect(END - lastSale('pokemon-151-charizard-ex-199-165')).toBeLessThan(4 * HOUR_MS);
     expect(END - lastSale('pokemon-evolving-skies-umbreon-vmax-215-203')).toBeLessThan(4 * HOUR_MS);
   });
@@ -266,7 +320,9 @@ describe('the observation history', () => {
 
 describe('scale mode', () => {
   it('writes exactly the requested observations over synthetic variants, with the hot product count exact', async () => {
-    const plan = exactPlan(planSample({ end: END, products: 300, observations: 60_000, hotProductObservations: 5_000 }));
+    const plan = exactPlan(
+      planSample({ end: END, products: 300, observations: 60_000, hotProductObservations: 5_000 }),
+    );
     const paths = await writeTo('scale', plan, false);
     expect(paths.rows).toBe(60_000);
     const rows = parseCsv(readFileSync(paths.observations, 'utf8')).slice(1);
@@ -292,14 +348,23 @@ describe('scale mode', () => {
   });
 
   it('rejects a total smaller than the hot product alone', () => {
-    expect(() => planSample({ end: END, observations: 10, hotProductObservations: 100 })).toThrow(/observations must be at least/);
+    expect(() => planSample({ end: END, observations: 10, hotProductObservations: 100 })).toThrow(
+      /observations must be at least/,
+    );
   });
 });
 
 describe('the generate-sample-data command line', () => {
   const io = () => {
     const out = { stdout: '', stderr: '' };
-    return { out, io: { stdout: (t: string) => void (out.stdout += t), stderr: (t: string) => void (out.stderr += t), now: () => END + 1234 } };
+    return {
+      out,
+      io: {
+        stdout: (t: string) => void (out.stdout += t),
+        stderr: (t: string) => void (out.stderr += t),
+        now: () => END + 1234,
+      },
+    };
   };
 
   it('floors "now" to the hour and writes gzipped sample files into --out-dir', async () => {
@@ -307,7 +372,9 @@ describe('the generate-sample-data command line', () => {
     const target = join(dir, 'cli-sample');
     expect(await main(['--out-dir', target, '--end', 'now', '--days', '30'], cliIo)).toBe(0);
     expect(out.stdout).toContain('to 2026-11-22T05:00:00Z');
-    expect(readFileSync(join(target, 'catalog.csv'), 'utf8')).toBe(readFileSync(join(ROOT, 'data', 'catalog.csv'), 'utf8'));
+    expect(readFileSync(join(target, 'catalog.csv'), 'utf8')).toBe(
+      readFileSync(join(ROOT, 'data', 'catalog.csv'), 'utf8'),
+    );
     expect(statSync(join(target, 'observations.csv.gz')).size).toBeGreaterThan(0);
   });
 
@@ -323,8 +390,20 @@ describe('the generate-sample-data command line', () => {
   });
 
   it('runs as scripts/generate-sample-data.js with every flag documented in --help', async () => {
-    const { stdout } = await run(process.execPath, [join(ROOT, 'scripts', 'generate-sample-data.js'), '--help']);
-    for (const flag of ['--out-dir', '--end', '--seed', '--days', '--gzip', '--products', '--observations', '--hot-product-observations']) {
+    const { stdout } = await run(process.execPath, [
+      join(ROOT, 'scripts', 'generate-sample-data.js'),
+      '--help',
+    ]);
+    for (const flag of [
+      '--out-dir',
+      '--end',
+      '--seed',
+      '--days',
+      '--gzip',
+      '--products',
+      '--observations',
+      '--hot-product-observations',
+    ]) {
       expect(stdout).toContain(flag);
     }
   });

@@ -14,7 +14,10 @@ import { ROOT } from '../_setup.js';
 /** Files of the tools and tests, without generated or cached output. */
 function codeFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
-    .filter((f) => /\.(js|ts)$/.test(f) && !f.split('/').some((part) => part === '.work' || part === 'node_modules'))
+    .filter(
+      (f) =>
+        /\.(js|ts)$/.test(f) && !f.split('/').some((part) => part === '.work' || part === 'node_modules'),
+    )
     .map((f) => join(ROOT, dir, f));
 }
 
@@ -32,7 +35,8 @@ function builtModulesImported(): Map<string, string> {
     if (!text.includes('dist') && !text.includes('build')) continue;
     for (const [, dir = 'build', path] of text.matchAll(MODULE_PATH)) {
       const built = `${dir}/${path}.js`;
-      if (path && !found.has(built) && existsSync(join(ROOT, 'src', `${path}.ts`))) found.set(built, relative(ROOT, file));
+      if (path && !found.has(built) && existsSync(join(ROOT, 'src', `${path}.ts`)))
+        found.set(built, relative(ROOT, file));
     }
   }
   return found;
@@ -43,14 +47,19 @@ describe('the build', () => {
     const imported = builtModulesImported();
     expect(imported.get('dist/cli/main.js')).toBe('bin/compile-cli.js');
     expect(imported.has('build/store/open-store.js')).toBe(true);
-    const missing = [...imported].filter(([path]) => !existsSync(join(ROOT, path))).map(([path, by]) => `${path} (imported by ${by})`);
+    const missing = [...imported]
+      .filter(([path]) => !existsSync(join(ROOT, path)))
+      .map(([path, by]) => `${path} (imported by ${by})`);
     expect(missing).toEqual([]);
   });
 
   it('writes the bundles in ASCII, which bin/compile-cli.js reads as latin1 (one byte a character)', () => {
     for (const bundle of ['dist/cli/main.js', 'dist/ingest/parallel-worker.js']) {
       const bytes = readFileSync(join(ROOT, bundle));
-      expect(bytes.findIndex((byte) => byte > 0x7f), bundle).toBe(-1);
+      expect(
+        bytes.findIndex((byte) => byte > 0x7f),
+        bundle,
+      ).toBe(-1);
     }
   });
 });

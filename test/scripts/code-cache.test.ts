@@ -4,7 +4,15 @@
  * cache is an optimisation only: one made for another build is never read, a broken one is
  * dropped by V8, and the CLI answers the same either way. ORACLE_DEBUG=1 says which it was.
  */
-import { cpSync, mkdirSync, readFileSync, readdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, databaseWith, runCli, runCommand, tempDir, testProduct } from '../_setup.js';
@@ -23,7 +31,8 @@ function copyOfTheBuild(): { root: string; bin: string; cache: string } {
   mkdirSync(join(root, 'bin'));
   for (const file of readdirSync(join(ROOT, 'bin'))) cpSync(join(ROOT, 'bin', file), join(root, 'bin', file));
   cpSync(join(ROOT, 'dist'), join(root, 'dist'), { recursive: true });
-  for (const shared of ['node_modules', 'drizzle', 'package.json']) symlinkSync(join(ROOT, shared), join(root, shared));
+  for (const shared of ['node_modules', 'drizzle', 'package.json'])
+    symlinkSync(join(ROOT, shared), join(root, shared));
   const caches = readdirSync(join(root, 'dist', 'cli')).filter((file) => file.endsWith('.v8cache'));
   expect(caches).toHaveLength(1);
   return { root, bin: join(root, 'bin', 'oracle.js'), cache: join(root, 'dist', 'cli', caches[0]!) };
@@ -54,14 +63,18 @@ describe('the code cache', () => {
   it('is not read when it was made for another build: the CLI compiles the bundle and answers the same', async () => {
     const copy = copyOfTheBuild();
     renameSync(copy.cache, copy.cache.replace(/\.\w+\.v8cache$/, `.${'0'.repeat(64)}.v8cache`));
-    expect(await cacheUse(copy.bin)).toMatch(/^oracle: dist\/cli\/main.js no code cache for this build: compiled without one/);
+    expect(await cacheUse(copy.bin)).toMatch(
+      /^oracle: dist\/cli\/main.js no code cache for this build: compiled without one/,
+    );
     expect(await catalogThrough(copy.bin)).toBe(expected);
   });
 
   it('is dropped by V8 when it is not a cache of this bundle, and the CLI answers the same', async () => {
     const copy = copyOfTheBuild();
     writeFileSync(copy.cache, Buffer.alloc(4096, 7));
-    expect(await cacheUse(copy.bin)).toMatch(/^oracle: dist\/cli\/main.js its code cache does not fit this Node.js or its V8 flags/);
+    expect(await cacheUse(copy.bin)).toMatch(
+      /^oracle: dist\/cli\/main.js its code cache does not fit this Node.js or its V8 flags/,
+    );
     expect(await catalogThrough(copy.bin)).toBe(expected);
   });
 });

@@ -9,7 +9,9 @@ const PRODUCTS = 2 * EXPORT_PAGE_SIZE + 137;
 
 describe('the export service', () => {
   it('reads the catalog a page at a time while it yields bundles', async () => {
-    const products = Array.from({ length: PRODUCTS }, (_, i) => testProduct({ productKey: `card-${String(i).padStart(5, '0')}`, refsourceId: String(100_000 + i) }));
+    const products = Array.from({ length: PRODUCTS }, (_, i) =>
+      testProduct({ productKey: `card-${String(i).padStart(5, '0')}`, refsourceId: String(100_000 + i) }),
+    );
     const store = await openStore(await databaseWith(products, []));
     try {
       const pages: number[] = [];
@@ -20,7 +22,11 @@ describe('the export service', () => {
         pages.push(page.length);
         return page;
       };
-      const bundles = createPricing(store).exportBundles({ windowHours: 24, outlierStddevs: 2, asOf: Date.parse('2026-10-15T12:00:00Z') });
+      const bundles = createPricing(store).exportBundles({
+        windowHours: 24,
+        outlierStddevs: 2,
+        asOf: Date.parse('2026-10-15T12:00:00Z'),
+      });
       const first = await bundles.next();
       expect(pages).toEqual([EXPORT_PAGE_SIZE]);
       const keys = [(first.value as { product_key: string }).product_key];

@@ -65,7 +65,10 @@ describe('keys', () => {
     expect(id).toMatch(/^key_[0-9a-f]{12}$/);
     expect(secret).toMatch(/^ork_[\w-]{43}$/);
 
-    const server = createOracle({ store: createWatchedStore(dbPath, { fileCheckIntervalMs: 0 }), envKeys: ['ork_from_env'] });
+    const server = createOracle({
+      store: createWatchedStore(dbPath, { fileCheckIntervalMs: 0 }),
+      envKeys: ['ork_from_env'],
+    });
     try {
       expect(await server.verifyKey(secret)).toEqual({ id, fromEnv: false });
       expect(await server.verifyKey(STORED_KEY)).toEqual({ id: 'key_stored', fromEnv: false });
@@ -73,7 +76,11 @@ describe('keys', () => {
       const lister = await commandOracle(dbPath);
       const listed = await lister.listKeys();
       await lister.close();
-      expect(listed.find((k) => k.id === id)).toMatchObject({ label: 'integration', createdAt: NOW, revokedAt: null });
+      expect(listed.find((k) => k.id === id)).toMatchObject({
+        label: 'integration',
+        createdAt: NOW,
+        revokedAt: null,
+      });
       expect(JSON.stringify(listed)).not.toContain(secret);
 
       const revoker = await commandOracle(dbPath);
@@ -91,17 +98,29 @@ describe('ingestAll', () => {
   it('marks a dead run interrupted, reads every source whatever one of them does, reports each as it ends, and appends their rejects', async () => {
     const dir = tempDir('oracle-ingest-');
     const db = `${dir}/oracle.db`;
-    writeFileSync(`${dir}/catalog.csv`, 'product_key,refsource_id,product_name\ncharizard-4,1001,Charizard #4\n');
+    writeFileSync(
+      `${dir}/catalog.csv`,
+      'product_key,refsource_id,product_name\ncharizard-4,1001,Charizard #4\n',
+    );
     writeFileSync(
       `${dir}/observations.csv`,
       'product_key,source,observed_at,price_minor\ncharizard-4,ebay,2025-03-01T10:00:00Z,35000\ncharizard-4,ebay,2025-03-01T11:00:00Z,-5\n',
     );
     // A run written before runs named their process, left `running`: its process is gone.
     const first = await commandOracle(db, { create: true });
-    await first.ingestAll([`${dir}/catalog.csv`], { maxRejects: 0, runAt: NOW, clock: () => NOW, stdin: Readable.from([]) });
+    await first.ingestAll([`${dir}/catalog.csv`], {
+      maxRejects: 0,
+      runAt: NOW,
+      clock: () => NOW,
+      stdin: Readable.from([]),
+    });
     await first.close();
     const raw = new Database(db);
-    raw.prepare("INSERT INTO ingest_runs (source, kind, format, dry_run, started_at) VALUES ('killed.csv', 'observations', 'csv', 0, 1)").run();
+    raw
+      .prepare(
+        "INSERT INTO ingest_runs (source, kind, format, dry_run, started_at) VALUES ('killed.csv', 'observations', 'csv', 0, 1)",
+      )
+      .run();
     raw.close();
 
     const reported: IngestResult[] = [];
@@ -123,7 +142,10 @@ describe('ingestAll', () => {
       [`${dir}/missing.csv`, false, 0, 0],
       [`${dir}/observations.csv`, true, 1, 1],
     ]);
-    const rejects = readFileSync(`${dir}/rejects.ndjson`, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const rejects = readFileSync(`${dir}/rejects.ndjson`, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(rejects).toEqual([expect.objectContaining({ run_at: '2026-01-02T03:04:05.006Z', line: 3 })]);
     const check = new Database(db, { readonly: true });
     const killed = check.prepare("SELECT status FROM ingest_runs WHERE source = 'killed.csv'").get();
@@ -140,13 +162,23 @@ describe('readiness', () => {
       return service.inventory().finally(() => service.close());
     };
     expect(await inventory()).toMatchObject({ storedKeys: 0, envKeys: 0, keys: 0, ready: false });
-    expect(await inventory(['ork_from_env', 'ork_other'])).toMatchObject({ storedKeys: 0, envKeys: 2, keys: 2, ready: true });
+    expect(await inventory(['ork_from_env', 'ork_other'])).toMatchObject({
+      storedKeys: 0,
+      envKeys: 2,
+      keys: 2,
+      ready: true,
+    });
 
     const maker = await commandOracle(db);
     const { id } = await maker.createKey('ready', NOW);
     await maker.close();
     expect(await inventory()).toMatchObject({ storedKeys: 1, envKeys: 0, keys: 1, ready: true });
-    expect(await inventory(['ork_from_env'])).toMatchObject({ storedKeys: 1, envKeys: 1, keys: 2, ready: true });
+    expect(await inventory(['ork_from_env'])).toMatchObject({
+      storedKeys: 1,
+      envKeys: 1,
+      keys: 2,
+      ready: true,
+    });
 
     const revoker = await commandOracle(db);
     await revoker.revokeKey(id, NOW + 1);

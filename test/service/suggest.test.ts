@@ -19,7 +19,12 @@ const KEYS = [
 describe('suggested keys', () => {
   let store: Store;
   beforeAll(async () => {
-    store = await openStore(await databaseWith(KEYS.map((productKey, i) => testProduct({ productKey, refsourceId: String(i + 1) })), []));
+    store = await openStore(
+      await databaseWith(
+        KEYS.map((productKey, i) => testProduct({ productKey, refsourceId: String(i + 1) })),
+        [],
+      ),
+    );
   });
   afterAll(() => store.close());
 

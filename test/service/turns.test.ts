@@ -31,7 +31,7 @@ describe('createTurns', () => {
     expect(events).toEqual(['a start', 'a end', 'b start', 'b end', 'c start', 'c end']);
   });
 
-  it('goes round the owners with work waiting: another owner waits for the piece running, not for all of one owner\'s', async () => {
+  it("goes round the owners with work waiting: another owner waits for the piece running, not for all of one owner's", async () => {
     const turns = createTurns();
     const order: string[] = [];
     const piece = (name: string, owner: string) =>
@@ -41,7 +41,15 @@ describe('createTurns', () => {
         order.push(name);
       }, owner);
     // Key a sends three at once, then b two and c one, while a's first runs.
-    await Promise.all([piece('a1', 'a'), piece('a2', 'a'), piece('a3', 'a'), piece('b1', 'b'), piece('b2', 'b'), piece('c1', 'c'), piece('x1', NO_OWNER)]);
+    await Promise.all([
+      piece('a1', 'a'),
+      piece('a2', 'a'),
+      piece('a3', 'a'),
+      piece('b1', 'b'),
+      piece('b2', 'b'),
+      piece('c1', 'c'),
+      piece('x1', NO_OWNER),
+    ]);
     expect(order).toEqual(['a1', 'b1', 'c1', 'x1', 'a2', 'b2', 'a3']);
   });
 

@@ -25,10 +25,13 @@ afterEach(() => {
 afterAll(() => upstream.close());
 
 function resolver(clock = { now: Date.now() }) {
-  return createUpstreamResolver(createRefsourceClient({ urlTemplate: upstream.template, deadlineMs: 2_000 }), {
-    answerTtlMs: 60_000,
-    now: () => clock.now,
-  });
+  return createUpstreamResolver(
+    createRefsourceClient({ urlTemplate: upstream.template, deadlineMs: 2_000 }),
+    {
+      answerTtlMs: 60_000,
+      now: () => clock.now,
+    },
+  );
 }
 
 describe('upstream resolver', () => {
@@ -59,7 +62,12 @@ describe('upstream resolver', () => {
     upstream.delayMs = 100;
     const r = resolver();
     const results = await Promise.all(Array.from({ length: 4 }, () => r.resolve('1001', findLocal)));
-    expect(results.map((res) => res.upstream)).toEqual(['unavailable', 'unavailable', 'unavailable', 'unavailable']);
+    expect(results.map((res) => res.upstream)).toEqual([
+      'unavailable',
+      'unavailable',
+      'unavailable',
+      'unavailable',
+    ]);
     expect(upstream.calls).toHaveLength(1);
     statuses.clear();
     expect((await r.resolve('1001', findLocal)).upstream).toBeNull();

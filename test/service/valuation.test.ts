@@ -20,7 +20,15 @@ let store: Store;
 
 beforeAll(async () => {
   store = await openStore(join(tempDir(), 'oracle.db'), { create: true });
-  const base = { subtitle: '', setName: 'Base Set', imageUrl: '', productType: 'single_card', era: 'vintage', releaseDate: null, tcgplayerId: null } as const;
+  const base = {
+    subtitle: '',
+    setName: 'Base Set',
+    imageUrl: '',
+    productType: 'single_card',
+    era: 'vintage',
+    releaseDate: null,
+    tcgplayerId: null,
+  } as const;
   await writeProducts(store, [
     { ...base, productKey: 'a', refsourceId: '1', productName: 'A' },
     { ...base, productKey: 'b', refsourceId: '2', productName: 'B' },
@@ -29,7 +37,14 @@ beforeAll(async () => {
   const rows = ['a', 'b'].flatMap((key, k) => {
     const productId = ids[k]!;
     return Array.from({ length: 10 }, (_, i) => ({
-      productId, productKey: key, source: 'ebay', observedAt: AT - (i + 1) * HOUR, priceMinor: (k + 1) * 10_000, grader: 'ungraded', grade: null, externalId: `${key}${i}`,
+      productId,
+      productKey: key,
+      source: 'ebay',
+      observedAt: AT - (i + 1) * HOUR,
+      priceMinor: (k + 1) * 10_000,
+      grader: 'ungraded',
+      grade: null,
+      externalId: `${key}${i}`,
     }));
   });
   await writeObservations(store, rows);
@@ -49,7 +64,16 @@ function withIntervals(only?: string) {
         return { ...bundle, ungraded: { ...bundle.ungraded, meta } };
       }
       const p = bundle.ungraded.price_minor!;
-      return { ...bundle, ungraded: { ...bundle.ungraded, meta: { ...bundle.ungraded.meta, confidence: { level: 0.8, low_minor: p - p / 10, high_minor: p + p / 10 } } } };
+      return {
+        ...bundle,
+        ungraded: {
+          ...bundle.ungraded,
+          meta: {
+            ...bundle.ungraded.meta,
+            confidence: { level: 0.8, low_minor: p - p / 10, high_minor: p + p / 10 },
+          },
+        },
+      };
     },
   };
 }
@@ -61,7 +85,15 @@ describe('valueCollection', () => {
   it("scales each line's interval by its quantity and sums lows and highs for the total", async () => {
     const { rows, problems } = parseCollectionCsv(csv, 'c.csv');
     const v = await valueCollection(withIntervals(), rows, problems, params);
-    expect(v.lines.map((l) => [l.unit_price_minor, l.unit_low_minor, l.unit_high_minor, l.subtotal_low_minor, l.subtotal_high_minor])).toEqual([
+    expect(
+      v.lines.map((l) => [
+        l.unit_price_minor,
+        l.unit_low_minor,
+        l.unit_high_minor,
+        l.subtotal_low_minor,
+        l.subtotal_high_minor,
+      ]),
+    ).toEqual([
       [10_000, 9_000, 11_000, 18_000, 22_000],
       [20_000, 18_000, 22_000, 54_000, 66_000],
     ]);

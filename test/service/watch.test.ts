@@ -28,7 +28,15 @@ function sales() {
   for (let h = 0; h < 30 * 24; h += 6) {
     const day = Math.floor(h / 24);
     const priceMinor = day >= 10 && day < 20 ? 20_000 : 10_000;
-    rows.push({ productKey: KEY, source: 'ebay', observedAt: T0 + h * 3_600_000, priceMinor, grader: 'ungraded', grade: null, externalId: `s${h}` });
+    rows.push({
+      productKey: KEY,
+      source: 'ebay',
+      observedAt: T0 + h * 3_600_000,
+      priceMinor,
+      grader: 'ungraded',
+      grade: null,
+      externalId: `s${h}`,
+    });
   }
   return rows;
 }
@@ -96,24 +104,37 @@ describe(`watch checks and delivery (${TEST_STORE})`, () => {
   it('fires once per crossing, signed, with the price oracle price shows; again only after the condition was false', async () => {
     const { oracle } = await seeded();
     try {
-      const added = await oracle.addWatch(rule({ label: 'sell above $150', webhookUrl: receiver.url }), at(0));
+      const added = await oracle.addWatch(
+        rule({ label: 'sell above $150', webhookUrl: receiver.url }),
+        at(0),
+      );
       const check = (day: number, now = at(day)) => oracle.checkWatches({ at: at(day), now, delivery });
       const before = receiver.received.length;
 
       expect((await check(10)).fired).toEqual([]);
       const crossing = await check(20);
       expect(crossing.fired).toHaveLength(1);
-      expect(crossing.deliveries).toEqual([expect.objectContaining({ delivered: true, attempts: 1, receiver: new URL(receiver.url).origin })]);
+      expect(crossing.deliveries).toEqual([
+        expect.objectContaining({ delivered: true, attempts: 1, receiver: new URL(receiver.url).origin }),
+      ]);
       const sent = receiver.received.slice(before).map(verified);
       expect(sent).toEqual([crossing.fired[0]]);
-      const bundle = await oracle.price({ productKey: KEY }, { windowHours: 24, outlierStddevs: 2, asOf: at(20) }, at(20));
+      const bundle = await oracle.price(
+        { productKey: KEY },
+        { windowHours: 24, outlierStddevs: 2, asOf: at(20) },
+        at(20),
+      );
       expect(sent[0]).toMatchObject({
         type: 'watch.fired',
         rule: { id: added.id, label: 'sell above $150', kind: 'above', amount_minor: 15_000 },
         product_key: KEY,
         slot: 'ungraded',
         as_of: '2026-09-21T00:00:00Z',
-        price: { price_minor: bundle.ungraded.price_minor, confidence: bundle.ungraded.meta.confidence, methodology: bundle.ungraded.methodology },
+        price: {
+          price_minor: bundle.ungraded.price_minor,
+          confidence: bundle.ungraded.meta.confidence,
+          methodology: bundle.ungraded.methodology,
+        },
         value: bundle.ungraded.price_minor,
         previous_value: 10_000,
         links: { price: `/api/v1/developer/pricing/${KEY}?at=2026-09-21T00%3A00%3A00Z` },
@@ -130,7 +151,12 @@ describe(`watch checks and delivery (${TEST_STORE})`, () => {
       const again = await check(20, at(31));
       expect(again.fired).toHaveLength(1);
       expect(again.fired[0]!.id).not.toBe(crossing.fired[0]!.id);
-      expect(receiver.received.slice(before).map(verified).map((e) => e.id)).toEqual([crossing.fired[0]!.id, again.fired[0]!.id]);
+      expect(
+        receiver.received
+          .slice(before)
+          .map(verified)
+          .map((e) => e.id),
+      ).toEqual([crossing.fired[0]!.id, again.fired[0]!.id]);
       expect((await oracle.watchEvents(10)).map((e) => [e.id, e.status])).toEqual([
         [again.fired[0]!.id, 'delivered'],
         [crossing.fired[0]!.id, 'delivered'],
@@ -142,23 +168,30 @@ describe(`watch checks and delivery (${TEST_STORE})`, () => {
 
   // Delivery and the engine's reading are the same code on either store: the PostgreSQL run keeps
   // the tests of what the store does (state, outbox, pending, concurrent checks).
-  it.skipIf(TEST_STORE === 'postgres')('retries a receiver that fails twice within one check: three identical requests, one event', async () => {
-    const { oracle } = await seeded();
-    try {
-      await oracle.addWatch(rule({ webhookUrl: receiver.url }), at(0));
-      const before = receiver.received.length;
-      receiver.state.failures = 2;
-      const report = await oracle.checkWatches({ at: at(20), now: at(20), delivery });
-      expect(report.deliveries).toEqual([expect.objectContaining({ delivered: true, attempts: 3, error: null })]);
-      const requests = receiver.received.slice(before);
-      expect(requests.map((r) => r.headers['x-oracle-attempt'])).toEqual(['1', '2', '3']);
-      expect(new Set(requests.map((r) => verified(r).id))).toEqual(new Set([report.fired[0]!.id]));
-      expect(new Set(requests.map((r) => r.body)).size).toBe(1);
-      expect(await oracle.watchEvents(10)).toEqual([expect.objectContaining({ status: 'delivered', attempts: 3, lastError: null })]);
-    } finally {
-      await oracle.close();
-    }
-  });
+  it.skipIf(TEST_STORE === 'postgres')(
+    'retries a receiver that fails twice within one check: three identical requests, one event',
+    async () => {
+      const { oracle } = await seeded();
+      try {
+        await oracle.addWatch(rule({ webhookUrl: receiver.url }), at(0));
+        const before = receiver.received.length;
+        receiver.state.failures = 2;
+        const report = await oracle.checkWatches({ at: at(20), now: at(20), delivery });
+        expect(report.deliveries).toEqual([
+          expect.objectContaining({ delivered: true, attempts: 3, error: null }),
+        ]);
+        const requests = receiver.received.slice(before);
+        expect(requests.map((r) => r.headers['x-oracle-attempt'])).toEqual(['1', '2', '3']);
+        expect(new Set(requests.map((r) => verified(r).id))).toEqual(new Set([report.fired[0]!.id]));
+        expect(new Set(requests.map((r) => r.body)).size).toBe(1);
+        expect(await oracle.watchEvents(10)).toEqual([
+          expect.objectContaining({ status: 'delivered', attempts: 3, lastError: null }),
+        ]);
+      } finally {
+        await oracle.close();
+      }
+    },
+  );
 
   it('keeps an undelivered event pending, lists it, and delivers it on the next check without firing again; another receiver never waits', async () => {
     const { oracle } = await seeded();
@@ -174,9 +207,16 @@ describe(`watch checks and delivery (${TEST_STORE})`, () => {
       expect(pending).toEqual([expect.objectContaining({ ruleId: 1, attempts: 3, lastError: 'HTTP 500' })]);
 
       down.state.failures = 0;
-      const second = await oracle.checkWatches({ at: at(20), now: at(20) + 300_000, webhook: receiver.url, delivery });
+      const second = await oracle.checkWatches({
+        at: at(20),
+        now: at(20) + 300_000,
+        webhook: receiver.url,
+        delivery,
+      });
       expect(second.fired).toEqual([]);
-      expect(second.deliveries).toEqual([expect.objectContaining({ event_id: pending[0]!.id, delivered: true, attempts: 1 })]);
+      expect(second.deliveries).toEqual([
+        expect.objectContaining({ event_id: pending[0]!.id, delivered: true, attempts: 1 }),
+      ]);
       expect(second.pending).toBe(0);
       // Four requests of one event (three failed, one taken): the receiver deduplicates on its id.
       expect(down.received.map((r) => verified(r).id)).toEqual(Array(4).fill(pending[0]!.id));
@@ -192,7 +232,9 @@ describe(`watch checks and delivery (${TEST_STORE})`, () => {
     const other = createOracle({ store: await openStore(db) });
     try {
       await oracle.addWatch(rule({}), at(0));
-      const reports = await Promise.all([oracle, other].map((o) => o.checkWatches({ at: at(20), now: at(20) })));
+      const reports = await Promise.all(
+        [oracle, other].map((o) => o.checkWatches({ at: at(20), now: at(20) })),
+      );
       expect(reports.flatMap((r) => r.fired)).toHaveLength(1);
       expect(await oracle.watchEvents(10)).toEqual([expect.objectContaining({ status: 'unsent' })]);
     } finally {
@@ -201,41 +243,65 @@ describe(`watch checks and delivery (${TEST_STORE})`, () => {
     }
   });
 
-  it.skipIf(TEST_STORE === 'postgres')('reads moves, intervals and staleness from the same bundles', async () => {
-    const { oracle } = await seeded();
-    try {
-      const bundle = await oracle.price({ productKey: KEY }, { windowHours: 24, outlierStddevs: 2, asOf: at(20) }, at(20));
-      const { low_minor, high_minor } = bundle.ungraded.meta.confidence as { low_minor: number; high_minor: number };
-      const width = high_minor - low_minor;
-      await oracle.addWatch(rule({ kind: 'move', amountMinor: null, percent: 50, direction: 'up', spanMs: 10 * DAY }), at(0));
-      await oracle.addWatch(rule({ kind: 'move', amountMinor: null, percent: 50, direction: 'down', spanMs: 10 * DAY }), at(0));
-      await oracle.addWatch(rule({ kind: 'wider', amountMinor: width }), at(0));
-      await oracle.addWatch(rule({ kind: 'narrower', amountMinor: width + 1 }), at(0));
-      await oracle.addWatch(rule({ kind: 'stale', amountMinor: null }), at(0));
-      const fired = (await oracle.checkWatches({ at: at(20), now: at(20) })).fired;
-      expect(fired.map((e) => [e.rule.id, e.value])).toEqual([
-        [1, 100],
-        [4, width],
-      ]);
-      // Ten days after the last sale (day 29.75: 246 hours) the slot is stale, its interval wider than at day 20 (rule 3),
-      // which re-arms rule 4; the price is flat from day 30 to 40: no move holds, and rule 1 re-arms.
-      const stale = (await oracle.price({ productKey: KEY }, { windowHours: 24, outlierStddevs: 2, asOf: at(40) }, at(40))).ungraded;
-      const interval = stale.meta.confidence as { low_minor: number; high_minor: number };
-      expect(stale.meta.stale).toBe(true);
-      const later = (await oracle.checkWatches({ at: at(40), now: at(40) })).fired;
-      expect(later.map((e) => [e.rule.id, e.value])).toEqual([
-        [3, interval.high_minor - interval.low_minor],
-        [5, 246],
-      ]);
-      expect(later[1]).toMatchObject({ price: { price_minor: stale.price_minor, stale: true } });
-      expect((await oracle.watches()).map((r) => r.firing)).toEqual([false, false, true, false, true]);
-    } finally {
-      await oracle.close();
-    }
-  });
+  it.skipIf(TEST_STORE === 'postgres')(
+    'reads moves, intervals and staleness from the same bundles',
+    async () => {
+      const { oracle } = await seeded();
+      try {
+        const bundle = await oracle.price(
+          { productKey: KEY },
+          { windowHours: 24, outlierStddevs: 2, asOf: at(20) },
+          at(20),
+        );
+        const { low_minor, high_minor } = bundle.ungraded.meta.confidence as {
+          low_minor: number;
+          high_minor: number;
+        };
+        const width = high_minor - low_minor;
+        await oracle.addWatch(
+          rule({ kind: 'move', amountMinor: null, percent: 50, direction: 'up', spanMs: 10 * DAY }),
+          at(0),
+        );
+        await oracle.addWatch(
+          rule({ kind: 'move', amountMinor: null, percent: 50, direction: 'down', spanMs: 10 * DAY }),
+          at(0),
+        );
+        await oracle.addWatch(rule({ kind: 'wider', amountMinor: width }), at(0));
+        await oracle.addWatch(rule({ kind: 'narrower', amountMinor: width + 1 }), at(0));
+        await oracle.addWatch(rule({ kind: 'stale', amountMinor: null }), at(0));
+        const fired = (await oracle.checkWatches({ at: at(20), now: at(20) })).fired;
+        expect(fired.map((e) => [e.rule.id, e.value])).toEqual([
+          [1, 100],
+          [4, width],
+        ]);
+        // Ten days after the last sale (day 29.75: 246 hours) the slot is stale, its interval wider than at day 20 (rule 3),
+        // which re-arms rule 4; the price is flat from day 30 to 40: no move holds, and rule 1 re-arms.
+        const stale = (
+          await oracle.price(
+            { productKey: KEY },
+            { windowHours: 24, outlierStddevs: 2, asOf: at(40) },
+            at(40),
+          )
+        ).ungraded;
+        const interval = stale.meta.confidence as { low_minor: number; high_minor: number };
+        expect(stale.meta.stale).toBe(true);
+        const later = (await oracle.checkWatches({ at: at(40), now: at(40) })).fired;
+        expect(later.map((e) => [e.rule.id, e.value])).toEqual([
+          [3, interval.high_minor - interval.low_minor],
+          [5, 246],
+        ]);
+        expect(later[1]).toMatchObject({ price: { price_minor: stale.price_minor, stale: true } });
+        expect((await oracle.watches()).map((r) => r.firing)).toEqual([false, false, true, false, true]);
+      } finally {
+        await oracle.close();
+      }
+    },
+  );
 
   it('refuses a rule on a product the catalog does not have', async () => {
-    const oracle = createOracle({ store: await openStore(await newTestDatabase(tempDir()), { create: true }) });
+    const oracle = createOracle({
+      store: await openStore(await newTestDatabase(tempDir()), { create: true }),
+    });
     try {
       await expect(oracle.addWatch(rule({}), at(0))).rejects.toThrow(/unknown product_key "watched-card"/);
       expect(await oracle.watches()).toEqual([]);

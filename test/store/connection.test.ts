@@ -22,16 +22,19 @@ describe('opening a database file', () => {
     await opened.close();
   });
 
-  it.each([{}, { readonly: true }])('refuses an empty (0-byte) file and leaves it empty (%o)', async (options) => {
-    const path = `${dir}/empty-${Object.keys(options).join('')}.db`;
-    writeFileSync(path, '');
-    const error = await openStore(path, options).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(DatabaseUnavailableError);
-    expect((error as DatabaseUnavailableError).reason).toBe('the database file is empty');
-    expect(statSync(path).size).toBe(0);
-  });
+  it.each([{}, { readonly: true }])(
+    'refuses an empty (0-byte) file and leaves it empty (%o)',
+    async (options) => {
+      const path = `${dir}/empty-${Object.keys(options).join('')}.db`;
+      writeFileSync(path, '');
+      const error = await openStore(path, options).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DatabaseUnavailableError);
+      expect((error as DatabaseUnavailableError).reason).toBe('the database file is empty');
+      expect(statSync(path).size).toBe(0);
+    },
+  );
 
-  it('refuses another program\'s SQLite file and a file that is not SQLite, unchanged', async () => {
+  it("refuses another program's SQLite file and a file that is not SQLite, unchanged", async () => {
     const foreign = `${dir}/foreign.db`;
     const db = new Database(foreign);
     db.exec('CREATE TABLE t (x)');
@@ -49,19 +52,24 @@ describe('opening a database file', () => {
     }
   });
 
-  it.each([{}, { readonly: true }, { create: true }])('refuses a file a newer oracle made (schema version ahead), unchanged (%o)', async (options) => {
-    const path = `${dir}/newer-${Object.keys(options).join('')}.db`;
-    await (await openStore(path, { create: true })).close();
-    const db = new Database(path);
-    const known = db.pragma('user_version', { simple: true }) as number;
-    db.pragma(`user_version = ${known + 1}`);
-    db.close();
-    const before = readFileSync(path);
-    const error = await openStore(path, options).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(DatabaseUnavailableError);
-    expect((error as DatabaseUnavailableError).reason).toBe(`the database was made by a newer oracle (schema version ${known + 1}, this one knows ${known})`);
-    expect(readFileSync(path).equals(before)).toBe(true);
-  });
+  it.each([{}, { readonly: true }, { create: true }])(
+    'refuses a file a newer oracle made (schema version ahead), unchanged (%o)',
+    async (options) => {
+      const path = `${dir}/newer-${Object.keys(options).join('')}.db`;
+      await (await openStore(path, { create: true })).close();
+      const db = new Database(path);
+      const known = db.pragma('user_version', { simple: true }) as number;
+      db.pragma(`user_version = ${known + 1}`);
+      db.close();
+      const before = readFileSync(path);
+      const error = await openStore(path, options).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DatabaseUnavailableError);
+      expect((error as DatabaseUnavailableError).reason).toBe(
+        `the database was made by a newer oracle (schema version ${known + 1}, this one knows ${known})`,
+      );
+      expect(readFileSync(path).equals(before)).toBe(true);
+    },
+  );
 
   it('writes a schema into an empty file when asked to create (ingest)', async () => {
     const path = `${dir}/empty-create.db`;

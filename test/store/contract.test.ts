@@ -20,7 +20,15 @@ const product = (key: string, refsourceId: string | null = null): Product =>
   testProduct({ productKey: key, refsourceId, productName: `Name of ${key}`, subtitle: '' });
 
 const card = (productKey: string, productName: string, subtitle: string, setName: string): Product =>
-  testProduct({ productKey, refsourceId: null, productName, subtitle, setName, imageUrl: '', releaseDate: null });
+  testProduct({
+    productKey,
+    refsourceId: null,
+    productName,
+    subtitle,
+    setName,
+    imageUrl: '',
+    releaseDate: null,
+  });
 
 const DAY = 86_400_000;
 
@@ -39,12 +47,33 @@ describe(`the store contract (${TEST_STORE})`, () => {
       await writeProducts(store, [product('base-charizard', '1001')]);
       const p = (await store.products.findByKey('base-charizard'))!;
       const rows = [
-        { productId: p.id, productKey: p.productKey, source: 'ebay', observedAt: 5 * DAY, priceMinor: 40_000, grader: 'PSA', grade: 9, externalId: 'e1' },
-        { productId: p.id, productKey: p.productKey, source: 'ebay', observedAt: 3 * DAY, priceMinor: 30_000, grader: 'ungraded', grade: null, externalId: null },
+        {
+          productId: p.id,
+          productKey: p.productKey,
+          source: 'ebay',
+          observedAt: 5 * DAY,
+          priceMinor: 40_000,
+          grader: 'PSA',
+          grade: 9,
+          externalId: 'e1',
+        },
+        {
+          productId: p.id,
+          productKey: p.productKey,
+          source: 'ebay',
+          observedAt: 3 * DAY,
+          priceMinor: 30_000,
+          grader: 'ungraded',
+          grade: null,
+          externalId: null,
+        },
       ];
       expect(await writeObservations(store, rows)).toEqual({ inserted: 2, duplicates: 0 });
       // Same external id with another price is the same sale: a duplicate, not an update.
-      expect(await writeObservations(store, [{ ...rows[0]!, priceMinor: 1 }, rows[1]!])).toEqual({ inserted: 0, duplicates: 2 });
+      expect(await writeObservations(store, [{ ...rows[0]!, priceMinor: 1 }, rows[1]!])).toEqual({
+        inserted: 0,
+        duplicates: 2,
+      });
       expect(await store.products.catalog()).toEqual([
         {
           product_key: 'base-charizard',
@@ -71,32 +100,76 @@ describe(`the store contract (${TEST_STORE})`, () => {
       const dryRun = async (records: [source: string, externalId: string][]) => {
         const writer = await store.openIngest({ dryRun: true });
         try {
-          for (const [source, externalId] of records) writer.insert(productId, 'ungraded', DAY, 100, source, 'ungraded', null, externalId);
+          for (const [source, externalId] of records)
+            writer.insert(productId, 'ungraded', DAY, 100, source, 'ungraded', null, externalId);
           return await writer.commit();
         } finally {
           await writer.close();
         }
       };
-      expect(await dryRun([['ebay', 'x'], ['ebay', 'x'], ['pricecharting', ''], ['pricecharting', '']])).toEqual({ inserted: 2, duplicates: 2 });
+      expect(
+        await dryRun([
+          ['ebay', 'x'],
+          ['ebay', 'x'],
+          ['pricecharting', ''],
+          ['pricecharting', ''],
+        ]),
+      ).toEqual({ inserted: 2, duplicates: 2 });
       expect((await store.products.catalog())[0]!.observation_count).toBe(0);
-      expect(await dryRun([['ebay', 'x'], ['pricecharting', '']])).toEqual({ inserted: 2, duplicates: 0 });
+      expect(
+        await dryRun([
+          ['ebay', 'x'],
+          ['pricecharting', ''],
+        ]),
+      ).toEqual({ inserted: 2, duplicates: 0 });
       // What is already stored is not new either, for both kinds of identity.
-      const o = { productId, productKey: 'p', source: 'ebay', observedAt: DAY, priceMinor: 100, grader: 'ungraded', grade: null, externalId: 'y' };
+      const o = {
+        productId,
+        productKey: 'p',
+        source: 'ebay',
+        observedAt: DAY,
+        priceMinor: 100,
+        grader: 'ungraded',
+        grade: null,
+        externalId: 'y',
+      };
       await writeObservations(store, [o, { ...o, source: 'tcgplayer', externalId: null }]);
-      expect(await dryRun([['ebay', 'y'], ['tcgplayer', '']])).toEqual({ inserted: 0, duplicates: 2 });
+      expect(
+        await dryRun([
+          ['ebay', 'y'],
+          ['tcgplayer', ''],
+        ]),
+      ).toEqual({ inserted: 0, duplicates: 2 });
     });
 
     it('tells records apart by (source, external id) when they have one and by all fields when not', async () => {
       await writeProducts(store, [product('p')]);
       const productId = (await store.products.findByKey('p'))!.id;
-      const sale = { productId, productKey: 'p', source: 'ebay', observedAt: DAY, priceMinor: 100, grader: 'PSA', grade: 10, externalId: 'a' };
+      const sale = {
+        productId,
+        productKey: 'p',
+        source: 'ebay',
+        observedAt: DAY,
+        priceMinor: 100,
+        grader: 'PSA',
+        grade: 10,
+        externalId: 'a',
+      };
       // Two sales alike in every field but their ids are two sales.
-      expect(await writeObservations(store, [sale, { ...sale, externalId: 'b' }])).toEqual({ inserted: 2, duplicates: 0 });
+      expect(await writeObservations(store, [sale, { ...sale, externalId: 'b' }])).toEqual({
+        inserted: 2,
+        duplicates: 0,
+      });
       // The same id from another source is another sale.
-      expect(await writeObservations(store, [{ ...sale, source: 'tcgplayer' }])).toEqual({ inserted: 1, duplicates: 0 });
+      expect(await writeObservations(store, [{ ...sale, source: 'tcgplayer' }])).toEqual({
+        inserted: 1,
+        duplicates: 0,
+      });
       // A quote without an id is new when any field differs, a duplicate when none does.
       const quote = { ...sale, source: 'pricecharting', externalId: null };
-      expect(await writeObservations(store, [quote, quote, { ...quote, grade: 9 }, { ...quote, priceMinor: 101 }])).toEqual({
+      expect(
+        await writeObservations(store, [quote, quote, { ...quote, grade: 9 }, { ...quote, priceMinor: 101 }]),
+      ).toEqual({
         inserted: 3,
         duplicates: 1,
       });
@@ -104,7 +177,9 @@ describe(`the store contract (${TEST_STORE})`, () => {
 
     it('resolves the products a batch upserts before it commits, and commits them with it', async () => {
       const writer = await store.openIngest({ dryRun: false });
-      writer.upsertProducts([testProduct({ productKey: 'new-card', refsourceId: '999999', tcgplayerId: '77' })]);
+      writer.upsertProducts([
+        testProduct({ productKey: 'new-card', refsourceId: '999999', tcgplayerId: '77' }),
+      ]);
       const provisional = writer.products.findByKey('new-card')!;
       expect(writer.products.findByRefsourceId('999999')).toEqual(provisional);
       expect(writer.products.findByTcgplayerId('77')).toEqual([provisional]);
@@ -116,7 +191,10 @@ describe(`the store contract (${TEST_STORE})`, () => {
       writer.insert(provisional.id, 'ungraded', 2_000, 5, 'shop', 'ungraded', null, '');
       expect(await writer.commit()).toEqual({ inserted: 1, duplicates: 0 });
       await writer.close();
-      expect((await store.products.catalog('new card'))[0]).toMatchObject({ product_key: 'new-card', observation_count: 2 });
+      expect((await store.products.catalog('new card'))[0]).toMatchObject({
+        product_key: 'new-card',
+        observation_count: 2,
+      });
     });
   });
 
@@ -132,7 +210,10 @@ describe(`the store contract (${TEST_STORE})`, () => {
     });
 
     it('pages through the catalog by id after a cursor', async () => {
-      await writeProducts(store, ['a', 'b', 'c', 'd', 'e'].map((key) => product(key)));
+      await writeProducts(
+        store,
+        ['a', 'b', 'c', 'd', 'e'].map((key) => product(key)),
+      );
       expect(await store.products.count()).toBe(5);
       const first = await store.products.pageAfter(0, 2);
       const rest = await store.products.pageAfter(first.at(-1)!.id, 10);
@@ -148,32 +229,105 @@ describe(`the store contract (${TEST_STORE})`, () => {
       ]);
       const p = (await store.products.findByKey('alpha_1'))!;
       await writeObservations(store, [
-        { productId: p.id, productKey: 'alpha_1', source: 'ebay', observedAt: Date.parse('2025-12-31T23:59:59Z'), priceMinor: 5, grader: 'ungraded', grade: null, externalId: 'x' },
+        {
+          productId: p.id,
+          productKey: 'alpha_1',
+          source: 'ebay',
+          observedAt: Date.parse('2025-12-31T23:59:59Z'),
+          priceMinor: 5,
+          grader: 'ungraded',
+          grade: null,
+          externalId: 'x',
+        },
       ]);
-      expect(await store.products.catalogJson()).toBe(JSON.stringify(catalogBody(await store.products.catalog())));
-      expect(JSON.parse(await store.products.catalogJson()).products[0].earliest_observation).toBe('2025-12-31');
+      expect(await store.products.catalogJson()).toBe(
+        JSON.stringify(catalogBody(await store.products.catalog())),
+      );
+      expect(JSON.parse(await store.products.catalogJson()).products[0].earliest_observation).toBe(
+        '2025-12-31',
+      );
     });
   });
 
   describe('products active in a range (oracle movers)', () => {
-    it('counts each product\'s observations of one condition in [from, to) and keeps those with enough, by id', async () => {
+    it("counts each product's observations of one condition in [from, to) and keeps those with enough, by id", async () => {
       await writeProducts(store, [product('a'), product('b'), product('c')]);
-      const [a, b, c] = await Promise.all(['a', 'b', 'c'].map(async (k) => (await store.products.findByKey(k))!));
+      const [a, b, c] = await Promise.all(
+        ['a', 'b', 'c'].map(async (k) => (await store.products.findByKey(k))!),
+      );
       const rows = [];
       // a: 3 ungraded in [10, 13) days; b: 2 ungraded inside, one at `to` itself (outside), 3 PSA 10; c: nothing in range.
-      for (let i = 0; i < 3; i++) rows.push({ productId: a!.id, productKey: 'a', source: 'ebay', observedAt: (10 + i) * DAY, priceMinor: 100, grader: 'ungraded', grade: null, externalId: `a${i}` });
-      for (let i = 0; i < 2; i++) rows.push({ productId: b!.id, productKey: 'b', source: 'ebay', observedAt: (11 + i) * DAY, priceMinor: 100, grader: 'ungraded', grade: null, externalId: `b${i}` });
-      rows.push({ productId: b!.id, productKey: 'b', source: 'ebay', observedAt: 13 * DAY, priceMinor: 100, grader: 'ungraded', grade: null, externalId: 'b-end' });
-      for (let i = 0; i < 3; i++) rows.push({ productId: b!.id, productKey: 'b', source: 'ebay', observedAt: (10 + i) * DAY, priceMinor: 900, grader: 'PSA', grade: 10, externalId: `bp${i}` });
-      for (let i = 0; i < 5; i++) rows.push({ productId: c!.id, productKey: 'c', source: 'ebay', observedAt: i * DAY, priceMinor: 100, grader: 'ungraded', grade: null, externalId: `c${i}` });
+      for (let i = 0; i < 3; i++)
+        rows.push({
+          productId: a!.id,
+          productKey: 'a',
+          source: 'ebay',
+          observedAt: (10 + i) * DAY,
+          priceMinor: 100,
+          grader: 'ungraded',
+          grade: null,
+          externalId: `a${i}`,
+        });
+      for (let i = 0; i < 2; i++)
+        rows.push({
+          productId: b!.id,
+          productKey: 'b',
+          source: 'ebay',
+          observedAt: (11 + i) * DAY,
+          priceMinor: 100,
+          grader: 'ungraded',
+          grade: null,
+          externalId: `b${i}`,
+        });
+      rows.push({
+        productId: b!.id,
+        productKey: 'b',
+        source: 'ebay',
+        observedAt: 13 * DAY,
+        priceMinor: 100,
+        grader: 'ungraded',
+        grade: null,
+        externalId: 'b-end',
+      });
+      for (let i = 0; i < 3; i++)
+        rows.push({
+          productId: b!.id,
+          productKey: 'b',
+          source: 'ebay',
+          observedAt: (10 + i) * DAY,
+          priceMinor: 900,
+          grader: 'PSA',
+          grade: 10,
+          externalId: `bp${i}`,
+        });
+      for (let i = 0; i < 5; i++)
+        rows.push({
+          productId: c!.id,
+          productKey: 'c',
+          source: 'ebay',
+          observedAt: i * DAY,
+          priceMinor: 100,
+          grader: 'ungraded',
+          grade: null,
+          externalId: `c${i}`,
+        });
       await writeObservations(store, rows);
       const active = async (condition: string, min: number) =>
-        (await store.products.activeIn(condition, 10 * DAY, 13 * DAY, min)).map((p) => [p.productKey, p.observations]);
-      expect(await active('ungraded', 1)).toEqual([['a', 3], ['b', 2]]);
+        (await store.products.activeIn(condition, 10 * DAY, 13 * DAY, min)).map((p) => [
+          p.productKey,
+          p.observations,
+        ]);
+      expect(await active('ungraded', 1)).toEqual([
+        ['a', 3],
+        ['b', 2],
+      ]);
       expect(await active('ungraded', 3)).toEqual([['a', 3]]);
       expect(await active('psa10', 3)).toEqual([['b', 3]]);
       expect(await active('bgs9', 1)).toEqual([]);
-      expect((await store.products.activeIn('ungraded', 10 * DAY, 13 * DAY, 3))[0]).toMatchObject({ id: a!.id, productName: 'Name of a' });
+      expect((await store.products.activeIn('ungraded', 10 * DAY, 13 * DAY, 3))[0]).toMatchObject({
+        id: a!.id,
+        productName: 'Name of a',
+      });
     });
   });
 
@@ -182,40 +336,100 @@ describe(`the store contract (${TEST_STORE})`, () => {
     // ids of the same cards (630414, 630423; Charizard 630417 with no TCGplayer id), and a
     // Pokemon Japan product of SV2a (test/fixtures/README.md, "Identity").
     const IDENTITY: Product[] = [
-      { ...card('pokemon-base-set-alakazam-1', 'Alakazam', '001/102 Holo Rare', 'Base Set'), refsourceId: '630414', tcgplayerId: '42346' },
-      { ...card('pokemon-base-set-1st-edition-alakazam-1', 'Alakazam', '001/102 Holo Rare', 'Base Set'), tcgplayerId: '42346', printing: '1st Edition Holofoil' },
-      { ...card('pokemon-base-set-mewtwo-10', 'Mewtwo', '010/102 Holo Rare', 'Base Set'), refsourceId: '630423', tcgplayerId: '42347' },
+      {
+        ...card('pokemon-base-set-alakazam-1', 'Alakazam', '001/102 Holo Rare', 'Base Set'),
+        refsourceId: '630414',
+        tcgplayerId: '42346',
+      },
+      {
+        ...card('pokemon-base-set-1st-edition-alakazam-1', 'Alakazam', '001/102 Holo Rare', 'Base Set'),
+        tcgplayerId: '42346',
+        printing: '1st Edition Holofoil',
+      },
+      {
+        ...card('pokemon-base-set-mewtwo-10', 'Mewtwo', '010/102 Holo Rare', 'Base Set'),
+        refsourceId: '630423',
+        tcgplayerId: '42347',
+      },
       { ...card('pokemon-base-set-charizard-4', 'Charizard', '4/102', 'Base Set'), refsourceId: '630417' },
-      { ...card('japanese-sv2a-565243', 'Product 565243', '', 'SV2a: Pokemon Card 151'), era: 'modern', tcgplayerId: '565243', printing: 'Normal', language: 'Japanese' },
+      {
+        ...card('japanese-sv2a-565243', 'Product 565243', '', 'SV2a: Pokemon Card 151'),
+        era: 'modern',
+        tcgplayerId: '565243',
+        printing: 'Normal',
+        language: 'Japanese',
+      },
     ];
-    const keys = async (q: string, limit?: number) => (await store.products.catalog(q, limit)).map((e) => e.product_key);
+    const keys = async (q: string, limit?: number) =>
+      (await store.products.catalog(q, limit)).map((e) => e.product_key);
 
     beforeEach(async () => {
       await writeProducts(store, IDENTITY);
     });
 
     it('reads every product with its TCGplayer id, printing and language (null: English, regular printing)', async () => {
-      const identity = (await store.products.catalog()).map(({ product_key, refsource_id, tcgplayer_id, printing, language }) => ({
-        product_key,
-        refsource_id,
-        tcgplayer_id,
-        printing,
-        language,
-      }));
+      const identity = (await store.products.catalog()).map(
+        ({ product_key, refsource_id, tcgplayer_id, printing, language }) => ({
+          product_key,
+          refsource_id,
+          tcgplayer_id,
+          printing,
+          language,
+        }),
+      );
       expect(identity).toEqual([
-        { product_key: 'japanese-sv2a-565243', refsource_id: null, tcgplayer_id: '565243', printing: 'Normal', language: 'Japanese' },
-        { product_key: 'pokemon-base-set-1st-edition-alakazam-1', refsource_id: null, tcgplayer_id: '42346', printing: '1st Edition Holofoil', language: null },
-        { product_key: 'pokemon-base-set-alakazam-1', refsource_id: '630414', tcgplayer_id: '42346', printing: null, language: null },
-        { product_key: 'pokemon-base-set-charizard-4', refsource_id: '630417', tcgplayer_id: null, printing: null, language: null },
-        { product_key: 'pokemon-base-set-mewtwo-10', refsource_id: '630423', tcgplayer_id: '42347', printing: null, language: null },
+        {
+          product_key: 'japanese-sv2a-565243',
+          refsource_id: null,
+          tcgplayer_id: '565243',
+          printing: 'Normal',
+          language: 'Japanese',
+        },
+        {
+          product_key: 'pokemon-base-set-1st-edition-alakazam-1',
+          refsource_id: null,
+          tcgplayer_id: '42346',
+          printing: '1st Edition Holofoil',
+          language: null,
+        },
+        {
+          product_key: 'pokemon-base-set-alakazam-1',
+          refsource_id: '630414',
+          tcgplayer_id: '42346',
+          printing: null,
+          language: null,
+        },
+        {
+          product_key: 'pokemon-base-set-charizard-4',
+          refsource_id: '630417',
+          tcgplayer_id: null,
+          printing: null,
+          language: null,
+        },
+        {
+          product_key: 'pokemon-base-set-mewtwo-10',
+          refsource_id: '630423',
+          tcgplayer_id: '42347',
+          printing: null,
+          language: null,
+        },
       ]);
-      expect(await store.products.findByKey('japanese-sv2a-565243')).toMatchObject({ tcgplayerId: '565243', printing: 'Normal', language: 'Japanese' });
-      expect(await store.products.catalogJson()).toBe(JSON.stringify(catalogBody(await store.products.catalog())));
+      expect(await store.products.findByKey('japanese-sv2a-565243')).toMatchObject({
+        tcgplayerId: '565243',
+        printing: 'Normal',
+        language: 'Japanese',
+      });
+      expect(await store.products.catalogJson()).toBe(
+        JSON.stringify(catalogBody(await store.products.catalog())),
+      );
     });
 
     it('finds a product by its TCGplayer id, its refsource id or its key, exactly, before the text matches', async () => {
       // A TCGplayer id names every printing of the card.
-      expect(await keys('42346')).toEqual(['pokemon-base-set-1st-edition-alakazam-1', 'pokemon-base-set-alakazam-1']);
+      expect(await keys('42346')).toEqual([
+        'pokemon-base-set-1st-edition-alakazam-1',
+        'pokemon-base-set-alakazam-1',
+      ]);
       expect(await keys(' 630414 ')).toEqual(['pokemon-base-set-alakazam-1']);
       expect(await keys('630417')).toEqual(['pokemon-base-set-charizard-4']);
       expect(await keys('565243')).toEqual(['japanese-sv2a-565243']);
@@ -242,7 +456,12 @@ describe(`the store contract (${TEST_STORE})`, () => {
       card('pokemon-base-set-1st-edition-charizard-4-102', 'Charizard', '4/102 1st Edition Holo', 'Base Set'),
       card('pokemon-base-set-blastoise-2-102', 'Blastoise', '2/102 Holo', 'Base Set'),
       card('pokemon-team-rocket-dark-charizard-4-82', 'Dark Charizard', '4/82 Holo', 'Team Rocket'),
-      card('pokemon-151-charizard-ex-199-165', 'Charizard ex', '199/165 Special Illustration Rare', 'Scarlet & Violet 151'),
+      card(
+        'pokemon-151-charizard-ex-199-165',
+        'Charizard ex',
+        '199/165 Special Illustration Rare',
+        'Scarlet & Violet 151',
+      ),
       card('mtg-arabian-nights-juzam-djinn', 'Juzám Djinn', '', 'Arabian Nights'),
     ];
     const keys = async (q: string) => (await store.products.catalog(q)).map((e) => e.product_key);
@@ -252,8 +471,13 @@ describe(`the store contract (${TEST_STORE})`, () => {
     });
 
     it('finds words in any order, as prefixes, across name, set, number, subtitle and key', async () => {
-      expect(await keys('base charizard 4/102')).toEqual(['pokemon-base-set-charizard-4-102', 'pokemon-base-set-1st-edition-charizard-4-102']);
-      expect((await keys('4/102 charizard base')).sort()).toEqual((await keys('base charizard 4/102')).sort());
+      expect(await keys('base charizard 4/102')).toEqual([
+        'pokemon-base-set-charizard-4-102',
+        'pokemon-base-set-1st-edition-charizard-4-102',
+      ]);
+      expect((await keys('4/102 charizard base')).sort()).toEqual(
+        (await keys('base charizard 4/102')).sort(),
+      );
       expect(await keys('char 4/102')).toHaveLength(2);
       expect(await keys('rocket dark')).toEqual(['pokemon-team-rocket-dark-charizard-4-82']);
       expect(await keys('scarlet 151 ex')).toEqual(['pokemon-151-charizard-ex-199-165']);
@@ -276,7 +500,27 @@ describe(`the store contract (${TEST_STORE})`, () => {
     });
 
     it('takes search syntax as data: quotes, stars, operators and dashes never raise', async () => {
-      for (const q of ['"', '*', 'AND', 'OR', 'NOT', '-', '4/102', 'NEAR(a b)', '"unterminated', 'a:b', '^x', '(', ')', "'", '\\', '+', '&', '|', '!']) {
+      for (const q of [
+        '"',
+        '*',
+        'AND',
+        'OR',
+        'NOT',
+        '-',
+        '4/102',
+        'NEAR(a b)',
+        '"unterminated',
+        'a:b',
+        '^x',
+        '(',
+        ')',
+        "'",
+        '\\',
+        '+',
+        '&',
+        '|',
+        '!',
+      ]) {
         await expect(store.products.catalog(q), q).resolves.toBeDefined();
         await expect(store.products.keysLike(q, 3), q).resolves.toBeDefined();
       }
@@ -287,7 +531,9 @@ describe(`the store contract (${TEST_STORE})`, () => {
     });
 
     it('follows inserts and renames', async () => {
-      await writeProducts(store, [card('pokemon-base-set-charizard-4-102', 'Glurak', '4/102 Holo', 'Grundset')]);
+      await writeProducts(store, [
+        card('pokemon-base-set-charizard-4-102', 'Glurak', '4/102 Holo', 'Grundset'),
+      ]);
       expect(await keys('glurak grundset')).toEqual(['pokemon-base-set-charizard-4-102']);
       await writeProducts(store, [card('tin-a', 'Collector Tin', '', 'Tins')]);
       await writeProducts(store, [card('tin-a', 'Renamed Box', '', 'Boxes')]);
@@ -300,7 +546,9 @@ describe(`the store contract (${TEST_STORE})`, () => {
     });
 
     it('names close keys for a mistyped one, best first', async () => {
-      expect((await store.products.keysLike('pokemon-base-set-charzard-4-102', 2))[0]).toBe('pokemon-base-set-charizard-4-102');
+      expect((await store.products.keysLike('pokemon-base-set-charzard-4-102', 2))[0]).toBe(
+        'pokemon-base-set-charizard-4-102',
+      );
     });
 
     it('lists the words of the index with how many products hold each, folded as search folds them', async () => {
@@ -316,8 +564,13 @@ describe(`the store contract (${TEST_STORE})`, () => {
       expect(await searchCatalog(store, 'charizard base')).toMatchObject({ didYouMean: null });
       const typo = await searchCatalog(store, 'charzard base');
       expect(typo.didYouMean).toBe('charizard base');
-      expect(typo.entries.map((e) => e.product_key).sort()).toEqual(['pokemon-base-set-1st-edition-charizard-4-102', 'pokemon-base-set-charizard-4-102']);
-      expect((await searchCatalog(store, 'blastiose')).entries.map((e) => e.product_key)).toEqual(['pokemon-base-set-blastoise-2-102']);
+      expect(typo.entries.map((e) => e.product_key).sort()).toEqual([
+        'pokemon-base-set-1st-edition-charizard-4-102',
+        'pokemon-base-set-charizard-4-102',
+      ]);
+      expect((await searchCatalog(store, 'blastiose')).entries.map((e) => e.product_key)).toEqual([
+        'pokemon-base-set-blastoise-2-102',
+      ]);
       expect(await searchCatalog(store, 'zzzzzz')).toEqual({ entries: [], didYouMean: null });
     });
   });
@@ -326,9 +579,18 @@ describe(`the store contract (${TEST_STORE})`, () => {
     it('creates, finds by hash, lists oldest first, touches and revokes once', async () => {
       await store.apiKeys.create('key_b', 'second', 'hash-b', 2_000);
       await store.apiKeys.create('key_a', 'first', 'hash-a', 1_000);
-      expect(await store.apiKeys.findByHash('hash-a')).toEqual({ id: 'key_a', label: 'first', createdAt: 1_000, lastUsedAt: null, revokedAt: null });
+      expect(await store.apiKeys.findByHash('hash-a')).toEqual({
+        id: 'key_a',
+        label: 'first',
+        createdAt: 1_000,
+        lastUsedAt: null,
+        revokedAt: null,
+      });
       expect(await store.apiKeys.findByHash('nope')).toBeUndefined();
-      await store.apiKeys.touch([['key_a', 5_000], ['key_b', 6_000]]);
+      await store.apiKeys.touch([
+        ['key_a', 5_000],
+        ['key_b', 6_000],
+      ]);
       expect(await store.inventory()).toMatchObject({ activeKeys: 2 });
       expect(await store.apiKeys.revoke('key_b', 7_000)).toBe(true);
       expect(await store.apiKeys.revoke('key_b', 8_000)).toBe(false);
@@ -348,7 +610,12 @@ describe(`the store contract (${TEST_STORE})`, () => {
       const late = await store.calibrations.insert(5 * DAY, 200, '{"n":2}');
       const tie = await store.calibrations.insert(5 * DAY, 300, '{"n":3}');
       expect(await store.calibrations.usableAt(DAY)).toBeNull();
-      expect(await store.calibrations.usableAt(3 * DAY)).toEqual({ id: early, asOf: 2 * DAY, createdAt: 100, body: '{"n":1}' });
+      expect(await store.calibrations.usableAt(3 * DAY)).toEqual({
+        id: early,
+        asOf: 2 * DAY,
+        createdAt: 100,
+        body: '{"n":1}',
+      });
       expect(await store.calibrations.usableAt(5 * DAY)).toMatchObject({ id: tie, body: '{"n":3}' });
       expect((await store.calibrations.all()).map((c) => c.id)).toEqual([early, late, tie]);
     });
@@ -366,15 +633,36 @@ describe(`the store contract (${TEST_STORE})`, () => {
       spanMs: 7 * DAY,
       webhookUrl: 'http://127.0.0.1:9/hook',
     };
-    const event = (id: string, createdAt: number, webhookUrl: string | null = 'http://127.0.0.1:9/hook') => ({ id, createdAt, body: `{"id":"${id}"}`, webhookUrl });
+    const event = (id: string, createdAt: number, webhookUrl: string | null = 'http://127.0.0.1:9/hook') => ({
+      id,
+      createdAt,
+      body: `{"id":"${id}"}`,
+      webhookUrl,
+    });
 
     it('records a state change with its event only while the rule is as read, and keeps events by time and rule', async () => {
       const first = await store.watches.add(definition, DAY);
       const second = await store.watches.add({ ...definition, webhookUrl: null }, DAY);
-      expect(first).toEqual({ ...definition, id: first.id, createdAt: DAY, firing: false, lastValue: null, changedAt: null });
-      const fire = (ruleId: number, id: string, webhookUrl?: string | null) =>
-        ({ ruleId, wasFiring: false, firing: true, lastValue: -13.25, changedAt: 2 * DAY, event: event(id, 2 * DAY, webhookUrl) });
-      expect(await store.watches.record([fire(second.id, 'evt_b', null), fire(first.id, 'evt_a')])).toEqual(['evt_b', 'evt_a']);
+      expect(first).toEqual({
+        ...definition,
+        id: first.id,
+        createdAt: DAY,
+        firing: false,
+        lastValue: null,
+        changedAt: null,
+      });
+      const fire = (ruleId: number, id: string, webhookUrl?: string | null) => ({
+        ruleId,
+        wasFiring: false,
+        firing: true,
+        lastValue: -13.25,
+        changedAt: 2 * DAY,
+        event: event(id, 2 * DAY, webhookUrl),
+      });
+      expect(await store.watches.record([fire(second.id, 'evt_b', null), fire(first.id, 'evt_a')])).toEqual([
+        'evt_b',
+        'evt_a',
+      ]);
       // A second check that read the rules before the first committed: nothing applies, nothing is recorded.
       expect(await store.watches.record([fire(first.id, 'evt_c')])).toEqual([]);
       expect((await store.watches.rules()).map((r) => [r.id, r.firing, r.lastValue, r.changedAt])).toEqual([
@@ -390,7 +678,18 @@ describe(`the store contract (${TEST_STORE})`, () => {
       await store.watches.delivery('evt_a', { attempts: 3, at: 3 * DAY, error: 'HTTP 500' });
       await store.watches.delivery('evt_a', { attempts: 1, at: 4 * DAY, error: null });
       expect(await store.watches.events(1, 'delivered')).toEqual([
-        { id: 'evt_a', ruleId: first.id, createdAt: 2 * DAY, body: '{"id":"evt_a"}', webhookUrl: definition.webhookUrl, status: 'delivered', attempts: 4, lastAttemptAt: 4 * DAY, lastError: null, deliveredAt: 4 * DAY },
+        {
+          id: 'evt_a',
+          ruleId: first.id,
+          createdAt: 2 * DAY,
+          body: '{"id":"evt_a"}',
+          webhookUrl: definition.webhookUrl,
+          status: 'delivered',
+          attempts: 4,
+          lastAttemptAt: 4 * DAY,
+          lastError: null,
+          deliveredAt: 4 * DAY,
+        },
       ]);
       expect(await store.watches.pending()).toEqual([]);
       expect(await store.watches.remove(first.id)).toBe(true);

@@ -20,14 +20,36 @@ import { selectRows, writeObservations, writeProducts } from '../_store.js';
 /** A small deterministic generator, so a failure repeats. */
 function random(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
-const WORDS = ['charizard', 'char', 'charmander', 'blastoise', 'base', 'set', 'holo', 'Juzám', 'djinn', 'dark', 'team', 'rocket', '1st', 'edition', '4/102', '151', 'ex', 'Pokémon', 'promo', 'tin'];
+const WORDS = [
+  'charizard',
+  'char',
+  'charmander',
+  'blastoise',
+  'base',
+  'set',
+  'holo',
+  'Juzám',
+  'djinn',
+  'dark',
+  'team',
+  'rocket',
+  '1st',
+  'edition',
+  '4/102',
+  '151',
+  'ex',
+  'Pokémon',
+  'promo',
+  'tin',
+];
 
 function catalog(n: number): Product[] {
   const next = random(42);
-  const pick = (k: number) => Array.from({ length: k }, () => WORDS[Math.floor(next() * WORDS.length)]!).join(' ');
+  const pick = (k: number) =>
+    Array.from({ length: k }, () => WORDS[Math.floor(next() * WORDS.length)]!).join(' ');
   return Array.from({ length: n }, (_, i) =>
     testProduct({
       productKey: `p-${i}-${pick(2).replace(/\W+/g, '-').toLowerCase()}`,
@@ -69,7 +91,20 @@ describeWithPg('PostgreSQL store', () => {
   });
 
   it('searches and ranks the catalog as SQLite FTS5 with bm25 does', async () => {
-    const queries = ['charizard', 'char', 'base charizard 4/102', '4/102', 'juzam', 'POKEMON ex', 'c', 'ro', 'team rocket dark', 'zzz', '"*', 'tin promo'];
+    const queries = [
+      'charizard',
+      'char',
+      'base charizard 4/102',
+      '4/102',
+      'juzam',
+      'POKEMON ex',
+      'c',
+      'ro',
+      'team rocket dark',
+      'zzz',
+      '"*',
+      'tin promo',
+    ];
     let found = 0;
     for (const q of queries) {
       const expected = (await sqlite.products.catalog(q)).map((e) => e.product_key);
@@ -88,16 +123,58 @@ describeWithPg('PostgreSQL store', () => {
     const b = (await store.products.findByKey(products[1]!.productKey))!;
     const rows = [
       // Values that need escaping in COPY's text format.
-      { productId: a.id, source: 'ebay\tuk', externalId: 'x\\1\n', observedAt: 2_000, priceMinor: 100, grader: 'ungraded', grade: null },
-      { productId: a.id, source: 'ebay\tuk', externalId: 'x\\1\n', observedAt: 2_000, priceMinor: 100, grader: 'ungraded', grade: null },
-      { productId: a.id, source: 'shop', externalId: '', observedAt: 1_000, priceMinor: 90, grader: 'PSA', grade: 9.5 },
-      { productId: b.id, source: 'shop', externalId: '', observedAt: 3_000, priceMinor: 50, grader: 'ungraded', grade: null },
+      {
+        productId: a.id,
+        source: 'ebay\tuk',
+        externalId: 'x\\1\n',
+        observedAt: 2_000,
+        priceMinor: 100,
+        grader: 'ungraded',
+        grade: null,
+      },
+      {
+        productId: a.id,
+        source: 'ebay\tuk',
+        externalId: 'x\\1\n',
+        observedAt: 2_000,
+        priceMinor: 100,
+        grader: 'ungraded',
+        grade: null,
+      },
+      {
+        productId: a.id,
+        source: 'shop',
+        externalId: '',
+        observedAt: 1_000,
+        priceMinor: 90,
+        grader: 'PSA',
+        grade: 9.5,
+      },
+      {
+        productId: b.id,
+        source: 'shop',
+        externalId: '',
+        observedAt: 3_000,
+        priceMinor: 50,
+        grader: 'ungraded',
+        grade: null,
+      },
     ].map((o) => ({ ...o, productKey: '' }));
     expect(await writeObservations(store, rows)).toEqual({ inserted: 3, duplicates: 1 });
     expect(await writeObservations(store, rows)).toEqual({ inserted: 0, duplicates: 4 });
 
     const bulk = (writer: IngestWriter, productId: number, step: number) => {
-      for (let i = 0; i < 20_000; i += step) writer.insert(productId, 'ungraded', 10_000 + i, 7, 'bulk', 'ungraded', null, i % 2 === 0 ? '' : `id-${i}`);
+      for (let i = 0; i < 20_000; i += step)
+        writer.insert(
+          productId,
+          'ungraded',
+          10_000 + i,
+          7,
+          'bulk',
+          'ungraded',
+          null,
+          i % 2 === 0 ? '' : `id-${i}`,
+        );
     };
     const writer = await store.openIngest({ dryRun: false });
     bulk(writer, b.id, 1);
@@ -124,15 +201,26 @@ describeWithPg('PostgreSQL store', () => {
 
     const sqliteA = (await sqlite.products.findByKey(a.productKey))!.id;
     const sqliteB = (await sqlite.products.findByKey(b.productKey))!.id;
-    await writeObservations(sqlite, rows.map((r) => ({ ...r, productId: r.productId === a.id ? sqliteA : sqliteB })));
+    await writeObservations(
+      sqlite,
+      rows.map((r) => ({ ...r, productId: r.productId === a.id ? sqliteA : sqliteB })),
+    );
     const sqliteWriter = await sqlite.openIngest({ dryRun: false });
     bulk(sqliteWriter, sqliteB, 1);
     await sqliteWriter.commit();
     await sqliteWriter.close();
-    const range = { windowStart: 1_500, asOf: 50_000, lookbackStart: 500, depthPerCondition: 3, priorPerCondition: 2 };
+    const range = {
+      windowStart: 1_500,
+      asOf: 50_000,
+      lookbackStart: 500,
+      depthPerCondition: 3,
+      priorPerCondition: 2,
+    };
     expect(await store.pricePoints.read(b.id, range)).toEqual(await sqlite.pricePoints.read(sqliteB, range));
     const ranges = [range, { ...range, windowStart: 20_000, asOf: 25_000, lookbackStart: 15_000 }];
-    expect(await store.pricePointSeries.readSeries(b.id, ranges)).toEqual(await sqlite.pricePointSeries.readSeries(sqliteB, ranges));
+    expect(await store.pricePointSeries.readSeries(b.id, ranges)).toEqual(
+      await sqlite.pricePointSeries.readSeries(sqliteB, ranges),
+    );
   });
 
   it('runs a rollback in turn: rows handed in while it runs wait for its ROLLBACK and commit with the next batch', async () => {
@@ -143,7 +231,8 @@ describeWithPg('PostgreSQL store', () => {
       const c = (await store.products.findByKey(products[2]!.productKey))!;
       // Enough rows that the COPY is open (its text is sent in chunks) when the rollback comes.
       const rows = (writer: IngestWriter, from: number) => {
-        for (let i = from; i < from + 5_000; i += 1) writer.insert(c.id, 'ungraded', 100_000 + i, 3, 'late', 'ungraded', null, `r-${i}`);
+        for (let i = from; i < from + 5_000; i += 1)
+          writer.insert(c.id, 'ungraded', 100_000 + i, 3, 'late', 'ungraded', null, `r-${i}`);
       };
       const writer = await store.openIngest({ dryRun: false });
       rows(writer, 0);
@@ -172,8 +261,15 @@ describeWithPg('PostgreSQL store', () => {
     const raw = new pg.Client({ connectionString: storeUrl });
     await raw.connect();
     try {
-      const version = async () => Number((await raw.query('SELECT version FROM data_version')).rows[0].version);
-      const range = { windowStart: 0, asOf: 10_000, lookbackStart: 0, depthPerCondition: 5, priorPerCondition: 5 };
+      const version = async () =>
+        Number((await raw.query('SELECT version FROM data_version')).rows[0].version);
+      const range = {
+        windowStart: 0,
+        asOf: 10_000,
+        lookbackStart: 0,
+        depthPerCondition: 5,
+        priorPerCondition: 5,
+      };
       const prices = async () => (await server.pricePoints.read(d.id, range)).map((x) => x.priceMinor);
       /** An insert as psql makes it; `setting`: a statement before it in its transaction. */
       const insert = (price: number, setting = '') =>
@@ -183,7 +279,16 @@ describeWithPg('PostgreSQL store', () => {
       // An ingest's batch bumps the version once (the trigger stands aside), a batch of duplicates not at all.
       const before = await version();
       let seen = server.dataVersion();
-      const sale = { productId: d.id, productKey: d.productKey, source: 'shop', observedAt: 500, priceMinor: 500, grader: 'ungraded', grade: null, externalId: 's1' };
+      const sale = {
+        productId: d.id,
+        productKey: d.productKey,
+        source: 'shop',
+        observedAt: 500,
+        priceMinor: 500,
+        grader: 'ungraded',
+        grade: null,
+        externalId: 's1',
+      };
       await writeObservations(store, [sale]);
       expect(await version()).toBe(before + 1);
       await writeObservations(store, [sale]);
@@ -201,7 +306,9 @@ describeWithPg('PostgreSQL store', () => {
       seen = server.dataVersion();
       await insert(2_000, "SET LOCAL oracle.bumps_version = 'on';");
       expect(await prices()).toEqual([500, 1_000]);
-      const cut = await raw.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'oracle listen' AND datname = current_database()");
+      const cut = await raw.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'oracle listen' AND datname = current_database()",
+      );
       expect(cut.rowCount).toBe(1);
       await versionMoves(server, seen);
       expect(await prices()).toEqual([500, 1_000, 2_000]);
@@ -213,22 +320,45 @@ describeWithPg('PostgreSQL store', () => {
 
   it("keeps a product's tail: answers the ranges it holds every point of, no other, nor a tail over its limit; reads again when the version moves", async () => {
     const e = (await store.products.findByKey(products[4]!.productKey))!;
-    const sale = (t: number) => ({ productId: e.id, productKey: e.productKey, source: 'shop', observedAt: t, priceMinor: t, grader: 'ungraded', grade: null, externalId: `e${t}` });
+    const sale = (t: number) => ({
+      productId: e.id,
+      productKey: e.productKey,
+      source: 'shop',
+      observedAt: t,
+      priceMinor: t,
+      grader: 'ungraded',
+      grade: null,
+      externalId: `e${t}`,
+    });
     await writeObservations(store, [sale(100), sale(200), sale(300)]);
     const pool = createPool(storeUrl);
     let version = 0;
     let reads = 0;
     const readTail = readProductTail(createSession(pool, storeUrl));
     const cache = (maxPointsPerProduct: number) =>
-      createPointCache((...args) => ((reads += 1), readTail(...args)), () => version, { maxPointsPerProduct, maxPoints: 100 });
+      createPointCache(
+        (...args) => ((reads += 1), readTail(...args)),
+        () => version,
+        { maxPointsPerProduct, maxPoints: 100 },
+      );
     const prices = (points: { priceMinor: number }[] | undefined) => points?.map((x) => x.priceMinor);
     try {
       // The tail from 250 on (300), and the latest point before it (200).
-      const range = { lookbackStart: 250 + TAIL_SLACK_MS, windowStart: 250 + TAIL_SLACK_MS, asOf: 400 + TAIL_SLACK_MS, depthPerCondition: 1, priorPerCondition: 1 };
+      const range = {
+        lookbackStart: 250 + TAIL_SLACK_MS,
+        windowStart: 250 + TAIL_SLACK_MS,
+        asOf: 400 + TAIL_SLACK_MS,
+        depthPerCondition: 1,
+        priorPerCondition: 1,
+      };
       expect(await cache(0).read(e.id, range)).toBeUndefined();
       const tail = cache(1);
       reads = 0;
-      for (const answered of [range, { ...range, priorPerCondition: 2 }, { ...range, lookbackStart: range.lookbackStart + 1 }]) {
+      for (const answered of [
+        range,
+        { ...range, priorPerCondition: 2 },
+        { ...range, lookbackStart: range.lookbackStart + 1 },
+      ]) {
         expect(await tail.read(e.id, answered)).toEqual(await store.pricePoints.read(e.id, answered));
       }
       expect(prices(await tail.read(e.id, { ...range, priorPerCondition: 2 }))).toEqual([200, 300]);
@@ -247,8 +377,13 @@ describeWithPg('PostgreSQL store', () => {
   it('refuses a database a newer oracle migrated further, also when asked to create', async () => {
     const url = await freshPgDatabase();
     await (await openStore(url, { create: true })).close();
-    const known = (await selectRows<{ known: number }>(url, 'SELECT count(*) AS known FROM drizzle.__drizzle_migrations'))[0]!.known;
-    await selectRows(url, "INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ('from a newer oracle', 0) RETURNING id");
+    const known = (
+      await selectRows<{ known: number }>(url, 'SELECT count(*) AS known FROM drizzle.__drizzle_migrations')
+    )[0]!.known;
+    await selectRows(
+      url,
+      "INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ('from a newer oracle', 0) RETURNING id",
+    );
     const reason = `the database was made by a newer oracle (schema version ${known + 1}, this one knows ${known})`;
     for (const options of [{}, { create: true }]) {
       await expect(openStore(url, options)).rejects.toMatchObject({ reason, remedy: 'upgrade oracle' });
@@ -257,7 +392,9 @@ describeWithPg('PostgreSQL store', () => {
 
   it('refuses a database without oracle schema unless asked to create it', async () => {
     const url = await emptyPgDatabase();
-    await expect(openStore(url)).rejects.toThrow(/has no oracle schema: load data with 'oracle ingest' first/);
+    await expect(openStore(url)).rejects.toThrow(
+      /has no oracle schema: load data with 'oracle ingest' first/,
+    );
     const created = await openStore(url, { create: true });
     expect(await created.inventory()).toEqual({ products: 0, observations: 0, activeKeys: 0 });
     await created.close();

@@ -12,7 +12,12 @@ import { DatabaseUnavailableError } from '../../src/domain/errors.js';
 import { PRICED_CONDITIONS } from '../../src/domain/conditions.js';
 import { DAY_MS } from '../../src/domain/time.js';
 import { pointsRequest } from '../../src/engine/index.js';
-import { CATALOG_CACHE_KIB, closeDatabase, openDatabase, READ_CACHE_KIB } from '../../src/store/sqlite/connection.js';
+import {
+  CATALOG_CACHE_KIB,
+  closeDatabase,
+  openDatabase,
+  READ_CACHE_KIB,
+} from '../../src/store/sqlite/connection.js';
 import { createObservationRepo } from '../../src/store/sqlite/observation-repo.js';
 import { createPricePointReader } from '../../src/store/sqlite/price-points.js';
 import { createPricePointSeriesReader } from '../../src/store/sqlite/price-point-series.js';
@@ -110,22 +115,31 @@ describe('SQLite store', () => {
       .all() as { detail: string }[];
     raw.close();
     const details = plan.map((row) => row.detail).join('\n');
-    expect(details).toMatch(/SEARCH observations USING (?:COVERING )?INDEX observations_pricing \(product_id=\? AND condition=\? AND observed_at>\? AND observed_at<\?\)/);
+    expect(details).toMatch(
+      /SEARCH observations USING (?:COVERING )?INDEX observations_pricing \(product_id=\? AND condition=\? AND observed_at>\? AND observed_at<\?\)/,
+    );
     expect(details).not.toMatch(/SCAN observations/);
   });
 
   it('keeps the FTS5 index in step with a product deleted past the store', async () => {
-    await writeProducts(store, [testProduct({ productKey: 'charizard-4' }), testProduct({ productKey: 'blastoise-2', refsourceId: '2', productName: 'Blastoise' })]);
+    await writeProducts(store, [
+      testProduct({ productKey: 'charizard-4' }),
+      testProduct({ productKey: 'blastoise-2', refsourceId: '2', productName: 'Blastoise' }),
+    ]);
     const raw = new Database(path);
     raw.prepare('DELETE FROM products WHERE product_key = ?').run('blastoise-2');
     // The index's own integrity check compares it with the content table.
-    expect(() => raw.prepare("INSERT INTO products_fts(products_fts, rank) VALUES ('integrity-check', 1)").run()).not.toThrow();
+    expect(() =>
+      raw.prepare("INSERT INTO products_fts(products_fts, rank) VALUES ('integrity-check', 1)").run(),
+    ).not.toThrow();
     raw.close();
     expect(await store.products.catalog('blastoise')).toEqual([]);
   });
 
   it('leaves the FTS5 index alone when ingest bumps observation counts', async () => {
-    await writeProducts(store, [testProduct({ productKey: 'blastoise-2', refsourceId: '2', productName: 'Blastoise' })]);
+    await writeProducts(store, [
+      testProduct({ productKey: 'blastoise-2', refsourceId: '2', productName: 'Blastoise' }),
+    ]);
     const id = (await store.products.findByKey('blastoise-2'))!.id;
     const ftsRows = () => {
       const raw = new Database(path, { readonly: true });
@@ -137,7 +151,16 @@ describe('SQLite store', () => {
     };
     const before = ftsRows();
     await writeObservations(store, [
-      { productId: id, productKey: 'blastoise-2', source: 'ebay', observedAt: 1000, priceMinor: 5, grader: 'ungraded', grade: null, externalId: 'a' },
+      {
+        productId: id,
+        productKey: 'blastoise-2',
+        source: 'ebay',
+        observedAt: 1000,
+        priceMinor: 5,
+        grader: 'ungraded',
+        grade: null,
+        externalId: 'a',
+      },
     ]);
     expect(ftsRows()).toBe(before);
   });
@@ -149,22 +172,43 @@ describe('SQLite store', () => {
       const traced = new Database(path, { readonly: true, verbose: (sql) => executed.push(String(sql)) });
       try {
         await read(traced);
-        return executed.map((sql) => (traced.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((row) => row.detail));
+        return executed.map((sql) =>
+          (traced.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map(
+            (row) => row.detail,
+          ),
+        );
       } finally {
         traced.close();
       }
     }
-    const INDEX_RANGE = /^SEARCH observations USING (?:COVERING )?INDEX observations_pricing \(product_id=\? AND condition=\? AND observed_at[<>]/;
+    const INDEX_RANGE =
+      /^SEARCH observations USING (?:COVERING )?INDEX observations_pricing \(product_id=\? AND condition=\? AND observed_at[<>]/;
 
     beforeEach(async () => {
       await writeProducts(store, [testProduct({ productKey: 'p' })]);
       const productId = (await store.products.findByKey('p'))!.id;
-      const sale = { productId, productKey: 'p', source: 'ebay', priceMinor: 100, grader: 'ungraded', grade: null };
-      await writeObservations(store, [{ ...sale, observedAt: 39.5 * DAY_MS, externalId: 'a' }, { ...sale, observedAt: 12 * DAY_MS, grader: 'ANY', grade: 9, externalId: 'b' }]);
+      const sale = {
+        productId,
+        productKey: 'p',
+        source: 'ebay',
+        priceMinor: 100,
+        grader: 'ungraded',
+        grade: null,
+      };
+      await writeObservations(store, [
+        { ...sale, observedAt: 39.5 * DAY_MS, externalId: 'a' },
+        { ...sale, observedAt: 12 * DAY_MS, grader: 'ANY', grade: 9, externalId: 'b' },
+      ]);
     });
 
     it('takes two statements per read, each only covering-index range searches', async () => {
-      const range = { windowStart: 39 * DAY_MS, asOf: 40 * DAY_MS, lookbackStart: 10 * DAY_MS, depthPerCondition: 2, priorPerCondition: 1 };
+      const range = {
+        windowStart: 39 * DAY_MS,
+        asOf: 40 * DAY_MS,
+        lookbackStart: 10 * DAY_MS,
+        depthPerCondition: 2,
+        priorPerCondition: 1,
+      };
       const plans = await plansOf((traced) => createPricePointReader(traced).read(1, range));
       expect(plans).toHaveLength(2);
       const searches = plans.map((lines) => lines.filter((l) => l.includes('observations')));
@@ -174,21 +218,32 @@ describe('SQLite store', () => {
       expect(plans.flat().join('\n')).not.toMatch(/TEMP B-TREE|SCAN observations/);
     });
 
-    it('reads the extra grades in one more statement, only when asked: one index search of the product (the table only for a quote\'s sales_volume), no sort', async () => {
-      const range = { windowStart: 39 * DAY_MS, asOf: 40 * DAY_MS, lookbackStart: 10 * DAY_MS, depthPerCondition: 2, priorPerCondition: 1 };
+    it("reads the extra grades in one more statement, only when asked: one index search of the product (the table only for a quote's sales_volume), no sort", async () => {
+      const range = {
+        windowStart: 39 * DAY_MS,
+        asOf: 40 * DAY_MS,
+        lookbackStart: 10 * DAY_MS,
+        depthPerCondition: 2,
+        priorPerCondition: 1,
+      };
       const plans = await plansOf((traced) => createPricePointReader(traced).readExtra(1, range));
       expect(plans).toHaveLength(1);
       const searches = plans[0]!.filter((l) => l.includes('observations'));
       expect(searches).toHaveLength(1);
-      expect(searches[0]).toMatch(/^SEARCH observations USING (?:COVERING )?INDEX observations_pricing \(product_id=\?/);
+      expect(searches[0]).toMatch(
+        /^SEARCH observations USING (?:COVERING )?INDEX observations_pricing \(product_id=\?/,
+      );
       expect(plans.flat().join('\n')).not.toMatch(/TEMP B-TREE|SCAN observations/);
     });
 
     it('reads a whole series in one statement for the older points and one per priced condition and page, each only covering-index range searches, without a sort', async () => {
-      const ranges = Array.from({ length: 50 }, (_, i) => pointsRequest({ windowHours: 24, outlierStddevs: 2, asOf: (30 + i) * DAY_MS }));
+      const ranges = Array.from({ length: 50 }, (_, i) =>
+        pointsRequest({ windowHours: 24, outlierStddevs: 2, asOf: (30 + i) * DAY_MS }),
+      );
       const plans = await plansOf((traced) => createPricePointSeriesReader(traced).readSeries(1, ranges));
       expect(plans).toHaveLength(1 + PRICED_CONDITIONS.length);
-      for (const line of plans.flat().filter((l) => l.includes('observations'))) expect(line).toMatch(INDEX_RANGE);
+      for (const line of plans.flat().filter((l) => l.includes('observations')))
+        expect(line).toMatch(INDEX_RANGE);
       expect(plans.flat().join('\n')).not.toMatch(/TEMP B-TREE|SCAN observations/);
     });
 
@@ -202,15 +257,27 @@ describe('SQLite store', () => {
         counts.flatMap((count, day) =>
           Array.from({ length: count }, (_, i) => [
             { ...sale, observedAt: (31 + day) * DAY_MS, priceMinor: 500 - i, externalId: `p${day}-${i}` },
-            { ...sale, grader: 'ungraded', grade: null, source: i % 2 ? 'ebay' : 'tcgplayer', observedAt: (31 + day) * DAY_MS + i, priceMinor: 90, externalId: `u${day}-${i}` },
+            {
+              ...sale,
+              grader: 'ungraded',
+              grade: null,
+              source: i % 2 ? 'ebay' : 'tcgplayer',
+              observedAt: (31 + day) * DAY_MS + i,
+              priceMinor: 90,
+              externalId: `u${day}-${i}`,
+            },
           ]).flat(),
         ),
       );
-      const ranges = Array.from({ length: 12 }, (_, i) => pointsRequest({ windowHours: 24, outlierStddevs: 2, asOf: (32 + i) * DAY_MS }));
+      const ranges = Array.from({ length: 12 }, (_, i) =>
+        pointsRequest({ windowHours: 24, outlierStddevs: 2, asOf: (32 + i) * DAY_MS }),
+      );
       const raw = new Database(path, { readonly: true });
       try {
         let pauses = 0;
-        const paged = await createPricePointSeriesReader(raw, 2).readSeries(productId, ranges, () => Promise.resolve(void (pauses += 1)));
+        const paged = await createPricePointSeriesReader(raw, 2).readSeries(productId, ranges, () =>
+          Promise.resolve(void (pauses += 1)),
+        );
         const whole = await createPricePointSeriesReader(raw).readSeries(productId, ranges);
         expect(paged).toEqual(whole);
         expect(whole.find((c) => c.condition === 'psa10')!.observedAt).toHaveLength(16);

@@ -7,9 +7,13 @@ import { withService } from '../service.js';
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
   const o = optionsOf(ctx, calibrateOptions);
   const at = o.at;
-  const result = await withService(ctx, (service) => (o.show === true ? service.calibration(at) : service.calibrate(at, ctx.now)), {
-    write: o.show !== true,
-  });
+  const result = await withService(
+    ctx,
+    (service) => (o.show === true ? service.calibration(at) : service.calibrate(at, ctx.now)),
+    {
+      write: o.show !== true,
+    },
+  );
   ctx.stdout.write(o.json === true ? `${JSON.stringify(result)}\n` : renderCalibration(result, ctx.terminal));
   return 0;
 }

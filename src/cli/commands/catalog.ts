@@ -17,7 +17,14 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
     search === undefined ? { entries: await service.catalog(), didYouMean: null } : service.search(search),
   );
   // On stderr, so the table or the JSON stays what a pipe reads.
-  if (didYouMean !== null) ctx.stderr.write(`oracle: no product matches ${JSON.stringify(search)}; did you mean ${JSON.stringify(didYouMean)}? Its matches:\n`);
-  ctx.stdout.write(json ? `${JSON.stringify(catalogBody(entries))}\n` : renderCatalogTable(inertAll(entries), ctx.terminal.width));
+  if (didYouMean !== null)
+    ctx.stderr.write(
+      `oracle: no product matches ${JSON.stringify(search)}; did you mean ${JSON.stringify(didYouMean)}? Its matches:\n`,
+    );
+  ctx.stdout.write(
+    json
+      ? `${JSON.stringify(catalogBody(entries))}\n`
+      : renderCatalogTable(inertAll(entries), ctx.terminal.width),
+  );
   return 0;
 }

@@ -14,6 +14,8 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   const slot = readInput(slotInput, o.slot, '--slot');
   const params = pricingParams(o);
   const evidence = await withService(ctx, async (service) => service.evidence(ref, slot, params, ctx.now));
-  ctx.stdout.write(o.json ? `${JSON.stringify(evidence)}\n` : renderEvidence(inertAll(evidence), ctx.terminal));
+  ctx.stdout.write(
+    o.json ? `${JSON.stringify(evidence)}\n` : renderEvidence(inertAll(evidence), ctx.terminal),
+  );
   return 0;
 }

@@ -23,7 +23,8 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
   const params = pricingParams(o);
   const partial = o.out === undefined ? undefined : `${o.out}.partial`;
   // 0600 like the database: an export is the database's data (the umask may take more away).
-  const out: NodeJS.WritableStream = partial === undefined ? ctx.stdout : createWriteStream(partial, { mode: 0o600 });
+  const out: NodeJS.WritableStream =
+    partial === undefined ? ctx.stdout : createWriteStream(partial, { mode: 0o600 });
   const write = async (text: string) => {
     if (!out.write(text)) await once(out, 'drain');
   };
@@ -49,7 +50,9 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
         out.end();
         await once(out, 'finish');
         await rename(partial, o.out!);
-        ctx.stderr.write(`exported ${done.toLocaleString('en-US')} product${done === 1 ? '' : 's'} to ${o.out}\n`);
+        ctx.stderr.write(
+          `exported ${done.toLocaleString('en-US')} product${done === 1 ? '' : 's'} to ${o.out}\n`,
+        );
       }
     });
   } catch (error) {

@@ -11,10 +11,19 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   const o = optionsOf(ctx, historyOptions);
   const ref = productRef('history', args[0] as string | undefined, o);
   const params = seriesParams(o);
-  const request = parseHistoryRequest(o, ctx.now, { from: '--from', to: '--to', every: '--every', slots: '--slots' });
+  const request = parseHistoryRequest(o, ctx.now, {
+    from: '--from',
+    to: '--to',
+    every: '--every',
+    slots: '--slots',
+  });
   const history = await withService(ctx, (service) => service.history(ref, params, request));
   ctx.stdout.write(
-    o.json ? `${JSON.stringify(history.body)}\n` : o.csv ? renderHistoryCsv(history) : renderHistory(inertAll(history), ctx.terminal),
+    o.json
+      ? `${JSON.stringify(history.body)}\n`
+      : o.csv
+        ? renderHistoryCsv(history)
+        : renderHistory(inertAll(history), ctx.terminal),
   );
   return 0;
 }

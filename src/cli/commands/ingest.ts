@@ -24,7 +24,9 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   if (sources.filter((s) => s === '-').length > 1) throw new UsageError("stdin ('-') can be given only once");
   // Only a catalog read takes set names and dates from a groups file: never ignore it silently.
   if (flags.groups !== undefined && flags.kind !== 'catalog') {
-    throw new UsageError('--groups is read only by a catalog ingest: add --kind catalog, or drop --groups to ingest observations');
+    throw new UsageError(
+      '--groups is read only by a catalog ingest: add --kind catalog, or drop --groups to ingest observations',
+    );
   }
 
   keepIngestObjectsYoung();
@@ -55,7 +57,9 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   const report = (result: IngestResult) => {
     progress?.clear();
     // Wrapped for a person at a terminal; a pipe or a log file keeps one line per source, for grep.
-    ctx.stdout.write(`${ctx.stdout.isTTY ? summaryLines(result, ctx.terminal.width) : summaryText(result)}\n`);
+    ctx.stdout.write(
+      `${ctx.stdout.isTTY ? summaryLines(result, ctx.terminal.width) : summaryText(result)}\n`,
+    );
     if (result.failure !== null) {
       reportError(result.failure, ctx);
       code = worseExit(code, exitCodeFor(result.failure));
@@ -115,14 +119,23 @@ export function lockWaitLine(location: string, lockWaitS: number): string {
  */
 function summaryLine(result: IngestResult): { head: string; body: string } {
   const { counts } = result;
-  const parts = [`read ${count(counts.read)}`, `${result.dryRun ? 'would insert' : 'inserted'} ${count(counts.inserted)}`];
-  if (result.kinds.includes('catalog')) parts.push(`${result.dryRun ? 'would update' : 'updated'} ${count(counts.updated)}`);
+  const parts = [
+    `read ${count(counts.read)}`,
+    `${result.dryRun ? 'would insert' : 'inserted'} ${count(counts.inserted)}`,
+  ];
+  if (result.kinds.includes('catalog'))
+    parts.push(`${result.dryRun ? 'would update' : 'updated'} ${count(counts.updated)}`);
   parts.push(`duplicates ${count(counts.duplicates)}`, `rejected ${count(counts.rejected)}`);
   if (counts.skipped > 0) {
     const reasons = Object.entries(counts.skippedBy).map(([reason, n]) => `${reason} ${count(n)}`);
     parts.push(`skipped ${count(counts.skipped)} (${reasons.join(', ')})`);
   }
-  const head = result.failure !== null ? `failed ${result.source}` : result.dryRun ? `checked ${result.source} (dry run)` : `ingested ${result.source}`;
+  const head =
+    result.failure !== null
+      ? `failed ${result.source}`
+      : result.dryRun
+        ? `checked ${result.source} (dry run)`
+        : `ingested ${result.source}`;
   return { head, body: `${parts.join(', ')} in ${(result.elapsedMs / 1000).toFixed(1)} s` };
 }
 
@@ -136,5 +149,7 @@ function summaryText(result: IngestResult): string {
 export function summaryLines(result: IngestResult, width: number): string {
   const { head, body } = summaryLine(result);
   const line = `${head}: ${body}`;
-  return line.length <= width ? line : [...wrapLine(`${head}:`, width), ...wrapLine(`  ${body}`, width)].join('\n');
+  return line.length <= width
+    ? line
+    : [...wrapLine(`${head}:`, width), ...wrapLine(`  ${body}`, width)].join('\n');
 }

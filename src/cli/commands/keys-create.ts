@@ -10,8 +10,12 @@ import { withService } from '../service.js';
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
   const { label } = optionsOf(ctx, keysCreateOptions); // checked and trimmed by its option (options.ts labelOption)
   // Never a new file: a key stored in an empty database the server does not read would be refused.
-  const { id, secret } = await withService(ctx, (service) => service.createKey(label, ctx.now), { write: true });
+  const { id, secret } = await withService(ctx, (service) => service.createKey(label, ctx.now), {
+    write: true,
+  });
   ctx.stdout.write(`${secret}\n`);
-  ctx.stderr.write(`created API key ${id} (${JSON.stringify(label)}); the key above is shown only this once\n`);
+  ctx.stderr.write(
+    `created API key ${id} (${JSON.stringify(label)}); the key above is shown only this once\n`,
+  );
   return 0;
 }

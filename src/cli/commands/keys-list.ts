@@ -25,8 +25,21 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
       { head: 'id', cells: shown.map((r) => r.id), shrink: 0, min: 8, keep: true },
       { head: 'label', cells: shown.map((r) => r.label), shrink: 1, min: 8 },
       { head: 'created', cells: shown.map((r) => r.created_at), shrink: 0, min: 20 },
-      { head: 'last used', cells: shown.map((r) => r.last_used_at ?? '-'), shrink: 0, min: 20, lastResort: 1 },
-      { head: 'revoked', cells: shown.map((r) => r.revoked_at ?? '-'), shrink: 0, min: 20, dropWhenBlank: true, lastResort: 2 },
+      {
+        head: 'last used',
+        cells: shown.map((r) => r.last_used_at ?? '-'),
+        shrink: 0,
+        min: 20,
+        lastResort: 1,
+      },
+      {
+        head: 'revoked',
+        cells: shown.map((r) => r.revoked_at ?? '-'),
+        shrink: 0,
+        min: 20,
+        dropWhenBlank: true,
+        lastResort: 2,
+      },
     ],
     ctx.terminal.width,
   );

@@ -7,7 +7,13 @@ import { withService } from '../service.js';
 
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
   const o = optionsOf(ctx, moversOptions);
-  const query = { ...pricingParams(o), condition: o.condition, span: o.span.text, spanMs: o.span.ms, limit: o.limit };
+  const query = {
+    ...pricingParams(o),
+    condition: o.condition,
+    span: o.span.text,
+    spanMs: o.span.ms,
+    limit: o.limit,
+  };
   const body = await withService(ctx, (service) => service.movers(query));
   ctx.stdout.write(o.json ? `${JSON.stringify(body)}\n` : renderMovers(body, ctx.terminal.width));
   return 0;

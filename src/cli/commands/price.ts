@@ -14,11 +14,20 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   const params = pricingParams(o);
   if (o.json) {
     const query = o.extraGrades ? { ...params, extraGrades: true } : params;
-    printBundle(await withService(ctx, async (service) => service.price(ref, query, ctx.now)), true, ctx.stdout, ctx.terminal);
+    printBundle(
+      await withService(ctx, async (service) => service.price(ref, query, ctx.now)),
+      true,
+      ctx.stdout,
+      ctx.terminal,
+    );
     return 0;
   }
-  const { bundle, changes } = await withService(ctx, (service) => service.priceWithChanges(ref, params, o.extraGrades === true));
+  const { bundle, changes } = await withService(ctx, (service) =>
+    service.priceWithChanges(ref, params, o.extraGrades === true),
+  );
   printBundle(inertAll(bundle), false, ctx.stdout, ctx.terminal);
-  ctx.stdout.write(`${wrapLine(`change:      ungraded ${formatChanges(changes, ctx.terminal.colour)}`, ctx.terminal.width).join('\n')}\n`);
+  ctx.stdout.write(
+    `${wrapLine(`change:      ungraded ${formatChanges(changes, ctx.terminal.colour)}`, ctx.terminal.width).join('\n')}\n`,
+  );
   return 0;
 }

@@ -9,8 +9,21 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   const o = optionsOf(ctx, salesOptions);
   const ref = productRef('sales', args[0] as string | undefined, o);
   const { windowHours, outlierStddevs, asOf } = pricingParams(o);
-  const query = { windowHours, outlierStddevs, asOf, condition: o.condition ?? null, spanMs: o.span, limit: o.limit };
+  const query = {
+    windowHours,
+    outlierStddevs,
+    asOf,
+    condition: o.condition ?? null,
+    spanMs: o.span,
+    limit: o.limit,
+  };
   const body = await withService(ctx, (service) => service.sales(ref, query, ctx.now));
-  ctx.stdout.write(o.json ? `${JSON.stringify(body)}\n` : o.csv ? renderSalesCsv(body) : renderSales(body, ctx.terminal.width));
+  ctx.stdout.write(
+    o.json
+      ? `${JSON.stringify(body)}\n`
+      : o.csv
+        ? renderSalesCsv(body)
+        : renderSales(body, ctx.terminal.width),
+  );
   return 0;
 }

@@ -7,7 +7,11 @@ import { createServer } from '../../http/create-server.js';
 import { createBundleCache } from '../../http/bundle-cache.js';
 import type { RedisRateLimiter } from '../../http/redis-rate-limit.js';
 import { createOracle, type Oracle } from '../../service/oracle.js';
-import { createOfflineResolver, createUnconfiguredResolver, type RefsourceResolver } from '../../service/refsource-resolver.js';
+import {
+  createOfflineResolver,
+  createUnconfiguredResolver,
+  type RefsourceResolver,
+} from '../../service/refsource-resolver.js';
 import { createUpstreamResolver } from '../../service/upstream-resolver.js';
 import { startWatchLoop, type WatchLoop } from '../../service/watch-loop.js';
 import { createWatchedStore } from '../../store/watched-store.js';
@@ -31,9 +35,18 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
   const rateLimiter = config.redisUrl ? await sharedRateLimiter(config.redisUrl, config, ctx) : undefined;
   const bundles = createBundleCache();
   // prom-client is loaded only when metrics are asked for.
-  const metrics = config.metrics ? (await import('../../http/metrics.js')).createMetrics(oracle, bundles) : undefined;
+  const metrics = config.metrics
+    ? (await import('../../http/metrics.js')).createMetrics(oracle, bundles)
+    : undefined;
   const server = createServer(
-    { oracle, bundles, metrics, rateLimiter, accessLog: (line) => ctx.stdout.write(line), errorLog: (line) => ctx.stderr.write(line) },
+    {
+      oracle,
+      bundles,
+      metrics,
+      rateLimiter,
+      accessLog: (line) => ctx.stdout.write(line),
+      errorLog: (line) => ctx.stderr.write(line),
+    },
     { rateLimitPerMinute: config.rateLimitPerMinute, version: VERSION, corsOrigins: config.corsOrigins },
   );
   let address;
@@ -64,15 +77,23 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
  */
 function watchRules(oracle: Oracle, config: ServeConfig, ctx: CommandContext): WatchLoop {
   const secret = ctx.env.ORACLE_WEBHOOK_SECRET || undefined;
-  ctx.stderr.write(`watch: checking watch rules when the data changes${config.webhook ? `, events to ${new URL(config.webhook).origin}` : ''}\n`);
+  ctx.stderr.write(
+    `watch: checking watch rules when the data changes${config.webhook ? `, events to ${new URL(config.webhook).origin}` : ''}\n`,
+  );
   return startWatchLoop({
     dataVersion: () => oracle.dataVersion(),
     log: (line) => ctx.stderr.write(line),
     async check() {
       const now = Date.now();
-      const report = await withService(ctx, (service) => service.checkWatches({ at: now, now, webhook: config.webhook, delivery: { secret } }), { write: true });
+      const report = await withService(
+        ctx,
+        (service) => service.checkWatches({ at: now, now, webhook: config.webhook, delivery: { secret } }),
+        { write: true },
+      );
       for (const event of report.fired) ctx.stderr.write(`watch: ${event.text} (${event.id})\n`);
-      for (const d of report.deliveries) if (!d.delivered) ctx.stderr.write(`watch: ${d.event_id} not delivered to ${d.receiver}: ${d.error}\n`);
+      for (const d of report.deliveries)
+        if (!d.delivered)
+          ctx.stderr.write(`watch: ${d.event_id} not delivered to ${d.receiver}: ${d.error}\n`);
     },
   });
 }
@@ -81,10 +102,21 @@ function watchRules(oracle: Oracle, config: ServeConfig, ctx: CommandContext): W
  * The buckets in Redis (README "Rate limit"). Redis unreachable at start-up is no reason to
  * refuse: the server starts, limits per process, says so, and shares the limit once Redis answers.
  */
-async function sharedRateLimiter(url: string, config: ServeConfig, ctx: CommandContext): Promise<RedisRateLimiter> {
+async function sharedRateLimiter(
+  url: string,
+  config: ServeConfig,
+  ctx: CommandContext,
+): Promise<RedisRateLimiter> {
   const { createRedisRateLimiter, redisLocation } = await import('../../http/redis-rate-limit.js');
-  const limiter = createRedisRateLimiter({ url, limitPerMinute: config.rateLimitPerMinute, log: (line) => ctx.stderr.write(line) });
-  if (await limiter.connect()) ctx.stderr.write(`rate limit: ${config.rateLimitPerMinute}/min per key, shared through Redis at ${redisLocation(url)}\n`);
+  const limiter = createRedisRateLimiter({
+    url,
+    limitPerMinute: config.rateLimitPerMinute,
+    log: (line) => ctx.stderr.write(line),
+  });
+  if (await limiter.connect())
+    ctx.stderr.write(
+      `rate limit: ${config.rateLimitPerMinute}/min per key, shared through Redis at ${redisLocation(url)}\n`,
+    );
   return limiter;
 }
 
@@ -92,5 +124,7 @@ async function sharedRateLimiter(url: string, config: ServeConfig, ctx: CommandC
 function resolverFor(config: ServeConfig): RefsourceResolver {
   if (config.offline) return createOfflineResolver();
   if (!config.refsourceUrl) return createUnconfiguredResolver();
-  return createUpstreamResolver(createRefsourceClient({ urlTemplate: config.refsourceUrl, token: config.refsourceToken }));
+  return createUpstreamResolver(
+    createRefsourceClient({ urlTemplate: config.refsourceUrl, token: config.refsourceToken }),
+  );
 }

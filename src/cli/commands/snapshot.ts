@@ -7,7 +7,9 @@ import { withService } from '../service.js';
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
   const refsourceId = args[0] as string;
   const o = optionsOf(ctx, snapshotOptions);
-  const bundle = await withService(ctx, (service) => service.snapshot(refsourceId, o.date, o.outlierStddevs, ctx.now));
+  const bundle = await withService(ctx, (service) =>
+    service.snapshot(refsourceId, o.date, o.outlierStddevs, ctx.now),
+  );
   printBundle(bundle, o.json === true, ctx.stdout, ctx.terminal);
   return 0;
 }

@@ -1,5 +1,10 @@
 /** `oracle watch add <product_key> --above <usd> | --below | --move --over | --narrower | --wider | --stale`: stores one rule. */
-import { span as spanInput, describeWatch, type WatchDefinition, type WatchKind } from '../../domain/watch.js';
+import {
+  span as spanInput,
+  describeWatch,
+  type WatchDefinition,
+  type WatchKind,
+} from '../../domain/watch.js';
 import { readInput } from '../../domain/input.js';
 import { optionsOf, watchAddOptions } from '../command-options.js';
 import type { CommandContext } from '../context.js';
@@ -8,17 +13,30 @@ import { watchRuleBody } from '../../service/watch-bodies.js';
 import { withService } from '../service.js';
 import { DEFAULT_MOVE_SPAN } from '../watch-options.js';
 
-const KIND_FLAGS = ['above', 'below', 'move', 'narrower', 'wider', 'stale'] as const satisfies readonly WatchKind[];
+const KIND_FLAGS = [
+  'above',
+  'below',
+  'move',
+  'narrower',
+  'wider',
+  'stale',
+] as const satisfies readonly WatchKind[];
 
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
   const o = optionsOf(ctx, watchAddOptions);
   const given = KIND_FLAGS.filter((kind) => o[kind] !== undefined);
   if (given.length !== 1) {
-    throw new UsageError(`watch add takes exactly one of --above, --below, --move, --narrower, --wider, --stale (got ${given.length === 0 ? 'none' : given.map((k) => `--${k}`).join(' and ')})`);
+    throw new UsageError(
+      `watch add takes exactly one of --above, --below, --move, --narrower, --wider, --stale (got ${given.length === 0 ? 'none' : given.map((k) => `--${k}`).join(' and ')})`,
+    );
   }
   const kind = given[0]!;
-  if (o.over !== undefined && kind !== 'move') throw new UsageError('--over is the span of --move: give it with --move');
-  const amount = kind === 'above' || kind === 'below' || kind === 'narrower' || kind === 'wider' ? (o[kind] as number) : null;
+  if (o.over !== undefined && kind !== 'move')
+    throw new UsageError('--over is the span of --move: give it with --move');
+  const amount =
+    kind === 'above' || kind === 'below' || kind === 'narrower' || kind === 'wider'
+      ? (o[kind] as number)
+      : null;
   const rule: Omit<WatchDefinition, 'label'> = {
     productKey: String(args[0]),
     slot: o.slot,
@@ -29,8 +47,15 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
     spanMs: kind === 'move' ? (o.over ?? readInput(spanInput, DEFAULT_MOVE_SPAN, '--over')) : null,
     webhookUrl: o.webhook ?? null,
   };
-  const stored = await withService(ctx, (service) => service.addWatch({ ...rule, label: o.label ?? describeWatch(rule) }, ctx.now), { write: true });
+  const stored = await withService(
+    ctx,
+    (service) => service.addWatch({ ...rule, label: o.label ?? describeWatch(rule) }, ctx.now),
+    { write: true },
+  );
   if (o.json) ctx.stdout.write(`${JSON.stringify(watchRuleBody(stored), null, 2)}\n`);
-  else ctx.stdout.write(`watch ${stored.id}: ${stored.productKey} ${describeWatch(stored)} ("${stored.label}")\n`);
+  else
+    ctx.stdout.write(
+      `watch ${stored.id}: ${stored.productKey} ${describeWatch(stored)} ("${stored.label}")\n`,
+    );
   return 0;
 }

@@ -8,14 +8,26 @@ import { withService } from '../service.js';
 
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
   const o = optionsOf(ctx, watchEventsOptions);
-  const events = (await withService(ctx, (service) => service.watchEvents(o.limit, o.pending ? 'pending' : undefined))).map(watchEventRecordBody);
+  const events = (
+    await withService(ctx, (service) => service.watchEvents(o.limit, o.pending ? 'pending' : undefined))
+  ).map(watchEventRecordBody);
   if (o.json) {
     ctx.stdout.write(`${JSON.stringify(events, null, 2)}\n`);
     return 0;
   }
   // The event id (what a receiver dedups on) is never cut; the error and the time give way first.
   const rows = inertAll(
-    events.map((e) => ({ id: e.id, time: e.created_at, rule: String(e.rule_id), product: e.event.product_key, slot: e.event.slot, value: formatWatchValue(e.event.rule, e.event.value), status: e.status, attempts: String(e.attempts), error: e.last_error ?? '-' })),
+    events.map((e) => ({
+      id: e.id,
+      time: e.created_at,
+      rule: String(e.rule_id),
+      product: e.event.product_key,
+      slot: e.event.slot,
+      value: formatWatchValue(e.event.rule, e.event.value),
+      status: e.status,
+      attempts: String(e.attempts),
+      error: e.last_error ?? '-',
+    })),
   );
   const table = fitColumns(
     [
@@ -25,12 +37,21 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
       { head: 'slot', cells: rows.map((r) => r.slot), shrink: 0, min: 4 },
       { head: 'value', cells: rows.map((r) => r.value), shrink: 0, min: 5, alignRight: true },
       { head: 'status', cells: rows.map((r) => r.status), shrink: 0, min: 6 },
-      { head: 'attempts', cells: rows.map((r) => r.attempts), shrink: 0, min: 8, alignRight: true, lastResort: 3 },
+      {
+        head: 'attempts',
+        cells: rows.map((r) => r.attempts),
+        shrink: 0,
+        min: 8,
+        alignRight: true,
+        lastResort: 3,
+      },
       { head: 'time', cells: rows.map((r) => r.time), shrink: 0, min: 20, lastResort: 2 },
       { head: 'last error', cells: rows.map((r) => r.error), shrink: 2, min: 10, lastResort: 1 },
     ],
     ctx.terminal.width,
   );
-  ctx.stdout.write(`${events.length === 0 ? '' : table}${events.length} event${events.length === 1 ? '' : 's'}\n`);
+  ctx.stdout.write(
+    `${events.length === 0 ? '' : table}${events.length} event${events.length === 1 ? '' : 's'}\n`,
+  );
   return 0;
 }

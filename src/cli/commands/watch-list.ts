@@ -14,19 +14,38 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
     return 0;
   }
   // The id (what `watch remove` takes) and the product key are never cut; the label, the webhook and the last value give way first.
-  const rows = inertAll(rules.map((r) => ({ id: String(r.id), label: r.label, product: r.productKey, watches: describeWatch(r), firing: r.firing ? 'yes' : 'no', last: formatWatchValue(r, r.lastValue), webhook: watchRuleBody(r).receiver ?? '-' })));
+  const rows = inertAll(
+    rules.map((r) => ({
+      id: String(r.id),
+      label: r.label,
+      product: r.productKey,
+      watches: describeWatch(r),
+      firing: r.firing ? 'yes' : 'no',
+      last: formatWatchValue(r, r.lastValue),
+      webhook: watchRuleBody(r).receiver ?? '-',
+    })),
+  );
   const table = fitColumns(
     [
       { head: 'id', cells: rows.map((r) => r.id), shrink: 0, min: 2, alignRight: true, keep: true },
       { head: 'product', cells: rows.map((r) => r.product), shrink: 0, min: 8, keep: true },
       { head: 'watches', cells: rows.map((r) => r.watches), shrink: 0, min: 12 },
       { head: 'firing', cells: rows.map((r) => r.firing), shrink: 0, min: 6 },
-      { head: 'last value', cells: rows.map((r) => r.last), shrink: 0, min: 10, alignRight: true, lastResort: 3 },
+      {
+        head: 'last value',
+        cells: rows.map((r) => r.last),
+        shrink: 0,
+        min: 10,
+        alignRight: true,
+        lastResort: 3,
+      },
       { head: 'label', cells: rows.map((r) => r.label), shrink: 1, min: 8, lastResort: 1 },
       { head: 'webhook', cells: rows.map((r) => r.webhook), shrink: 1, min: 8, lastResort: 2 },
     ],
     ctx.terminal.width,
   );
-  ctx.stdout.write(`${rules.length === 0 ? '' : table}${rules.length} rule${rules.length === 1 ? '' : 's'}\n`);
+  ctx.stdout.write(
+    `${rules.length === 0 ? '' : table}${rules.length} rule${rules.length === 1 ? '' : 's'}\n`,
+  );
   return 0;
 }

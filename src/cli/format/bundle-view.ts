@@ -71,7 +71,13 @@ interface Cell {
 }
 
 function cellOf(slot: Slot, dollars: (cents: number) => string): Cell {
-  if (slot.price_minor === null) return { price: isWithheld(slot) ? NO_PRICE : (slot.error ?? '-'), detail: '', estimated: false, stale: false };
+  if (slot.price_minor === null)
+    return {
+      price: isWithheld(slot) ? NO_PRICE : (slot.error ?? '-'),
+      detail: '',
+      estimated: false,
+      stale: false,
+    };
   const estimated = isEstimated(slot);
   const stale = isStale(slot);
   return {
@@ -104,28 +110,57 @@ const matrixLayouts: readonly Layout[] = [
 ];
 
 function drawMatrix(bundle: PricingBundle, layout: Layout, colour: Palette): string[] {
-  const rows = GRADERS.map((grader) => MATRIX_GRADES.map((g) => cellOf(bundle.graded[grader][String(g) as '7'], layout.dollars)));
+  const rows = GRADERS.map((grader) =>
+    MATRIX_GRADES.map((g) => cellOf(bundle.graded[grader][String(g) as '7'], layout.dollars)),
+  );
   const heads = MATRIX_GRADES.map((g) => `grade ${g}`);
   const label = Math.max(...GRADERS.map((g) => g.length));
   const priceWidth = MATRIX_GRADES.map((_, i) => Math.max(...rows.map((r) => r[i]!.price.length)));
   const detailWidth = MATRIX_GRADES.map((_, i) => Math.max(...rows.map((r) => r[i]!.detail.length)));
   const width = MATRIX_GRADES.map((_, i) =>
-    Math.max(heads[i]!.length, layout.lines === 1 && layout.detail ? priceWidth[i]! + 1 + detailWidth[i]! : Math.max(priceWidth[i]!, layout.detail ? detailWidth[i]! : 0)),
+    Math.max(
+      heads[i]!.length,
+      layout.lines === 1 && layout.detail
+        ? priceWidth[i]! + 1 + detailWidth[i]!
+        : Math.max(priceWidth[i]!, layout.detail ? detailWidth[i]! : 0),
+    ),
   );
-  const line = (first: string, cells: readonly string[]) => `${first.padEnd(label)}${GAP}${cells.join(GAP)}`.trimEnd();
+  const line = (first: string, cells: readonly string[]) =>
+    `${first.padEnd(label)}${GAP}${cells.join(GAP)}`.trimEnd();
   const right = (text: string, plainLength: number, w: number) => ' '.repeat(w - plainLength) + text;
-  const out = [line('', heads.map((h, i) => h.padStart(width[i]!)))];
+  const out = [
+    line(
+      '',
+      heads.map((h, i) => h.padStart(width[i]!)),
+    ),
+  ];
   GRADERS.forEach((grader, r) => {
     const cells = rows[r]!;
     const price = (c: Cell, w: number) => right(paintPrice(c, c.price, colour), c.price.length, w);
     if (layout.lines === 1 && layout.detail) {
-      out.push(line(grader, cells.map((c, i) => {
-        const p = price(c, width[i]! - detailWidth[i]! - 1);
-        return `${p} ${colour.dim(c.detail)}${' '.repeat(detailWidth[i]! - c.detail.length)}`;
-      })));
+      out.push(
+        line(
+          grader,
+          cells.map((c, i) => {
+            const p = price(c, width[i]! - detailWidth[i]! - 1);
+            return `${p} ${colour.dim(c.detail)}${' '.repeat(detailWidth[i]! - c.detail.length)}`;
+          }),
+        ),
+      );
     } else {
-      out.push(line(grader, cells.map((c, i) => price(c, width[i]!))));
-      if (layout.detail) out.push(line('', cells.map((c, i) => right(colour.dim(c.detail), c.detail.length, width[i]!))));
+      out.push(
+        line(
+          grader,
+          cells.map((c, i) => price(c, width[i]!)),
+        ),
+      );
+      if (layout.detail)
+        out.push(
+          line(
+            '',
+            cells.map((c, i) => right(colour.dim(c.detail), c.detail.length, width[i]!)),
+          ),
+        );
     }
   });
   return out;
@@ -134,7 +169,10 @@ function drawMatrix(bundle: PricingBundle, layout: Layout, colour: Palette): str
 /** The matrix in the widest layout that fits `width` (the narrowest when none does). */
 function matrix(bundle: PricingBundle, terminal: Terminal): { lines: string[]; layout: Layout } {
   const plain = palette(false);
-  const layout = matrixLayouts.find((l) => Math.max(...drawMatrix(bundle, l, plain).map((s) => s.length)) <= terminal.width) ?? matrixLayouts.at(-1)!;
+  const layout =
+    matrixLayouts.find(
+      (l) => Math.max(...drawMatrix(bundle, l, plain).map((s) => s.length)) <= terminal.width,
+    ) ?? matrixLayouts.at(-1)!;
   return { lines: drawMatrix(bundle, layout, terminal.colour), layout };
 }
 
@@ -146,10 +184,16 @@ function gradedSlots(bundle: PricingBundle): GradedSlot[] {
 /** What the matrix's notation means: only the marks it shows. */
 function legend(bundle: PricingBundle, layout: Layout): string {
   const cells = [...gradedSlots(bundle), ...extraSlots(bundle)];
-  const parts = layout.detail ? ['±% half the 80 % interval', '(n) points of its own'] : ['whole dollars; --wide for cents and intervals'];
-  if (cells.some((s) => s.price_minor !== null && isEstimated(s))) parts.push(`${ESTIMATED_MARK} an estimate: rests on the card's other cells more than on its own sales (meta.basis)`);
+  const parts = layout.detail
+    ? ['±% half the 80 % interval', '(n) points of its own']
+    : ['whole dollars; --wide for cents and intervals'];
+  if (cells.some((s) => s.price_minor !== null && isEstimated(s)))
+    parts.push(
+      `${ESTIMATED_MARK} an estimate: rests on the card's other cells more than on its own sales (meta.basis)`,
+    );
   if (cells.some(isStale)) parts.push(`${STALE_MARK} stale: newest observation older than 7 days`);
-  if (cells.some(isWithheld)) parts.push(`${NO_PRICE}: an estimate too uncertain or too stale to publish (explain --slot says why)`);
+  if (cells.some(isWithheld))
+    parts.push(`${NO_PRICE}: an estimate too uncertain or too stale to publish (explain --slot says why)`);
   return parts.join(' · ');
 }
 
@@ -164,20 +208,27 @@ function describeSlot(slot: Slot): string {
   if (isWithheld(slot)) {
     const newest = String(slot.meta.newest_observation_at);
     // A date alone is its close (--at), so the day of the newest observation prices with it.
-    const then = slot.meta.no_price_reason === NO_PRICE_REASON.stale ? `; --at ${newest.slice(0, 10)} prices it as of that day` : '';
+    const then =
+      slot.meta.no_price_reason === NO_PRICE_REASON.stale
+        ? `; --at ${newest.slice(0, 10)} prices it as of that day`
+        : '';
     return `${withheldWhy(slot)} (meta.no_price_reason ${String(slot.meta.no_price_reason)}); newest observation ${newest}${then}`;
   }
-  const parts = [`${slot.included_points} point${slot.included_points === 1 ? '' : 's'} used, ${slot.excluded_points} excluded`];
+  const parts = [
+    `${slot.included_points} point${slot.included_points === 1 ? '' : 's'} used, ${slot.excluded_points} excluded`,
+  ];
   if (typeof slot.meta.newest_observation_at === 'string') {
     parts.push(`newest ${slot.meta.newest_observation_at}${isStale(slot) ? ' (STALE)' : ''}`);
   }
   if (slot.meta.twap_sparse_window_extended === true) parts.push('window extended');
-  if (typeof slot.meta.oracle_fallback_tier === 'string') parts.push(`fallback: ${slot.meta.oracle_fallback_tier}`);
+  if (typeof slot.meta.oracle_fallback_tier === 'string')
+    parts.push(`fallback: ${slot.meta.oracle_fallback_tier}`);
   if (isEstimated(slot)) parts.push('estimated');
   return parts.join('; ');
 }
 
-const extraSlots = (bundle: PricingBundle) => Object.values(bundle.extra_grades ?? {}).flatMap((grades) => Object.values(grades));
+const extraSlots = (bundle: PricingBundle) =>
+  Object.values(bundle.extra_grades ?? {}).flatMap((grades) => Object.values(grades));
 
 /**
  * The extra grades (`--extra-grades`, CONTRACT.md additions 6), one a line in the bundle's
@@ -194,11 +245,15 @@ function extraGradeLines(bundle: PricingBundle, colour: Palette): string[] {
     'Extra grades (own sales only, no fallback; absent without data):',
     ...slots.map((s, i) => {
       const c = cells[i]!;
-      const newest = typeof s.meta.newest_observation_at === 'string' ? `  newest ${s.meta.newest_observation_at.slice(0, 10)}` : '';
+      const newest =
+        typeof s.meta.newest_observation_at === 'string'
+          ? `  newest ${s.meta.newest_observation_at.slice(0, 10)}`
+          : '';
       return `  ${labels[i]!.padEnd(width)}  ${' '.repeat(priceWidth - c.price.length)}${paintPrice(c, c.price, colour)} ${colour.dim(c.detail)}${newest}`;
     }),
   ];
-  if (slots.some((s) => s.company === POOLED_GRADER)) lines.push(`  ${POOLED_GRADER}: any grader, pooled (a price guide's grade column)`);
+  if (slots.some((s) => s.company === POOLED_GRADER))
+    lines.push(`  ${POOLED_GRADER}: any grader, pooled (a price guide's grade column)`);
   return lines;
 }
 
@@ -207,7 +262,12 @@ export function renderBundle(bundle: PricingBundle, terminal: Terminal): string 
   const m = bundle.metadata;
   const lines: string[] = [];
   lines.push(colour.bold(`${m.product_name}${m.subtitle ? ` - ${m.subtitle}` : ''}${variantWords(m)}`));
-  const identity = [`${bundle.product_key}${bundle.id ? ` (refsource ${bundle.id})` : ''}`, m.set_name, m.product_type, m.era];
+  const identity = [
+    `${bundle.product_key}${bundle.id ? ` (refsource ${bundle.id})` : ''}`,
+    m.set_name,
+    m.product_type,
+    m.era,
+  ];
   if (m.release_date) identity.push(`released ${m.release_date}`);
   if (m.tcgplayer_id) identity.push(`tcgplayer ${m.tcgplayer_id}`);
   lines.push(...joinWrapped(identity, ' | ', terminal.width));
@@ -217,10 +277,17 @@ export function renderBundle(bundle: PricingBundle, terminal: Terminal): string 
   const cell = cellOf(u, formatUsd);
   const price = u.price_minor === null ? cell.price : paintPrice(cell, formatUsd(u.price_minor), colour);
   const range = interval(u);
-  lines.push(`${sealed ? 'Price (sealed):' : 'Ungraded:'} ${colour.bold(price)}${range ? `  ${range}` : ''}`, `  ${describeSlot(u)}`);
+  lines.push(
+    `${sealed ? 'Price (sealed):' : 'Ungraded:'} ${colour.bold(price)}${range ? `  ${range}` : ''}`,
+    `  ${describeSlot(u)}`,
+  );
   const sources = u.meta.source_counts as Record<string, number> | undefined;
   if (sources && Object.keys(sources).length > 0) {
-    lines.push(`  sources: ${Object.entries(sources).map(([s, n]) => `${s} ${n}`).join(', ')}`);
+    lines.push(
+      `  sources: ${Object.entries(sources)
+        .map(([s, n]) => `${s} ${n}`)
+        .join(', ')}`,
+    );
   }
   lines.push('');
   if (!sealed) {
@@ -235,7 +302,8 @@ export function renderBundle(bundle: PricingBundle, terminal: Terminal): string 
     if (bundle.extra_grades !== undefined) lines.push(...extraGradeLines(bundle, colour), '');
   }
   const requested = toIsoUtc(Date.parse(u.window_end) - bundle.window_hours * HOUR_MS);
-  const read = u.price_minor !== null && u.window_start !== requested ? `; ungraded read from ${u.window_start}` : '';
+  const read =
+    u.price_minor !== null && u.window_start !== requested ? `; ungraded read from ${u.window_start}` : '';
   lines.push(`window:      ${requested} -> ${u.window_end} (${bundle.window_hours} h requested${read})`);
   lines.push(`outliers:    beyond ${bundle.outlier_stddevs} robust standard deviations excluded`);
   lines.push(`methodology: ${u.methodology} (docs/methodology.md)`);

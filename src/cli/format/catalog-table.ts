@@ -16,13 +16,54 @@ import { variantCell } from './identity.js';
 export function renderCatalogTable(entries: readonly CatalogEntry[], width: number): string {
   const columns: Column[] = [
     { head: 'product key', cells: entries.map((e) => e.product_key), shrink: 0, min: 24, keep: true },
-    { head: 'name', cells: entries.map((e) => (e.subtitle ? `${e.product_name} ${e.subtitle}` : e.product_name)), shrink: 1, min: 12, lastResort: 2 },
+    {
+      head: 'name',
+      cells: entries.map((e) => (e.subtitle ? `${e.product_name} ${e.subtitle}` : e.product_name)),
+      shrink: 1,
+      min: 12,
+      lastResort: 2,
+    },
     { head: 'set', cells: entries.map((e) => e.set_name), shrink: 2, min: 10, lastResort: 1 },
-    { head: 'variant', cells: entries.map((e) => variantCell(e.printing, e.language)), shrink: 3, min: 11, dropWhenBlank: true, lastResort: 5 },
-    { head: 'tcg id', cells: entries.map((e) => e.tcgplayer_id ?? '-'), shrink: 0, min: 6, alignRight: true, dropWhenBlank: true, lastResort: 3 },
-    { head: 'ref id', cells: entries.map((e) => e.refsource_id ?? '-'), shrink: 0, min: 6, alignRight: true, dropWhenBlank: true, lastResort: 4 },
-    { head: 'earliest', cells: entries.map((e) => e.earliest_observation ?? '-'), shrink: 0, min: 10, optional: true },
-    { head: 'obs', cells: entries.map((e) => e.observation_count.toLocaleString('en-US')), shrink: 0, min: 3, alignRight: true },
+    {
+      head: 'variant',
+      cells: entries.map((e) => variantCell(e.printing, e.language)),
+      shrink: 3,
+      min: 11,
+      dropWhenBlank: true,
+      lastResort: 5,
+    },
+    {
+      head: 'tcg id',
+      cells: entries.map((e) => e.tcgplayer_id ?? '-'),
+      shrink: 0,
+      min: 6,
+      alignRight: true,
+      dropWhenBlank: true,
+      lastResort: 3,
+    },
+    {
+      head: 'ref id',
+      cells: entries.map((e) => e.refsource_id ?? '-'),
+      shrink: 0,
+      min: 6,
+      alignRight: true,
+      dropWhenBlank: true,
+      lastResort: 4,
+    },
+    {
+      head: 'earliest',
+      cells: entries.map((e) => e.earliest_observation ?? '-'),
+      shrink: 0,
+      min: 10,
+      optional: true,
+    },
+    {
+      head: 'obs',
+      cells: entries.map((e) => e.observation_count.toLocaleString('en-US')),
+      shrink: 0,
+      min: 3,
+      alignRight: true,
+    },
   ];
   return `${fitColumns(columns, width)}${entries.length} product${entries.length === 1 ? '' : 's'}\n`;
 }

@@ -7,7 +7,7 @@ import { bySign, type Palette } from './terminal.js';
 function formatChange(change: PriceChange, colour: Palette): string {
   if (change.change_minor === null || change.change_pct === null) return 'n/a';
   const sign = change.change_minor > 0 ? '+' : change.change_minor < 0 ? '-' : '±';
-  const pct = `${change.change_pct > 0 ? "+" : ""}${change.change_pct.toFixed(1)}`;
+  const pct = `${change.change_pct > 0 ? '+' : ''}${change.change_pct.toFixed(1)}`;
   return bySign(colour, change.change_minor, `${sign}${formatUsd(Math.abs(change.change_minor))} (${pct}%)`);
 }
 

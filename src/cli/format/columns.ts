@@ -54,7 +54,8 @@ function pieces(text: string, width: number): string[] {
   return out;
 }
 
-const totalWidth = (widths: readonly number[]) => widths.reduce((a, b) => a + b, 0) + GAP.length * (widths.length - 1);
+const totalWidth = (widths: readonly number[]) =>
+  widths.reduce((a, b) => a + b, 0) + GAP.length * (widths.length - 1);
 
 /** Each column's width in `width`, shrinking the shrinkable ones; wider than `width` when their mins are. */
 function shrunkWidths(columns: readonly Column[], width: number): number[] {
@@ -82,7 +83,9 @@ function plan(all: readonly Column[], width: number): { columns: Column[]; width
   let columns = all.filter((c) => !(c.dropWhenBlank && c.cells.every(isBlank)));
   if (totalWidth(columns.map(naturalWidth)) > width) columns = columns.filter((c) => !c.optional);
   let widths = shrunkWidths(columns, width);
-  const drops = columns.filter((c) => c.lastResort !== undefined).sort((a, b) => a.lastResort! - b.lastResort!);
+  const drops = columns
+    .filter((c) => c.lastResort !== undefined)
+    .sort((a, b) => a.lastResort! - b.lastResort!);
   for (const drop of drops) {
     if (totalWidth(widths) <= width) break;
     columns = columns.filter((c) => c !== drop);
@@ -94,7 +97,12 @@ function plan(all: readonly Column[], width: number): { columns: Column[]; width
 /** Indent of a stacked row's second line, under its key. */
 const STACK_INDENT = '  ';
 
-function drawLine(columns: readonly Column[], widths: readonly number[], cells: readonly string[], row: number | null): string {
+function drawLine(
+  columns: readonly Column[],
+  widths: readonly number[],
+  cells: readonly string[],
+  row: number | null,
+): string {
   return cells
     .map((text, i) => {
       const c = columns[i]!;
@@ -118,8 +126,25 @@ export function fitTable(all: readonly Column[], width: number): FittedTable {
   const flat = plan(all, width);
   const count = all[0]?.cells.length ?? 0;
   if (totalWidth(flat.widths) <= width || !flat.columns.some((c) => c.keep)) {
-    const rows = Array.from({ length: count }, (_, r) => [drawLine(flat.columns, flat.widths, flat.columns.map((c) => c.cells[r]!), r)]);
-    return { head: [drawLine(flat.columns, flat.widths, flat.columns.map((c) => c.head), null)], rows };
+    const rows = Array.from({ length: count }, (_, r) => [
+      drawLine(
+        flat.columns,
+        flat.widths,
+        flat.columns.map((c) => c.cells[r]!),
+        r,
+      ),
+    ]);
+    return {
+      head: [
+        drawLine(
+          flat.columns,
+          flat.widths,
+          flat.columns.map((c) => c.head),
+          null,
+        ),
+      ],
+      rows,
+    };
   }
   const kept = flat.columns.filter((c) => c.keep);
   // The others get a line of their own: what was dropped to make room beside the key may come back.
@@ -133,8 +158,20 @@ export function fitTable(all: readonly Column[], width: number): FittedTable {
     return text === '' ? [] : [STACK_INDENT + text];
   };
   return {
-    head: [...keyLine(kept.map((c) => c.head)), ...restLine(rest.columns.map((c) => c.head), null)],
-    rows: Array.from({ length: count }, (_, r) => [...keyLine(kept.map((c) => c.cells[r]!)), ...restLine(rest.columns.map((c) => c.cells[r]!), r)]),
+    head: [
+      ...keyLine(kept.map((c) => c.head)),
+      ...restLine(
+        rest.columns.map((c) => c.head),
+        null,
+      ),
+    ],
+    rows: Array.from({ length: count }, (_, r) => [
+      ...keyLine(kept.map((c) => c.cells[r]!)),
+      ...restLine(
+        rest.columns.map((c) => c.cells[r]!),
+        r,
+      ),
+    ]),
   };
 }
 

@@ -12,7 +12,12 @@ export interface CountProgress {
   clear(): void;
 }
 
-export function createCountProgress(stream: NodeJS.WritableStream, label: string, total: number, clock: () => number = Date.now): CountProgress {
+export function createCountProgress(
+  stream: NodeJS.WritableStream,
+  label: string,
+  total: number,
+  clock: () => number = Date.now,
+): CountProgress {
   const started = clock();
   let lastDraw = 0;
   let drawn = false;
@@ -35,6 +40,7 @@ export function createCountProgress(stream: NodeJS.WritableStream, label: string
 export function renderCount(label: string, done: number, total: number, seconds: number): string {
   const fraction = total > 0 ? Math.min(1, done / total) : 1;
   const filled = Math.round(fraction * BAR_WIDTH);
-  const rate = seconds >= MIN_RATE_SECONDS && done > 0 ? Math.round(done / seconds).toLocaleString('en-US') : '-';
+  const rate =
+    seconds >= MIN_RATE_SECONDS && done > 0 ? Math.round(done / seconds).toLocaleString('en-US') : '-';
   return `${label} [${'#'.repeat(filled)}${' '.repeat(BAR_WIDTH - filled)}] ${Math.floor(fraction * 100)}%  ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} products  ${rate}/s`;
 }

@@ -29,7 +29,10 @@ const step = (ev: EvidenceBody, name: string, condition?: string): EvidenceStep 
 function bySource(points: readonly EvidencePoint[]): string {
   const counts = new Map<string, number>();
   for (const p of points) counts.set(p.source, (counts.get(p.source) ?? 0) + 1);
-  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([source, n]) => `${n} ${source}`).join(', ');
+  return [...counts]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([source, n]) => `${n} ${source}`)
+    .join(', ');
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -65,17 +68,24 @@ export function summariseEvidence(ev: EvidenceBody): string[] {
 
   const own = ev.points.filter((p) => p.condition === ev.slot);
   const kept = own.filter((p) => p.kept);
-  const newest = step(ev, 'freshness')?.inputs as { newest_observation_at?: string | null; stale?: boolean } | undefined;
+  const newest = step(ev, 'freshness')?.inputs as
+    { newest_observation_at?: string | null; stale?: boolean } | undefined;
   if (kept.length > 0) {
-    const fresh = newest?.newest_observation_at == null ? '' : `, the newest ${age(newest.newest_observation_at, ev.as_of)} old${newest.stale ? ' (stale)' : ''}`;
+    const fresh =
+      newest?.newest_observation_at == null
+        ? ''
+        : `, the newest ${age(newest.newest_observation_at, ev.as_of)} old${newest.stale ? ' (stale)' : ''}`;
     lines.push(`From ${plural(kept.length, 'observation')} of its own (${bySource(kept)})${fresh}.`);
   } else if (ev.price_minor !== null) {
     const others = [...new Set(ev.points.filter((p) => p.kept).map((p) => p.condition))];
-    lines.push(`No observation of its own counts: it is estimated from the card's other conditions (${others.join(', ') || 'none'}).`);
+    lines.push(
+      `No observation of its own counts: it is estimated from the card's other conditions (${others.join(', ') || 'none'}).`,
+    );
   }
 
   const dropped = new Map<string, number>();
-  for (const p of own) if (p.reason !== null) dropped.set(code(p.reason), (dropped.get(code(p.reason)) ?? 0) + 1);
+  for (const p of own)
+    if (p.reason !== null) dropped.set(code(p.reason), (dropped.get(code(p.reason)) ?? 0) + 1);
   if (dropped.size > 0) {
     const parts = [...dropped].map(([reason, n]) => `${n} ${LEFT_OUT[reason] ?? reason}`);
     lines.push(`Left out of its own: ${parts.join('; ')}.`);
@@ -86,7 +96,7 @@ export function summariseEvidence(ev: EvidenceBody): string[] {
     const move = ev.price_minor / ownEstimate - 1;
     lines.push(
       Math.abs(move) < NOTABLE_MOVE
-        ? 'The card\'s other conditions did not move it.'
+        ? "The card's other conditions did not move it."
         : `The card's other conditions moved it ${move > 0 ? '+' : ''}${(move * 100).toFixed(1)} % from its own ${formatUsd(Math.round(ownEstimate))}.`,
     );
   }

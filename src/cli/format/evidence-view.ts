@@ -36,7 +36,9 @@ export function renderEvidence(ev: EvidenceBody, terminal: Terminal): string {
   );
   lines.push('');
   const kept = ev.points.filter((p) => p.kept).length;
-  lines.push(`Points: ${ev.points.length} read, ${kept} kept (weight: share of its condition's estimate; z: robust z of the filter)`);
+  lines.push(
+    `Points: ${ev.points.length} read, ${kept} kept (weight: share of its condition's estimate; z: robust z of the filter)`,
+  );
   // Points left out wholesale (outside the reference set, older than 30 days) are counted, not listed: --json lists every one.
   const p = ev.points.filter((x) => x.reason === null || !BULK.has(code(x.reason)));
   if (p.length > 0) {
@@ -48,20 +50,51 @@ export function renderEvidence(ev: EvidenceBody, terminal: Terminal): string {
       { head: 'kept', cells: p.map((x) => (x.reason === null ? 'yes' : code(x.reason))), shrink: 1, min: 4 },
       { head: 'weight', cells: p.map((x) => x.weight.toFixed(4)), shrink: 0, min: 6, alignRight: true },
       ...(p.some((x) => x.sales_volume !== undefined)
-        ? [{ head: 'volume', cells: p.map((x) => (x.sales_volume === undefined ? '' : String(x.sales_volume))), shrink: 0, min: 6, alignRight: true }]
+        ? [
+            {
+              head: 'volume',
+              cells: p.map((x) => (x.sales_volume === undefined ? '' : String(x.sales_volume))),
+              shrink: 0,
+              min: 6,
+              alignRight: true,
+            },
+          ]
         : []),
-      { head: 'z', cells: p.map((x) => (x.z === null ? '' : `${x.z >= 0 ? '+' : ''}${x.z.toFixed(2)}`)), shrink: 0, min: 5, alignRight: true, optional: true },
+      {
+        head: 'z',
+        cells: p.map((x) => (x.z === null ? '' : `${x.z >= 0 ? '+' : ''}${x.z.toFixed(2)}`)),
+        shrink: 0,
+        min: 5,
+        alignRight: true,
+        optional: true,
+      },
     ];
     const dimLeftOut = (text: string, row: number) => (p[row]!.reason === null ? text : colour.dim(text));
-    lines.push(fitColumns(columns.map((c) => ({ ...c, paint: dimLeftOut })), width).trimEnd());
+    lines.push(
+      fitColumns(
+        columns.map((c) => ({ ...c, paint: dimLeftOut })),
+        width,
+      ).trimEnd(),
+    );
   }
   // Why each point was left out: one line per distinct reason and condition, with how many it covers.
-  const reasons = new Map<string, { condition: string; reason: string; count: number; first: string; last: string; price: number }>();
+  const reasons = new Map<
+    string,
+    { condition: string; reason: string; count: number; first: string; last: string; price: number }
+  >();
   for (const x of ev.points) {
     if (x.reason === null) continue;
     const key = `${x.condition}|${x.reason}`;
     const r = reasons.get(key);
-    if (r === undefined) reasons.set(key, { condition: x.condition, reason: x.reason, count: 1, first: x.observed_at, last: x.observed_at, price: x.price_minor });
+    if (r === undefined)
+      reasons.set(key, {
+        condition: x.condition,
+        reason: x.reason,
+        count: 1,
+        first: x.observed_at,
+        last: x.observed_at,
+        price: x.price_minor,
+      });
     else {
       r.count++;
       r.first = x.observed_at; // points are newest first
@@ -71,7 +104,8 @@ export function renderEvidence(ev: EvidenceBody, terminal: Terminal): string {
     lines.push('');
     lines.push('Left out:');
     for (const r of reasons.values()) {
-      const span = r.count === 1 ? `${r.first} ${formatUsd(r.price)}` : `${r.count} points, ${r.first} to ${r.last}`;
+      const span =
+        r.count === 1 ? `${r.first} ${formatUsd(r.price)}` : `${r.count} points, ${r.first} to ${r.last}`;
       lines.push(`  ${r.condition} ${span}: ${r.reason}`);
     }
   }
@@ -80,14 +114,19 @@ export function renderEvidence(ev: EvidenceBody, terminal: Terminal): string {
   if (matched.length > 0) {
     lines.push('');
     lines.push('Matched by title:');
-    for (const x of matched) lines.push(`  ${x.condition} ${x.observed_at} ${formatUsd(x.price_minor)} ${x.source}: ${x.matched_by}`);
+    for (const x of matched)
+      lines.push(
+        `  ${x.condition} ${x.observed_at} ${formatUsd(x.price_minor)} ${x.source}: ${x.matched_by}`,
+      );
   }
   lines.push('');
   lines.push('Steps:');
   ev.steps.forEach((s, i) => {
-    lines.push(`${String(i + 1).padStart(2)}. ${s.name}${s.condition === undefined ? '' : ` (${s.condition})`}, §${s.section}: ${s.text}`);
+    lines.push(
+      `${String(i + 1).padStart(2)}. ${s.name}${s.condition === undefined ? '' : ` (${s.condition})`}, §${s.section}: ${s.text}`,
+    );
   });
   lines.push('');
-  lines.push('Sections: docs/methodology.md (each step\'s link is in --json).');
+  lines.push("Sections: docs/methodology.md (each step's link is in --json).");
   return wrapText(`${lines.join('\n')}\n`, width);
 }

@@ -23,7 +23,10 @@ const AXIS_DATES_AFTER_MS = 2 * 24 * 3_600_000;
  * column shows the point nearest its place (a drawn price is always one the history holds).
  * Unpriced points are drawn at the price before them; leading ones are left out.
  */
-function chartSeries(prices: readonly (number | null)[], columns: number): { prices: number[]; points: number[] } {
+function chartSeries(
+  prices: readonly (number | null)[],
+  columns: number,
+): { prices: number[]; points: number[] } {
   const filled: number[] = [];
   const points: number[] = [];
   let last: number | null = null;
@@ -36,7 +39,10 @@ function chartSeries(prices: readonly (number | null)[], columns: number): { pri
   });
   if (filled.length <= columns) return { prices: filled, points };
   const pick = (c: number) => Math.round((c * (filled.length - 1)) / (columns - 1));
-  return { prices: Array.from({ length: columns }, (_, c) => filled[pick(c)]!), points: Array.from({ length: columns }, (_, c) => points[pick(c)]!) };
+  return {
+    prices: Array.from({ length: columns }, (_, c) => filled[pick(c)]!),
+    points: Array.from({ length: columns }, (_, c) => points[pick(c)]!),
+  };
 }
 
 /**
@@ -56,7 +62,10 @@ function dateAxis(ats: readonly string[], axis: number): string {
   if (line.length + 2 + last.length > end) return ats.length > 1 ? `${line} - ${last}` : line;
   const mid = label(ats[Math.floor((ats.length - 1) / 2)]!);
   const midStart = axis + Math.floor((ats.length - 1) / 2) - Math.floor(mid.length / 2);
-  const withMid = midStart >= line.length + 3 && midStart + mid.length + 3 <= end - last.length ? `${line.padEnd(midStart)}${mid}` : line;
+  const withMid =
+    midStart >= line.length + 3 && midStart + mid.length + 3 <= end - last.length
+      ? `${line.padEnd(midStart)}${mid}`
+      : line;
   return `${withMid.padEnd(end - last.length)}${last}`;
 }
 
@@ -64,15 +73,30 @@ function dateAxis(ats: readonly string[], axis: number): string {
  * A chart of prices over time (`ats`, one a price) as wide as the terminal, with its date axis:
  * null when fewer than two points are priced, nothing to draw.
  */
-export function priceChart(prices: readonly (number | null)[], ats: readonly string[], terminal: Terminal): string[] | null {
+export function priceChart(
+  prices: readonly (number | null)[],
+  ats: readonly string[],
+  terminal: Terminal,
+): string[] | null {
   const series = chartSeries(prices, Math.max(10, terminal.width - LABEL_WIDTH - 1));
   if (series.prices.length < 2) return null;
   const chart = asciichart.plot(series.prices, {
     height: CHART_HEIGHT,
     format: (x: number) => formatUsd(Math.round(x)).padStart(LABEL_WIDTH - 2),
   });
-  const axis = chart.split('\n').at(-1)!.search(/[\u2524\u253c]/);
-  return [...chart.split('\n').map((row) => row.trimEnd()), terminal.colour.dim(dateAxis(series.points.map((i) => ats[i]!), axis))];
+  const axis = chart
+    .split('\n')
+    .at(-1)!
+    .search(/[\u2524\u253c]/);
+  return [
+    ...chart.split('\n').map((row) => row.trimEnd()),
+    terminal.colour.dim(
+      dateAxis(
+        series.points.map((i) => ats[i]!),
+        axis,
+      ),
+    ),
+  ];
 }
 
 const at = (p: PricedAt | null) => (p === null ? '-' : `${formatUsd(p.price_minor)} (${p.at.slice(0, 10)})`);
@@ -82,15 +106,24 @@ export function renderHistory(history: History, terminal: Terminal): string {
   const { body, summary, metadata } = history;
   const lines: string[] = [];
   const points = body.points;
-  lines.push(`${metadata.product_name}${metadata.subtitle ? ` - ${metadata.subtitle}` : ''} | ${metadata.set_name}${variantWords(metadata)}`);
+  lines.push(
+    `${metadata.product_name}${metadata.subtitle ? ` - ${metadata.subtitle}` : ''} | ${metadata.set_name}${variantWords(metadata)}`,
+  );
   lines.push(body.product_key);
-  lines.push(`${points[0]!.at} -> ${points.at(-1)!.at}, every ${body.every}, ${points.length} point${points.length === 1 ? '' : 's'}`);
+  lines.push(
+    `${points[0]!.at} -> ${points.at(-1)!.at}, every ${body.every}, ${points.length} point${points.length === 1 ? '' : 's'}`,
+  );
   for (const s of summary) {
     lines.push('');
     lines.push(s.slot);
     const prices = points.map((p) => (p[s.slot] as HistoryValue).price_minor);
-    const chart = priceChart(prices, points.map((p) => p.at), terminal);
-    if (chart === null) lines.push(s.priced_points === 0 ? '  no price at any point' : '  one priced point: nothing to draw');
+    const chart = priceChart(
+      prices,
+      points.map((p) => p.at),
+      terminal,
+    );
+    if (chart === null)
+      lines.push(s.priced_points === 0 ? '  no price at any point' : '  one priced point: nothing to draw');
     else lines.push(...chart);
     const interval = formatInterval(history.latest[s.slot] ?? null);
     lines.push(`  last   ${at(s.last)}${interval ? `  interval ${interval}` : ''}`);
@@ -104,7 +137,10 @@ export function renderHistory(history: History, terminal: Terminal): string {
 /** CSV: `at`, then per slot its price and interval in cents (empty when unknown). */
 export function renderHistoryCsv(history: History): string {
   const { body } = history;
-  const head = ['at', ...body.slots.flatMap((s) => [`${s}_price_minor`, `${s}_low_minor`, `${s}_high_minor`])];
+  const head = [
+    'at',
+    ...body.slots.flatMap((s) => [`${s}_price_minor`, `${s}_low_minor`, `${s}_high_minor`]),
+  ];
   const rows = body.points.map((p) => [
     p.at,
     ...body.slots.flatMap((s) => {

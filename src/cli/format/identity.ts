@@ -16,8 +16,13 @@ export const languageName = (language: string | null): string => language ?? DEF
  * Which variant a view is of, for a header line: the printing (none for a sealed product
  * without one, which has no printing to name) and the language, each after ` | `.
  */
-export function variantWords(m: { product_type: string; printing: string | null; language: string | null }): string {
-  const printing = m.product_type === 'booster_box' && m.printing === null ? '' : ` | ${printingName(m.printing)}`;
+export function variantWords(m: {
+  product_type: string;
+  printing: string | null;
+  language: string | null;
+}): string {
+  const printing =
+    m.product_type === 'booster_box' && m.printing === null ? '' : ` | ${printingName(m.printing)}`;
   return `${printing} | ${languageName(m.language)}`;
 }
 
@@ -55,7 +60,8 @@ const LANGUAGE_CODES: Readonly<Record<string, string>> = {
  */
 export function variantCell(printing: string | null, language: string | null): string {
   const words: string[] = [];
-  if (printing !== null) words.push(PRINTING_WORDS.reduce((text, [word, short]) => text.replace(word, short), printing));
+  if (printing !== null)
+    words.push(PRINTING_WORDS.reduce((text, [word, short]) => text.replace(word, short), printing));
   if (language !== null) words.push(LANGUAGE_CODES[language.toLowerCase()] ?? language);
   return words.join(' ');
 }

@@ -25,7 +25,10 @@ export interface ProgressBar {
  * that reached the last column would wrap, and `\r` then redraws only the wrapped part,
  * leaving a line behind at every redraw.
  */
-export function createProgressBar(stream: NodeJS.WritableStream & { columns?: number }, clock: () => number = Date.now): ProgressBar {
+export function createProgressBar(
+  stream: NodeJS.WritableStream & { columns?: number },
+  clock: () => number = Date.now,
+): ProgressBar {
   let startedAt: number | null = null;
   let source = '';
   let lastDraw = 0;
@@ -64,7 +67,8 @@ const UNITS: readonly (readonly [number, string])[] = [
 function byteUnit(scale: number): readonly [number, string] {
   return UNITS.find(([size]) => scale >= size) ?? [1, 'B'];
 }
-const inUnit = (bytes: number, [size]: readonly [number, string]) => (size === 1 ? String(bytes) : (bytes / size).toFixed(1));
+const inUnit = (bytes: number, [size]: readonly [number, string]) =>
+  size === 1 ? String(bytes) : (bytes / size).toFixed(1);
 
 /** The fields of a frame, in the order shown; `bar` only when the size is known. */
 interface Fields {
@@ -75,7 +79,10 @@ interface Fields {
 }
 
 function fields(progress: IngestProgress, seconds: number): Fields {
-  const rate = seconds >= MIN_RATE_SECONDS && progress.records > 0 ? `${Math.round(progress.records / seconds).toLocaleString('en-US')}/s` : '-/s';
+  const rate =
+    seconds >= MIN_RATE_SECONDS && progress.records > 0
+      ? `${Math.round(progress.records / seconds).toLocaleString('en-US')}/s`
+      : '-/s';
   const unit = byteUnit(progress.totalBytes ?? progress.bytes);
   const bytes = progress.totalBytes
     ? `${inUnit(progress.bytes, unit)} of ${inUnit(progress.totalBytes, unit)} ${unit[1]}`
@@ -104,11 +111,24 @@ const LAYOUTS: readonly (readonly (keyof Fields)[])[] = [
  * at as many a second, every byte read), and the room left for the source's name: chosen from
  * the source and the width alone, so a run keeps one layout from its first frame to its last.
  */
-function layoutFor(progress: IngestProgress, width: number): { fields: readonly (keyof Fields)[]; nameRoom: number } {
-  const widest = fields({ ...progress, records: Math.max(WIDEST_COUNT, progress.records), bytes: progress.totalBytes ?? Math.max(WIDEST_COUNT * 100, progress.bytes) }, 1);
-  const room = (layout: readonly (keyof Fields)[]) => width - 2 - layout.map((k) => widest[k]?.length ?? 0).reduce((a, b) => a + b + 2, -2);
+function layoutFor(
+  progress: IngestProgress,
+  width: number,
+): { fields: readonly (keyof Fields)[]; nameRoom: number } {
+  const widest = fields(
+    {
+      ...progress,
+      records: Math.max(WIDEST_COUNT, progress.records),
+      bytes: progress.totalBytes ?? Math.max(WIDEST_COUNT * 100, progress.bytes),
+    },
+    1,
+  );
+  const room = (layout: readonly (keyof Fields)[]) =>
+    width - 2 - layout.map((k) => widest[k]?.length ?? 0).reduce((a, b) => a + b + 2, -2);
   const need = Math.min(MIN_NAME, progress.source.length);
-  const layout = LAYOUTS.find((l) => (l[0] !== 'bar' || progress.totalBytes) && room(l) >= need) ?? ['records'];
+  const layout = LAYOUTS.find((l) => (l[0] !== 'bar' || progress.totalBytes) && room(l) >= need) ?? [
+    'records',
+  ];
   return { fields: layout, nameRoom: Math.max(need, room(layout)) };
 }
 

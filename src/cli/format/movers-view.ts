@@ -14,10 +14,24 @@ function table(movers: readonly Mover[], width: number): string {
       // gives way first (cut, then left out), then the price the move started from; the change stays.
       { head: 'product key', cells: movers.map((m) => m.product_key), shrink: 0, min: 11 },
       { head: 'name', cells: movers.map((m) => m.product_name), shrink: 1, min: 8, lastResort: 1 },
-      { head: 'from', cells: movers.map((m) => formatUsd(m.from_minor)), shrink: 0, min: 4, alignRight: true, lastResort: 2 },
+      {
+        head: 'from',
+        cells: movers.map((m) => formatUsd(m.from_minor)),
+        shrink: 0,
+        min: 4,
+        alignRight: true,
+        lastResort: 2,
+      },
       { head: 'to', cells: movers.map((m) => formatUsd(m.to_minor)), shrink: 0, min: 2, alignRight: true },
       { head: 'change', cells: movers.map(pct), shrink: 0, min: 6, alignRight: true },
-      { head: 'sales', cells: movers.map((m) => m.observations.toLocaleString('en-US')), shrink: 0, min: 5, alignRight: true, optional: true },
+      {
+        head: 'sales',
+        cells: movers.map((m) => m.observations.toLocaleString('en-US')),
+        shrink: 0,
+        min: 5,
+        alignRight: true,
+        optional: true,
+      },
     ],
     width,
   ).trimEnd();
@@ -28,7 +42,10 @@ export function renderMovers(body: MoversBody, width: number): string {
     `Movers of ${conditionLabel(body.condition)} over ${body.span}: ${body.from} -> ${body.to}`,
     `${body.candidates} product${body.candidates === 1 ? '' : 's'} with at least ${body.min_observations} observations in the span, ${body.priced} priced at both ends`,
   ];
-  for (const [title, list] of [['Gainers', body.gainers], ['Losers', body.losers]] as const) {
+  for (const [title, list] of [
+    ['Gainers', body.gainers],
+    ['Losers', body.losers],
+  ] as const) {
     lines.push('', title);
     lines.push(list.length === 0 ? '  none' : table(list, width));
   }

@@ -48,10 +48,28 @@ export function renderSales(body: SalesBody, width: number): string {
   return `${lines.join('\n')}\n`;
 }
 
-const CSV_COLUMNS = ['observed_at', 'condition', 'source', 'price_minor', 'kept', 'reason', 'z', 'weight', 'sales_volume', 'matched_by'] as const;
+const CSV_COLUMNS = [
+  'observed_at',
+  'condition',
+  'source',
+  'price_minor',
+  'kept',
+  'reason',
+  'z',
+  'weight',
+  'sales_volume',
+  'matched_by',
+] as const;
 
 /** One row per observation listed, newest first. */
 export function renderSalesCsv(body: SalesBody): string {
-  const rows = body.sales.map((p) => csvOutputLine(CSV_COLUMNS.map((c) => { const v = p[c]; return typeof v === 'boolean' ? String(v) : v; })));
+  const rows = body.sales.map((p) =>
+    csvOutputLine(
+      CSV_COLUMNS.map((c) => {
+        const v = p[c];
+        return typeof v === 'boolean' ? String(v) : v;
+      }),
+    ),
+  );
   return `${[CSV_COLUMNS.join(','), ...rows].join('\n')}\n`;
 }

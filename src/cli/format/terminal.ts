@@ -53,7 +53,10 @@ export function colourOn(out: Output, env: Env, flags: DisplayFlags = {}): boole
 }
 
 export function terminalOf(out: Output, env: Env, flags: DisplayFlags = {}): Terminal {
-  return { width: flags.wide === true ? Infinity : outputWidth(out, env), colour: palette(colourOn(out, env, flags)) };
+  return {
+    width: flags.wide === true ? Infinity : outputWidth(out, env),
+    colour: palette(colourOn(out, env, flags)),
+  };
 }
 
 /**
@@ -71,7 +74,8 @@ export interface Palette {
 }
 
 /** SGR codes: each style's own reset, so styles nest (dim inside a red cell). */
-const sgr = (open: number, close: number) => (text: string) => (text === '' ? text : `\x1b[${open}m${text}\x1b[${close}m`);
+const sgr = (open: number, close: number) => (text: string) =>
+  text === '' ? text : `\x1b[${open}m${text}\x1b[${close}m`;
 const plain = (text: string) => text;
 
 export function palette(on: boolean): Palette {
@@ -140,7 +144,8 @@ export function joinWrapped(parts: readonly string[], separator: string, width: 
   const lines: string[] = [];
   for (const part of parts) {
     const last = lines.at(-1);
-    if (last !== undefined && visibleLength(last + separator + part) <= width) lines[lines.length - 1] = last + separator + part;
+    if (last !== undefined && visibleLength(last + separator + part) <= width)
+      lines[lines.length - 1] = last + separator + part;
     else lines.push(part);
   }
   return lines.flatMap((line) => wrapLine(line, width));
@@ -150,5 +155,8 @@ export function joinWrapped(parts: readonly string[], separator: string, width: 
 export function wrapText(text: string, width: number): string {
   if (width === Infinity) return text;
   const end = text.endsWith('\n') ? '\n' : '';
-  return `${(end ? text.slice(0, -1) : text).split('\n').flatMap((line) => wrapLine(line, width)).join('\n')}${end}`;
+  return `${(end ? text.slice(0, -1) : text)
+    .split('\n')
+    .flatMap((line) => wrapLine(line, width))
+    .join('\n')}${end}`;
 }

@@ -14,12 +14,22 @@ export function renderValuationHistory(h: ValuationHistory, terminal: Terminal):
     '',
   ];
   const priced = points.map((p) => (p.priced_lines === 0 ? null : p.value_minor));
-  const chart = priceChart(priced, points.map((p) => p.at), terminal);
-  if (chart === null) lines.push(priced.every((p) => p === null) ? '  no line is priced at any point' : '  one priced point: nothing to draw');
+  const chart = priceChart(
+    priced,
+    points.map((p) => p.at),
+    terminal,
+  );
+  if (chart === null)
+    lines.push(
+      priced.every((p) => p === null)
+        ? '  no line is priced at any point'
+        : '  one priced point: nothing to draw',
+    );
   else lines.push(...chart);
   const first = points[0]!;
   const last = points.at(-1)!;
-  const of = (p: typeof first) => `${formatUsd(p.value_minor)} (${p.at.slice(0, 10)}, ${p.priced_lines} of ${h.lines} lines priced)`;
+  const of = (p: typeof first) =>
+    `${formatUsd(p.value_minor)} (${p.at.slice(0, 10)}, ${p.priced_lines} of ${h.lines} lines priced)`;
   lines.push('', `first:       ${of(first)}`, `last:        ${of(last)}`);
   lines.push(
     h.change_minor === null
@@ -27,7 +37,9 @@ export function renderValuationHistory(h: ValuationHistory, terminal: Terminal):
       : `change:      ${signed(h.change_minor)}${h.change_pct === null ? '' : ` (${h.change_pct > 0 ? '+' : ''}${h.change_pct.toFixed(1)}%)`}`,
   );
   if (h.cost_basis_minor !== null) {
-    lines.push(`cost basis:  ${formatUsd(h.cost_basis_minor)}  gain ${h.gain_minor === null ? '- (not every line has a cost basis and a price)' : signed(h.gain_minor)}`);
+    lines.push(
+      `cost basis:  ${formatUsd(h.cost_basis_minor)}  gain ${h.gain_minor === null ? '- (not every line has a cost basis and a price)' : signed(h.gain_minor)}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -19,5 +19,6 @@ export const catalogSearchRoute = defineRoute({
   query: searchQuery,
   response: searchResponse,
   errors: [400, 401, 429, 500, 503],
-  handle: async ({ query, oracle }) => searchBody(query.q, query.limit, await oracle.search(query.q, query.limit)),
+  handle: async ({ query, oracle }) =>
+    searchBody(query.q, query.limit, await oracle.search(query.q, query.limit)),
 });

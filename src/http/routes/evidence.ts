@@ -10,12 +10,13 @@ export const evidenceRoute = defineRoute({
   operationId: 'getPricingEvidence',
   summary: 'The evidence behind one slot of a pricing bundle',
   description:
-    'Every observation the slot\'s computation read (`points`: kept or not, why not, its robust z and weight) and each step from them to the published price (`steps`: name, section of docs/methodology.md, text, value, inputs), as of now (or `at`), with the parameters of the pricing route.',
+    "Every observation the slot's computation read (`points`: kept or not, why not, its robust z and weight) and each step from them to the published price (`steps`: name, section of docs/methodology.md, text, value, inputs), as of now (or `at`), with the parameters of the pricing route.",
   auth: true,
   rateLimited: true,
   pathParams: productKeyPath,
   query: evidenceQuery,
   response: evidenceResponse,
   errors: [400, 401, 429, 500, 503],
-  handle: ({ params, query, now, oracle }) => oracle.evidence({ productKey: params.product_key }, query.slot, pricingQueryOf(query, now), now),
+  handle: ({ params, query, now, oracle }) =>
+    oracle.evidence({ productKey: params.product_key }, query.slot, pricingQueryOf(query, now), now),
 });

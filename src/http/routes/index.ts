@@ -17,7 +17,21 @@ import { watchEventsRoute, watchRulesRoute } from './watches.js';
 
 /** `metrics`: the server's metrics when `serve --metrics` is on (the route exists only then). */
 export function apiRoutes(version: string, metrics?: ServerMetrics): Route[] {
-  const routes = [healthRoute, readyRoute, pricingRoute, historyRoute, evidenceRoute, salesRoute, refsourceRoute, snapshotRoute, catalogRoute, catalogSearchRoute, moversRoute, watchRulesRoute, watchEventsRoute];
+  const routes = [
+    healthRoute,
+    readyRoute,
+    pricingRoute,
+    historyRoute,
+    evidenceRoute,
+    salesRoute,
+    refsourceRoute,
+    snapshotRoute,
+    catalogRoute,
+    catalogSearchRoute,
+    moversRoute,
+    watchRulesRoute,
+    watchEventsRoute,
+  ];
   if (metrics) routes.push(createMetricsRoute(metrics));
   routes.push(createOpenApiRoute(routes, version));
   return routes;

@@ -11,7 +11,7 @@ export const moversRoute = defineRoute({
   operationId: 'getMovers',
   summary: "The catalog's biggest gainers and losers over a span",
   description:
-    'Every product with at least `min_observations` observations of the slot\'s condition in the span, priced at the span\'s start and end (the pricing route\'s price of the slot with `at` at each), ranked by the change in percent: the largest rises, then the largest falls. The span ends now (or at `at`).',
+    "Every product with at least `min_observations` observations of the slot's condition in the span, priced at the span's start and end (the pricing route's price of the slot with `at` at each), ranked by the change in percent: the largest rises, then the largest falls. The span ends now (or at `at`).",
   auth: true,
   rateLimited: true,
   pathParams: undefined,
@@ -20,6 +20,14 @@ export const moversRoute = defineRoute({
   errors: [400, 401, 429, 500, 503],
   handle: ({ query, now, oracle }) => {
     const { windowHours, outlierStddevs, asOf } = pricingQueryOf(query, now);
-    return oracle.movers({ windowHours, outlierStddevs, asOf: asOf ?? now, condition: query.condition, span: query.span, spanMs: stepMs(query.span), limit: query.limit });
+    return oracle.movers({
+      windowHours,
+      outlierStddevs,
+      asOf: asOf ?? now,
+      condition: query.condition,
+      span: query.span,
+      spanMs: stepMs(query.span),
+      limit: query.limit,
+    });
   },
 });

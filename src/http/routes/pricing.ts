@@ -7,7 +7,8 @@ export const pricingRoute = defineRoute({
   path: `${API_PREFIX}/developer/pricing/:product_key`,
   operationId: 'getPricing',
   summary: 'Pricing bundle of a catalog product',
-  description: 'The ungraded price and the 4 graders x grades 7-10 matrix, as of now (or `at`). `id` is null on this route.',
+  description:
+    'The ungraded price and the 4 graders x grades 7-10 matrix, as of now (or `at`). `id` is null on this route.',
   auth: true,
   rateLimited: true,
   pathParams: productKeyPath,

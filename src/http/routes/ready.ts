@@ -22,7 +22,9 @@ export const readyRoute = defineRoute({
   async handle({ cache }) {
     const inventory = await cache.inventory();
     if (!inventory.ready) {
-      throw new NotReadyError("no API key exists: create one with 'oracle keys create --label <name>' (or set ORACLE_API_KEYS)");
+      throw new NotReadyError(
+        "no API key exists: create one with 'oracle keys create --label <name>' (or set ORACLE_API_KEYS)",
+      );
     }
     return {
       status: 'ready' as const,

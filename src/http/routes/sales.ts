@@ -11,7 +11,7 @@ export const salesRoute = defineRoute({
   operationId: 'getSales',
   summary: 'The recent observations of a product, kept in its price or why not',
   description:
-    'The observations the pricing route reads for the product (of every condition and extra grade, or of `condition`), newest first: date, condition, source, price, and whether each entered the price or why not (the engine\'s reason, as in the evidence route), as of now (or `at`), with the parameters of the pricing route.',
+    "The observations the pricing route reads for the product (of every condition and extra grade, or of `condition`), newest first: date, condition, source, price, and whether each entered the price or why not (the engine's reason, as in the evidence route), as of now (or `at`), with the parameters of the pricing route.",
   auth: true,
   rateLimited: true,
   pathParams: productKeyPath,
@@ -21,6 +21,10 @@ export const salesRoute = defineRoute({
   handle: ({ params, query, now, oracle }) => {
     const { windowHours, outlierStddevs, asOf } = pricingQueryOf(query, now);
     const spanMs = query.span === undefined ? undefined : stepMs(query.span);
-    return oracle.sales({ productKey: params.product_key }, { windowHours, outlierStddevs, asOf, condition: query.condition ?? null, spanMs, limit: query.limit }, now);
+    return oracle.sales(
+      { productKey: params.product_key },
+      { windowHours, outlierStddevs, asOf, condition: query.condition ?? null, spanMs, limit: query.limit },
+      now,
+    );
   },
 });

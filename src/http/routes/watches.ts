@@ -12,7 +12,8 @@ export const watchRulesRoute = defineRoute({
   path: `${API_PREFIX}/developer/watches`,
   operationId: 'getWatchRules',
   summary: 'Watch rules',
-  description: 'Every watch rule, by id, with its state: whether its condition held at the last check, and the value seen then. Not in SPEC.md (docs/alerts.md).',
+  description:
+    'Every watch rule, by id, with its state: whether its condition held at the last check, and the value seen then. Not in SPEC.md (docs/alerts.md).',
   auth: true,
   rateLimited: true,
   pathParams: undefined,
@@ -37,5 +38,9 @@ export const watchEventsRoute = defineRoute({
   query: watchEventsQuery,
   response: watchEventsResponse,
   errors: [400, 401, 429, 500, 503],
-  handle: async ({ query, oracle }) => ({ events: (await oracle.watchEvents(query.limit, query.status as DeliveryStatus | undefined)).map(watchEventRecordBody) }),
+  handle: async ({ query, oracle }) => ({
+    events: (await oracle.watchEvents(query.limit, query.status as DeliveryStatus | undefined)).map(
+      watchEventRecordBody,
+    ),
+  }),
 });

@@ -18,11 +18,19 @@ export interface NormalizedRecordSink extends RecordSink {
 }
 
 const REQUIRED: Record<RecordKind, readonly (readonly string[])[]> = {
-  observations: [['product_key', 'refsource_id', 'tcgplayer_id'], ['source'], ['observed_at'], ['price_minor', 'price']],
+  observations: [
+    ['product_key', 'refsource_id', 'tcgplayer_id'],
+    ['source'],
+    ['observed_at'],
+    ['price_minor', 'price'],
+  ],
   catalog: [['product_key'], ['product_name']],
 };
 
-const FIELDS: Record<RecordKind, readonly string[]> = { observations: OBSERVATION_FIELDS, catalog: CATALOG_FIELDS };
+const FIELDS: Record<RecordKind, readonly string[]> = {
+  observations: OBSERVATION_FIELDS,
+  catalog: CATALOG_FIELDS,
+};
 
 /** A header cell as a field name: trimmed, lower case. */
 export function columnName(cell: string): string {
@@ -46,14 +54,21 @@ function checkColumns(kind: RecordKind, names: readonly string[]): void {
   const allowed = FIELDS[kind];
   const unknown = names.filter((name) => !allowed.includes(name));
   if (unknown.length > 0) {
-    const list = unknown.map((name) => JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}…` : name)).join(', ');
-    throw new Error(`unknown column${unknown.length > 1 ? 's' : ''} ${list} in the ${kind} header (allowed: ${allowed.join(', ')})`);
+    const list = unknown
+      .map((name) => JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}…` : name))
+      .join(', ');
+    throw new Error(
+      `unknown column${unknown.length > 1 ? 's' : ''} ${list} in the ${kind} header (allowed: ${allowed.join(', ')})`,
+    );
   }
   const repeated = names.find((name, i) => names.indexOf(name) !== i);
-  if (repeated !== undefined) throw new Error(`column ${JSON.stringify(repeated)} appears twice in the header`);
+  if (repeated !== undefined)
+    throw new Error(`column ${JSON.stringify(repeated)} appears twice in the header`);
   for (const anyOf of REQUIRED[kind]) {
     if (!anyOf.some((name) => names.includes(name))) {
-      throw new Error(`the ${kind} header lacks ${anyOf.length > 1 ? `one of ${anyOf.join(', ')}` : `column ${anyOf[0]}`}`);
+      throw new Error(
+        `the ${kind} header lacks ${anyOf.length > 1 ? `one of ${anyOf.join(', ')}` : `column ${anyOf[0]}`}`,
+      );
     }
   }
 }
@@ -63,13 +78,15 @@ function createMapper(kind: RecordKind, names: readonly string[]): RowMapper {
   if (kind === 'observations') {
     const columns = observationColumns(names);
     return (row, out) => {
-      if (row.fields.length !== width) throw new RowRejection(`expected ${width} fields as in the header, found ${row.fields.length}`);
+      if (row.fields.length !== width)
+        throw new RowRejection(`expected ${width} fields as in the header, found ${row.fields.length}`);
       (out as NormalizedRecordSink).observationCells(row.fields, columns);
     };
   }
   return (row, out) => {
     const fields = row.fields;
-    if (fields.length !== width) throw new RowRejection(`expected ${width} fields as in the header, found ${fields.length}`);
+    if (fields.length !== width)
+      throw new RowRejection(`expected ${width} fields as in the header, found ${fields.length}`);
     const record: CanonicalRecord = {};
     for (let i = 0; i < width; i += 1) {
       const value = (fields[i] as string).trim();

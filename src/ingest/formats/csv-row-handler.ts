@@ -8,7 +8,14 @@ import { InputError, OracleError } from '../../domain/errors.js';
 import { MapperBugError } from '../errors.js';
 import type { CanonicalRecord } from '../validate/record.js';
 import { chooseCsvFormat } from './detect.js';
-import { RowRejection, type FormatOptions, type RecordKind, type RecordSink, type RowFormat, type RowMapper } from './types.js';
+import {
+  RowRejection,
+  type FormatOptions,
+  type RecordKind,
+  type RecordSink,
+  type RowFormat,
+  type RowMapper,
+} from './types.js';
 
 /** Where rows go: records, and rows that are no record at all. */
 export interface CsvRowSink extends RecordSink {
@@ -23,7 +30,11 @@ export interface CsvRowOptions extends Omit<FormatOptions, 'kind'> {
 }
 
 /** The handler of a CSV source's records; `onFormat` hears the format the header chose. */
-export function csvRowHandler(options: CsvRowOptions, sink: CsvRowSink, onFormat: (format: RowFormat) => void): CsvRowHandler {
+export function csvRowHandler(
+  options: CsvRowOptions,
+  sink: CsvRowSink,
+  onFormat: (format: RowFormat) => void,
+): CsvRowHandler {
   const name = options.source;
   let header: string[] | null = null;
   let mapper: RowMapper | null = null;

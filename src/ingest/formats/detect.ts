@@ -4,7 +4,13 @@
  * or the first JSON record's keys, unless --kind says it.
  */
 import { canonicalCsv, columnName } from './canonical-csv.js';
-import { FEED_FORMATS, findFeedFormat, findJsonFeedFormat, isContainerFormat, type ContainerFormat } from './index.js';
+import {
+  FEED_FORMATS,
+  findFeedFormat,
+  findJsonFeedFormat,
+  isContainerFormat,
+  type ContainerFormat,
+} from './index.js';
 import type { RecordKind, RowFormat } from './types.js';
 
 /** The container of a source. `head` is its first text (at least one non-blank character). */
@@ -27,12 +33,17 @@ export function chooseContainer(format: string | undefined, path: string, head: 
  */
 export function kindOfFields(names: readonly string[]): RecordKind | null {
   if (names.includes('product_name') && !names.includes('observed_at')) return 'catalog';
-  if (['observed_at', 'source', 'price', 'price_minor'].some((name) => names.includes(name))) return 'observations';
+  if (['observed_at', 'source', 'price', 'price_minor'].some((name) => names.includes(name)))
+    return 'observations';
   return null;
 }
 
 /** The row format of a CSV source from its header; throws with a message naming the problem. */
-export function chooseCsvFormat(header: readonly string[], format: string | undefined, kind: RecordKind | undefined): RowFormat {
+export function chooseCsvFormat(
+  header: readonly string[],
+  format: string | undefined,
+  kind: RecordKind | undefined,
+): RowFormat {
   const feed = format === undefined ? undefined : findFeedFormat(format);
   if (feed) return checkKind(feed, kind);
   const detected = kindOfFields(header.map(columnName));

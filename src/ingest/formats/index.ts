@@ -47,4 +47,13 @@ export function isContainerFormat(name: string): name is ContainerFormat {
 }
 
 export { CONTAINER_FORMATS, FORMAT_NAMES, type ContainerFormat } from './names.js';
-export type { RawRow, RecordKind, RecordSink, RowFormat, RowMapper, FormatOptions, JsonFormat, JsonMapper } from './types.js';
+export type {
+  RawRow,
+  RecordKind,
+  RecordSink,
+  RowFormat,
+  RowMapper,
+  FormatOptions,
+  JsonFormat,
+  JsonMapper,
+} from './types.js';

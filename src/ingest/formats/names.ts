@@ -7,4 +7,10 @@ export type ContainerFormat = (typeof CONTAINER_FORMATS)[number];
  * formats (index.ts) by name. Listed apart from the formats' code so that the CLI's option
  * table loads none of it; test/ingest/formats/formats.test.ts checks it against the registry.
  */
-export const FORMAT_NAMES: readonly string[] = [...CONTAINER_FORMATS, 'pricecharting', 'tcgplayer', 'tcgplayer-prices', 'sold-listings'];
+export const FORMAT_NAMES: readonly string[] = [
+  ...CONTAINER_FORMATS,
+  'pricecharting',
+  'tcgplayer',
+  'tcgplayer-prices',
+  'sold-listings',
+];

@@ -182,7 +182,8 @@ export function priceCents(column: string, text: string): number | null {
   const trimmed = text.trim();
   if (!/^\d+$/.test(trimmed)) return columnCents(column, text);
   const pennies = Number(trimmed);
-  if (!Number.isSafeInteger(pennies)) throw new RowRejection(`${column}: amount out of range: ${JSON.stringify(text)}`);
+  if (!Number.isSafeInteger(pennies))
+    throw new RowRejection(`${column}: amount out of range: ${JSON.stringify(text)}`);
   return pennies === 0 ? null : pennies;
 }
 
@@ -285,7 +286,9 @@ export function createProductKeyAllocator(): (fields: CsvFields) => string {
     const slug = productKeyFor(fields['console-name'] ?? '', fields['product-name'] ?? '', id);
     const owner = owners.get(slug);
     if (owner === undefined) owners.set(slug, id);
-    return owner === undefined || owner === id ? slug : `${slug.slice(0, MAX_KEY_LENGTH - id.length - 1)}-${id}`;
+    return owner === undefined || owner === id
+      ? slug
+      : `${slug.slice(0, MAX_KEY_LENGTH - id.length - 1)}-${id}`;
   };
 }
 
@@ -305,7 +308,10 @@ export function releaseDateOf(text: string | undefined): string | null {
   const trimmed = (text ?? '').trim();
   if (trimmed === '' || trimmed.toLowerCase() === 'none') return null;
   const us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(trimmed);
-  const iso = us === null ? trimmed : `${us[3]}-${(us[1] as string).padStart(2, '0')}-${(us[2] as string).padStart(2, '0')}`;
+  const iso =
+    us === null
+      ? trimmed
+      : `${us[3]}-${(us[1] as string).padStart(2, '0')}-${(us[2] as string).padStart(2, '0')}`;
   if (!/^\d{4}-\d{2}-\d{2}$/.test(iso)) {
     throw new RowRejection(`release-date must be YYYY-MM-DD or M/D/YYYY (got ${JSON.stringify(text)})`);
   }
@@ -374,7 +380,8 @@ export const pricechartingFormat: RowFormat = {
   detect: isPriceChartingHeader,
   open(header, options) {
     const missing = missingColumns(header);
-    if (missing.length > 0) throw new Error(`not a PriceCharting price-guide header: it lacks ${missing.join(', ')}`);
+    if (missing.length > 0)
+      throw new Error(`not a PriceCharting price-guide header: it lacks ${missing.join(', ')}`);
     const read = fieldsByName(header);
     if (options.kind === 'catalog') {
       const keyOf = createProductKeyAllocator();

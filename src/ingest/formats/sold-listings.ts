@@ -82,10 +82,13 @@ type Fields = Readonly<Record<string, unknown>>;
  */
 export function mapSoldListing(value: unknown): SoldListingObservation[] {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new RowRejection(`a sold listing must be a JSON object (got ${Array.isArray(value) ? 'an array' : typeof value})`);
+    throw new RowRejection(
+      `a sold listing must be a JSON object (got ${Array.isArray(value) ? 'an array' : typeof value})`,
+    );
   }
   const fields = value as Fields;
-  if (Array.isArray(fields.itemSales)) throw new RowRejection(`this is a whole item_sales/search response: ${UNWRAP}`);
+  if (Array.isArray(fields.itemSales))
+    throw new RowRejection(`this is a whole item_sales/search response: ${UNWRAP}`);
   const itemId = requiredText(fields, 'itemId');
   const reference = productReference(fields);
   const observedAt = requiredText(fields, 'lastSoldDate');
@@ -97,7 +100,15 @@ export function mapSoldListing(value: unknown): SoldListingObservation[] {
   const source = fields.source === undefined ? SOLD_LISTINGS_DEFAULT_SOURCE : requiredText(fields, 'source');
   const sales: SoldListingObservation[] = [];
   for (let unit = 1; unit <= quantity; unit += 1) {
-    sales.push({ source, external_id: `${itemId}#${unit}`, ...reference, observed_at: observedAt, price, currency: 'USD', ...condition });
+    sales.push({
+      source,
+      external_id: `${itemId}#${unit}`,
+      ...reference,
+      observed_at: observedAt,
+      price,
+      currency: 'USD',
+      ...condition,
+    });
   }
   return sales;
 }
@@ -105,13 +116,17 @@ export function mapSoldListing(value: unknown): SoldListingObservation[] {
 function requiredText(fields: Fields, name: string): string {
   const value = fields[name];
   if (typeof value !== 'string' || value.trim() === '') {
-    throw new RowRejection(`${name} is required as text (got ${value === undefined ? 'nothing' : JSON.stringify(value)})`);
+    throw new RowRejection(
+      `${name} is required as text (got ${value === undefined ? 'nothing' : JSON.stringify(value)})`,
+    );
   }
   return value.trim();
 }
 
 /** The product the listing names, else its title to match one by (docs/feeds.md, "Matched by title"). */
-function productReference(fields: Fields): { product_key: string } | { refsource_id: string } | { title: string } {
+function productReference(
+  fields: Fields,
+): { product_key: string } | { refsource_id: string } | { title: string } {
   if (fields.product_key !== undefined) return { product_key: requiredText(fields, 'product_key') };
   if (fields.refsource_id !== undefined) return { refsource_id: String(fields.refsource_id).trim() };
   return { title: requiredText(fields, 'title') };
@@ -120,7 +135,8 @@ function productReference(fields: Fields): { product_key: string } | { refsource
 /** `lastSoldPrice.value` in USD; another currency is rejected, never converted. */
 function lastSoldPrice(fields: Fields): string {
   const amount = fields.lastSoldPrice;
-  if (typeof amount !== 'object' || amount === null) throw new RowRejection('lastSoldPrice is required: {"value": "29.99", "currency": "USD"}');
+  if (typeof amount !== 'object' || amount === null)
+    throw new RowRejection('lastSoldPrice is required: {"value": "29.99", "currency": "USD"}');
   const { value, currency } = amount as Fields;
   if (typeof currency !== 'string' || currency.trim().toUpperCase() !== 'USD') {
     throw new RowRejection(
@@ -129,7 +145,9 @@ function lastSoldPrice(fields: Fields): string {
   }
   const text = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
   if (!/^\d{1,13}(\.\d{1,2})?$/.test(text) || Number(text) <= 0) {
-    throw new RowRejection(`lastSoldPrice.value must be an amount greater than 0 with at most 2 decimals (got ${JSON.stringify(value ?? null)})`);
+    throw new RowRejection(
+      `lastSoldPrice.value must be an amount greater than 0 with at most 2 decimals (got ${JSON.stringify(value ?? null)})`,
+    );
   }
   return text;
 }
@@ -139,7 +157,9 @@ function soldQuantity(fields: Fields): number {
   if (quantity === undefined || quantity === null) return 1;
   const n = typeof quantity === 'string' && /^\d+$/.test(quantity.trim()) ? Number(quantity) : quantity;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_QUANTITY) {
-    throw new RowRejection(`totalSoldQuantity must be a whole number from 1 to ${MAX_QUANTITY} (got ${JSON.stringify(quantity)})`);
+    throw new RowRejection(
+      `totalSoldQuantity must be a whole number from 1 to ${MAX_QUANTITY} (got ${JSON.stringify(quantity)})`,
+    );
   }
   return n;
 }
@@ -155,7 +175,10 @@ function soldQuantity(fields: Fields): number {
 function gradeOf(fields: Fields): { grader: string; grade: number | null } {
   const fromTitle = gradeFromTitle(requiredText(fields, 'title'));
   if (fromTitle.kind === 'not one card') throw new RowRejection(fromTitle.reason);
-  const conditionId = fields.conditionId === undefined || fields.conditionId === null ? null : String(fields.conditionId).trim();
+  const conditionId =
+    fields.conditionId === undefined || fields.conditionId === null
+      ? null
+      : String(fields.conditionId).trim();
   const cardCondition = descriptorContent(fields.conditionDescriptors, CARD_CONDITION_DESCRIPTORS);
   if (conditionId === UNGRADED_CONDITION_ID) return rawCondition(cardCondition, fromTitle);
   const described = fromDescriptors(fields.conditionDescriptors);
@@ -164,7 +187,9 @@ function gradeOf(fields: Fields): { grader: string; grade: number | null } {
   if (fromTitle.kind === 'unclear') throw new RowRejection(fromTitle.reason);
   if (fromTitle.kind === 'graded') return { grader: fromTitle.grader, grade: fromTitle.grade };
   if (conditionId === GRADED_CONDITION_ID) {
-    throw new RowRejection(`conditionId ${GRADED_CONDITION_ID} says graded, but neither condition descriptors nor the title name the grader and grade`);
+    throw new RowRejection(
+      `conditionId ${GRADED_CONDITION_ID} says graded, but neither condition descriptors nor the title name the grader and grade`,
+    );
   }
   return rawCondition(null, fromTitle);
 }
@@ -191,7 +216,14 @@ function descriptorContent(descriptors: unknown, names: readonly string[]): stri
   if (!Array.isArray(descriptors)) return null;
   for (const descriptor of descriptors as Fields[]) {
     if (typeof descriptor !== 'object' || descriptor === null) continue;
-    if (!names.includes(String(descriptor.name ?? '').trim().toLowerCase())) continue;
+    if (
+      !names.includes(
+        String(descriptor.name ?? '')
+          .trim()
+          .toLowerCase(),
+      )
+    )
+      continue;
     const [first] = Array.isArray(descriptor.values) ? (descriptor.values as Fields[]) : [];
     const text = first?.content;
     if (typeof text === 'string' && text.trim() !== '') return text.trim();
@@ -205,19 +237,26 @@ function descriptorContent(descriptors: unknown, names: readonly string[]): stri
  */
 function fromDescriptors(descriptors: unknown): { grader: string; grade: number } | null {
   if (descriptors === undefined || descriptors === null) return null;
-  if (!Array.isArray(descriptors)) throw new RowRejection('conditionDescriptors must be an array of {name, values}');
+  if (!Array.isArray(descriptors))
+    throw new RowRejection('conditionDescriptors must be an array of {name, values}');
   const graderText = descriptorContent(descriptors, GRADER_DESCRIPTORS);
   const gradeText = descriptorContent(descriptors, GRADE_DESCRIPTORS);
   if (graderText === null && gradeText === null) return null;
   if (graderText === null || gradeText === null) {
-    throw new RowRejection(`condition descriptors give ${graderText === null ? `a grade (${gradeText}) but no grader` : `a grader (${graderText}) but no grade`}`);
+    throw new RowRejection(
+      `condition descriptors give ${graderText === null ? `a grade (${gradeText}) but no grader` : `a grader (${graderText}) but no grade`}`,
+    );
   }
   // "Professional Sports Authenticator (PSA)" -> PSA
   const abbreviation = /\(([A-Za-z][A-Za-z0-9-]*)\)\s*$/.exec(graderText)?.[1] ?? graderText;
   const grader = GRADER_ALIASES[abbreviation.toUpperCase()] ?? abbreviation.toUpperCase();
-  if (!/^[A-Z][A-Z0-9_-]{0,31}$/.test(grader)) throw new RowRejection(`the Professional Grader descriptor ${JSON.stringify(graderText)} names no grader`);
+  if (!/^[A-Z][A-Z0-9_-]{0,31}$/.test(grader))
+    throw new RowRejection(
+      `the Professional Grader descriptor ${JSON.stringify(graderText)} names no grader`,
+    );
   const grade = /^\d{1,2}(\.5)?$/.test(gradeText) ? Number(gradeText) : NaN;
-  if (!(grade >= 1 && grade <= 10)) throw new RowRejection(`the Grade descriptor ${JSON.stringify(gradeText)} is no grade from 1 to 10`);
+  if (!(grade >= 1 && grade <= 10))
+    throw new RowRejection(`the Grade descriptor ${JSON.stringify(gradeText)} is no grade from 1 to 10`);
   return { grader, grade };
 }
 

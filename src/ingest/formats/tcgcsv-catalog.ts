@@ -70,12 +70,22 @@ export function sealedKind(name: string): string {
  * regular one (`base-set-alakazam-001-102-1st-edition-holofoil`). The number is left out when
  * the name already ends with it (`Pikachu - 025/165`), the set when the name starts with it.
  */
-export function tcgcsvKeySlug(setName: string, name: string, number: string, printing: string | null, language: string | null): string {
+export function tcgcsvKeySlug(
+  setName: string,
+  name: string,
+  number: string,
+  printing: string | null,
+  language: string | null,
+): string {
   const nameSlug = slugify(name);
   const numberSlug = slugify(number);
   const setSlug = slugify(setName);
   // A sealed product's name often starts with its set's (`Base Set Booster Box`): said once.
-  const parts = [language === null ? '' : slugify(language), nameSlug.startsWith(`${setSlug}-`) ? '' : setSlug, nameSlug];
+  const parts = [
+    language === null ? '' : slugify(language),
+    nameSlug.startsWith(`${setSlug}-`) ? '' : setSlug,
+    nameSlug,
+  ];
   if (numberSlug !== '' && !nameSlug.endsWith(numberSlug)) parts.push(numberSlug);
   if (printing !== null && !REGULAR_PRINTINGS.includes(printing)) parts.push(slugify(printing));
   return parts.filter((part) => part !== '').join('-');
@@ -89,7 +99,11 @@ const MAX_KEY_LENGTH = 200;
  * row took, the slug plus its printing when that row was of the same productId (a second
  * regular printing), else plus its productId. The same file gives the same keys in every run.
  */
-export function createTcgcsvKeyAllocator(): (slug: string, productId: string, printing: string | null) => string {
+export function createTcgcsvKeyAllocator(): (
+  slug: string,
+  productId: string,
+  printing: string | null,
+) => string {
   /** Key -> `<productId>:<printing>` of the row that has it. */
   const owners = new Map<string, string>();
   return (slug, productId, printing) => {
@@ -97,7 +111,8 @@ export function createTcgcsvKeyAllocator(): (slug: string, productId: string, pr
     const printingSlug = printing === null ? '' : slugify(printing);
     const sameProductFirst = owners.get(slug)?.startsWith(`${productId}:`) === true;
     const candidates = [slug];
-    if (sameProductFirst && printingSlug !== '' && !slug.endsWith(printingSlug)) candidates.push(`${slug}-${printingSlug}`);
+    if (sameProductFirst && printingSlug !== '' && !slug.endsWith(printingSlug))
+      candidates.push(`${slug}-${printingSlug}`);
     candidates.push(`${slug}-${productId}`, `${slug}-${productId}-${printingSlug || 'none'}`);
     for (const candidate of candidates) {
       const key = candidate.length <= MAX_KEY_LENGTH ? candidate : cut(candidate, productId);
@@ -107,7 +122,9 @@ export function createTcgcsvKeyAllocator(): (slug: string, productId: string, pr
         return key;
       }
     }
-    throw new RowRejection(`productId ${productId} with subTypeName ${JSON.stringify(printing ?? '')} appears twice in the file`);
+    throw new RowRejection(
+      `productId ${productId} with subTypeName ${JSON.stringify(printing ?? '')} appears twice in the file`,
+    );
   };
 }
 
@@ -127,15 +144,22 @@ export function mapTcgcsvProduct(
   allocate: ReturnType<typeof createTcgcsvKeyAllocator>,
 ): TcgcsvProduct {
   const productId = (fields.productId ?? '').trim();
-  if (!/^\d+$/.test(productId)) throw new RowRejection(`productId must be digits (got ${JSON.stringify(fields.productId ?? '')})`);
+  if (!/^\d+$/.test(productId))
+    throw new RowRejection(`productId must be digits (got ${JSON.stringify(fields.productId ?? '')})`);
   const name = (fields.name ?? '').trim();
   if (name === '') throw new RowRejection('name is empty');
   const groupId = (fields.groupId ?? '').trim();
   const group = groups.get(groupId);
-  if (group === undefined) throw new RowRejection(`groupId ${JSON.stringify(groupId)} is not in the groups file (--groups): its set name and date are unknown`);
-  if (group.releaseProblem !== null) throw new RowRejection(`group ${groupId} (${group.name}): ${group.releaseProblem}`);
+  if (group === undefined)
+    throw new RowRejection(
+      `groupId ${JSON.stringify(groupId)} is not in the groups file (--groups): its set name and date are unknown`,
+    );
+  if (group.releaseProblem !== null)
+    throw new RowRejection(`group ${groupId} (${group.name}): ${group.releaseProblem}`);
   if (group.releaseDate === null) {
-    throw new RowRejection(`group ${groupId} (${group.name}) has no publishedOn date, so the era (vintage before 2004, modern after) cannot be told`);
+    throw new RowRejection(
+      `group ${groupId} (${group.name}) has no publishedOn date, so the era (vintage before 2004, modern after) cannot be told`,
+    );
   }
   const categoryId = (fields.categoryId ?? '').trim() || group.categoryId || '';
   const language = LANGUAGE_BY_CATEGORY[categoryId] ?? null;

@@ -38,7 +38,8 @@ export function parseTcgcsvGroups(text: string, source: string): TcgcsvGroups {
   const groups = new Map<string, TcgcsvGroup>();
   for (const { line, fields } of raw) {
     const groupId = fields.groupId ?? '';
-    if (!/^\d+$/.test(groupId)) throw new InputError(source, line, `groupId must be digits (got ${JSON.stringify(groupId)})`);
+    if (!/^\d+$/.test(groupId))
+      throw new InputError(source, line, `groupId must be digits (got ${JSON.stringify(groupId)})`);
     const name = (fields.name ?? '').trim();
     if (name === '') throw new InputError(source, line, `group ${groupId} has an empty name`);
     const published = publishedDate(fields.publishedOn ?? '');
@@ -60,7 +61,7 @@ const REQUIRED_FIELDS = ['groupId', 'name', 'publishedOn'] as const;
 /** Why a file of products (ProductsAndPrices.csv, a products JSON) given as `--groups` is refused. */
 const NOT_GROUPS_BUT_PRODUCTS =
   'not a tcgcsv groups file: it has productId, so it lists products (ProductsAndPrices.csv or a products response); ' +
-  '--groups takes the category\'s Groups.csv (https://tcgcsv.com/tcgplayer/<categoryId>/Groups.csv) or groups JSON';
+  "--groups takes the category's Groups.csv (https://tcgcsv.com/tcgplayer/<categoryId>/Groups.csv) or groups JSON";
 
 type RawGroup = { line: number; fields: Record<string, string | undefined> };
 
@@ -73,7 +74,11 @@ function csvGroups(text: string, source: string): RawGroup[] {
       if (header.includes('productId')) throw new InputError(source, line, NOT_GROUPS_BUT_PRODUCTS);
       for (const column of REQUIRED_FIELDS) {
         if (!header.includes(column)) {
-          throw new InputError(source, line, `not a tcgcsv groups file: the header lacks ${column} (expected groupId,name,abbreviation,isSupplemental,publishedOn,modifiedOn,categoryId)`);
+          throw new InputError(
+            source,
+            line,
+            `not a tcgcsv groups file: the header lacks ${column} (expected groupId,name,abbreviation,isSupplemental,publishedOn,modifiedOn,categoryId)`,
+          );
         }
       }
       return;
@@ -95,12 +100,18 @@ function jsonGroups(text: string, source: string): RawGroup[] {
     throw new InputError(source, 1, `the groups file is not valid JSON: ${(error as Error).message}`);
   }
   const results = Array.isArray(value) ? value : (value as { results?: unknown } | null)?.results;
-  if (!Array.isArray(results)) throw new InputError(source, 1, 'not a tcgcsv groups response: it has no "results" array');
+  if (!Array.isArray(results))
+    throw new InputError(source, 1, 'not a tcgcsv groups response: it has no "results" array');
   return results.map((group: unknown, i) => {
     const g = (typeof group === 'object' && group !== null ? group : {}) as Record<string, unknown>;
     if ('productId' in g) throw new InputError(source, i + 1, NOT_GROUPS_BUT_PRODUCTS);
     const lacking = REQUIRED_FIELDS.find((key) => !(key in g));
-    if (lacking !== undefined) throw new InputError(source, i + 1, `not a tcgcsv groups response: result ${i + 1} has no ${lacking} key`);
+    if (lacking !== undefined)
+      throw new InputError(
+        source,
+        i + 1,
+        `not a tcgcsv groups response: result ${i + 1} has no ${lacking} key`,
+      );
     const fields: Record<string, string | undefined> = {};
     for (const key of ['groupId', 'name', 'publishedOn', 'categoryId']) {
       const v = g[key];

@@ -31,7 +31,8 @@ export function pricesObservedAt(options: Pick<FormatOptions, 'observedAt' | 'no
   const date = dates.at(-1);
   if (date === undefined) return tcgcsvQuoteTime(options);
   const day = parseCalendarDate(date);
-  if (typeof day === 'string') throw new InputError(options.source, 1, `the date ${date} in the path: ${day} (give --observed-at)`);
+  if (typeof day === 'string')
+    throw new InputError(options.source, 1, `the date ${date} in the path: ${day} (give --observed-at)`);
   const at = day + TCGCSV_REFRESH_HOUR_UTC * 3_600_000;
   if (futureObservationProblem(at, options.now) !== null) {
     throw new InputError(
@@ -67,7 +68,8 @@ export const tcgplayerPricesFormat: JsonFormat = {
   skipsUnmapped: true,
   notJsonRecordsHint: 'tcgcsv prices are one JSON object: {"success": true, "errors": [], "results": [...]}',
   checkEnvelope(key, value, source, line) {
-    if (key === 'success' && value === false) throw new InputError(source, line, 'the response says "success": false: tcgcsv had no prices to give');
+    if (key === 'success' && value === false)
+      throw new InputError(source, line, 'the response says "success": false: tcgcsv had no prices to give');
     if (key === 'errors' && Array.isArray(value) && value.length > 0) {
       throw new InputError(source, line, `the response lists errors: ${JSON.stringify(value).slice(0, 300)}`);
     }
@@ -76,11 +78,16 @@ export const tcgplayerPricesFormat: JsonFormat = {
     const map = createTcgplayerMapper({ observedAt: pricesObservedAt(options), subtype: options.subtype });
     let first = true;
     return (value, out) => {
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new RowRejection('a result must be a JSON object');
+      if (typeof value !== 'object' || value === null || Array.isArray(value))
+        throw new RowRejection('a result must be a JSON object');
       const result = value as Record<string, unknown>;
       if (first && !('marketPrice' in result)) {
         const keys = Object.keys(result).slice(0, 8).join(', ');
-        throw new InputError(options.source, 1, `not a tcgcsv prices response: its first result has no marketPrice (keys: ${keys}); products and groups responses carry no prices`);
+        throw new InputError(
+          options.source,
+          1,
+          `not a tcgcsv prices response: its first result has no marketPrice (keys: ${keys}); products and groups responses carry no prices`,
+        );
       }
       first = false;
       const mapped = map({

@@ -91,7 +91,8 @@ export function createTcgplayerMapper(options: TcgplayerOptions): (fields: CsvFi
       throw new RowRejection(`productId must be digits (got ${JSON.stringify(fields.productId ?? '')})`);
     }
     const printing = canonicalPrinting(fields.subTypeName ?? '');
-    if (wanted !== null && printing?.toLowerCase() !== wanted.toLowerCase()) return { skipped: 'other printing' };
+    if (wanted !== null && printing?.toLowerCase() !== wanted.toLowerCase())
+      return { skipped: 'other printing' };
     const cents = columnCents('marketPrice', fields.marketPrice ?? '');
     if (cents === null) return { skipped: 'no market price' };
     return {
@@ -125,16 +126,20 @@ export const tcgplayerFormat: RowFormat = {
   detect: isTcgplayerHeader,
   open(header, options) {
     const missing = missingColumns(header);
-    if (missing.length > 0) throw new Error(`not a tcgcsv TCGplayer price header: it lacks ${missing.join(', ')}`);
+    if (missing.length > 0)
+      throw new Error(`not a tcgcsv TCGplayer price header: it lacks ${missing.join(', ')}`);
     const read = fieldsByName(header);
     if (options.kind === 'catalog') {
       const names = new Set(header.map((h) => h.trim()));
       const lacking = CATALOG_COLUMNS.filter((c) => !names.has(c));
-      if (lacking.length > 0) throw new Error(`a tcgcsv catalog needs the columns ${CATALOG_COLUMNS.join(', ')}: the header lacks ${lacking.join(', ')}`);
+      if (lacking.length > 0)
+        throw new Error(
+          `a tcgcsv catalog needs the columns ${CATALOG_COLUMNS.join(', ')}: the header lacks ${lacking.join(', ')}`,
+        );
       const groups = options.tcgcsvGroups;
       if (groups === undefined) {
         throw new Error(
-          'a catalog from a tcgcsv file needs its category\'s groups for set names and release dates: ' +
+          "a catalog from a tcgcsv file needs its category's groups for set names and release dates: " +
             'add --groups Groups.csv (https://tcgcsv.com/tcgplayer/<categoryId>/Groups.csv, or the groups JSON)',
         );
       }

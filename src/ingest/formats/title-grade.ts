@@ -34,8 +34,29 @@ interface Rule {
  * when a grading label or a half grade follows them (UNKNOWN_GRADED).
  */
 export const KNOWN_GRADERS = [
-  'PSA', 'BGS', 'CGC', 'SGC', 'BVG', 'BCCG', 'CSG', 'TAG', 'ACE', 'HGA', 'GMA', 'KSA', 'MNT', 'ISA',
-  'PCA', 'GSG', 'PGS', 'RCG', 'PCG', 'CGA', 'ARK', 'ARS', 'BECKETT',
+  'PSA',
+  'BGS',
+  'CGC',
+  'SGC',
+  'BVG',
+  'BCCG',
+  'CSG',
+  'TAG',
+  'ACE',
+  'HGA',
+  'GMA',
+  'KSA',
+  'MNT',
+  'ISA',
+  'PCA',
+  'GSG',
+  'PGS',
+  'RCG',
+  'PCG',
+  'CGA',
+  'ARK',
+  'ARS',
+  'BECKETT',
 ] as const;
 const GRADERS = KNOWN_GRADERS.join('|');
 
@@ -57,16 +78,30 @@ const GRADE_RANGE = new RegExp(
  * price of the product (a lot, a fake, an empty slab).
  */
 const NOT_ONE_CARD: readonly Rule[] = [
-  { name: 'a lot', pattern: /\b(lot|lots|bulk|playset|pair|collection of|set of|complete set)\b|(?<!booster\s)\bbundle\b/i },
+  {
+    name: 'a lot',
+    pattern: /\b(lot|lots|bulk|playset|pair|collection of|set of|complete set)\b|(?<!booster\s)\bbundle\b/i,
+  },
   {
     name: 'several copies',
-    pattern: /\b([2-9]|[1-9]\d{1,2})\s*x\b(?!\s*\d{1,2}\b)|\bx\s*[2-9]\d?\b(?!\s*\/)|\(\s*[2-9]\s*\)|\b([2-9]|[1-9]\d)\s+(?:[a-z]+\s+)?(cards|slabs)\b/i,
+    pattern:
+      /\b([2-9]|[1-9]\d{1,2})\s*x\b(?!\s*\d{1,2}\b)|\bx\s*[2-9]\d?\b(?!\s*\/)|\(\s*[2-9]\s*\)|\b([2-9]|[1-9]\d)\s+(?:[a-z]+\s+)?(cards|slabs)\b/i,
   },
   { name: 'a proxy', pattern: /\bproxy|\bproxies\b/i },
   { name: 'a custom card', pattern: /\bcustom\b/i },
-  { name: 'a reprint', pattern: /\b(reprint|replica|re-print|facsimile|fake|counterfeit|orica|fan[\s-]?art|not authentic)\b/i },
-  { name: 'not the card itself', pattern: /\b(empty\s+(slab|case)|slab\s+only|case\s+only|label\s+only|no\s+card|code\s+card|online\s+code|digital)\b/i },
-  { name: 'a choice of cards', pattern: /\b(you\s+pick|pick\s+your|choose\s+your|u\s+pick|mystery|repack)\b/i },
+  {
+    name: 'a reprint',
+    pattern: /\b(reprint|replica|re-print|facsimile|fake|counterfeit|orica|fan[\s-]?art|not authentic)\b/i,
+  },
+  {
+    name: 'not the card itself',
+    pattern:
+      /\b(empty\s+(slab|case)|slab\s+only|case\s+only|label\s+only|no\s+card|code\s+card|online\s+code|digital)\b/i,
+  },
+  {
+    name: 'a choice of cards',
+    pattern: /\b(you\s+pick|pick\s+your|choose\s+your|u\s+pick|mystery|repack)\b/i,
+  },
 ];
 
 /**
@@ -110,7 +145,10 @@ const GRADED = new RegExp(
  * stands: followed by a grade with a grading label on either side or by a half grade
  * (`XYZ 10 GEM MINT`, `XYZ 8.5`). Stored as graded under that word, never as ungraded.
  */
-const UNKNOWN_GRADED = new RegExp(String.raw`\b([A-Za-z]{2,5})(?![a-z])[\s:#-]*((?:${BETWEEN}[\s:#-]*)*)${GRADE}((?:[\s-]*${LABEL})*)`, 'gi');
+const UNKNOWN_GRADED = new RegExp(
+  String.raw`\b([A-Za-z]{2,5})(?![a-z])[\s:#-]*((?:${BETWEEN}[\s:#-]*)*)${GRADE}((?:[\s-]*${LABEL})*)`,
+  'gi',
+);
 
 /**
  * Capitalised words that stand before a small number in card titles and are no graders:
@@ -146,7 +184,11 @@ const HIT_POINTS_AFTER = String.raw`(?![\s:]*\d{2,3}\b(?!\s*\/))`;
  * `Excellent` of prices and centering.
  */
 const PLAYED: readonly { readonly condition: PlayedCondition; readonly pattern: RegExp }[] = [
-  { condition: 'DMG', pattern: /\b(damaged|damage|dmg|creased|crease|creases|creasing|bent|torn|ripped|water[\s-]?damaged?)\b/gi },
+  {
+    condition: 'DMG',
+    pattern:
+      /\b(damaged|damage|dmg|creased|crease|creases|creasing|bent|torn|ripped|water[\s-]?damaged?)\b/gi,
+  },
   {
     condition: 'HP',
     pattern: new RegExp(
@@ -154,8 +196,15 @@ const PLAYED: readonly { readonly condition: PlayedCondition; readonly pattern: 
       'gi',
     ),
   },
-  { condition: 'MP', pattern: /\b(moderately[\s-]+played|moderate[\s-]+play(?:ed)?|very[\s-]+good[\s-]+cond(?:ition)?|MP|(?<!(?:lightly|slightly|heavily|moderately|light|heavy|moderate)[\s-]+)played)\b(?!\d)/gi },
-  { condition: 'LP', pattern: /\b(lightly[\s-]+played|light[\s-]+play(?:ed)?|slightly[\s-]+played|LP)\b(?!\d)/gi },
+  {
+    condition: 'MP',
+    pattern:
+      /\b(moderately[\s-]+played|moderate[\s-]+play(?:ed)?|very[\s-]+good[\s-]+cond(?:ition)?|MP|(?<!(?:lightly|slightly|heavily|moderately|light|heavy|moderate)[\s-]+)played)\b(?!\d)/gi,
+  },
+  {
+    condition: 'LP',
+    pattern: /\b(lightly[\s-]+played|light[\s-]+play(?:ed)?|slightly[\s-]+played|LP)\b(?!\d)/gi,
+  },
 ];
 
 /** A condition word denied before it (`no creases`, `never played`) or after it (`crease free`). */
@@ -176,11 +225,18 @@ const GRADER_ALIASES: Readonly<Record<string, string>> = { BECKETT: 'BGS' };
 export function gradeFromTitle(title: string): TitleGrade {
   for (const rule of NOT_ONE_CARD) {
     const hit = rule.pattern.exec(title);
-    if (hit) return { kind: 'not one card', reason: `the title says ${JSON.stringify(hit[0].trim())}: ${rule.name}, not a sale of one card` };
+    if (hit)
+      return {
+        kind: 'not one card',
+        reason: `the title says ${JSON.stringify(hit[0].trim())}: ${rule.name}, not a sale of one card`,
+      };
   }
   for (const range of title.matchAll(GRADE_RANGE)) {
     if (Number(range[2]) > Number(range[1]) && Number(range[2]) <= 10) {
-      return { kind: 'not one card', reason: `the title says ${JSON.stringify(range[0].trim())}: a range of grades, several slabs, not a sale of one card` };
+      return {
+        kind: 'not one card',
+        reason: `the title says ${JSON.stringify(range[0].trim())}: a range of grades, several slabs, not a sale of one card`,
+      };
     }
   }
   for (const rule of RAW) if (rule.pattern.test(title)) return rawCard(title);
@@ -191,16 +247,25 @@ export function gradeFromTitle(title: string): TitleGrade {
     const grader = gradeTier(name, labels, grade);
     found.set(`${grader} ${grade}`, { grader, grade });
   };
-  for (const match of title.matchAll(GRADED)) add(match[1] as string, Number(match[3]), `${match[2] ?? ''} ${match[4] ?? ''}`);
+  for (const match of title.matchAll(GRADED))
+    add(match[1] as string, Number(match[3]), `${match[2] ?? ''} ${match[4] ?? ''}`);
   for (const match of title.matchAll(UNKNOWN_GRADED)) {
     const word = match[1] as string;
     const labels = `${match[2] ?? ''} ${match[4] ?? ''}`;
-    if (word !== word.toUpperCase() || NOT_GRADERS.has(word) || (KNOWN_GRADERS as readonly string[]).includes(word)) continue;
+    if (
+      word !== word.toUpperCase() ||
+      NOT_GRADERS.has(word) ||
+      (KNOWN_GRADERS as readonly string[]).includes(word)
+    )
+      continue;
     if (!GRADE_LABEL.test(labels) && !(match[3] as string).endsWith('.5')) continue;
     add(word, Number(match[3]), labels);
   }
   if (found.size > 1) {
-    return { kind: 'unclear', reason: `the title names ${found.size} grades (${[...found.keys()].join(', ')}): which one sold cannot be told` };
+    return {
+      kind: 'unclear',
+      reason: `the title names ${found.size} grades (${[...found.keys()].join(', ')}): which one sold cannot be told`,
+    };
   }
   const [only] = found.values();
   if (only !== undefined) return { kind: 'graded', ...only };
@@ -208,9 +273,17 @@ export function gradeFromTitle(title: string): TitleGrade {
   const slab = SLAB_GRADERS.exec(title);
   if (slab) return { kind: 'unclear', reason: `the title names ${slab[0]} but no grade from 1 to 10` };
   const gem = /\bgem\s*(mint|mt)\s*10\b/i.exec(title);
-  if (gem) return { kind: 'unclear', reason: `the title gives the grade ${JSON.stringify(gem[0])} but names no grader` };
+  if (gem)
+    return {
+      kind: 'unclear',
+      reason: `the title gives the grade ${JSON.stringify(gem[0])} but names no grader`,
+    };
   const graded = /\bgraded\b/i.exec(title);
-  if (graded) return { kind: 'unclear', reason: `the title says ${JSON.stringify(graded[0])} but names no grader and grade` };
+  if (graded)
+    return {
+      kind: 'unclear',
+      reason: `the title says ${JSON.stringify(graded[0])} but names no grader and grade`,
+    };
   return rawCard(title);
 }
 
@@ -219,7 +292,8 @@ function rawCard(title: string): TitleGrade {
   for (const { condition, pattern } of PLAYED) {
     for (const hit of title.matchAll(pattern)) {
       const at = hit.index;
-      if (DENIED_BEFORE.test(title.slice(0, at)) || DENIED_AFTER.test(title.slice(at + hit[0].length))) continue;
+      if (DENIED_BEFORE.test(title.slice(0, at)) || DENIED_AFTER.test(title.slice(at + hit[0].length)))
+        continue;
       return { kind: 'played', condition, words: hit[0] };
     }
   }

@@ -21,7 +21,8 @@ export function parseUsdCents(text: string): number | null {
   const dollars = (match[1] ?? '').replaceAll(',', '');
   const cents = (match[2] ?? '').padEnd(2, '0');
   const value = Number(dollars + cents);
-  if (!Number.isSafeInteger(value)) throw new RowRejection(`USD amount out of range: ${JSON.stringify(text)}`);
+  if (!Number.isSafeInteger(value))
+    throw new RowRejection(`USD amount out of range: ${JSON.stringify(text)}`);
   return value === 0 ? null : value;
 }
 

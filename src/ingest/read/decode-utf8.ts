@@ -22,9 +22,14 @@ export async function* decodeUtf8(chunks: AsyncIterable<Buffer>, source: string)
       // Hand on the valid text before the bad byte, so the records before its line are kept.
       if (invalidAt > 0) yield joined.toString('utf8', 0, invalidAt);
       const offset = Math.max(0, invalidAt - tail.length);
-      throw new InputError(source, line + countNewlines(chunk, offset), 'invalid UTF-8 (the file must be UTF-8 encoded)', {
-        cause: error,
-      });
+      throw new InputError(
+        source,
+        line + countNewlines(chunk, offset),
+        'invalid UTF-8 (the file must be UTF-8 encoded)',
+        {
+          cause: error,
+        },
+      );
     }
     line += countNewlines(chunk, chunk.length);
     tail = chunk.subarray(chunk.length - incompleteTailLength(chunk));
@@ -34,7 +39,9 @@ export async function* decodeUtf8(chunks: AsyncIterable<Buffer>, source: string)
     const rest = decoder.decode();
     if (rest !== '') yield rest;
   } catch (error) {
-    throw new InputError(source, line, 'invalid UTF-8: the file ends inside a multi-byte character', { cause: error });
+    throw new InputError(source, line, 'invalid UTF-8: the file ends inside a multi-byte character', {
+      cause: error,
+    });
   }
 }
 

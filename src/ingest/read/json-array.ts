@@ -62,7 +62,11 @@ export class JsonArrayReader {
   end(): void {
     this.parse(this.rest, true);
     if (this.state !== 'end') {
-      throw new InputError(this.source, this.line, 'the JSON array is not closed with ] (is the file truncated?)');
+      throw new InputError(
+        this.source,
+        this.line,
+        'the JSON array is not closed with ] (is the file truncated?)',
+      );
     }
   }
 
@@ -81,7 +85,8 @@ export class JsonArrayReader {
         continue;
       }
       if (this.state === 'start') {
-        if (c !== 0x5b) throw new InputError(this.source, this.line, 'expected a JSON array of records starting with [');
+        if (c !== 0x5b)
+          throw new InputError(this.source, this.line, 'expected a JSON array of records starting with [');
         this.state = 'first';
         i += 1;
       } else if (this.state === 'separator') {
@@ -98,7 +103,11 @@ export class JsonArrayReader {
       } else if (c === 0x5d) {
         // `]` where an element may start: the empty array, or after a comma, which JSON forbids.
         if (this.state === 'element') {
-          throw new InputError(this.source, this.line, 'a comma before the closing ] is not JSON: remove the comma after the last element');
+          throw new InputError(
+            this.source,
+            this.line,
+            'a comma before the closing ] is not JSON: remove the comma after the last element',
+          );
         }
         this.state = 'end';
         i += 1;

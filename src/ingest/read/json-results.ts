@@ -48,8 +48,18 @@ export class JsonResultsReader {
   end(): void {
     if (this.inner !== null) this.inner.end(); // throws: the array is not closed
     if (this.rest.trim() !== '') this.parse(this.rest);
-    if (this.state !== 'end') throw new InputError(this.source, this.currentLine, 'the JSON object is not closed with } (is the file truncated?)');
-    if (!this.sawResults) throw new InputError(this.source, this.line, `the JSON object has no "${RESULTS_KEY}" array of records`);
+    if (this.state !== 'end')
+      throw new InputError(
+        this.source,
+        this.currentLine,
+        'the JSON object is not closed with } (is the file truncated?)',
+      );
+    if (!this.sawResults)
+      throw new InputError(
+        this.source,
+        this.line,
+        `the JSON object has no "${RESULTS_KEY}" array of records`,
+      );
   }
 
   private afterResults = '';
@@ -87,7 +97,8 @@ export class JsonResultsReader {
         continue;
       }
       if (this.state === 'start') {
-        if (c !== 0x7b) throw new InputError(this.source, this.line, 'expected a JSON object starting with {');
+        if (c !== 0x7b)
+          throw new InputError(this.source, this.line, 'expected a JSON object starting with {');
         this.state = 'key';
         i += 1;
       } else if (this.state === 'key') {
@@ -103,12 +114,14 @@ export class JsonResultsReader {
         this.state = 'colon';
         i = scan.end;
       } else if (this.state === 'colon') {
-        if (c !== 0x3a) throw new InputError(this.source, this.line, `expected : after the key "${this.key}"`);
+        if (c !== 0x3a)
+          throw new InputError(this.source, this.line, `expected : after the key "${this.key}"`);
         this.state = 'value';
         i += 1;
       } else if (this.state === 'value') {
         if (this.key === RESULTS_KEY) {
-          if (c !== 0x5b) throw new InputError(this.source, this.line, `"${RESULTS_KEY}" must be an array of records`);
+          if (c !== 0x5b)
+            throw new InputError(this.source, this.line, `"${RESULTS_KEY}" must be an array of records`);
           this.sawResults = true;
           this.state = 'results';
           this.inner = new JsonArrayReader(this.source, this.handler, MAX_RECORD_CHARS, { line: this.line });
@@ -122,7 +135,11 @@ export class JsonResultsReader {
         try {
           value = JSON.parse(text.slice(i, scan.end));
         } catch (error) {
-          throw new InputError(this.source, this.line, `the value of "${this.key}" is not valid JSON: ${(error as Error).message}`);
+          throw new InputError(
+            this.source,
+            this.line,
+            `the value of "${this.key}" is not valid JSON: ${(error as Error).message}`,
+          );
         }
         this.onKey(this.key, value, this.line);
         this.line += scan.newlines;

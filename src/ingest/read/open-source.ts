@@ -12,7 +12,6 @@ import { createGunzip, type Gunzip } from 'node:zlib';
 import { SourceUnreadableError } from '../../domain/errors.js';
 import { GzipCorruptError } from '../errors.js';
 
-
 export interface OpenedSource {
   /** How messages and the ingest-runs table name the source: the path, the URL, or `stdin`. */
   readonly name: string;
@@ -67,13 +66,17 @@ async function openFile(path: string): Promise<OpenedSource> {
 async function openUrl(url: string): Promise<OpenedSource> {
   // undici is loaded only for URLs: file and stdin ingests do not pay for it.
   const { request, Agent, interceptors } = await import('undici');
-  const dispatcher = new Agent({ connectTimeout: 10_000 }).compose(interceptors.redirect({ maxRedirections: 5 }));
+  const dispatcher = new Agent({ connectTimeout: 10_000 }).compose(
+    interceptors.redirect({ maxRedirections: 5 }),
+  );
   let response: Awaited<ReturnType<typeof request>>;
   try {
     response = await request(url, { method: 'GET', dispatcher, headersTimeout: 30_000, bodyTimeout: 60_000 });
   } catch (error) {
     const code = (error as { code?: string }).code;
-    throw new SourceUnreadableError(`${url}: cannot fetch: ${code ?? (error as Error).message}`, { cause: error });
+    throw new SourceUnreadableError(`${url}: cannot fetch: ${code ?? (error as Error).message}`, {
+      cause: error,
+    });
   }
   if (response.statusCode < 200 || response.statusCode > 299) {
     await response.body.dump();
@@ -83,7 +86,12 @@ async function openUrl(url: string): Promise<OpenedSource> {
   return wrap(url, new URL(url).pathname, response.body, Number.isFinite(length) ? length : null);
 }
 
-function wrap(name: string, path: string, raw: AsyncIterable<Buffer>, totalBytes: number | null): OpenedSource {
+function wrap(
+  name: string,
+  path: string,
+  raw: AsyncIterable<Buffer>,
+  totalBytes: number | null,
+): OpenedSource {
   let bytes = 0;
   async function* counted(): AsyncGenerator<Buffer> {
     try {
@@ -117,7 +125,9 @@ function wrap(name: string, path: string, raw: AsyncIterable<Buffer>, totalBytes
     }
     const inflate = (gunzip = createGunzip());
     // Errors of either side, the read or the checks, end up here (and in `inflate`).
-    gunzipFailure = new Promise((resolve) => pipeline(Readable.from(all()), inflate, (error) => resolve(error ?? null)));
+    gunzipFailure = new Promise((resolve) =>
+      pipeline(Readable.from(all()), inflate, (error) => resolve(error ?? null)),
+    );
     try {
       // Not destroyed when the reader stops early: verify() may still read it to its end.
       for await (const chunk of inflate.iterator({ destroyOnReturn: false })) yield chunk as Buffer;
@@ -156,7 +166,10 @@ function wrap(name: string, path: string, raw: AsyncIterable<Buffer>, totalBytes
 function gzipError(name: string, error: unknown): Error {
   if (error instanceof SourceUnreadableError || error instanceof GzipCorruptError) return error;
   const reason = (error as Error).message;
-  return new GzipCorruptError(`${name}: the gzip data is corrupt (${reason}): nothing from this source was committed`, { cause: error });
+  return new GzipCorruptError(
+    `${name}: the gzip data is corrupt (${reason}): nothing from this source was committed`,
+    { cause: error },
+  );
 }
 
 function describeFsError(error: unknown): string {

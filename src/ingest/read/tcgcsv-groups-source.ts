@@ -19,7 +19,11 @@ export async function readTcgcsvGroups(spec: string, stdin: NodeJS.ReadableStrea
     for await (const chunk of decodeUtf8(source.chunks, source.name)) {
       text += chunk;
       if (text.length > MAX_GROUPS_FILE_CHARS) {
-        throw new InputError(source.name, 1, `a groups file is at most ${MAX_GROUPS_FILE_CHARS.toLocaleString('en-US')} characters: is this the groups file?`);
+        throw new InputError(
+          source.name,
+          1,
+          `a groups file is at most ${MAX_GROUPS_FILE_CHARS.toLocaleString('en-US')} characters: is this the groups file?`,
+        );
       }
     }
     await source.verify();

@@ -20,14 +20,22 @@ export const catalogRecordSchema = z.strictObject(
   {
     product_key: productKey,
     refsource_id: digits('refsource_id').optional(),
-    product_name: text('product_name', NO_CONTROL_2000, 'must be 1 to 2,000 characters without control characters'),
+    product_name: text(
+      'product_name',
+      NO_CONTROL_2000,
+      'must be 1 to 2,000 characters without control characters',
+    ),
     subtitle: optionalText('subtitle'),
     set_name: optionalText('set_name'),
     image_url: optionalText('image_url'),
     product_type: z
-      .enum(PRODUCT_TYPES, { error: (issue) => `product_type must be ${PRODUCT_TYPES.join(' or ')} (got ${show(issue.input)})` })
+      .enum(PRODUCT_TYPES, {
+        error: (issue) => `product_type must be ${PRODUCT_TYPES.join(' or ')} (got ${show(issue.input)})`,
+      })
       .optional(),
-    era: z.enum(ERAS, { error: (issue) => `era must be ${ERAS.join(' or ')} (got ${show(issue.input)})` }).optional(),
+    era: z
+      .enum(ERAS, { error: (issue) => `era must be ${ERAS.join(' or ')} (got ${show(issue.input)})` })
+      .optional(),
     /** Kept as written: the store and the bundle's metadata hold the date as text. */
     release_date: dateField('release_date', parseCalendarDate, (value) => value).optional(),
     tcgplayer_id: digits('tcgplayer_id').optional(),

@@ -10,7 +10,7 @@ import { DIGITS, NO_CONTROL_200 } from './patterns.js';
 /** A value for a message: quoted, and cut short when long. */
 export function show(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
-  return typeof value === 'object' ? JSON.stringify(value)?.slice(0, 60) ?? String(value) : String(value);
+  return typeof value === 'object' ? (JSON.stringify(value)?.slice(0, 60) ?? String(value)) : String(value);
 }
 
 /** A text field that must match `pattern`; `rule` completes "<field> must ...". */
@@ -18,9 +18,13 @@ export function text(field: string, pattern: RegExp, rule: string) {
   return z
     .string({
       error: (issue) =>
-        issue.input === undefined ? `${field} is required` : `${field} must be text or a number (got ${show(issue.input)})`,
+        issue.input === undefined
+          ? `${field} is required`
+          : `${field} must be text or a number (got ${show(issue.input)})`,
     })
-    .regex(pattern, { error: (issue) => `${field} ${rule} (got ${show(issue.input)}${activeNote(issue.input)})` });
+    .regex(pattern, {
+      error: (issue) => `${field} ${rule} (got ${show(issue.input)}${activeNote(issue.input)})`,
+    });
 }
 
 /** Names the control or format character that made a text field fail, if one did: `: U+009B is a control or format character`. */
@@ -32,11 +36,19 @@ function activeNote(input: unknown): string {
 /** A TCGplayer printing (subTypeName). */
 export const PRINTING = /^[^\p{Cc}\p{Cf}\u2028\u2029]{1,64}$/u;
 
-export const productKey = text('product_key', NO_CONTROL_200, 'must be 1 to 200 characters without control characters');
+export const productKey = text(
+  'product_key',
+  NO_CONTROL_200,
+  'must be 1 to 200 characters without control characters',
+);
 export const digits = (field: string) => text(field, DIGITS, 'must be digits');
 
 /** A text field a time.ts parser must accept; `keep` maps the text and the parsed instant to the value kept. */
-export function dateField<T>(field: string, parse: (value: string) => number | string, keep: (value: string, ms: number) => T) {
+export function dateField<T>(
+  field: string,
+  parse: (value: string) => number | string,
+  keep: (value: string, ms: number) => T,
+) {
   return text(field, /^./, 'is required').transform((value, ctx) => {
     const parsed = parse(value);
     if (typeof parsed === 'number') return keep(value, parsed);

@@ -8,7 +8,18 @@
 import { isPlayedGrader, UNGRADED } from '../../domain/conditions.js';
 import { parseInstant } from '../../domain/time.js';
 import type { ObservationValues } from './observation-values.js';
-import { CURRENCY, DIGITS, GRADE, GRADER, NO_CONTROL_200, PRICE, PRICE_MINOR, SALES_VOLUME, SOURCE, toCents } from './patterns.js';
+import {
+  CURRENCY,
+  DIGITS,
+  GRADE,
+  GRADER,
+  NO_CONTROL_200,
+  PRICE,
+  PRICE_MINOR,
+  SALES_VOLUME,
+  SOURCE,
+  toCents,
+} from './patterns.js';
 import type { CanonicalRecord } from './record.js';
 
 /** Where each observation field is in a row (-1 when the header lacks it). */
@@ -59,7 +70,11 @@ function cell(fields: readonly string[], i: number): string | undefined {
  * Checks a row of `columns.names.length` cells and fills `out` when it is a valid
  * observation; false when it is not (or may not be): ask the schema why.
  */
-export function readObservationCells(fields: readonly string[], columns: ObservationColumns, out: ObservationValues): boolean {
+export function readObservationCells(
+  fields: readonly string[],
+  columns: ObservationColumns,
+  out: ObservationValues,
+): boolean {
   const productKey = cell(fields, columns.productKey);
   if (productKey !== undefined && !NO_CONTROL_200.test(productKey)) return false;
   const refsourceId = cell(fields, columns.refsourceId);
@@ -108,7 +123,8 @@ export function readObservationCells(fields: readonly string[], columns: Observa
   const externalId = cell(fields, columns.externalId);
   if (externalId !== undefined && !NO_CONTROL_200.test(externalId)) return false;
   const salesVolume = cell(fields, columns.salesVolume);
-  if (salesVolume !== undefined && (!SALES_VOLUME.test(salesVolume) || externalId !== undefined)) return false;
+  if (salesVolume !== undefined && (!SALES_VOLUME.test(salesVolume) || externalId !== undefined))
+    return false;
 
   out.set(productKey, refsourceId, tcgplayerId, source, observedAt, priceMinor, grader, grade, externalId);
   out.salesVolume = salesVolume === undefined ? null : Number(salesVolume);

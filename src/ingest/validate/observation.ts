@@ -9,16 +9,34 @@ import { isPlayedGrader, UNGRADED } from '../../domain/conditions.js';
 import { parseInstant } from '../../domain/time.js';
 import { dateField, digits, PRINTING, productKey, show, text, unknownFieldsMessage } from './fields.js';
 import type { ObservationValues } from './observation-values.js';
-import { CURRENCY, GRADE, GRADER, NO_CONTROL_200, NO_CONTROL_2000, PRICE, PRICE_MINOR, SALES_VOLUME, SOURCE, toCents } from './patterns.js';
+import {
+  CURRENCY,
+  GRADE,
+  GRADER,
+  NO_CONTROL_200,
+  NO_CONTROL_2000,
+  PRICE,
+  PRICE_MINOR,
+  SALES_VOLUME,
+  SOURCE,
+  toCents,
+} from './patterns.js';
 import { normalizeRecord, rejectReason, type CanonicalRecord } from './record.js';
 
 /** Epoch ms. Whether it is in the future is checked at ingest, which has the clock (domain/observation.ts). */
 const observedAt = dateField('observed_at', parseInstant, (_, ms) => ms);
 
 const positive = (field: string) => (cents: number) =>
-  cents > 0 ? null : `${field} must be greater than 0 (got ${field === 'price' ? (cents / 100).toFixed(2) : cents})`;
+  cents > 0
+    ? null
+    : `${field} must be greater than 0 (got ${field === 'price' ? (cents / 100).toFixed(2) : cents})`;
 
-function positiveAmount(field: 'price' | 'price_minor', pattern: RegExp, rule: string, toMinor: (s: string) => number) {
+function positiveAmount(
+  field: 'price' | 'price_minor',
+  pattern: RegExp,
+  rule: string,
+  toMinor: (s: string) => number,
+) {
   return text(field, pattern, rule)
     .transform(toMinor)
     .refine((cents) => cents > 0, { error: (issue) => positive(field)(issue.input as number) ?? '' });
@@ -29,9 +47,11 @@ function positiveAmount(field: 'price' | 'price_minor', pattern: RegExp, rule: s
  * name is kept upper case (PSA, BGS, CGC, SGC priced; ANY pooled; TAG, ACE... stored only;
  * RAW-LP, RAW-MP, RAW-HP, RAW-DMG a played raw card, without a grade).
  */
-const grader = text('grader', GRADER, 'must be ungraded or a grader name such as PSA, BGS, CGC, SGC, ANY or TAG (a played raw card: RAW-LP, RAW-MP, RAW-HP, RAW-DMG)').transform(
-  (value) => (value.toLowerCase() === UNGRADED ? UNGRADED : value.toUpperCase()),
-);
+const grader = text(
+  'grader',
+  GRADER,
+  'must be ungraded or a grader name such as PSA, BGS, CGC, SGC, ANY or TAG (a played raw card: RAW-LP, RAW-MP, RAW-HP, RAW-DMG)',
+).transform((value) => (value.toLowerCase() === UNGRADED ? UNGRADED : value.toUpperCase()));
 
 const grade = text('grade', GRADE, 'must be a number from 1 to 10')
   .transform(Number)
@@ -48,25 +68,54 @@ export const observationRecordSchema = z
       /** Internal: resolves a TCGplayer price row through products.tcgplayer_id ... */
       tcgplayer_id: digits('tcgplayer_id').optional(),
       /** ... and products.printing (docs/feeds.md, "Printings"). */
-      printing: text('printing', PRINTING, 'must be 1 to 64 characters without control characters').optional(),
+      printing: text(
+        'printing',
+        PRINTING,
+        'must be 1 to 64 characters without control characters',
+      ).optional(),
       source: text('source', SOURCE, 'must be 1 to 32 characters of a-z, 0-9, _ and -'),
       observed_at: observedAt,
-      price_minor: positiveAmount('price_minor', PRICE_MINOR, 'must be a whole number of US cents', Number).optional(),
-      price: positiveAmount('price', PRICE, 'must be a US dollar amount with at most 2 decimals', toCents).optional(),
+      price_minor: positiveAmount(
+        'price_minor',
+        PRICE_MINOR,
+        'must be a whole number of US cents',
+        Number,
+      ).optional(),
+      price: positiveAmount(
+        'price',
+        PRICE,
+        'must be a US dollar amount with at most 2 decimals',
+        toCents,
+      ).optional(),
       currency: text('currency', CURRENCY, 'must be USD, the only currency').optional(),
       grader: grader.optional(),
       grade: grade.optional(),
-      external_id: text('external_id', NO_CONTROL_200, 'must be 1 to 200 characters without control characters').optional(),
+      external_id: text(
+        'external_id',
+        NO_CONTROL_200,
+        'must be 1 to 200 characters without control characters',
+      ).optional(),
       /** A price guide's quote: how many sales it summarises (docs/cli.md, input formats). */
-      sales_volume: text('sales_volume', SALES_VOLUME, 'must be a whole number of sales, 0 or more').transform(Number).optional(),
+      sales_volume: text('sales_volume', SALES_VOLUME, 'must be a whole number of sales, 0 or more')
+        .transform(Number)
+        .optional(),
       /** Internal: a sold listing's title, when it names no product: the product is matched from it (title-matcher.ts). */
-      title: text('title', NO_CONTROL_2000, 'must be at most 2,000 characters without control characters').optional(),
+      title: text(
+        'title',
+        NO_CONTROL_2000,
+        'must be at most 2,000 characters without control characters',
+      ).optional(),
     },
     { error: unknownFieldsMessage },
   )
   .superRefine((r, ctx) => {
     const fail = (message: string) => ctx.addIssue({ code: 'custom', input: r, message });
-    if (r.product_key === undefined && r.refsource_id === undefined && r.tcgplayer_id === undefined && r.title === undefined) {
+    if (
+      r.product_key === undefined &&
+      r.refsource_id === undefined &&
+      r.tcgplayer_id === undefined &&
+      r.title === undefined
+    ) {
       fail('the record names no product: give product_key or refsource_id');
     } else if (r.price_minor === undefined && r.price === undefined) {
       fail('the record has no price: give price_minor (cents) or price (dollars)');
@@ -76,10 +125,15 @@ export const observationRecordSchema = z
       fail(`grade ${r.grade} needs a grader (PSA, BGS, CGC, SGC, ANY, ...)`);
     } else if (r.grade !== undefined && r.grader !== undefined && isPlayedGrader(r.grader)) {
       fail(`grader ${r.grader} is a raw card's played condition: give no grade (got ${r.grade})`);
-    } else if (r.grade === undefined && r.grader !== undefined && r.grader !== UNGRADED && !isPlayedGrader(r.grader)) {
+    } else if (
+      r.grade === undefined &&
+      r.grader !== undefined &&
+      r.grader !== UNGRADED &&
+      !isPlayedGrader(r.grader)
+    ) {
       fail(`grader ${r.grader} needs a grade (1 to 10)`);
     } else if (r.sales_volume !== undefined && r.external_id !== undefined) {
-      fail('sales_volume is for a price guide\'s quote, which has no external_id: give one or the other');
+      fail("sales_volume is for a price guide's quote, which has no external_id: give one or the other");
     }
   });
 
@@ -90,20 +144,39 @@ export type ObservationRecord = z.output<typeof observationRecordSchema>;
  * not one: only TCGplayer rows carry it, and the CSV fast path (observation-fast.ts) reads
  * none.
  */
-export const OBSERVATION_FIELDS: readonly string[] = Object.keys(observationRecordSchema.shape).filter((name) => name !== 'printing' && name !== 'title');
+export const OBSERVATION_FIELDS: readonly string[] = Object.keys(observationRecordSchema.shape).filter(
+  (name) => name !== 'printing' && name !== 'title',
+);
 
 /**
  * Checks one observation record against the schema and fills `out` from it: the reason the
  * record is rejected, or null. `normalized`: the record is normalizeRecord's already (the
  * cells of a canonical CSV row).
  */
-export function checkObservation(record: CanonicalRecord, out: ObservationValues, normalized = false): string | null {
+export function checkObservation(
+  record: CanonicalRecord,
+  out: ObservationValues,
+  normalized = false,
+): string | null {
   const result = observationRecordSchema.safeParse(normalized ? record : normalizeRecord(record));
   if (!result.success) return rejectReason(result.error);
   const r = result.data;
-  out.set(r.product_key, r.refsource_id, r.tcgplayer_id, r.source, r.observed_at, (r.price_minor ?? r.price) as number, r.grader, r.grade, r.external_id);
+  out.set(
+    r.product_key,
+    r.refsource_id,
+    r.tcgplayer_id,
+    r.source,
+    r.observed_at,
+    (r.price_minor ?? r.price) as number,
+    r.grader,
+    r.grade,
+    r.external_id,
+  );
   out.printing = r.printing;
   out.salesVolume = r.sales_volume ?? null;
-  out.title = r.product_key === undefined && r.refsource_id === undefined && r.tcgplayer_id === undefined ? r.title : undefined;
+  out.title =
+    r.product_key === undefined && r.refsource_id === undefined && r.tcgplayer_id === undefined
+      ? r.title
+      : undefined;
   return null;
 }

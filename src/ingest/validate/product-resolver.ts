@@ -50,9 +50,14 @@ export class ProductResolver {
   resolve(ref: ProductReference): ResolvedProduct | Unresolved {
     if (ref.productKey !== undefined) {
       const product = cached(this.byKey, ref.productKey, (key) => this.products.findByKey(key));
-      if (product === null) return unmapped(`unknown product_key ${JSON.stringify(ref.productKey)}: not in the catalog (ingest catalog records first)`);
+      if (product === null)
+        return unmapped(
+          `unknown product_key ${JSON.stringify(ref.productKey)}: not in the catalog (ingest catalog records first)`,
+        );
       if (ref.refsourceId !== undefined && ref.refsourceId !== product.refsourceId) {
-        return unmapped(`refsource_id ${ref.refsourceId} is not the refsource_id of product_key ${JSON.stringify(product.productKey)} (${product.refsourceId ?? 'none'})`);
+        return unmapped(
+          `refsource_id ${ref.refsourceId} is not the refsource_id of product_key ${JSON.stringify(product.productKey)} (${product.refsourceId ?? 'none'})`,
+        );
       }
       return product;
     }
@@ -73,14 +78,25 @@ export class ProductResolver {
   private resolveTcgplayer(tcgplayerId: string, printing: string | undefined): ResolvedProduct | Unresolved {
     let products = this.byTcgplayer.get(tcgplayerId);
     if (products === undefined) {
-      products = this.products.findByTcgplayerId(tcgplayerId).map((p) => ({ id: p.id, productKey: p.productKey, refsourceId: p.refsourceId, printing: p.printing }));
+      products = this.products.findByTcgplayerId(tcgplayerId).map((p) => ({
+        id: p.id,
+        productKey: p.productKey,
+        refsourceId: p.refsourceId,
+        printing: p.printing,
+      }));
       this.byTcgplayer.set(ownCopy(tcgplayerId), products);
     }
-    if (products.length === 0) return unmapped(`unknown tcgplayer_id ${tcgplayerId}: no catalog product has it`);
+    if (products.length === 0)
+      return unmapped(`unknown tcgplayer_id ${tcgplayerId}: no catalog product has it`);
     if (printing === undefined) {
       const plain = products.filter((p) => p.printing === null);
       const only = plain.length === 1 ? plain[0] : products.length === 1 ? products[0] : undefined;
-      return only ?? unmapped(`tcgplayer_id ${tcgplayerId} has ${products.length} products, one per printing: name the printing`);
+      return (
+        only ??
+        unmapped(
+          `tcgplayer_id ${tcgplayerId} has ${products.length} products, one per printing: name the printing`,
+        )
+      );
     }
     for (const landing of landingPrintings(printing)) {
       const matches = products.filter((p) => samePrinting(p.printing, landing));
@@ -99,7 +115,10 @@ export class ProductResolver {
       }
       return product;
     }
-    return { reason: `tcgplayer_id ${tcgplayerId} has no product of printing ${printing}`, skip: `no ${printing} product` };
+    return {
+      reason: `tcgplayer_id ${tcgplayerId} has no product of printing ${printing}`,
+      skip: `no ${printing} product`,
+    };
   }
 
   /** Drops every cached answer: the catalog changed. */
@@ -117,7 +136,10 @@ export class ProductResolver {
       if (p.refsourceId !== null) this.byRefsource.set(p.refsourceId, resolved);
       if (p.tcgplayerId !== null) {
         const list = this.byTcgplayer.get(p.tcgplayerId) ?? [];
-        this.byTcgplayer.set(p.tcgplayerId, [...list.filter((q) => q.productKey !== p.productKey), { ...resolved, printing: p.printing ?? null }]);
+        this.byTcgplayer.set(p.tcgplayerId, [
+          ...list.filter((q) => q.productKey !== p.productKey),
+          { ...resolved, printing: p.printing ?? null },
+        ]);
       }
     }
   }

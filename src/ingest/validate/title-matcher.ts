@@ -14,9 +14,47 @@ export const CANDIDATES_NAMED = 3;
 
 /** Words of titles that are never a card's name: the store is not asked for products named by them. */
 const NOT_NAME_WORDS = new Set([
-  'pokemon', 'card', 'cards', 'tcg', 'psa', 'bgs', 'cgc', 'sgc', 'tag', 'gem', 'mint', 'mt', 'nm', 'holo', 'rare', 'graded',
-  'edition', 'first', '1st', 'unlimited', 'shadowless', 'reverse', 'foil', 'holofoil', 'promo', 'japanese', 'english',
-  'the', 'of', 'and', 'a', 'set', 'full', 'art', 'secret', 'ultra', 'vintage', 'wotc', 'new', 'low', 'pop',
+  'pokemon',
+  'card',
+  'cards',
+  'tcg',
+  'psa',
+  'bgs',
+  'cgc',
+  'sgc',
+  'tag',
+  'gem',
+  'mint',
+  'mt',
+  'nm',
+  'holo',
+  'rare',
+  'graded',
+  'edition',
+  'first',
+  '1st',
+  'unlimited',
+  'shadowless',
+  'reverse',
+  'foil',
+  'holofoil',
+  'promo',
+  'japanese',
+  'english',
+  'the',
+  'of',
+  'and',
+  'a',
+  'set',
+  'full',
+  'art',
+  'secret',
+  'ultra',
+  'vintage',
+  'wotc',
+  'new',
+  'low',
+  'pop',
 ]);
 
 /** The store's part: products whose name holds any of `words` (the FTS index of the catalog). */
@@ -46,21 +84,32 @@ export function matchTitle(title: string, store: NamedProducts): TitleMatch {
     else if (a.why !== 'name') refused.push({ product, why: a.why });
   }
   // The title names the most specific name it holds: "Dark Charizard" is not "Charizard".
-  const specific = agreeing.filter((c) => !agreeing.some((o) => o !== c && strictSubset(c.agreement.name, o.agreement.name)));
+  const specific = agreeing.filter(
+    (c) => !agreeing.some((o) => o !== c && strictSubset(c.agreement.name, o.agreement.name)),
+  );
   if (specific.length === 0) {
     // The nearest first: the card in another language or printing, then in another set, then another number.
     const near = refused.sort((a, b) => nearness(a.why) - nearness(b.why)).slice(0, CANDIDATES_NAMED);
-    const because = near.length === 0 ? 'no catalog product has the name words of the title' : `no catalog product agrees with it: ${near.map((r) => `${r.product.productKey} (${r.why})`).join('; ')}`;
+    const because =
+      near.length === 0
+        ? 'no catalog product has the name words of the title'
+        : `no catalog product agrees with it: ${near.map((r) => `${r.product.productKey} (${r.why})`).join('; ')}`;
     return { kind: 'unknown', reason: `title matches no product: ${because}` };
   }
   specific.sort((a, b) => rank(b) - rank(a) || (a.product.productKey < b.product.productKey ? -1 : 1));
   const best = specific[0]!;
   const tied = specific.filter((c) => rank(c) === rank(best));
   if (best.agreement.number === 0 && best.agreement.set === 0) {
-    return { kind: 'ambiguous', reason: `title names neither the number nor the set of ${named(specific)}: give product_key` };
+    return {
+      kind: 'ambiguous',
+      reason: `title names neither the number nor the set of ${named(specific)}: give product_key`,
+    };
   }
   if (tied.length > 1) {
-    return { kind: 'ambiguous', reason: `title matches ${tied.length} products equally (${how(best.agreement)}): ${named(tied)}; give product_key` };
+    return {
+      kind: 'ambiguous',
+      reason: `title matches ${tied.length} products equally (${how(best.agreement)}): ${named(tied)}; give product_key`,
+    };
   }
   return { product: best.product, matchedBy: `title: ${how(best.agreement)}` };
 }
@@ -83,7 +132,10 @@ function strictSubset(a: readonly string[], b: readonly string[]): boolean {
 
 function named(candidates: readonly Scored[]): string {
   const keys = candidates.slice(0, CANDIDATES_NAMED).map((c) => c.product.productKey);
-  return keys.join(', ') + (candidates.length > CANDIDATES_NAMED ? ` and ${candidates.length - CANDIDATES_NAMED} more` : '');
+  return (
+    keys.join(', ') +
+    (candidates.length > CANDIDATES_NAMED ? ` and ${candidates.length - CANDIDATES_NAMED} more` : '')
+  );
 }
 
 /** `number 4/102 + name charizard + set base + 1st Edition + Japanese`: what agreed. */
@@ -97,4 +149,3 @@ function how(a: Scored['agreement']): string {
   if (a.language !== null) parts.push(a.language);
   return parts.join(' + ');
 }
-

@@ -47,7 +47,8 @@ export function identityConflicts(
       const next = inBatch.get(other.productKey);
       const otherPrinting = next === undefined ? other.printing : (next.printing ?? other.printing);
       const otherTcg = next === undefined ? other.tcgplayerId : (next.tcgplayerId ?? other.tcgplayerId);
-      if (otherTcg === tcgplayerId && samePrinting(otherPrinting, printing)) claim(identity, what, other.productKey);
+      if (otherTcg === tcgplayerId && samePrinting(otherPrinting, printing))
+        claim(identity, what, other.productKey);
     }
     claim(identity, what, p.productKey);
   }

@@ -67,7 +67,15 @@ export interface RecordWriterOptions {
 }
 
 export class RecordWriter implements NormalizedRecordSink {
-  readonly counts: RecordCounts = { read: 0, inserted: 0, updated: 0, duplicates: 0, rejected: 0, skipped: 0, skippedBy: {} };
+  readonly counts: RecordCounts = {
+    read: 0,
+    inserted: 0,
+    updated: 0,
+    duplicates: 0,
+    rejected: 0,
+    skipped: 0,
+    skippedBy: {},
+  };
   /** The first reject, for the one-line message of exit 3. */
   firstReject: { line: number; reason: string } | null = null;
   /** Kinds of the records seen. */
@@ -125,7 +133,8 @@ export class RecordWriter implements NormalizedRecordSink {
   /** A canonical CSV row of observation cells: the fast path, with the schema only for a row it refuses. */
   observationCells(fields: readonly string[], columns: ObservationColumns): void {
     if (this.options.only === 'catalog') return;
-    if (!readObservationCells(fields, columns, this.values)) return this.observation(cellsRecord(fields, columns), true);
+    if (!readObservationCells(fields, columns, this.values))
+      return this.observation(cellsRecord(fields, columns), true);
     this.kinds.add('observations');
     this.counts.read += 1;
     const future = this.future(this.values.observedAt);
@@ -241,7 +250,11 @@ export class RecordWriter implements NormalizedRecordSink {
     if (this.products.length > 0) this.writeProducts(); // a feed row's product comes first
     if (v.title !== undefined) {
       const matched = matchTitle(v.title, this.writer.products);
-      if ('reason' in matched) return { reason: matched.reason, skip: matched.kind === 'ambiguous' ? 'ambiguous title' : 'unmatched title' };
+      if ('reason' in matched)
+        return {
+          reason: matched.reason,
+          skip: matched.kind === 'ambiguous' ? 'ambiguous title' : 'unmatched title',
+        };
       v.matchedBy = matched.matchedBy;
       this.keep(matched.product.id, v);
       return null;
@@ -264,7 +277,18 @@ export class RecordWriter implements NormalizedRecordSink {
 
   /** Inserts (dry: counts) one resolved observation; commits every batchSize records. */
   private keep(productId: number, v: ObservationValues): void {
-    this.writer.insert(productId, v.condition, v.observedAt, v.priceMinor, v.source, v.grader, v.grade, v.externalId, v.salesVolume, v.matchedBy);
+    this.writer.insert(
+      productId,
+      v.condition,
+      v.observedAt,
+      v.priceMinor,
+      v.source,
+      v.grader,
+      v.grade,
+      v.externalId,
+      v.salesVolume,
+      v.matchedBy,
+    );
     this.uncommitted += 1;
     if (!this.held && this.uncommitted >= this.options.batchSize) this.flush();
   }
@@ -311,7 +335,11 @@ export class RecordWriter implements NormalizedRecordSink {
     const written = this.options.dryRun ? this.dryRunProducts : new Map<string, Product>();
     /** A product as this run has it: written in this chunk (by a dry run: in this run), else stored. */
     const current = (key: string) => written.get(key) ?? this.writer.products.findByKey(key);
-    const conflicts = identityConflicts(pending.map((p) => p.product), current, this.writer.products);
+    const conflicts = identityConflicts(
+      pending.map((p) => p.product),
+      current,
+      this.writer.products,
+    );
     const changed: Product[] = [];
     for (const { line, record, product } of pending) {
       const conflict = conflicts.get(product.productKey);

@@ -27,7 +27,9 @@ export class RejectsWriter {
     try {
       this.fd = openSync(path, 'a', 0o600); // rejected records are the feed's data: the owner's alone, like the database
     } catch (error) {
-      throw new OracleError(`cannot write the --rejects file ${path}: ${(error as Error).message}`, { cause: error });
+      throw new OracleError(`cannot write the --rejects file ${path}: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
   }
 

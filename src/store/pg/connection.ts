@@ -51,15 +51,27 @@ export const QUERY_GRACE_MS = 250;
 export function deadlineSettings(deadlines: DatabaseDeadlines): pg.ClientConfig {
   return {
     connectionTimeoutMillis: deadlines.connectMs,
-    ...(deadlines.statementMs === null ? {} : { statement_timeout: deadlines.statementMs, query_timeout: deadlines.statementMs + QUERY_GRACE_MS }),
+    ...(deadlines.statementMs === null
+      ? {}
+      : { statement_timeout: deadlines.statementMs, query_timeout: deadlines.statementMs + QUERY_GRACE_MS }),
     // A peer that vanished without a FIN (a failover, a cut network) is found by the kernel.
     keepAlive: true,
   };
 }
 
 /** A new pool on `url`; connections are made on first use. */
-export function createPool(url: string, maxConnections?: number, deadlines: DatabaseDeadlines = DEADLINE_DEFAULTS.command): PgPool {
-  const pool = new pg.Pool({ connectionString: url, types, max: maxConnections, application_name: 'oracle', ...deadlineSettings(deadlines) });
+export function createPool(
+  url: string,
+  maxConnections?: number,
+  deadlines: DatabaseDeadlines = DEADLINE_DEFAULTS.command,
+): PgPool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    types,
+    max: maxConnections,
+    application_name: 'oracle',
+    ...deadlineSettings(deadlines),
+  });
   // An idle connection the server ends (a restart, a failover) must not crash the process:
   // the pool drops it and the next query connects anew.
   pool.on('error', () => {});
@@ -86,26 +98,40 @@ export async function openPool(url: string, options: PgOpenOptions = {}): Promis
 
 let migrationCount: number | undefined;
 function codeMigrations(): number {
-  migrationCount ??= (JSON.parse(readFileSync(`${MIGRATIONS_DIR}/meta/_journal.json`, 'utf8')) as { entries: unknown[] }).entries.length;
+  migrationCount ??= (
+    JSON.parse(readFileSync(`${MIGRATIONS_DIR}/meta/_journal.json`, 'utf8')) as { entries: unknown[] }
+  ).entries.length;
   return migrationCount;
 }
 
 /** How many of drizzle's migrations the database has applied (0: none, or no migrations table). */
 async function appliedMigrations(client: PgClient): Promise<number> {
-  const exists = await client.query<{ present: boolean }>("SELECT to_regclass('drizzle.__drizzle_migrations') IS NOT NULL AS present");
+  const exists = await client.query<{ present: boolean }>(
+    "SELECT to_regclass('drizzle.__drizzle_migrations') IS NOT NULL AS present",
+  );
   if (!exists.rows[0]!.present) return 0;
   const count = await client.query<{ n: number }>('SELECT count(*) AS n FROM drizzle.__drizzle_migrations');
   return count.rows[0]!.n;
 }
 
-async function migrate(client: PgClient, url: string, create: boolean, deadlines: DatabaseDeadlines): Promise<void> {
+async function migrate(
+  client: PgClient,
+  url: string,
+  create: boolean,
+  deadlines: DatabaseDeadlines,
+): Promise<void> {
   const applied = await appliedMigrations(client);
   if (applied === 0 && !create) await refuseForeign(client, url);
   if (applied > codeMigrations()) throw newerSchemaError(redactUrl(url), applied, codeMigrations());
   if (applied === codeMigrations()) return;
   // Migrating waits for another process's migration and may rewrite a large table: a
   // connection of its own, bounded in its connecting only; its end releases the lock.
-  const migrator = new pg.Client({ connectionString: url, types, application_name: 'oracle migrate', ...deadlineSettings({ connectMs: deadlines.connectMs, statementMs: null }) });
+  const migrator = new pg.Client({
+    connectionString: url,
+    types,
+    application_name: 'oracle migrate',
+    ...deadlineSettings({ connectMs: deadlines.connectMs, statementMs: null }),
+  });
   await migrator.connect();
   try {
     await migrator.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
@@ -123,11 +149,13 @@ async function migrate(client: PgClient, url: string, create: boolean, deadlines
 /** A database without oracle's migrations: empty (load data first) or another program's. */
 async function refuseForeign(client: PgClient, url: string): Promise<never> {
   const found = await client.query<{ name: string }>(
-    "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ANY($1)",
+    'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ANY($1)',
     [TABLES_REQUIRED],
   );
-  const reason = found.rows.length === 0 ? 'the database has no oracle schema' : 'the database is not an oracle database';
-  const hint = found.rows.length === 0 ? ": load data with 'oracle ingest' first" : ' (it has no oracle migrations)';
+  const reason =
+    found.rows.length === 0 ? 'the database has no oracle schema' : 'the database is not an oracle database';
+  const hint =
+    found.rows.length === 0 ? ": load data with 'oracle ingest' first" : ' (it has no oracle migrations)';
   throw new DatabaseUnavailableError(`database ${redactUrl(url)}: ${reason}${hint}`, { reason });
 }
 
@@ -135,7 +163,12 @@ const DID_NOT_ANSWER = 'the database server did not answer in time';
 
 /** node-postgres's own failures, which carry no code: its deadlines (deadlineSettings), a lost connection. */
 function clientSideReason(message: string): string | null {
-  if (/timeout exceeded when trying to connect|Connection terminated due to connection timeout|Query read timeout/.test(message)) return DID_NOT_ANSWER;
+  if (
+    /timeout exceeded when trying to connect|Connection terminated due to connection timeout|Query read timeout/.test(
+      message,
+    )
+  )
+    return DID_NOT_ANSWER;
   if (/Connection terminated/.test(message)) return 'the database server cannot be reached';
   return null;
 }
@@ -144,13 +177,18 @@ function clientSideReason(message: string): string | null {
 function unavailableReason(error: unknown): string | null {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') return null;
-  if (/^(ECONNREFUSED|ECONNRESET|ENOTFOUND|ETIMEDOUT|EHOSTUNREACH|EAI_AGAIN|EPIPE)$/.test(code)) return 'the database server cannot be reached';
-  if (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03') return 'the database server cannot be reached';
+  if (/^(ECONNREFUSED|ECONNRESET|ENOTFOUND|ETIMEDOUT|EHOSTUNREACH|EAI_AGAIN|EPIPE)$/.test(code))
+    return 'the database server cannot be reached';
+  if (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03')
+    return 'the database server cannot be reached';
   if (code === '28P01' || code === '28000') return 'the database refused the credentials';
   if (code === '3D000') return 'the database does not exist';
   if (code === '42P01') return 'the database has no oracle schema';
   if (code === '53300') return 'the database server has too many connections';
-  if (code === '57014') return /statement timeout/.test(String((error as Error).message)) ? DID_NOT_ANSWER : 'the database server cancelled the statement';
+  if (code === '57014')
+    return /statement timeout/.test(String((error as Error).message))
+      ? DID_NOT_ANSWER
+      : 'the database server cancelled the statement';
   if (code.startsWith('53')) return 'the database server is out of resources';
   return null;
 }
@@ -163,5 +201,8 @@ export function toPgDatabaseError(error: unknown, url: string): unknown {
   if (error instanceof DatabaseUnavailableError) return error;
   const reason = unavailableReason(error) ?? clientSideReason(String((error as Error | null)?.message));
   if (reason === null) return error;
-  return new DatabaseUnavailableError(`database ${redactUrl(url)}: ${reason}: ${(error as Error).message}`, { reason, cause: error });
+  return new DatabaseUnavailableError(`database ${redactUrl(url)}: ${reason}: ${(error as Error).message}`, {
+    reason,
+    cause: error,
+  });
 }

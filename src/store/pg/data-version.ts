@@ -54,7 +54,13 @@ export interface DataVersionWatch {
 }
 
 /** Starts from `initial` (the row as read on open); `follow`: listens from the first call of current(). */
-export function watchDataVersion(pool: PgPool, url: string, initial: number, follow: boolean, deadlines: DatabaseDeadlines): DataVersionWatch {
+export function watchDataVersion(
+  pool: PgPool,
+  url: string,
+  initial: number,
+  follow: boolean,
+  deadlines: DatabaseDeadlines,
+): DataVersionWatch {
   let version = initial;
   /**
    * What current() returns: moves with the version, and also when the listening connection is

@@ -24,14 +24,21 @@ import { from as copyFrom, type CopyStreamQuery } from 'pg-copy-streams';
 import type { Product } from '../../domain/product.js';
 import type { LockWait } from '../lock-wait.js';
 import { PRODUCT_COLUMNS, toProduct, type ProductRow } from '../product-rows.js';
-import type { InsertResult, IngestWriter, IngestWriterOptions, ProductLookup, StoredProduct } from '../store.js';
+import type {
+  InsertResult,
+  IngestWriter,
+  IngestWriterOptions,
+  ProductLookup,
+  StoredProduct,
+} from '../store.js';
 import { toPgDatabaseError, type PgClient, type PgPool } from './connection.js';
 import { BUMPS_VERSION, bumpDataVersion } from './data-version.js';
 import { upsertProducts } from './products.js';
 import { tokenize } from './search.js';
 import { takeWriteLock } from './write-lock.js';
 
-const COLUMNS = 'product_id, condition, observed_at, price_minor, source, grader, grade, external_id, sales_volume, matched_by';
+const COLUMNS =
+  'product_id, condition, observed_at, price_minor, source, grader, grade, external_id, sales_volume, matched_by';
 
 const SESSION_TABLES = [
   `CREATE TEMP TABLE IF NOT EXISTS observations_staging (
@@ -121,7 +128,8 @@ class Catalog implements ProductLookup {
       }
     }
     const found = new Set<StoredProduct>();
-    for (const word of new Set(words.flatMap((w) => tokenize(w)))) for (const p of this.byNameWord.get(word) ?? []) found.add(p);
+    for (const word of new Set(words.flatMap((w) => tokenize(w))))
+      for (const p of this.byNameWord.get(word) ?? []) found.add(p);
     return [...found].sort((a, b) => order(a.id) - order(b.id));
   }
 
@@ -130,7 +138,8 @@ class Catalog implements ProductLookup {
     this.byNameWord = null;
     const old = this.byKey.get(product.productKey);
     if (old) {
-      if (old.refsourceId !== null && this.byRefsource.get(old.refsourceId) === old) this.byRefsource.delete(old.refsourceId);
+      if (old.refsourceId !== null && this.byRefsource.get(old.refsourceId) === old)
+        this.byRefsource.delete(old.refsourceId);
       if (old.tcgplayerId !== null) {
         const rest = this.findByTcgplayerId(old.tcgplayerId).filter((p) => p !== old);
         if (rest.length > 0) this.byTcgplayer.set(old.tcgplayerId, rest);
@@ -140,7 +149,9 @@ class Catalog implements ProductLookup {
     this.byKey.set(product.productKey, product);
     if (product.refsourceId !== null) this.byRefsource.set(product.refsourceId, product);
     if (product.tcgplayerId !== null) {
-      const list = this.findByTcgplayerId(product.tcgplayerId).filter((p) => p.productKey !== product.productKey);
+      const list = this.findByTcgplayerId(product.tcgplayerId).filter(
+        (p) => p.productKey !== product.productKey,
+      );
       // Oldest first, as the stored order (ids) has them; provisional ids come after every real one.
       list.push(product);
       list.sort((a, b) => order(a.id) - order(b.id));
@@ -167,8 +178,15 @@ interface Batch {
 }
 
 /** `lockWait`: how a commit waits for another ingest's (write-lock.ts). */
-export async function openPgIngestWriter(pool: PgPool, url: string, options: IngestWriterOptions, lockWait?: LockWait): Promise<IngestWriter> {
-  const client: PgClient = await pool.connect().catch((error: unknown) => Promise.reject(toPgDatabaseError(error, url)));
+export async function openPgIngestWriter(
+  pool: PgPool,
+  url: string,
+  options: IngestWriterOptions,
+  lockWait?: LockWait,
+): Promise<IngestWriter> {
+  const client: PgClient = await pool
+    .connect()
+    .catch((error: unknown) => Promise.reject(toPgDatabaseError(error, url)));
   const catalog = new Catalog();
   let nextProvisional = -1;
   try {
@@ -238,7 +256,8 @@ export async function openPgIngestWriter(pool: PgPool, url: string, options: Ing
       copy = { stream, done };
     }
     const { stream, done } = copy;
-    if (!stream.write(text)) await Promise.race([new Promise((resolve) => stream.once('drain', resolve)), done]);
+    if (!stream.write(text))
+      await Promise.race([new Promise((resolve) => stream.once('drain', resolve)), done]);
   }
 
   async function endCopy(): Promise<void> {
@@ -264,7 +283,10 @@ export async function openPgIngestWriter(pool: PgPool, url: string, options: Ing
     await endCopy();
     if (!options.dryRun) await takeWriteLock(client, lockWait);
     if (done.products.length > 0) {
-      const stored = await upsertProducts((text, params) => client.query(text, params).then((r) => r.rows), done.products);
+      const stored = await upsertProducts(
+        (text, params) => client.query(text, params).then((r) => r.rows),
+        done.products,
+      );
       const provisional: number[] = [];
       const real: number[] = [];
       for (const { id, product_key } of stored) {
@@ -276,7 +298,10 @@ export async function openPgIngestWriter(pool: PgPool, url: string, options: Ing
         }
       }
       if (provisional.length > 0) {
-        await client.query('INSERT INTO provisional_products (provisional, id) SELECT * FROM unnest($1::int[], $2::int[])', [provisional, real]);
+        await client.query(
+          'INSERT INTO provisional_products (provisional, id) SELECT * FROM unnest($1::int[], $2::int[])',
+          [provisional, real],
+        );
       }
     }
     const result = await client.query<{ inserted: number }>(options.dryRun ? DRY_COUNT : MERGE);
@@ -315,7 +340,18 @@ export async function openPgIngestWriter(pool: PgPool, url: string, options: Ing
         batch.products.push(p);
       }
     },
-    insert(productId, condition, observedAt, priceMinor, source, grader, grade, externalId, salesVolume, matchedBy) {
+    insert(
+      productId,
+      condition,
+      observedAt,
+      priceMinor,
+      source,
+      grader,
+      grade,
+      externalId,
+      salesVolume,
+      matchedBy,
+    ) {
       batch.text += `${productId}\t${copyText(condition)}\t${observedAt}\t${priceMinor}\t${copyText(source)}\t${copyText(grader)}\t${grade === null ? '\\N' : grade}\t${copyText(externalId)}\t${salesVolume === null || salesVolume === undefined ? '\\N' : salesVolume}\t${matchedBy == null ? '\\N' : copyText(matchedBy)}\n`;
       batch.rows += 1;
       if (batch.text.length >= CHUNK_BYTES) flushText();
@@ -336,7 +372,8 @@ export async function openPgIngestWriter(pool: PgPool, url: string, options: Ing
         await abort();
         failure = null;
         // Products of the dropped batch may be in the catalog under provisional ids: read it again.
-        if (nextProvisional !== -1) await loadCatalog().catch((error: unknown) => Promise.reject(toPgDatabaseError(error, url)));
+        if (nextProvisional !== -1)
+          await loadCatalog().catch((error: unknown) => Promise.reject(toPgDatabaseError(error, url)));
       });
     },
     close() {

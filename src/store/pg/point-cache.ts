@@ -92,7 +92,9 @@ interface Tail {
 
 const CONDITION_INDEX = new Map(PRICED_CONDITIONS.map((c, i) => [c, i]));
 /** The window's points come per condition in C order of the names, as the statement orders them. */
-const WINDOW_ORDER = PRICED_CONDITIONS.map((_, i) => i).sort((a, b) => (PRICED_CONDITIONS[a]! < PRICED_CONDITIONS[b]! ? -1 : 1));
+const WINDOW_ORDER = PRICED_CONDITIONS.map((_, i) => i).sort((a, b) =>
+  PRICED_CONDITIONS[a]! < PRICED_CONDITIONS[b]! ? -1 : 1,
+);
 
 /** First index whose time is >= `at`. */
 function lowerBound(t: Float64Array, at: number): number {
@@ -111,7 +113,9 @@ function columnsOf(older: readonly CachedPointRow[], tail: readonly CachedPointR
   for (const row of older) counts[CONDITION_INDEX.get(row.condition)!]! += 1;
   for (const row of tail) counts[CONDITION_INDEX.get(row.condition)!]! += 1;
   const conditions = counts.map((n): Columns | null =>
-    n === 0 ? null : { observedAt: new Float64Array(n), priceMinor: new Float64Array(n), source: [], salesVolume: [] },
+    n === 0
+      ? null
+      : { observedAt: new Float64Array(n), priceMinor: new Float64Array(n), source: [], salesVolume: [] },
   );
   // Sources repeat on almost every row: one string each, not one per row.
   const sources = new Map<string, string>();
@@ -136,13 +140,22 @@ function answers(kept: Tail, range: PricePointRange): boolean {
   return kept.conditions.every((c, k) => {
     if (kept.whole[k]) return true;
     // The lookback's and window's points are all kept from `from` on; before the lookback, the latest `prior` must be too.
-    return range.lookbackStart >= kept.from && (c === null ? 0 : lowerBound(c.observedAt, range.lookbackStart)) >= range.priorPerCondition;
+    return (
+      range.lookbackStart >= kept.from &&
+      (c === null ? 0 : lowerBound(c.observedAt, range.lookbackStart)) >= range.priorPerCondition
+    );
   });
 }
 
 function pushPoints(out: PricePoint[], condition: string, c: Columns, from: number, to: number): void {
   for (let i = from; i < to; i++) {
-    out.push({ condition, source: c.source[i]!, observedAt: c.observedAt[i]!, priceMinor: c.priceMinor[i]!, salesVolume: c.salesVolume[i]! });
+    out.push({
+      condition,
+      source: c.source[i]!,
+      observedAt: c.observedAt[i]!,
+      priceMinor: c.priceMinor[i]!,
+      salesVolume: c.salesVolume[i]!,
+    });
   }
 }
 
@@ -172,7 +185,11 @@ export interface PointCache {
 }
 
 /** `readTail`: the store's read of a product's tail; `version()`: the store's data version. */
-export function createPointCache(readTail: ReadTail, version: () => number, limits: PointCacheLimits = POINT_CACHE_DEFAULTS): PointCache {
+export function createPointCache(
+  readTail: ReadTail,
+  version: () => number,
+  limits: PointCacheLimits = POINT_CACHE_DEFAULTS,
+): PointCache {
   const kept = new LRUCache<number, Kept>({
     maxSize: limits.maxPoints,
     sizeCalculation: (entry) => (entry === 'too large' ? 1 : Math.max(1, entry.points)),

@@ -18,7 +18,8 @@ const POINT = `condition, source, observed_at, price_minor, CASE WHEN external_i
 /** POINT and matched_by: the points `oracle explain` reads (PointReadOptions.matchedBy). */
 const POINT_MATCHED = `${POINT}, matched_by`;
 /** The columns of POINT (or POINT_MATCHED) as the union of latestPerCondition names them. */
-const pointOut = (matchedBy: boolean) => `condition, source, observed_at, price_minor, sales_volume${matchedBy ? ', matched_by' : ''}`;
+const pointOut = (matchedBy: boolean) =>
+  `condition, source, observed_at, price_minor, sales_volume${matchedBy ? ', matched_by' : ''}`;
 const ASCENDING = `observed_at, price_minor, source ${C}, external_id ${C}`;
 const DESCENDING = `observed_at DESC, price_minor DESC, source ${C} DESC, external_id ${C} DESC`;
 
@@ -44,7 +45,8 @@ const TAIL = `SELECT ${POINT} FROM observations
   ORDER BY condition, ${ASCENDING} LIMIT $3`;
 
 function checkLimit(limit: number): void {
-  if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`point limit must be an integer >= 0 (got ${limit})`);
+  if (!Number.isSafeInteger(limit) || limit < 0)
+    throw new RangeError(`point limit must be an integer >= 0 (got ${limit})`);
 }
 
 /**
@@ -52,7 +54,11 @@ function checkLimit(limit: number): void {
  * observed_at using $2, $3): condition by condition, part by part, newest first, as
  * SQLite's UNION ALL of backward scans returns them.
  */
-function latestPerCondition(parts: readonly { range: string; limit: number }[], matchedBy = false, unordered = false): string {
+function latestPerCondition(
+  parts: readonly { range: string; limit: number }[],
+  matchedBy = false,
+  unordered = false,
+): string {
   const point = matchedBy ? POINT_MATCHED : POINT;
   const selects = PRICED_CONDITIONS.flatMap((condition, c) =>
     parts.map(({ range, limit }, p) => {
@@ -79,7 +85,8 @@ function latestPerCondition(parts: readonly { range: string; limit: number }[], 
 function bundleRead(parts: readonly { range: string; limit: number }[], matchedBy: boolean): string {
   const point = matchedBy ? POINT_MATCHED : POINT;
   const older = latestPerCondition(parts, matchedBy, true);
-  const when = (kind: number, column: string, order = '') => `CASE WHEN kind = ${kind} THEN ${column} END${order}`;
+  const when = (kind: number, column: string, order = '') =>
+    `CASE WHEN kind = ${kind} THEN ${column} END${order}`;
   return `SELECT ${pointOut(matchedBy)}, kind FROM (
     ${older}
     UNION ALL
@@ -112,7 +119,10 @@ const toPoint = (row: PointRow): PricePoint => {
 export function readProductTail(session: Session): ReadTail {
   return async (productId, from, prior, limit) => {
     const [older, tail] = await Promise.all([
-      session.prepared<CachedPointRow>(latestPerCondition([{ range: 'observed_at < $2', limit: prior }]), [productId, from]),
+      session.prepared<CachedPointRow>(latestPerCondition([{ range: 'observed_at < $2', limit: prior }]), [
+        productId,
+        from,
+      ]),
       session.prepared<CachedPointRow>(TAIL, [productId, from, limit + 1]),
     ]);
     return tail.length > limit ? undefined : { older, tail };
@@ -124,8 +134,18 @@ export function createPgPricePointReader(session: Session, cache?: PointCache) {
   const rows = (text: string, params: unknown[]) => session.prepared<PointRow>(text, params);
   return {
     /** The points of the product's extra grades in [lookbackStart, asOf) (store.ts readExtra). */
-    async readExtra(productId: number, range: PricePointRange, options?: PointReadOptions): Promise<PricePoint[]> {
-      return (await rows(extraOf(options?.matchedBy ? POINT_MATCHED : POINT), [productId, range.lookbackStart, range.asOf])).map(toPoint);
+    async readExtra(
+      productId: number,
+      range: PricePointRange,
+      options?: PointReadOptions,
+    ): Promise<PricePoint[]> {
+      return (
+        await rows(extraOf(options?.matchedBy ? POINT_MATCHED : POINT), [
+          productId,
+          range.lookbackStart,
+          range.asOf,
+        ])
+      ).map(toPoint);
     },
     /** The points of `range` for one product, as ../price-points.ts's read returns them. */
     async read(productId: number, range: PricePointRange, options?: PointReadOptions): Promise<PricePoint[]> {
@@ -139,7 +159,12 @@ export function createPgPricePointReader(session: Session, cache?: PointCache) {
         ],
         matchedBy,
       );
-      const found = await session.prepared<PointRow & { kind: number }>(text, [productId, range.lookbackStart, range.windowStart, range.asOf]);
+      const found = await session.prepared<PointRow & { kind: number }>(text, [
+        productId,
+        range.lookbackStart,
+        range.windowStart,
+        range.asOf,
+      ]);
       // The older points come newest first: the engine takes them oldest first, then the window's.
       const older = found.findIndex((row) => row.kind === 1);
       const split = older < 0 ? found.length : older;
@@ -157,7 +182,13 @@ export function createPgPricePointReader(session: Session, cache?: PointCache) {
         rows(latestPerCondition([{ range: 'observed_at < $2', limit: span.prior }]), [productId, span.from]),
         rows(SPAN, [productId, span.from, span.to]),
       ]);
-      const asRow = (r: (typeof older)[number]): Row => [r.condition, r.source, r.observed_at, r.price_minor, r.sales_volume];
+      const asRow = (r: (typeof older)[number]): Row => [
+        r.condition,
+        r.source,
+        r.observed_at,
+        r.price_minor,
+        r.sales_volume,
+      ];
       return pointColumns(older.map(asRow), inSpan.map(asRow));
     },
   };

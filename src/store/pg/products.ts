@@ -29,7 +29,11 @@ export function createPgProductRepo(session: Session) {
   };
 
   /** The products matching `phrases` (every one with `all`, else any), best first, at most `limit` (-1: all). */
-  async function search(phraseTexts: readonly string[], all: boolean, limit: number): Promise<(CatalogRow & SearchCandidate)[]> {
+  async function search(
+    phraseTexts: readonly string[],
+    all: boolean,
+    limit: number,
+  ): Promise<(CatalogRow & SearchCandidate)[]> {
     const phrases = phraseTexts.map(toPhrase).filter((p) => p.length > 0);
     if (phrases.length === 0 || (all && phrases.length < phraseTexts.length)) return [];
     const [candidates, [corpus]] = await Promise.all([
@@ -38,7 +42,9 @@ export function createPgProductRepo(session: Session) {
         `SELECT id, ${CATALOG_COLUMNS} FROM products WHERE search @@ $1::tsquery`,
         [anyPhraseQuery(phrases)],
       ),
-      q<{ rows: number; tokens: number }>('SELECT count(*) AS rows, coalesce(sum(search_size), 0)::bigint AS tokens FROM products'),
+      q<{ rows: number; tokens: number }>(
+        'SELECT count(*) AS rows, coalesce(sum(search_size), 0)::bigint AS tokens FROM products',
+      ),
     ]);
     const ranked = rankMatches(candidates, phrases, all, corpus!);
     return limit < 0 ? ranked : ranked.slice(0, limit);
@@ -46,7 +52,12 @@ export function createPgProductRepo(session: Session) {
 
   return {
     async pageAfter(afterId: number, limit: number): Promise<StoredProduct[]> {
-      return (await q<ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE id > $1 ORDER BY id LIMIT $2`, [afterId, limit])).map(toProduct);
+      return (
+        await q<ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE id > $1 ORDER BY id LIMIT $2`, [
+          afterId,
+          limit,
+        ])
+      ).map(toProduct);
     },
     async activeIn(condition: string, from: number, to: number, min: number): Promise<ActiveProduct[]> {
       // As the SQLite store's: a range count per product over the pricing index, bounded by observation_count.
@@ -61,13 +72,19 @@ export function createPgProductRepo(session: Session) {
     async count(): Promise<number> {
       return (await q<{ n: number }>('SELECT count(*) AS n FROM products'))[0]!.n;
     },
-    findByKey: (productKey: string) => one(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE product_key = $1`, [productKey]),
-    findByRefsourceId: (refsourceId: string) => one(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE refsource_id = $1`, [refsourceId]),
+    findByKey: (productKey: string) =>
+      one(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE product_key = $1`, [productKey]),
+    findByRefsourceId: (refsourceId: string) =>
+      one(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE refsource_id = $1`, [refsourceId]),
     async all(): Promise<StoredProduct[]> {
       return (await q<ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products ORDER BY id`)).map(toProduct);
     },
     async findByTcgplayerId(tcgplayerId: string): Promise<StoredProduct[]> {
-      return (await q<ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE tcgplayer_id = $1 ORDER BY id`, [tcgplayerId])).map(toProduct);
+      return (
+        await q<ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE tcgplayer_id = $1 ORDER BY id`, [
+          tcgplayerId,
+        ])
+      ).map(toProduct);
     },
     /** The catalog body of SPEC.md 4.5 (`{total, products}`) as JSON text, as the SQLite store writes it. */
     async catalogJson(): Promise<string> {
@@ -88,7 +105,10 @@ export function createPgProductRepo(session: Session) {
       });
     },
     async catalog(text?: string, limit = -1): Promise<CatalogEntry[]> {
-      if (!text) return (await q<CatalogRow>(`SELECT ${CATALOG_COLUMNS} FROM products ORDER BY product_key ${BYTES}`)).map(toCatalogEntry);
+      if (!text)
+        return (
+          await q<CatalogRow>(`SELECT ${CATALOG_COLUMNS} FROM products ORDER BY product_key ${BYTES}`)
+        ).map(toCatalogEntry);
       // The product whose key or id the text is (product-rows.ts, identityWhere), then the text's matches.
       const identity = await q<CatalogRow>(
         `SELECT ${CATALOG_COLUMNS} FROM products WHERE ${identityWhere('$1')} ORDER BY ${identityOrder('$1')}, product_key ${BYTES}`,
@@ -102,11 +122,12 @@ export function createPgProductRepo(session: Session) {
     },
     /** The words of the search column with how many products hold each, as the SQLite store's fts5vocab lists them. */
     async vocabulary(): Promise<{ word: string; products: number }[]> {
-      return q<{ word: string; products: number }>(`SELECT word, ndoc AS products FROM ts_stat('SELECT search FROM products') ORDER BY word ${BYTES}`);
+      return q<{ word: string; products: number }>(
+        `SELECT word, ndoc AS products FROM ts_stat('SELECT search FROM products') ORDER BY word ${BYTES}`,
+      );
     },
   };
 }
-
 
 type Query = (text: string, params: unknown[]) => Promise<{ id: number; product_key: string }[]>;
 
@@ -115,7 +136,10 @@ type Query = (text: string, params: unknown[]) => Promise<{ id: number; product_
  * printing the record leaves out keeps the stored one); a key given twice keeps its last
  * record. Returns each product's id.
  */
-export async function upsertProducts(query: Query, products: readonly Product[]): Promise<{ id: number; product_key: string }[]> {
+export async function upsertProducts(
+  query: Query,
+  products: readonly Product[],
+): Promise<{ id: number; product_key: string }[]> {
   const last = new Map<string, Product>();
   for (const p of products) last.set(p.productKey, p);
   const rows = [...last.values()];

@@ -8,7 +8,8 @@ import type { Session } from './session.js';
 /** Runs `fn` in a transaction that also bumps the data version (a write cached answers depend on). */
 export type VersionedWrite = <T>(fn: (client: PgClient) => Promise<T>) => Promise<T>;
 
-const KEY_COLUMNS = 'id, label, created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"';
+const KEY_COLUMNS =
+  'id, label, created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"';
 
 /**
  * Creating and revoking a key bump the data version (as any commit moves SQLite's): servers
@@ -20,26 +21,35 @@ export function createPgApiKeyRepo(session: Session, versionedWrite: VersionedWr
   return {
     create: (id: string, label: string, secretHash: string, createdAt: number): Promise<void> =>
       versionedWrite(async (client) => {
-        await client.query('INSERT INTO api_keys (id, label, secret_hash, created_at) VALUES ($1, $2, $3, $4)', [id, label, secretHash, createdAt]);
+        await client.query(
+          'INSERT INTO api_keys (id, label, secret_hash, created_at) VALUES ($1, $2, $3, $4)',
+          [id, label, secretHash, createdAt],
+        );
       }),
-    list: () => q<ApiKeyRecord>(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id ${'COLLATE "C"'}`),
+    list: () =>
+      q<ApiKeyRecord>(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id ${'COLLATE "C"'}`),
     async findByHash(secretHash: string): Promise<ApiKeyRecord | undefined> {
-      return (await q<ApiKeyRecord>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE secret_hash = $1`, [secretHash]))[0];
+      return (
+        await q<ApiKeyRecord>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE secret_hash = $1`, [secretHash])
+      )[0];
     },
     /** False when no active key has this id. */
     revoke: (id: string, at: number): Promise<boolean> =>
       versionedWrite(async (client) => {
-        const revoked = await client.query('UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL RETURNING id', [at, id]);
+        const revoked = await client.query(
+          'UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL RETURNING id',
+          [at, id],
+        );
         return revoked.rows.length > 0;
       }),
     /** Last-used times in one statement; a key used twice keeps its last time, as row-by-row updates would. */
     async touch(uses: readonly (readonly [id: string, at: number])[]): Promise<void> {
       if (uses.length === 0) return;
       const latest = new Map(uses);
-      await q('UPDATE api_keys k SET last_used_at = u.at FROM unnest($1::text[], $2::bigint[]) AS u(id, at) WHERE k.id = u.id', [
-        [...latest.keys()],
-        [...latest.values()],
-      ]);
+      await q(
+        'UPDATE api_keys k SET last_used_at = u.at FROM unnest($1::text[], $2::bigint[]) AS u(id, at) WHERE k.id = u.id',
+        [[...latest.keys()], [...latest.values()]],
+      );
     },
   };
 }
@@ -48,14 +58,26 @@ export function createPgIngestRunRepo(session: Session) {
   const q = session.query;
   const host = hostname();
   return {
-    async start(run: { source: string; kind: string; format: string; dryRun: boolean; startedAt: number }): Promise<number> {
+    async start(run: {
+      source: string;
+      kind: string;
+      format: string;
+      dryRun: boolean;
+      startedAt: number;
+    }): Promise<number> {
       const [row] = await q<{ id: number }>(
         'INSERT INTO ingest_runs (source, kind, format, dry_run, started_at, host, pid) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id',
         [run.source, run.kind, run.format, run.dryRun, run.startedAt, host, process.pid],
       );
       return row!.id;
     },
-    async finish(id: number, finishedAt: number, status: IngestRunStatus, counts: IngestCounts, error: string | null = null): Promise<void> {
+    async finish(
+      id: number,
+      finishedAt: number,
+      status: IngestRunStatus,
+      counts: IngestCounts,
+      error: string | null = null,
+    ): Promise<void> {
       await q(
         `UPDATE ingest_runs SET finished_at = $1, status = $2, read_count = $3, inserted_count = $4,
            duplicate_count = $5, rejected_count = $6, error = $7 WHERE id = $8`,
@@ -65,10 +87,17 @@ export function createPgIngestRunRepo(session: Session) {
     /** As the SQLite repo's: `running` rows of this host whose process is gone become `interrupted`. */
     async markInterrupted(): Promise<number> {
       let marked = 0;
-      for (const run of await q<RunningRun>("SELECT id, host, pid FROM ingest_runs WHERE status = 'running'")) {
+      for (const run of await q<RunningRun>(
+        "SELECT id, host, pid FROM ingest_runs WHERE status = 'running'",
+      )) {
         const error = interruptionOf(run, host);
         if (error === null) continue;
-        marked += (await q("UPDATE ingest_runs SET status = 'interrupted', error = $1 WHERE id = $2 AND status = 'running' RETURNING id", [error, run.id])).length;
+        marked += (
+          await q(
+            "UPDATE ingest_runs SET status = 'interrupted', error = $1 WHERE id = $2 AND status = 'running' RETURNING id",
+            [error, run.id],
+          )
+        ).length;
       }
       return marked;
     },
@@ -92,11 +121,17 @@ export function createPgCalibrationRepo(session: Session, versionedWrite: Versio
   return {
     insert: (asOf: number, createdAt: number, body: string): Promise<number> =>
       versionedWrite(async (client) => {
-        const inserted = await client.query<{ id: number }>('INSERT INTO calibrations (as_of, created_at, body) VALUES ($1, $2, $3) RETURNING id', [asOf, createdAt, body]);
+        const inserted = await client.query<{ id: number }>(
+          'INSERT INTO calibrations (as_of, created_at, body) VALUES ($1, $2, $3) RETURNING id',
+          [asOf, createdAt, body],
+        );
         return inserted.rows[0]!.id;
       }),
     async usableAt(at: number): Promise<StoredCalibration | null> {
-      const [row] = await q<StoredCalibration>(`SELECT ${CALIBRATION_COLUMNS} FROM calibrations WHERE as_of <= $1 ORDER BY as_of DESC, id DESC LIMIT 1`, [at]);
+      const [row] = await q<StoredCalibration>(
+        `SELECT ${CALIBRATION_COLUMNS} FROM calibrations WHERE as_of <= $1 ORDER BY as_of DESC, id DESC LIMIT 1`,
+        [at],
+      );
       return row ?? null;
     },
     all: () => q<StoredCalibration>(`SELECT ${CALIBRATION_COLUMNS} FROM calibrations ORDER BY as_of, id`),

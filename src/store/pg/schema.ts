@@ -10,7 +10,17 @@
  * (search.ts); booleans are booleans.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, customType, doublePrecision, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  customType,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
@@ -26,8 +36,12 @@ export const products = pgTable(
     subtitle: text('subtitle').notNull().default(''),
     setName: text('set_name').notNull().default(''),
     imageUrl: text('image_url').notNull().default(''),
-    productType: text('product_type', { enum: ['single_card', 'booster_box'] }).notNull().default('single_card'),
-    era: text('era', { enum: ['modern', 'vintage'] }).notNull().default('modern'),
+    productType: text('product_type', { enum: ['single_card', 'booster_box'] })
+      .notNull()
+      .default('single_card'),
+    era: text('era', { enum: ['modern', 'vintage'] })
+      .notNull()
+      .default('modern'),
     releaseDate: text('release_date'),
     tcgplayerId: text('tcgplayer_id'),
     printing: text('printing'),
@@ -67,7 +81,14 @@ export const observations = pgTable(
   },
   (t) => [
     // The same two indexes as SQLite's (../schema.ts): pricing range scans, and the identity.
-    uniqueIndex('observations_pricing').on(t.productId, t.condition, t.observedAt, t.priceMinor, t.source, t.externalId),
+    uniqueIndex('observations_pricing').on(
+      t.productId,
+      t.condition,
+      t.observedAt,
+      t.priceMinor,
+      t.source,
+      t.externalId,
+    ),
     uniqueIndex('observations_source_external_id')
       .on(t.source, t.externalId)
       .where(sql`external_id <> ''`),
@@ -161,5 +182,8 @@ export const watchEvents = pgTable(
     lastError: text('last_error'),
     deliveredAt: epochMs('delivered_at'),
   },
-  (t) => [index('watch_events_created_at').on(t.createdAt), index('watch_events_status').on(t.status, t.createdAt)],
+  (t) => [
+    index('watch_events_created_at').on(t.createdAt),
+    index('watch_events_status').on(t.status, t.createdAt),
+  ],
 );

@@ -86,7 +86,12 @@ export interface Corpus {
  * The candidates that match (every phrase with `all`, else any), best first: bm25 as FTS5
  * computes it (lower is better), ties by product key.
  */
-export function rankMatches<T extends SearchCandidate>(candidates: readonly T[], phrases: readonly Phrase[], all: boolean, corpus: Corpus): T[] {
+export function rankMatches<T extends SearchCandidate>(
+  candidates: readonly T[],
+  phrases: readonly Phrase[],
+  all: boolean,
+  corpus: Corpus,
+): T[] {
   if (phrases.some((p) => p.length === 0)) {
     // A phrase with no token matches nothing; with `all`, nothing matches.
     if (all) return [];
@@ -94,7 +99,9 @@ export function rankMatches<T extends SearchCandidate>(candidates: readonly T[],
   }
   const scored = candidates.map((row) => {
     const columns = SEARCH_COLUMNS.map((c) => tokenize(row[c]));
-    const freq = phrases.map((p) => columns.reduce((sum, tokens, c) => sum + WEIGHTS[c]! * occurrences(tokens, p), 0));
+    const freq = phrases.map((p) =>
+      columns.reduce((sum, tokens, c) => sum + WEIGHTS[c]! * occurrences(tokens, p), 0),
+    );
     const size = columns.reduce((sum, tokens) => sum + tokens.length, 0);
     return { row, freq, size };
   });
@@ -113,6 +120,10 @@ export function rankMatches<T extends SearchCandidate>(candidates: readonly T[],
     }
     matches.push({ row, score: -1 * score });
   }
-  matches.sort((a, b) => a.score - b.score || (a.row.product_key < b.row.product_key ? -1 : a.row.product_key > b.row.product_key ? 1 : 0));
+  matches.sort(
+    (a, b) =>
+      a.score - b.score ||
+      (a.row.product_key < b.row.product_key ? -1 : a.row.product_key > b.row.product_key ? 1 : 0),
+  );
   return matches.map((m) => m.row);
 }

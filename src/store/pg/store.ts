@@ -10,7 +10,12 @@ import { openPgIngestWriter } from './ingest-writer.js';
 import { createPointCache } from './point-cache.js';
 import { createPgPricePointReader, readProductTail } from './price-points.js';
 import { createPgProductRepo } from './products.js';
-import { createPgApiKeyRepo, createPgCalibrationRepo, createPgIngestRunRepo, type VersionedWrite } from './records.js';
+import {
+  createPgApiKeyRepo,
+  createPgCalibrationRepo,
+  createPgIngestRunRepo,
+  type VersionedWrite,
+} from './records.js';
 import { createSession } from './session.js';
 import { createPgWatchRepo } from './watches.js';
 
@@ -23,7 +28,9 @@ export async function openPgStore(url: string, options: OpenOptions = {}): Promi
   const watch = watchDataVersion(pool, url, row!.version, options.readonly === true, deadlines);
   /** A write that cached answers depend on, outside an ingest: its transaction bumps the version too. */
   const versionedWrite: VersionedWrite = async (fn) => {
-    const client = await pool.connect().catch((error: unknown) => Promise.reject(toPgDatabaseError(error, url)));
+    const client = await pool
+      .connect()
+      .catch((error: unknown) => Promise.reject(toPgDatabaseError(error, url)));
     try {
       await client.query('BEGIN');
       const result = await fn(client);
@@ -38,7 +45,8 @@ export async function openPgStore(url: string, options: OpenOptions = {}): Promi
     }
   };
   // The server keeps products' points between data versions; a command's version never moves, so it reads the database.
-  const cache = options.readonly === true ? createPointCache(readProductTail(session), () => watch.current()) : undefined;
+  const cache =
+    options.readonly === true ? createPointCache(readProductTail(session), () => watch.current()) : undefined;
   const pricePoints = createPgPricePointReader(session, cache);
   return {
     dialect: 'postgres',

@@ -25,7 +25,18 @@ export function createPgWatchRepo(session: Session) {
       const [row] = await q<WatchRule>(
         `INSERT INTO watch_rules (label, product_key, slot, kind, amount_minor, percent, direction, span_ms, webhook_url, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${RULE_COLUMNS}`,
-        [r.label, r.productKey, r.slot, r.kind, r.amountMinor, r.percent, r.direction, r.spanMs, r.webhookUrl, createdAt],
+        [
+          r.label,
+          r.productKey,
+          r.slot,
+          r.kind,
+          r.amountMinor,
+          r.percent,
+          r.direction,
+          r.spanMs,
+          r.webhookUrl,
+          createdAt,
+        ],
       );
       return row!;
     },
@@ -35,7 +46,9 @@ export function createPgWatchRepo(session: Session) {
     },
     async record(changes: readonly WatchStateChange[]): Promise<string[]> {
       if (changes.length === 0) return [];
-      const client = await session.pool.connect().catch((error: unknown) => Promise.reject(toPgDatabaseError(error, session.url)));
+      const client = await session.pool
+        .connect()
+        .catch((error: unknown) => Promise.reject(toPgDatabaseError(error, session.url)));
       try {
         await client.query('BEGIN');
         const recorded: string[] = [];
@@ -46,14 +59,10 @@ export function createPgWatchRepo(session: Session) {
           );
           if (updated.rows.length === 0 || c.event === undefined) continue;
           const e = c.event;
-          await client.query('INSERT INTO watch_events (id, rule_id, created_at, body, webhook_url, status) VALUES ($1, $2, $3, $4, $5, $6)', [
-            e.id,
-            c.ruleId,
-            e.createdAt,
-            e.body,
-            e.webhookUrl,
-            e.webhookUrl === null ? 'unsent' : 'pending',
-          ]);
+          await client.query(
+            'INSERT INTO watch_events (id, rule_id, created_at, body, webhook_url, status) VALUES ($1, $2, $3, $4, $5, $6)',
+            [e.id, c.ruleId, e.createdAt, e.body, e.webhookUrl, e.webhookUrl === null ? 'unsent' : 'pending'],
+          );
           recorded.push(e.id);
         }
         await client.query('COMMIT');
@@ -65,7 +74,10 @@ export function createPgWatchRepo(session: Session) {
         client.release();
       }
     },
-    pending: () => q<StoredWatchEvent>(`SELECT ${EVENT_COLUMNS} FROM watch_events WHERE status = 'pending' ORDER BY ${EVENT_ORDER}`),
+    pending: () =>
+      q<StoredWatchEvent>(
+        `SELECT ${EVENT_COLUMNS} FROM watch_events WHERE status = 'pending' ORDER BY ${EVENT_ORDER}`,
+      ),
     async delivery(id: string, outcome: DeliveryOutcome): Promise<void> {
       await q(
         `UPDATE watch_events SET attempts = attempts + $1, last_attempt_at = $2, last_error = $3::text,
@@ -77,7 +89,12 @@ export function createPgWatchRepo(session: Session) {
     },
     events: (limit: number, status?: DeliveryStatus) =>
       status === undefined
-        ? q<StoredWatchEvent>(`SELECT ${EVENT_COLUMNS} FROM watch_events ORDER BY ${NEWEST_FIRST} LIMIT $1`, [limit])
-        : q<StoredWatchEvent>(`SELECT ${EVENT_COLUMNS} FROM watch_events WHERE status = $1 ORDER BY ${NEWEST_FIRST} LIMIT $2`, [status, limit]),
+        ? q<StoredWatchEvent>(`SELECT ${EVENT_COLUMNS} FROM watch_events ORDER BY ${NEWEST_FIRST} LIMIT $1`, [
+            limit,
+          ])
+        : q<StoredWatchEvent>(
+            `SELECT ${EVENT_COLUMNS} FROM watch_events WHERE status = $1 ORDER BY ${NEWEST_FIRST} LIMIT $2`,
+            [status, limit],
+          ),
   };
 }

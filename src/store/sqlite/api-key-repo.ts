@@ -3,7 +3,6 @@ import type { ApiKeyRecord } from '../store.js';
 import { type SqliteDatabase } from './connection.js';
 import { onFirstUse } from '../../domain/first-use.js';
 
-
 interface ApiKeyRow {
   id: string;
   label: string;
@@ -23,7 +22,9 @@ function toRecord(row: ApiKeyRow): ApiKeyRecord {
 }
 
 export function createApiKeyRepo(db: SqliteDatabase) {
-  const insert = onFirstUse(() => db.prepare('INSERT INTO api_keys (id, label, secret_hash, created_at) VALUES (?, ?, ?, ?)'));
+  const insert = onFirstUse(() =>
+    db.prepare('INSERT INTO api_keys (id, label, secret_hash, created_at) VALUES (?, ?, ?, ?)'),
+  );
   const all = onFirstUse(() =>
     db.prepare<[], ApiKeyRow>(
       'SELECT id, label, created_at, last_used_at, revoked_at FROM api_keys ORDER BY created_at, id',
@@ -34,7 +35,9 @@ export function createApiKeyRepo(db: SqliteDatabase) {
       'SELECT id, label, created_at, last_used_at, revoked_at FROM api_keys WHERE secret_hash = ?',
     ),
   );
-  const revoke = onFirstUse(() => db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'));
+  const revoke = onFirstUse(() =>
+    db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+  );
   const touch = onFirstUse(() => db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?'));
 
   return {

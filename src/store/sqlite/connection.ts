@@ -40,7 +40,6 @@ export function setPageCache(db: SqliteDatabase, kib: number): void {
   db.pragma(`cache_size = -${kib}`);
 }
 
-
 /** The tables every reader of the file relies on; a file without them is not oracle's. */
 const REQUIRED_TABLES = ['products', 'observations', 'api_keys'] as const;
 
@@ -78,8 +77,18 @@ export interface OpenOptions {
 }
 
 /** The unavailable-database error with its client-safe reason (the message adds the path). */
-function unavailable(path: string, reason: string, hint = '', cause?: unknown, remedy?: string): DatabaseUnavailableError {
-  return new DatabaseUnavailableError(`database ${resolve(path)}: ${reason}${hint}`, { reason, cause, remedy });
+function unavailable(
+  path: string,
+  reason: string,
+  hint = '',
+  cause?: unknown,
+  remedy?: string,
+): DatabaseUnavailableError {
+  return new DatabaseUnavailableError(`database ${resolve(path)}: ${reason}${hint}`, {
+    reason,
+    cause,
+    remedy,
+  });
 }
 
 /** The mode of a database oracle creates; SQLite gives its -wal and -shm the same (the umask may take more away). */
@@ -127,7 +136,13 @@ function writeRefusal(path: string): DatabaseUnavailableError | null {
       chmodSync(side, NEW_DATABASE_MODE);
     } catch {
       const remedy = `make it writable (chmod u+w ${resolve(side)}) or run as its owner; a reader left it while the database was read-only`;
-      return unavailable(path, `${side.slice(path.length + 1)} file is read-only`, `: ${remedy}`, undefined, remedy);
+      return unavailable(
+        path,
+        `${side.slice(path.length + 1)} file is read-only`,
+        `: ${remedy}`,
+        undefined,
+        remedy,
+      );
     }
   }
   if (!existsSync(`${path}-wal`) && dirDenied !== null) {
@@ -137,8 +152,8 @@ function writeRefusal(path: string): DatabaseUnavailableError | null {
   return null;
 }
 
-
-const LOAD_HINT = ": load data with 'oracle ingest' first, or name your database with --db <path> (or ORACLE_DB)";
+const LOAD_HINT =
+  ": load data with 'oracle ingest' first, or name your database with --db <path> (or ORACLE_DB)";
 
 /** Opens (and migrates) the database at `path`; ':memory:' works for tests. */
 export async function openDatabase(path: string, options: OpenOptions = {}): Promise<SqliteDatabase> {
@@ -151,7 +166,8 @@ export async function openDatabase(path: string, options: OpenOptions = {}): Pro
   if (path !== ':memory:' && options.readonly !== true) {
     const refusal = writeRefusal(path);
     // A command that only reads opens a file it may not write read-only; a writer is refused.
-    if (refusal !== null && !create && options.write !== true) return openDatabase(path, { ...options, readonly: true });
+    if (refusal !== null && !create && options.write !== true)
+      return openDatabase(path, { ...options, readonly: true });
     if (refusal !== null) throw refusal;
     if (create && !existsSync(path)) {
       try {
@@ -180,7 +196,12 @@ export async function openDatabase(path: string, options: OpenOptions = {}): Pro
       }
       if (copy !== null) {
         try {
-          const opened = await prepared(new Database(copy.bytes, { readonly: true, nativeBinding: nativeBinding() }), path, options, create);
+          const opened = await prepared(
+            new Database(copy.bytes, { readonly: true, nativeBinding: nativeBinding() }),
+            path,
+            options,
+            create,
+          );
           options.notice?.(copy.note);
           return opened;
         } catch (copyError) {
@@ -236,7 +257,12 @@ function closeQuietly(db: SqliteDatabase | undefined): void {
  * behind on migrations is opened again after a short read-write open that applies them).
  * Closed when it fails.
  */
-async function prepared(db: SqliteDatabase, path: string, options: OpenOptions, create: boolean): Promise<SqliteDatabase> {
+async function prepared(
+  db: SqliteDatabase,
+  path: string,
+  options: OpenOptions,
+  create: boolean,
+): Promise<SqliteDatabase> {
   try {
     // Checked before any pragma that writes: setting WAL on an empty file writes its header.
     const version = db.pragma('user_version', { simple: true }) as number;
@@ -267,7 +293,11 @@ async function prepared(db: SqliteDatabase, path: string, options: OpenOptions, 
 }
 
 /** A reader's file is behind this oracle's migrations, and this process cannot apply them. */
-function behindAndReadOnly(path: string, version: number, refusal: DatabaseUnavailableError): DatabaseUnavailableError {
+function behindAndReadOnly(
+  path: string,
+  version: number,
+  refusal: DatabaseUnavailableError,
+): DatabaseUnavailableError {
   const behind = migrationCount() - version;
   const reason = `the database is ${behind} schema migration${behind === 1 ? '' : 's'} behind this oracle, which cannot apply them: ${refusal.reason}`;
   const remedy = `run any command of this oracle on it once where it is writable (that applies them), or read it with the oracle that made it`;
@@ -356,7 +386,9 @@ export function toDatabaseError(error: unknown): unknown {
   if (typeof code !== 'string') return error;
   const message = (error as Error).message;
   const table = code === 'SQLITE_ERROR' ? /^no such table: (\w+)/.exec(message) : null;
-  const reason = table ? `the database has no ${table[1]} table` : UNAVAILABLE_REASONS.find(([pattern]) => pattern.test(code))?.[1];
+  const reason = table
+    ? `the database has no ${table[1]} table`
+    : UNAVAILABLE_REASONS.find(([pattern]) => pattern.test(code))?.[1];
   if (!reason) return error;
   return new DatabaseUnavailableError(`database unavailable: ${message}`, { reason, cause: error });
 }

@@ -23,19 +23,42 @@ export function createIngestRunRepo(db: SqliteDatabase, writeLock: WriteLock) {
     ),
   );
   const running = onFirstUse(() =>
-    db.prepare<[], RunningRun>(
-      "SELECT id, host, pid FROM ingest_runs WHERE status = 'running'",
+    db.prepare<[], RunningRun>("SELECT id, host, pid FROM ingest_runs WHERE status = 'running'"),
+  );
+  const interrupt = onFirstUse(() =>
+    db.prepare(
+      "UPDATE ingest_runs SET status = 'interrupted', error = ? WHERE id = ? AND status = 'running'",
     ),
   );
-  const interrupt = onFirstUse(() => db.prepare("UPDATE ingest_runs SET status = 'interrupted', error = ? WHERE id = ? AND status = 'running'"));
   const recent = onFirstUse(() => db.prepare('SELECT * FROM ingest_runs ORDER BY id DESC LIMIT ?'));
 
   return {
     start(run: { source: string; kind: string; format: string; dryRun: boolean; startedAt: number }): number {
-      return Number(writeLock.run(() => start().run(run.source, run.kind, run.format, run.dryRun ? 1 : 0, run.startedAt, host, process.pid)).lastInsertRowid);
+      return Number(
+        writeLock.run(() =>
+          start().run(run.source, run.kind, run.format, run.dryRun ? 1 : 0, run.startedAt, host, process.pid),
+        ).lastInsertRowid,
+      );
     },
-    finish(id: number, finishedAt: number, status: IngestRunStatus, counts: IngestCounts, error: string | null = null): void {
-      writeLock.run(() => finish().run(finishedAt, status, counts.read, counts.inserted, counts.duplicates, counts.rejected, error, id));
+    finish(
+      id: number,
+      finishedAt: number,
+      status: IngestRunStatus,
+      counts: IngestCounts,
+      error: string | null = null,
+    ): void {
+      writeLock.run(() =>
+        finish().run(
+          finishedAt,
+          status,
+          counts.read,
+          counts.inserted,
+          counts.duplicates,
+          counts.rejected,
+          error,
+          id,
+        ),
+      );
     },
     /** Marks `interrupted` the `running` rows whose process is gone (interruptionOf); how many. */
     markInterrupted(): number {

@@ -5,8 +5,6 @@ import { CATALOG_CACHE_KIB, READ_CACHE_KIB, setPageCache, type SqliteDatabase } 
 import type { WriteLock } from './write-lock.js';
 import { onFirstUse } from '../../domain/first-use.js';
 
-
-
 /**
  * Streaming writes for ingest: each row goes straight into an open transaction (no batch
  * array in memory); `commit` ends it. Values are positional so a caller builds no object
@@ -37,7 +35,14 @@ export interface ObservationWriter {
  * external id, otherwise every field. The table enforces the same identity with its two
  * unique indexes (schema.ts); this string only serves --dry-run's memory of what it has seen.
  */
-export function identityKey(productId: number, condition: string, observedAt: number, priceMinor: number, source: string, externalId: string): string {
+export function identityKey(
+  productId: number,
+  condition: string,
+  observedAt: number,
+  priceMinor: number,
+  source: string,
+  externalId: string,
+): string {
   if (externalId !== '') return `e|${source}|${externalId}`;
   return `f|${source}|${productId}|${observedAt}|${priceMinor}|${condition}`;
 }
@@ -123,13 +128,38 @@ export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) 
         if (!observed) useCache(CATALOG_CACHE_KIB);
         start();
       },
-      insert(productId, condition, observedAt, priceMinor, source, grader, grade, externalId, salesVolume, matchedBy) {
+      insert(
+        productId,
+        condition,
+        observedAt,
+        priceMinor,
+        source,
+        grader,
+        grade,
+        externalId,
+        salesVolume,
+        matchedBy,
+      ) {
         if (!open) {
           useCache(READ_CACHE_KIB);
           start();
         }
         observed = true;
-        if (statements.insert.run(productId, condition, observedAt, priceMinor, source, grader, grade, externalId, salesVolume ?? null, matchedBy ?? null).changes === 0) return false;
+        if (
+          statements.insert.run(
+            productId,
+            condition,
+            observedAt,
+            priceMinor,
+            source,
+            grader,
+            grade,
+            externalId,
+            salesVolume ?? null,
+            matchedBy ?? null,
+          ).changes === 0
+        )
+          return false;
         const agg = perProduct.get(productId);
         if (agg === undefined) perProduct.set(productId, [1, observedAt]);
         else {
@@ -140,7 +170,8 @@ export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) 
       },
       commit() {
         if (!open) return;
-        for (const [productId, [count, earliest]] of perProduct) statements.bumpProduct.run(count, earliest, earliest, productId);
+        for (const [productId, [count, earliest]] of perProduct)
+          statements.bumpProduct.run(count, earliest, earliest, productId);
         statements.commit.run();
         open = false;
         perProduct.clear();
@@ -173,7 +204,19 @@ export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) 
       try {
         for (const o of rows) {
           const condition = conditionKey(o.grader, o.grade);
-          if (writer.insert(o.productId, condition, o.observedAt, o.priceMinor, o.source, o.grader, o.grade, o.externalId ?? '', o.salesVolume ?? null)) {
+          if (
+            writer.insert(
+              o.productId,
+              condition,
+              o.observedAt,
+              o.priceMinor,
+              o.source,
+              o.grader,
+              o.grade,
+              o.externalId ?? '',
+              o.salesVolume ?? null,
+            )
+          ) {
             inserted += 1;
           }
         }

@@ -55,9 +55,12 @@ export function createPricePointSeriesReader(db: SqliteDatabase, pagePoints = SE
   function olderThan(limit: number) {
     let statement = olderStatements.get(limit);
     if (statement === undefined) {
-      if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`point limit must be an integer >= 0 (got ${limit})`);
+      if (!Number.isSafeInteger(limit) || limit < 0)
+        throw new RangeError(`point limit must be an integer >= 0 (got ${limit})`);
       const parts = PRICED_CONDITIONS.map(
-        (c) => `SELECT * FROM (SELECT condition, source, observed_at, price_minor, CASE WHEN external_id = '' THEN sales_volume END FROM observations
+        (
+          c,
+        ) => `SELECT * FROM (SELECT condition, source, observed_at, price_minor, CASE WHEN external_id = '' THEN sales_volume END FROM observations
          WHERE product_id = @productId AND condition = '${c}' AND observed_at < @before ORDER BY observed_at DESC LIMIT ${limit})`,
       );
       statement = db.prepare<[{ productId: number; before: number }], Row>(parts.join(' UNION ALL ')).raw();
@@ -67,8 +70,20 @@ export function createPricePointSeriesReader(db: SqliteDatabase, pagePoints = SE
   }
 
   /** The points of one condition in [from, to), at most `limit` (-1: all). */
-  function page(productId: number, condition: string, from: number, to: number, limit: number): SeriesColumns {
-    const [observedAt, priceMinor, source, salesVolume] = pageColumns().get(productId, condition, from, to, limit)!;
+  function page(
+    productId: number,
+    condition: string,
+    from: number,
+    to: number,
+    limit: number,
+  ): SeriesColumns {
+    const [observedAt, priceMinor, source, salesVolume] = pageColumns().get(
+      productId,
+      condition,
+      from,
+      to,
+      limit,
+    )!;
     return {
       observedAt: JSON.parse(observedAt) as number[],
       priceMinor: JSON.parse(priceMinor) as number[],
@@ -82,7 +97,13 @@ export function createPricePointSeriesReader(db: SqliteDatabase, pagePoints = SE
    * last instant, whose points the next page starts with, so no instant is split between two
    * pages; a page that is all one instant gives way to that instant's points, however many.
    */
-  async function conditionPages(productId: number, condition: string, from: number, to: number, pause: ReadPause): Promise<SeriesColumns[]> {
+  async function conditionPages(
+    productId: number,
+    condition: string,
+    from: number,
+    to: number,
+    pause: ReadPause,
+  ): Promise<SeriesColumns[]> {
     const pages: SeriesColumns[] = [];
     while (from < to) {
       await pause();
@@ -114,7 +135,11 @@ export function createPricePointSeriesReader(db: SqliteDatabase, pagePoints = SE
 
   return {
     /** Every point any of the ranges needs (seriesSpan), per priced condition in time order; `pause` between two statements. */
-    async readSeries(productId: number, ranges: readonly PricePointRange[], pause = noPause): Promise<ConditionPoints[]> {
+    async readSeries(
+      productId: number,
+      ranges: readonly PricePointRange[],
+      pause = noPause,
+    ): Promise<ConditionPoints[]> {
       const span = seriesSpan(ranges);
       if (span === null) return [];
       const columns = conditionColumns(olderThan(span.prior).all({ productId, before: span.from }));

@@ -11,14 +11,20 @@ import type { PointReadOptions, PricePointRange } from '../store.js';
 import { type SqliteDatabase } from './connection.js';
 import { onFirstUse } from '../../domain/first-use.js';
 
-
 interface LatestParams {
   productId: number;
   lookbackStart: number;
   windowStart: number;
 }
 
-type Row = [condition: string, source: string, observedAt: number, priceMinor: number, salesVolume: number | null, matchedBy?: string | null];
+type Row = [
+  condition: string,
+  source: string,
+  observedAt: number,
+  priceMinor: number,
+  salesVolume: number | null,
+  matchedBy?: string | null,
+];
 
 const PRICED_LIST = PRICED_CONDITIONS.map((c) => `'${c}'`).join(', ');
 
@@ -33,7 +39,9 @@ const pointColumns = (matchedBy: boolean) =>
   `condition, source, observed_at, price_minor, CASE WHEN external_id = '' THEN sales_volume END${matchedBy ? ', matched_by' : ''}`;
 
 const toPoint = ([condition, source, observedAt, priceMinor, salesVolume, matchedBy]: Row): PricePoint =>
-  matchedBy === undefined ? { condition, source, observedAt, priceMinor, salesVolume } : { condition, source, observedAt, priceMinor, salesVolume, matchedBy };
+  matchedBy === undefined
+    ? { condition, source, observedAt, priceMinor, salesVolume }
+    : { condition, source, observedAt, priceMinor, salesVolume, matchedBy };
 
 /** Creates the reader; its statements are prepared once per connection. */
 export function createPricePointReader(db: SqliteDatabase) {
@@ -92,7 +100,9 @@ export function createPricePointReader(db: SqliteDatabase) {
   return {
     /** The points of the product's extra grades in [lookbackStart, asOf) (store.ts readExtra). */
     readExtra(productId: number, range: PricePointRange, options?: PointReadOptions): PricePoint[] {
-      return extraPoints[options?.matchedBy ? 1 : 0]().all(productId, range.lookbackStart, range.asOf).map(toPoint);
+      return extraPoints[options?.matchedBy ? 1 : 0]()
+        .all(productId, range.lookbackStart, range.asOf)
+        .map(toPoint);
     },
     /**
      * The points of `range` for one product. Each condition's points come out in time order

@@ -25,8 +25,12 @@ import { onFirstUse } from '../../domain/first-use.js';
 const UPSERT_SLICE = 100;
 
 export function createProductRepo(db: SqliteDatabase) {
-  const byKey = onFirstUse(() => db.prepare<[string], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE product_key = ?`));
-  const byRefsource = onFirstUse(() => db.prepare<[string], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE refsource_id = ?`));
+  const byKey = onFirstUse(() =>
+    db.prepare<[string], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE product_key = ?`),
+  );
+  const byRefsource = onFirstUse(() =>
+    db.prepare<[string], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE refsource_id = ?`),
+  );
   const byTcgplayer = onFirstUse(() =>
     db.prepare<[string], ProductRow>(
       `SELECT ${PRODUCT_COLUMNS} FROM products WHERE tcgplayer_id = ? ORDER BY id`,
@@ -44,8 +48,12 @@ export function createProductRepo(db: SqliteDatabase) {
        ON CONFLICT (product_key) DO UPDATE SET ${PRODUCT_UPSERT_SET}`,
     ),
   );
-  const everyProduct = onFirstUse(() => db.prepare<[], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products ORDER BY id`));
-  const catalogAll = onFirstUse(() => db.prepare<[], CatalogRow>(`SELECT ${CATALOG_COLUMNS} FROM products ORDER BY product_key`));
+  const everyProduct = onFirstUse(() =>
+    db.prepare<[], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products ORDER BY id`),
+  );
+  const catalogAll = onFirstUse(() =>
+    db.prepare<[], CatalogRow>(`SELECT ${CATALOG_COLUMNS} FROM products ORDER BY product_key`),
+  );
   // Search ranks by bm25 over the FTS5 index (drizzle/0001_products_fts.sql), a name match
   // weighing most, then set and subtitle (where the card number is), then the key.
   const ranked = `SELECT rowid AS id, bm25(products_fts, 1.0, 4.0, 2.0, 2.0) AS score FROM products_fts WHERE products_fts MATCH @match`;
@@ -64,7 +72,9 @@ export function createProductRepo(db: SqliteDatabase) {
   );
   const catalogSearch = onFirstUse(() =>
     db.prepare<[{ match: string; limit: number }], CatalogRow>(
-      `SELECT ${CATALOG_COLUMNS.split(', ').map((c) => `p.${c}`).join(', ')} FROM (${ranked}) f JOIN products p ON p.id = f.id
+      `SELECT ${CATALOG_COLUMNS.split(', ')
+        .map((c) => `p.${c}`)
+        .join(', ')} FROM (${ranked}) f JOIN products p ON p.id = f.id
        ORDER BY f.score, p.product_key LIMIT @limit`,
     ),
   );
@@ -84,20 +94,33 @@ export function createProductRepo(db: SqliteDatabase) {
   // fts5vocab reads the index's own terms; a temp table of this connection, so no migration
   // and no write to the database (a read-only connection may create it).
   const vocabulary = onFirstUse(() => {
-    db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.products_fts_words USING fts5vocab(main, products_fts, row)');
-    return db.prepare<[], { word: string; products: number }>('SELECT term AS word, doc AS products FROM temp.products_fts_words ORDER BY term');
+    db.exec(
+      'CREATE VIRTUAL TABLE IF NOT EXISTS temp.products_fts_words USING fts5vocab(main, products_fts, row)',
+    );
+    return db.prepare<[], { word: string; products: number }>(
+      'SELECT term AS word, doc AS products FROM temp.products_fts_words ORDER BY term',
+    );
   });
   const named = onFirstUse(() =>
     db.prepare<[string], ProductRow>(
-      `SELECT ${PRODUCT_COLUMNS.split(', ').map((c) => `p.${c}`).join(', ')} FROM products_fts f JOIN products p ON p.id = f.rowid
+      `SELECT ${PRODUCT_COLUMNS.split(', ')
+        .map((c) => `p.${c}`)
+        .join(', ')} FROM products_fts f JOIN products p ON p.id = f.rowid
        WHERE products_fts MATCH ? ORDER BY p.id`,
     ),
   );
 
-  const pageAfter = onFirstUse(() => db.prepare<[number, number], ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE id > ? ORDER BY id LIMIT ?`));
+  const pageAfter = onFirstUse(() =>
+    db.prepare<[number, number], ProductRow>(
+      `SELECT ${PRODUCT_COLUMNS} FROM products WHERE id > ? ORDER BY id LIMIT ?`,
+    ),
+  );
   // observation_count bounds the range count from above: products with fewer in all are never counted.
   const active = onFirstUse(() =>
-    db.prepare<[{ condition: string; from: number; to: number; min: number }], ProductRow & { observations: number }>(
+    db.prepare<
+      [{ condition: string; from: number; to: number; min: number }],
+      ProductRow & { observations: number }
+    >(
       `SELECT * FROM (SELECT ${PRODUCT_COLUMNS}, (SELECT count(*) FROM observations o
                   WHERE o.product_id = products.id AND o.condition = @condition AND o.observed_at >= @from AND o.observed_at < @to) AS observations
                 FROM products WHERE observation_count >= @min) WHERE observations >= @min ORDER BY id`,
@@ -111,7 +134,9 @@ export function createProductRepo(db: SqliteDatabase) {
       return pageAfter().all(afterId, limit).map(toProduct);
     },
     activeIn(condition: string, from: number, to: number, min: number): ActiveProduct[] {
-      return active().all({ condition, from, to, min }).map((row) => ({ ...toProduct(row), observations: row.observations }));
+      return active()
+        .all({ condition, from, to, min })
+        .map((row) => ({ ...toProduct(row), observations: row.observations }));
     },
     count(): number {
       return count().get() as number;
@@ -141,10 +166,22 @@ export function createProductRepo(db: SqliteDatabase) {
     upsertMany(products: readonly Product[]): void {
       db.transaction(() => {
         for (let start = 0; start < products.length; start += UPSERT_SLICE) {
-          const rows = products.slice(start, start + UPSERT_SLICE).map((p) => [
-            p.productKey, p.refsourceId, p.productName, p.subtitle, p.setName, p.imageUrl, p.productType,
-            p.era, p.releaseDate, p.tcgplayerId, p.printing ?? null, p.language ?? null,
-          ]);
+          const rows = products
+            .slice(start, start + UPSERT_SLICE)
+            .map((p) => [
+              p.productKey,
+              p.refsourceId,
+              p.productName,
+              p.subtitle,
+              p.setName,
+              p.imageUrl,
+              p.productType,
+              p.era,
+              p.releaseDate,
+              p.tcgplayerId,
+              p.printing ?? null,
+              p.language ?? null,
+            ]);
           upsertSlice().run(JSON.stringify(rows));
         }
       })();
@@ -166,7 +203,8 @@ export function createProductRepo(db: SqliteDatabase) {
       if (!search) return catalogAll().all().map(toCatalogEntry);
       const identity = catalogIdentity().all({ text: identityText(search) });
       const match = matchAllWords(search);
-      const text = match === null ? [] : catalogSearch().all({ match, limit: limit < 0 ? -1 : limit + identity.length });
+      const text =
+        match === null ? [] : catalogSearch().all({ match, limit: limit < 0 ? -1 : limit + identity.length });
       return identityFirst(identity, text, limit).map(toCatalogEntry);
     },
     /** Keys of the products sharing the most (and rarest) words with `text`, best first: "did you mean" candidates. */

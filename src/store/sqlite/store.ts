@@ -6,13 +6,7 @@
  * interface (../store.ts) without changing when anything runs: every promise here is
  * settled by the time it is returned.
  */
-import type {
-  IngestWriter,
-  IngestWriterOptions,
-  Inventory,
-  OpenOptions,
-  Store,
-} from '../store.js';
+import type { IngestWriter, IngestWriterOptions, Inventory, OpenOptions, Store } from '../store.js';
 import { createApiKeyRepo } from './api-key-repo.js';
 import { createCalibrationRepo } from './calibration-repo.js';
 import { closeDatabase, isInMemoryCopy, openDatabase, type SqliteDatabase } from './connection.js';
@@ -76,19 +70,24 @@ export async function openSqliteStore(path: string, options: OpenOptions = {}): 
     },
     pricePoints: {
       read: (productId, range, options) => settled(() => pricePoints.read(productId, range, options)),
-      readExtra: (productId, range, options) => settled(() => pricePoints.readExtra(productId, range, options)),
+      readExtra: (productId, range, options) =>
+        settled(() => pricePoints.readExtra(productId, range, options)),
     },
-    pricePointSeries: { readSeries: (productId, ranges, pause) => pricePointSeries.readSeries(productId, ranges, pause) },
+    pricePointSeries: {
+      readSeries: (productId, ranges, pause) => pricePointSeries.readSeries(productId, ranges, pause),
+    },
     apiKeys: {
       create: (id, label, hash, at) => settled(() => apiKeys.create(id, label, hash, at)),
       list: () => settled(() => apiKeys.list()),
       findByHash: (hash) => settled(() => apiKeys.findByHash(hash)),
       revoke: (id, at) => settled(() => apiKeys.revoke(id, at)),
-      touch: (uses) => settled(() => db.transaction(() => uses.forEach(([id, at]) => apiKeys.touch(id, at)))()),
+      touch: (uses) =>
+        settled(() => db.transaction(() => uses.forEach(([id, at]) => apiKeys.touch(id, at)))()),
     },
     ingestRuns: {
       start: (run) => settled(() => ingestRuns.start(run)),
-      finish: (id, at, status, counts, error) => settled(() => ingestRuns.finish(id, at, status, counts, error)),
+      finish: (id, at, status, counts, error) =>
+        settled(() => ingestRuns.finish(id, at, status, counts, error)),
       markInterrupted: () => settled(() => ingestRuns.markInterrupted()),
       recent: (limit) => settled(() => ingestRuns.recent(limit)),
     },
@@ -118,7 +117,11 @@ export async function openSqliteStore(path: string, options: OpenOptions = {}): 
  * transaction (BEGIN IMMEDIATE on the first row), so `commit` finds the batch written and
  * only commits it; a failure it meets is thrown at once, as the interface allows.
  */
-function openIngestWriter(products: ProductRepo, observations: ObservationRepo, options: IngestWriterOptions): IngestWriter {
+function openIngestWriter(
+  products: ProductRepo,
+  observations: ObservationRepo,
+  options: IngestWriterOptions,
+): IngestWriter {
   let inserted = 0;
   let duplicates = 0;
   const outcome = () => {
@@ -135,7 +138,8 @@ function openIngestWriter(products: ProductRepo, observations: ObservationRepo, 
         throw new Error('a dry run writes no products');
       },
       insert(productId, condition, observedAt, priceMinor, source, _grader, _grade, externalId) {
-        if (observations.isNew(productId, condition, observedAt, priceMinor, source, externalId, seen)) inserted += 1;
+        if (observations.isNew(productId, condition, observedAt, priceMinor, source, externalId, seen))
+          inserted += 1;
         else duplicates += 1;
       },
       commit: () => Promise.resolve(outcome()),
@@ -150,8 +154,33 @@ function openIngestWriter(products: ProductRepo, observations: ObservationRepo, 
       writer.begin(); // the products join the observations' transaction
       products.upsertMany(changed);
     },
-    insert(productId, condition, observedAt, priceMinor, source, grader, grade, externalId, salesVolume, matchedBy) {
-      if (writer.insert(productId, condition, observedAt, priceMinor, source, grader, grade, externalId, salesVolume, matchedBy)) inserted += 1;
+    insert(
+      productId,
+      condition,
+      observedAt,
+      priceMinor,
+      source,
+      grader,
+      grade,
+      externalId,
+      salesVolume,
+      matchedBy,
+    ) {
+      if (
+        writer.insert(
+          productId,
+          condition,
+          observedAt,
+          priceMinor,
+          source,
+          grader,
+          grade,
+          externalId,
+          salesVolume,
+          matchedBy,
+        )
+      )
+        inserted += 1;
       else duplicates += 1;
     },
     commit() {

@@ -27,16 +27,24 @@ export function createWatchRepo(db: SqliteDatabase) {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${RULE_COLUMNS}`,
     ),
   );
-  const all = onFirstUse(() => db.prepare<[], RuleRow>(`SELECT ${RULE_COLUMNS} FROM watch_rules ORDER BY id`));
+  const all = onFirstUse(() =>
+    db.prepare<[], RuleRow>(`SELECT ${RULE_COLUMNS} FROM watch_rules ORDER BY id`),
+  );
   const remove = onFirstUse(() => db.prepare('DELETE FROM watch_rules WHERE id = ?'));
   const update = onFirstUse(() =>
-    db.prepare('UPDATE watch_rules SET firing = ?, last_value = ?, changed_at = ? WHERE id = ? AND firing = ?'),
+    db.prepare(
+      'UPDATE watch_rules SET firing = ?, last_value = ?, changed_at = ? WHERE id = ? AND firing = ?',
+    ),
   );
   const insertEvent = onFirstUse(() =>
-    db.prepare('INSERT INTO watch_events (id, rule_id, created_at, body, webhook_url, status) VALUES (?, ?, ?, ?, ?, ?)'),
+    db.prepare(
+      'INSERT INTO watch_events (id, rule_id, created_at, body, webhook_url, status) VALUES (?, ?, ?, ?, ?, ?)',
+    ),
   );
   const pending = onFirstUse(() =>
-    db.prepare<[], StoredWatchEvent>(`SELECT ${EVENT_COLUMNS} FROM watch_events WHERE status = 'pending' ORDER BY created_at, rule_id`),
+    db.prepare<[], StoredWatchEvent>(
+      `SELECT ${EVENT_COLUMNS} FROM watch_events WHERE status = 'pending' ORDER BY created_at, rule_id`,
+    ),
   );
   const delivery = onFirstUse(() =>
     db.prepare(
@@ -47,7 +55,9 @@ export function createWatchRepo(db: SqliteDatabase) {
     ),
   );
   const recent = onFirstUse(() =>
-    db.prepare<[number], StoredWatchEvent>(`SELECT ${EVENT_COLUMNS} FROM watch_events ORDER BY created_at DESC, rule_id DESC LIMIT ?`),
+    db.prepare<[number], StoredWatchEvent>(
+      `SELECT ${EVENT_COLUMNS} FROM watch_events ORDER BY created_at DESC, rule_id DESC LIMIT ?`,
+    ),
   );
   const recentOf = onFirstUse(() =>
     db.prepare<[string, number], StoredWatchEvent>(
@@ -57,29 +67,63 @@ export function createWatchRepo(db: SqliteDatabase) {
 
   // Nothing to change takes no write lock: a check beside a long ingest does not wait for it.
   const record = (changes: readonly WatchStateChange[]): string[] =>
-    changes.length === 0 ? [] : db.transaction(() => {
-      const recorded: string[] = [];
-      for (const c of changes) {
-        const changed = update().run(c.firing ? 1 : 0, c.lastValue, c.changedAt, c.ruleId, c.wasFiring ? 1 : 0).changes > 0;
-        if (!changed || c.event === undefined) continue;
-        const e = c.event;
-        insertEvent().run(e.id, c.ruleId, e.createdAt, e.body, e.webhookUrl, e.webhookUrl === null ? 'unsent' : 'pending');
-        recorded.push(e.id);
-      }
-      return recorded;
-    }).immediate();
+    changes.length === 0
+      ? []
+      : db
+          .transaction(() => {
+            const recorded: string[] = [];
+            for (const c of changes) {
+              const changed =
+                update().run(c.firing ? 1 : 0, c.lastValue, c.changedAt, c.ruleId, c.wasFiring ? 1 : 0)
+                  .changes > 0;
+              if (!changed || c.event === undefined) continue;
+              const e = c.event;
+              insertEvent().run(
+                e.id,
+                c.ruleId,
+                e.createdAt,
+                e.body,
+                e.webhookUrl,
+                e.webhookUrl === null ? 'unsent' : 'pending',
+              );
+              recorded.push(e.id);
+            }
+            return recorded;
+          })
+          .immediate();
 
   return {
     add(rule: WatchDefinition, createdAt: number): WatchRule {
       const r = rule;
-      return toRule(insert().get(r.label, r.productKey, r.slot, r.kind, r.amountMinor, r.percent, r.direction, r.spanMs, r.webhookUrl, createdAt)!);
+      return toRule(
+        insert().get(
+          r.label,
+          r.productKey,
+          r.slot,
+          r.kind,
+          r.amountMinor,
+          r.percent,
+          r.direction,
+          r.spanMs,
+          r.webhookUrl,
+          createdAt,
+        )!,
+      );
     },
     rules: (): WatchRule[] => all().all().map(toRule),
     remove: (id: number): boolean => remove().run(id).changes > 0,
     record,
     pending: (): StoredWatchEvent[] => pending().all(),
     delivery(id: string, outcome: DeliveryOutcome): void {
-      delivery().run(outcome.attempts, outcome.at, outcome.error, outcome.error, outcome.error, outcome.at, id);
+      delivery().run(
+        outcome.attempts,
+        outcome.at,
+        outcome.error,
+        outcome.error,
+        outcome.error,
+        outcome.at,
+        id,
+      );
     },
     events: (limit: number, status?: DeliveryStatus): StoredWatchEvent[] =>
       status === undefined ? recent().all(limit) : recentOf().all(status, limit),

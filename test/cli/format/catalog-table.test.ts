@@ -22,15 +22,33 @@ const entry = (over: Partial<CatalogEntry>): CatalogEntry => ({
 
 const ENTRIES = [
   entry({}),
-  entry({ product_key: 'pokemon-base-set-1st-edition-alakazam-1', refsource_id: null, printing: '1st Edition Holofoil', earliest_observation: null, observation_count: 0 }),
-  entry({ product_key: 'japanese-sv2a-565243', refsource_id: null, product_name: 'Product 565243', subtitle: '', set_name: 'SV2a: Pokemon Card 151', tcgplayer_id: '565243', printing: 'Normal', language: 'Japanese' }),
+  entry({
+    product_key: 'pokemon-base-set-1st-edition-alakazam-1',
+    refsource_id: null,
+    printing: '1st Edition Holofoil',
+    earliest_observation: null,
+    observation_count: 0,
+  }),
+  entry({
+    product_key: 'japanese-sv2a-565243',
+    refsource_id: null,
+    product_name: 'Product 565243',
+    subtitle: '',
+    set_name: 'SV2a: Pokemon Card 151',
+    tcgplayer_id: '565243',
+    printing: 'Normal',
+    language: 'Japanese',
+  }),
 ];
 
 describe('the catalog table', () => {
   it.each([80, 100, 130, 160])('fits %i columns, the key and the ids whole', (width) => {
     const lines = renderCatalogTable(ENTRIES, width).trimEnd().split('\n');
     for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(width);
-    for (const e of ENTRIES) expect(lines.some((l) => l.startsWith(`${e.product_key} `) && l.includes(` ${e.tcgplayer_id} `))).toBe(true);
+    for (const e of ENTRIES)
+      expect(lines.some((l) => l.startsWith(`${e.product_key} `) && l.includes(` ${e.tcgplayer_id} `))).toBe(
+        true,
+      );
   });
 
   it('never cuts a key: at 60 columns the ids give way and the key is whole on its line', () => {
@@ -40,11 +58,18 @@ describe('the catalog table', () => {
   });
 
   it('wraps a key wider than the table leaves it after a hyphen, and cuts nothing under --wide (Infinity)', () => {
-    const long = entry({ product_key: 'pokemon-sword-and-shield-brilliant-stars-trainer-gallery-charizard-tg03' });
+    const long = entry({
+      product_key: 'pokemon-sword-and-shield-brilliant-stars-trainer-gallery-charizard-tg03',
+    });
     const table = renderCatalogTable([long], 40);
     for (const line of table.split('\n')) expect(line.length, line).toBeLessThanOrEqual(40);
     // Stacked: the key on lines of its own (broken after a hyphen, being wider than 40), the rest indented under it.
-    expect(table.split('\n').filter((l) => !l.startsWith(' ')).join('')).toContain(`product key${long.product_key}`);
+    expect(
+      table
+        .split('\n')
+        .filter((l) => !l.startsWith(' '))
+        .join(''),
+    ).toContain(`product key${long.product_key}`);
     expect(table).toMatch(/^ {2}name +.* obs$/m);
     const wide = renderCatalogTable(ENTRIES, Infinity);
     expect(wide).not.toContain('…');
@@ -52,8 +77,12 @@ describe('the catalog table', () => {
   });
 
   it('gives up the set, then the name, before it cuts a key; shows them all when there is room', () => {
-    expect(renderCatalogTable(ENTRIES, 80).split('\n')[0]).toMatch(/^product key +variant +tcg id +ref id +obs$/);
-    expect(renderCatalogTable(ENTRIES, 100).split('\n')[0]).toMatch(/^product key +name +set +variant +tcg id +ref id +obs$/);
+    expect(renderCatalogTable(ENTRIES, 80).split('\n')[0]).toMatch(
+      /^product key +variant +tcg id +ref id +obs$/,
+    );
+    expect(renderCatalogTable(ENTRIES, 100).split('\n')[0]).toMatch(
+      /^product key +name +set +variant +tcg id +ref id +obs$/,
+    );
     expect(renderCatalogTable(ENTRIES, 160)).toContain(
       'pokemon-base-set-1st-edition-alakazam-1  Alakazam 001/102 Holo Rare  Base Set                1st Ed Holo   42346       -  -             0',
     );
@@ -61,7 +90,9 @@ describe('the catalog table', () => {
 
   it('leaves out the variant and id columns when no product listed has one', () => {
     const plain = ENTRIES.map((e) => ({ ...e, printing: null, language: null, tcgplayer_id: null }));
-    expect(renderCatalogTable(plain, 120).split('\n')[0]).toMatch(/^product key +name +set +ref id +earliest +obs$/);
+    expect(renderCatalogTable(plain, 120).split('\n')[0]).toMatch(
+      /^product key +name +set +ref id +earliest +obs$/,
+    );
   });
 
   it.each([

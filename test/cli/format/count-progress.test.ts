@@ -3,7 +3,9 @@ import { createCountProgress, renderCount } from '../../../src/cli/format/count-
 
 describe('count progress bar (oracle export)', () => {
   it('shows the bar, done of total and the rate', () => {
-    expect(renderCount('export', 2_500, 10_000, 2)).toBe('export [#####               ] 25%  2,500 of 10,000 products  1,250/s');
+    expect(renderCount('export', 2_500, 10_000, 2)).toBe(
+      'export [#####               ] 25%  2,500 of 10,000 products  1,250/s',
+    );
     expect(renderCount('export', 0, 0, 0)).toBe('export [####################] 100%  0 of 0 products  -/s');
   });
 

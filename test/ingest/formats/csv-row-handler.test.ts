@@ -6,7 +6,14 @@ describe('a mapper that fails', () => {
   it('stops the run with a MapperBugError naming the row, never rejecting the row', () => {
     const rejected: string[] = [];
     const handler = csvRowHandler(
-      { source: 'prices.csv', format: 'tcgplayer', kind: undefined, observedAt: Date.UTC(2026, 10, 20, 20), subtype: undefined, now: Date.UTC(2026, 10, 21) },
+      {
+        source: 'prices.csv',
+        format: 'tcgplayer',
+        kind: undefined,
+        observedAt: Date.UTC(2026, 10, 20, 20),
+        subtype: undefined,
+        now: Date.UTC(2026, 10, 21),
+      },
       {
         line: 0,
         observation: () => {
@@ -23,7 +30,9 @@ describe('a mapper that fails', () => {
     expect(rejected).toEqual(['productId must be digits (got "x")']);
     const bug = () => handler(['1', '1.00', 'Normal'], 3);
     expect(bug).toThrow(MapperBugError);
-    expect(bug).toThrow(/^prices\.csv:3: the tcgplayer format failed on this record \(a bug in oracle, not in the file\): TypeError: Cannot read/);
+    expect(bug).toThrow(
+      /^prices\.csv:3: the tcgplayer format failed on this record \(a bug in oracle, not in the file\): TypeError: Cannot read/,
+    );
     expect(rejected).toHaveLength(1);
   });
 });

@@ -15,9 +15,13 @@ import { eraFor, slugify } from '../../../src/ingest/formats/product-naming.js';
 import { RowRejection } from '../../../src/ingest/formats/types.js';
 
 const OLD_HEADER =
-  'id,console-name,product-name,loose-price,cib-price,new-price,graded-price,box-only-price,manual-only-price,bgs-10-price,condition-17-price,condition-18-price,gamestop-price,gamestop-trade-price,retail-loose-buy,retail-loose-sell,retail-cib-buy,retail-cib-sell,retail-new-buy,retail-new-sell,upc,sales-volume,genre,tcg-id,asin,epid,release-date'.split(',');
+  'id,console-name,product-name,loose-price,cib-price,new-price,graded-price,box-only-price,manual-only-price,bgs-10-price,condition-17-price,condition-18-price,gamestop-price,gamestop-trade-price,retail-loose-buy,retail-loose-sell,retail-cib-buy,retail-cib-sell,retail-new-buy,retail-new-sell,upc,sales-volume,genre,tcg-id,asin,epid,release-date'.split(
+    ',',
+  );
 const NEW_HEADER =
-  'id,console-name,product-name,loose-price,cib-price,new-price,graded-price,box-only-price,manual-only-price,bgs-10-price,condition-9-price,condition-10-price,condition-13-price,condition-14-price,condition-15-price,condition-16-price,condition-17-price,condition-18-price,condition-19-price,condition-20-price,condition-21-price,condition-22-price,gamestop-price,gamestop-trade-price,retail-loose-buy,retail-loose-sell,retail-cib-buy,retail-cib-sell,retail-new-buy,retail-new-sell,upc,sales-volume,genre,tcg-id,asin,epid,release-date'.split(',');
+  'id,console-name,product-name,loose-price,cib-price,new-price,graded-price,box-only-price,manual-only-price,bgs-10-price,condition-9-price,condition-10-price,condition-13-price,condition-14-price,condition-15-price,condition-16-price,condition-17-price,condition-18-price,condition-19-price,condition-20-price,condition-21-price,condition-22-price,gamestop-price,gamestop-trade-price,retail-loose-buy,retail-loose-sell,retail-cib-buy,retail-cib-sell,retail-new-buy,retail-new-sell,upc,sales-volume,genre,tcg-id,asin,epid,release-date'.split(
+    ',',
+  );
 
 const AT = '2026-11-20T06:00:00Z';
 
@@ -63,20 +67,37 @@ describe('mapPriceChartingRow', () => {
   ])('stores %s as grader %s grade %s', (column, grader, grade) => {
     const { records } = mapPriceChartingRow(row({ id: '630417', [column]: '$2,325.00' }), AT);
     expect(records).toEqual([
-      { refsource_id: '630417', source: 'pricecharting', observed_at: AT, price_minor: 232500, grader, grade },
+      {
+        refsource_id: '630417',
+        source: 'pricecharting',
+        observed_at: AT,
+        price_minor: 232500,
+        grader,
+        grade,
+      },
     ]);
   });
 
   it('ignores the dealer, GameStop and identifier columns', () => {
     const { records } = mapPriceChartingRow(
-      row({ id: '1', 'gamestop-price': '$9.99', 'retail-loose-buy': '$1.00', 'retail-new-sell': '$2.00', upc: '123', 'sales-volume': '7' }),
+      row({
+        id: '1',
+        'gamestop-price': '$9.99',
+        'retail-loose-buy': '$1.00',
+        'retail-new-sell': '$2.00',
+        upc: '123',
+        'sales-volume': '7',
+      }),
       AT,
     );
     expect(records).toEqual([]);
   });
 
   it('skips blank and zero prices and counts them, rather than rejecting the row', () => {
-    const result = mapPriceChartingRow(row({ id: '7', 'loose-price': '$1.60', 'manual-only-price': '$0.00' }), AT);
+    const result = mapPriceChartingRow(
+      row({ id: '7', 'loose-price': '$1.60', 'manual-only-price': '$0.00' }),
+      AT,
+    );
     expect(result.records.map((r) => r.price_minor)).toEqual([160]);
     expect(result.blank).toBe(18);
   });
@@ -109,7 +130,9 @@ describe('mapPriceChartingRow', () => {
       'condition-18-price': '$1122.00',
     });
     const result = mapPriceChartingRow(fields, AT);
-    expect(result.records.map((r) => [r.grader, r.grade, r.price_minor])).toEqual([['ungraded', null, 41625]]);
+    expect(result.records.map((r) => [r.grader, r.grade, r.price_minor])).toEqual([
+      ['ungraded', null, 41625],
+    ]);
     expect(result).toMatchObject({ blank: 1, sealedGraded: 7 });
     // A card of the same file keeps its graded columns.
     expect(mapPriceChartingRow({ ...fields, 'product-name': 'Aaron Judge #1' }, AT).records).toHaveLength(8);
@@ -120,7 +143,9 @@ describe('mapPriceChartingRow', () => {
   });
 
   it('throws when the id is not digits', () => {
-    expect(() => mapPriceChartingRow(row({ id: 'abc', 'loose-price': '$1.00' }), AT)).toThrow(/id must be digits/);
+    expect(() => mapPriceChartingRow(row({ id: 'abc', 'loose-price': '$1.00' }), AT)).toThrow(
+      /id must be digits/,
+    );
   });
 });
 
@@ -147,7 +172,13 @@ describe('price cells', () => {
 describe('catalog mapping', () => {
   it('maps a row to a product with a readable key, its ids and its dates', () => {
     const product = mapPriceChartingProduct(
-      row({ id: '630417', 'console-name': 'Pokemon Base Set', 'product-name': 'Charizard #4', 'tcg-id': '42382', 'release-date': '1999-01-09' }),
+      row({
+        id: '630417',
+        'console-name': 'Pokemon Base Set',
+        'product-name': 'Charizard #4',
+        'tcg-id': '42382',
+        'release-date': '1999-01-09',
+      }),
     );
     expect(product).toEqual({
       product_key: 'pokemon-base-set-charizard-4',
@@ -165,7 +196,13 @@ describe('catalog mapping', () => {
   it('leaves the release date and TCGplayer id null and the era out when the file has none', () => {
     for (const date of ['none', '', '  ']) {
       const product = mapPriceChartingProduct(
-        row({ id: '5', 'console-name': 'Pokemon Promo', 'product-name': 'Pikachu', 'tcg-id': '0', 'release-date': date }),
+        row({
+          id: '5',
+          'console-name': 'Pokemon Promo',
+          'product-name': 'Pikachu',
+          'tcg-id': '0',
+          'release-date': date,
+        }),
       );
       expect(product).toMatchObject({ release_date: null, tcgplayer_id: null });
       expect(product).not.toHaveProperty('era');
@@ -179,7 +216,9 @@ describe('catalog mapping', () => {
     ['1/1/2004', '2004-01-01', 'modern'],
     ['02/29/2024', '2024-02-29', 'modern'],
   ])('reads release-date %j as %s (%s)', (text, date, era) => {
-    expect(mapPriceChartingProduct(row({ id: '5', 'product-name': 'Pikachu', 'release-date': text }))).toMatchObject({ release_date: date, era });
+    expect(
+      mapPriceChartingProduct(row({ id: '5', 'product-name': 'Pikachu', 'release-date': text })),
+    ).toMatchObject({ release_date: date, era });
   });
 
   it.each([
@@ -190,8 +229,12 @@ describe('catalog mapping', () => {
     ['July 3, 2025', /must be YYYY-MM-DD or M\/D\/YYYY/],
     ['2025/07/03', /must be YYYY-MM-DD or M\/D\/YYYY/],
   ])('rejects release-date %j rather than shifting it', (text, reason) => {
-    expect(() => mapPriceChartingProduct(row({ id: '5', 'product-name': 'Pikachu', 'release-date': text }))).toThrow(RowRejection);
-    expect(() => mapPriceChartingProduct(row({ id: '5', 'product-name': 'Pikachu', 'release-date': text }))).toThrow(reason);
+    expect(() =>
+      mapPriceChartingProduct(row({ id: '5', 'product-name': 'Pikachu', 'release-date': text })),
+    ).toThrow(RowRejection);
+    expect(() =>
+      mapPriceChartingProduct(row({ id: '5', 'product-name': 'Pikachu', 'release-date': text })),
+    ).toThrow(reason);
   });
 
   it.each([
@@ -221,7 +264,10 @@ describe('catalog mapping', () => {
     [{ genre: '', 'console-name': 'UFC Cards 2021 Panini Prizm' }, null],
     [{ genre: '', 'console-name': 'JP Nintendo Switch' }, 'console-name "JP Nintendo Switch"'],
     [{ genre: '', 'console-name': 'Playstation 5' }, 'console-name "Playstation 5"'],
-    [{ genre: '', 'console-name': 'Comic Books Amazing Spider-Man' }, 'console-name "Comic Books Amazing Spider-Man"'],
+    [
+      { genre: '', 'console-name': 'Comic Books Amazing Spider-Man' },
+      'console-name "Comic Books Amazing Spider-Man"',
+    ],
     [{ genre: '', 'console-name': 'Funko Pop Marvel' }, 'console-name "Funko Pop Marvel"'],
   ])('tells the category of %j: %j', (fields, category) => {
     expect(nonCardCategory(fields)).toBe(category);
@@ -298,6 +344,8 @@ describe('sales-volume', () => {
   });
 
   it('rejects a cell that is not a count, naming the column', () => {
-    expect(() => salesVolumeOf('12.5')).toThrow(/^sales-volume must be a whole number of sales \(got "12\.5"\)$/);
+    expect(() => salesVolumeOf('12.5')).toThrow(
+      /^sales-volume must be a whole number of sales \(got "12\.5"\)$/,
+    );
   });
 });

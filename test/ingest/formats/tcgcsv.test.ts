@@ -3,7 +3,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../../src/domain/errors.js';
-import { createTcgcsvKeyAllocator, mapTcgcsvProduct, sealedKind, tcgcsvKeySlug } from '../../../src/ingest/formats/tcgcsv-catalog.js';
+import {
+  createTcgcsvKeyAllocator,
+  mapTcgcsvProduct,
+  sealedKind,
+  tcgcsvKeySlug,
+} from '../../../src/ingest/formats/tcgcsv-catalog.js';
 import { parseTcgcsvGroups } from '../../../src/ingest/formats/tcgcsv-groups.js';
 import { pricesObservedAt } from '../../../src/ingest/formats/tcgplayer-prices.js';
 import { tcgcsvQuoteTime } from '../../../src/ingest/formats/tcgplayer.js';
@@ -18,63 +23,123 @@ describe('parseTcgcsvGroups', () => {
   it('reads Groups.csv (CRLF, True/False, dates with a time) by column name', () => {
     const groups = parseTcgcsvGroups(read('pokemon-Groups.csv'), 'Groups.csv');
     expect(groups.size).toBe(34);
-    expect(groups.get('604')).toEqual({ groupId: '604', name: 'Base Set', releaseDate: '1999-01-09', releaseProblem: null, categoryId: '3' });
-    expect(groups.get('23237')).toMatchObject({ name: 'SV: Scarlet & Violet 151', releaseDate: '2023-09-22' });
+    expect(groups.get('604')).toEqual({
+      groupId: '604',
+      name: 'Base Set',
+      releaseDate: '1999-01-09',
+      releaseProblem: null,
+      categoryId: '3',
+    });
+    expect(groups.get('23237')).toMatchObject({
+      name: 'SV: Scarlet & Violet 151',
+      releaseDate: '2023-09-22',
+    });
   });
 
   it('reads the groups JSON, its names unescaped (\\u0026 is &)', () => {
     const groups = parseTcgcsvGroups(read('pokemon-groups.first-63.json'), 'groups.json');
     expect(groups.size).toBe(63);
-    expect(groups.get('23237')).toMatchObject({ name: 'SV: Scarlet & Violet 151', releaseDate: '2023-09-22', categoryId: '3' });
+    expect(groups.get('23237')).toMatchObject({
+      name: 'SV: Scarlet & Violet 151',
+      releaseDate: '2023-09-22',
+      categoryId: '3',
+    });
   });
 
   it('keeps a date that does not exist as the reason to reject its products, never shifting it', () => {
-    const groups = parseTcgcsvGroups('groupId,name,publishedOn\r\n1,Odd Set,2023-02-30T00:00:00\r\n', 'g.csv');
-    expect(groups.get('1')).toMatchObject({ releaseDate: null, releaseProblem: expect.stringMatching(/^publishedOn "2023-02-30T00:00:00": /) });
+    const groups = parseTcgcsvGroups(
+      'groupId,name,publishedOn\r\n1,Odd Set,2023-02-30T00:00:00\r\n',
+      'g.csv',
+    );
+    expect(groups.get('1')).toMatchObject({
+      releaseDate: null,
+      releaseProblem: expect.stringMatching(/^publishedOn "2023-02-30T00:00:00": /),
+    });
   });
 
   it('refuses a file that is no groups file, naming it', () => {
-    expect(() => parseTcgcsvGroups('productId,name\n1,x\n', 'p.csv')).toThrow(/p\.csv:1: not a tcgcsv groups file: it has productId/);
-    expect(() => parseTcgcsvGroups('groupId,name\n604,Base Set\n', 'g.csv')).toThrow(/g\.csv:1: not a tcgcsv groups file: the header lacks publishedOn/);
+    expect(() => parseTcgcsvGroups('productId,name\n1,x\n', 'p.csv')).toThrow(
+      /p\.csv:1: not a tcgcsv groups file: it has productId/,
+    );
+    expect(() => parseTcgcsvGroups('groupId,name\n604,Base Set\n', 'g.csv')).toThrow(
+      /g\.csv:1: not a tcgcsv groups file: the header lacks publishedOn/,
+    );
     // The header of the real ProductsAndPrices.csv, which has groupId and name too.
-    expect(() => parseTcgcsvGroups(read('pokemon-base-set-604.ProductsAndPrices.csv'), 'P.csv')).toThrow(/P\.csv:1: not a tcgcsv groups file: it has productId/);
-    expect(() => parseTcgcsvGroups('{"results": [{"groupId": 1, "name": "x"}]}', 'g.json')).toThrow(/g\.json:1: .*no publishedOn key/);
-    expect(() => parseTcgcsvGroups('{"results": [{"productId": 1, "groupId": 1, "name": "x", "publishedOn": ""}]}', 'p.json')).toThrow(/it has productId/);
+    expect(() => parseTcgcsvGroups(read('pokemon-base-set-604.ProductsAndPrices.csv'), 'P.csv')).toThrow(
+      /P\.csv:1: not a tcgcsv groups file: it has productId/,
+    );
+    expect(() => parseTcgcsvGroups('{"results": [{"groupId": 1, "name": "x"}]}', 'g.json')).toThrow(
+      /g\.json:1: .*no publishedOn key/,
+    );
+    expect(() =>
+      parseTcgcsvGroups(
+        '{"results": [{"productId": 1, "groupId": 1, "name": "x", "publishedOn": ""}]}',
+        'p.json',
+      ),
+    ).toThrow(/it has productId/);
     expect(() => parseTcgcsvGroups('{"success": true}', 'g.json')).toThrow(/no "results" array/);
   });
 });
 
 describe('tcgcsv catalog rows', () => {
   const groups = parseTcgcsvGroups(read('pokemon-Groups.csv'), 'Groups.csv');
-  const row = (fields: Record<string, string>) => ({ productId: '42382', name: 'Charizard', groupId: '604', categoryId: '3', extNumber: '004/102', extRarity: 'Holo Rare', subTypeName: 'Holofoil', ...fields });
+  const row = (fields: Record<string, string>) => ({
+    productId: '42382',
+    name: 'Charizard',
+    groupId: '604',
+    categoryId: '3',
+    extNumber: '004/102',
+    extRarity: 'Holo Rare',
+    subTypeName: 'Holofoil',
+    ...fields,
+  });
 
   it('slugs set, name and number, the number once when the name has it, the printing only when not regular', () => {
-    expect(tcgcsvKeySlug('Base Set', 'Charizard', '004/102', 'Holofoil', null)).toBe('base-set-charizard-004-102');
-    expect(tcgcsvKeySlug('SV: Scarlet & Violet 151', 'Zapdos - 145/165', '145/165', 'Reverse Holofoil', null)).toBe(
-      'sv-scarlet-and-violet-151-zapdos-145-165-reverse-holofoil',
+    expect(tcgcsvKeySlug('Base Set', 'Charizard', '004/102', 'Holofoil', null)).toBe(
+      'base-set-charizard-004-102',
     );
-    expect(tcgcsvKeySlug('SV2a: Pokemon Card 151', 'Mew ex', '151/165', 'Holofoil', 'Japanese')).toBe('japanese-sv2a-pokemon-card-151-mew-ex-151-165');
+    expect(
+      tcgcsvKeySlug('SV: Scarlet & Violet 151', 'Zapdos - 145/165', '145/165', 'Reverse Holofoil', null),
+    ).toBe('sv-scarlet-and-violet-151-zapdos-145-165-reverse-holofoil');
+    expect(tcgcsvKeySlug('SV2a: Pokemon Card 151', 'Mew ex', '151/165', 'Holofoil', 'Japanese')).toBe(
+      'japanese-sv2a-pokemon-card-151-mew-ex-151-165',
+    );
   });
 
   it('names Pokemon Japan (category 85) cards Japanese', () => {
     const product = mapTcgcsvProduct(row({ categoryId: '85' }), groups, createTcgcsvKeyAllocator());
-    expect(product).toMatchObject({ language: 'Japanese', product_key: 'japanese-base-set-charizard-004-102' });
+    expect(product).toMatchObject({
+      language: 'Japanese',
+      product_key: 'japanese-base-set-charizard-004-102',
+    });
     expect(mapTcgcsvProduct(row({}), groups, createTcgcsvKeyAllocator()).language).toBeNull();
   });
 
   it('gives a second regular printing of one productId its printing in the key, and another productId its id', () => {
     const allocate = createTcgcsvKeyAllocator();
-    expect(mapTcgcsvProduct(row({ subTypeName: 'Normal' }), groups, allocate).product_key).toBe('base-set-charizard-004-102');
-    expect(mapTcgcsvProduct(row({ subTypeName: 'Holofoil' }), groups, allocate).product_key).toBe('base-set-charizard-004-102-holofoil');
-    expect(mapTcgcsvProduct(row({ productId: '99', subTypeName: 'Normal' }), groups, allocate).product_key).toBe('base-set-charizard-004-102-99');
+    expect(mapTcgcsvProduct(row({ subTypeName: 'Normal' }), groups, allocate).product_key).toBe(
+      'base-set-charizard-004-102',
+    );
+    expect(mapTcgcsvProduct(row({ subTypeName: 'Holofoil' }), groups, allocate).product_key).toBe(
+      'base-set-charizard-004-102-holofoil',
+    );
+    expect(
+      mapTcgcsvProduct(row({ productId: '99', subTypeName: 'Normal' }), groups, allocate).product_key,
+    ).toBe('base-set-charizard-004-102-99');
     // The same row again keeps its key.
-    expect(mapTcgcsvProduct(row({ subTypeName: 'Normal' }), groups, allocate).product_key).toBe('base-set-charizard-004-102');
+    expect(mapTcgcsvProduct(row({ subTypeName: 'Normal' }), groups, allocate).product_key).toBe(
+      'base-set-charizard-004-102',
+    );
   });
 
   it('rejects a row whose group the file lacks or has no date for', () => {
-    expect(() => mapTcgcsvProduct(row({ groupId: '1' }), groups, createTcgcsvKeyAllocator())).toThrow(RowRejection);
+    expect(() => mapTcgcsvProduct(row({ groupId: '1' }), groups, createTcgcsvKeyAllocator())).toThrow(
+      RowRejection,
+    );
     const undated = parseTcgcsvGroups('groupId,name,publishedOn\n604,Base Set,\n', 'g.csv');
-    expect(() => mapTcgcsvProduct(row({}), undated, createTcgcsvKeyAllocator())).toThrow(/no publishedOn date, so the era/);
+    expect(() => mapTcgcsvProduct(row({}), undated, createTcgcsvKeyAllocator())).toThrow(
+      /no publishedOn date, so the era/,
+    );
   });
 
   it.each([
@@ -102,15 +167,27 @@ describe('pricesObservedAt', () => {
   });
 
   it('prefers --observed-at, and refuses a date in the path that does not exist', () => {
-    expect(pricesObservedAt({ source: '2025-10-20/3/604/prices', observedAt: Date.UTC(2025, 0, 1), now })).toBe('2025-01-01T00:00:00.000Z');
-    expect(() => pricesObservedAt({ source: '2025-02-30/3/604/prices', observedAt: undefined, now })).toThrow(InputError);
+    expect(
+      pricesObservedAt({ source: '2025-10-20/3/604/prices', observedAt: Date.UTC(2025, 0, 1), now }),
+    ).toBe('2025-01-01T00:00:00.000Z');
+    expect(() => pricesObservedAt({ source: '2025-02-30/3/604/prices', observedAt: undefined, now })).toThrow(
+      InputError,
+    );
   });
 
   it("refuses today's date before its 20:00Z, naming the path's date and --observed-at", () => {
-    expect(() => pricesObservedAt({ source: 'archive/2026-11-27/3/604/prices', observedAt: undefined, now })).toThrow(
+    expect(() =>
+      pricesObservedAt({ source: 'archive/2026-11-27/3/604/prices', observedAt: undefined, now }),
+    ).toThrow(
       /the date 2026-11-27 in the path dates these prices 2026-11-27T20:00:00Z, which is in the future.*--observed-at/,
     );
-    expect(pricesObservedAt({ source: 'archive/2026-11-27/3/604/prices', observedAt: undefined, now: Date.UTC(2026, 10, 27, 20) })).toBe('2026-11-27T20:00:00.000Z');
+    expect(
+      pricesObservedAt({
+        source: 'archive/2026-11-27/3/604/prices',
+        observedAt: undefined,
+        now: Date.UTC(2026, 10, 27, 20),
+      }),
+    ).toBe('2026-11-27T20:00:00.000Z');
   });
 });
 
@@ -125,7 +202,9 @@ describe('tcgcsvQuoteTime', () => {
   });
 
   it('takes --observed-at', () => {
-    expect(tcgcsvQuoteTime({ observedAt: Date.UTC(2025, 0, 1), now: Date.UTC(2026, 0, 1) })).toBe('2025-01-01T00:00:00.000Z');
+    expect(tcgcsvQuoteTime({ observedAt: Date.UTC(2025, 0, 1), now: Date.UTC(2026, 0, 1) })).toBe(
+      '2025-01-01T00:00:00.000Z',
+    );
   });
 });
 
@@ -136,7 +215,11 @@ describe('JsonResultsReader', () => {
   function readAll(chunks: string[]): { values: unknown[]; keys: string[] } {
     const values: unknown[] = [];
     const keys: string[] = [];
-    const reader = new JsonResultsReader('prices', { value: (v) => values.push(v), invalid: (line, reason) => values.push({ invalid: reason }) }, (key) => keys.push(key));
+    const reader = new JsonResultsReader(
+      'prices',
+      { value: (v) => values.push(v), invalid: (line, reason) => values.push({ invalid: reason }) },
+      (key) => keys.push(key),
+    );
     for (const chunk of chunks) reader.push(chunk);
     reader.end();
     return { values, keys };
@@ -152,7 +235,10 @@ describe('JsonResultsReader', () => {
   });
 
   it('reads keys after the results too, and stops at a truncated or envelope-less file', () => {
-    expect(readAll(['{"results": [{"a": 1}], "totalItems": 1}'])).toEqual({ values: [{ a: 1 }], keys: ['totalItems'] });
+    expect(readAll(['{"results": [{"a": 1}], "totalItems": 1}'])).toEqual({
+      values: [{ a: 1 }],
+      keys: ['totalItems'],
+    });
     expect(() => readAll([text.slice(0, -2)])).toThrow(/not closed/);
     expect(() => readAll(['{"success": true, "errors": []}'])).toThrow(/no "results" array/);
   });

@@ -5,13 +5,32 @@ import { RowRejection } from '../../../src/ingest/formats/types.js';
 const AT = '2026-11-20T06:00:00Z';
 
 function row(productId: string, subTypeName: string, marketPrice: string) {
-  return { productId, name: 'Zapdos - 145/165', lowPrice: '1.00', midPrice: '2.00', marketPrice, subTypeName, extNumber: '145/165' };
+  return {
+    productId,
+    name: 'Zapdos - 145/165',
+    lowPrice: '1.00',
+    midPrice: '2.00',
+    marketPrice,
+    subTypeName,
+    extNumber: '145/165',
+  };
 }
 
 describe('isTcgplayerHeader', () => {
   it('recognises a tcgcsv header whatever the order of its ext* columns', () => {
     expect(
-      isTcgplayerHeader(['extRarity', 'productId', 'name', 'lowPrice', 'midPrice', 'highPrice', 'marketPrice', 'directLowPrice', 'subTypeName', 'extNumber']),
+      isTcgplayerHeader([
+        'extRarity',
+        'productId',
+        'name',
+        'lowPrice',
+        'midPrice',
+        'highPrice',
+        'marketPrice',
+        'directLowPrice',
+        'subTypeName',
+        'extNumber',
+      ]),
     ).toBe(true);
   });
   it('does not take a PriceCharting header for one', () => {
@@ -23,15 +42,29 @@ describe('createTcgplayerMapper', () => {
   it('maps the market price to an ungraded observation keyed by the TCGplayer id', () => {
     const map = createTcgplayerMapper({ observedAt: AT });
     expect(map(row('517045', 'Holofoil', '118.37'))).toEqual({
-      record: { tcgplayer_id: '517045', printing: 'Holofoil', source: 'tcgplayer', observed_at: AT, price_minor: 11837, grader: 'ungraded', grade: null },
+      record: {
+        tcgplayer_id: '517045',
+        printing: 'Holofoil',
+        source: 'tcgplayer',
+        observed_at: AT,
+        price_minor: 11837,
+        grader: 'ungraded',
+        grade: null,
+      },
     });
   });
 
   it('keeps every printing of a product, each with its own printing named in TCGplayer spelling', () => {
     const map = createTcgplayerMapper({ observedAt: AT });
-    expect(map(row('1', 'Holofoil', '1.45'))).toMatchObject({ record: { printing: 'Holofoil', price_minor: 145 } });
-    expect(map(row('1', 'reverse  holofoil', '2.10'))).toMatchObject({ record: { printing: 'Reverse Holofoil', price_minor: 210 } });
-    expect(map(row('1', '1st Edition Holofoil', '30.00'))).toMatchObject({ record: { printing: '1st Edition Holofoil', price_minor: 3000 } });
+    expect(map(row('1', 'Holofoil', '1.45'))).toMatchObject({
+      record: { printing: 'Holofoil', price_minor: 145 },
+    });
+    expect(map(row('1', 'reverse  holofoil', '2.10'))).toMatchObject({
+      record: { printing: 'Reverse Holofoil', price_minor: 210 },
+    });
+    expect(map(row('1', '1st Edition Holofoil', '30.00'))).toMatchObject({
+      record: { printing: '1st Edition Holofoil', price_minor: 3000 },
+    });
   });
 
   it('reads only the printing named by subtype, in any case', () => {
@@ -43,7 +76,9 @@ describe('createTcgplayerMapper', () => {
   it('reports a row without a market price instead of falling back to another printing', () => {
     const map = createTcgplayerMapper({ observedAt: AT });
     expect(map(row('1', 'Normal', ''))).toEqual({ skipped: 'no market price' });
-    expect(map(row('1', 'Reverse Holofoil', '0.50'))).toMatchObject({ record: { printing: 'Reverse Holofoil', price_minor: 50 } });
+    expect(map(row('1', 'Reverse Holofoil', '0.50'))).toMatchObject({
+      record: { printing: 'Reverse Holofoil', price_minor: 50 },
+    });
   });
 
   it('throws on a malformed productId or market price', () => {

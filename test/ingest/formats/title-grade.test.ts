@@ -63,7 +63,7 @@ const TITLES: readonly (readonly [string, string])[] = [
   ['Computer Search Ace Spec 137/149 Boundaries Crossed PSA 8', 'PSA 8'],
   ['Team Up Latias & Latios GX 170/181 Tag Team PSA 10', 'PSA 10'],
   ['psa 10 charizard v 079/073 champions path', 'PSA 10'],
-  ['Blaine\'s Charizard Gym Challenge 1st Edition BGS 8.5', 'BGS 8.5'],
+  ["Blaine's Charizard Gym Challenge 1st Edition BGS 8.5", 'BGS 8.5'],
   ['Lugia V Alternate Art 186/195 PSA 10 (Gem Mint) Silver Tempest', 'PSA 10'],
   ['PSA 10 Magikarp 203/193 Paldea Evolved Illustration Rare', 'PSA 10'],
   ['Charizard Ex 125/197 Obsidian Flames Double Rare - CGC 10 Gem Mint', 'CGC 10'],
@@ -195,17 +195,27 @@ describe('gradeFromTitle', () => {
   });
 
   it('says why it rejects a title', () => {
-    expect(gradeFromTitle('Lot of 10 Pokemon Cards')).toEqual({ kind: 'not one card', reason: 'the title says "Lot": a lot, not a sale of one card' });
+    expect(gradeFromTitle('Lot of 10 Pokemon Cards')).toEqual({
+      kind: 'not one card',
+      reason: 'the title says "Lot": a lot, not a sale of one card',
+    });
     expect(gradeFromTitle('PSA 9 Charizard + BGS 9.5 Venusaur')).toEqual({
       kind: 'unclear',
       reason: 'the title names 2 grades (PSA 9, BGS 9.5): which one sold cannot be told',
     });
-    expect(gradeFromTitle('Charizard PSA slab')).toEqual({ kind: 'unclear', reason: 'the title names PSA but no grade from 1 to 10' });
+    expect(gradeFromTitle('Charizard PSA slab')).toEqual({
+      kind: 'unclear',
+      reason: 'the title names PSA but no grade from 1 to 10',
+    });
     expect(gradeFromTitle('Charizard No Rarity PSA 1-8')).toEqual({
       kind: 'not one card',
       reason: 'the title says "PSA 1-8": a range of grades, several slabs, not a sale of one card',
     });
-    expect(gradeFromTitle('Blastoise Base Set (HP)')).toEqual({ kind: 'played', condition: 'HP', words: 'HP' });
+    expect(gradeFromTitle('Blastoise Base Set (HP)')).toEqual({
+      kind: 'played',
+      condition: 'HP',
+      words: 'HP',
+    });
   });
 
   it('reads a range written with an en dash as sellers type it (the pattern spells the dash as an escape)', () => {

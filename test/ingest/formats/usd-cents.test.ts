@@ -19,9 +19,12 @@ describe('parseUsdCents', () => {
     expect(parseUsdCents(text)).toBeNull();
   });
 
-  it.each(['$2,32.00', '1.234', '-5.00', '$', 'USD 5', '1e3', '5,00', '$1,2345.00'])('throws on %j, naming it', (text) => {
-    expect(() => parseUsdCents(text)).toThrow(JSON.stringify(text));
-  });
+  it.each(['$2,32.00', '1.234', '-5.00', '$', 'USD 5', '1e3', '5,00', '$1,2345.00'])(
+    'throws on %j, naming it',
+    (text) => {
+      expect(() => parseUsdCents(text)).toThrow(JSON.stringify(text));
+    },
+  );
 
   it('agrees with integer arithmetic for every amount with thousands separators', () => {
     fc.assert(

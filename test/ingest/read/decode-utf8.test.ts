@@ -29,7 +29,9 @@ describe('decodeUtf8', () => {
   });
 
   it('rejects a file that ends inside a multi-byte character', async () => {
-    await expect(decode([Buffer.from([0x61, 0x0a, 0xe2, 0x82])])).rejects.toThrow(/^in\.csv:2: invalid UTF-8/);
+    await expect(decode([Buffer.from([0x61, 0x0a, 0xe2, 0x82])])).rejects.toThrow(
+      /^in\.csv:2: invalid UTF-8/,
+    );
   });
 
   it('finds overlong encodings and surrogates as invalid', () => {

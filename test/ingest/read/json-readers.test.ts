@@ -11,14 +11,18 @@ function read(kind: 'json' | 'ndjson', chunks: string[]): Event[] {
     value: (value, line) => events.push(['value', value, line]),
     invalid: (line) => events.push(['invalid', line]),
   };
-  const reader = kind === 'json' ? new JsonArrayReader('r.json', handler) : new NdjsonReader('r.json', handler);
+  const reader =
+    kind === 'json' ? new JsonArrayReader('r.json', handler) : new NdjsonReader('r.json', handler);
   for (const chunk of chunks) reader.push(chunk);
   reader.end();
   return events;
 }
 
 function everyCut(text: string): string[][] {
-  return [[text], ...Array.from({ length: text.length - 1 }, (_, i) => [text.slice(0, i + 1), text.slice(i + 1)])];
+  return [
+    [text],
+    ...Array.from({ length: text.length - 1 }, (_, i) => [text.slice(0, i + 1), text.slice(i + 1)]),
+  ];
 }
 
 describe('JsonArrayReader', () => {
@@ -43,9 +47,17 @@ describe('JsonArrayReader', () => {
 
   it.each([
     ['a truncated array', '[{"a": 1},\n{"b"', /^r\.json:2: the JSON array is not closed/],
-    ['text after the closing bracket', '[{"a": 1}]\n{"b": 2}', /^r\.json:2: unexpected text after the closing \]/],
+    [
+      'text after the closing bracket',
+      '[{"a": 1}]\n{"b": 2}',
+      /^r\.json:2: unexpected text after the closing \]/,
+    ],
     ['something other than an array', '{"a": 1}', /^r\.json:1: expected a JSON array/],
-    ['a comma before the closing bracket', '[{"a": 1},\n{"b": 2},\n]', /^r\.json:3: a comma before the closing \] is not JSON/],
+    [
+      'a comma before the closing bracket',
+      '[{"a": 1},\n{"b": 2},\n]',
+      /^r\.json:3: a comma before the closing \] is not JSON/,
+    ],
     ['a comma alone', '[,]', /^r\.json:1: a comma before the closing \] is not JSON/],
   ])('stops with the line on %s', (_name, input, message) => {
     expect(() => read('json', [input])).toThrow(message);
@@ -53,7 +65,10 @@ describe('JsonArrayReader', () => {
 
   it('hands on every element before a comma before the closing bracket, and reads empty arrays', () => {
     const events: unknown[] = [];
-    const reader = new JsonArrayReader('r.json', { value: (value) => events.push(value), invalid: () => events.push('invalid') });
+    const reader = new JsonArrayReader('r.json', {
+      value: (value) => events.push(value),
+      invalid: () => events.push('invalid'),
+    });
     expect(() => {
       reader.push('[{"a": 1},\n{"b": 2},\n]');
       reader.end();
