@@ -15,7 +15,16 @@
  * otherwise starts its own.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import {
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
@@ -56,13 +65,27 @@ export async function startRedis({ port } = {}) {
     } catch (error) {
       rmSync(dir, { recursive: true, force: true });
       // Another process may take the probed port before Redis binds it: try another.
-      if (port !== undefined || attempt >= 4 || !/Address already in use/.test(String(error.message))) throw error;
+      if (port !== undefined || attempt >= 4 || !/Address already in use/.test(String(error.message)))
+        throw error;
     }
   }
 }
 
 function launchRedis(port, dir) {
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no'];
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    dir,
+    '--daemonize',
+    'no',
+  ];
   return launchServer({
     name: 'redis-server',
     file: 'redis-server',
@@ -106,7 +129,9 @@ function launchServer({ name, file, args, dir, port, ready, url, stopSignal, spa
     watched.setEncoding('utf8').on('data', onData);
     other.setEncoding('utf8').on('data', (chunk) => (output += chunk));
     child.once('error', reject);
-    exited.then((code) => reject(new Error(`${name} on port ${port} exited (${code}) before it was ready:\n${output.trim()}`)));
+    void exited.then((code) =>
+      reject(new Error(`${name} on port ${port} exited (${code}) before it was ready:\n${output.trim()}`)),
+    );
   });
 }
 
@@ -118,14 +143,21 @@ export const PG_INSTALL_HINT = 'apt-get install postgresql';
  * null when there is none.
  */
 export function findPostgresBin() {
-  const onPath = (process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, 'initdb')).find((file) => existsSync(file));
+  const onPath = (process.env.PATH ?? '')
+    .split(delimiter)
+    .map((dir) => join(dir, 'initdb'))
+    .find((file) => existsSync(file));
   const candidates = onPath ? [dirname(realpathSync(onPath))] : [];
   const debian = '/usr/lib/postgresql';
   if (existsSync(debian)) {
-    const versions = readdirSync(debian).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+    const versions = readdirSync(debian)
+      .filter((v) => /^\d+$/.test(v))
+      .sort((a, b) => Number(b) - Number(a));
     candidates.push(...versions.map((v) => join(debian, v, 'bin')));
   }
-  return candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'postgres'))) ?? null;
+  return (
+    candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'postgres'))) ?? null
+  );
 }
 
 /**
@@ -134,7 +166,9 @@ export function findPostgresBin() {
  */
 function serverAccount() {
   if (typeof process.getuid !== 'function' || process.getuid() !== 0) return {};
-  const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('postgres:'));
+  const line = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('postgres:'));
   if (!line) throw new Error("running as root and there is no 'postgres' account for the server to run as");
   const [, , uid, gid] = line.split(':');
   return { uid: Number(uid), gid: Number(gid) };
@@ -165,10 +199,24 @@ export async function startPostgres() {
     }
     const init = spawnSync(
       join(bin, 'initdb'),
-      ['-D', data, '-U', PG_DATABASE, '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions'],
+      [
+        '-D',
+        data,
+        '-U',
+        PG_DATABASE,
+        '--auth=trust',
+        '-E',
+        'UTF8',
+        '--locale=C',
+        '--no-sync',
+        '--no-instructions',
+      ],
       { encoding: 'utf8', cwd: dir, ...account },
     );
-    if (init.status !== 0) throw new Error(`initdb failed (${init.status ?? init.signal}):\n${(init.stderr || init.stdout || String(init.error)).trim()}`);
+    if (init.status !== 0)
+      throw new Error(
+        `initdb failed (${init.status ?? init.signal}):\n${(init.stderr || init.stdout || String(init.error)).trim()}`,
+      );
     for (let attempt = 0; ; attempt++) {
       const port = await freePort();
       try {
@@ -231,7 +279,9 @@ async function main(command) {
     return 1;
   }
   if (!findPostgresBin()) {
-    process.stderr.write(`test-services: PostgreSQL's initdb not found; install it with: ${PG_INSTALL_HINT}\n`);
+    process.stderr.write(
+      `test-services: PostgreSQL's initdb not found; install it with: ${PG_INSTALL_HINT}\n`,
+    );
     return 1;
   }
   const [redis, pg] = await Promise.all([startRedis(), startPostgres()]);

@@ -80,17 +80,22 @@ export function codaBlend(series, t) {
   for (let i = from; i < to; i++) mean += /** @type {number} */ (series.price[i]);
   mean /= n;
   let variance = 0;
-  for (let i = from; i < to; i++) variance += (/** @type {number} */ (series.price[i]) - mean) ** 2;
+  for (let i = from; i < to; i++) {
+    const price = /** @type {number} */ (series.price[i]);
+    variance += (price - mean) ** 2;
+  }
   const limit = CODA_STDDEVS * Math.sqrt(variance / n);
   /** @type {number[]} */
   const kept = [];
   for (let i = from; i < to; i++) {
-    if (n < CODA_MIN_POINTS || Math.abs(/** @type {number} */ (series.price[i]) - mean) <= limit) kept.push(i);
+    if (n < CODA_MIN_POINTS || Math.abs(/** @type {number} */ (series.price[i]) - mean) <= limit)
+      kept.push(i);
   }
   let weighted = 0;
   let span = 0;
   kept.forEach((i, k) => {
-    const until = k + 1 < kept.length ? /** @type {number} */ (series.t[/** @type {number} */ (kept[k + 1])]) : t;
+    const until =
+      k + 1 < kept.length ? /** @type {number} */ (series.t[/** @type {number} */ (kept[k + 1])]) : t;
     const dt = until - /** @type {number} */ (series.t[i]);
     weighted += /** @type {number} */ (series.price[i]) * dt;
     span += dt;
@@ -158,7 +163,8 @@ export function sevenDayTrack(series, start = START, end = END) {
  */
 export function sevenDayAt(track, t, start = START) {
   const k = (t - start) / HOUR;
-  if (!Number.isInteger(k)) throw new RangeError(`the 7-day median publishes on the hour; ${new Date(t).toISOString()} is not`);
+  if (!Number.isInteger(k))
+    throw new RangeError(`the 7-day median publishes on the hour; ${new Date(t).toISOString()} is not`);
   const v = track[k];
   return v === undefined || Number.isNaN(v) ? null : v;
 }

@@ -88,7 +88,8 @@ export function planProduct(seed, scenario, key, refsourceId) {
     const psa10 = PARAMS.psa10Multiple[era].median * Math.exp(PARAMS.psa10Multiple[era].logSd * rng.normal());
     const steps = PARAMS.gradeStep[era];
     // Each grade a capped step below the one above it: kept in order whatever the draws.
-    const step = (/** @type {{ median: number, logSd: number }} */ d) => Math.min(PARAMS.gradeStep.maxStep, lognormal(rng, d));
+    const step = (/** @type {{ median: number, logSd: number }} */ d) =>
+      Math.min(PARAMS.gradeStep.maxStep, lognormal(rng, d));
     const r9 = step(steps[9]);
     const r8 = r9 * step(steps[8]);
     const ratio = [r8 * step(steps[7]), r8, r9, 1];
@@ -112,7 +113,8 @@ export function planProduct(seed, scenario, key, refsourceId) {
     GRADERS.forEach((_, gi) => {
       graderWeight[gi] = /** @type {number} */ (graderWeight[gi]) / total;
       GRADES.forEach((grade, ni) => {
-        cellRate[cellIndex(gi, ni)] = gradedRate * /** @type {number} */ (graderWeight[gi]) * PARAMS.gradeShare[grade];
+        cellRate[cellIndex(gi, ni)] =
+          gradedRate * /** @type {number} */ (graderWeight[gi]) * PARAMS.gradeShare[grade];
       });
     });
   }
@@ -179,7 +181,10 @@ export function hourOf(t) {
  * @param {number} t
  */
 export function truthAt(product, cell, t) {
-  return Math.exp(/** @type {number} */ (product.logTruth[hourOf(t - 1)]) + /** @type {number} */ (product.plan.logMultiple[cell]));
+  return Math.exp(
+    /** @type {number} */ (product.logTruth[hourOf(t - 1)]) +
+      /** @type {number} */ (product.plan.logMultiple[cell]),
+  );
 }
 
 /** @param {ProductPlan} plan @returns {(hour: number) => number} how busy the market is, 0 when closed */
@@ -206,7 +211,9 @@ class SeriesBuilder {
   }
   /** @returns {Series} */
   build() {
-    const order = this.t.map((_, i) => i).sort((a, b) => /** @type {number} */ (this.t[a]) - /** @type {number} */ (this.t[b]) || a - b);
+    const order = this.t
+      .map((_, i) => i)
+      .sort((a, b) => /** @type {number} */ (this.t[a]) - /** @type {number} */ (this.t[b]) || a - b);
     return {
       t: Float64Array.from(order, (i) => /** @type {number} */ (this.t[i])),
       price: Float64Array.from(order, (i) => /** @type {number} */ (this.price[i])),
@@ -227,7 +234,8 @@ export function productMarket(seed, plan) {
   const cells = CELLS.map(() => new SeriesBuilder());
   const pooled = [0, 1, 2].map(() => new SeriesBuilder());
   /** @param {number} cell @param {number} h */
-  const truth = (cell, h) => Math.exp(/** @type {number} */ (logTruth[h]) + /** @type {number} */ (plan.logMultiple[cell]));
+  const truth = (cell, h) =>
+    Math.exp(/** @type {number} */ (logTruth[h]) + /** @type {number} */ (plan.logMultiple[cell]));
 
   for (const cell of CELLS) {
     const rate = /** @type {number} */ (plan.cellRate[cell.index]);
@@ -245,7 +253,7 @@ export function productMarket(seed, plan) {
         if (u < c.typo10) factor = 10;
         else if ((u -= c.typo10) < c.typo01) factor = 0.1;
         else if ((u -= c.typo01) < c.lot) factor = rng.int(PARAMS.lotSize.min, PARAMS.lotSize.max);
-        else if ((u -= c.lot) < c.lowball) factor = rng.uniform(PARAMS.lowball.min, PARAMS.lowball.max);
+        else if (u - c.lot < c.lowball) factor = rng.uniform(PARAMS.lowball.min, PARAMS.lowball.max);
         out.add(t, truth(cell.index, h) * Math.exp(noise * rng.normal()) * factor, SOURCE.sale);
       }
     }
@@ -256,13 +264,21 @@ export function productMarket(seed, plan) {
     if (open(x.hour) === 0) continue;
     const noise = x.cell === 0 ? plan.noiseUngraded : plan.noiseGraded;
     const t = START + x.hour * HOUR + events.int(0, 3599) * 1000;
-    /** @type {SeriesBuilder} */ (cells[x.cell]).add(t, truth(x.cell, x.hour) * x.factor * Math.exp(noise * events.normal()), SOURCE.sale);
+    /** @type {SeriesBuilder} */ (cells[x.cell]).add(
+      t,
+      truth(x.cell, x.hour) * x.factor * Math.exp(noise * events.normal()),
+      SOURCE.sale,
+    );
   }
   for (const s of plan.shills) {
     for (let i = 0; i < s.count; i++) {
       const t = START + s.hour * HOUR + events.int(0, s.hours * 3600 - 1) * 1000;
       const h = Math.min(HOURS - 1, Math.floor((t - START) / HOUR));
-      /** @type {SeriesBuilder} */ (cells[0]).add(t, truth(0, h) * s.factor * Math.exp(0.03 * events.normal()), SOURCE.sale);
+      /** @type {SeriesBuilder} */ (cells[0]).add(
+        t,
+        truth(0, h) * s.factor * Math.exp(0.03 * events.normal()),
+        SOURCE.sale,
+      );
     }
   }
   if (plan.guides) addGuideQuotes(seed, plan, logTruth, cells, pooled);
@@ -282,12 +298,14 @@ export function productMarket(seed, plan) {
 function addGuideQuotes(seed, plan, logTruth, cells, pooled) {
   const rng = prng.derivePrng(seed, `${plan.key}:guides`);
   const cumulative = new Float64Array(HOURS + 1);
-  for (let h = 0; h < HOURS; h++) cumulative[h + 1] = /** @type {number} */ (cumulative[h]) + Math.exp(/** @type {number} */ (logTruth[h]));
+  for (let h = 0; h < HOURS; h++)
+    cumulative[h + 1] = /** @type {number} */ (cumulative[h]) + Math.exp(/** @type {number} */ (logTruth[h]));
   /** Mean ungraded truth over the `lag` hours before hour h (hour 0's when there are none). */
   const lagged = (/** @type {number} */ h, /** @type {number} */ lag) => {
     const from = Math.max(0, h - lag);
     const to = Math.max(from + 1, h);
-    return (/** @type {number} */ (cumulative[to]) - /** @type {number} */ (cumulative[from])) / (to - from);
+    const high = /** @type {number} */ (cumulative[to]);
+    return (high - /** @type {number} */ (cumulative[from])) / (to - from);
   };
   const mult = (/** @type {number} */ cell) => Math.exp(/** @type {number} */ (plan.logMultiple[cell]));
   const ungraded = /** @type {number} */ (plan.cellRate[0]) > 0;
@@ -299,11 +317,15 @@ function addGuideQuotes(seed, plan, logTruth, cells, pooled) {
   if (graded) {
     GRADES.slice(0, 3).forEach((_, ni) => {
       let pooledMultiple = 0;
-      GRADERS.forEach((__, gi) => (pooledMultiple += /** @type {number} */ (plan.graderWeight[gi]) * mult(cellIndex(gi, ni))));
+      GRADERS.forEach(
+        (__, gi) =>
+          (pooledMultiple += /** @type {number} */ (plan.graderWeight[gi]) * mult(cellIndex(gi, ni))),
+      );
       pc.push([/** @type {SeriesBuilder} */ (pooled[ni]), pooledMultiple]);
     });
     GRADERS.forEach((_, gi) => {
-      if (/** @type {number} */ (plan.graderWeight[gi]) > 0) pc.push([/** @type {SeriesBuilder} */ (cells[cellIndex(gi, 3)]), mult(cellIndex(gi, 3))]);
+      if (/** @type {number} */ (plan.graderWeight[gi]) > 0)
+        pc.push([/** @type {SeriesBuilder} */ (cells[cellIndex(gi, 3)]), mult(cellIndex(gi, 3))]);
     });
   }
   /** @type {number[]} */
@@ -312,15 +334,20 @@ function addGuideQuotes(seed, plan, logTruth, cells, pooled) {
   for (let d = 0; d < DAYS; d++) {
     const hPc = d * 24 + PARAMS.pricecharting.hourOfDay;
     const hTcg = d * 24 + PARAMS.tcgplayer.hourOfDay;
-    const frozen = (/** @type {number} */ h) => plan.dormant !== null && h >= plan.dormant.from && h < plan.dormant.to;
+    const frozen = (/** @type {number} */ h) =>
+      plan.dormant !== null && h >= plan.dormant.from && h < plan.dormant.to;
     const dead = (/** @type {number} */ h) => plan.deadFrom !== null && h >= plan.deadFrom;
     if (!dead(hPc)) {
       const base = lagged(hPc, PARAMS.pricecharting.lagHours);
-      if (!frozen(hPc) || lastPc.length === 0) lastPc = pc.map(([, m]) => base * m * Math.exp(PARAMS.pricecharting.noise * rng.normal()));
-      pc.forEach(([builder], i) => builder.add(START + hPc * HOUR, /** @type {number} */ (lastPc[i]), SOURCE.pricecharting));
+      if (!frozen(hPc) || lastPc.length === 0)
+        lastPc = pc.map(([, m]) => base * m * Math.exp(PARAMS.pricecharting.noise * rng.normal()));
+      pc.forEach(([builder], i) =>
+        builder.add(START + hPc * HOUR, /** @type {number} */ (lastPc[i]), SOURCE.pricecharting),
+      );
     }
     if (ungraded && !dead(hTcg)) {
-      if (!frozen(hTcg) || lastTcg === 0) lastTcg = lagged(hTcg, PARAMS.tcgplayer.lagHours) * Math.exp(PARAMS.tcgplayer.noise * rng.normal());
+      if (!frozen(hTcg) || lastTcg === 0)
+        lastTcg = lagged(hTcg, PARAMS.tcgplayer.lagHours) * Math.exp(PARAMS.tcgplayer.noise * rng.normal());
       /** @type {SeriesBuilder} */ (cells[0]).add(START + hTcg * HOUR, lastTcg, SOURCE.tcgplayer);
     }
   }
@@ -358,7 +385,9 @@ export function withoutQuotes(market, scenarios) {
   return {
     ...market,
     products: market.products.map((p) =>
-      scenarios.includes(p.plan.scenario) ? { ...p, cells: p.cells.map(salesOf), pooled: p.pooled.map(salesOf) } : p,
+      scenarios.includes(p.plan.scenario)
+        ? { ...p, cells: p.cells.map(salesOf), pooled: p.pooled.map(salesOf) }
+        : p,
     ),
   };
 }

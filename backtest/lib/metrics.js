@@ -42,7 +42,9 @@ export function sortedQuantile(sorted, q) {
   const h = (sorted.length - 1) * q;
   const k = Math.floor(h);
   const lower = /** @type {number} */ (sorted[k]);
-  return k + 1 < sorted.length ? lower + (h - k) * (/** @type {number} */ (sorted[k + 1]) - lower) : lower;
+  if (k + 1 >= sorted.length) return lower;
+  const upper = /** @type {number} */ (sorted[k + 1]);
+  return lower + (h - k) * (upper - lower);
 }
 
 /**
@@ -106,7 +108,9 @@ export function intervalCoverage(intervals) {
  * @returns {number | null}
  */
 export function hoursToFollow(hourly) {
-  const within = hourly.map(({ price, truth }) => price !== null && absoluteError(price, truth) <= FOLLOW_TOLERANCE);
+  const within = hourly.map(
+    ({ price, truth }) => price !== null && absoluteError(price, truth) <= FOLLOW_TOLERANCE,
+  );
   for (let i = 0; i + FOLLOW_HOLD_HOURS <= within.length; i++) {
     if (within.slice(i, i + FOLLOW_HOLD_HOURS).every(Boolean)) return i + 1;
   }

@@ -50,13 +50,23 @@ export async function timeBinsAgainstNode(bins, args, rounds, check) {
     check(r.stdout);
     return r;
   });
-  const samples = await interleaveAll(rounds, [...commands, () => run(process.execPath, ['-e', '0'], { measureCpu: true })]);
+  const samples = await interleaveAll(rounds, [
+    ...commands,
+    () => run(process.execPath, ['-e', '0'], { measureCpu: true }),
+  ]);
   const node = /** @type {import('./proc.js').RunResult[]} */ (samples.pop());
   /** @param {import('./proc.js').RunResult[]} rs */
-  const cpu = (rs) => (rs.every((r) => r.cpuMs !== null) ? median(rs.map((r) => /** @type {number} */ (r.cpuMs))) : null);
+  const cpu = (rs) =>
+    rs.every((r) => r.cpuMs !== null) ? median(rs.map((r) => /** @type {number} */ (r.cpuMs))) : null;
   /** @param {import('./proc.js').RunResult[]} rs */
   const wall = (rs) => median(rs.map((r) => r.wallMs));
-  return samples.map((rs) => ({ commandMs: wall(rs), nodeMs: wall(node), commandCpuMs: cpu(rs), nodeCpuMs: cpu(node), samples: rounds }));
+  return samples.map((rs) => ({
+    commandMs: wall(rs),
+    nodeMs: wall(node),
+    commandCpuMs: cpu(rs),
+    nodeCpuMs: cpu(node),
+    samples: rounds,
+  }));
 }
 
 /**
@@ -68,8 +78,10 @@ export async function packagesLoaded(args) {
   mkdirSync(join(WORK_DIR, 'tmp'), { recursive: true });
   const log = join(WORK_DIR, 'tmp', `imports-${process.pid}.log`);
   rmSync(log, { force: true });
-  await run(process.execPath, ['--import', TRACE, ORACLE_BIN, ...args], { env: { ...process.env, BENCH_IMPORT_LOG: log } });
-  let urls = [];
+  await run(process.execPath, ['--import', TRACE, ORACLE_BIN, ...args], {
+    env: { ...process.env, BENCH_IMPORT_LOG: log },
+  });
+  let urls;
   try {
     urls = readFileSync(log, 'utf8').split('\n');
   } catch {

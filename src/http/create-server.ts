@@ -18,7 +18,13 @@ import { createAccessLog, type AccessLog, type AccessLogEntry } from './access-l
 import { createBundleCache, type BundleCache } from './bundle-cache.js';
 import { createCors, type Cors } from './cors.js';
 import { authenticate } from './auth.js';
-import { httpFailure, MalformedRequestError, RateLimitedError, ReadOnlyError, RouteNotFoundError } from './errors.js';
+import {
+  httpFailure,
+  MalformedRequestError,
+  RateLimitedError,
+  ReadOnlyError,
+  RouteNotFoundError,
+} from './errors.js';
 import { inputParser } from './input.js';
 import { checkPath, readQuery } from './query.js';
 import { createKeyCache, createKeySession, type KeySession } from './key-cache.js';
@@ -59,7 +65,11 @@ export interface ServerOptions {
   corsOrigins?: readonly string[];
 }
 
-export const SERVER_TIMEOUT_DEFAULTS = { keepAliveTimeoutMs: 5_000, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 } as const;
+export const SERVER_TIMEOUT_DEFAULTS = {
+  keepAliveTimeoutMs: 5_000,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+} as const;
 
 export interface OracleServer {
   readonly server: Server;
@@ -129,7 +139,13 @@ export function createServer(deps: ServerDeps, options: ServerOptions): OracleSe
     res.end(req.method === 'HEAD' ? undefined : bytes);
   }
 
-  function sendError(req: IncomingMessage, res: ServerResponse, error: unknown, route: string | null, headers: OutgoingHttpHeaders = {}): number {
+  function sendError(
+    req: IncomingMessage,
+    res: ServerResponse,
+    error: unknown,
+    route: string | null,
+    headers: OutgoingHttpHeaders = {},
+  ): number {
     const { status, detail } = httpFailure(error);
     if (status >= 500) logFailure(req, route, status, error);
     if (error instanceof RateLimitedError) headers['retry-after'] = String(error.retryAfterSeconds);
@@ -171,7 +187,8 @@ export function createServer(deps: ServerDeps, options: ServerOptions): OracleSe
           // 401 before 403 before everything else (CONTRACT.md decision 5); a write to a
           // public route needs a key too, so it gets the same answers as any other write.
           if (route.auth || !readOnly) keyId = await authenticate(req.headers, keys, at, sessionOf(req));
-          if (!readOnly) throw new ReadOnlyError(`the API is read-only: ${req.method} is not allowed, use GET or HEAD`);
+          if (!readOnly)
+            throw new ReadOnlyError(`the API is read-only: ${req.method} is not allowed, use GET or HEAD`);
           if (route.rateLimited) {
             const decision = await limiter.take(keyId as string, at);
             headers['ratelimit-limit'] = limitHeader;
@@ -181,7 +198,14 @@ export function createServer(deps: ServerDeps, options: ServerOptions): OracleSe
           }
           checkPath(req.path);
           const query = parseQuery(readQuery(req.search ?? '', queryNames));
-          const body = await route.handle({ params: parseParams(req.params) as never, query: query as never, now: at, oracle, cache, keyId });
+          const body = await route.handle({
+            params: parseParams(req.params) as never,
+            query: query as never,
+            now: at,
+            oracle,
+            cache,
+            keyId,
+          });
           send(req, res, 200, body, headers, route.contentType);
         }
       } catch (error) {
@@ -208,11 +232,16 @@ export function createServer(deps: ServerDeps, options: ServerOptions): OracleSe
   const server = createHttpServer({ requireHostHeader: false }, (req, res) => {
     if (missingHost(req)) {
       res.shouldKeepAlive = false;
-      const status = sendError(req, res, new MalformedRequestError('missing Host header: HTTP/1.1 requires one'), null);
+      const status = sendError(
+        req,
+        res,
+        new MalformedRequestError('missing Host header: HTTP/1.1 requires one'),
+        null,
+      );
       log({ method: req.method ?? '-', route: null, status, ms: 0, keyId: null });
       return;
     }
-    app.handler(req as Request, res, undefined as never);
+    void app.handler(req as Request, res, undefined as never);
   });
   handleMalformedRequests(server, log);
   server.keepAliveTimeout = options.keepAliveTimeoutMs ?? SERVER_TIMEOUT_DEFAULTS.keepAliveTimeoutMs;

@@ -9,7 +9,14 @@
  */
 import { DatabaseBusyError, InputError, SourceUnreadableError } from '../domain/errors.js';
 import type { Store } from '../store/store.js';
-import { csvReader, csvRowOptions, isCanonicalObservations, jsonReader, type ReadOptions, type Reader } from './container-readers.js';
+import {
+  csvReader,
+  csvRowOptions,
+  isCanonicalObservations,
+  jsonReader,
+  type ReadOptions,
+  type Reader,
+} from './container-readers.js';
 import { GzipCorruptError, IngestInterruptedError, IngestStoppedError, writeFailureOf } from './errors.js';
 import { chooseContainer } from './formats/detect.js';
 import { isTcgcsvEnvelope, tcgplayerPricesFormat } from './formats/tcgplayer-prices.js';
@@ -89,7 +96,11 @@ export const PARALLEL_MIN_BYTES = 8 * 2 ** 20;
  * trustworthy; an interruption (IngestInterruptedError) or a database failure is thrown,
  * since it stops every source.
  */
-export async function ingestSource(store: Store, spec: string, options: IngestOptions): Promise<IngestResult> {
+export async function ingestSource(
+  store: Store,
+  spec: string,
+  options: IngestOptions,
+): Promise<IngestResult> {
   const name = spec === '-' ? 'stdin' : spec;
   const startedAt = options.clock();
   const dryRun = options.dryRun ?? false;
@@ -112,6 +123,8 @@ export async function ingestSource(store: Store, spec: string, options: IngestOp
     }
     return runId;
   };
+  // The readers only announce the run; its id is awaited between chunks and at the end.
+  const recordRun = (kind: string, chosenFormat: string): void => void startRun(kind, chosenFormat);
 
   let source: OpenedSource | undefined;
   let texts: AsyncGenerator<string> | undefined;
@@ -147,7 +160,8 @@ export async function ingestSource(store: Store, spec: string, options: IngestOp
     if (source.compressed()) writer.holdCommits();
     if (head.trim() === '') throw new InputError(name, 1, 'the file is empty: no header and no records');
     // tcgcsv's prices JSON is told by its envelope (its archive files have no extension).
-    if (options.format === undefined && isTcgcsvEnvelope(head)) options = { ...options, format: tcgplayerPricesFormat.name };
+    if (options.format === undefined && isTcgcsvEnvelope(head))
+      options = { ...options, format: tcgplayerPricesFormat.name };
     const container = chooseContainer(options.format, source.path, head);
     const parallel =
       container === 'csv' &&
@@ -156,13 +170,18 @@ export async function ingestSource(store: Store, spec: string, options: IngestOp
       parallelReaderAvailable() &&
       isCanonicalObservations(name, head, options);
     if (parallel) {
-      startRun(options.kind ?? 'observations', 'csv');
+      void startRun(options.kind ?? 'observations', 'csv');
       reader = new ParallelCsvReader(store, csvRowOptions(name, options), writer, options.clock);
-    } else if (container === 'csv') reader = csvReader(name, options, writer, startRun);
-    else reader = jsonReader(name, container, options, writer, startRun);
+    } else if (container === 'csv') reader = csvReader(name, options, writer, recordRun);
+    else reader = jsonReader(name, container, options, writer, recordRun);
     reader.push(head);
     for (;;) {
-      options.onProgress?.({ source: name, records: writer.counts.read, bytes: source.bytesRead(), totalBytes: source.totalBytes });
+      options.onProgress?.({
+        source: name,
+        records: writer.counts.read,
+        bytes: source.bytesRead(),
+        totalBytes: source.totalBytes,
+      });
       if (options.signal?.aborted) break;
       const next = await texts.next();
       if (commitFailure !== null) throw commitFailure;
@@ -184,7 +203,10 @@ export async function ingestSource(store: Store, spec: string, options: IngestOp
       error = interrupted(name, reader?.line() ?? 1, writer, source, options.signal);
     }
     if (error instanceof DatabaseBusyError) {
-      error = new DatabaseBusyError(`${name}:${reader?.line() ?? 1}: gave up: ${error.message}; run the same command again to complete`, { cause: error });
+      error = new DatabaseBusyError(
+        `${name}:${reader?.line() ?? 1}: gave up: ${error.message}; run the same command again to complete`,
+        { cause: error },
+      );
     }
     // Garbage inflated from a corrupt gzip stream fails as bad text first: gzip's verdict decides.
     if (error instanceof InputError && source?.compressed()) {
@@ -258,16 +280,30 @@ export async function ingestSource(store: Store, spec: string, options: IngestOp
 /** Failures of the source itself: they end that source only. */
 function isSourceFailure(error: unknown): error is Error {
   // IngestStoppedError too: its source gets its summary line; ingestAll then stops.
-  return error instanceof InputError || error instanceof SourceUnreadableError || error instanceof GzipCorruptError || error instanceof IngestStoppedError;
+  return (
+    error instanceof InputError ||
+    error instanceof SourceUnreadableError ||
+    error instanceof GzipCorruptError ||
+    error instanceof IngestStoppedError
+  );
 }
 
 /** The error of a run stopped by a signal (the abort reason names it, e.g. 'SIGTERM'). */
-function interrupted(name: string, line: number, writer: RecordWriter, source: OpenedSource | undefined, signal: AbortSignal): IngestInterruptedError {
+function interrupted(
+  name: string,
+  line: number,
+  writer: RecordWriter,
+  source: OpenedSource | undefined,
+  signal: AbortSignal,
+): IngestInterruptedError {
   const by = typeof signal.reason === 'string' ? signal.reason : 'SIGINT';
   const kept = source?.compressed()
     ? 'nothing from this gzip source committed (its checksum is at its end)'
     : `${writer.counts.read.toLocaleString('en-US')} records read and committed`;
-  return new IngestInterruptedError(by, `${name}:${line}: interrupted by ${by}; ${kept}, run the same command again to complete`);
+  return new IngestInterruptedError(
+    by,
+    `${name}:${line}: interrupted by ${by}; ${kept}, run the same command again to complete`,
+  );
 }
 
 /** Rolls back what is open when the database itself failed; that failure is the one reported. */

@@ -55,7 +55,22 @@ const NAME_ALIASES: Readonly<Record<string, string>> = { mega: 'm', and: '' };
  * Words of set names that say nothing about which set (series words, "Promos"): a title
  * need not repeat them for its set to count as named.
  */
-const GENERIC_SET_WORDS = new Set(['set', 'the', 'of', 'and', 'series', 'promos', 'promo', 'cards', 'card', 'collection', 'black', 'star', 'pokemon', 'tcg']);
+const GENERIC_SET_WORDS = new Set([
+  'set',
+  'the',
+  'of',
+  'and',
+  'series',
+  'promos',
+  'promo',
+  'cards',
+  'card',
+  'collection',
+  'black',
+  'star',
+  'pokemon',
+  'tcg',
+]);
 
 /**
  * Graders and their grade, grading words and years: numbers in them are not card numbers
@@ -75,7 +90,8 @@ export function tokens(text: string): string[] {
   // A URL slug turns "Erika's" into "Erika s": join the lone letter back.
   const out: string[] = [];
   for (const word of words) {
-    if ((word === 's' || word === 'd') && out.length > 0 && /\p{L}$/u.test(out[out.length - 1]!)) out[out.length - 1] += word;
+    if ((word === 's' || word === 'd') && out.length > 0 && /\p{L}$/u.test(out[out.length - 1]!))
+      out[out.length - 1] += word;
     else out.push(word);
   }
   return out;
@@ -121,9 +137,17 @@ export interface TitleSignals {
 export function titleSignals(title: string): TitleSignals {
   const all = tokens(title);
   const words = new Set(all.map((w) => NAME_ALIASES[w] ?? w).filter((w) => w !== ''));
-  const languages = [...new Set(all.map((w) => (ENGLISH_WORDS.has(w) ? 'English' : LANGUAGE_WORDS[w])).filter((l): l is string => l !== undefined))];
+  const languages = [
+    ...new Set(
+      all
+        .map((w) => (ENGLISH_WORDS.has(w) ? 'English' : LANGUAGE_WORDS[w]))
+        .filter((l): l is string => l !== undefined),
+    ),
+  ];
   const numberText = title.replace(NOT_CARD_NUMBERS, ' ');
-  const numberTokens = tokens(numberText.replace(/[\/#]/g, ' ')).filter((t) => /\d/.test(t)).map(numberToken);
+  const numberTokens = tokens(numberText.replace(/[/#]/g, ' '))
+    .filter((t) => /\d/.test(t))
+    .map(numberToken);
   const slashNumbers: CardNumber[] = [];
   for (const m of numberText.matchAll(/([A-Za-z]{0,4}\d{1,4}[A-Za-z]?)\s*\/\s*([A-Za-z]{0,4}\d{1,4})/g)) {
     slashNumbers.push({ number: numberToken(m[1]!), total: numberToken(m[2]!) });
@@ -149,13 +173,25 @@ export function titleSignals(title: string): TitleSignals {
 
 /** The words of a product's name a title must hold: the name without its number suffix (`Charizard ex - 199/165`, `Aerodactyl (1)`). */
 export function nameWords(productName: string): string[] {
-  const core = productName.replace(/\s+-\s+[A-Za-z]{0,4}\d+[A-Za-z]?(\/[A-Za-z]{0,4}\d+)?\s*$/, '').replace(/\(\s*\d+[A-Za-z]?\s*\)/g, ' ');
-  return [...new Set(tokens(core).map((w) => NAME_ALIASES[w] ?? w).filter((w) => w !== ''))];
+  const core = productName
+    .replace(/\s+-\s+[A-Za-z]{0,4}\d+[A-Za-z]?(\/[A-Za-z]{0,4}\d+)?\s*$/, '')
+    .replace(/\(\s*\d+[A-Za-z]?\s*\)/g, ' ');
+  return [
+    ...new Set(
+      tokens(core)
+        .map((w) => NAME_ALIASES[w] ?? w)
+        .filter((w) => w !== ''),
+    ),
+  ];
 }
 
 /** A set word in a title, a plural `s` aside ("Champion Path" names `Champion's Path`, "Emerging Power" `Emerging Powers`). */
 function hasSetWord(words: ReadonlySet<string>, word: string): boolean {
-  return words.has(word) || (word.length > 3 && word.endsWith('s') && words.has(word.slice(0, -1))) || words.has(`${word}s`);
+  return (
+    words.has(word) ||
+    (word.length > 3 && word.endsWith('s') && words.has(word.slice(0, -1))) ||
+    words.has(`${word}s`)
+  );
 }
 
 /** The words of a set name a title must hold for it to name that set. */
@@ -178,8 +214,14 @@ export function productNumber(p: Pick<TitleCandidate, 'productName' | 'subtitle'
   if (slash) return { number: numberToken(slash[1]!), total: numberToken(slash[2]!) };
   const single = /^\s*#?([A-Za-z]{0,5}\d{1,4}[A-Za-z]?)\b/.exec(p.subtitle);
   if (single) return { number: numberToken(single[1]!), total: null };
-  const suffix = /\s-\s([A-Za-z]{0,4}\d{1,4}[A-Za-z]?)(?:\/([A-Za-z]{0,4}\d{1,4}))?\s*$/.exec(p.productName) ?? /\((\d{1,4}[A-Za-z]?)\)/.exec(p.productName);
-  if (suffix) return { number: numberToken(suffix[1]!), total: suffix[2] === undefined ? null : numberToken(suffix[2]) };
+  const suffix =
+    /\s-\s([A-Za-z]{0,4}\d{1,4}[A-Za-z]?)(?:\/([A-Za-z]{0,4}\d{1,4}))?\s*$/.exec(p.productName) ??
+    /\((\d{1,4}[A-Za-z]?)\)/.exec(p.productName);
+  if (suffix)
+    return {
+      number: numberToken(suffix[1]!),
+      total: suffix[2] === undefined ? null : numberToken(suffix[2]),
+    };
   return null;
 }
 
@@ -228,22 +270,30 @@ export function agreement(s: TitleSignals, p: TitleCandidate): Agreement {
   const kind = printingKind(p);
   const promoSet = /\bpromo/i.test(p.setName);
   const holoRarity = /\bholo\b/i.test(p.subtitle);
-  const refused = languageRefusal(s, language) ?? printingRefusal(s, p, kind, promoSet) ?? (s.nonHolo && holoRarity ? 'rarity: the title says non holo' : null);
+  const refused =
+    languageRefusal(s, language) ??
+    printingRefusal(s, p, kind, promoSet) ??
+    (s.nonHolo && holoRarity ? 'rarity: the title says non holo' : null);
   if (refused !== null) return { ok: false, why: refused };
 
   const number = productNumber(p);
   const found = number === null ? { score: 0 as const, text: null } : numberAgreement(s, number, promoSet);
   if ('why' in found) return { ok: false, why: found.why };
-  if (s.promo && !promoSet && found.score === 0) return { ok: false, why: 'set: the title says promo and names no number of this card' };
+  if (s.promo && !promoSet && found.score === 0)
+    return { ok: false, why: 'set: the title says promo and names no number of this card' };
   const set = setWords(p.setName);
   const stray = s.shortNumbers.filter((n) => !set.includes(n));
-  if (found.score === 0 && stray.length > 0) return { ok: false, why: `number: the title says ${stray.join(' ')}, not this card's number` };
+  if (found.score === 0 && stray.length > 0)
+    return { ok: false, why: `number: the title says ${stray.join(' ')}, not this card's number` };
   const setNamed = set.length > 0 && set.every((w) => hasSetWord(s.words, w));
   // A promo set is named by the words promo or black star: its own name ("Wizards Black Star Promos") is not how sellers write it.
   const setScore = setNamed ? set.length : promoSet && s.promo ? 1 : 0;
   // A plain number alone is no identity ("108" of a Topps card is not card 108 of every set): it needs the set.
   if (setScore === 0 && found.score === 1 && /^\d+$/.test(number?.number ?? '')) {
-    return { ok: false, why: `set: the title names the number ${number?.number} but not the set (${p.setName})` };
+    return {
+      ok: false,
+      why: `set: the title names the number ${number?.number} but not the set (${p.setName})`,
+    };
   }
   return {
     ok: true,
@@ -253,7 +303,13 @@ export function agreement(s: TitleSignals, p: TitleCandidate): Agreement {
     set: setScore,
     setText: setNamed ? set.join(' ') : setScore > 0 ? 'promo' : null,
     holo: s.holo && holoRarity,
-    printing: kind.firstEdition ? '1st Edition' : kind.shadowless ? 'Shadowless' : kind.reverse ? 'Reverse Holo' : null,
+    printing: kind.firstEdition
+      ? '1st Edition'
+      : kind.shadowless
+        ? 'Shadowless'
+        : kind.reverse
+          ? 'Reverse Holo'
+          : null,
     language,
   };
 }
@@ -267,35 +323,67 @@ function languageRefusal(s: TitleSignals, language: string | null): string | nul
 }
 
 /** Why a product's printing or stamp is not the title's, or null. */
-function printingRefusal(s: TitleSignals, p: TitleCandidate, kind: ReturnType<typeof printingKind>, promoSet: boolean): string | null {
-  if (kind.firstEdition !== s.firstEdition) return kind.firstEdition ? 'printing: 1st Edition product, the title does not say 1st Edition' : 'printing: the title says 1st Edition';
+function printingRefusal(
+  s: TitleSignals,
+  p: TitleCandidate,
+  kind: ReturnType<typeof printingKind>,
+  promoSet: boolean,
+): string | null {
+  if (kind.firstEdition !== s.firstEdition)
+    return kind.firstEdition
+      ? 'printing: 1st Edition product, the title does not say 1st Edition'
+      : 'printing: the title says 1st Edition';
   // Every 1st Edition of Base Set is shadowless: a title may say it or not.
   if (!kind.firstEdition && kind.shadowless !== s.shadowless) {
-    return kind.shadowless ? 'printing: Shadowless product, the title does not say Shadowless' : 'printing: the title says Shadowless';
+    return kind.shadowless
+      ? 'printing: Shadowless product, the title does not say Shadowless'
+      : 'printing: the title says Shadowless';
   }
-  if (kind.reverse !== s.reverse) return kind.reverse ? 'printing: Reverse Holo product, the title does not say Reverse' : 'printing: the title says Reverse Holo';
+  if (kind.reverse !== s.reverse)
+    return kind.reverse
+      ? 'printing: Reverse Holo product, the title does not say Reverse'
+      : 'printing: the title says Reverse Holo';
   const stampedPrinting = STAMP_PRINTING.test(p.printing ?? '');
   if (stampedPrinting && !s.stamped) return 'printing: stamped product, the title names no stamp';
   // A prerelease card is a promo (SWSH066) or a stamped printing, never the set's own card.
-  if (s.stamped && !stampedPrinting && !promoSet) return 'printing: the title names a prerelease, staff or winner stamp';
+  if (s.stamped && !stampedPrinting && !promoSet)
+    return 'printing: the title names a prerelease, staff or winner stamp';
   return null;
 }
 
 /** How the title states `number`: with its total (2), alone (1), not at all (0), or why it says another card. */
-function numberAgreement(s: TitleSignals, number: CardNumber, promoSet: boolean): { score: 0 | 1 | 2; text: string | null } | { why: string } {
-  if (number.total !== null && s.slashNumbers.some((n) => n.total === number.total && n.number !== number.number)) {
+function numberAgreement(
+  s: TitleSignals,
+  number: CardNumber,
+  promoSet: boolean,
+): { score: 0 | 1 | 2; text: string | null } | { why: string } {
+  if (
+    number.total !== null &&
+    s.slashNumbers.some((n) => n.total === number.total && n.number !== number.number)
+  ) {
     return { why: `number: the title says another card over ${number.total}` };
   }
   if (s.numberTokens.includes(number.number)) {
-    const withTotal = number.total !== null && s.numberTokens.some((t, i) => t === number.number && s.numberTokens[i + 1] === number.total);
-    return withTotal ? { score: 2, text: `${number.number}/${number.total}` } : { score: 1, text: number.number };
+    const withTotal =
+      number.total !== null &&
+      s.numberTokens.some((t, i) => t === number.number && s.numberTokens[i + 1] === number.total);
+    return withTotal
+      ? { score: 2, text: `${number.number}/${number.total}` }
+      : { score: 1, text: number.number };
   }
   // "Black Star Promo 050" is promo SWSH050: a promo's digits count when the title says promo.
   const digits = /^[a-z]+(\d+)$/.exec(number.number)?.[1];
-  if (promoSet && s.promo && digits !== undefined && s.numberTokens.includes(digits)) return { score: 1, text: number.number };
+  if (promoSet && s.promo && digits !== undefined && s.numberTokens.includes(digits))
+    return { score: 1, text: number.number };
   if (number.total !== null && /^\d+$/.test(number.total)) {
     // "101 108" in a slug: another number right before this card's total is another card of the set.
-    const over = s.numberTokens.findIndex((t, i) => i > 0 && t === number.total && /^\d+$/.test(s.numberTokens[i - 1]!) && Number(s.numberTokens[i - 1]) <= Number(t) + 100);
+    const over = s.numberTokens.findIndex(
+      (t, i) =>
+        i > 0 &&
+        t === number.total &&
+        /^\d+$/.test(s.numberTokens[i - 1]!) &&
+        Number(s.numberTokens[i - 1]) <= Number(t) + 100,
+    );
     if (over > 0) return { why: `number: the title says ${s.numberTokens[over - 1]}/${number.total}` };
   }
   return { score: 0, text: null };
