@@ -26,7 +26,8 @@ afterAll(() => upstream.close());
 
 function resolver(clock = { now: Date.now() }) {
   return createUpstreamResolver(
-    createRefsourceClient({ urlTemplate: upstream.template, deadlineMs: 2_000 }),
+    // A deadline no loaded machine reaches: this file tests sharing and reuse, not deadlines.
+    createRefsourceClient({ urlTemplate: upstream.template, deadlineMs: 30_000 }),
     {
       answerTtlMs: 60_000,
       now: () => clock.now,
