@@ -84,7 +84,7 @@ function watchRules(oracle: Oracle, config: ServeConfig, ctx: CommandContext): W
     dataVersion: () => oracle.dataVersion(),
     log: (line) => ctx.stderr.write(line),
     async check() {
-      const now = Date.now();
+      const now = ctx.clock();
       const report = await withService(
         ctx,
         (service) => service.checkWatches({ at: now, now, webhook: config.webhook, delivery: { secret } }),
