@@ -5,10 +5,16 @@
  */
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { conditionKey } from '../src/domain/conditions.js';
+import { conditionKey, UNGRADED } from '../src/domain/conditions.js';
 import type { Product } from '../src/domain/product.js';
 import { isPostgresUrl } from '../src/store/location.js';
-import type { InsertResult, ResolvedObservation, Store, StoredProduct } from '../src/store/store.js';
+import type {
+  InsertResult,
+  ObservationRow,
+  ResolvedObservation,
+  Store,
+  StoredProduct,
+} from '../src/store/store.js';
 
 /** Creates or updates `products` in one committed batch. */
 export async function writeProducts(store: Store, products: readonly Product[]): Promise<void> {
@@ -19,6 +25,13 @@ export async function writeProducts(store: Store, products: readonly Product[]):
   } finally {
     await writer.close();
   }
+}
+
+/** An ungraded sale as the ingest writer takes it (IngestWriter.insert), without an external id unless given. */
+export function ungradedRow(
+  row: Pick<ObservationRow, 'productId' | 'observedAt' | 'priceMinor' | 'source'> & Partial<ObservationRow>,
+): ObservationRow {
+  return { condition: UNGRADED, grader: UNGRADED, grade: null, externalId: '', ...row };
 }
 
 /** An observation to seed: with its product id and, for a sale matched by its title, how (observations.matched_by). */
@@ -32,18 +45,7 @@ export async function writeObservations(
   const writer = await store.openIngest({ dryRun: false });
   try {
     for (const o of rows) {
-      writer.insert(
-        o.productId,
-        conditionKey(o.grader, o.grade),
-        o.observedAt,
-        o.priceMinor,
-        o.source,
-        o.grader,
-        o.grade,
-        o.externalId ?? '',
-        o.salesVolume ?? null,
-        o.matchedBy ?? null,
-      );
+      writer.insert({ ...o, condition: conditionKey(o.grader, o.grade), externalId: o.externalId ?? '' });
     }
     return await writer.commit();
   } finally {

@@ -58,6 +58,8 @@ export interface CommandContext {
   env: Env;
   /** The clock, read once when the program was built: commands and the engine never read it themselves. */
   now: number;
+  /** The run's clock (ProgramDeps.now), for a command that keeps running: `serve --watch` checks as of it. */
+  clock: () => number;
   /** ProgramDeps.openStore. */
   openStore?: StoreOpener;
   /** What stdout allows: its width (`--wide`: Infinity) and colours (`--no-color`, NO_COLOR, FORCE_COLOR, a TTY). */
@@ -76,6 +78,7 @@ export function resolveContext(command: Command, deps: ProgramDeps, now: number)
     },
     env: deps.env,
     now,
+    clock: typeof deps.now === 'function' ? deps.now : () => now,
     openStore: deps.openStore,
     terminal: terminalOf(deps.stdout, deps.env, globals),
   };

@@ -240,6 +240,24 @@ export interface ResolvedObservation extends Observation {
   productId: number;
 }
 
+/** One resolved observation as the ingest writer stores it (IngestWriter.insert). */
+export interface ObservationRow {
+  productId: number;
+  /** conditionKey(grader, grade). */
+  condition: string;
+  observedAt: number;
+  priceMinor: number;
+  source: string;
+  grader: string;
+  grade: number | null;
+  /** '' when the record has none (the store's encoding). */
+  externalId: string;
+  /** How many sales a price guide's quote summarises; null or absent for a sale. Not part of the identity. */
+  salesVolume?: number | null;
+  /** How a listing that named no product was matched to this one (observations.matched_by); null when the record named it. */
+  matchedBy?: string | null;
+}
+
 export interface InsertResult {
   inserted: number;
   duplicates: number;
@@ -259,7 +277,7 @@ export interface ProductLookup {
 
 /**
  * The ingest's writes, a batch at a time. Rows are handed in synchronously (a parser calls
- * `insert` per row, with positional values so no object is built per row) and written when
+ * `insert` per row, refilling one ObservationRow, so no object is built per row) and written when
  * the batch commits: an implementation may insert each at once into an open transaction
  * (SQLite) or buffer the batch for one bulk COPY (PostgreSQL). `commit` takes the batch as
  * it stands (rows handed in after it start the next one) and resolves with its outcome;
@@ -274,21 +292,11 @@ export interface IngestWriter {
   readonly products: ProductLookup;
   /** Creates or updates products (by product_key) in the current batch. */
   upsertProducts(products: readonly Product[]): void;
-  /** One observation into the current batch; a dry run only counts what it would insert. */
-  insert(
-    productId: number,
-    condition: string,
-    observedAt: number,
-    priceMinor: number,
-    source: string,
-    grader: string,
-    grade: number | null,
-    externalId: string,
-    /** How many sales a price guide's quote summarises; null or absent for a sale. Not part of the identity. */
-    salesVolume?: number | null,
-    /** How a listing that named no product was matched to this one (observations.matched_by); null when the record named it. */
-    matchedBy?: string | null,
-  ): void;
+  /**
+   * One observation into the current batch; a dry run only counts what it would insert. The
+   * row is read during the call only, so a caller may refill one object for every row.
+   */
+  insert(row: ObservationRow): void;
   /** Commits the batch (dry: counts it, writing nothing): how many of its observations were new. */
   commit(): Promise<InsertResult>;
   /** Drops the batch not yet committed. */

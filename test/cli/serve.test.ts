@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join, relative } from 'node:path';
 import { runOracle as oracle } from '../_cli.js';
 import { newTestDatabase, TEST_STORE } from '../_pg.js';
@@ -110,6 +112,24 @@ describe.skipIf(TEST_STORE === 'postgres')('oracle serve --metrics and --cors', 
     const cors = await oracle(['--db', db, 'serve', '--cors', 'https://dash.example.com/app']);
     expect(cors.code).toBe(2);
     expect(cors.stderr).toMatch(/^oracle: --cors \(ORACLE_CORS_ORIGIN\) must be \* or origins like/);
+  });
+});
+
+describe.skipIf(TEST_STORE === 'postgres')('oracle serve in process', () => {
+  it('leaves no signal listener behind when it cannot start (its port taken)', async () => {
+    const db = await seededTestDatabase(Date.now());
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = taken.address() as AddressInfo;
+      const before = process.listenerCount('SIGTERM') + process.listenerCount('SIGINT');
+      const result = await oracle(['--db', db, 'serve', '--port', String(port)]);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toMatch(/EADDRINUSE|in use/);
+      expect(process.listenerCount('SIGTERM') + process.listenerCount('SIGINT')).toBe(before);
+    } finally {
+      taken.close();
+    }
   });
 });
 

@@ -199,6 +199,26 @@ describe('oracle watch', () => {
   );
 });
 
+describe.skipIf(TEST_STORE === 'postgres')('oracle serve --watch in process', () => {
+  // The clock is the program's, as every command's: a run given a clock checks as of it.
+  it("checks the rules as of the program's clock and stops on SIGTERM", async () => {
+    const now = Date.parse('2026-11-20T12:00:00Z');
+    const db = await databaseWith([testProduct({ productKey: KEY })], sales(now, 6, 10_000, 'a'));
+    const run = (args: string[]) => oracle(['--db', db, ...args], { now });
+    expect((await run(['watch', 'add', KEY, '--above', '50'])).code).toBe(0);
+    const served = run(['serve', '--watch', '--port', '0']);
+    let events: { created_at: string }[] = [];
+    while (events.length === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      events = JSON.parse((await run(['watch', 'events', '--json'])).stdout) as typeof events;
+    }
+    process.emit('SIGTERM');
+    expect(await served).toMatchObject({ code: 0 });
+    expect(events).toEqual([expect.objectContaining({ created_at: '2026-11-20T12:00:00Z' })]);
+    expect(process.listenerCount('SIGTERM') + process.listenerCount('SIGINT')).toBe(0);
+  });
+});
+
 describe(`oracle serve --watch (${TEST_STORE})`, () => {
   it('alerts a receiver seconds after an ingest in another process raised the price, and serves the rule and event', async () => {
     const now = Date.now();

@@ -14,7 +14,7 @@ import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { newTestDatabase, TEST_STORE } from '../_pg.js';
 import { tempDir, testProduct } from '../_setup.js';
-import { writeObservations, writeProducts } from '../_store.js';
+import { ungradedRow, writeObservations, writeProducts } from '../_store.js';
 
 const product = (key: string, refsourceId: string | null = null): Product =>
   testProduct({ productKey: key, refsourceId, productName: `Name of ${key}`, subtitle: '' });
@@ -101,7 +101,7 @@ describe(`the store contract (${TEST_STORE})`, () => {
         const writer = await store.openIngest({ dryRun: true });
         try {
           for (const [source, externalId] of records)
-            writer.insert(productId, 'ungraded', DAY, 100, source, 'ungraded', null, externalId);
+            writer.insert(ungradedRow({ productId, observedAt: DAY, priceMinor: 100, source, externalId }));
           return await writer.commit();
         } finally {
           await writer.close();
@@ -183,12 +183,16 @@ describe(`the store contract (${TEST_STORE})`, () => {
       const provisional = writer.products.findByKey('new-card')!;
       expect(writer.products.findByRefsourceId('999999')).toEqual(provisional);
       expect(writer.products.findByTcgplayerId('77')).toEqual([provisional]);
-      writer.insert(provisional.id, 'ungraded', 1_000, 5, 'shop', 'ungraded', null, '');
+      writer.insert(
+        ungradedRow({ productId: provisional.id, observedAt: 1_000, priceMinor: 5, source: 'shop' }),
+      );
       expect(await writer.commit()).toEqual({ inserted: 1, duplicates: 0 });
       const stored = (await store.products.findByKey('new-card'))!;
       expect(writer.products.findByKey('new-card')!.id).toBe(stored.id);
       // A row handed in with the id the resolver kept from before the commit still lands on the product.
-      writer.insert(provisional.id, 'ungraded', 2_000, 5, 'shop', 'ungraded', null, '');
+      writer.insert(
+        ungradedRow({ productId: provisional.id, observedAt: 2_000, priceMinor: 5, source: 'shop' }),
+      );
       expect(await writer.commit()).toEqual({ inserted: 1, duplicates: 0 });
       await writer.close();
       expect((await store.products.catalog('new card'))[0]).toMatchObject({

@@ -15,7 +15,7 @@ import { createSession } from '../../src/store/pg/session.js';
 import type { IngestWriter, Store } from '../../src/store/store.js';
 import { describeWithPg, emptyPgDatabase, freshPgDatabase } from '../_pg.js';
 import { tempDir, testProduct } from '../_setup.js';
-import { selectRows, writeObservations, writeProducts } from '../_store.js';
+import { selectRows, ungradedRow, writeObservations, writeProducts } from '../_store.js';
 
 /** A small deterministic generator, so a failure repeats. */
 function random(seed: number): () => number {
@@ -166,14 +166,13 @@ describeWithPg('PostgreSQL store', () => {
     const bulk = (writer: IngestWriter, productId: number, step: number) => {
       for (let i = 0; i < 20_000; i += step)
         writer.insert(
-          productId,
-          'ungraded',
-          10_000 + i,
-          7,
-          'bulk',
-          'ungraded',
-          null,
-          i % 2 === 0 ? '' : `id-${i}`,
+          ungradedRow({
+            productId,
+            observedAt: 10_000 + i,
+            priceMinor: 7,
+            source: 'bulk',
+            externalId: i % 2 === 0 ? '' : `id-${i}`,
+          }),
         );
     };
     const writer = await store.openIngest({ dryRun: false });
@@ -187,11 +186,11 @@ describeWithPg('PostgreSQL store', () => {
     await writer.close();
 
     const dry = await store.openIngest({ dryRun: true });
-    dry.insert(b.id, 'ungraded', 10_000, 7, 'bulk', 'ungraded', null, '');
-    dry.insert(b.id, 'ungraded', 5, 7, 'new', 'ungraded', null, '');
-    dry.insert(b.id, 'ungraded', 5, 7, 'new', 'ungraded', null, '');
+    dry.insert(ungradedRow({ productId: b.id, observedAt: 10_000, priceMinor: 7, source: 'bulk' }));
+    dry.insert(ungradedRow({ productId: b.id, observedAt: 5, priceMinor: 7, source: 'new' }));
+    dry.insert(ungradedRow({ productId: b.id, observedAt: 5, priceMinor: 7, source: 'new' }));
     expect(await dry.commit()).toEqual({ inserted: 1, duplicates: 2 });
-    dry.insert(b.id, 'ungraded', 5, 7, 'new', 'ungraded', null, '');
+    dry.insert(ungradedRow({ productId: b.id, observedAt: 5, priceMinor: 7, source: 'new' }));
     expect(await dry.commit()).toEqual({ inserted: 0, duplicates: 1 });
     await dry.close();
 
@@ -232,7 +231,15 @@ describeWithPg('PostgreSQL store', () => {
       // Enough rows that the COPY is open (its text is sent in chunks) when the rollback comes.
       const rows = (writer: IngestWriter, from: number) => {
         for (let i = from; i < from + 5_000; i += 1)
-          writer.insert(c.id, 'ungraded', 100_000 + i, 3, 'late', 'ungraded', null, `r-${i}`);
+          writer.insert(
+            ungradedRow({
+              productId: c.id,
+              observedAt: 100_000 + i,
+              priceMinor: 3,
+              source: 'late',
+              externalId: `r-${i}`,
+            }),
+          );
       };
       const writer = await store.openIngest({ dryRun: false });
       rows(writer, 0);

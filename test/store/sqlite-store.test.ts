@@ -25,7 +25,7 @@ import { createWriteLock } from '../../src/store/sqlite/write-lock.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { testProduct } from '../_setup.js';
-import { writeObservations, writeProducts } from '../_store.js';
+import { ungradedRow, writeObservations, writeProducts } from '../_store.js';
 
 describe('SQLite store', () => {
   let dir: string;
@@ -77,12 +77,28 @@ describe('SQLite store', () => {
     expect(CATALOG_CACHE_KIB).toBeLessThan(READ_CACHE_KIB);
     writer.begin(); // what the store does before it writes products
     expect(cacheKib()).toBe(CATALOG_CACHE_KIB);
-    writer.insert(1, 'ungraded', Date.UTC(2026, 0, 1), 100, 'ebay', '', null, 'x-1');
+    writer.insert(
+      ungradedRow({
+        productId: 1,
+        observedAt: Date.UTC(2026, 0, 1),
+        priceMinor: 100,
+        source: 'ebay',
+        externalId: 'x-1',
+      }),
+    );
     writer.begin(); // products after observations in one transaction: no switch until the commit
     expect(cacheKib()).toBe(CATALOG_CACHE_KIB);
     writer.commit();
     expect(cacheKib()).toBe(READ_CACHE_KIB);
-    writer.insert(1, 'ungraded', Date.UTC(2026, 0, 2), 100, 'ebay', '', null, 'x-2');
+    writer.insert(
+      ungradedRow({
+        productId: 1,
+        observedAt: Date.UTC(2026, 0, 2),
+        priceMinor: 100,
+        source: 'ebay',
+        externalId: 'x-2',
+      }),
+    );
     writer.begin();
     expect(cacheKib()).toBe(READ_CACHE_KIB);
     writer.commit();
@@ -93,7 +109,15 @@ describe('SQLite store', () => {
     // A source of observations alone takes the read cache before its first transaction.
     const observing = observations.openWriter();
     expect(cacheKib()).toBe(CATALOG_CACHE_KIB);
-    observing.insert(1, 'ungraded', Date.UTC(2026, 0, 3), 100, 'ebay', '', null, 'x-3');
+    observing.insert(
+      ungradedRow({
+        productId: 1,
+        observedAt: Date.UTC(2026, 0, 3),
+        priceMinor: 100,
+        source: 'ebay',
+        externalId: 'x-3',
+      }),
+    );
     expect(cacheKib()).toBe(READ_CACHE_KIB);
     observing.commit();
     observing.close();

@@ -25,10 +25,22 @@ import { noteTo, withService } from '../service.js';
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
   const config = serveConfig(optionsOf(ctx, serveOptionValues));
   // Listened for from the start: a stop asked for while starting waits for the start to finish.
-  const stopped = new Promise<void>((resolve) => {
-    process.once('SIGTERM', resolve);
-    process.once('SIGINT', resolve);
-  });
+  // Removed however the run ends: a start-up that throws leaves no listener behind (a run in
+  // process, as the tests make, goes on).
+  let stop = () => {};
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  try {
+    return await serve(config, ctx, stopped);
+  } finally {
+    process.off('SIGTERM', stop);
+    process.off('SIGINT', stop);
+  }
+}
+
+/** Serves until `stopped`, then stops gracefully. */
+async function serve(config: ServeConfig, ctx: CommandContext, stopped: Promise<void>): Promise<number> {
   // The store reopens by itself (a replaced or restored file, a database server back up).
   const store = createWatchedStore(ctx.dbPath, { deadlines: config.deadlines, notice: noteTo(ctx) });
   const oracle = createOracle({ store, resolver: resolverFor(config), envKeys: config.apiKeys });
@@ -84,7 +96,7 @@ function watchRules(oracle: Oracle, config: ServeConfig, ctx: CommandContext): W
     dataVersion: () => oracle.dataVersion(),
     log: (line) => ctx.stderr.write(line),
     async check() {
-      const now = Date.now();
+      const now = ctx.clock();
       const report = await withService(
         ctx,
         (service) => service.checkWatches({ at: now, now, webhook: config.webhook, delivery: { secret } }),

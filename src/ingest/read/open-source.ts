@@ -31,7 +31,7 @@ export interface OpenedSource {
    * uncompressed sources. Call it only after `chunks` stopped being read.
    */
   verify(): Promise<void>;
-  /** Stops reading and releases the file, socket or decompressor. */
+  /** Stops reading and releases the file, the connection (its agent) or decompressor. */
   close(): void;
 }
 
@@ -66,13 +66,16 @@ async function openFile(path: string): Promise<OpenedSource> {
 async function openUrl(url: string): Promise<OpenedSource> {
   // undici is loaded only for URLs: file and stdin ingests do not pay for it.
   const { request, Agent, interceptors } = await import('undici');
-  const dispatcher = new Agent({ connectTimeout: 10_000 }).compose(
-    interceptors.redirect({ maxRedirections: 5 }),
-  );
+  // An agent of its own per URL, destroyed with the source: a kept-alive socket would
+  // otherwise stay open (and keep the process alive) for as long as the server allows.
+  const agent = new Agent({ connectTimeout: 10_000 });
+  const release = () => void agent.destroy().catch(() => undefined);
+  const dispatcher = agent.compose(interceptors.redirect({ maxRedirections: 5 }));
   let response: Awaited<ReturnType<typeof request>>;
   try {
     response = await request(url, { method: 'GET', dispatcher, headersTimeout: 30_000, bodyTimeout: 60_000 });
   } catch (error) {
+    release();
     const code = (error as { code?: string }).code;
     throw new SourceUnreadableError(`${url}: cannot fetch: ${code ?? (error as Error).message}`, {
       cause: error,
@@ -80,10 +83,11 @@ async function openUrl(url: string): Promise<OpenedSource> {
   }
   if (response.statusCode < 200 || response.statusCode > 299) {
     await response.body.dump();
+    release();
     throw new SourceUnreadableError(`${url}: HTTP ${response.statusCode} from the server`);
   }
   const length = Number(response.headers['content-length']);
-  return wrap(url, new URL(url).pathname, response.body, Number.isFinite(length) ? length : null);
+  return wrap(url, new URL(url).pathname, response.body, Number.isFinite(length) ? length : null, release);
 }
 
 function wrap(
@@ -91,6 +95,7 @@ function wrap(
   path: string,
   raw: AsyncIterable<Buffer>,
   totalBytes: number | null,
+  release: () => void = () => undefined,
 ): OpenedSource {
   let bytes = 0;
   async function* counted(): AsyncGenerator<Buffer> {
@@ -158,6 +163,7 @@ function wrap(
     close() {
       gunzip?.destroy();
       (raw as Partial<Readable>).destroy?.(); // also ends a read waiting on a quiet pipe or socket
+      release();
     },
   };
 }

@@ -18,6 +18,8 @@ export class ObservationValues {
   title: string | undefined = undefined;
   /** How the title matched its product (observations.matched_by); null when the record named it. */
   matchedBy: string | null = null;
+  /** The resolved product's id: set by the record writer just before the row is inserted. */
+  productId = 0;
   source = '';
   observedAt = 0;
   priceMinor = 0;

@@ -277,18 +277,8 @@ export class RecordWriter implements NormalizedRecordSink {
 
   /** Inserts (dry: counts) one resolved observation; commits every batchSize records. */
   private keep(productId: number, v: ObservationValues): void {
-    this.writer.insert(
-      productId,
-      v.condition,
-      v.observedAt,
-      v.priceMinor,
-      v.source,
-      v.grader,
-      v.grade,
-      v.externalId,
-      v.salesVolume,
-      v.matchedBy,
-    );
+    v.productId = productId;
+    this.writer.insert(v);
     this.uncommitted += 1;
     if (!this.held && this.uncommitted >= this.options.batchSize) this.flush();
   }

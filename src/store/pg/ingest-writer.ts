@@ -340,7 +340,7 @@ export async function openPgIngestWriter(
         batch.products.push(p);
       }
     },
-    insert(
+    insert({
       productId,
       condition,
       observedAt,
@@ -351,7 +351,7 @@ export async function openPgIngestWriter(
       externalId,
       salesVolume,
       matchedBy,
-    ) {
+    }) {
       batch.text += `${productId}\t${copyText(condition)}\t${observedAt}\t${priceMinor}\t${copyText(source)}\t${copyText(grader)}\t${grade === null ? '\\N' : grade}\t${copyText(externalId)}\t${salesVolume === null || salesVolume === undefined ? '\\N' : salesVolume}\t${matchedBy == null ? '\\N' : copyText(matchedBy)}\n`;
       batch.rows += 1;
       if (batch.text.length >= CHUNK_BYTES) flushText();

@@ -1,14 +1,14 @@
 /** Observations: idempotent inserts for ingest (streamed, or a batch). Pricing reads live in price-points.ts. */
 import { conditionKey } from '../../domain/conditions.js';
-import type { IngestWriter, InsertResult, ResolvedObservation } from '../store.js';
+import type { InsertResult, ObservationRow, ResolvedObservation } from '../store.js';
 import { CATALOG_CACHE_KIB, READ_CACHE_KIB, setPageCache, type SqliteDatabase } from './connection.js';
 import type { WriteLock } from './write-lock.js';
 import { onFirstUse } from '../../domain/first-use.js';
 
 /**
  * Streaming writes for ingest: each row goes straight into an open transaction (no batch
- * array in memory); `commit` ends it. Values are positional so a caller builds no object
- * per row. The products' count and earliest time are kept in a small per-product map and
+ * array in memory); `commit` ends it. A caller may refill one row object for every row
+ * (IngestWriter.insert). The products' count and earliest time are kept in a small per-product map and
  * written just before each COMMIT, in the same transaction.
  */
 export interface ObservationWriter {
@@ -16,7 +16,7 @@ export interface ObservationWriter {
    * Inserts one observation unless an identical one is stored (CONTRACT.md identity);
    * opens a transaction (BEGIN IMMEDIATE) when none is open. True when it was new.
    */
-  insert(...row: Parameters<IngestWriter['insert']>): boolean;
+  insert(row: ObservationRow): boolean;
   /**
    * Opens the transaction now, if none is open: the store's other writes (products) then join
    * it, with the catalog's page cache (connection.ts) until a commit of observations.
@@ -35,14 +35,14 @@ export interface ObservationWriter {
  * external id, otherwise every field. The table enforces the same identity with its two
  * unique indexes (schema.ts); this string only serves --dry-run's memory of what it has seen.
  */
-export function identityKey(
-  productId: number,
-  condition: string,
-  observedAt: number,
-  priceMinor: number,
-  source: string,
-  externalId: string,
-): string {
+function identityKey({
+  productId,
+  condition,
+  observedAt,
+  priceMinor,
+  source,
+  externalId,
+}: ObservationRow): string {
   if (externalId !== '') return `e|${source}|${externalId}`;
   return `f|${source}|${productId}|${observedAt}|${priceMinor}|${condition}`;
 }
@@ -60,17 +60,10 @@ export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) 
     ),
   );
   /** For --dry-run: true when an insert would add this row; `seen` remembers the rows counted before. */
-  function isNew(
-    productId: number,
-    condition: string,
-    observedAt: number,
-    priceMinor: number,
-    source: string,
-    externalId: string,
-    seen: Set<string>,
-  ): boolean {
-    const key = identityKey(productId, condition, observedAt, priceMinor, source, externalId);
+  function isNew(row: ObservationRow, seen: Set<string>): boolean {
+    const key = identityKey(row);
     if (seen.has(key)) return false;
+    const { productId, condition, observedAt, priceMinor, source, externalId } = row;
     const stored =
       externalId !== ''
         ? storedById().get(source, externalId) !== undefined
@@ -128,35 +121,25 @@ export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) 
         if (!observed) useCache(CATALOG_CACHE_KIB);
         start();
       },
-      insert(
-        productId,
-        condition,
-        observedAt,
-        priceMinor,
-        source,
-        grader,
-        grade,
-        externalId,
-        salesVolume,
-        matchedBy,
-      ) {
+      insert(row) {
         if (!open) {
           useCache(READ_CACHE_KIB);
           start();
         }
         observed = true;
+        const { productId, observedAt } = row;
         if (
           statements.insert.run(
             productId,
-            condition,
+            row.condition,
             observedAt,
-            priceMinor,
-            source,
-            grader,
-            grade,
-            externalId,
-            salesVolume ?? null,
-            matchedBy ?? null,
+            row.priceMinor,
+            row.source,
+            row.grader,
+            row.grade,
+            row.externalId,
+            row.salesVolume ?? null,
+            row.matchedBy ?? null,
           ).changes === 0
         )
           return false;
@@ -203,22 +186,8 @@ export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) 
       let inserted = 0;
       try {
         for (const o of rows) {
-          const condition = conditionKey(o.grader, o.grade);
-          if (
-            writer.insert(
-              o.productId,
-              condition,
-              o.observedAt,
-              o.priceMinor,
-              o.source,
-              o.grader,
-              o.grade,
-              o.externalId ?? '',
-              o.salesVolume ?? null,
-            )
-          ) {
-            inserted += 1;
-          }
+          const row = { ...o, condition: conditionKey(o.grader, o.grade), externalId: o.externalId ?? '' };
+          if (writer.insert(row)) inserted += 1;
         }
         writer.commit();
       } finally {

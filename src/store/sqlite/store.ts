@@ -137,9 +137,8 @@ function openIngestWriter(
       upsertProducts() {
         throw new Error('a dry run writes no products');
       },
-      insert(productId, condition, observedAt, priceMinor, source, _grader, _grade, externalId) {
-        if (observations.isNew(productId, condition, observedAt, priceMinor, source, externalId, seen))
-          inserted += 1;
+      insert(row) {
+        if (observations.isNew(row, seen)) inserted += 1;
         else duplicates += 1;
       },
       commit: () => Promise.resolve(outcome()),
@@ -154,33 +153,8 @@ function openIngestWriter(
       writer.begin(); // the products join the observations' transaction
       products.upsertMany(changed);
     },
-    insert(
-      productId,
-      condition,
-      observedAt,
-      priceMinor,
-      source,
-      grader,
-      grade,
-      externalId,
-      salesVolume,
-      matchedBy,
-    ) {
-      if (
-        writer.insert(
-          productId,
-          condition,
-          observedAt,
-          priceMinor,
-          source,
-          grader,
-          grade,
-          externalId,
-          salesVolume,
-          matchedBy,
-        )
-      )
-        inserted += 1;
+    insert(row) {
+      if (writer.insert(row)) inserted += 1;
       else duplicates += 1;
     },
     commit() {
