@@ -191,6 +191,8 @@ function jsonFeedReader(
     },
   };
   if (feed.envelope === true) {
+    writer.holdCommits();
+    writer.wholeSource = true;
     const reader = new JsonResultsReader(name, handler, (key, value, at) =>
       feed.checkEnvelope?.(key, value, name, at),
     );

@@ -216,9 +216,9 @@ export async function ingestSource(
         error = gzipFailure;
       }
     }
-    // Keep the good records read before a bad line; anything else leaves them to the re-run.
+    // Keep the good records read before a bad line (not of a source valid only whole); anything else leaves them to the re-run.
     try {
-      if (error instanceof InputError) {
+      if (error instanceof InputError && !writer.wholeSource) {
         await reader?.settle?.();
         writer.releaseCommits();
         writer.flush();

@@ -36,6 +36,7 @@ export function parseTcgcsvGroups(text: string, source: string): TcgcsvGroups {
   const first = body.trimStart()[0];
   const raw = first === '{' || first === '[' ? jsonGroups(body, source) : csvGroups(body, source);
   const groups = new Map<string, TcgcsvGroup>();
+  const lines = new Map<string, number>();
   for (const { line, fields } of raw) {
     const groupId = fields.groupId ?? '';
     if (!/^\d+$/.test(groupId))
@@ -43,6 +44,16 @@ export function parseTcgcsvGroups(text: string, source: string): TcgcsvGroups {
     const name = (fields.name ?? '').trim();
     if (name === '') throw new InputError(source, line, `group ${groupId} has an empty name`);
     const published = publishedDate(fields.publishedOn ?? '');
+    const twin = groups.get(groupId);
+    if (twin !== undefined) {
+      // Which set its products belong to cannot be told; taking either would misname them for good.
+      throw new InputError(
+        source,
+        line,
+        `groupId ${groupId} is listed twice, as ${JSON.stringify(twin.name)} (line ${lines.get(groupId)}) and ${JSON.stringify(name)}: the groups file is refused`,
+      );
+    }
+    lines.set(groupId, line);
     groups.set(groupId, {
       groupId,
       name,

@@ -56,6 +56,12 @@ export function isTcgcsvEnvelope(head: string): boolean {
 /** A result's field as CSV text: numbers as written by JSON, null and absent as empty. */
 function cell(value: unknown, field: string): string {
   if (value === null || value === undefined) return '';
+  if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
+    // JSON.parse has already rounded it: 9007199254740993 arrives as ...992, another product's id.
+    throw new RowRejection(
+      `${field} ${String(value)} is beyond 2^53: a JSON number that large is rounded when read, so the id is not exact`,
+    );
+  }
   if (typeof value === 'number' || typeof value === 'string') return String(value);
   throw new RowRejection(`${field} must be a number, a string or null (got ${JSON.stringify(value)})`);
 }
@@ -68,10 +74,19 @@ export const tcgplayerPricesFormat: JsonFormat = {
   skipsUnmapped: true,
   notJsonRecordsHint: 'tcgcsv prices are one JSON object: {"success": true, "errors": [], "results": [...]}',
   checkEnvelope(key, value, source, line) {
+    // Either may come after the results: the reader holds them uncommitted until the end (RecordWriter.wholeSource).
     if (key === 'success' && value === false)
-      throw new InputError(source, line, 'the response says "success": false: tcgcsv had no prices to give');
+      throw new InputError(
+        source,
+        line,
+        'the response says "success": false: tcgcsv had no prices to give, so none of its results is stored',
+      );
     if (key === 'errors' && Array.isArray(value) && value.length > 0) {
-      throw new InputError(source, line, `the response lists errors: ${JSON.stringify(value).slice(0, 300)}`);
+      throw new InputError(
+        source,
+        line,
+        `the response lists errors, so none of its results is stored: ${JSON.stringify(value).slice(0, 300)}`,
+      );
     }
   },
   open(options) {

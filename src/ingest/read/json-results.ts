@@ -24,6 +24,8 @@ export class JsonResultsReader {
   private key = '';
   private inner: JsonArrayReader | null = null;
   private sawResults = false;
+  /** The keys read so far: a key given twice is refused (JSON.parse would keep the last silently). */
+  private readonly keys = new Set<string>();
 
   constructor(
     private readonly source: string,
@@ -111,6 +113,14 @@ export class JsonResultsReader {
         const scan = scanValue(text, i);
         if (scan === null) return this.keep(text, i);
         this.key = JSON.parse(text.slice(i, scan.end)) as string;
+        if (this.keys.has(this.key)) {
+          throw new InputError(
+            this.source,
+            this.line,
+            `the key "${this.key}" is given twice in the response: which one is meant cannot be told, so nothing of it is read`,
+          );
+        }
+        this.keys.add(this.key);
         this.state = 'colon';
         i = scan.end;
       } else if (this.state === 'colon') {

@@ -108,6 +108,12 @@ export class RecordWriter implements NormalizedRecordSink {
   private now: number;
   /** While true, flush() writes into the open transaction but never commits it (see holdCommits). */
   private held = false;
+  /**
+   * The source is one response that is valid only whole (tcgcsv's envelope, which may say
+   * `"success": false` after its results): commits are held to its end, and a bad line rolls
+   * back everything read instead of keeping the records before it.
+   */
+  wholeSource = false;
 
   /** `writer` is the store's (opened with this run's dryRun), which this one closes. */
   constructor(
