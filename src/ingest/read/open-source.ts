@@ -11,6 +11,7 @@ import { Readable, pipeline } from 'node:stream';
 import { createGunzip, type Gunzip } from 'node:zlib';
 import { SourceUnreadableError } from '../../domain/errors.js';
 import { GzipCorruptError } from '../errors.js';
+import { redactedUrl, redactUrlsIn } from '../../domain/redact.js';
 
 export interface OpenedSource {
   /** How messages and the ingest-runs table name the source: the path, the URL, or `stdin`. */
@@ -64,6 +65,8 @@ async function openFile(path: string): Promise<OpenedSource> {
 }
 
 async function openUrl(url: string): Promise<OpenedSource> {
+  // Messages and the ingest-runs table name it without its credentials or query values.
+  const name = redactedUrl(url);
   // undici is loaded only for URLs: file and stdin ingests do not pay for it.
   const { request, Agent, interceptors } = await import('undici');
   const dispatcher = new Agent({ connectTimeout: 10_000 }).compose(
@@ -74,16 +77,19 @@ async function openUrl(url: string): Promise<OpenedSource> {
     response = await request(url, { method: 'GET', dispatcher, headersTimeout: 30_000, bodyTimeout: 60_000 });
   } catch (error) {
     const code = (error as { code?: string }).code;
-    throw new SourceUnreadableError(`${url}: cannot fetch: ${code ?? (error as Error).message}`, {
-      cause: error,
-    });
+    throw new SourceUnreadableError(
+      `${name}: cannot fetch: ${code ?? redactUrlsIn((error as Error).message)}`,
+      {
+        cause: error,
+      },
+    );
   }
   if (response.statusCode < 200 || response.statusCode > 299) {
     await response.body.dump();
-    throw new SourceUnreadableError(`${url}: HTTP ${response.statusCode} from the server`);
+    throw new SourceUnreadableError(`${name}: HTTP ${response.statusCode} from the server`);
   }
   const length = Number(response.headers['content-length']);
-  return wrap(url, new URL(url).pathname, response.body, Number.isFinite(length) ? length : null);
+  return wrap(name, new URL(url).pathname, response.body, Number.isFinite(length) ? length : null);
 }
 
 function wrap(
