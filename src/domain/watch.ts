@@ -9,6 +9,7 @@ import { checkedText, deferred, integerWithDefault } from './input.js';
 import { parseDollars } from './money.js';
 import { CONDITION_HELP, parseCondition } from './conditions.js';
 import { DAY_MS, HOUR_MS, spanLength } from './time.js';
+import { hasUserinfo, redactedUrl } from './redact.js';
 
 /** What a rule watches on its slot; docs/alerts.md gives each one's condition. */
 export const WATCH_KINDS = ['above', 'below', 'move', 'narrower', 'wider', 'stale'] as const;
@@ -196,12 +197,18 @@ export const watchSlot = deferred(() =>
   ),
 );
 
-/** A webhook URL: http or https. */
+/**
+ * A webhook URL: http or https, without a user name or password. Credentials in it would be
+ * stored and echoed (fetch refuses such a URL in an error that quotes it): a receiver that
+ * needs a secret takes it in the path or query (never shown: redact.ts) or checks the signature.
+ */
 export const webhookUrl = checkedText((raw) => {
   const url = raw !== undefined && URL.canParse(raw) ? new URL(raw) : null;
-  return url !== null && (url.protocol === 'http:' || url.protocol === 'https:')
-    ? null
-    : `must be an http(s) URL (got ${JSON.stringify(raw)})`;
+  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    return `must be an http(s) URL (got ${JSON.stringify(raw === undefined ? raw : redactedUrl(raw))})`;
+  return hasUserinfo(raw!)
+    ? `must not hold a user name or password, which would be stored and shown (got ${JSON.stringify(redactedUrl(raw!))}): put the receiver's secret in its path or query, or check the x-oracle-signature-256 header (ORACLE_WEBHOOK_SECRET)`
+    : null;
 });
 
 /** A rule's label: 1 to MAX_WATCH_LABEL_LENGTH characters, no control characters. */

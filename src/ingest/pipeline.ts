@@ -27,6 +27,7 @@ import { openSource, type OpenedSource } from './read/open-source.js';
 import type { TcgcsvGroupsSource } from './read/tcgcsv-groups-source.js';
 import { RecordWriter, type RecordCounts } from './write/record-writer.js';
 import type { RejectsWriter } from './write/rejects-writer.js';
+import { redactUrlsIn } from '../domain/redact.js';
 
 /**
  * Records per transaction: large enough to amortise the commit (index pages dirtied by many
@@ -101,7 +102,8 @@ export async function ingestSource(
   spec: string,
   options: IngestOptions,
 ): Promise<IngestResult> {
-  const name = spec === '-' ? 'stdin' : spec;
+  // A URL's credentials and query values never reach a message or the ingest-runs table.
+  const name = spec === '-' ? 'stdin' : redactUrlsIn(spec);
   const startedAt = options.clock();
   const dryRun = options.dryRun ?? false;
   const writer = new RecordWriter(await store.openIngest({ dryRun }), {

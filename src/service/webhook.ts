@@ -5,6 +5,7 @@
  * 2xx answer delivers the event; anything else leaves it pending for the next check.
  */
 import { createHmac } from 'node:crypto';
+import { redactUrlsIn } from '../domain/redact.js';
 
 /** The signature header: `sha256=` and the hex HMAC-SHA256 of the raw body, as GitHub's X-Hub-Signature-256. */
 export const SIGNATURE_HEADER = 'x-oracle-signature-256';
@@ -69,7 +70,9 @@ async function attempt(
       return { error: `timed out after ${timeoutMs} ms`, retry: true };
     const cause =
       error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
-    return { error: `network: ${cause}`, retry: true };
+    // The error is printed, stored with the event and served by the API: a URL it quotes
+    // (fetch quotes one holding credentials) keeps no user name, password or query value.
+    return { error: `network: ${redactUrlsIn(cause)}`, retry: true };
   }
 }
 

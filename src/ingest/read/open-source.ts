@@ -11,6 +11,7 @@ import { Readable, pipeline } from 'node:stream';
 import { createGunzip, type Gunzip } from 'node:zlib';
 import { SourceUnreadableError } from '../../domain/errors.js';
 import { GzipCorruptError } from '../errors.js';
+import { redactedUrl, redactUrlsIn } from '../../domain/redact.js';
 
 export interface OpenedSource {
   /** How messages and the ingest-runs table name the source: the path, the URL, or `stdin`. */
@@ -64,6 +65,8 @@ async function openFile(path: string): Promise<OpenedSource> {
 }
 
 async function openUrl(url: string): Promise<OpenedSource> {
+  // Messages and the ingest-runs table name it without its credentials or query values.
+  const name = redactedUrl(url);
   // undici is loaded only for URLs: file and stdin ingests do not pay for it.
   const { request, Agent, interceptors } = await import('undici');
   // An agent of its own per URL, destroyed with the source: a kept-alive socket would
@@ -77,17 +80,20 @@ async function openUrl(url: string): Promise<OpenedSource> {
   } catch (error) {
     release();
     const code = (error as { code?: string }).code;
-    throw new SourceUnreadableError(`${url}: cannot fetch: ${code ?? (error as Error).message}`, {
-      cause: error,
-    });
+    throw new SourceUnreadableError(
+      `${name}: cannot fetch: ${code ?? redactUrlsIn((error as Error).message)}`,
+      {
+        cause: error,
+      },
+    );
   }
   if (response.statusCode < 200 || response.statusCode > 299) {
     await response.body.dump();
     release();
-    throw new SourceUnreadableError(`${url}: HTTP ${response.statusCode} from the server`);
+    throw new SourceUnreadableError(`${name}: HTTP ${response.statusCode} from the server`);
   }
   const length = Number(response.headers['content-length']);
-  return wrap(url, new URL(url).pathname, response.body, Number.isFinite(length) ? length : null, release);
+  return wrap(name, new URL(url).pathname, response.body, Number.isFinite(length) ? length : null, release);
 }
 
 function wrap(
