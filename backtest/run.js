@@ -2,19 +2,21 @@
 // @ts-check
 /**
  * `npm run backtest [-- --seed <n>] [--scale small|full] [--scenario <name,...>] [--out <dir>] [--keep-db <dir>] [--no-docs]`
- * `npm run backtest -- --real-sales <file or directory> [--out <dir>]`
+ * `npm run backtest -- --real-sales <dir> [--corpus <name,...>] [--out <dir>] [--residuals <file>]`
+ * `npm run backtest -- --held-out-seeds [--scale small|full] [--out <dir>]`
  *
  * Scores the BUILT engine (build/, through the service `oracle price` calls) against four simple
  * alternatives on a seeded simulated market with a known true price (docs/backtest.md). Prints
  * the results; `--out` writes results.json (and results.md) there; the default run (seed 1, full
  * scale, every scenario) also rewrites the results section of docs/backtest.md. `--real-sales`
- * scores the engine and the alternatives on real sold listings instead (lib/real-sales.js).
+ * scores the engine and the collectors' methods walk-forward on real corpora instead
+ * (lib/real-sales.js); `--held-out-seeds` checks issue 31's targets on seeds never tuned on.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { HELD_OUT_SEEDS, TUNING_SEEDS } from './corpora/splits.js';
 import { SCENARIOS, scenarioByName } from './lib/model.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -31,10 +33,18 @@ const USAGE = `usage: npm run backtest -- [--seed <n>] [--scale small|full] [--s
               to look at a price with \`oracle --db <dir>/backtest.db price <key> --at <instant>\`
   --no-docs   do not rewrite docs/backtest.md (it is rewritten only by the default run:
               seed ${DEFAULT_SEED}, full scale, every scenario)
-  --real-sales <file or directory>
-              score on real sold listings instead of the simulated market: PSA Auction Prices
-              Realized files as tostenzel/psa-prizes saves them (docs/backtest.md); prints the
-              tables, and with --out writes real-sales.json there`;
+  --real-sales <dir>
+              score walk-forward on real corpora instead of the simulated market: <dir> is a
+              corpus (corpus.json, catalog.csv, observations.csv, as backtest/corpora/convert.js
+              writes them) or a directory of corpora; prints per corpus the fit and held-out
+              tables (backtest/corpora/splits.js), and with --out writes real-sales.json there
+  --corpus    with --real-sales: score only these corpora (comma-separated names)
+  --residuals <file>
+              with --real-sales: write one JSON line per scored point (our price, interval,
+              basis, points and age of the newest, the realised price, the other methods)
+  --held-out-seeds
+              run the simulated market on the held-out seeds (${HELD_OUT_SEEDS.join(', ')}; tuning seeds:
+              ${TUNING_SEEDS.join(', ')}) and print issue 31's targets PASS / FAIL per seed`;
 
 /** @param {string} message */
 const usage = (message) => {
@@ -53,6 +63,9 @@ function parseOptions() {
         'keep-db': { type: 'string' },
         'no-docs': { type: 'boolean', default: false },
         'real-sales': { type: 'string' },
+        corpus: { type: 'string' },
+        residuals: { type: 'string' },
+        'held-out-seeds': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -80,30 +93,19 @@ const log = (/** @type {string} */ line) =>
   console.error(`[backtest ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
 
 if (values['real-sales'] !== undefined) {
-  const real = await import('./lib/real-sales.js');
-  let data;
+  const { runRealSales, UsageError } = await import('./lib/real-sales.js');
   try {
-    data = real.readSales(real.salesFiles(values['real-sales']));
+    await runRealSales({
+      path: values['real-sales'],
+      corpora: values.corpus?.split(',') ?? null,
+      out: values.out ?? null,
+      residuals: values.residuals ?? null,
+      keepDb: values['keep-db'] ?? null,
+      log,
+    });
   } catch (error) {
-    usage(error instanceof Error ? error.message : String(error));
-  }
-  const sales = /** @type {import('./lib/real-sales.js').RealSales} */ (data);
-  log(`read ${sales.files.length} files, ${sales.kept} sales kept`);
-  const dir = values['keep-db'] ?? mkdtempSync(join(tmpdir(), 'oracle-backtest-real-'));
-  try {
-    const scored = await real.scoreSales(sales, dir);
-    const summary = real.summarizeSales(scored.sales);
-    console.log(real.renderSales(sales, scored, summary));
-    if (values.out) {
-      mkdirSync(values.out, { recursive: true });
-      writeFileSync(
-        join(values.out, 'real-sales.json'),
-        `${JSON.stringify({ files: sales.files, kept: sales.kept, skipped: sales.skipped, firstOfCard: scored.firstOfCard, ...summary }, null, 2)}\n`,
-      );
-      log(`wrote real-sales.json into ${values.out}`);
-    }
-  } finally {
-    if (values['keep-db'] === undefined) rmSync(dir, { recursive: true, force: true });
+    if (!(error instanceof UsageError)) throw error;
+    usage(error.message);
   }
   process.exit(0);
 }

@@ -102,13 +102,13 @@ export function scoredInstants() {
  */
 
 /** @param {PricingBundle} bundle @param {import('./model.js').Cell} cell @returns {Slot} */
-function slotOf(bundle, cell) {
+export function slotOf(bundle, cell) {
   if (cell.grader === null || cell.grade === null) return bundle.ungraded;
   return bundle.graded[cell.grader][/** @type {'7' | '8' | '9' | '10'} */ (String(cell.grade))];
 }
 
 /** @param {Slot} slot @returns {{ low: number, high: number } | null} */
-function confidenceOf(slot) {
+export function confidenceOf(slot) {
   const c = /** @type {{ low_minor?: unknown, high_minor?: unknown } | undefined} */ (slot.meta.confidence);
   if (!c || typeof c.low_minor !== 'number' || typeof c.high_minor !== 'number') return null;
   return { low: c.low_minor, high: c.high_minor };
