@@ -110,6 +110,21 @@ if (values['real-sales'] !== undefined) {
   process.exit(0);
 }
 
+if (values['held-out-seeds']) {
+  const { runHeldOutSeeds } = await import('./lib/held-out-seeds.js');
+  const { seeds, markdown } = await runHeldOutSeeds({
+    scale: /** @type {'small' | 'full'} */ (values.scale),
+    log,
+  });
+  console.log(markdown);
+  if (values.out) {
+    mkdirSync(values.out, { recursive: true });
+    writeFileSync(join(values.out, 'held-out-seeds.json'), `${JSON.stringify(seeds, null, 2)}\n`);
+    log(`wrote held-out-seeds.json into ${values.out}`);
+  }
+  process.exit(0);
+}
+
 // Loaded after the checks: it imports the built product.
 const { runBacktest } = await import('./lib/backtest.js');
 const scale = /** @type {'small' | 'full'} */ (values.scale);

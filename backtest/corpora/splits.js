@@ -7,16 +7,16 @@
  *
  * Rule for a corpus: a scored point (a sale, or a guide's quote) is `fit` when it is dated before
  * the corpus's `fitBefore` and `held out` from that instant on; null holds the whole corpus out.
- * The spans were chosen before any figure was looked at: the older ~70 % of the PSA register's
- * sales and the first half of the Pokemon quotes to fit on; the newer sales, the newer quotes and
- * two whole markets (Japanese Pokemon, Magic) never fitted on.
+ * The spans were chosen before any figure was looked at: the PSA register's sales before 2019
+ * (57 % of its scored sales) and the first half of the Pokemon quotes to fit on; the newer
+ * sales, the newer quotes and two whole markets (Japanese Pokemon, Magic) never fitted on.
  */
 
 /** @type {Readonly<Record<string, { fitBefore: string | null, why: string }>>} */
 export const CORPUS_SPLITS = {
   'psa-register': {
     fitBefore: '2019-01-01',
-    why: 'sales before 2019 fit; 2019-2020 held out (the newest third of the register)',
+    why: 'sales before 2019 fit; 2019-2020 held out',
   },
   'tcgcsv-pokemon': {
     fitBefore: '2025-10-06',

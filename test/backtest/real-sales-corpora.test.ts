@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { convertPsaRegister, psaDate } from '../../backtest/corpora/psa-register.js';
 import { directorySource } from '../../backtest/corpora/source.js';
+import { nextSaleCoverage } from '../../backtest/lib/held-out-seeds.js';
 import { CORPUS_SPLITS, HELD_OUT_SEEDS, splitOf, TUNING_SEEDS } from '../../backtest/corpora/splits.js';
 import { csv } from '../../backtest/lib/built.js';
 import {
@@ -224,3 +225,28 @@ describe('npm run backtest -- --real-sales', () => {
 function scoredCount(json: { corpora: { splits: { split: string; asked: number }[] }[] }): number {
   return json.corpora.reduce((n, c) => n + c.splits.find((s) => s.split === 'all')!.asked, 0);
 }
+
+describe('held-out seeds: the coverage of the next sale', () => {
+  it("counts an interval as holding when the cell's first sale at or after the instant lies in it, skipping quotes", () => {
+    const series = {
+      t: Float64Array.from([10, 20, 30, 40]),
+      price: Float64Array.from([100, 500, 120, 300]),
+      source: Uint8Array.from([0, 1, 0, 0]), // the 500 is a quote
+    };
+    const market = { products: [{ plan: { scenario: 'a' }, cells: [series] }] };
+    const scores = {
+      instants: [15, 35, 45],
+      rows: {
+        length: 3,
+        product: Int32Array.from([0, 0, 0]),
+        instant: Int32Array.from([0, 1, 2]),
+        cell: Uint8Array.from([0, 0, 0]),
+        low: Float64Array.from([110, 90, 90]),
+        high: Float64Array.from([130, 110, 110]),
+      },
+    };
+    // Instant 15: next sale 120 (the quote skipped), held; 35: next sale 300, not held; 45: no later sale.
+    const coverage = nextSaleCoverage(market as never, scores as never);
+    expect(coverage).toEqual({ overall: 50, n: 2, scenarios: [{ id: 'a', value: 50, n: 2 }] });
+  });
+});
