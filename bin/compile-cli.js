@@ -6,6 +6,7 @@
  * A cache for another build is never read: its file name carries the build id on the bundle's
  * first line. V8 itself rejects a cache from another V8 or made with other flags, and then
  * compiles as usual. bin/oracle.js runs the CLI; the build's warm-up uses this to save the cache.
+ * Every start-up tuning: docs/development.md, "Start-up and process tuning".
  */
 const { readFileSync } = require('node:fs');
 const { dirname } = require('node:path');

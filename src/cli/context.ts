@@ -29,7 +29,7 @@ export interface ProgramDeps {
   env: Env;
   /** The clock, read once when the program is built: `--at` and `--observed-at` are checked against it. */
   now: number | (() => number);
-  /** How commands open their store (cli/service.ts withService); default: the real opener, store/open-store.ts. `serve` opens its own. */
+  /** How commands open their store (cli/open-service.ts withService); default: the real opener, store/open-store.ts. `serve` opens its own. */
   openStore?: StoreOpener;
 }
 

@@ -3,7 +3,8 @@
  * record and keeps none. Both are V8 flags set at run time: V8 reads them at each collection,
  * so they take effect (measured, bench/findings.md, 6b). The build's code cache is made in a
  * process that never ingests (scripts/warm-code-cache.js), so it keeps the flags a start
- * checks it against.
+ * checks it against. Every start-up and process tuning: docs/development.md, "Start-up and
+ * process tuning".
  */
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 

@@ -1,6 +1,7 @@
 /**
  * The commander program: every command, option and help text of CONTRACT.md in one place.
- * Actions import their command module only when run, so each command loads only what it needs.
+ * Actions import their command module only when run, so each command loads only what it needs
+ * (every start-up tuning: docs/development.md, "Start-up and process tuning").
  */
 import { Command, Option } from 'commander';
 import { UNGRADED } from '../domain/conditions.js';

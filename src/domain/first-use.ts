@@ -3,7 +3,8 @@
  * loads, on every command's start, though few commands use it: a regular expression of a Unicode
  * property class (`\p{L}`) is built from Unicode's tables when it is made, not when it runs
  * (bench/findings.md, 10a); a store's SQL statement is prepared when a command first runs it, not
- * whenever a file is opened (bench/findings.md, 4).
+ * whenever a file is opened (bench/findings.md, 4). Every start-up tuning: docs/development.md,
+ * "Start-up and process tuning".
  */
 export function onFirstUse<T>(make: () => T): () => T {
   let made: { value: T } | undefined;

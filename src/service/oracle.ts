@@ -1,6 +1,6 @@
 /**
  * The oracle: the library every adapter calls, once per command or request. The CLI opens a
- * store, makes one call and closes it (cli/service.ts); the server makes one call per request
+ * store, makes one call and closes it (cli/open-service.ts); the server makes one call per request
  * over a store that reopens by itself (store/watched-store.ts). Both parse, call one method
  * of this object, and format. Every method returns a promise. Caches for the server's hot path
  * live at its edge (src/http/server-cache.ts, bundle-cache.ts), keyed there by `dataVersion()`;

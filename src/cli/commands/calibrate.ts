@@ -2,7 +2,7 @@
 import { calibrateOptions, optionsOf } from '../command-options.js';
 import type { CommandContext } from '../context.js';
 import { renderCalibration } from '../format/calibration-table.js';
-import { withService } from '../service.js';
+import { withService } from '../open-service.js';
 
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
   const o = optionsOf(ctx, calibrateOptions);

@@ -3,7 +3,7 @@ import { catalogBody } from '../../service/catalog.js';
 import { catalogOptions, optionsOf } from '../command-options.js';
 import type { CommandContext } from '../context.js';
 import { renderCatalogTable } from '../format/catalog-table.js';
-import { withService } from '../service.js';
+import { withService } from '../open-service.js';
 import { inertAll } from '../format/inert.js';
 
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {

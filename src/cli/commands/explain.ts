@@ -5,7 +5,7 @@ import { explainOptions, optionsOf } from '../command-options.js';
 import type { CommandContext } from '../context.js';
 import { renderEvidence } from '../format/evidence-view.js';
 import { pricingParams, productRef } from '../pricing-options.js';
-import { withService } from '../service.js';
+import { withService } from '../open-service.js';
 import { inertAll } from '../format/inert.js';
 
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {

@@ -12,7 +12,7 @@ import type { CommandContext } from '../context.js';
 import { createCountProgress } from '../format/count-progress.js';
 import { exportHeader, exportRow } from '../format/export-rows.js';
 import { pricingParams } from '../pricing-options.js';
-import { withService } from '../service.js';
+import { withService } from '../open-service.js';
 
 /** Text gathered before a write: one write per few dozen bundles, not per bundle. */
 const WRITE_CHARS = 64 * 1024;

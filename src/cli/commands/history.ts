@@ -4,7 +4,7 @@ import { historyOptions, optionsOf } from '../command-options.js';
 import type { CommandContext } from '../context.js';
 import { renderHistory, renderHistoryCsv } from '../format/history-view.js';
 import { productRef, seriesParams } from '../pricing-options.js';
-import { withService } from '../service.js';
+import { withService } from '../open-service.js';
 import { inertAll } from '../format/inert.js';
 
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {

@@ -13,7 +13,7 @@ import { ingestOptions, optionsOf } from '../command-options.js';
 import type { CommandContext } from '../context.js';
 import { EXIT, exitCodeFor, UsageError, worseExit } from '../exit-codes.js';
 import { reportError } from '../report-error.js';
-import { withService } from '../service.js';
+import { withService } from '../open-service.js';
 import { inert } from '../format/inert.js';
 import { capYoungGeneration, keepIngestObjectsYoung } from '../ingest-heap.js';
 

@@ -5,7 +5,7 @@
  */
 import { keysCreateOptions, optionsOf } from '../command-options.js';
 import type { CommandContext } from '../context.js';
-import { withService } from '../service.js';
+import { withService } from '../open-service.js';
 
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
   const { label } = optionsOf(ctx, keysCreateOptions); // checked and trimmed by its option (options.ts labelOption)

@@ -3,7 +3,7 @@ import { toIsoUtc } from '../../domain/time.js';
 import { keysListOptions, optionsOf } from '../command-options.js';
 import type { CommandContext } from '../context.js';
 import { fitColumns } from '../format/columns.js';
-import { withService } from '../service.js';
+import { withService } from '../open-service.js';
 import { inertAll } from '../format/inert.js';
 
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {

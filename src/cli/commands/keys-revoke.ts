@@ -4,7 +4,7 @@
  */
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../exit-codes.js';
-import { withService } from '../service.js';
+import { withService } from '../open-service.js';
 
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
   const id = String(args[0]);

@@ -3,7 +3,7 @@ import { moversOptions, optionsOf } from '../command-options.js';
 import type { CommandContext } from '../context.js';
 import { renderMovers } from '../format/movers-view.js';
 import { pricingParams } from '../pricing-options.js';
-import { withService } from '../service.js';
+import { withService } from '../open-service.js';
 
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
   const o = optionsOf(ctx, moversOptions);

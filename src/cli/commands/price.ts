@@ -5,7 +5,7 @@ import { formatChanges } from '../format/change.js';
 import { printBundle } from '../format/print-bundle.js';
 import { wrapLine } from '../format/terminal.js';
 import { pricingParams, productRef } from '../pricing-options.js';
-import { withService } from '../service.js';
+import { withService } from '../open-service.js';
 import { inertAll } from '../format/inert.js';
 
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {

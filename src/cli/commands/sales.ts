@@ -3,7 +3,7 @@ import { optionsOf, salesOptions } from '../command-options.js';
 import type { CommandContext } from '../context.js';
 import { renderSales, renderSalesCsv } from '../format/sales-view.js';
 import { pricingParams, productRef } from '../pricing-options.js';
-import { withService } from '../service.js';
+import { withService } from '../open-service.js';
 
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
   const o = optionsOf(ctx, salesOptions);

@@ -20,7 +20,7 @@ import { optionsOf, serveOptionValues } from '../command-options.js';
 import type { CommandContext } from '../context.js';
 import { serveConfig, type ServeConfig } from '../serve-config.js';
 import { startupLines } from '../serve-startup.js';
-import { noteTo, withService } from '../service.js';
+import { noteTo, withService } from '../open-service.js';
 
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
   const config = serveConfig(optionsOf(ctx, serveOptionValues));

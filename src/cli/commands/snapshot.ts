@@ -2,7 +2,7 @@
 import { optionsOf, snapshotOptions } from '../command-options.js';
 import type { CommandContext } from '../context.js';
 import { printBundle } from '../format/print-bundle.js';
-import { withService } from '../service.js';
+import { withService } from '../open-service.js';
 
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
   const refsourceId = args[0] as string;

@@ -9,7 +9,7 @@ import { EXIT, UsageError } from '../exit-codes.js';
 import { renderValuation, renderValuationCsv } from '../format/valuation-view.js';
 import { renderValuationHistory, renderValuationHistoryCsv } from '../format/valuation-history-view.js';
 import { pricingParams, seriesParams } from '../pricing-options.js';
-import { withService } from '../service.js';
+import { withService } from '../open-service.js';
 import { inert, inertAll } from '../format/inert.js';
 
 async function readText(path: string, ctx: CommandContext): Promise<string> {

@@ -10,7 +10,7 @@ import { optionsOf, watchAddOptions } from '../command-options.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../exit-codes.js';
 import { watchRuleBody } from '../../service/watch-bodies.js';
-import { withService } from '../service.js';
+import { withService } from '../open-service.js';
 import { DEFAULT_MOVE_SPAN } from '../watch-options.js';
 
 const KIND_FLAGS = [

@@ -10,7 +10,7 @@ import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { fitColumns } from '../format/columns.js';
 import { inertAll } from '../format/inert.js';
-import { withService } from '../service.js';
+import { withService } from '../open-service.js';
 
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
   const o = optionsOf(ctx, watchCheckOptions);

@@ -4,7 +4,7 @@ import { optionsOf, watchEventsOptions } from '../command-options.js';
 import type { CommandContext } from '../context.js';
 import { fitColumns } from '../format/columns.js';
 import { inertAll } from '../format/inert.js';
-import { withService } from '../service.js';
+import { withService } from '../open-service.js';
 
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
   const o = optionsOf(ctx, watchEventsOptions);

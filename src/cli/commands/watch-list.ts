@@ -5,7 +5,7 @@ import { optionsOf, watchListOptions } from '../command-options.js';
 import type { CommandContext } from '../context.js';
 import { fitColumns } from '../format/columns.js';
 import { inertAll } from '../format/inert.js';
-import { withService } from '../service.js';
+import { withService } from '../open-service.js';
 
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
   const rules = await withService(ctx, (service) => service.watches());

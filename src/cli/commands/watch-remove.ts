@@ -2,7 +2,7 @@
 import { readInput, wholeNumber } from '../../domain/input.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../exit-codes.js';
-import { withService } from '../service.js';
+import { withService } from '../open-service.js';
 
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
   const id = readInput(wholeNumber({ min: 1 }), String(args[0]), 'the rule id');
