@@ -147,7 +147,8 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
           configOption(
             '--observed-at <time>',
             `observation time for price-guide rows (pricecharting, tcgplayer, tcgplayer-prices): ${TIME_FORMS}; a date alone is its 00:00Z; at most 5 minutes ahead ` +
-              '(default: now; tcgplayer-prices: 20:00Z of the YYYY-MM-DD date in its path, else now)',
+              "(default: pricecharting: 00:00Z of today, the guide's value for the day; tcgplayer: the latest 20:00Z, tcgcsv's daily refresh; " +
+              'tcgplayer-prices: 20:00Z of the YYYY-MM-DD date in its path, else the latest 20:00Z)',
             { parse: viaSchema(instant, (text, name) => observedAt(text, now, name)) },
           ),
         )

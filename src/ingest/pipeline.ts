@@ -8,6 +8,7 @@
  * whatever the size of the source.
  */
 import { DatabaseBusyError, InputError, SourceUnreadableError } from '../domain/errors.js';
+import { DAY_MS, toIsoUtc } from '../domain/time.js';
 import type { Store } from '../store/store.js';
 import {
   csvReader,
@@ -85,6 +86,8 @@ export interface IngestResult {
   overLimit: boolean;
   /** Why the source stopped early (what it committed before stays in `counts`); null when it was read to its end. */
   failure: Error | null;
+  /** What the user should know though nothing failed (an old download dated today: staleFileWarning). */
+  warnings: string[];
   elapsedMs: number;
 }
 
@@ -264,7 +267,9 @@ export async function ingestSource(
   const kinds = [...writer.kinds];
   if (failure === null) {
     const id = await startRun(kinds.join('+') || options.kind || 'unknown', format);
-    await store.ingestRuns.finish(id, options.clock(), overLimit ? 'rejected' : 'ok', writer.counts);
+    failure = noProductKnown(name, writer.counts);
+    const status = failure !== null ? 'failed' : overLimit ? 'rejected' : 'ok';
+    await store.ingestRuns.finish(id, options.clock(), status, writer.counts, failure?.message);
   }
   return {
     source: name,
@@ -275,8 +280,47 @@ export async function ingestSource(
     firstReject: writer.firstReject,
     overLimit,
     failure,
+    warnings: staleFileWarning(name, writer, options.observedAt),
     elapsedMs: options.clock() - startedAt,
   };
+}
+
+/**
+ * A feed of prices none of whose products the catalog knows stored nothing, and a cron job
+ * reading exit 0 would look healthy for ever: it fails (exit 2), recorded as failed, naming
+ * the command that loads the catalog. A feed naming some known products is fine (a download
+ * covers a whole market).
+ */
+function noProductKnown(name: string, counts: RecordCounts): InputError | null {
+  const unmapped = counts.skippedBy.unmapped ?? 0;
+  if (unmapped === 0 || counts.inserted + counts.duplicates + counts.rejected > 0) return null;
+  return new InputError(
+    name,
+    1,
+    `none of its ${unmapped.toLocaleString('en-US')} prices names a product of the catalog (unmapped), so nothing was stored: ` +
+      'load the catalog first with `oracle ingest --kind catalog` (a PriceCharting download is its own catalog; ' +
+      "tcgcsv's ProductsAndPrices.csv with --groups <Groups.csv>), then these prices again",
+  );
+}
+
+/**
+ * How far a file's own newest date may lie before the time its quotes were given by default
+ * (the day's, without --observed-at) before the run warns: a daily download is at most a day
+ * or two old; a week means a file kept and re-read, whose prices are not today's.
+ */
+export const STALE_FILE_MS = 7 * DAY_MS;
+
+/** The warning for a file dated by the clock whose own newest date is older than STALE_FILE_MS. */
+function staleFileWarning(name: string, writer: RecordWriter, observedAt: number | undefined): string[] {
+  const newest = writer.newestFileDate;
+  const quoted = writer.latestObservedAt;
+  if (observedAt !== undefined || newest === null || quoted === null) return [];
+  if (quoted - newest.at <= STALE_FILE_MS) return [];
+  const days = Math.floor((quoted - newest.at) / DAY_MS);
+  return [
+    `${name}: its newest ${newest.field} is ${toIsoUtc(newest.at)}, ${days} days before ${toIsoUtc(quoted)}, the time its prices were given ` +
+      'for want of --observed-at: if this is an old download, its prices are not of that day; ingest it with --observed-at <the time it was fetched>',
+  ];
 }
 
 /** Failures of the source itself: they end that source only. */

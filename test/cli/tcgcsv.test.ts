@@ -5,8 +5,8 @@
  * of the daily archive as observations, checked against the files' market prices with
  * `oracle price --json`. Fixtures: test/fixtures/tcgcsv (README.md there says where each was cut).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
 import { newTestDatabase, TEST_STORE } from '../_pg.js';
@@ -197,14 +197,15 @@ describe("the README's two commands", () => {
 
   it('are idempotent: run twice the same day, the second run inserts nothing', async () => {
     const [catalog, quotes] = readmeCommands() as [string[], string[]];
-    const morning = Date.parse('2025-10-21T09:00:00Z');
+    // Two days after the file's newest modifiedOn (2025-10-10T23:57): a fresh download, no warning.
+    const morning = Date.parse('2025-10-12T09:00:00Z');
     expect(await ingestAt(morning, ...catalog)).toMatch(
       /: read 38, inserted 38, updated 0, duplicates 0, rejected 0 in /,
     );
     expect(await ingestAt(morning, ...quotes)).toMatch(
       /: read 38, inserted 32, duplicates 0, rejected 0, skipped 6 \(no market price 6\) in /,
     );
-    const later = Date.parse('2025-10-21T19:30:00Z');
+    const later = Date.parse('2025-10-12T19:30:00Z');
     expect(await ingestAt(later, ...catalog)).toMatch(
       /: read 38, inserted 0, updated 0, duplicates 38, rejected 0 in /,
     );
@@ -212,13 +213,33 @@ describe("the README's two commands", () => {
       /: read 38, inserted 0, duplicates 32, rejected 0, skipped 6 /,
     );
     // The quotes are those of the last refresh, 20:00Z the day before, and the price rests on one point.
-    const alakazam = await ungraded('base-set-alakazam-001-102', '2025-10-21T19:30:00Z');
+    const alakazam = await ungraded('base-set-alakazam-001-102', '2025-10-12T19:30:00Z');
     expect(alakazam.included_points).toBe(1);
-    expect((await ungraded('base-set-alakazam-001-102', '2025-10-20T19:59:00Z')).included_points).toBe(0);
+    expect((await ungraded('base-set-alakazam-001-102', '2025-10-11T19:59:00Z')).included_points).toBe(0);
     // After the next refresh (20:00Z), the same command stores that day's quotes.
-    expect(await ingestAt(Date.parse('2025-10-21T20:40:00Z'), ...quotes)).toMatch(
+    expect(await ingestAt(Date.parse('2025-10-12T20:40:00Z'), ...quotes)).toMatch(
       /: read 38, inserted 32, duplicates 0/,
     );
+  });
+
+  it('warns, naming --observed-at, when the file is more than a week older than the day its prices are given', async () => {
+    const [catalog, quotes] = readmeCommands() as [string[], string[]];
+    const later = Date.parse('2025-11-02T09:00:00Z');
+    await ingestAt(later, ...catalog);
+    const run = await oracle(['ingest', ...quotes], { now: later });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/inserted 32/);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^oracle: warning: .*ProductsAndPrices\.csv: its newest modifiedOn is 2025-10-10T23:57:08(\.173)?Z, 21 days before 2025-11-01T20:00:00(\.000)?Z, .* --observed-at /,
+      ),
+    ]);
+    // Dated by the user, the file is what they say it is.
+    const dated = await oracle(['ingest', '--observed-at', '2025-10-11T20:00:00Z', ...quotes], {
+      now: later,
+    });
+    expect(dated.stderr).toBe('');
+    expect(dated.stdout).toMatch(/inserted 32/);
   });
 });
 
@@ -328,12 +349,24 @@ describe('tcgcsv prices as observations', () => {
     expect(run.stderr).toMatch(/--observed-at .*is in the future/);
   });
 
-  it('counts products no catalog product has as unmapped, never rejects them', async () => {
+  it('counts products no catalog product has as unmapped, never rejects them; none known at all fails naming --kind catalog', async () => {
     // Magic (category 1) prices with a Pokemon-only catalog: 37 priced results, 3 without a price.
-    const line = await ingest(prices('2025-10-20', 1, 1));
-    expect(line).toMatch(
+    const run = await oracle(['ingest', prices('2025-10-20', 1, 1)]);
+    expect(run.stdout).toMatch(
       /: read 40, inserted 0, duplicates 0, rejected 0, skipped 40 \(unmapped 37, no market price 3\) in /,
     );
+    // Nothing stored while the run looks healthy is what a cron job must not see: exit 2, saying what to load.
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /none of its 37 prices names a product of the catalog .*oracle ingest --kind catalog/,
+    );
+    // One known product among unknown ones is an ordinary run: a download covers more than a catalog tracks.
+    const mixed = join(tempDir('oracle-tcgcsv-mixed-'), '2025-10-20', 'prices');
+    const magic = JSON.parse(readFileSync(prices('2025-10-20', 1, 1), 'utf8')) as { results: unknown[] };
+    const [alakazam] = results(prices('2025-10-20', 3, 604));
+    mkdirSync(dirname(mixed));
+    writeFileSync(mixed, JSON.stringify({ ...magic, results: [...magic.results, alakazam] }));
+    expect(await ingest(mixed)).toMatch(/: read 41, inserted 1, .*unmapped 37/);
   });
 });
 

@@ -60,6 +60,7 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
     ctx.stdout.write(
       `${ctx.stdout.isTTY ? summaryLines(result, ctx.terminal.width) : summaryText(result)}\n`,
     );
+    for (const warning of result.warnings) ctx.stderr.write(`oracle: warning: ${inert(warning)}\n`);
     if (result.failure !== null) {
       reportError(result.failure, ctx);
       code = worseExit(code, exitCodeFor(result.failure));

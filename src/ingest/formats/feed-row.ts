@@ -2,6 +2,7 @@
  * What the feed formats (price guides, marketplaces) share: the observation time the user
  * gives with --observed-at, and CSV rows read by column name so column order never matters.
  */
+import { DAY_MS } from '../../domain/time.js';
 import { RowRejection, type FormatOptions, type RawRow } from './types.js';
 
 /** A CSV row as column name -> cell text. */
@@ -13,6 +14,17 @@ export type CsvFields = Readonly<Record<string, string | undefined>>;
  */
 export function observedAtOf(options: Pick<FormatOptions, 'observedAt' | 'now'>): string {
   return new Date(options.observedAt ?? options.now).toISOString();
+}
+
+/**
+ * The time of a price guide's quotes (PriceCharting, SportsCardsPro): `--observed-at`, else
+ * 00:00 UTC of the clock's day. A guide's figure is its value for the day, as a tcgcsv quote
+ * is the quote of its day's refresh (tcgcsvQuoteTime): a cron job re-reading the day's
+ * download stores every quote once, however often it runs that day.
+ */
+export function guideQuoteTime(options: Pick<FormatOptions, 'observedAt' | 'now'>): string {
+  if (options.observedAt !== undefined) return observedAtOf(options);
+  return new Date(Math.floor(options.now / DAY_MS) * DAY_MS).toISOString();
 }
 
 /** Reads rows of a file with this header by column name; throws on a row of the wrong width. */

@@ -8,7 +8,7 @@ import { POOLED_GRADER, UNGRADED } from '../../domain/conditions.js';
 import { InputError } from '../../domain/errors.js';
 import type { Era, ProductType } from '../../domain/product.js';
 import { parseCalendarDate } from '../../domain/time.js';
-import { fieldsByName, observedAtOf, type CsvFields } from './feed-row.js';
+import { fieldsByName, guideQuoteTime, type CsvFields } from './feed-row.js';
 import { eraFor, slugify } from './product-naming.js';
 import { RowRejection, type RowFormat } from './types.js';
 import { columnCents } from './usd-cents.js';
@@ -112,8 +112,8 @@ export const SEALED_GRADED_SKIP = 'sealed product: graded column';
 /**
  * Maps one row to one observation per non-blank price column, for the product whose
  * refsource_id is the row's `id`. No external_id: PriceCharting quotes have none, so the
- * record is unique on all its fields and re-ingesting a file at the same `observedAt` adds
- * nothing. A sealed product's row gives only its loose price (SEALED_PRODUCT_COLUMNS); its
+ * record is unique on all its fields and re-ingesting a file at the same `observedAt` (by
+ * default the day's: guideQuoteTime) adds nothing. A sealed product's row gives only its loose price (SEALED_PRODUCT_COLUMNS); its
  * other filled price columns are counted in `sealedGraded`. Throws when `id` is not digits
  * or a read price is not a dollar amount.
  */
@@ -391,7 +391,7 @@ export const pricechartingFormat: RowFormat = {
         out.product({ ...mapPriceChartingProduct(fields, keyOf(fields)) });
       };
     }
-    const observedAt = observedAtOf(options);
+    const observedAt = guideQuoteTime(options);
     return (row, out) => {
       const fields = read(row);
       checkCategory(fields, options.source, row.line);

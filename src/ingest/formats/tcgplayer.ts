@@ -9,6 +9,7 @@
  */
 import { UNGRADED } from '../../domain/conditions.js';
 import { canonicalPrinting } from '../../domain/printing.js';
+import { DAY_MS } from '../../domain/time.js';
 import { fieldsByName, observedAtOf, type CsvFields } from './feed-row.js';
 import { RowRejection, type FormatOptions, type RowFormat } from './types.js';
 import { createTcgcsvKeyAllocator, mapTcgcsvProduct } from './tcgcsv-catalog.js';
@@ -23,8 +24,6 @@ export const TCGPLAYER_SOURCE = 'tcgplayer';
  * re-reading the same day's file adds nothing.
  */
 export const TCGCSV_REFRESH_HOUR_UTC = 20;
-
-const DAY_MS = 86_400_000;
 
 /** The default observation time of a tcgcsv quote: `--observed-at`, else the latest TCGCSV_REFRESH_HOUR_UTC at or before `now`. */
 export function tcgcsvQuoteTime(options: Pick<FormatOptions, 'observedAt' | 'now'>): string {
@@ -109,6 +108,14 @@ export function createTcgplayerMapper(options: TcgplayerOptions): (fields: CsvFi
   };
 }
 
+/** `2025-10-10T23:57:08.173` (tcgcsv writes UTC without a zone) as epoch ms; null when blank or no such time. */
+export function modifiedOnOf(text: string | undefined): number | null {
+  const trimmed = (text ?? '').trim();
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?$/.test(trimmed)) return null;
+  const at = Date.parse(`${trimmed}Z`);
+  return Number.isNaN(at) ? null : at;
+}
+
 /** Columns a catalog of ProductsAndPrices.csv needs (extNumber, extRarity, imageUrl, categoryId may be absent). */
 const CATALOG_COLUMNS = ['productId', 'name', 'groupId', 'subTypeName'] as const;
 
@@ -148,7 +155,10 @@ export const tcgplayerFormat: RowFormat = {
     }
     const map = createTcgplayerMapper({ observedAt: tcgcsvQuoteTime(options), subtype: options.subtype });
     return (row, out) => {
-      const result = map(read(row));
+      const fields = read(row);
+      const modified = modifiedOnOf(fields.modifiedOn);
+      if (modified !== null) out.fileDate?.(modified, 'modifiedOn');
+      const result = map(fields);
       if ('record' in result) out.observation({ ...result.record });
       else out.skip(result.skipped);
     };

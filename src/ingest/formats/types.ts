@@ -24,6 +24,12 @@ export interface RecordSink {
    * printing not taken): reported in the summary by `reason`, never rejected.
    */
   skip(reason: string, count?: number): void;
+  /**
+   * A date the file carries of its own (tcgcsv's `modifiedOn`), epoch ms, named by its field:
+   * the run warns when the newest is more than STALE_FILE_MS before the time its quotes were
+   * given without `--observed-at` (an old download about to be dated today).
+   */
+  fileDate?(at: number, field: string): void;
 }
 
 /** Options of `oracle ingest` a format may need, as the user typed them. */

@@ -132,6 +132,8 @@ export class RecordWriter implements NormalizedRecordSink {
     if (invalid !== null) return this.reject(this.line, invalid, record);
     const future = this.future(this.values.observedAt);
     if (future !== null) return this.reject(this.line, future, record);
+    if (this.latestObservedAt === null || this.values.observedAt > this.latestObservedAt)
+      this.latestObservedAt = this.values.observedAt;
     const reason = this.write(this.values);
     if (reason !== null) this.unresolved(reason, record);
   }
@@ -167,6 +169,14 @@ export class RecordWriter implements NormalizedRecordSink {
     const pending = this.held ? this.products.length : this.uncommitted + this.products.length;
     if (pending >= this.options.batchSize) this.flush();
     else if (this.products.length >= CATALOG_WRITE_CHUNK) this.writeProducts();
+  }
+
+  /** The newest date the file gave of its own (RecordSink.fileDate), and the latest quote time written. */
+  newestFileDate: { at: number; field: string } | null = null;
+  latestObservedAt: number | null = null;
+
+  fileDate(at: number, field: string): void {
+    if (this.newestFileDate === null || at > this.newestFileDate.at) this.newestFileDate = { at, field };
   }
 
   /** Values of a row that are no record and no error (see RecordSink.skip): counted as read and skipped. */

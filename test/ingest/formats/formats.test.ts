@@ -105,7 +105,7 @@ describe('feed format detection', () => {
 });
 
 describe('pricechartingFormat', () => {
-  it('reads observations by default, stamped with the command clock, and counts blank prices', () => {
+  it("reads observations by default, stamped 00:00 UTC of the command clock's day (the guide's value for that day), and counts blank prices", () => {
     const { got, sink } = collect();
     pricechartingFormat.open(PC_HEADER, OPTIONS)({ line: 2, fields: PC_ROW }, sink);
     expect(got.products).toEqual([]);
@@ -113,7 +113,7 @@ describe('pricechartingFormat', () => {
       {
         refsource_id: '630417',
         source: 'pricecharting',
-        observed_at: '2026-11-20T06:00:00.000Z',
+        observed_at: '2026-11-20T00:00:00.000Z',
         price_minor: 29662,
         grader: 'ungraded',
         grade: null,
@@ -121,7 +121,7 @@ describe('pricechartingFormat', () => {
       {
         refsource_id: '630417',
         source: 'pricecharting',
-        observed_at: '2026-11-20T06:00:00.000Z',
+        observed_at: '2026-11-20T00:00:00.000Z',
         price_minor: 2964313,
         grader: 'PSA',
         grade: 10,
