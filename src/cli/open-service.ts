@@ -16,7 +16,12 @@ export async function withService<T>(
   options: OpenOptions = {},
 ): Promise<T> {
   const open = ctx.openStore ?? openStore;
-  const service = createOracle({ store: await open(ctx.dbPath, { notice: noteTo(ctx), ...options }) });
+  // A command that writes waits its --lock-wait for another writer (an ingest passes its own, which says so).
+  const lockWait =
+    typeof ctx.options.lockWait === 'number' ? { maxWaitMs: ctx.options.lockWait * 1000 } : undefined;
+  const service = createOracle({
+    store: await open(ctx.dbPath, { notice: noteTo(ctx), lockWait, ...options }),
+  });
   try {
     return await fn(service);
   } finally {

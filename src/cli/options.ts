@@ -155,3 +155,16 @@ export const wholeNumberOption = (
   description: string,
   spec: { min: number; unit?: string; default: number },
 ) => configOption(flags, description, { default: spec.default, parse: viaSchema(wholeNumber(spec)) });
+
+/** How long a write waits for another writer by default, but an ingest's: SQLite's busy timeout (BUSY_TIMEOUT_MS). */
+export const LOCK_WAIT_DEFAULT_S = 5;
+/** An ingest waits long for another ingest: the one it waits for may be committing a large file. */
+export const INGEST_LOCK_WAIT_DEFAULT_S = 600;
+
+/** `--lock-wait`: every command that writes waits this long for another writer, then gives up naming it. */
+export const lockWaitOption = (defaultSeconds: number) =>
+  wholeNumberOption(
+    '--lock-wait <seconds>',
+    'how long to wait for another writer of the database before giving up',
+    { min: 1, unit: 'seconds', default: defaultSeconds },
+  );

@@ -35,6 +35,9 @@ import {
   viaSchema,
   windowHoursOption,
   wholeNumberOption,
+  lockWaitOption,
+  LOCK_WAIT_DEFAULT_S,
+  INGEST_LOCK_WAIT_DEFAULT_S,
 } from './options.js';
 import { serveOptions } from './serve-config.js';
 import { eventsLimitOption, watchAddOptions, webhookOption } from './watch-options.js';
@@ -160,13 +163,7 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
           '--groups <source>',
           "tcgplayer --kind catalog: the category's tcgcsv groups (Groups.csv or groups JSON; path or URL) for set names and dates",
         )
-        .addOption(
-          wholeNumberOption(
-            '--lock-wait <seconds>',
-            'how long to wait for another writer of the database before giving up',
-            { min: 1, unit: 'seconds', default: 600 },
-          ),
-        )
+        .addOption(lockWaitOption(INGEST_LOCK_WAIT_DEFAULT_S))
         .action(lazy_(() => import('./commands/ingest.js')));
     },
     price: () => {
@@ -487,6 +484,7 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
         .addOption(atOption(now, 'fit from the observations before this time, now at the latest'))
         .option('--show', 'print the calibration the engine uses at --at instead of fitting a new one')
         .option('--json', 'print the calibration as JSON')
+        .addOption(lockWaitOption(LOCK_WAIT_DEFAULT_S))
         .action(lazy_(() => import('./commands/calibrate.js')));
     },
     catalog: () => {
@@ -520,6 +518,7 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
         .command('create')
         .description('create a key and print it once (only its hash is stored)')
         .addOption(labelOption())
+        .addOption(lockWaitOption(LOCK_WAIT_DEFAULT_S))
         .action(lazy_(() => import('./commands/keys-create.js')));
       keys
         .command('list')
@@ -530,6 +529,7 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
         .command('revoke')
         .description('revoke a key at once')
         .argument('<key-id>', 'the id shown by keys list')
+        .addOption(lockWaitOption(LOCK_WAIT_DEFAULT_S))
         .action(lazy_(() => import('./commands/keys-revoke.js')));
     },
     watch: () => {
@@ -546,6 +546,7 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
         .argument('<product_key>', 'catalog key of the product');
       for (const option of watchAddOptions()) watchAdd.addOption(option);
       watchAdd
+        .addOption(lockWaitOption(LOCK_WAIT_DEFAULT_S))
         .addHelpText(
           'after',
           examples(
@@ -564,6 +565,7 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
         .command('remove')
         .description('remove a rule (its events stay; one still pending is still delivered)')
         .argument('<id>', 'the rule id shown by watch list')
+        .addOption(lockWaitOption(LOCK_WAIT_DEFAULT_S))
         .action(lazy_(() => import('./commands/watch-remove.js')));
       watch
         .command('check')
@@ -577,6 +579,7 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
           ),
         )
         .option('--json', 'print {as_of, rules, fired, deliveries, pending, problems} as JSON')
+        .addOption(lockWaitOption(LOCK_WAIT_DEFAULT_S))
         .addHelpText(
           'after',
           examples(

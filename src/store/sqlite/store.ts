@@ -19,12 +19,15 @@ import { createWatchRepo } from './watch-repo.js';
 import { createWriteLock } from './write-lock.js';
 import { onFirstUse } from '../../domain/first-use.js';
 
-/** `fn`'s value as a promise, its exception as a rejection: the async face of a synchronous call. */
-function settled<T>(fn: () => T): Promise<T> {
+/**
+ * `fn`'s value as a promise, its exception (as `translate` makes it) as a rejection: the async
+ * face of a synchronous call.
+ */
+function settledAs<T>(fn: () => T, translate: (error: unknown) => unknown = (error) => error): Promise<T> {
   try {
     return Promise.resolve(fn());
   } catch (error) {
-    return Promise.reject(error);
+    return Promise.reject(translate(error));
   }
 }
 
@@ -42,6 +45,8 @@ export async function openSqliteStore(path: string, options: OpenOptions = {}): 
   );
   const writeLock = createWriteLock(db);
   if (options.lockWait) writeLock.configure(options.lockWait);
+  // Within the store's calls, a write that waited out --lock-wait fails as the ingest's does.
+  const settled = <T>(fn: () => T) => settledAs(fn, writeLock.busyError);
   const products = createProductRepo(db);
   const observations = createObservationRepo(db, writeLock);
   const pricePoints = createPricePointReader(db);
@@ -142,7 +147,7 @@ function openIngestWriter(
         else duplicates += 1;
       },
       commit: () => Promise.resolve(outcome()),
-      rollback: () => settled(() => void outcome()),
+      rollback: () => settledAs(() => void outcome()),
       close: () => Promise.resolve(),
     };
   }
@@ -162,10 +167,10 @@ function openIngestWriter(
       return Promise.resolve(outcome());
     },
     rollback: () =>
-      settled(() => {
+      settledAs(() => {
         outcome();
         writer.rollback();
       }),
-    close: () => settled(() => writer.close()),
+    close: () => settledAs(() => writer.close()),
   };
 }
