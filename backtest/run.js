@@ -2,7 +2,7 @@
 // @ts-check
 /**
  * `npm run backtest [-- --seed <n>] [--scale small|full] [--scenario <name,...>] [--out <dir>] [--keep-db <dir>] [--no-docs]`
- * `npm run backtest -- --real-sales <dir> [--corpus <name,...>] [--out <dir>] [--residuals <file>]`
+ * `npm run backtest -- --real-sales <dir> [--corpus <name,...>] [--calibrate] [--out <dir>] [--residuals <file>]`
  * `npm run backtest -- --held-out-seeds [--scale small|full] [--out <dir>]`
  *
  * Scores the BUILT engine (build/, through the service `oracle price` calls) against four simple
@@ -39,6 +39,8 @@ const USAGE = `usage: npm run backtest -- [--seed <n>] [--scale small|full] [--s
               writes them) or a directory of corpora; prints per corpus the fit and held-out
               tables (backtest/corpora/splits.js), and with --out writes real-sales.json there
   --corpus    with --real-sales: score only these corpora (comma-separated names)
+  --calibrate with --real-sales: run \`oracle calibrate\` on each corpus's fit span before
+              scoring (a corpus held out whole is not calibrated)
   --residuals <file>
               with --real-sales: write one JSON line per scored point (our price, interval,
               basis, points and age of the newest, the realised price, the other methods)
@@ -66,6 +68,7 @@ function parseOptions() {
         corpus: { type: 'string' },
         residuals: { type: 'string' },
         'held-out-seeds': { type: 'boolean', default: false },
+        calibrate: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -101,6 +104,7 @@ if (values['real-sales'] !== undefined) {
       out: values.out ?? null,
       residuals: values.residuals ?? null,
       keepDb: values['keep-db'] ?? null,
+      calibrate: values.calibrate,
       log,
     });
   } catch (error) {

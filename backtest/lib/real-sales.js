@@ -28,9 +28,9 @@ export class UsageError extends Error {}
 const splitRule = (name) => CORPUS_SPLITS[name]?.why ?? 'held out whole (splits.js does not name it)';
 
 /**
- * @param {{ path: string, corpora: string[] | null, out: string | null, residuals: string | null, keepDb: string | null, log: (line: string) => void }} options
+ * @param {{ path: string, corpora: string[] | null, out: string | null, residuals: string | null, keepDb: string | null, calibrate: boolean, log: (line: string) => void }} options
  */
-export async function runRealSales({ path, corpora, out, residuals, keepDb, log }) {
+export async function runRealSales({ path, corpora, out, residuals, keepDb, calibrate, log }) {
   /** @type {{ dir: string, corpus: import('./walk-forward.js').CorpusData }[]} */
   let dirs;
   try {
@@ -59,7 +59,7 @@ export async function runRealSales({ path, corpora, out, residuals, keepDb, log 
     );
     for (const { corpus } of dirs) {
       const started = performance.now();
-      const result = await scoreCorpus(corpus, work);
+      const result = await scoreCorpus(corpus, work, { calibrate });
       const splits = summarizeBySplit(result.scored);
       console.log(renderCorpus(corpus, result, splits, splitRule(corpus.name)));
       log(
@@ -72,6 +72,7 @@ export async function runRealSales({ path, corpora, out, residuals, keepDb, log 
         unslotted: corpus.unslotted,
         notAsked: result.notAsked,
         bundles: result.bundles,
+        calibrated: result.calibrated,
         methods: WF_METHODS,
         splits,
       });

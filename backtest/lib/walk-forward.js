@@ -11,10 +11,11 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { splitOf, SPLIT_LABELS } from '../corpora/splits.js';
+import { CORPUS_SPLITS, splitOf, SPLIT_LABELS } from '../corpora/splits.js';
 import { lowerBound } from './alternatives.js';
 import { csv, pricing, store as storeModule } from './built.js';
-import { ingestFile } from './load.js';
+import { ingestFile, writeLines } from './load.js';
+import { prepareStore } from './prepare.js';
 import { relativeError, sortedQuantile, summarizeErrors } from './metrics.js';
 import { DAY, GRADERS, GRADES, OUTLIER_STDDEVS, WINDOW_HOURS } from './model.js';
 import { BASES, basisOf, confidenceOf, slotOf, UNPRICED } from './score.js';
@@ -181,20 +182,45 @@ export function collectorPrices(s, t) {
 
 /**
  * Loads a corpus into a fresh SQLite file in `dir` through the ingest pipeline, at the day after
- * its last point. No calibration: it would see the points it is scored on.
+ * its last point. Without `calibrate` no calibration runs: the engine prices with its priors.
+ * With it, the operator's `oracle calibrate` (prepare.js) runs once on the corpus's fit span
+ * alone (splits.js): the catalog and the points before the split date are ingested, calibrated
+ * at that date, then the rest ingested, so the calibration never sees a held-out point. A corpus
+ * held out whole has no span to fit on and is not calibrated (`calibrated` false).
  * @param {CorpusData} corpus
  * @param {string} dir
+ * @param {{ calibrate?: boolean }} [options]
  */
-export async function loadCorpus(corpus, dir) {
+export async function loadCorpus(corpus, dir, options = {}) {
   mkdirSync(dir, { recursive: true });
   let last = 0;
   for (const s of corpus.slots) last = Math.max(last, s.t[s.t.length - 1] ?? 0);
+  const fitBefore = CORPUS_SPLITS[corpus.name]?.fitBefore ?? null;
+  const calibrateAt =
+    options.calibrate === true && fitBefore !== null ? Date.parse(`${fitBefore}T00:00:00Z`) : null;
   const store = await storeModule.openStore(join(dir, `${corpus.name}.db`), { create: true });
   try {
     const now = Math.floor(last / DAY + 1) * DAY;
-    await ingestFile(store, join(corpus.dir, 'catalog.csv'), 'catalog', now);
-    await ingestFile(store, join(corpus.dir, 'observations.csv'), 'observations', now);
-    return store;
+    const observations = join(corpus.dir, 'observations.csv');
+    if (calibrateAt === null) {
+      await ingestFile(store, join(corpus.dir, 'catalog.csv'), 'catalog', now);
+      await ingestFile(store, observations, 'observations', now);
+      return { store, calibrated: /** @type {string[] | null} */ (null) };
+    }
+    const [header, ...lines] = readFileSync(observations, 'utf8')
+      .split('\n')
+      .filter((line) => line !== '');
+    const at = (header ?? '').split(',').indexOf('observed_at');
+    const before = (/** @type {string} */ line) => Date.parse(line.split(',')[at] ?? '') < calibrateAt;
+    const fitFile = join(dir, `${corpus.name}.fit.csv`);
+    const restFile = join(dir, `${corpus.name}.held-out.csv`);
+    await writeLines(fitFile, [header ?? '', ...lines.filter(before)]);
+    await writeLines(restFile, [header ?? '', ...lines.filter((line) => !before(line))]);
+    await ingestFile(store, join(corpus.dir, 'catalog.csv'), 'catalog', calibrateAt);
+    await ingestFile(store, fitFile, 'observations', calibrateAt);
+    const { steps } = await prepareStore(store, calibrateAt);
+    await ingestFile(store, restFile, 'observations', now);
+    return { store, calibrated: steps };
   } catch (error) {
     await store.close();
     throw error;
@@ -206,10 +232,11 @@ export async function loadCorpus(corpus, dir) {
  * point, at the start of that UTC day.
  * @param {CorpusData} corpus
  * @param {string} dir where the SQLite file goes
- * @returns {Promise<{ scored: ScoredPoint[], notAsked: number, bundles: number }>}
+ * @param {{ calibrate?: boolean }} [options] calibrate on the fit span first (loadCorpus)
+ * @returns {Promise<{ scored: ScoredPoint[], notAsked: number, bundles: number, calibrated: string[] | null }>}
  */
-export async function scoreCorpus(corpus, dir) {
-  const store = await loadCorpus(corpus, dir);
+export async function scoreCorpus(corpus, dir, options = {}) {
+  const { store, calibrated } = await loadCorpus(corpus, dir, options);
   try {
     const priced = pricing.createPricing(store);
     /** @type {ScoredPoint[]} */
@@ -264,7 +291,7 @@ export async function scoreCorpus(corpus, dir) {
         }
       }
     }
-    return { scored, notAsked, bundles };
+    return { scored, notAsked, bundles, calibrated };
   } finally {
     await store.close();
   }
@@ -346,7 +373,10 @@ export function renderCorpus(corpus, result, splits, splitRule) {
     `${String(m.description ?? '')}. Source: ${String(m.repo)} \`${String(m.path)}\` at ${String(m.commit).slice(0, 12)} (${String(m.licence)}). ` +
       `${corpus.points} ${corpus.kind === 'guide' ? 'quotes' : 'sales'} of ${corpus.slots.length} slots` +
       (unslotted === '' ? '' : ` (left out, no slot of ours: ${unslotted})`) +
-      `; ${result.scored.length} asked (2+ earlier points of their slot), ${result.notAsked} not; ${result.bundles} engine bundles. Split: ${splitRule}.`,
+      `; ${result.scored.length} asked (2+ earlier points of their slot), ${result.notAsked} not; ${result.bundles} engine bundles. Split: ${splitRule}.` +
+      (result.calibrated === null
+        ? ''
+        : ` Calibrated on the fit span first: ${result.calibrated.join('; ')}.`),
     '',
     '| split | method | priced % | common MdAPE % | P90 % | P99 % | > 25 % off | all MdAPE % | P90 % | P99 % | > 25 % off |',
     '|---|---|---|---|---|---|---|---|---|---|---|',

@@ -14,6 +14,7 @@ import { directorySource } from '../../backtest/corpora/source.js';
 import { nextSaleCoverage } from '../../backtest/lib/held-out-seeds.js';
 import { CORPUS_SPLITS, HELD_OUT_SEEDS, splitOf, TUNING_SEEDS } from '../../backtest/corpora/splits.js';
 import { csv } from '../../backtest/lib/built.js';
+import { runRealSales, UsageError } from '../../backtest/lib/real-sales.js';
 import {
   ASKED_MIN_EARLIER,
   corpusDirs,
@@ -147,22 +148,39 @@ describe('walk-forward on the four small cuts', () => {
     expect(HELD_OUT_SEEDS.length).toBeGreaterThanOrEqual(3);
   });
 
-  it('looks nothing ahead: a point is priced the same when every later point is removed', async () => {
-    const dir = join(CUTS, 'psa-register');
-    const full = scored.get('psa-register')!;
-    const cut = Date.parse('2019-01-01T00:00:00Z');
-    const copy = tempDir('oracle-wf-cut-');
-    const kept = readFileSync(join(dir, 'observations.csv'), 'utf8')
-      .split('\n')
-      .filter((line, i) => i === 0 || (line !== '' && Date.parse(line.split(',')[2]!) < cut));
-    writeFileSync(join(copy, 'observations.csv'), `${kept.join('\n')}\n`);
-    writeFileSync(join(copy, 'catalog.csv'), readFileSync(join(dir, 'catalog.csv')));
-    writeFileSync(join(copy, 'corpus.json'), readFileSync(join(dir, 'corpus.json')));
-    const truncated = await scoreCorpus(readCorpus(copy), tempDir('oracle-wf-'));
-    const before = full.scored.filter((s) => s.t < cut);
-    expect(before.length).toBeGreaterThan(20);
-    expect(truncated.scored.map((s) => [s.product, s.slot, s.t, s.prices, s.low, s.high])).toEqual(
-      before.map((s) => [s.product, s.slot, s.t, s.prices, s.low, s.high]),
+  it.each([false, true])(
+    'looks nothing ahead (calibrate: %s): a point is priced the same when every later point is removed',
+    async (calibrate) => {
+      const dir = join(CUTS, 'psa-register');
+      const full = calibrate
+        ? await scoreCorpus(readCorpus(dir), tempDir('oracle-wf-'), { calibrate })
+        : scored.get('psa-register')!;
+      const cut = Date.parse('2019-01-01T00:00:00Z');
+      const copy = tempDir('oracle-wf-cut-');
+      const kept = readFileSync(join(dir, 'observations.csv'), 'utf8')
+        .split('\n')
+        .filter((line, i) => i === 0 || (line !== '' && Date.parse(line.split(',')[2]!) < cut));
+      writeFileSync(join(copy, 'observations.csv'), `${kept.join('\n')}\n`);
+      writeFileSync(join(copy, 'catalog.csv'), readFileSync(join(dir, 'catalog.csv')));
+      writeFileSync(join(copy, 'corpus.json'), readFileSync(join(dir, 'corpus.json')));
+      const truncated = await scoreCorpus(readCorpus(copy), tempDir('oracle-wf-'), { calibrate });
+      expect(truncated.calibrated === null).toBe(!calibrate);
+      const before = full.scored.filter((s) => s.t < cut);
+      expect(before.length).toBeGreaterThan(20);
+      expect(truncated.scored.map((s) => [s.product, s.slot, s.t, s.prices, s.low, s.high])).toEqual(
+        before.map((s) => [s.product, s.slot, s.t, s.prices, s.low, s.high]),
+      );
+    },
+    30_000,
+  );
+
+  it('calibrates only a corpus with a fit span, and only on it', async () => {
+    const japan = await scoreCorpus(readCorpus(join(CUTS, 'tcgcsv-pokemon-japan')), tempDir('oracle-wf-'), {
+      calibrate: true,
+    });
+    expect(japan.calibrated).toBeNull();
+    expect(japan.scored.map((s) => s.prices)).toEqual(
+      scored.get('tcgcsv-pokemon-japan')!.scored.map((s) => s.prices),
     );
   });
 
@@ -191,10 +209,9 @@ describe('npm run backtest -- --real-sales', () => {
       code: 2,
       stderr: expect.stringContaining('no such file or directory'),
     });
-    await expect(backtest(['--real-sales', CUTS, '--corpus', 'nope'])).rejects.toMatchObject({
-      code: 2,
-      stderr: expect.stringContaining('--corpus nope: not under'),
-    });
+    const options = { path: CUTS, out: null, residuals: null, keepDb: null, calibrate: false, log: () => {} };
+    await expect(runRealSales({ ...options, corpora: ['nope'] })).rejects.toThrow(UsageError);
+    await expect(runRealSales({ ...options, corpora: ['nope'] })).rejects.toThrow(/--corpus nope: not under/);
   });
 
   it('prints fit and held-out tables, writes the JSON and one residual line per scored point', async () => {
