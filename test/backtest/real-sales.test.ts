@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: the backtest's real-data mode: a file of sales priced in memory, no store
 /**
  * The backtest's real-data mode (issue 22, docs/backtest.md "Scored on real sales") on two real
  * files of PSA's Auction Prices Realized register (test/fixtures/README.md, "PSA sales"): what it
