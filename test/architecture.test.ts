@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: the source files' imports: no store
 /**
  * The import graph of src/ and sample/: no circle, and every arrow points down the layers.
  *

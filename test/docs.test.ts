@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: the docs against --help: no store
 /**
  * docs/cli.md is generated from docs/cli.template.md and the built CLI's --help
  * (scripts/cli-reference.js, `npm run docs:cli`). Rendered again here, it must be what is

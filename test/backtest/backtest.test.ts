@@ -1,3 +1,5 @@
+// @module-tag sqlite-only: the backtest's metrics and a seeded run on a SQLite file: the store's reads run on
+// both in the store contract, and a second market run would cost the suite's time
 /**
  * The backtest (docs/backtest.md, issue 9): its metrics and alternatives on hand-computed
  * inputs, and a small seeded run through the real ingest, store and service: determinism,

@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: the backtest harness on small real corpora, each loaded into a SQLite file of its own
 /**
  * The real-data backtest (issue 31, docs/backtest.md "Real sales: four corpora, walk-forward") on
  * the committed small cuts of the four corpora (test/fixtures/README.md, "Corpora"): the

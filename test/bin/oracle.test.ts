@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: bin/oracle.js around the bundle: no store
 /**
  * bin/oracle.js around the bundle: a clear line when there is no build, and a failure, never a
  * success, when the CLI's main never settles (the event loop emptied while it waited).

@@ -1,3 +1,5 @@
+// @module-tag sqlite-only: the cron scripts of examples/ (sh, curl and jq around oracle ingest): what they
+// ingest runs on both stores in feeds.test.ts and tcgcsv.test.ts
 /**
  * The cron scripts of examples/ run as they are (real sh, curl, jq and the built CLI), against
  * a loopback server that serves the fixtures in place of PriceCharting, tcgcsv and eBay.

@@ -1,3 +1,5 @@
+// @module-tag sqlite-only: a real file's TAG grades through oracle price: extra grades run on both stores in
+// extra-grades.test.ts
 /**
  * Real TAG slab sales end to end (test/fixtures/README.md, "TAG best offers as sold listings"):
  * file -> catalog -> observations -> `oracle price --extra-grades`. Every TAG grade the file

@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: --help: no store
 import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

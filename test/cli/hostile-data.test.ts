@@ -1,3 +1,5 @@
+// @module-tag sqlite-only: stored text made inert on output: the store keeps text as given on both stores
+// (the store contract)
 /**
  * Hostile data in the catalog (issue 24): keys and names a spreadsheet would evaluate as a
  * formula reach every CSV the CLI writes inert, and raw in --json; control and format

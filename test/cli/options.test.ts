@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: option parsing: no store
 import { describe, expect, it } from 'vitest';
 import { every, HISTORY_DEFAULT_EVERY, HISTORY_DEFAULT_SLOTS, slots } from '../../src/domain/history.js';
 import { moversCondition, moversLimit } from '../../src/domain/movers.js';

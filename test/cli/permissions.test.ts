@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: file modes and a read-only SQLite file
 /**
  * Files oracle makes are the owner's alone, and a read-only database neither fails with a
  * message that names no file nor leaves a -wal / -shm that blocks a later writer (issue 24, 5).

@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: opens a SQLite file and a PostgreSQL database itself
 /**
  * Every command on PostgreSQL answers as on SQLite: one catalog and one observation history
  * ingested through `oracle ingest` into a SQLite file and into a fresh PostgreSQL database,

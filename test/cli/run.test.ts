@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: the in-process harness's streams, environment and clock: the same on every store
 /**
  * `run(argv, deps)` (src/cli/main.ts), what the in-process harness stands on: a run reads and
  * writes only what it is given (streams, environment, clock, store opener) and returns its exit

@@ -1,3 +1,5 @@
+// @module-tag sqlite-only: names and typos through the CLI: the store's part, the search vocabulary, is in
+// the store contract, which runs on both
 /**
  * Search that forgives typos, and products named by their name where a key goes, on real card
  * names: the tcgcsv Base Set extract and the pokemontcg.io catalog cut (test/fixtures/README.md),

@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: starts servers on PostgreSQL itself
 /**
  * `oracle serve` replicas on one PostgreSQL: two real server processes answer identically, and
  * an ingest through a third process reaches both within a second (their cached bundles are

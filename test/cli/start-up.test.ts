@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: which modules the built bundle runs at start: the same on every store
 /**
  * What a command runs: the parts only a server's repeated calls use (the bundle cache and the
  * key cache, both over lru-cache), key hashing, and the upstream resolver with its circuit

@@ -1,3 +1,5 @@
+// @module-tag sqlite-only: the views' widths and colours: what they show is read alike on both stores (price,
+// history and catalog run on both)
 /**
  * Every table view as a terminal of 60, 80 and 120 columns shows it (COLUMNS, the harness's
  * stdout being a pipe): no line wider, the keys whole; `--wide` cuts nothing; colour only when

@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: a pure domain function: no store
 /** A collection's cost basis in dollars, read exactly into cents, and totals refused rather than rounded past 2^53 - 1 cents. */
 import { describe, expect, it } from 'vitest';
 import { MAX_COST_BASIS_MINOR, parseCollectionCsv } from '../../src/domain/collection.js';

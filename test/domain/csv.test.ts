@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: a pure domain function: no store
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { csvField, csvLine, csvOutputLine, CsvParser } from '../../src/domain/csv.js';

@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: a pure domain function: no store
 /**
  * The input schemas of src/domain (and the clock's checks beside them), read as an edge reads
  * them: the value, or an error whose message is the schema's words after the parameter's name.

@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: a pure domain function: no store
 import { describe, expect, it } from 'vitest';
 import {
   DAY_MS,

@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: a pure domain function: no store
 /** The inputs of a watch rule (domain/watch.ts), each through its schema as the CLI reads it. */
 import { describe, expect, it } from 'vitest';
 import { dollars, formatSpan, move, span, watchSlot } from '../../src/domain/watch.js';

@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: the pure engine: no store
 /**
  * `explainSlot`: the evidence of a slot must be enough to redo its price by hand. The property
  * test recomputes every slot's published price from the evidence alone (kept points, their

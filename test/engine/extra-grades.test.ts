@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: the pure engine: no store
 /** Extra grades (CONTRACT.md additions 6, docs/methodology.md §15): own points only, absent without data, the matrix unchanged. */
 import { describe, expect, it } from 'vitest';
 import { computeBundle, explainSlot } from '../../src/engine/index.js';

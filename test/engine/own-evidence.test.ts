@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: the pure engine: no store
 /**
  * Own evidence first (issue 22, docs/methodology.md §6.4 and §6.6): the cases the issue
  * reported, each with the other conditions that used to pull the cell away from its own sales.

@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: the pure engine: no store
 /** Invariants of the engine, checked with fast-check over generated observations. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: the pure engine: no store
 /** The quote weight of docs/methodology.md §4.1: a sale counts once, a quote's weight grows with its volume, bounded. */
 import { describe, expect, it } from 'vitest';
 import { QUOTE_AGE_MS, QUOTE_WEIGHT_CAP, quoteWeight } from '../../src/engine/methodology.js';

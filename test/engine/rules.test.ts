@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: the pure engine: no store
 /** One hand-computed fixture per rule of docs/methodology.md. */
 import { describe, expect, it } from 'vitest';
 import type { PricePoint } from '../../src/domain/observation.js';

@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: the pure engine: no store
 /**
  * The worked example of docs/methodology.md §13, computed there step by step from the
  * documented formulas; every price and interval bound must match the document to the cent.

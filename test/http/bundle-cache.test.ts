@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: the bundle cache alone: no store
 /** The server's bundle cache: a bundle is found only for the same data version, within the TTL on the request clock, and the bound evicts the least recently used; its keys tell apart every question asked. */
 import { describe, expect, it } from 'vitest';
 import type { PricingBundle } from '../../src/domain/bundle.js';

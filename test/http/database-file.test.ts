@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: SQLite files replaced, locked and corrupt under a server
 /**
  * The database file changing under a running server, the way operators change it: truncated,
  * deleted, replaced with `mv`, restored with `cp`, or not an oracle database at all. A real

@@ -1,3 +1,5 @@
+// @module-tag sqlite-only: each route's schema against the server's answers: the parsing is the same on every
+// store
 /**
  * The route input schemas (src/http/schemas.ts) are what the server enforces: queries made
  * from the OpenAPI document's own parameter constraints, valid and not, sent to a real server

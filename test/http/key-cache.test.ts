@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: the key cache alone: no store
 /**
  * The server's key cache: a session remembers the hash of the connection's key and hashes
  * again only for another key, and a verification is reused only while the data version is

@@ -1,3 +1,5 @@
+// @module-tag sqlite-only: the server's turns under a burst: scheduling in the server, the same on every
+// store
 /**
  * No request stalls another (issue 24): while one key runs a burst of the heaviest history
  * requests (HISTORY_MAX_POINTS hourly points, every slot, over a product with sales every few

@@ -1,3 +1,5 @@
+// @module-tag sqlite-only: the routes' bodies as oracle sales and movers --json give them: those run on both
+// stores in cli/market.test.ts
 /** The sales and movers routes against a real server on port 0: the bodies of `oracle sales --json` and `oracle movers --json`, their errors, their bucket. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { moversResponse, salesResponse } from '../../src/http/schemas.js';

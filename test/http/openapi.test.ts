@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: the served document: no store
 /**
  * The OpenAPI document as the server serves it (`serve --metrics`, so every route is in it):
  * Redocly's linter with its recommended rules finds nothing in it, and the points no linter

@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: the limiter alone: no store
 /**
  * The rate limiter's two implementations, the bucket in this process and the bucket in a
  * real Redis, against one suite (as hono runs one router suite against every router); then

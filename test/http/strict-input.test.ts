@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: numbers and dates as clients spell them: the parsing is the same on every store
 /**
  * Numbers and dates as a client sends them, against a real server on port 0 over a seeded
  * SQLite file: another spelling of a valid integer is a 400 naming the parameter and its

@@ -1,3 +1,5 @@
+// @module-tag sqlite-only: the upstream client's deadlines and connection cap: the store's part, the local
+// mapping, is in http/statuses.test.ts, which runs on both
 /**
  * An upstream reference source that misbehaves on the wire, served for real on loopback: one
  * that sends its headers and then a byte every 3 s, one that never answers, and one that is

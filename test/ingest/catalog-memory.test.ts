@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: V8's heap in an ingest child process: memory of the parser, not the store
 /**
  * Issue 24 item 8: a catalog ingest's memory does not grow with the catalog. What grew was V8's
  * heap (bench/findings.md, 6b): the old generation, as records were promoted at young

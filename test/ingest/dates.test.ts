@@ -1,3 +1,5 @@
+// @module-tag sqlite-only: date rules at ingest, before the store: ingest runs on both stores in cli/ingest-
+// dates.test.ts
 /**
  * Observation and catalog dates at ingest, over a real SQLite file: a date that does not
  * exist or an observation dated more than five minutes after the ingest's clock is a reject

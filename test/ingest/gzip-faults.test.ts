@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: gzip's verdict on a source, before the store
 /**
  * A damaged or unusable gzip source ends as a fault of that source (issue 24, 4): whatever
  * the position of the damage, and whichever stage stops reading first (the text decoder, the

@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: the sample generator: no store
 /**
  * The bundled sample data and its seeded generator (issue 2, item 5): determinism, coverage
  * of every condition and data shape the engine must handle, size, the committed catalog,

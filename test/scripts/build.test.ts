@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: the build: no store
 /**
  * `npm run build` (scripts/build.js) bundles src/ and writes only the modules it lists as
  * entry points at their own paths, under dist/ (the CLI) and build/ (what bench/, backtest/

@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: the build's code cache: the same on every store
 /**
  * The build saves V8's code cache of dist/cli/main.js, named by the bundle's build id, and
  * bin/oracle.js compiles the bundle from it (bin/compile-cli.js, scripts/warm-code-cache.js). A

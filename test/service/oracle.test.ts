@@ -1,3 +1,5 @@
+// @module-tag sqlite-only: the oracle's cache hand-off and keys over a SQLite file: keys run on both stores
+// in cli/keys.test.ts
 /**
  * The oracle: a pricing call goes through the KeptBundle it is handed (the server's cache at its
  * edge, keyed there) before it reads the store, and the keys a command makes are the keys a

@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: spelling correction, pure: no store
 /** Spelling correction of search words (src/service/spelling.ts), pure: words to the closest word of a vocabulary. */
 import { describe, expect, it } from 'vitest';
 import { correctedSearch, distanceToWordOrPrefix, searchWords } from '../../src/service/spelling.js';

@@ -1,3 +1,5 @@
+// @module-tag sqlite-only: suggestions over the catalog: the store's search vocabulary runs on both in the
+// store contract
 /** "Did you mean": the keys suggested for an unknown product key, over a real store's full-text index. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UnknownProductError } from '../../src/domain/errors.js';

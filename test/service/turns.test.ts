@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: the queue alone: no store
 /** Long work in turns (src/service/turns.ts): one piece at a time, round the owners, the loop given back between slices. */
 import { describe, expect, it } from 'vitest';
 import { createTurns, NO_OWNER, SLICE_MS } from '../../src/service/turns.js';

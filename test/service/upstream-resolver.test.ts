@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: the resolver against a loopback upstream: no store
 /**
  * The upstream resolver against a real upstream on loopback: concurrent askers of one id share
  * one call, healthy answers are reused until their TTL (on the resolver's clock), failures never.

@@ -1,3 +1,5 @@
+// @module-tag sqlite-only: interval arithmetic on bundles: oracle value runs on both stores in
+// cli/value.test.ts
 /**
  * How `oracle value` combines line intervals, on real bundles from a real SQLite file. The
  * bundles here get a known interval (±10 %) set on their slots, or none, in place of the

@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: SQLite's connection opener
 /**
  * Which files a connection may write a schema into: only a caller that asks to create a
  * database does; every other open refuses a missing, empty or foreign file and leaves it as it was.

@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: opens a SQLite file and a PostgreSQL database itself
 /**
  * The PostgreSQL store against a real server, held to the SQLite store's answers: the same
  * catalog searched and ranked the same, the same observations stored once however often they

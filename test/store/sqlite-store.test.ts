@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: the SQLite store itself
 /**
  * How the SQLite store keeps its contract (contract.test.ts, price-points.test.ts): its
  * migrations, WAL, the FTS5 catalog index and the query plans of its reads. Opening files

@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: a SQLite file changed and replaced under the server's store
 /**
  * The server's store over a SQLite file: its data version moves when another connection
  * writes and when the file is replaced, and keys' last-used times go only into the file the

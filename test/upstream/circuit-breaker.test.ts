@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: the circuit breaker alone: no store
 import { describe, expect, it } from 'vitest';
 import { CircuitBreaker } from '../../src/upstream/circuit-breaker.js';
 

@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: a view's layout: no store
 /** The catalog table fitted to a terminal's width: what gives way first, and the variant cell. */
 import { describe, expect, it } from 'vitest';
 import type { CatalogEntry } from '../../../src/domain/product.js';

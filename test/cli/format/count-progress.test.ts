@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: a progress line: no store
 import { describe, expect, it } from 'vitest';
 import { createCountProgress, renderCount } from '../../../src/cli/format/count-progress.js';
 

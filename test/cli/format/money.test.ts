@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: money formatting: no store
 import { describe, expect, it } from 'vitest';
 import { formatUsd } from '../../../src/cli/format/money.js';
 

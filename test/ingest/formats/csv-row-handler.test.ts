@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: a format's parser: no store
 import { describe, expect, it } from 'vitest';
 import { MapperBugError } from '../../../src/ingest/errors.js';
 import { csvRowHandler } from '../../../src/ingest/formats/csv-row-handler.js';

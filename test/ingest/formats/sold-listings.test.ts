@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: a format's parser: no store
 import { describe, expect, it } from 'vitest';
 import { mapSoldListing, MAX_QUANTITY } from '../../../src/ingest/formats/sold-listings.js';
 import { RowRejection } from '../../../src/ingest/formats/types.js';

@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: a format's parser: no store
 /** tcgcsv's groups, catalog rows, prices dates and response envelope, on the real fixtures of test/fixtures/tcgcsv. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

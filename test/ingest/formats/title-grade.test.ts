@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: a format's parser: no store
 /**
  * The title parser against sold-listing titles written the way sellers write them. Each row
  * is [title, expected]: `PSA 10` (grader and grade), `ungraded`, or `rejected`.

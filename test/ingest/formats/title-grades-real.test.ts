@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: a format's parser: no store
 /**
  * The title parser on real sold-listing titles (test/fixtures/README.md, "Title grades"):
  * a hand-labelled table of titles (eBay TAG slabs, alt.xyz's mirror of eBay PSA sales, the

@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: a format's parser: no store
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseUsdCents } from '../../../src/ingest/formats/usd-cents.js';

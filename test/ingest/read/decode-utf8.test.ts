@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: reading a source: no store
 import { describe, expect, it } from 'vitest';
 import { decodeUtf8, firstInvalidUtf8 } from '../../../src/ingest/read/decode-utf8.js';
 

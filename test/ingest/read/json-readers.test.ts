@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: reading a source: no store
 import { describe, expect, it } from 'vitest';
 import { JsonArrayReader } from '../../../src/ingest/read/json-array.js';
 import type { JsonRecordHandler } from '../../../src/ingest/read/json-records.js';

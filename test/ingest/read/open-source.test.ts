@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: reading a source: no store
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';

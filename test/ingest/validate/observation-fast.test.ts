@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: record validation: no store
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';

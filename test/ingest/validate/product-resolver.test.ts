@@ -1,3 +1,5 @@
+// @module-tag sqlite-only: the resolver over a SQLite catalog: the writer's lookups run on both stores in the
+// store contract
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '../../../src/domain/product.js';
 import { ProductResolver } from '../../../src/ingest/validate/product-resolver.js';

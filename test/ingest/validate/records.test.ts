@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: record validation: no store
 import { describe, expect, it } from 'vitest';
 import { catalogRecordSchema } from '../../../src/ingest/validate/catalog.js';
 import { ObservationValues } from '../../../src/ingest/validate/observation-values.js';

@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: title matching: no store
 /**
  * The title matcher's pure parts on titles of the real fixture (test/fixtures/sold-listings)
  * and hand-made products with the near misses that make a wrong match possible: other
