@@ -47,7 +47,12 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
       accessLog: (line) => ctx.stdout.write(line),
       errorLog: (line) => ctx.stderr.write(line),
     },
-    { rateLimitPerMinute: config.rateLimitPerMinute, version: VERSION, corsOrigins: config.corsOrigins },
+    {
+      rateLimitPerMinute: config.rateLimitPerMinute,
+      version: VERSION,
+      corsOrigins: config.corsOrigins,
+      pageAccess: config.publicPages ? 'public' : 'signed-in',
+    },
   );
   let address;
   try {
