@@ -137,6 +137,7 @@ export const serveOptionValues = z.lazy(() =>
     redis: text(),
     metrics: z.boolean(),
     cors: z.array(z.string()),
+    public: flag(),
     dbConnectTimeout: z.int(),
     dbStatementTimeout: z.int(),
     watch: flag(),

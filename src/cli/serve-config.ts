@@ -29,6 +29,8 @@ export interface ServeConfig {
   metrics: boolean;
   /** Origins a browser may call the API from (CORS); `*` for any; empty: CORS off. */
   corsOrigins: string[];
+  /** The web pages open to anyone who reaches the server, without signing in (docs/web.md). */
+  publicPages: boolean;
   /** How long a call on a PostgreSQL database may take before the request is a 503. */
   deadlines: DatabaseDeadlines;
   /** Check the watch rules when the data changes (docs/alerts.md). */
@@ -194,6 +196,10 @@ export function serveOptions(): Option[] {
       },
     ),
     new Option(
+      '--public',
+      'open the web pages (GET /) to anyone who reaches the server, without a key: for a trusted network only (docs/web.md); the API still needs one',
+    ),
+    new Option(
       '--watch',
       'check the watch rules whenever the data changes (and every minute), and POST their events (docs/alerts.md)',
     ),
@@ -216,6 +222,7 @@ export function serveConfig(options: z.output<typeof serveOptionValues>): ServeC
     redisUrl: options.redis,
     metrics: options.metrics,
     corsOrigins: options.cors,
+    publicPages: options.public === true,
     deadlines: { connectMs: options.dbConnectTimeout, statementMs: options.dbStatementTimeout },
     watch: options.watch === true,
     webhook: options.webhook,

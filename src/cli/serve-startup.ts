@@ -37,6 +37,9 @@ function optionalRoutesLines(config: ServeConfig): string[] {
     config.corsOrigins.length > 0
       ? `CORS: browsers on ${config.corsOrigins.join(', ')} may call the API`
       : 'CORS: off (enable with --cors <origin>)',
+    config.publicPages
+      ? 'web pages: GET / open to anyone who reaches this server, no key needed (--public)'
+      : 'web pages: GET / after signing in with an API key (open them to a trusted network with --public)',
   ];
 }
 

@@ -95,3 +95,14 @@ export interface PricingParams {
 /** Ranges and defaults of SPEC.md section 8, shared by the CLI and the API. */
 export const WINDOW_HOURS = { min: 1, max: 72, default: 24 } as const;
 export const OUTLIER_STDDEVS = { min: 1, max: 10, default: 2 } as const;
+
+/**
+ * Whether a slot's price rests on other cells (pooling, carry, ratios) rather than its own
+ * sales: `meta.basis` (pricing v3) when the engine gives it, else a fallback tier or no point
+ * of its own, which is what it means for the engines before it.
+ */
+export function isEstimated(slot: Slot): boolean {
+  const basis = slot.meta.basis as 'own' | 'estimated' | undefined;
+  if (basis !== undefined) return basis === 'estimated';
+  return typeof slot.meta.oracle_fallback_tier === 'string' || slot.included_points === 0;
+}

@@ -11,3 +11,10 @@ export function parseDollars(text: string): number | null {
   if (whole.length > 13) return null;
   return Number(whole) * 100 + Number((m[2] ?? '0').padEnd(2, '0'));
 }
+
+/** Integer cents to dollars for people: 195000 -> "$1,950.00". Integer arithmetic only. */
+export function formatUsd(cents: number): string {
+  const dollars = Math.trunc(cents / 100);
+  const rest = String(Math.abs(cents % 100)).padStart(2, '0');
+  return `$${dollars.toLocaleString('en-US')}.${rest}`;
+}

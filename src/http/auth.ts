@@ -7,11 +7,15 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { KeyCache, KeySession } from './key-cache.js';
 import { UnauthorizedError } from './errors.js';
 import { keyHeaders } from './schemas.js';
+import { cookieKey } from './pages/access.js';
 
-/** The key the request presents, if any. X-API-Key wins when both headers are sent. */
+/**
+ * The key the request presents, if any. X-API-Key wins when both headers are sent; without
+ * either, a browser's sign-in cookie (pages/access.ts), so a page's JSON twin opens in it.
+ */
 export function presentedKey(headers: IncomingHttpHeaders): string | undefined {
   const key = keyHeaders.parse(headers);
-  return key['x-api-key'] ?? key.authorization;
+  return key['x-api-key'] ?? key.authorization ?? cookieKey(headers);
 }
 
 /**

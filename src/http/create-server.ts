@@ -35,6 +35,7 @@ import { createRateLimiter, type RateLimiter } from './rate-limit.js';
 import { JsonBytes, type Route } from './route.js';
 import { apiRoutes } from './routes/index.js';
 import { createServerCache } from './server-cache.js';
+import { registerPages, type PageAccess } from './pages/serve-pages.js';
 
 export interface ServerDeps {
   oracle: Oracle;
@@ -63,6 +64,8 @@ export interface ServerOptions {
   requestTimeoutMs?: number;
   /** Origins browsers may call from (`serve --cors`); empty or absent: CORS off. */
   corsOrigins?: readonly string[];
+  /** Who may read the web pages (docs/web.md): key holders once signed in (default), or anyone (`serve --public`). */
+  pageAccess?: PageAccess;
 }
 
 export const SERVER_TIMEOUT_DEFAULTS = {
@@ -130,7 +133,7 @@ export function createServer(deps: ServerDeps, options: ServerOptions): OracleSe
     headers: OutgoingHttpHeaders = {},
     contentType?: string,
   ): void {
-    const bytes = contentType ? Buffer.from(body as string) : payload(body);
+    const bytes = contentType ? (Buffer.isBuffer(body) ? body : Buffer.from(body as string)) : payload(body);
     headers['content-type'] = contentType ?? JSON_TYPE;
     headers['content-length'] = bytes.length;
     if (closing) headers.connection = 'close';
@@ -227,6 +230,18 @@ export function createServer(deps: ServerDeps, options: ServerOptions): OracleSe
     },
   });
   for (const route of apiRoutes(options.version ?? '0.0.0', metrics)) app.all(route.path, handlerFor(route));
+  registerPages(app, {
+    oracle,
+    cache,
+    keys,
+    limiter,
+    access: options.pageAccess ?? 'signed-in',
+    now,
+    session: sessionOf,
+    send: (req, res, status, body, headers, type) => send(req, res, status, body, headers, type),
+    log,
+    logFailure,
+  });
 
   // Node's own Host check answers an empty 400; the handler answers it with a {detail}.
   const server = createHttpServer({ requireHostHeader: false }, (req, res) => {

@@ -7,8 +7,7 @@
  * without a grade grid; a date axis under each chart.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Slot } from '../../src/domain/bundle.js';
-import { isEstimated } from '../../src/cli/format/bundle-view.js';
+import { isEstimated, type Slot } from '../../src/domain/bundle.js';
 import { colourOn, joinWrapped, outputWidth, wrapLine } from '../../src/cli/format/terminal.js';
 import { runOracle } from '../_cli.js';
 import { databaseWith, testProduct } from '../_setup.js';

@@ -63,6 +63,8 @@ describe('the served OpenAPI document', () => {
       '/api/v1/developer/pricing/{product_key}/sales',
       '/api/v1/developer/refsource/{refsource_id}',
       '/api/v1/developer/refsource/{refsource_id}/snapshot',
+      '/api/v1/developer/value',
+      '/api/v1/developer/value/history',
       '/api/v1/developer/watches',
       '/api/v1/developer/watches/events',
       '/api/v1/health',

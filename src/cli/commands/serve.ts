@@ -59,7 +59,12 @@ async function serve(config: ServeConfig, ctx: CommandContext, stopped: Promise<
       accessLog: (line) => ctx.stdout.write(line),
       errorLog: (line) => ctx.stderr.write(line),
     },
-    { rateLimitPerMinute: config.rateLimitPerMinute, version: VERSION, corsOrigins: config.corsOrigins },
+    {
+      rateLimitPerMinute: config.rateLimitPerMinute,
+      version: VERSION,
+      corsOrigins: config.corsOrigins,
+      pageAccess: config.publicPages ? 'public' : 'signed-in',
+    },
   );
   let address;
   try {

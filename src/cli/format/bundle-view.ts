@@ -5,7 +5,7 @@
  * methodology. A sealed product has no grades: only its price. The matrix takes the widest of
  * its layouts that fits the terminal (matrixLayouts); prose lines wrap (terminal.ts).
  */
-import type { GradedSlot, PricingBundle, Slot } from '../../domain/bundle.js';
+import { isEstimated, type GradedSlot, type PricingBundle, type Slot } from '../../domain/bundle.js';
 import { GRADERS, MATRIX_GRADES, POOLED_GRADER } from '../../domain/conditions.js';
 import { HOUR_MS, toIsoUtc } from '../../domain/time.js';
 import { variantWords } from './identity.js';
@@ -23,17 +23,6 @@ interface Confidence {
   level: number;
   low_minor: number;
   high_minor: number;
-}
-
-/**
- * Whether a slot's price rests on other cells (pooling, carry, ratios) rather than its own
- * sales: `meta.basis` (pricing v3) when the engine gives it, else a fallback tier or no point
- * of its own, which is what it means for the engines before it.
- */
-export function isEstimated(slot: Slot): boolean {
-  const basis = slot.meta.basis as 'own' | 'estimated' | undefined;
-  if (basis !== undefined) return basis === 'estimated';
-  return typeof slot.meta.oracle_fallback_tier === 'string' || slot.included_points === 0;
 }
 
 const isStale = (slot: Slot) => slot.meta.stale === true;

@@ -1,6 +1,2 @@
-/** Integer cents to dollars for people: 195000 -> "$1,950.00". Integer arithmetic only. */
-export function formatUsd(cents: number): string {
-  const dollars = Math.trunc(cents / 100);
-  const rest = String(Math.abs(cents % 100)).padStart(2, '0');
-  return `$${dollars.toLocaleString('en-US')}.${rest}`;
-}
+/** The dollars of every view: the one formatter, in the domain so the web pages print the same text. */
+export { formatUsd } from '../../domain/money.js';

@@ -13,6 +13,7 @@ import { readyRoute } from './ready.js';
 import { salesRoute } from './sales.js';
 import { moversRoute } from './movers.js';
 import { refsourceRoute, snapshotRoute } from './refsource.js';
+import { valueHistoryRoute, valueRoute } from './value.js';
 import { watchEventsRoute, watchRulesRoute } from './watches.js';
 
 /** `metrics`: the server's metrics when `serve --metrics` is on (the route exists only then). */
@@ -31,6 +32,8 @@ export function apiRoutes(version: string, metrics?: ServerMetrics): Route[] {
     moversRoute,
     watchRulesRoute,
     watchEventsRoute,
+    valueRoute,
+    valueHistoryRoute,
   ];
   if (metrics) routes.push(createMetricsRoute(metrics));
   routes.push(createOpenApiRoute(routes, version));
