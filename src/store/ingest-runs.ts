@@ -30,5 +30,5 @@ function processAlive(pid: number): boolean {
 export function interruptionOf(run: RunningRun, host = hostname()): string | null {
   if (run.pid !== null && (run.host !== host || processAlive(run.pid))) return null;
   const who = run.pid === null ? 'its process' : `its process (pid ${run.pid})`;
-  return `${who} ended without finishing the run (killed?); what it committed stays, a re-run completes it`;
+  return `${who} ended without finishing the run (killed, crashed, or a full disk failed its last write?); what it committed stays, a re-run completes it`;
 }

@@ -13,8 +13,28 @@ import type { OpenOptions, Store } from './store.js';
  * a SQLite command never pays for its driver at start-up.
  */
 export async function openStore(location: string, options: OpenOptions = {}): Promise<Store> {
-  if (isPostgresUrl(location)) return (await import('./pg/store.js')).openPgStore(location, options);
-  return openSqliteStore(location, options);
+  const store = isPostgresUrl(location)
+    ? await (await import('./pg/store.js')).openPgStore(location, options)
+    : await openSqliteStore(location, options);
+  await closeDeadRuns(store);
+  return store;
+}
+
+/**
+ * Marks `interrupted` the ingest runs left `running` by a process that is gone (a kill -9, a
+ * crash, a disk so full that the run's last write failed too: ingest-runs.ts), the next time
+ * any command or server opens the database rather than at the next ingest only, so that the
+ * table never shows a dead run as going on. One read of the running rows when there is none to
+ * mark; best effort: a database this process cannot write (read-only, a copy in memory, a
+ * writer holding the lock) keeps the rows for the next open.
+ */
+async function closeDeadRuns(store: Store): Promise<void> {
+  if (store.inMemoryCopy) return;
+  try {
+    await store.ingestRuns.markInterrupted();
+  } catch {
+    // Left for the next open that can write.
+  }
 }
 
 /**

@@ -181,7 +181,7 @@ describe('oracle ingest stopped mid-input', () => {
     expect(await observationCount(path)).toBe(PACED);
     expect(await query(path, `SELECT status, error FROM ingest_runs WHERE id = ${killed.id}`)).toEqual({
       status: 'interrupted',
-      error: `its process (pid ${run.child.pid}) ended without finishing the run (killed?); what it committed stays, a re-run completes it`,
+      error: `its process (pid ${run.child.pid}) ended without finishing the run (killed, crashed, or a full disk failed its last write?); what it committed stays, a re-run completes it`,
     });
     expect(await query(path, 'SELECT status FROM ingest_runs ORDER BY id DESC LIMIT 1')).toEqual({
       status: 'ok',
