@@ -3,6 +3,7 @@ import { createOracle, type Oracle } from '../service/oracle.js';
 import { openStore } from '../store/open-store.js';
 import type { OpenOptions } from '../store/store.js';
 import type { CommandContext } from './context.js';
+import { prepareUserDatabase } from './db-location.js';
 
 /**
  * Opens the store at `ctx.dbPath` (as `options` ask: `create` for ingest, `write` for the other
@@ -16,6 +17,7 @@ export async function withService<T>(
   options: OpenOptions = {},
 ): Promise<T> {
   const open = ctx.openStore ?? openStore;
+  if (options.create === true) prepareUserDatabase(ctx.dbPath, ctx.env);
   const service = createOracle({ store: await open(ctx.dbPath, { notice: noteTo(ctx), ...options }) });
   try {
     return await fn(service);

@@ -29,6 +29,7 @@ describe('help and documentation', () => {
       [
         'calibrate',
         'catalog',
+        'demo',
         'explain',
         'export',
         'history',
@@ -37,6 +38,7 @@ describe('help and documentation', () => {
         'keys create',
         'keys list',
         'keys revoke',
+        'mcp',
         'movers',
         'price',
         'sales',
