@@ -2,12 +2,14 @@
  * The package as someone with no clone gets it: `npm pack` (of the built tree: npm test builds
  * first), installed globally into a prefix of its own with no build step, then the tour's
  * commands run from that prefix's `oracle` in a folder with no database, a HOME of its own and
- * an XDG data directory. npm reads its cache (warm from this checkout's install) and
+ * an XDG data directory, and its `oracle mcp` answers the SDK's client over stdio. npm reads its cache (warm from this checkout's install) and
  * better-sqlite3 gets this checkout's compiled binary as its prebuilt one (prebuild-install's
  * local prebuilds), as the registry's prebuilt binary would come on a machine with internet:
  * compiling it from source here would take minutes. Skipped, saying why, where npm or the
  * build is missing.
  */
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -50,7 +52,7 @@ function localPrebuild(dir: string): void {
 }
 
 describe.skipIf(skip !== null)('the npm package', () => {
-  it('installs globally from its tarball without building, and runs the tour from any folder', () => {
+  it('installs globally from its tarball without building, and runs the tour from any folder', async () => {
     const tmp = tempDir('oracle-package-');
     const [prefix, home, data, work, prebuilds] = ['prefix', 'home', 'data', 'work', 'prebuilds'].map(
       (name) => join(tmp, name),
@@ -118,13 +120,35 @@ describe.skipIf(skip !== null)('the npm package', () => {
     expect(demo).toContain(`Database: ${join(data, 'oracle', 'oracle.db')}`);
     expect(demo).toMatch(/\nUngraded: \$[\d,]+\.\d\d/);
     expect(existsSync(join(work, 'oracle.db'))).toBe(false);
+    // One instant for the CLI and the MCP tool below: the demo's history ends at this hour.
+    const at = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000).toISOString();
     const bundle = JSON.parse(
-      ok(oracle('price', 'pokemon-base-set-charizard-4-102', '--json'), 'oracle price'),
+      ok(oracle('price', 'pokemon-base-set-charizard-4-102', '--at', at, '--json'), 'oracle price'),
     ) as {
       ungraded: { price_minor: number | null };
     };
     expect(bundle.ungraded.price_minor).toBeGreaterThan(0);
     const search = ok(oracle('catalog', '--search', 'charizard 4/102'), 'oracle catalog --search');
     expect(search).toContain('pokemon-base-set-charizard-4-102');
+    // The MCP SDK came with the package: an assistant's client starts the installed `oracle mcp`.
+    const client = new Client({ name: 'install-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: join(prefix, 'bin', 'oracle'),
+        args: ['mcp'],
+        cwd: work,
+        env: env as Record<string, string>,
+      }),
+    );
+    try {
+      const result = await client.callTool({
+        name: 'price',
+        arguments: { product_key: 'pokemon-base-set-charizard-4-102', at },
+      });
+      const answer = result.structuredContent as { prices: { price_minor: number }[] };
+      expect(answer.prices[0]!.price_minor).toBe(bundle.ungraded.price_minor);
+    } finally {
+      await client.close();
+    }
   }, 300_000);
 });
