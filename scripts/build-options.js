@@ -10,10 +10,19 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /**
  * Left to node_modules, loaded by require() where first used: by ingest and serve (the ORM
  * only to migrate; the Redis client only by serve --redis), the PostgreSQL store (pg,
- * pg-copy-streams) and serve --metrics (prom-client). Bundled, they would only make every
+ * pg-copy-streams), serve --metrics (prom-client) and `oracle mcp` (the MCP SDK). Bundled, they would only make every
  * start read a larger file.
  */
-export const EXTERNAL = ['drizzle-orm', 'undici', 'polka', 'ioredis', 'pg', 'pg-copy-streams', 'prom-client'];
+export const EXTERNAL = [
+  'drizzle-orm',
+  'undici',
+  'polka',
+  'ioredis',
+  'pg',
+  'pg-copy-streams',
+  'prom-client',
+  '@modelcontextprotocol/server',
+];
 
 /**
  * zod as ingest and serve use it (`zod`, the whole library) stays in node_modules like

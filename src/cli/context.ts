@@ -6,6 +6,7 @@
  */
 import type { Command, OptionValues } from 'commander';
 import type { OpenOptions, Store } from '../store/store.js';
+import { defaultDatabase } from './db-location.js';
 import { terminalOf, type DisplayFlags, type Terminal } from './format/terminal.js';
 
 export type Output = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -67,10 +68,10 @@ export interface CommandContext {
 }
 
 export function resolveContext(command: Command, deps: ProgramDeps, now: number): CommandContext {
-  const globals = command.optsWithGlobals() as { db: string } & DisplayFlags;
+  const globals = command.optsWithGlobals() as { db?: string } & DisplayFlags;
   return {
     options: command.opts(),
-    dbPath: globals.db,
+    dbPath: globals.db ?? defaultDatabase(deps.env),
     stdout: deps.stdout,
     stderr: deps.stderr,
     get stdin() {

@@ -3,6 +3,7 @@ import { createOracle, type Oracle } from '../service/oracle.js';
 import { openStore } from '../store/open-store.js';
 import type { OpenOptions } from '../store/store.js';
 import type { CommandContext } from './context.js';
+import { prepareUserDatabase } from './db-location.js';
 
 /**
  * Opens the store at `ctx.dbPath` (as `options` ask: `create` for ingest, `write` for the other
@@ -16,6 +17,7 @@ export async function withService<T>(
   options: OpenOptions = {},
 ): Promise<T> {
   const open = ctx.openStore ?? openStore;
+  if (options.create === true) prepareUserDatabase(ctx.dbPath, ctx.env);
   // A command that writes waits its --lock-wait for another writer (an ingest passes its own, which says so).
   const lockWait =
     typeof ctx.options.lockWait === 'number' ? { maxWaitMs: ctx.options.lockWait * 1000 } : undefined;

@@ -11,6 +11,7 @@ import { Option, type Command } from 'commander';
 import { OUTLIER_STDDEVS, WINDOW_HOURS } from '../domain/bundle.js';
 import { checkedText, refusal, wholeNumber, type InputSchema } from '../domain/input.js';
 import { asOf, instant, outlierStddevs, refsourceId, windowHours } from '../domain/params.js';
+import { DEFAULT_DB_TEXT } from './db-location.js';
 import { UsageError } from './exit-codes.js';
 import { firstActiveCharacter } from '../domain/inert-text.js';
 
@@ -106,12 +107,10 @@ export const labelOption = () =>
     parse: viaSchema(label, (text) => text.trim()),
   }).makeOptionMandatory();
 
-/** `--db`, the database every command reads or writes. */
-export const DEFAULT_DB_PATH = 'oracle.db';
+/** `--db`, the database every command reads or writes; absent, db-location.ts's default. */
 export const dbOption = () =>
-  configOption('--db <path>', 'SQLite database file', {
+  configOption('--db <path>', `SQLite database file or postgres:// URL (default: ${DEFAULT_DB_TEXT})`, {
     env: 'ORACLE_DB',
-    default: DEFAULT_DB_PATH,
     parse: (_name, raw) => raw,
   });
 

@@ -598,6 +598,24 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
         .option('--json', "print the events as JSON (the API body's events)")
         .action(lazy_(() => import('./commands/watch-events.js')));
     },
+    demo: () => {
+      program
+        .command('demo')
+        .description(
+          'load the seeded sample data (55 real cards, 420 days of sales and quotes up to this hour) into the database, calibrate and price a card; a rerun adds only the hours since',
+        )
+        .addHelpText('after', examples('oracle demo', 'oracle --db ./try.db demo'))
+        .action(lazy_(() => import('./commands/demo.js')));
+    },
+    mcp: () => {
+      program
+        .command('mcp')
+        .description(
+          'serve the read-only tools of the Model Context Protocol over stdio, for an AI assistant: search, price, explain, history, movers, value (docs/mcp.md)',
+        )
+        .addHelpText('after', examples('oracle mcp', 'oracle --db /var/lib/oracle/oracle.db mcp'))
+        .action(lazy_(() => import('./commands/mcp.js')));
+    },
     serve: () => {
       const serve = program.command('serve').description('serve the read-only JSON API of SPEC.md');
       for (const option of serveOptions()) serve.addOption(option);

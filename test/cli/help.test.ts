@@ -30,6 +30,7 @@ describe('help and documentation', () => {
       [
         'calibrate',
         'catalog',
+        'demo',
         'explain',
         'export',
         'history',
@@ -38,6 +39,7 @@ describe('help and documentation', () => {
         'keys create',
         'keys list',
         'keys revoke',
+        'mcp',
         'movers',
         'price',
         'sales',

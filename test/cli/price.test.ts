@@ -261,8 +261,11 @@ describe.concurrent('oracle price', () => {
       });
     }
     expect(readdirSync(cwd)).toEqual([]);
-    const unset = await runCli(['catalog'], { cwd, env: { ORACLE_DB: '' } });
-    expect(unset.stderr).toContain(`database ${join(cwd, 'oracle.db')} does not exist`);
+    const unset = await runCli(['catalog'], {
+      cwd,
+      env: { ORACLE_DB: '', XDG_DATA_HOME: join(cwd, 'data') },
+    });
+    expect(unset.stderr).toContain(`database ${join(cwd, 'data', 'oracle', 'oracle.db')} does not exist`);
   });
 
   it('reads the database path from ORACLE_DB when --db is absent', async () => {

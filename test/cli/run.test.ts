@@ -4,6 +4,7 @@
  * writes only what it is given (streams, environment, clock, store opener) and returns its exit
  * code, leaving the process's alone.
  */
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OpenOptions, Store } from '../../src/store/store.js';
@@ -51,15 +52,17 @@ describe('a run of the program in process', () => {
         })
       ).stderr,
     ).toContain(missing('from-flag.db'));
-    // Without the variable in its environment, the default: oracle.db of the working directory
-    // (asked of the opener, so a checkout where `npm run demo` made that file answers alike).
+    // Without the variable in its environment, the default (test/cli/db-location.test.ts): here,
+    // asked of the opener, the user's database of the run's environment, not of the process's.
     const asked: string[] = [];
     const opener = async (location: string): Promise<Store> => {
       asked.push(location);
       throw new Error('not opened by this test');
     };
-    await runOracle(['catalog'], { openStore: opener });
-    expect(asked.map((location) => resolve(location))).toEqual([join(process.cwd(), 'oracle.db')]);
+    await runOracle(['catalog'], { openStore: opener, env: { XDG_DATA_HOME: dir } });
+    expect(asked.map((location) => resolve(location))).toEqual([
+      existsSync('oracle.db') ? join(process.cwd(), 'oracle.db') : join(dir, 'oracle', 'oracle.db'),
+    ]);
     expect(
       (await runOracle(['serve', '--port', '1'], { env: { ORACLE_RATE_LIMIT: 'many' } })).stderr,
     ).toMatch(/^oracle: --rate-limit \(ORACLE_RATE_LIMIT\) must be/);
