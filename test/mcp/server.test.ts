@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: the MCP adapter over the one service, whose reads run on both stores in the CLI and HTTP suites
 /**
  * `oracle mcp` (src/mcp/server.ts) as an assistant's client sees it: the SDK's own Client over
  * its in-memory transport, against a real database and the real service, with a fixed clock;

@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: npm pack and a global install of the package: the store it opens is the default SQLite file
 /**
  * The package as someone with no clone gets it: `npm pack` (of the built tree: npm test builds
  * first), installed globally into a prefix of its own with no build step, then the tour's
