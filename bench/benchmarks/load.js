@@ -32,6 +32,12 @@ const PROBE_EVERY_MS = 100;
 /** The bounds of issue 24. */
 const HEALTH_TARGET_MS = 100;
 const BUNDLE_TARGET_MS = 250;
+/**
+ * The most CPU time the server's event-loop thread may spend in one turn: a history's slice
+ * (SLICE_MS) with the step that crossed it and a collection of the heap, with room to spare.
+ * Until issue 32 a bound of test/http/load.test.ts, where it measured a busy machine too.
+ */
+const LOOP_TURN_TARGET_MS = 30;
 /** The server's event-loop turns are timed by this preload. */
 const LOOP_TURNS = new URL('../children/loop-turns.js', import.meta.url);
 /** The heavy client: a process of its own, so that receiving its bodies does not delay the probes. */
@@ -228,8 +234,8 @@ export async function loadBenchmark(ctx) {
                 baseline: `p99.9 of its ${turns.turns.toLocaleString('en-US')} turns`,
                 baselineValue: round(turns.p999, 1),
                 ratioDefinition: 'longest / p99.9',
-                target: `< ${HEALTH_TARGET_MS} ms`,
-                pass: turns.max < HEALTH_TARGET_MS,
+                target: `< ${LOOP_TURN_TARGET_MS} ms`,
+                pass: turns.max < LOOP_TURN_TARGET_MS,
               }),
             ]),
       ],

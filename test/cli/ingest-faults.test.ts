@@ -56,6 +56,26 @@ async function query<T extends Record<string, unknown>>(path: string, sql: strin
   return (await selectRows<T>(path, sql))[0];
 }
 
+/**
+ * Whether a writer holds an open transaction on the SQLite file at `path` (an ingest's open
+ * batch: it begins one at its first row); on PostgreSQL a batch is sent only when it commits,
+ * so there is nothing to see and the answer is always true.
+ */
+function batchOpen(path: string): boolean {
+  if (isPostgresUrl(path)) return true;
+  const db = new Database(path, { timeout: 0 });
+  try {
+    db.exec('BEGIN IMMEDIATE');
+    db.exec('ROLLBACK');
+    return false;
+  } catch (error) {
+    if ((error as { code?: string }).code === 'SQLITE_BUSY') return true;
+    throw error;
+  } finally {
+    db.close();
+  }
+}
+
 async function observationCount(path: string): Promise<number> {
   if (!isPostgresUrl(path) && !existsSync(path)) return 0;
   try {
@@ -199,7 +219,8 @@ describe('oracle ingest stopped mid-input', () => {
     async (signal, code) => {
       const path = await freshDbWithCatalog();
       const run = await startPacedIngest(path);
-      await new Promise((resolve) => setTimeout(resolve, 300)); // the last 1,000 rows read, most likely still in the open batch
+      // Stopped while a batch is open (on SQLite: its transaction holds the write lock).
+      while (!batchOpen(path)) await new Promise((resolve) => setTimeout(resolve, 20));
       run.child.kill(signal);
       expect(await run.exited).toBe(code);
       const message =
