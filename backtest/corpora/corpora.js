@@ -31,10 +31,31 @@ import { convertTcgcsv } from './tcgcsv.js';
  * @property {(source: import('./source.js').RawSource, options: { maxProducts?: number, parseCsv: (text: string, label: string) => string[][] }) => Converted} convert
  */
 
-const TCGCSV_REPO = 'nikfox3/Card_Collecting_app';
-const TCGCSV_COMMIT = '4dd4c197b5ab85ef2df6cc54d5e1c2dbdd1c1664';
 const TCGCSV_ROOT = 'price_history/extracted';
-const TCGCSV_LICENCE = "no licence stated (TCGplayer's data, served by tcgcsv.com)";
+
+/**
+ * A corpus of tcgcsv's archive of TCGplayer prices as nikfox3/Card_Collecting_app keeps it
+ * (30 days, 2025-09-21 to 10-20): these groups' quotes.
+ * @param {string} name
+ * @param {string} description
+ * @param {import('./tcgcsv.js').TcgcsvGroup[]} groups
+ * @returns {Corpus}
+ */
+const tcgcsvCorpus = (name, description, groups) => ({
+  name,
+  kind: 'guide',
+  description,
+  repo: 'nikfox3/Card_Collecting_app',
+  commit: '4dd4c197b5ab85ef2df6cc54d5e1c2dbdd1c1664',
+  path: `${TCGCSV_ROOT}/<date>/${groups[0]?.category}/${groups.length === 1 ? groups[0]?.group : `{${groups.map((g) => g.group).join(',')}}`}/prices`,
+  licence: "no licence stated (TCGplayer's data, served by tcgcsv.com)",
+  convert: (source, { maxProducts }) =>
+    convertTcgcsv(source, {
+      root: TCGCSV_ROOT,
+      groups,
+      ...(maxProducts === undefined ? {} : { maxProducts }),
+    }),
+});
 
 /** @type {readonly Corpus[]} */
 export const CORPORA = [
@@ -54,57 +75,24 @@ export const CORPORA = [
         ...(maxProducts === undefined ? {} : { maxProducts }),
       }),
   },
-  {
-    name: 'tcgcsv-pokemon',
-    kind: 'guide',
-    description:
-      'TCGplayer market prices, one quote a day, 2025-09-21 to 2025-10-20, of Pokemon Base Set (1999) and Scarlet & Violet 151 (2023), every printing',
-    repo: TCGCSV_REPO,
-    commit: TCGCSV_COMMIT,
-    path: `${TCGCSV_ROOT}/<date>/3/{604,23237}/prices`,
-    licence: TCGCSV_LICENCE,
-    convert: (source, { maxProducts }) =>
-      convertTcgcsv(source, {
-        root: TCGCSV_ROOT,
-        groups: [
-          { category: 3, group: 604, name: 'Base Set', era: 'vintage' },
-          { category: 3, group: 23237, name: 'SV: Scarlet & Violet 151', era: 'modern' },
-        ],
-        ...(maxProducts === undefined ? {} : { maxProducts }),
-      }),
-  },
-  {
-    name: 'tcgcsv-pokemon-japan',
-    kind: 'guide',
-    description:
-      'TCGplayer market prices, one quote a day, 2025-09-21 to 2025-10-20, of the Japanese SV2a "Pokemon Card 151" (tcgcsv category 85)',
-    repo: TCGCSV_REPO,
-    commit: TCGCSV_COMMIT,
-    path: `${TCGCSV_ROOT}/<date>/85/23599/prices`,
-    licence: TCGCSV_LICENCE,
-    convert: (source, { maxProducts }) =>
-      convertTcgcsv(source, {
-        root: TCGCSV_ROOT,
-        groups: [{ category: 85, group: 23599, name: 'SV2a: Pokemon Card 151', era: 'modern' }],
-        ...(maxProducts === undefined ? {} : { maxProducts }),
-      }),
-  },
-  {
-    name: 'tcgcsv-magic',
-    kind: 'guide',
-    description:
-      'TCGplayer market prices, one quote a day, 2025-09-21 to 2025-10-20, of a Magic: The Gathering set (tcgcsv category 1, group 1), normal and foil',
-    repo: TCGCSV_REPO,
-    commit: TCGCSV_COMMIT,
-    path: `${TCGCSV_ROOT}/<date>/1/1/prices`,
-    licence: TCGCSV_LICENCE,
-    convert: (source, { maxProducts }) =>
-      convertTcgcsv(source, {
-        root: TCGCSV_ROOT,
-        groups: [{ category: 1, group: 1, name: 'Magic: tcgcsv group 1', era: 'modern' }],
-        ...(maxProducts === undefined ? {} : { maxProducts }),
-      }),
-  },
+  tcgcsvCorpus(
+    'tcgcsv-pokemon',
+    'TCGplayer market prices, one quote a day, 2025-09-21 to 2025-10-20, of Pokemon Base Set (1999) and Scarlet & Violet 151 (2023), every printing',
+    [
+      { category: 3, group: 604, name: 'Base Set', era: 'vintage' },
+      { category: 3, group: 23237, name: 'SV: Scarlet & Violet 151', era: 'modern' },
+    ],
+  ),
+  tcgcsvCorpus(
+    'tcgcsv-pokemon-japan',
+    'TCGplayer market prices, one quote a day, 2025-09-21 to 2025-10-20, of the Japanese SV2a "Pokemon Card 151" (tcgcsv category 85)',
+    [{ category: 85, group: 23599, name: 'SV2a: Pokemon Card 151', era: 'modern' }],
+  ),
+  tcgcsvCorpus(
+    'tcgcsv-magic',
+    'TCGplayer market prices, one quote a day, 2025-09-21 to 2025-10-20, of a Magic: The Gathering set (tcgcsv category 1, group 1), normal and foil',
+    [{ category: 1, group: 1, name: 'Magic: tcgcsv group 1', era: 'modern' }],
+  ),
 ];
 
 /** @param {string} name */
