@@ -25,11 +25,15 @@ describe('oracle keys', () => {
     'keys %s in a directory without the database exits 1 naming its absolute path, and creates no file',
     async (...args) => {
       const empty = tempDir('oracle-keys-empty-');
-      const result = await runCli(['keys', ...args], { cwd: empty });
+      // Outside a project folder the default is the user's database (db-location.ts): here, under `empty`.
+      const result = await runCli(['keys', ...args], {
+        cwd: empty,
+        env: { XDG_DATA_HOME: join(empty, 'data') },
+      });
       expect(result.code).toBe(1);
       expect(result.stdout).toBe('');
       expect(result.stderr).toBe(
-        `oracle: database ${join(empty, 'oracle.db')} does not exist: load data with 'oracle ingest' first, or name your database with --db <path> (or ORACLE_DB)\n`,
+        `oracle: database ${join(empty, 'data', 'oracle', 'oracle.db')} does not exist: load data with 'oracle ingest' (or the sample with 'oracle demo') first, or name your database with --db <path> (or ORACLE_DB)\n`,
       );
       expect(readdirSync(empty)).toEqual([]);
       expect(existsSync(join(empty, 'oracle.db'))).toBe(false);

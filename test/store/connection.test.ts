@@ -15,7 +15,9 @@ const dir = tempDir('oracle-connection-');
 describe('opening a database file', () => {
   it('refuses a missing file without creating it, unless asked to create', async () => {
     const path = `${dir}/missing.db`;
-    await expect(openStore(path)).rejects.toThrow(/does not exist: load data with 'oracle ingest' first/);
+    await expect(openStore(path)).rejects.toThrow(
+      /does not exist: load data with 'oracle ingest' \(or the sample with 'oracle demo'\) first/,
+    );
     expect(existsSync(path)).toBe(false);
     await (await openStore(path, { create: true })).close();
     const opened = await openStore(path);

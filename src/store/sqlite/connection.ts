@@ -153,7 +153,7 @@ function writeRefusal(path: string): DatabaseUnavailableError | null {
 }
 
 const LOAD_HINT =
-  ": load data with 'oracle ingest' first, or name your database with --db <path> (or ORACLE_DB)";
+  ": load data with 'oracle ingest' (or the sample with 'oracle demo') first, or name your database with --db <path> (or ORACLE_DB)";
 
 /** Opens (and migrates) the database at `path`; ':memory:' works for tests. */
 export async function openDatabase(path: string, options: OpenOptions = {}): Promise<SqliteDatabase> {
