@@ -84,8 +84,8 @@ export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) 
   const writing = onFirstUse(() => ({
     begin: db.prepare('BEGIN IMMEDIATE'),
     insert: db.prepare(
-      `INSERT OR IGNORE INTO observations (product_id, condition, observed_at, price_minor, source, grader, grade, external_id, sales_volume, matched_by)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR IGNORE INTO observations (product_id, condition, observed_at, price_minor, source, grader, grade, external_id, sales_volume, matched_by, currency, amount_minor)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     bumpProduct: db.prepare(
       `UPDATE products SET observation_count = observation_count + ?,
@@ -139,6 +139,8 @@ export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) 
         externalId,
         salesVolume,
         matchedBy,
+        currency,
+        amountMinor,
       ) {
         if (!open) {
           useCache(READ_CACHE_KIB);
@@ -157,6 +159,8 @@ export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) 
             externalId,
             salesVolume ?? null,
             matchedBy ?? null,
+            currency ?? 'USD',
+            amountMinor ?? null,
           ).changes === 0
         )
           return false;
