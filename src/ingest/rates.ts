@@ -12,7 +12,7 @@ import { RowRejection } from './formats/types.js';
 import type { IngestOptions, IngestResult } from './pipeline.js';
 import { decodeUtf8 } from './read/decode-utf8.js';
 import { openSource } from './read/open-source.js';
-import type { RecordCounts } from './write/record-writer.js';
+import { noCounts } from './write/record-writer.js';
 
 /** Who publishes the rates, as stored with each (fx_rates.source) and named in a converted price's meta. */
 export const ECB_SOURCE = 'ecb';
@@ -22,15 +22,7 @@ export async function ingestRates(store: Store, spec: string, options: IngestOpt
   const name = spec === '-' ? 'stdin' : spec;
   const startedAt = options.clock();
   const dryRun = options.dryRun ?? false;
-  const counts: RecordCounts = {
-    read: 0,
-    inserted: 0,
-    updated: 0,
-    duplicates: 0,
-    rejected: 0,
-    skipped: 0,
-    skippedBy: {},
-  };
+  const counts = noCounts();
   let firstReject: IngestResult['firstReject'] = null;
   let failure: Error | null = null;
   const runId = await store.ingestRuns.start({

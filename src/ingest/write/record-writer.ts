@@ -70,16 +70,13 @@ export interface RecordWriterOptions {
   rates: RateTable | null;
 }
 
+/** The counts of a run before its first record. */
+export function noCounts(): RecordCounts {
+  return { read: 0, inserted: 0, updated: 0, duplicates: 0, rejected: 0, skipped: 0, skippedBy: {} };
+}
+
 export class RecordWriter implements NormalizedRecordSink {
-  readonly counts: RecordCounts = {
-    read: 0,
-    inserted: 0,
-    updated: 0,
-    duplicates: 0,
-    rejected: 0,
-    skipped: 0,
-    skippedBy: {},
-  };
+  readonly counts: RecordCounts = noCounts();
   /** The first reject, for the one-line message of exit 3. */
   firstReject: { line: number; reason: string } | null = null;
   /** Kinds of the records seen. */
