@@ -19,7 +19,12 @@ const text = () => z.optional(z.string());
 const epochMs = () => z.number();
 
 /** `--window-hours`, `--outlier-stddevs` and `--at`, which the pricing commands share. */
-const pricingShape = () => ({ windowHours: z.int(), outlierStddevs: z.int(), at: epochMs() });
+const pricingShape = () => ({
+  windowHours: z.int(),
+  outlierStddevs: z.int(),
+  at: epochMs(),
+  currency: z.optional(z.string()),
+});
 
 export const priceOptions = z.lazy(() =>
   z.object({ ...pricingShape(), refsource: text(), json: flag(), extraGrades: flag() }),
@@ -68,6 +73,7 @@ export const historyOptions = z.lazy(() =>
     refsource: text(),
     windowHours: z.int(),
     outlierStddevs: z.int(),
+    currency: text(),
     slots: z.string(),
     every: z.string(),
     from: text(),

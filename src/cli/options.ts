@@ -10,7 +10,7 @@
 import { Option, type Command } from 'commander';
 import { OUTLIER_STDDEVS, WINDOW_HOURS } from '../domain/bundle.js';
 import { checkedText, refusal, wholeNumber, type InputSchema } from '../domain/input.js';
-import { asOf, instant, outlierStddevs, refsourceId, windowHours } from '../domain/params.js';
+import { asOf, currencyCode, instant, outlierStddevs, refsourceId, windowHours } from '../domain/params.js';
 import { DEFAULT_DB_TEXT } from './db-location.js';
 import { UsageError } from './exit-codes.js';
 import { firstActiveCharacter } from '../domain/inert-text.js';
@@ -128,6 +128,13 @@ export const outlierStddevsOption = () =>
     `outlier threshold in robust standard deviations, ${OUTLIER_STDDEVS.min}-${OUTLIER_STDDEVS.max}`,
     outlierStddevs,
     { default: OUTLIER_STDDEVS.default },
+  );
+/** `--currency`: the figures in another currency too, at each observation's day's ECB rate (docs/methodology.md §16). */
+export const currencyOption = () =>
+  configOption(
+    '--currency <code>',
+    "also price in this currency (EUR, GBP, JPY, ...), each observation at its own day's ECB reference rate",
+    { default: 'USD', parse: viaSchema(currencyCode, (text) => text.toUpperCase()) },
   );
 export const refsourceOption = () =>
   schemaOption('--refsource <id>', 'address the product by its reference-source id instead', refsourceId, {

@@ -12,7 +12,7 @@ import { UsageError } from './exit-codes.js';
 /** `--refsource`, `--window-hours`, `--outlier-stddevs` and `--at` (epoch ms, now when not given). */
 export type PricingOptions = Pick<
   z.output<typeof priceOptions>,
-  'refsource' | 'windowHours' | 'outlierStddevs' | 'at'
+  'refsource' | 'windowHours' | 'outlierStddevs' | 'at' | 'currency'
 >;
 
 /**
@@ -36,8 +36,12 @@ export function productRef(
 }
 
 /** `--window-hours` and `--outlier-stddevs`: the parameters of a series (history), which has no single `--at`. */
-export function seriesParams(o: Pick<PricingOptions, 'windowHours' | 'outlierStddevs'>): SeriesParams {
-  return { windowHours: o.windowHours, outlierStddevs: o.outlierStddevs };
+export function seriesParams(
+  o: Pick<PricingOptions, 'windowHours' | 'outlierStddevs' | 'currency'>,
+): SeriesParams {
+  const params: SeriesParams = { windowHours: o.windowHours, outlierStddevs: o.outlierStddevs };
+  if (o.currency !== undefined && o.currency !== 'USD') params.currency = o.currency;
+  return params;
 }
 
 export function pricingParams(o: PricingOptions): PricingParams {

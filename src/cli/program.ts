@@ -28,6 +28,7 @@ import {
   dbOption,
   labelOption,
   outlierStddevsOption,
+  currencyOption,
   refsourceOption,
   refuseEmptyFlags,
   schemaOption,
@@ -175,6 +176,7 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
         .addOption(windowHoursOption())
         .addOption(outlierStddevsOption())
         .addOption(atOption(now, 'price as of this time, now at the latest'))
+        .addOption(currencyOption())
         .option(
           '--extra-grades',
           'also the grades outside the matrix that have sales of their own in the 30 days: half grades (BGS 9.5), other graders (TAG 10), CGC Pristine, BGS Black Label',
@@ -324,6 +326,7 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
         )
         .addOption(windowHoursOption())
         .addOption(outlierStddevsOption())
+        .addOption(currencyOption())
         .addHelpText(
           'after',
           examples(

@@ -90,6 +90,12 @@ export interface PricingParams {
   windowHours: number;
   outlierStddevs: number;
   asOf: number;
+  /**
+   * ISO 4217: also price in this currency, each point converted at its own day's reference
+   * rate, the figures in each slot's `meta.converted` (CONTRACT.md additions 20); absent or
+   * USD: US cents only. The engine never reads it (service/currency.ts converts).
+   */
+  currency?: string;
 }
 
 /** Ranges and defaults of SPEC.md section 8, shared by the CLI and the API. */

@@ -26,6 +26,19 @@ export const windowHours = integerWithDefault(WINDOW_HOURS);
 /** `outlier_stddevs` / `--outlier-stddevs`: the outlier threshold, 1-10, default 2. */
 export const outlierStddevs = integerWithDefault(OUTLIER_STDDEVS);
 
+/**
+ * `currency` / `--currency`: an ISO 4217 code (any case) to price in besides US cents, each
+ * observation converted at its own day's reference rate (CONTRACT.md additions 20); which
+ * codes have rates is the store's answer.
+ */
+export const currencyCode = checkedText(
+  (raw) =>
+    raw !== undefined && /^[A-Za-z]{3}$/.test(raw)
+      ? null
+      : `must be an ISO 4217 currency code such as EUR, GBP or JPY (got ${JSON.stringify(raw)})`,
+  /^[A-Za-z]{3}$/,
+);
+
 /** A reference-source id: 1 to 20 digits, the ids the catalog stores (SPEC.md 4.3). */
 export const REFSOURCE_ID = /^\d{1,20}$/;
 

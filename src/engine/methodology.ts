@@ -222,3 +222,10 @@ export const WIDTH_FACTOR: Readonly<Record<FallbackTier | 'own', number>> = {
 
 /** §6.1 Smallest between-card spread (ln units) a calibrated condition is trusted to: a fit is never exact. */
 export const MIN_DISPERSION = 0.05;
+
+/**
+ * §16 Currencies: how many days an ECB reference rate stands for the days after it that have
+ * none (weekends, TARGET holidays: at most four in a row since 1999). A longer gap means the
+ * rates were not ingested: the observation is refused, never converted at a stale rate.
+ */
+export const RATE_CARRY_DAYS = 7;

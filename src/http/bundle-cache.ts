@@ -76,7 +76,7 @@ export function createBundleCache(options: BundleCacheOptions = BUNDLE_CACHE_DEF
  * what it was.
  */
 export function priceCacheKey(ref: ProductRef, query: PricingQuery): string {
-  const x = query.extraGrades === true ? '|x' : '';
+  const x = `${query.extraGrades === true ? '|x' : ''}${query.currency === undefined ? '' : `|${query.currency}`}`;
   const asked = `${query.windowHours}|${query.outlierStddevs}|${query.asOf ?? ''}${x}`;
   return ref.refsourceId === undefined ? `k|${asked}|${ref.productKey}` : `r|${asked}|${ref.refsourceId}`;
 }

@@ -11,6 +11,7 @@ import { GRADERS, MATRIX_GRADES } from '../domain/conditions.js';
 import {
   asOf,
   extraGradesFlag,
+  currencyCode,
   instant,
   INSTANT_PATTERN,
   outlierStddevs,
@@ -78,11 +79,18 @@ const extraGrades = field(z.optional(extraGradesFlag), {
     "`true` adds `extra_grades` to the body: every grade outside the matrix with sales of its own in the 30 days (half grades, grades below 7, other graders, CGC Pristine, BGS Black Label, pooled `ANY`), each priced from its own data alone. Default `false`: SPEC.md's body. Not in SPEC.md (CONTRACT.md additions 6).",
 });
 
+const currency = field(z.optional(currencyCode), {
+  pattern: '^[A-Za-z]{3}$',
+  description:
+    "An ISO 4217 code (`EUR`, `GBP`, `JPY`, any case): every slot's `meta.converted` then holds its price and 80 % interval in that currency, each observation converted at the ECB reference rate of its own day (the last one before on weekends and holidays), with the rate source and the first and last rate dates used. `price_minor` and `currency` stay US cents and `USD`. A currency without stored rates is a 400. Not in SPEC.md (CONTRACT.md additions 20).",
+});
+
 export const pricingQuery = z.object({
   window_hours: windowHoursField,
   outlier_stddevs: outlierStddevsField,
   at,
   extra_grades: extraGrades,
+  currency,
 });
 
 /**
@@ -98,6 +106,9 @@ export function pricingQueryOf(
     outlierStddevs: query.outlier_stddevs,
     asOf: query.at === undefined ? undefined : asOf(query.at, now, 'at'),
     ...('extra_grades' in query && query.extra_grades === 'true' ? { extraGrades: true } : {}),
+    ...('currency' in query && query.currency !== undefined
+      ? { currency: query.currency.toUpperCase() }
+      : {}),
   };
 }
 

@@ -10,7 +10,7 @@ import type { ObservationValues } from './validate/observation-values.js';
 /** One batch of rows as posted between threads. */
 export interface PackedRows {
   count: number;
-  /** FIELDS numbers per row: product id, observed_at, price_minor, grade (NaN: none), condition, source and grader codes, sales_volume (NaN: none). */
+  /** FIELDS numbers per row: product id, observed_at, price_minor, grade (NaN: none), condition, source and grader codes, sales_volume (NaN: none), currency code. */
   numbers: Float64Array;
   /** Dictionary strings new in this batch; their codes follow the ones sent before. */
   strings: string[];
@@ -18,7 +18,7 @@ export interface PackedRows {
   externalIds: string[];
 }
 
-const FIELDS = 8;
+const FIELDS = 9;
 
 /** The sending side: collects rows until `take`. */
 export class RowPacker {
@@ -44,6 +44,7 @@ export class RowPacker {
     n[at + 5] = this.code(v.source);
     n[at + 6] = this.code(v.grader);
     n[at + 7] = v.salesVolume ?? Number.NaN;
+    n[at + 8] = this.code(v.currency);
     this.externalIds.push(v.externalId);
     this.count += 1;
   }
@@ -97,6 +98,8 @@ export class RowUnpacker {
       values.externalId = packed.externalIds[i] as string;
       const volume = n[at + 7] as number;
       values.salesVolume = Number.isNaN(volume) ? null : volume;
+      values.currency = dictionary[n[at + 8] as number] as string;
+      values.amountMinor = null;
       row(n[at] as number, values);
     }
   }

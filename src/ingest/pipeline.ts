@@ -10,6 +10,7 @@
 import { DatabaseBusyError, InputError, SourceUnreadableError } from '../domain/errors.js';
 import { DAY_MS, toIsoUtc } from '../domain/time.js';
 import type { Store } from '../store/store.js';
+import type { RateTable } from '../engine/currency.js';
 import {
   csvReader,
   csvRowOptions,
@@ -68,6 +69,8 @@ export interface IngestOptions extends ReadOptions {
   stdin: NodeJS.ReadableStream;
   onProgress?: (progress: IngestProgress) => void;
   batchSize?: number;
+  /** The reference rates an observation in another currency than USD is converted with (none: such observations are rejected). */
+  rates?: RateTable;
   /**
    * Parse canonical CSV observations in a worker thread while this one writes; default: when
    * the source is at least PARALLEL_MIN_BYTES or of unknown size, and the worker is built.
@@ -116,6 +119,7 @@ export async function ingestSource(
     only: options.kind,
     rejects: options.rejects ?? null,
     clock: options.clock,
+    rates: options.rates ?? null,
   });
   let format = options.format ?? 'unknown';
   let runId: Promise<number> | null = null;

@@ -2,6 +2,7 @@
 import { IngestStoppedError } from '../ingest/errors.js';
 import type { IngestOptions, IngestResult } from '../ingest/pipeline.js';
 import type { Store } from '../store/store.js';
+import { rateTable, type RateTable } from '../engine/currency.js';
 
 /** The options of every source of an ingest, and where its rejected records go. */
 export interface IngestAllOptions extends Omit<IngestOptions, 'rejects'> {
@@ -23,16 +24,28 @@ export async function ingestAll(
   { rejectsPath, runAt, onResult, ...options }: IngestAllOptions,
 ): Promise<IngestResult[]> {
   // Imported on first use, not at load, because the pipeline and its formats are most of the code, which commands other than ingest should not pay for at start-up.
-  const [{ ingestSource }, { RejectsWriter }] = await Promise.all([
+  const [{ ingestSource }, { RejectsWriter }, { ingestRates }, { isEcbRatesSource }] = await Promise.all([
     import('../ingest/pipeline.js'),
     import('../ingest/write/rejects-writer.js'),
+    import('../ingest/rates.js'),
+    import('../ingest/formats/ecb-rates.js'),
   ]);
+  // The rates observations in other currencies than USD are converted with: read once for
+  // every source, and again after a source of rates changed them.
+  let rates: RateTable | undefined;
   await store.ingestRuns.markInterrupted();
   const rejects = rejectsPath === undefined ? null : new RejectsWriter(rejectsPath, runAt);
   try {
     const results: IngestResult[] = [];
     for (const source of sources) {
-      const result = await ingestSource(store, source, { ...options, rejects });
+      let result: IngestResult;
+      if (isEcbRatesSource(source, options.format)) {
+        result = await ingestRates(store, source, { ...options, rejects });
+        if (result.counts.inserted > 0) rates = undefined;
+      } else {
+        rates ??= rateTable(await store.rates.all());
+        result = await ingestSource(store, source, { ...options, rejects, rates });
+      }
       results.push(result);
       onResult?.(result);
       // The database cannot be written: the next sources could not be either.

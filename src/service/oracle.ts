@@ -61,6 +61,8 @@ export interface PricingQuery {
   asOf?: number;
   /** Add the bundle's extra grades (CONTRACT.md additions 6): the API's `extra_grades=true`, `--extra-grades`. */
   extraGrades?: boolean;
+  /** Also price in this currency (CONTRACT.md additions 20): the API's `currency=`, `--currency`; absent or USD: cents only. */
+  currency?: string;
 }
 
 /** What `oracle sales` and the sales route ask: the pricing query, which condition, how far back, how many. */
@@ -308,6 +310,7 @@ export function createOracle(deps: OracleDeps): Oracle {
     windowHours: query.windowHours,
     outlierStddevs: query.outlierStddevs,
     asOf: query.asOf ?? now,
+    ...(query.currency === undefined || query.currency === 'USD' ? {} : { currency: query.currency }),
   });
 
   const oracle: Oracle = {

@@ -34,6 +34,9 @@ import type { CollectionRow, RowProblem } from '../domain/collection.js';
 import { valueCollection, type Valuation } from './valuation.js';
 import { valueHistory, type ValuationHistory } from './valuation-history.js';
 import { DAY_MS, toIsoUtc } from '../domain/time.js';
+import type { PricePoint } from '../domain/observation.js';
+import { rateTable, type RateTable } from '../engine/currency.js';
+import { PointConverter, withConverted } from './currency.js';
 import { isExtraCondition } from '../domain/conditions.js';
 
 /** The snapshot window is always 24 hours (SPEC.md 4.4). */
@@ -207,8 +210,35 @@ export function createPricing(store: Store): Pricing {
     const input = engineInput(product, params, id, points, await calibrationList());
     return extraPoints === undefined ? input : { ...input, extraPoints };
   };
-  const price: Pricing['price'] = async (product, params, id, extraGrades) =>
-    computeBundle(await readInput(product, params, id, extraGrades));
+  // The reference rates, read once on the first price asked in another currency than USD.
+  let rates: Promise<RateTable> | undefined;
+  const converterFor = async (params: { currency?: string }): Promise<PointConverter | null> => {
+    if (params.currency === undefined || params.currency === 'USD') return null;
+    rates ??= store.rates.all().then(rateTable, (error: unknown) => {
+      rates = undefined; // a failed read is not remembered
+      throw error;
+    });
+    return new PointConverter(await rates, params.currency);
+  };
+  /** The bundle of `input`, with the figures in `converter`'s currency beside its US cents. */
+  const priced = (
+    input: ComputeBundleInput,
+    converter: PointConverter | null,
+    convertedPoints?: ComputeBundleInput['points'],
+  ) => {
+    const bundle = computeBundle(input);
+    if (converter === null) return bundle;
+    const converted = computeBundle({
+      ...input,
+      points: convertedPoints ?? converter.points(input.points as readonly PricePoint[]),
+      extraPoints: input.extraPoints && converter.points(input.extraPoints),
+    });
+    return withConverted(bundle, converted, converter.used, converter.currency);
+  };
+  const price: Pricing['price'] = async (product, params, id, extraGrades) => {
+    const converter = await converterFor(params);
+    return priced(await readInput(product, params, id, extraGrades), converter);
+  };
   // A series is the one long piece of work on the event loop (a bundle per instant): it runs
   // in turns (turns.ts), its read included, so no request waits behind it for long.
   const turns = createTurns();
@@ -228,10 +258,14 @@ export function createPricing(store: Store): Pricing {
     );
     await pause();
     const timeline = timelineOfColumns(read);
+    const converter = await converterFor(params);
+    const convertedTimeline = converter === null ? undefined : timelineOfColumns(converter.columns(read));
     const list = await calibrationList();
     for (const asOf of instants) {
       await pause();
-      each(computeBundle(engineInput(product, { ...params, asOf }, id, timeline, list)));
+      each(
+        priced(engineInput(product, { ...params, asOf }, id, timeline, list), converter, convertedTimeline),
+      );
     }
   };
   const priceSeries: Pricing['priceSeries'] = (product, params, instants, id) =>
@@ -333,6 +367,7 @@ export function createPricing(store: Store): Pricing {
     },
     dataChanged() {
       calibrations = undefined;
+      rates = undefined;
     },
   };
 }

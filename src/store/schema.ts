@@ -69,6 +69,14 @@ export const observations = sqliteTable(
     salesVolume: integer('sales_volume'),
     /** How a sold listing was matched to its product from its title; null when the record named it. */
     matchedBy: text('matched_by'),
+    /**
+     * The currency the source priced the observation in (ISO 4217); `price_minor` is always US
+     * cents, converted at ingest at the ECB reference rate of the observation's day
+     * (docs/methodology.md, "Currencies").
+     */
+    currency: text('currency').notNull().default('USD'),
+    /** The amount in `currency`'s own minor units, exactly as the source gave it; null for USD (= price_minor). */
+    amountMinor: integer('amount_minor'),
   },
   (t) => [
     // Two jobs, one index. Pricing: (product, condition IN (...), time range) is a range scan
@@ -203,4 +211,21 @@ export const watchEvents = sqliteTable(
     index('watch_events_created_at').on(t.createdAt),
     index('watch_events_status').on(t.status, t.createdAt),
   ],
+);
+
+/**
+ * Reference exchange rates (the ECB's euro foreign exchange reference rates): how many units
+ * of `currency` one euro bought on `day` (YYYY-MM-DD). Observations in a currency other than
+ * USD are converted with them (docs/methodology.md, "Currencies").
+ */
+export const fxRates = sqliteTable(
+  'fx_rates',
+  {
+    day: text('day').notNull(),
+    currency: text('currency').notNull(),
+    perEuro: real('per_euro').notNull(),
+    /** Who published the rate (`ecb`). */
+    source: text('source').notNull(),
+  },
+  (t) => [uniqueIndex('fx_rates_currency_day').on(t.currency, t.day)],
 );

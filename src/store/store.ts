@@ -155,6 +155,23 @@ export interface StoredCalibration {
   body: string;
 }
 
+/** One reference exchange rate: `perEuro` units of `currency` bought one euro on `day` (YYYY-MM-DD). */
+export interface FxRate {
+  day: string;
+  currency: string;
+  perEuro: number;
+  /** Who published it (`ecb`). */
+  source: string;
+}
+
+/** The reference exchange rates (docs/methodology.md, "Currencies"). */
+export interface RateStore {
+  /** Adds rates in one transaction; a rate already stored for its currency and day is kept (a duplicate). */
+  add(rates: readonly FxRate[]): Promise<{ inserted: number; duplicates: number }>;
+  /** Every stored rate, by currency, then day. */
+  all(): Promise<FxRate[]>;
+}
+
 export interface CalibrationStore {
   insert(asOf: number, createdAt: number, body: string): Promise<number>;
   /** The newest calibration fitted as of `at` or earlier (ties: the latest written), or null. */
@@ -256,6 +273,10 @@ export interface ObservationRow {
   salesVolume?: number | null;
   /** How a listing that named no product was matched to this one (observations.matched_by); null when the record named it. */
   matchedBy?: string | null;
+  /** The currency the source priced it in; absent: USD. Not part of the identity (price_minor is). */
+  currency?: string;
+  /** The amount in `currency`'s minor units, as the source gave it; null or absent for USD. */
+  amountMinor?: number | null;
 }
 
 export interface InsertResult {
@@ -335,6 +356,8 @@ export interface Store {
   readonly ingestRuns: IngestRunStore;
   /** Fitted grader premiums and grade ratios (`oracle calibrate`). */
   readonly calibrations: CalibrationStore;
+  /** Reference exchange rates (the ECB's). */
+  readonly rates: RateStore;
   /** Watch rules and the outbox of their events (docs/alerts.md). */
   readonly watches: WatchStore;
   /**

@@ -146,6 +146,10 @@ function storeOver(
       usableAt: (at) => read((s) => s.calibrations.usableAt(at)),
       all: () => read((s) => s.calibrations.all()),
     },
+    rates: {
+      add: (list) => read((s) => s.rates.add(list)),
+      all: () => read((s) => s.rates.all()),
+    },
     watches: {
       add: (rule, createdAt) => read((s) => s.watches.add(rule, createdAt)),
       rules: () => read((s) => s.watches.rules()),

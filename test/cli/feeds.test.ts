@@ -380,7 +380,7 @@ describe('feeding the oracle from PriceCharting, TCGplayer and sold listings', (
     ]);
     expect(run.stdout).toMatch(/read 5, inserted 4, duplicates 0, rejected 1/);
     expect(readFileSync(rejects, 'utf8')).toContain(
-      'lastSoldPrice.currency is \\"GBP\\": only USD prices are stored',
+      'no reference rate for GBP on 2026-11-20 or the 7 days before: ingest the ECB rates first',
     );
     const bundle = await price(CHARIZARD_EX, '2026-11-20T12:00:00Z');
     expect(bundle.graded.PSA?.['10']?.included_points).toBe(2); // the guide's $1,150 and the $1,090 sale the descriptors grade PSA 10

@@ -84,7 +84,13 @@ describe('the served OpenAPI document', () => {
       'query:outlier_stddevs',
       'query:at',
       'query:extra_grades',
+      'query:currency',
     ]);
+    expect(pricing.parameters[5]).toMatchObject({
+      required: false,
+      schema: { type: 'string', pattern: '^[A-Za-z]{3}$' },
+      description: expect.stringMatching(/meta\.converted.*stay US cents and `USD`/),
+    });
     expect(pricing.parameters[1]).toMatchObject({
       required: false,
       schema: { type: 'integer', minimum: 1, maximum: 72, default: 24 },

@@ -104,7 +104,7 @@ describe('the query string is read whole and strictly (issue 24)', () => {
     const { status, body } = await get(`${ROUTES.pricing}?window_hour=48`);
     expect(status).toBe(400);
     expect(body.detail).toBe(
-      'unknown query parameter "window_hour": this route takes window_hours, outlier_stddevs, at, extra_grades',
+      'unknown query parameter "window_hour": this route takes window_hours, outlier_stddevs, at, extra_grades, currency',
     );
   });
 

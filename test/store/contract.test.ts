@@ -607,6 +607,20 @@ describe(`the store contract (${TEST_STORE})`, () => {
     });
   });
 
+  describe('reference rates', () => {
+    it('adds rates once per currency and day, and reads them back by currency, then day', async () => {
+      const rates = [
+        { day: '2026-01-05', currency: 'USD', perEuro: 1.1664, source: 'ecb' },
+        { day: '2026-01-02', currency: 'USD', perEuro: 1.1721, source: 'ecb' },
+        { day: '2026-01-02', currency: 'JPY', perEuro: 183.94, source: 'ecb' },
+      ];
+      expect(await store.rates.add(rates)).toEqual({ inserted: 3, duplicates: 0 });
+      // A corrected value for a stored day is a duplicate: the first rate stored stays.
+      expect(await store.rates.add([{ ...rates[0]!, perEuro: 2 }])).toEqual({ inserted: 0, duplicates: 1 });
+      expect(await store.rates.all()).toEqual([rates[2], rates[1], rates[0]]);
+    });
+  });
+
   describe('calibrations', () => {
     it('gives the newest fit as of an instant (ties: the latest written), and lists them oldest first', async () => {
       expect(await store.calibrations.usableAt(10 * DAY)).toBeNull();

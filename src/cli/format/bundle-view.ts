@@ -9,7 +9,8 @@ import { isEstimated, type GradedSlot, type PricingBundle, type Slot } from '../
 import { GRADERS, MATRIX_GRADES, POOLED_GRADER } from '../../domain/conditions.js';
 import { HOUR_MS, toIsoUtc } from '../../domain/time.js';
 import { variantWords } from './identity.js';
-import { formatUsd } from './money.js';
+import { formatMinor, formatUsd } from './money.js';
+import type { ConvertedFigures } from '../../service/currency.js';
 import { joinWrapped, palette, wrapLine, type Palette, type Terminal } from './terminal.js';
 import { NO_PRICE_LIMITS, NO_PRICE_REASON } from '../../engine/methodology.js';
 
@@ -187,6 +188,20 @@ function legend(bundle: PricingBundle, layout: Layout): string {
 }
 
 /** The 80 % interval in dollars: `80 %: $471.74 - $522.11`; '' without one. */
+/** `  in EUR: €9.87 (80 %: €9.01 - €10.40), ECB reference rates of 2025-12-23 to 2026-01-09`; null without `--currency`. */
+function convertedLine(slot: Slot): string | null {
+  const c = slot.meta.converted as ConvertedFigures | undefined;
+  if (c === undefined || c.price_minor === null) return null;
+  const money = (minor: number) => formatMinor(minor, c.currency);
+  const range =
+    c.low_minor === null || c.high_minor === null
+      ? ''
+      : ` (80 %: ${money(c.low_minor)} - ${money(c.high_minor)})`;
+  const { first, last } = c.rate_dates;
+  const days = first === last ? `of ${first}` : `of ${first} to ${last}`;
+  return `  in ${c.currency}: ${money(c.price_minor)}${range}, ${c.rate_source.toUpperCase()} reference rates ${days}`;
+}
+
 function interval(slot: Slot): string {
   const c = slot.meta.confidence as Confidence | undefined;
   return c === undefined ? '' : `80 %: ${formatUsd(c.low_minor)} - ${formatUsd(c.high_minor)}`;
@@ -270,6 +285,8 @@ export function renderBundle(bundle: PricingBundle, terminal: Terminal): string 
     `${sealed ? 'Price (sealed):' : 'Ungraded:'} ${colour.bold(price)}${range ? `  ${range}` : ''}`,
     `  ${describeSlot(u)}`,
   );
+  const converted = convertedLine(u);
+  if (converted !== null) lines.push(converted);
   const sources = u.meta.source_counts as Record<string, number> | undefined;
   if (sources && Object.keys(sources).length > 0) {
     lines.push(

@@ -13,4 +13,6 @@ export const FORMAT_NAMES: readonly string[] = [
   'tcgplayer',
   'tcgplayer-prices',
   'sold-listings',
+  // Not a record format: the ECB's reference rates, read beside the record pipeline (ingest/rates.ts).
+  'ecb-rates',
 ];

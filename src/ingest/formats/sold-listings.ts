@@ -66,7 +66,8 @@ export interface SoldListingObservation {
   title?: string;
   observed_at: string;
   price: string;
-  currency: 'USD';
+  /** ISO 4217, as the marketplace priced the sale (converted to US cents at ingest, docs/methodology.md §16). */
+  currency: string;
   grader: string;
   grade: number | null;
 }
@@ -94,7 +95,7 @@ export function mapSoldListing(value: unknown): SoldListingObservation[] {
   const observedAt = requiredText(fields, 'lastSoldDate');
   const instant = parseInstant(observedAt);
   if (typeof instant === 'string') throw new RowRejection(`lastSoldDate ${instant}`);
-  const price = lastSoldPrice(fields);
+  const { price, currency } = lastSoldPrice(fields);
   const quantity = soldQuantity(fields);
   const condition = gradeOf(fields);
   const source = fields.source === undefined ? SOLD_LISTINGS_DEFAULT_SOURCE : requiredText(fields, 'source');
@@ -106,7 +107,7 @@ export function mapSoldListing(value: unknown): SoldListingObservation[] {
       ...reference,
       observed_at: observedAt,
       price,
-      currency: 'USD',
+      currency,
       ...condition,
     });
   }
@@ -132,15 +133,15 @@ function productReference(
   return { title: requiredText(fields, 'title') };
 }
 
-/** `lastSoldPrice.value` in USD; another currency is rejected, never converted. */
-function lastSoldPrice(fields: Fields): string {
+/** `lastSoldPrice`: its value and its currency (an ISO 4217 code; USD, EUR, GBP ... each converted at ingest at its day's rate). */
+function lastSoldPrice(fields: Fields): { price: string; currency: string } {
   const amount = fields.lastSoldPrice;
   if (typeof amount !== 'object' || amount === null)
     throw new RowRejection('lastSoldPrice is required: {"value": "29.99", "currency": "USD"}');
   const { value, currency } = amount as Fields;
-  if (typeof currency !== 'string' || currency.trim().toUpperCase() !== 'USD') {
+  if (typeof currency !== 'string' || !/^[A-Za-z]{3}$/.test(currency.trim())) {
     throw new RowRejection(
-      `lastSoldPrice.currency is ${JSON.stringify(currency ?? null)}: only USD prices are stored (ask the marketplace for US dollars, e.g. X-EBAY-C-MARKETPLACE-ID: EBAY_US)`,
+      `lastSoldPrice.currency is ${JSON.stringify(currency ?? null)}: give the ISO 4217 code the sale was priced in (USD, EUR, GBP, ...)`,
     );
   }
   const text = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
@@ -149,7 +150,7 @@ function lastSoldPrice(fields: Fields): string {
       `lastSoldPrice.value must be an amount greater than 0 with at most 2 decimals (got ${JSON.stringify(value ?? null)})`,
     );
   }
-  return text;
+  return { price: text, currency: currency.trim().toUpperCase() };
 }
 
 function soldQuantity(fields: Fields): number {

@@ -5,6 +5,7 @@
  * handed to the schema (observation.ts), which words the reason; the schema stays the one
  * definition of validity, and test/ingest/validate/observation-fast.test.ts asserts both agree.
  */
+import { minorDigits } from '../../engine/currency.js';
 import { isPlayedGrader, UNGRADED } from '../../domain/conditions.js';
 import { parseInstant } from '../../domain/time.js';
 import type { ObservationValues } from './observation-values.js';
@@ -101,8 +102,17 @@ export function readObservationCells(
     priceMinor = toCents(priceText);
   }
   if (!(priceMinor > 0)) return false;
-  const currency = cell(fields, columns.currency);
-  if (currency !== undefined && !CURRENCY.test(currency)) return false;
+  const currencyText = cell(fields, columns.currency);
+  let currency = 'USD';
+  if (currencyText !== undefined) {
+    if (!CURRENCY.test(currencyText)) return false;
+    currency = currencyText.toUpperCase();
+  }
+  // A price of a currency without minor units (JPY) is whole units: its hundredths must be 0.
+  if (priceMinorText === undefined && minorDigits(currency) === 0) {
+    if (priceMinor % 100 !== 0) return false;
+    priceMinor /= 100;
+  }
 
   let grader = cell(fields, columns.grader);
   if (grader !== undefined) {
@@ -128,6 +138,7 @@ export function readObservationCells(
 
   out.set(productKey, refsourceId, tcgplayerId, source, observedAt, priceMinor, grader, grade, externalId);
   out.salesVolume = salesVolume === undefined ? null : Number(salesVolume);
+  out.currency = currency;
   return true;
 }
 

@@ -33,6 +33,13 @@ export class ObservationValues {
   externalId = '';
   /** How many sales a price guide's quote summarises (`sales_volume`); null for a sale. Set after `set`. */
   salesVolume: number | null = null;
+  /**
+   * The currency the record is priced in (ISO 4217, upper case). Until the writer converts it,
+   * `priceMinor` is in this currency's minor units; after, `priceMinor` is US cents and
+   * `amountMinor` the record's own amount (null for USD). Set after `set`.
+   */
+  currency = 'USD';
+  amountMinor: number | null = null;
 
   /** Sets the fields shared by both fillers; `grader` normalised, `grade` a valid half step. */
   set(
@@ -58,6 +65,8 @@ export class ObservationValues {
     this.condition = ungraded ? UNGRADED : conditionKey(grader, this.grade);
     this.externalId = externalId ?? '';
     this.salesVolume = null;
+    this.currency = 'USD';
+    this.amountMinor = null;
     this.title = undefined;
     this.matchedBy = null;
   }

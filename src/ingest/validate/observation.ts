@@ -21,6 +21,7 @@ import {
   SOURCE,
   toCents,
 } from './patterns.js';
+import { minorDigits } from '../../engine/currency.js';
 import { normalizeRecord, rejectReason, type CanonicalRecord } from './record.js';
 
 /** Epoch ms. Whether it is in the future is checked at ingest, which has the clock (domain/observation.ts). */
@@ -78,16 +79,18 @@ export const observationRecordSchema = z
       price_minor: positiveAmount(
         'price_minor',
         PRICE_MINOR,
-        'must be a whole number of US cents',
+        "must be a whole number of the currency's minor units (US cents)",
         Number,
       ).optional(),
       price: positiveAmount(
         'price',
         PRICE,
-        'must be a US dollar amount with at most 2 decimals',
+        'must be an amount with at most 2 decimals (US dollars unless currency says otherwise)',
         toCents,
       ).optional(),
-      currency: text('currency', CURRENCY, 'must be USD, the only currency').optional(),
+      currency: text('currency', CURRENCY, 'must be an ISO 4217 code such as USD, EUR, GBP, JPY')
+        .transform((code) => code.toUpperCase())
+        .optional(),
       grader: grader.optional(),
       grade: grade.optional(),
       external_id: text(
@@ -132,6 +135,15 @@ export const observationRecordSchema = z
       !isPlayedGrader(r.grader)
     ) {
       fail(`grader ${r.grader} needs a grade (1 to 10)`);
+    } else if (
+      r.price !== undefined &&
+      r.currency !== undefined &&
+      minorDigits(r.currency) === 0 &&
+      r.price % 100 !== 0
+    ) {
+      fail(
+        `${r.currency} has no minor unit: give price as a whole number (got ${(r.price / 100).toFixed(2)})`,
+      );
     } else if (r.sales_volume !== undefined && r.external_id !== undefined) {
       fail("sales_volume is for a price guide's quote, which has no external_id: give one or the other");
     }
@@ -167,13 +179,14 @@ export function checkObservation(
     r.tcgplayer_id,
     r.source,
     r.observed_at,
-    (r.price_minor ?? r.price) as number,
+    r.price_minor ?? (r.currency !== undefined && minorDigits(r.currency) === 0 ? r.price! / 100 : r.price!),
     r.grader,
     r.grade,
     r.external_id,
   );
   out.printing = r.printing;
   out.salesVolume = r.sales_volume ?? null;
+  out.currency = r.currency ?? 'USD';
   out.title =
     r.product_key === undefined && r.refsource_id === undefined && r.tcgplayer_id === undefined
       ? r.title

@@ -18,7 +18,8 @@ export const DIGITS = /^\d{1,20}$/;
 export const SOURCE = /^[a-z0-9_-]{1,32}$/;
 export const PRICE_MINOR = /^-?\d{1,15}$/;
 export const PRICE = /^-?\d{1,13}(\.\d{1,2})?$/;
-export const CURRENCY = /^usd$/i;
+/** An ISO 4217 code, any case: an amount in another currency than USD is converted to US cents at its day's rate. */
+export const CURRENCY = /^[A-Za-z]{3}$/;
 export const GRADER = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;
 export const GRADE = /^-?\d{1,3}(\.\d+)?$/;
 /** sales_volume: a whole number of sales, 0 or more (at most 9 digits). */

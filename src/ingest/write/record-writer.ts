@@ -7,6 +7,9 @@
  * exists before its observations. Counts every outcome; rejects go to the --rejects file.
  */
 import { futureObservationProblem } from '../../domain/observation.js';
+import { toIsoUtc } from '../../domain/time.js';
+import { convertMinor, type RateTable } from '../../engine/currency.js';
+import { RATE_CARRY_DAYS } from '../../engine/methodology.js';
 import type { Product } from '../../domain/product.js';
 import type { IngestWriter, InsertResult } from '../../store/store.js';
 import type { NormalizedRecordSink } from '../formats/canonical-csv.js';
@@ -61,21 +64,19 @@ export interface RecordWriterOptions {
   /** Keep only this kind (records of the other kind are skipped, not counted). */
   only: RecordKind | undefined;
   rejects: RejectsWriter | null;
-  /**
-/** Epoch ms: what "the future" of an observation's date is measured from. */
+  /** Epoch ms: what "the future" of an observation's date is measured from. */
   clock: () => number;
+  /** The reference rates an observation in another currency than USD is converted to US cents with; null: none stored. */
+  rates: RateTable | null;
+}
+
+/** The counts of a run before its first record. */
+export function noCounts(): RecordCounts {
+  return { read: 0, inserted: 0, updated: 0, duplicates: 0, rejected: 0, skipped: 0, skippedBy: {} };
 }
 
 export class RecordWriter implements NormalizedRecordSink {
-  readonly counts: RecordCounts = {
-    read: 0,
-    inserted: 0,
-    updated: 0,
-    duplicates: 0,
-    rejected: 0,
-    skipped: 0,
-    skippedBy: {},
-  };
+  readonly counts: RecordCounts = noCounts();
   /** The first reject, for the one-line message of exit 3. */
   firstReject: { line: number; reason: string } | null = null;
   /** Kinds of the records seen. */
@@ -134,8 +135,32 @@ export class RecordWriter implements NormalizedRecordSink {
     if (future !== null) return this.reject(this.line, future, record);
     if (this.latestObservedAt === null || this.values.observedAt > this.latestObservedAt)
       this.latestObservedAt = this.values.observedAt;
+    const unconverted = this.toUsd(this.values);
+    if (unconverted !== null) return this.reject(this.line, unconverted, record);
     const reason = this.write(this.values);
     if (reason !== null) this.unresolved(reason, record);
+  }
+
+  /**
+   * Converts an observation priced in another currency than USD to US cents at the reference
+   * rate of its day (docs/methodology.md §16), keeping its own amount; why not, or null.
+   */
+  private toUsd(v: ObservationValues): string | null {
+    if (v.currency === 'USD') return null;
+    const converted =
+      this.options.rates === null
+        ? null
+        : convertMinor(this.options.rates, v.priceMinor, v.currency, 'USD', v.observedAt);
+    if (converted === null) {
+      return (
+        `no reference rate for ${v.currency} on ${toIsoUtc(v.observedAt).slice(0, 10)} or the ${RATE_CARRY_DAYS} days before: ` +
+        'ingest the ECB rates first (oracle ingest eurofxref-hist.csv, docs/feeds.md#currencies)'
+      );
+    }
+    if (converted.amountMinor <= 0) return `${v.currency} ${v.priceMinor} is less than a US cent`;
+    v.amountMinor = v.priceMinor;
+    v.priceMinor = converted.amountMinor;
+    return null;
   }
 
   /** A canonical CSV row of observation cells: the fast path, with the schema only for a row it refuses. */
@@ -288,6 +313,9 @@ export class RecordWriter implements NormalizedRecordSink {
   resolvedObservation(productId: number, v: ObservationValues): void {
     this.kinds.add('observations');
     this.counts.read += 1;
+    const unconverted = this.toUsd(v);
+    if (unconverted !== null)
+      return this.reject(this.line, unconverted, { currency: v.currency, price_minor: v.priceMinor });
     this.keep(productId, v);
   }
 

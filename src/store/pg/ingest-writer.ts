@@ -38,12 +38,13 @@ import { tokenize } from './search.js';
 import { takeWriteLock } from './write-lock.js';
 
 const COLUMNS =
-  'product_id, condition, observed_at, price_minor, source, grader, grade, external_id, sales_volume, matched_by';
+  'product_id, condition, observed_at, price_minor, source, grader, grade, external_id, sales_volume, matched_by, currency, amount_minor';
 
 const SESSION_TABLES = [
   `CREATE TEMP TABLE IF NOT EXISTS observations_staging (
      product_id integer NOT NULL, condition text NOT NULL, observed_at bigint NOT NULL, price_minor bigint NOT NULL,
-     source text NOT NULL, grader text NOT NULL, grade double precision, external_id text NOT NULL, sales_volume integer, matched_by text
+     source text NOT NULL, grader text NOT NULL, grade double precision, external_id text NOT NULL, sales_volume integer, matched_by text,
+     currency text NOT NULL, amount_minor bigint
    ) ON COMMIT DELETE ROWS`,
   'CREATE TEMP TABLE IF NOT EXISTS provisional_products (provisional integer PRIMARY KEY, id integer NOT NULL)',
   'CREATE TEMP TABLE IF NOT EXISTS dry_run_seen (identity text PRIMARY KEY)',
@@ -56,7 +57,8 @@ const SESSION_TABLES = [
  */
 const STAGED = `SELECT CASE WHEN s.product_id < 0 THEN (SELECT m.id FROM provisional_products m WHERE m.provisional = s.product_id)
       ELSE s.product_id END,
-    s.condition, s.observed_at, s.price_minor, s.source, s.grader, s.grade, s.external_id, s.sales_volume, s.matched_by
+    s.condition, s.observed_at, s.price_minor, s.source, s.grader, s.grade, s.external_id, s.sales_volume, s.matched_by,
+    s.currency, s.amount_minor
   FROM observations_staging s`;
 
 const MERGE = `WITH inserted AS (
@@ -351,8 +353,10 @@ export async function openPgIngestWriter(
       externalId,
       salesVolume,
       matchedBy,
+      currency,
+      amountMinor,
     }) {
-      batch.text += `${productId}\t${copyText(condition)}\t${observedAt}\t${priceMinor}\t${copyText(source)}\t${copyText(grader)}\t${grade === null ? '\\N' : grade}\t${copyText(externalId)}\t${salesVolume === null || salesVolume === undefined ? '\\N' : salesVolume}\t${matchedBy == null ? '\\N' : copyText(matchedBy)}\n`;
+      batch.text += `${productId}\t${copyText(condition)}\t${observedAt}\t${priceMinor}\t${copyText(source)}\t${copyText(grader)}\t${grade === null ? '\\N' : grade}\t${copyText(externalId)}\t${salesVolume === null || salesVolume === undefined ? '\\N' : salesVolume}\t${matchedBy == null ? '\\N' : copyText(matchedBy)}\t${copyText(currency ?? 'USD')}\t${amountMinor == null ? '\\N' : amountMinor}\n`;
       batch.rows += 1;
       if (batch.text.length >= CHUNK_BYTES) flushText();
     },

@@ -1,7 +1,7 @@
 /** API keys, ingest runs and calibrations on PostgreSQL: the statements of their SQLite repos. */
 import { hostname } from 'node:os';
 import { interruptionOf, type RunningRun } from '../ingest-runs.js';
-import type { ApiKeyRecord, IngestCounts, IngestRunStatus, StoredCalibration } from '../store.js';
+import type { ApiKeyRecord, FxRate, IngestCounts, IngestRunStatus, StoredCalibration } from '../store.js';
 import type { PgClient } from './connection.js';
 import type { Session } from './session.js';
 
@@ -135,5 +135,30 @@ export function createPgCalibrationRepo(session: Session, versionedWrite: Versio
       return row ?? null;
     },
     all: () => q<StoredCalibration>(`SELECT ${CALIBRATION_COLUMNS} FROM calibrations ORDER BY as_of, id`),
+  };
+}
+
+/** The reference exchange rates, as SQLite's (sqlite/rate-repo.ts); adding bumps the data version (converted prices depend on them). */
+export function createPgRateRepo(session: Session, versionedWrite: VersionedWrite) {
+  return {
+    add: (rates: readonly FxRate[]): Promise<{ inserted: number; duplicates: number }> =>
+      versionedWrite(async (client) => {
+        const result = await client.query(
+          `INSERT INTO fx_rates (day, currency, per_euro, source)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::float8[], $4::text[]) ON CONFLICT DO NOTHING`,
+          [
+            rates.map((r) => r.day),
+            rates.map((r) => r.currency),
+            rates.map((r) => r.perEuro),
+            rates.map((r) => r.source),
+          ],
+        );
+        const inserted = result.rowCount ?? 0;
+        return { inserted, duplicates: rates.length - inserted };
+      }),
+    all: () =>
+      session.query<FxRate>(
+        `SELECT day, currency, per_euro AS "perEuro", source FROM fx_rates ORDER BY currency ${'COLLATE "C"'}, day ${'COLLATE "C"'}`,
+      ),
   };
 }

@@ -78,6 +78,8 @@ export const observations = pgTable(
     externalId: text('external_id').notNull().default(''),
     salesVolume: integer('sales_volume'),
     matchedBy: text('matched_by'),
+    currency: text('currency').notNull().default('USD'),
+    amountMinor: bigint('amount_minor', { mode: 'number' }),
   },
   (t) => [
     // The same two indexes as SQLite's (../schema.ts): pricing range scans, and the identity.
@@ -186,4 +188,16 @@ export const watchEvents = pgTable(
     index('watch_events_created_at').on(t.createdAt),
     index('watch_events_status').on(t.status, t.createdAt),
   ],
+);
+
+/** Reference exchange rates, as SQLite's (../schema.ts `fxRates`). */
+export const fxRates = pgTable(
+  'fx_rates',
+  {
+    day: text('day').notNull(),
+    currency: text('currency').notNull(),
+    perEuro: doublePrecision('per_euro').notNull(),
+    source: text('source').notNull(),
+  },
+  (t) => [uniqueIndex('fx_rates_currency_day').on(t.currency, t.day)],
 );

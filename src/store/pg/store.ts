@@ -13,6 +13,7 @@ import { createPgProductRepo } from './products.js';
 import {
   createPgApiKeyRepo,
   createPgCalibrationRepo,
+  createPgRateRepo,
   createPgIngestRunRepo,
   type VersionedWrite,
 } from './records.js';
@@ -58,6 +59,7 @@ export async function openPgStore(url: string, options: OpenOptions = {}): Promi
     apiKeys: createPgApiKeyRepo(session, versionedWrite),
     ingestRuns: createPgIngestRunRepo(session),
     calibrations: createPgCalibrationRepo(session, versionedWrite),
+    rates: createPgRateRepo(session, versionedWrite),
     watches: createPgWatchRepo(session),
     dataVersion: () => watch.current(),
     async inventory() {

@@ -77,8 +77,8 @@ export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) 
   const writing = onFirstUse(() => ({
     begin: db.prepare('BEGIN IMMEDIATE'),
     insert: db.prepare(
-      `INSERT OR IGNORE INTO observations (product_id, condition, observed_at, price_minor, source, grader, grade, external_id, sales_volume, matched_by)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR IGNORE INTO observations (product_id, condition, observed_at, price_minor, source, grader, grade, external_id, sales_volume, matched_by, currency, amount_minor)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     bumpProduct: db.prepare(
       `UPDATE products SET observation_count = observation_count + ?,
@@ -140,6 +140,8 @@ export function createObservationRepo(db: SqliteDatabase, writeLock: WriteLock) 
             row.externalId,
             row.salesVolume ?? null,
             row.matchedBy ?? null,
+            row.currency ?? 'USD',
+            row.amountMinor ?? null,
           ).changes === 0
         )
           return false;

@@ -8,6 +8,7 @@
  */
 import type { IngestWriter, IngestWriterOptions, Inventory, OpenOptions, Store } from '../store.js';
 import { createApiKeyRepo } from './api-key-repo.js';
+import { createRateRepo } from './rate-repo.js';
 import { createCalibrationRepo } from './calibration-repo.js';
 import { closeDatabase, isInMemoryCopy, openDatabase, type SqliteDatabase } from './connection.js';
 import { createIngestRunRepo } from './ingest-run-repo.js';
@@ -54,6 +55,7 @@ export async function openSqliteStore(path: string, options: OpenOptions = {}): 
   const apiKeys = createApiKeyRepo(db);
   const ingestRuns = createIngestRunRepo(db, writeLock);
   const calibrations = createCalibrationRepo(db);
+  const rates = createRateRepo(db);
   const watches = createWatchRepo(db);
   return {
     dialect: 'sqlite',
@@ -100,6 +102,10 @@ export async function openSqliteStore(path: string, options: OpenOptions = {}): 
       insert: (asOf, createdAt, body) => settled(() => calibrations.insert(asOf, createdAt, body)),
       usableAt: (at) => settled(() => calibrations.usableAt(at)),
       all: () => settled(() => calibrations.all()),
+    },
+    rates: {
+      add: (list) => settled(() => writeLock.run(() => rates.add(list))),
+      all: () => settled(() => rates.all()),
     },
     watches: {
       add: (rule, createdAt) => settled(() => watches.add(rule, createdAt)),

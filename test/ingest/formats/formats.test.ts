@@ -8,6 +8,7 @@ import {
   FORMAT_NAMES,
   JSON_FEED_FORMATS,
 } from '../../../src/ingest/formats/index.js';
+import { ECB_RATES_FORMAT } from '../../../src/ingest/formats/ecb-rates.js';
 import { pricechartingFormat } from '../../../src/ingest/formats/pricecharting.js';
 import { tcgplayerFormat } from '../../../src/ingest/formats/tcgplayer.js';
 import { type FormatOptions, type RecordSink } from '../../../src/ingest/formats/types.js';
@@ -67,11 +68,12 @@ function collect() {
 }
 
 describe('the --format names', () => {
-  it('are the containers and every format of the registry, no more', () => {
+  it('are the containers, every format of the registry and the ECB rates, no more', () => {
     const registry = [
       ...CONTAINER_FORMATS,
       ...FEED_FORMATS.map((f) => f.name),
       ...JSON_FEED_FORMATS.map((f) => f.name),
+      ECB_RATES_FORMAT,
     ];
     expect([...FORMAT_NAMES].sort()).toEqual(registry.sort());
   });

@@ -175,8 +175,8 @@ describe('mapSoldListing', () => {
 
   it.each([
     [
-      { lastSoldPrice: { value: '98.00', currency: 'GBP' } },
-      /^lastSoldPrice\.currency is "GBP": only USD prices are stored/,
+      { lastSoldPrice: { value: '98.00', currency: 'pounds' } },
+      /^lastSoldPrice\.currency is "pounds": give the ISO 4217 code/,
     ],
     [{ lastSoldPrice: { value: '98.00' } }, /^lastSoldPrice\.currency is null/],
     [{ lastSoldPrice: undefined }, /^lastSoldPrice is required/],

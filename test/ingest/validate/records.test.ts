@@ -58,14 +58,14 @@ describe('observation records', () => {
     [
       'price with more than 2 decimals',
       { ...good, price: '12.345' },
-      /price must be a US dollar amount with at most 2 decimals \(got "12.345"\)/,
+      /price must be an amount with at most 2 decimals \(US dollars unless currency says otherwise\) \(got "12.345"\)/,
     ],
     ['price of 0', { ...good, price: '0.00' }, /price must be greater than 0/],
     ['negative price', { ...good, price: '-5' }, /price must be greater than 0/],
     [
       'non-integer price_minor',
       { ...good, price: undefined, price_minor: 12.5 },
-      /price_minor must be a whole number of US cents \(got "12.5"\)/,
+      /price_minor must be a whole number of the currency.s minor units \(US cents\) \(got "12.5"\)/,
     ],
     [
       'price_minor of 0',
@@ -74,7 +74,11 @@ describe('observation records', () => {
     ],
     ['both price fields', { ...good, price_minor: '1250' }, /give price_minor or price, not both/],
     ['neither price field', { ...good, price: undefined }, /has no price: give price_minor/],
-    ['a currency other than USD', { ...good, currency: 'EUR' }, /currency must be USD/],
+    [
+      'a currency that is no ISO 4217 code',
+      { ...good, currency: 'euro' },
+      /currency must be an ISO 4217 code/,
+    ],
     [
       'an unknown grader form',
       { ...good, grader: 'PSA 10', grade: '10' },
