@@ -30,7 +30,6 @@ export async function ingestRates(store: Store, spec: string, options: IngestOpt
     kind: 'rates',
     format: ECB_RATES_FORMAT,
     dryRun,
-    warnings: [],
     startedAt,
   });
   try {
