@@ -80,6 +80,10 @@ function commandNamed(argv: readonly string[] | undefined): string | null | unde
  * commands get it in their context. Nothing is read or written until it parses. Given the
  * `argv` it will parse, it holds only the command that names, when it names one.
  */
+/** What names a product on the command line: its key, its exact name, or a phrase matching one product (service/search.ts). */
+const PRODUCT_ARGUMENT =
+  "catalog key of the product, or its exact name (a card's name is that card, not its parallels) or words naming one product";
+
 export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly string[]): OracleProgram {
   const now = typeof deps.now === 'function' ? deps.now() : deps.now;
   const program = new OracleProgram('oracle');
@@ -171,7 +175,7 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
       program
         .command('price')
         .description('price one product: the ungraded price and the grader x grade matrix')
-        .argument('[product_key]', 'catalog key of the product')
+        .argument('[product_key]', PRODUCT_ARGUMENT)
         .addOption(refsourceOption())
         .addOption(windowHoursOption())
         .addOption(outlierStddevsOption())
@@ -190,7 +194,7 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
         .description(
           'price history of a product: a chart of each slot, first/last/min/max and the change over 7, 30 and 90 days',
         )
-        .argument('[product_key]', 'catalog key of the product')
+        .argument('[product_key]', PRODUCT_ARGUMENT)
         .addOption(refsourceOption())
         .addOption(
           schemaOption(
@@ -342,7 +346,7 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
         .description(
           "the evidence behind one slot's price: every observation read, kept or why not, its weight, and each step to the price",
         )
-        .argument('[product_key]', 'catalog key of the product')
+        .argument('[product_key]', PRODUCT_ARGUMENT)
         .option(
           '--slot <slot>',
           'the slot to explain: ungraded, or a grader and grade as written (psa9, "PSA 9", "BGS 9.5", "TAG 10", "CGC Pristine 10")',
@@ -371,7 +375,7 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
         .description(
           'the recent observations of a product, newest first: date, condition, source, price, kept in the price or why not',
         )
-        .argument('[product_key]', 'catalog key of the product')
+        .argument('[product_key]', PRODUCT_ARGUMENT)
         .addOption(refsourceOption())
         .addOption(
           configOption(
@@ -546,7 +550,7 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
         .description(
           'store a rule on one product and slot: exactly one of --above, --below, --move, --narrower, --wider, --stale',
         )
-        .argument('<product_key>', 'catalog key of the product');
+        .argument('<product_key>', PRODUCT_ARGUMENT);
       for (const option of watchAddOptions()) watchAdd.addOption(option);
       watchAdd
         .addOption(lockWaitOption(LOCK_WAIT_DEFAULT_S))

@@ -424,8 +424,9 @@ export function createOracle(deps: OracleDeps): Oracle {
     },
 
     async addWatch(rule, now) {
-      await currentPricing().productByKey(rule.productKey);
-      return store.watches.add(rule, now);
+      // Named as `oracle price` names it (a key, a name, a search phrase); stored by its key.
+      const product = await currentPricing().product({ productKey: rule.productKey, orName: true });
+      return store.watches.add({ ...rule, productKey: product.productKey }, now);
     },
     watches: () => store.watches.rules(),
     removeWatch: (id) => store.watches.remove(id),

@@ -9,7 +9,7 @@ import { ProductChoiceError, UnknownProductError } from '../domain/errors.js';
 import type { CatalogEntry } from '../domain/product.js';
 import type { StoredProduct, Store } from '../store/store.js';
 import { correctedSearch, type VocabularyWord } from './spelling.js';
-import { MAX_SUGGESTIONS, suggestKeys } from './suggest.js';
+import { MAX_SUGGESTIONS, nameRank, suggestKeys } from './suggest.js';
 
 export interface SearchResult {
   /** The products found, best first. */
@@ -60,8 +60,9 @@ export const MAX_CHOICES = 10;
 
 /**
  * The product whose key `text` is or, failing that, the one product its words match (as
- * `oracle catalog --search` matches them); an id is never a name. Several: ProductChoiceError with the first
- * MAX_CHOICES. None: UnknownProductError suggesting the keys of the corrected search, else
+ * `oracle catalog --search` matches them), or among several the one whose name `text` is
+ * exactly (nameRank); an id is never a name. Several otherwise: ProductChoiceError with the first
+ * MAX_CHOICES, names first, then base cards before parallels. None: UnknownProductError suggesting the keys of the corrected search, else
  * the keys closest to `text` (suggest.ts).
  */
 export async function productByKeyOrName(store: Store, text: string): Promise<StoredProduct> {
@@ -70,9 +71,17 @@ export async function productByKeyOrName(store: Store, text: string): Promise<St
   // An id typed where a key goes is never taken for its product: the refsource id has its own
   // option (--refsource, which sets the bundle's id), so its keys are suggested (suggest.ts).
   if (ID.test(text)) throw new UnknownProductError(text, await suggestKeys(store, text));
-  const matches = await store.products.catalog(text);
-  if (matches.length === 1) {
-    const product = await store.products.findByKey(matches[0]!.product_key);
+  const found = await store.products.catalog(text);
+  // A card's exact name is that card, whatever else its words match (`Aaron Judge #99`, not
+  // its 62 parallels); else the list to choose from starts with the names, then the base cards.
+  const matches = found
+    .map((entry, i) => ({ entry, i, rank: nameRank(text, entry.product_name) }))
+    .sort((a, b) => a.rank - b.rank || a.i - b.i)
+    .map(({ entry }) => entry);
+  const exact = matches.filter((m) => nameRank(text, m.product_name) === 0);
+  const chosen = matches.length === 1 ? matches[0] : exact.length === 1 ? exact[0] : undefined;
+  if (chosen !== undefined) {
+    const product = await store.products.findByKey(chosen.product_key);
     if (product) return product;
   }
   if (matches.length > 1) {

@@ -19,8 +19,11 @@ const ID = /^\d{1,20}$/;
 export async function suggestKeys(store: Store, unknownKey: string): Promise<string[]> {
   const wanted = unknownKey.slice(0, COMPARED_CHARS).toLowerCase();
   // An id typed in place of a key is never taken for one product (a TCGplayer id names every
-  // printing of a card): the keys it is the refsource id or TCGplayer id of come first.
-  const byId = ID.test(unknownKey) ? await productsOfId(store, unknownKey) : [];
+  // printing of a card): the keys it is the refsource id or TCGplayer id of come first; a
+  // product's name typed in place of its key (`Aaron Judge #99`) suggests that product's key first.
+  const byId = ID.test(unknownKey)
+    ? await productsOfId(store, unknownKey)
+    : await keysNamed(store, unknownKey);
   const candidates = await store.products.keysLike(wanted, CANDIDATES);
   // Stable sort: equal distances keep the index's bm25 order.
   const close = candidates
@@ -33,6 +36,30 @@ export async function suggestKeys(store: Store, unknownKey: string): Promise<str
     .sort((a, b) => a.distance - b.distance || a.rank - b.rank)
     .map((c) => c.key);
   return [...byId, ...close].slice(0, MAX_SUGGESTIONS);
+}
+
+/** A name as compared with another: case, accents and runs of spaces aside. */
+export function nameForm(text: string): string {
+  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * How a catalog match ranks for a phrase: 0 the product of exactly that name, 1 a plain
+ * product, 2 a parallel or variant (a `[...]` tag in its name: `Aaron Judge [Aqua Lava] #99`),
+ * so the base card comes before its parallels in a list to choose from.
+ */
+export function nameRank(phrase: string, productName: string): number {
+  if (nameForm(productName) === nameForm(phrase)) return 0;
+  return productName.includes('[') ? 2 : 1;
+}
+
+/** Catalog matches of a phrase read for names: at most this many (an error path, bounded work). */
+const NAMED_CANDIDATES = 50;
+
+/** The keys of the products whose name is exactly `name` (nameForm), among its first catalog matches. */
+async function keysNamed(store: Store, name: string): Promise<string[]> {
+  const matches = await store.products.catalog(name, NAMED_CANDIDATES);
+  return matches.filter((m) => nameRank(name, m.product_name) === 0).map((m) => m.product_key);
 }
 
 /** The keys of the product whose refsource id `id` is, then of those whose TCGplayer id it is. */

@@ -101,7 +101,7 @@ describe('oracle watch', () => {
         [['add', KEY, '--stale', '--slot', 'raw-lp'], /--slot must be a slot/],
         [['add', KEY, '--stale', '--webhook', 'ftp://x'], /--webhook must be an http\(s\) URL/],
         [
-          ['add', 'pokemon-base-set-charizard-4-10', '--stale'],
+          ['add', 'pokemon-base-set-charizzard-4-10', '--stale'],
           /unknown product_key .*did you mean "pokemon-base-set-charizard-4-102"/,
         ],
         [['remove', '99'], /no watch rule has id 99/],

@@ -99,6 +99,20 @@ const NOT_ONE_CARD: readonly Rule[] = [
       /\b(empty\s+(slab|case)|slab\s+only|case\s+only|label\s+only|no\s+card|code\s+card|online\s+code|digital)\b/i,
   },
   {
+    name: 'a display case',
+    pattern: /\b(display\s+(slab|case|stand|frame)|slab\s+case|[a-z]+\s+style\s+(slab|case|display))\b/i,
+  },
+  {
+    // Not a printed card of the game: stored as the card, its price would be a trinket's. `Metal Energy` is a card.
+    name: 'a novelty item',
+    pattern:
+      /\b(metal(?!\s+energy)|24\s*k|gold[\s-]+plated|plated|stickers?|coins?|jumbo|oversized?|art\s+print|poster|playmat|play\s+mat|handmade|hand[\s-]+made|altered|unofficial|keychain)\b/i,
+  },
+  {
+    name: 'sealed product',
+    pattern: /\b(booster\s+(pack|box)|sealed\s+pack|blister\s+pack|elite\s+trainer\s+box|theme\s+deck)\b/i,
+  },
+  {
     name: 'a choice of cards',
     pattern: /\b(you\s+pick|pick\s+your|choose\s+your|u\s+pick|mystery|repack)\b/i,
   },
@@ -114,7 +128,7 @@ const RAW: readonly Rule[] = [
     name: 'a grade hoped for',
     pattern: new RegExp(
       `\\b(${GRADERS}|grade|grading|gem)\\b[\\s\\w.+-]{0,14}?\\b(ready(?!\\s+to\\s+(ship|go|send))|candidates?|potential|possible|worthy|quality|prospect|contender|eligible)\\b` +
-        `|\\b(potential|possible|future|likely|probable|could\\s+be|would\\s+be|should\\s+be|might\\s+be|easy|sure)\\s+(a\\s+)?(${GRADERS}|gem)\\b` +
+        `|\\b(potential|possible|future|likely|probable|could\\s+be|would\\s+be|should\\s+be|might\\s+be|easy|sure|like|looks\\s+like|similar\\s+to|comparable\\s+to|equivalent\\s+to)\\s+(a\\s+)?(${GRADERS}|gem)\\b` +
         `|\\b(ready|candidate|worthy)\\s+(for\\s+)?(${GRADERS}|grading)\\b` +
         `|\\b(you\\s+grade|grade\\s+it\\s+yourself|pre-?grade[ds]?|send\\s+(it\\s+)?(in|to)|for\\s+grading|to\\s+grade|to\\s+be\\s+graded|get\\s+(it\\s+)?graded|gradable|ready\\s+to\\s+grade)\\b`,
       'i',
@@ -123,11 +137,31 @@ const RAW: readonly Rule[] = [
   { name: 'a grade asked', pattern: new RegExp(`\\b(${GRADERS})\\s*\\d{1,2}(\\.5)?\\s*\\?`, 'i') },
 ];
 
+/** `PSA 1 Quality`: nobody hopes for a 1, so a grade of 1 called quality is the slab's (not RAW's hope). */
+const LOWEST_GRADE_QUALITY = new RegExp(`\\b(${GRADERS})\\s*1(\\.5)?\\s+quality\\b`, 'i');
+
+/**
+ * A slab that is not a clean slab of a plain grade: a qualified grade (PSA's OC off-center, MC
+ * miscut, ST stain, PD print defect, OF out of focus, MK marks), worth well below the plain
+ * grade, or a damaged holder. The grade cannot be stored as the plain one: refused.
+ */
+const NOT_PLAIN_SLAB: readonly Rule[] = [
+  {
+    name: 'a qualified grade',
+    pattern: new RegExp(`\\b(${GRADERS})\\s*\\d{1,2}(\\.5)?\\s*\\(?\\s*(OC|MC|ST|PD|OF|MK)\\b\\)?`, 'i'),
+  },
+  {
+    name: 'a damaged slab',
+    pattern:
+      /\b(damaged|cracked|broken|chipped|scratched)\s+(slab|case|holder)\b|\b(slab|case|holder)\s+(is\s+)?(damaged|cracked|broken|chipped)\b/i,
+  },
+];
+
 /** A grader denied (`not PSA`, `no PSA`): that grader's grade in the title is not the slab. */
 const DENIED = new RegExp(`\\b(?:not|no|non|never|isn't|is\\s+not)[\\s-]+(${GRADERS})\\b`, 'gi');
 
 /** Words sellers put between a grader and its grade, or after it. */
-const LABEL = String.raw`(?:gem\s*mint|gem\s*mt|gem-mt|mint\+?|mt|nm-mt\+?|nm|ex-mt|ex|vg-ex|vg|good|fair|poor|pristine|black\s*label|gold\s*label|perfect|authentic)`;
+const LABEL = String.raw`(?:gem\s*mint|gem\s*mt|gem-mt|mint\+?|mt|nm-mt\+?|nm|ex-mt|ex\s*\/\s*nm\+?|vg\s*\/\s*ex\+?|ex\+?|vg-ex\+?|vg|good|fair|poor|pristine|black\s*label|gold\s*label|perfect|authentic)`;
 /** A label, or a word saying the card is graded (`PSA GRADED MINT 9`, `TAG grading 9`, `CGC Grade 9.5`). */
 const BETWEEN = String.raw`(?:${LABEL}|graded|grading|grade)`;
 /** The labels that mean a grade, not a raw card's condition (`NM` and `EX` describe raw cards too). */
@@ -239,7 +273,18 @@ export function gradeFromTitle(title: string): TitleGrade {
       };
     }
   }
-  for (const rule of RAW) if (rule.pattern.test(title)) return rawCard(title);
+  for (const rule of NOT_PLAIN_SLAB) {
+    const hit = rule.pattern.exec(title);
+    if (hit)
+      return {
+        kind: 'unclear',
+        reason: `the title says ${JSON.stringify(hit[0].trim())}: ${rule.name}, not a clean slab of a plain grade`,
+      };
+  }
+  for (const rule of RAW) {
+    if (rule.name === 'a grade hoped for' && LOWEST_GRADE_QUALITY.test(title)) continue;
+    if (rule.pattern.test(title)) return rawCard(title);
+  }
   const denied = new Set([...title.matchAll(DENIED)].map((m) => graderName(m[1] as string)));
   const found = new Map<string, { grader: string; grade: number }>();
   const add = (name: string, grade: number, labels: string) => {

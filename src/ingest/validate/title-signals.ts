@@ -40,6 +40,9 @@ const LANGUAGE_WORDS: Readonly<Record<string, string>> = {
   espanol: 'Spanish',
   portuguese: 'Portuguese',
   dutch: 'Dutch',
+  polish: 'Polish',
+  polski: 'Polish',
+  thai: 'Thai',
 };
 
 /** Words that name English explicitly: they agree with English products only, as no word does. */
@@ -205,14 +208,15 @@ export function setWords(setName: string): string[] {
 }
 
 /**
- * The card number of a product: the first `N/T` or `#N` of its subtitle (`4/102 · Holo
+ * The card number of a product: the first `N/T`, `#N` or `No. N` of its subtitle (`4/102 · Holo
  * Rare`), else the number its name ends with (`Charizard ex - 199/165`, `Aerodactyl (1)`);
  * null when it has none.
  */
 export function productNumber(p: Pick<TitleCandidate, 'productName' | 'subtitle'>): CardNumber | null {
   const slash = /(?:^|[\s#])([A-Za-z]{0,4}\d{1,4}[A-Za-z]?)\s*\/\s*([A-Za-z]{0,4}\d{1,4})\b/.exec(p.subtitle);
   if (slash) return { number: numberToken(slash[1]!), total: numberToken(slash[2]!) };
-  const single = /^\s*#?([A-Za-z]{0,5}\d{1,4}[A-Za-z]?)\b/.exec(p.subtitle);
+  // Old Japanese cards are numbered by Pokedex, `No. 006`: the number is 6, as a title writes it.
+  const single = /^\s*(?:#|no\.?\s*)?([A-Za-z]{0,5}\d{1,4}[A-Za-z]?)\b/i.exec(p.subtitle);
   if (single) return { number: numberToken(single[1]!), total: null };
   const suffix =
     /\s-\s([A-Za-z]{0,4}\d{1,4}[A-Za-z]?)(?:\/([A-Za-z]{0,4}\d{1,4}))?\s*$/.exec(p.productName) ??

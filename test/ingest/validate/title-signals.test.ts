@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { matchTitle, type NamedProducts } from '../../../src/ingest/validate/title-matcher.js';
 import {
+  agreement,
   nameWords,
   productNumber,
   setWords,
@@ -118,6 +119,9 @@ describe('titleSignals', () => {
     ['NEW PSA 10 GEM MINT Pokemon Vivid Voltage Amazing Rare ZACIAN 082 185 ENGLISH', 'English', ['English']],
     ['PSA 10 Pokemon German Deutsch 1st Edition Base Digdri Dugtrio 19', 'German', ['German']],
     ['1999 Pokemon Jungle 80 Pikachu PSA 9 MINT', null, []],
+    // Issue 35 item 7: prints sellers name in Polish and Thai are not English.
+    ['Pokemon Charizard ex 199/165 Polish Polski PSA 10', 'Polish', ['Polish']],
+    ['Pikachu 025/165 Thai Pokemon Card 151 PSA 10', 'Thai', ['Thai']],
   ])('reads the language of %j', (title, language, languages) => {
     expect(titleSignals(title)).toMatchObject({ language, languages });
   });
@@ -144,6 +148,18 @@ describe('titleSignals', () => {
       number: 'swsh50',
       total: null,
     });
+    // A catalog numbering old Japanese cards by Pokedex (`No. 006`) agrees with a title's "No. 006" (issue 33 item 6).
+    for (const subtitle of ['No. 006', 'No.006', 'NO. 6 · No Rarity'])
+      expect(productNumber({ productName: 'Charizard', subtitle })).toEqual({ number: '6', total: null });
+    expect(
+      agreement(titleSignals('1996 Charizard Base Set No. 006 No Rarity Japanese PSA 8'), {
+        productKey: 'jp-base-charizard-6',
+        productName: 'Charizard',
+        subtitle: 'No. 006',
+        setName: 'Base Set',
+        language: 'Japanese',
+      }),
+    ).toMatchObject({ ok: true, numberText: '6', language: 'Japanese' });
     expect(nameWords('Charizard ex - 199/165')).toEqual(['charizard', 'ex']);
     expect(nameWords('M Charizard-EX')).toEqual(['m', 'charizard', 'ex']);
     expect(setWords('SWSH04: Vivid Voltage')).toEqual(['vivid', 'voltage']);
