@@ -21,8 +21,8 @@ import {
   windowHours,
 } from '../domain/params.js';
 import { ERAS, PRODUCT_TYPES } from '../domain/product.js';
-import type { CatalogBody, SearchBody } from '../service/catalog.js';
-import { searchLimit, searchText } from '../domain/search.js';
+import type { CatalogPageBody, SearchBody } from '../service/catalog.js';
+import { CATALOG_PAGE, catalogCursor, catalogLimit, searchLimit, searchText } from '../domain/search.js';
 import { every, HISTORY_DEFAULT_DAYS, HISTORY_MAX_POINTS, slots, SLOT_KEYS } from '../domain/history.js';
 import type { HistoryBody } from '../service/history.js';
 import type { PricingQuery } from '../service/oracle.js';
@@ -332,8 +332,26 @@ const catalogProduct = z.object({
 });
 
 export const catalogResponse = z
-  .object({ total: z.int().nonnegative(), products: z.array(catalogProduct) })
+  .object({
+    total: z.int().nonnegative().meta({ description: 'Products in the whole catalog (not on this page).' }),
+    products: z.array(catalogProduct).meta({ description: 'This page of the catalog, by product_key.' }),
+    next_cursor: z.string().nullable().meta({
+      description:
+        'Pass as `cursor` to read the next page; null on the last page (a catalog of up to `limit` products is one page).',
+    }),
+  })
   .register(apiComponents, { id: 'Catalog' });
+
+export const catalogQuery = z.object({
+  cursor: z.optional(
+    field(catalogCursor, {
+      description: "The previous page's `next_cursor`, as given; absent: the first page.",
+    }),
+  ),
+  limit: field(catalogLimit, {
+    description: `Most products on this page (1 to ${CATALOG_PAGE.max}, default ${CATALOG_PAGE.default}).`,
+  }),
+});
 
 export const searchResponse = z
   .object({
@@ -547,7 +565,7 @@ type Assignable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : fal
 /** True when A and B take the same values and name the same keys, optional ones included. */
 export type Same<A, B> = Assignable<A, B> extends true ? Assignable<KeysOf<A>, KeysOf<B>> : false;
 const bundleMatches: Same<z.output<typeof pricingBundle>, PricingBundle> = true;
-const catalogMatches: Same<z.output<typeof catalogResponse>, CatalogBody> = true;
+const catalogMatches: Same<z.output<typeof catalogResponse>, CatalogPageBody> = true;
 void bundleMatches;
 void catalogMatches;
 const historyMatches: Same<z.output<typeof historyResponse>['product_key'], HistoryBody['product_key']> =

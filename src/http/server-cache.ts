@@ -1,10 +1,10 @@
 /**
  * What the server keeps for requests that repeat, all keyed by the store's data version (it
  * moves on every write by another process, and when the database is reopened): computed
- * bundles (bundle-cache.ts, under keys made there from the request), and the latest catalog
- * and inventory, which many keys and probes ask for between two writes.
+ * bundles (bundle-cache.ts, under keys made there from the request), and the latest inventory,
+ * which many keys and probes ask for between two writes. (The catalog is not kept: a page is
+ * read in time of the page, where the whole body kept here grew with the catalog.)
  */
-import { catalogBody, type CatalogBody } from '../service/catalog.js';
 import type { KeptBundle, Oracle, ServiceInventory } from '../service/oracle.js';
 import type { BundleCache } from './bundle-cache.js';
 
@@ -16,8 +16,6 @@ export interface ServerCache {
    * computed one, kept under that version as of the request's `now`.
    */
   bundle(key: string, now: number): KeptBundle;
-  /** SPEC.md 4.5's body (the same object while the data is unchanged, so its bytes are reused). */
-  catalog(): Promise<CatalogBody>;
   inventory(): Promise<ServiceInventory>;
 }
 
@@ -44,7 +42,6 @@ export function createServerCache(oracle: Oracle, bundles: BundleCache): ServerC
       bundles.keep(key, version, now, computed);
       return computed;
     },
-    catalog: perDataVersion(oracle, async () => catalogBody(await oracle.catalog())),
     inventory: perDataVersion(oracle, () => oracle.inventory()),
   };
 }

@@ -38,6 +38,7 @@ import {
   type SeriesParams,
 } from './pricing.js';
 import { searchCatalog, type SearchResult } from './search.js';
+import { catalogPage, type CatalogPageBody } from './catalog.js';
 import {
   createOfflineResolver,
   type RefsourceResolver,
@@ -130,6 +131,8 @@ export interface Oracle {
   catalog(): Promise<CatalogEntry[]>;
   /** SPEC.md 4.5's body of the whole catalog as JSON text, built by the store: the fast path of `oracle catalog --json`. */
   catalogJson(): Promise<string>;
+  /** One page of the catalog (SPEC.md 4.5's body with `next_cursor`: service/catalog.ts catalogPage). */
+  catalogPage(query: { cursor: string | null; limit: number }): Promise<CatalogPageBody>;
   /**
    * Catalog full-text search (CONTRACT.md additions 4), the one way both edges search: products
    * matching every word of `q`, best first, at most `limit` (default: all), with their counts;
@@ -342,6 +345,7 @@ export function createOracle(deps: OracleDeps): Oracle {
 
     catalog: () => store.products.catalog(),
     catalogJson: () => store.products.catalogJson(),
+    catalogPage: (query) => catalogPage(store, query),
     search: (q, limit) => searchCatalog(store, q, limit),
 
     async history(ref, params, request) {

@@ -65,6 +65,11 @@ export interface ProductStore {
    * most `limit` (-1: all).
    */
   catalog(search?: string, limit?: number): Promise<CatalogEntry[]>;
+  /**
+   * Up to `limit` products whose key sorts after `afterKey` (null: from the first), ordered by
+   * key as catalog() is: a page of the catalog, read in time and memory of the page alone.
+   */
+  catalogPage(afterKey: string | null, limit: number): Promise<CatalogEntry[]>;
   /** SPEC.md 4.5's body (`{total, products}`) of the whole catalog as JSON text, equal to catalogBody(catalog()). */
   catalogJson(): Promise<string>;
   /** Keys of the products sharing the most (and rarest) words with `text`, best first: "did you mean" candidates. */

@@ -114,6 +114,7 @@ function storeOver(
       all: () => read((s) => s.products.all()),
       catalog: (search, limit) => read((s) => s.products.catalog(search, limit)),
       catalogJson: () => read((s) => s.products.catalogJson()),
+      catalogPage: (afterKey, limit) => read((s) => s.products.catalogPage(afterKey, limit)),
       keysLike: (text, limit) => read((s) => s.products.keysLike(text, limit)),
       activeIn: (condition, from, to, min) => read((s) => s.products.activeIn(condition, from, to, min)),
       vocabulary: () => read((s) => s.products.vocabulary()),

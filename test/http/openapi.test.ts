@@ -206,7 +206,12 @@ describe('the served OpenAPI document', () => {
         path,
       ).toBe(true);
     }
-    // The catalog and health take no token: no rate-limit headers there.
-    expect(doc.paths['/api/v1/developer/catalog'].get.responses['200'].headers).toBeUndefined();
+    // Health takes no token: no rate-limit headers there; the catalog is in the bucket (issue 35).
+    expect(doc.paths['/api/v1/health'].get.responses['200'].headers).toBeUndefined();
+    expect(Object.keys(doc.paths['/api/v1/developer/catalog'].get.responses['200'].headers)).toEqual([
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+    ]);
   });
 });

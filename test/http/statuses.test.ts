@@ -239,8 +239,8 @@ describe('rate limit', () => {
     expect(limited.headers.get('ratelimit-limit')).toBe('3');
   });
 
-  it('leaves health and catalog unlimited, and other keys their own bucket', async () => {
-    expect((await get(server, '/api/v1/developer/catalog')).status).toBe(200);
+  it('leaves health unlimited, counts the catalog in the bucket (issue 35), and other keys their own bucket', async () => {
+    expect((await get(server, '/api/v1/developer/catalog')).status).toBe(429);
     expect((await get(server, '/api/v1/health', {})).status).toBe(200);
     expect((await get(server, pricingPath(PRODUCTS.plain.productKey), { 'x-api-key': ENV_KEY })).status).toBe(
       200,

@@ -117,6 +117,14 @@ export function createPgProductRepo(session: Session) {
       const matches = await search(allWordsPhrases(text), true, limit < 0 ? -1 : limit + identity.length);
       return identityFirst(identity, matches, limit).map(toCatalogEntry);
     },
+    async catalogPage(afterKey: string | null, limit: number): Promise<CatalogEntry[]> {
+      return (
+        await q<CatalogRow>(
+          `SELECT ${CATALOG_COLUMNS} FROM products WHERE product_key ${BYTES} > $1 ORDER BY product_key ${BYTES} LIMIT $2`,
+          [afterKey ?? '', limit],
+        )
+      ).map(toCatalogEntry);
+    },
     async keysLike(text: string, limit: number): Promise<string[]> {
       return (await search(anyWordPhrases(text), false, limit)).map((row) => row.product_key);
     },

@@ -54,6 +54,13 @@ export function createProductRepo(db: SqliteDatabase) {
   const catalogAll = onFirstUse(() =>
     db.prepare<[], CatalogRow>(`SELECT ${CATALOG_COLUMNS} FROM products ORDER BY product_key`),
   );
+  // Every key is longer than '': the first page is the page after it. The key's unique index
+  // reads a page without sorting the catalog.
+  const catalogAfter = onFirstUse(() =>
+    db.prepare<[string, number], CatalogRow>(
+      `SELECT ${CATALOG_COLUMNS} FROM products WHERE product_key > ? ORDER BY product_key LIMIT ?`,
+    ),
+  );
   // Search ranks by bm25 over the FTS5 index (drizzle/0001_products_fts.sql), a name match
   // weighing most, then set and subtitle (where the card number is), then the key.
   const ranked = `SELECT rowid AS id, bm25(products_fts, 1.0, 4.0, 2.0, 2.0) AS score FROM products_fts WHERE products_fts MATCH @match`;
@@ -191,6 +198,11 @@ export function createProductRepo(db: SqliteDatabase) {
      * this skips three JS objects per product and their serialisation (bench/findings.md,
      * 5. Catalog). A test holds it equal to catalogBody(catalog()).
      */
+    catalogPage(afterKey: string | null, limit: number): CatalogEntry[] {
+      return catalogAfter()
+        .all(afterKey ?? '', limit)
+        .map(toCatalogEntry);
+    },
     catalogJson(): string {
       return catalogJsonAll().get() as string;
     },

@@ -71,6 +71,7 @@ export async function openSqliteStore(path: string, options: OpenOptions = {}): 
       all: () => settled(() => products.all()),
       catalog: (search, limit) => settled(() => products.catalog(search, limit)),
       catalogJson: () => settled(() => products.catalogJson()),
+      catalogPage: (afterKey, limit) => settled(() => products.catalogPage(afterKey, limit)),
       keysLike: (text, limit) => settled(() => products.keysLike(text, limit)),
       activeIn: (condition, from, to, min) => settled(() => products.activeIn(condition, from, to, min)),
       vocabulary: () => settled(() => products.vocabulary()),
