@@ -78,7 +78,16 @@ export default defineConfig({
     globalSetup: ['./test/global-setup.ts', './test/redis-setup.ts', './test/pg-setup.ts'],
     reporters: ['default', './test/summary-reporter.ts'],
     projects: [
-      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'sqlite',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/browser/**', '**/node_modules/**'],
+        },
+      },
+      // The web pages in Debian's chromium (test/browser/): one browser launch a file.
+      { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.ts'] } },
       {
         extends: true,
         test: { name: 'postgres', include: ON_POSTGRES, env: { ORACLE_TEST_STORE: 'postgres' } },
