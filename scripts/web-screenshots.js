@@ -24,13 +24,25 @@ const pages = [
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 try {
   const context = await browser.newContext({ viewport: { width, height: 800 } });
   // Catalog images are on other hosts, which this machine may not reach: a grey stand-in.
-  await context.route((url) => !url.href.startsWith(base), (route) =>
-    route.fulfill({ contentType: 'image/svg+xml', body: '<svg xmlns="http://www.w3.org/2000/svg" width="160" height="223"><rect width="160" height="223" fill="#ccd"/></svg>' }),
+  await context.route(
+    (url) => !url.href.startsWith(base),
+    (route) =>
+      route.fulfill({
+        contentType: 'image/svg+xml',
+        body: '<svg xmlns="http://www.w3.org/2000/svg" width="160" height="223"><rect width="160" height="223" fill="#ccd"/></svg>',
+      }),
   );
   const page = await context.newPage();
   if (key !== undefined) {
@@ -41,7 +53,11 @@ try {
   for (const [name, path] of pages) {
     await page.goto(base + path);
     await page.waitForLoadState('networkidle');
-    await page.screenshot({ path: `${out}/${name}${width === 1280 ? '' : `-${width}`}.png`, fullPage: true });
+    // The evidence page lists every observation read: its first screen shows the form of the rest.
+    await page.screenshot({
+      path: `${out}/${name}${width === 1280 ? '' : `-${width}`}.png`,
+      fullPage: name !== 'evidence',
+    });
     process.stdout.write(`${out}/${name}.png\n`);
   }
 } finally {
