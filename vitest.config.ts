@@ -36,14 +36,20 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'sqlite', include: ['test/**/*.test.ts'] },
+        test: {
+          name: 'sqlite',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/browser/**', '**/node_modules/**'],
+        },
       },
+      // The web pages in Debian's chromium (test/browser/): one browser launch a file.
+      { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.ts'] } },
       {
         extends: true,
         test: {
           name: 'postgres',
           include: ['test/**/*.test.ts'],
-          exclude: sqliteOnlyFiles,
+          exclude: [...sqliteOnlyFiles, 'test/browser/**'],
           env: { ORACLE_TEST_STORE: 'postgres' },
         },
       },

@@ -148,6 +148,7 @@ describe('oracle serve start-up lines and readiness', () => {
       ),
       'metrics: off (enable with --metrics)',
       'CORS: off (enable with --cors <origin>)',
+      'web pages: GET / after signing in with an API key (open them to a trusted network with --public)',
       `listening on ${url}`,
     ]);
     const ready = await fetch(`${url}/api/v1/ready`);

@@ -45,7 +45,9 @@ export function renderChart(data: ChartData, caption: string): Html {
       <script type="application/json" id="chart-data">
         ${new Html(scriptJson(data))}
       </script>
-      <figcaption>${caption}; the shaded band is the 80 % interval.</figcaption>
+      <figcaption>
+        ${caption}${data.low.length > 0 ? '; the shaded band is the 80 % interval' : ''}.
+      </figcaption>
     </figure>
     <details>
       <summary>The ${data.t.length} points as a table</summary>

@@ -23,10 +23,13 @@ const ENTITIES: Record<string, string> = {
   "'": '&#39;',
 };
 
+/** Controls that HTML reads as plain white space: kept (a pasted CSV's line breaks). */
+const WHITESPACE = new Set(['\t', '\n', '\r']);
+
 /** `text` as HTML text or attribute value. */
 export function escapeHtml(text: string): string {
   return text
-    .replace(activeCharacters(), (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`)
+    .replace(activeCharacters(), (c) => (WHITESPACE.has(c) ? c : `\\u{${c.codePointAt(0)!.toString(16)}}`))
     .replace(/[&<>"']/g, (c) => ENTITIES[c]!);
 }
 

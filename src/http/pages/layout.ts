@@ -20,7 +20,7 @@ export interface Frame {
 }
 
 const NAV = [
-  ['/', 'Search'],
+  ['/', 'Home'],
   ['/movers', 'Movers'],
   ['/value', 'Collection value'],
   ['/watches', 'Watches'],
