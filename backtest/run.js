@@ -100,7 +100,8 @@ if (values['real-sales'] !== undefined) {
         join(values.out, 'real-sales.json'),
         `${JSON.stringify({ files: sales.files, kept: sales.kept, skipped: sales.skipped, firstOfCard: scored.firstOfCard, ...summary }, null, 2)}\n`,
       );
-      log(`wrote real-sales.json into ${values.out}`);
+      writeFileSync(join(values.out, 'real-sales-residuals.csv'), real.residualsCsv(scored.sales));
+      log(`wrote real-sales.json and real-sales-residuals.csv into ${values.out}`);
     }
   } finally {
     if (values['keep-db'] === undefined) rmSync(dir, { recursive: true, force: true });

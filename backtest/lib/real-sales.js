@@ -181,8 +181,9 @@ async function loadSales(data, dir) {
 }
 
 /**
- * One scored sale: its price, each method's prediction (METHODS order; NaN: none) and our basis.
- * @typedef {{ product: string, cell: string, at: string, sale: number, prices: number[], basis: number }} ScoredSale
+ * One scored sale: its price, each method's prediction (METHODS order; NaN: none), our basis,
+ * and our 80 % interval (NaN: not priced) with the age in days of the newest observation it rests on.
+ * @typedef {{ product: string, cell: string, at: string, sale: number, prices: number[], basis: number, low: number, high: number, ageDays: number, points: number }} ScoredSale
  */
 
 /**
@@ -236,6 +237,16 @@ export async function scoreSales(data, dir) {
             track === null || track === undefined ? null : sevenDayAt(track, t, start),
           ].map((x) => (x === null ? Number.NaN : x));
           const { basis } = basisOf(slot);
+          const band = /** @type {{ low_minor: number, high_minor: number } | undefined} */ (
+            slot.meta.confidence
+          );
+          const newest = /** @type {string | undefined} */ (slot.meta.newest_observation_at);
+          const interval = {
+            low: band?.low_minor ?? Number.NaN,
+            high: band?.high_minor ?? Number.NaN,
+            ageDays: newest === undefined ? Number.NaN : (t - Date.parse(newest)) / DAY,
+            points: slot.included_points,
+          };
           for (let i = from; i < to; i++) {
             sales.push({
               product: p.key,
@@ -244,6 +255,7 @@ export async function scoreSales(data, dir) {
               sale: /** @type {number} */ (series.price[i]),
               prices,
               basis,
+              ...interval,
             });
           }
         }
@@ -290,14 +302,47 @@ export function summarizeSales(sales) {
       ),
     ),
   }));
+  const banded = sales.filter((s) => !Number.isNaN(s.low));
   return {
     sales: sales.length,
     common: common.length,
+    interval: {
+      n: banded.length,
+      holds:
+        banded.length === 0
+          ? null
+          : (100 * banded.filter((s) => s.low <= s.sale && s.sale <= s.high).length) / banded.length,
+    },
     views: { common: commonView, all: view(sales) },
     ranking,
     bases,
     unpriced: sales.filter((s) => s.basis === UNPRICED).length,
   };
+}
+
+/**
+ * Our prediction of every scored sale, one line each (NaN: not priced), for fitting the
+ * interval's quantiles on real residuals (docs/methodology.md §9): the sale, our price and
+ * 80 % interval, our basis, the age in days of the newest observation the price rests on, and
+ * the cell's own points it used.
+ * @param {ScoredSale[]} sales
+ */
+export function residualsCsv(sales) {
+  const lines = sales.map((s) =>
+    [
+      s.product,
+      s.cell,
+      s.at,
+      s.sale,
+      s.prices[ENGINE],
+      s.low,
+      s.high,
+      BASES[s.basis] ?? '',
+      s.ageDays.toFixed(3),
+      s.points,
+    ].join(','),
+  );
+  return `${['product,cell,at,sale_minor,ours_minor,low_minor,high_minor,basis,age_days,points', ...lines].join('\n')}\n`;
 }
 
 /** @param {number | null} v */
@@ -338,6 +383,8 @@ export function renderSales(data, scored, summary) {
     '#### Every sale each method predicts',
     '',
     table(summary.views.all),
+    '',
+    `Our 80 % interval holds the sale it predicts in ${pct(summary.interval.holds)} % of the ${summary.interval.n} sales we price.`,
     '',
     `Ours by basis: ${summary.bases.map((b) => `${b.basis} ${b.errors.n} sales, MdAPE ${pct(b.errors.mdape)} %, P99 ${pct(b.errors.p99)} %`).join('; ')}; ${summary.unpriced} not priced.`,
     '',
