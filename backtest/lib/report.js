@@ -51,6 +51,7 @@ export const SEGMENTS = [
  * @property {number | null} coverage % of the segment's scored pairs it priced (in the common view: the common share)
  * @property {number | null} interval % of the engine's intervals holding the truth; null without intervals (alternatives: null)
  * @property {number} intervals how many priced pairs carried an interval
+ * @property {number | null} nextInterval % of the engine's intervals holding the cell's next sale (pairs with a next sale); null without
  */
 
 /**
@@ -104,17 +105,18 @@ function segmentViews(scores, perRow, members) {
     let n = 0;
     /** @type {{ low: number, high: number, truth: number }[]} */
     const intervals = [];
+    /** @type {{ low: number, high: number, truth: number }[]} */
+    const nextSales = [];
     for (const r of members) {
       const e = /** @type {number} */ (errorOf[r]);
       if (Number.isNaN(e) || (onlyCommon && perRow.common[r] === 0)) continue;
       errors[n++] = e;
       const low = /** @type {number} */ (rows.low[r]);
-      if (m === ENGINE && !Number.isNaN(low))
-        intervals.push({
-          low,
-          high: /** @type {number} */ (rows.high[r]),
-          truth: /** @type {number} */ (rows.truth[r]),
-        });
+      if (m !== ENGINE || Number.isNaN(low)) continue;
+      const high = /** @type {number} */ (rows.high[r]);
+      intervals.push({ low, high, truth: /** @type {number} */ (rows.truth[r]) });
+      const next = /** @type {number} */ (rows.next[r]);
+      if (!Number.isNaN(next)) nextSales.push({ low, high, truth: next });
     }
     return {
       id: /** @type {(typeof METHODS)[number]} */ (METHODS[m]).id,
@@ -122,6 +124,7 @@ function segmentViews(scores, perRow, members) {
       coverage: coverage(onlyCommon ? commonCount : n, members.length),
       interval: intervalCoverage(intervals),
       intervals: intervals.length,
+      nextInterval: intervalCoverage(nextSales),
     };
   };
   return {
@@ -355,6 +358,12 @@ export function judgeTargets(results, scores) {
     id: '',
     value: /** @type {number | null} */ (null),
   });
+  const worstNext = results.scenarios
+    .map((sc) => ({ id: sc.id, value: engineOf(sc.views.all).nextInterval }))
+    .reduce((a, b) => ((b.value ?? Infinity) < (a.value ?? Infinity) ? b : a), {
+      id: '',
+      value: /** @type {number | null} */ (null),
+    });
   const graded = engineOf(segment('graded').views.all).errors.mdape;
   const others = engineOf(segment('other10_without_own').views.all).errors.mdape;
   const over25 = engineOf(all.views.all).errors.over25;
@@ -408,6 +417,11 @@ export function judgeTargets(results, scores) {
       pass: scenarioIntervals.some((s) => s.value === null)
         ? null
         : scenarioIntervals.every((s) => /** @type {number} */ (s.value) >= 65),
+    },
+    {
+      target: 'interval coverage of the next sale, overall and lowest scenario (reported, not judged)',
+      value: `${pct(engineOf(all.views.all).nextInterval)}; lowest ${pct(worstNext.value)} (${worstNext.id})`,
+      pass: null,
     },
     {
       target: 'interval coverage >= 65 % for each basis (own, estimated)',

@@ -15,7 +15,7 @@ import {
   WINDOW_MS,
 } from './alternatives.js';
 import { pricing } from './built.js';
-import { truthAt } from './market.js';
+import { SOURCE, truthAt } from './market.js';
 import { FOLLOW_HORIZON_HOURS, hoursToFollow, offAfterJump } from './metrics.js';
 import {
   CELLS,
@@ -78,6 +78,7 @@ export function scoredInstants() {
  * @property {Float64Array[]} price per method (METHODS order), US cents; NaN = not priced
  * @property {Float64Array} low the engine's interval (meta.confidence), NaN when absent
  * @property {Float64Array} high
+ * @property {Float64Array} next the cell's next sale at or after the instant (US cents; NaN: none), what the interval predicts
  */
 
 /**
@@ -147,6 +148,17 @@ function pricesAt(slot, series, track, t) {
 }
 
 /**
+ * The first sale (not a guide's quote) of a cell at or after `t`, in US cents; NaN when none follows.
+ * @param {Series} series
+ * @param {number} t
+ */
+function nextSale(series, t) {
+  for (let i = lowerBound(series.t, t); i < series.t.length; i++)
+    if (series.source[i] === SOURCE.sale) return /** @type {number} */ (series.price[i]);
+  return Number.NaN;
+}
+
+/**
  * Scores a market loaded into `store`.
  * @param {Market} market
  * @param {Store} store
@@ -169,6 +181,7 @@ export async function scoreMarket(market, store, options = {}) {
     price: METHODS.map(() => new Float64Array(capacity)),
     low: new Float64Array(capacity),
     high: new Float64Array(capacity),
+    next: new Float64Array(capacity),
   };
   /** @type {JumpEvent[]} */
   const jumps = [];
@@ -223,6 +236,7 @@ export async function scoreMarket(market, store, options = {}) {
         const interval = confidenceOf(slot);
         rows.low[r] = interval?.low ?? Number.NaN;
         rows.high[r] = interval?.high ?? Number.NaN;
+        rows.next[r] = nextSale(series, t);
       }
     }
     if (options.followJumps !== false) jumps.push(...(await followJumps(product, stored, tracks, price)));

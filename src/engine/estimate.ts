@@ -84,6 +84,8 @@ export interface Estimate extends LogEstimate {
   halfLifeMs: number;
   /** Robust sale-to-sale scale of the kept points (ln units, before the prior). */
   sigma: number;
+  /** The variance of one next sale around the level (§9): sigma² pooled with the prior's. */
+  scatter: number;
   effectivePoints: number;
   /** The recency-weighted mean time of the kept points (epoch ms): when the estimate stood. */
   meanAt: number;
@@ -270,6 +272,7 @@ export function estimateCondition(s: Series, ctx: EstimateContext, old = false):
     excluded: i1 - shownFrom - n,
     halfLifeMs,
     sigma,
+    scatter: pooled,
     effectivePoints,
     meanAt: asOf - swAge / sw,
     carry: null,

@@ -35,13 +35,13 @@ import {
   type PredictionRecord,
 } from './card-model.js';
 import { spanAround } from './carry.js';
+import { ownCell } from './extra-grades.js';
 import { pointAge, recencyWeight, type Estimate } from './estimate.js';
 import {
   BLEND_GAP_WEIGHT,
   CARRY_HOLD_MS,
   CARRY_MIN_MOVE,
   CARRY_SPAN_MS,
-  CONFIDENCE_Z,
   CROSS_CHECK_MAX_POINTS,
   CROSS_CHECK_SIGMAS,
   ESTIMATE_MAX_LOG_WIDTH,
@@ -56,13 +56,19 @@ import {
   QUOTE_AGE_MS,
   RECENCY_POINTS,
   STALE_AFTER_MS,
-  WIDTH_FACTOR,
   ownMethodology,
 } from './methodology.js';
 import { isIncluded } from './robust-filter.js';
 import { extraEvidence, extraGradeSlots } from './extra-grades.js';
 import { lowerBound, type Series } from './series.js';
-import { estimateLogWidth, roundCents, type NoPriceReason, type SlotContext } from './slot.js';
+import {
+  estimateLogWidth,
+  intervalOf,
+  roundCents,
+  type Interval,
+  type NoPriceReason,
+  type SlotContext,
+} from './slot.js';
 
 /** GitHub anchors of the sections of docs/methodology.md a step can name. */
 const SECTIONS: Readonly<Record<string, string>> = {
@@ -438,7 +444,7 @@ export function explainSlot(input: ComputeBundleInput, slot: string): EvidenceBo
     ),
   );
   body.steps.push(tierStep(published));
-  body.steps.push(intervalStep(published, cell.estimate.mean, cell.estimate.variance));
+  body.steps.push(intervalStep(published, cell.estimate.mean, intervalOf(cell, params.asOf, ev.lastKnown)));
   body.steps.push(freshnessStep(published, params.asOf - cell.estimate.newestAt));
   return body;
 }
@@ -623,20 +629,19 @@ function tierStep(slot: Slot): EvidenceStep {
   );
 }
 
-function intervalStep(slot: Slot, mean: number, variance: number): EvidenceStep {
-  const tier = (slot.meta.oracle_fallback_tier as keyof typeof WIDTH_FACTOR | undefined) ?? 'own';
-  const factor = WIDTH_FACTOR[tier];
-  const half = CONFIDENCE_Z * factor * Math.sqrt(variance);
+function intervalStep(slot: Slot, mean: number, band: Interval): EvidenceStep {
   const conf = slot.meta.confidence as { low_minor: number; high_minor: number };
   return step(
     'interval',
     '9',
-    `80 % interval: e^(ŷ ± ${CONFIDENCE_Z} · ${factor} · √${variance.toFixed(6)}) = e^(${ln(mean)} ± ${half.toFixed(6)}), rounded as prices and widened to contain the price: ${conf.low_minor} to ${conf.high_minor} cents.`,
+    `80 % prediction interval for the next sale: e^(ŷ ± ${band.quantile} · ${band.factor} · √(${band.variance.toFixed(6)} + ${band.scatter.toFixed(6)})) = e^(${ln(mean)} ± ${band.half.toFixed(6)}), ` +
+      `the level's variance plus one sale's scatter, times the quantile of real next-sale residuals for this basis and age; rounded as prices and widened to contain the price: ${conf.low_minor} to ${conf.high_minor} cents.`,
     {
       inputs: {
-        variance,
-        z: CONFIDENCE_Z,
-        width_factor: factor,
+        variance: band.variance,
+        scatter: band.scatter,
+        quantile: band.quantile,
+        width_factor: band.factor,
         low_minor: conf.low_minor,
         high_minor: conf.high_minor,
       },
@@ -651,7 +656,7 @@ function noPriceStep(reason: NoPriceReason, cell: CellPrice, lastKnown: boolean,
   const text =
     reason === NO_PRICE_REASON.stale
       ? `The price would be an estimate resting on data whose newest observation is ${hours(asOf - e.newestAt)} old, beyond the stale age of ${hours(STALE_AFTER_MS)}: no price (no_price_reason ${reason}).`
-      : `The price would be an estimate whose 80 % interval spans ${Math.exp(width).toFixed(2)}-fold (ln ${width.toFixed(3)}), more than e^${ESTIMATE_MAX_LOG_WIDTH} = ${Math.exp(ESTIMATE_MAX_LOG_WIDTH).toFixed(2)}-fold: no price (no_price_reason ${reason}).`;
+      : `The price would be an estimate whose level's 80 % interval (before the next sale's scatter) spans ${Math.exp(width).toFixed(2)}-fold (ln ${width.toFixed(3)}), more than e^${ESTIMATE_MAX_LOG_WIDTH} = ${Math.exp(ESTIMATE_MAX_LOG_WIDTH).toFixed(2)}-fold: no price (no_price_reason ${reason}).`;
   return step('no_price', '9.1', text, {
     value_ln: e.mean,
     value_minor: Math.exp(e.mean),
@@ -728,7 +733,7 @@ function explainExtraSlot(input: ComputeBundleInput, slot: string): EvidenceBody
     ),
   );
   body.steps.push(tierStep(published));
-  body.steps.push(intervalStep(published, e.mean, e.variance));
+  body.steps.push(intervalStep(published, e.mean, intervalOf(ownCell(e), params.asOf, false)));
   body.steps.push(freshnessStep(published, params.asOf - e.newestAt));
   return body;
 }

@@ -151,6 +151,26 @@ export const CALIBRATION_MIN_PRODUCTS = 8;
 export const CONFIDENCE_LEVEL = 0.8;
 export const CONFIDENCE_Z = 1.2816;
 
+/**
+ * §9 The 80 % interval is a prediction interval for the next arm's-length sale in the slot (the
+ * next quote of a quote-only slot): the level's variance plus one sale's scatter around it, times
+ * the tier's width factor, times the 80 % quantile of the standardised residuals
+ * |ln(next sale / price)| / (factor · √(variance + scatter)) of real sales, by whether the price
+ * rests on the cell's own observations (of any age) or only on other cells, and by the age of the
+ * newest observation it rests on. Rows: [up to this age in days, own data, other cells].
+ * Source: split-conformal on PSA's Auction Prices Realized register (tostenzel/psa-prizes, the 26
+ * files of docs/backtest.md "Scored on real sales"): fitted on the 13 files of even rank in name
+ * order (own data: 0.82, 0.85, 0.67 by age, 487, 282 and 109 sales; the last raised to 0.85 so
+ * the width never shrinks with age) and checked on the 13 others (docs/methodology.md §14.8). The
+ * register prices 11 sales from other cells alone, too few to fit: that column stays the normal
+ * quantile CONFIDENCE_Z.
+ */
+export const PREDICTION_QUANTILE: readonly (readonly [number, number, number])[] = [
+  [7, 0.82, CONFIDENCE_Z],
+  [30, 0.85, CONFIDENCE_Z],
+  [Infinity, 0.85, CONFIDENCE_Z],
+];
+
 /** §10 A slot is stale when its newest observation is older than this. */
 export const STALE_AFTER_MS = 7 * DAY_MS;
 

@@ -5,7 +5,7 @@
  */
 import type { Grader, MatrixGrade } from '../domain/conditions.js';
 import type { GradedSlot, Slot, SlotMeta } from '../domain/bundle.js';
-import { HOUR_MS, toIsoUtc } from '../domain/time.js';
+import { DAY_MS, HOUR_MS, toIsoUtc } from '../domain/time.js';
 import { basisOf, type CellPrice } from './card-model.js';
 import {
   CONFIDENCE_LEVEL,
@@ -16,6 +16,8 @@ import {
   NO_PRICE_REASON,
   STALE_AFTER_MS,
   WIDTH_FACTOR,
+  PREDICTION_QUANTILE,
+  SALE_SIGMA_PRIOR,
   ownMethodology,
 } from './methodology.js';
 
@@ -75,9 +77,41 @@ export function shownTier(cell: CellPrice, lastKnown: boolean): string | null {
   );
 }
 
-/** Half the width of the 80 % interval in ln units: z · the tier's width factor · the price's standard deviation (§9). */
-export function halfWidth(variance: number, tier: string | null): number {
-  return CONFIDENCE_Z * Math.sqrt(variance) * WIDTH_FACTOR[(tier ?? 'own') as keyof typeof WIDTH_FACTOR];
+/** The inputs of a cell's 80 % prediction interval (§9). */
+export interface Interval {
+  /** Variance of the price as an estimate of the level (§5, §6). */
+  variance: number;
+  /** Variance of one next sale around the level: the own data's scatter, the prior's for the rest of the blend. */
+  scatter: number;
+  /** The standardised residuals' 80 % quantile for the cell's basis and the age of its data (PREDICTION_QUANTILE). */
+  quantile: number;
+  /** The tier's width factor (WIDTH_FACTOR). */
+  factor: number;
+  /** Half the width in ln units: quantile · factor · √(variance + scatter). */
+  half: number;
+}
+
+/** The 80 % quantile of the standardised next-sale residuals of a price from own data (or not) at an age (§9). */
+export function predictionQuantile(own: boolean, ageMs: number): number {
+  const row = PREDICTION_QUANTILE.find(([days]) => ageMs <= days * DAY_MS)!;
+  return own ? row[1] : row[2];
+}
+
+/** The 80 % prediction interval of a priced cell's estimate (§9). */
+export function intervalOf(cell: CellPrice, asOf: number, lastKnown: boolean): Interval {
+  const e = cell.estimate!;
+  const own = cell.ownWeight > 0 ? cell.own : null;
+  const prior = SALE_SIGMA_PRIOR * SALE_SIGMA_PRIOR;
+  const scatter = own === null ? prior : cell.ownWeight * own.scatter + (1 - cell.ownWeight) * prior;
+  const quantile = predictionQuantile(own !== null, asOf - e.newestAt);
+  const factor = WIDTH_FACTOR[(shownTier(cell, lastKnown) ?? 'own') as keyof typeof WIDTH_FACTOR];
+  return {
+    variance: e.variance,
+    scatter,
+    quantile,
+    factor,
+    half: quantile * factor * Math.sqrt(e.variance + scatter),
+  };
 }
 
 /** Data newest at `newestAt` is stale as of `asOf` (§10): older than the stale age. */
@@ -85,9 +119,15 @@ export function isStale(newestAt: number, asOf: number): boolean {
   return asOf - newestAt > STALE_AFTER_MS;
 }
 
-/** The full width, in ln units, of the 80 % interval of a cell's estimate (§9, §9.1). */
+/**
+ * The full width, in ln units, of the 80 % interval of a cell's estimate as a level (§9.1):
+ * z · the tier's width factor · the level's standard deviation, each side. What the
+ * withholding rule judges: how far the ratios that carry other cells' data to this one can be off,
+ * before the next sale's own scatter (§9).
+ */
 export function estimateLogWidth(cell: CellPrice, lastKnown: boolean): number {
-  return 2 * halfWidth(cell.estimate!.variance, shownTier(cell, lastKnown));
+  const factor = WIDTH_FACTOR[(shownTier(cell, lastKnown) ?? 'own') as keyof typeof WIDTH_FACTOR];
+  return 2 * CONFIDENCE_Z * factor * Math.sqrt(cell.estimate!.variance);
 }
 
 /**
@@ -97,7 +137,8 @@ export function estimateLogWidth(cell: CellPrice, lastKnown: boolean): number {
  */
 export function noPriceReason(cell: CellPrice, asOf: number, lastKnown: boolean): NoPriceReason | null {
   const e = cell.estimate;
-  if (e === null || basisOf(cell).basis === 'own') return null;
+  // A cell with sales (or quotes) of its own is priced from them whatever their age (§9.1).
+  if (e === null || cell.ownWeight > 0) return null;
   if (isStale(e.newestAt, asOf)) return NO_PRICE_REASON.stale;
   if (estimateLogWidth(cell, lastKnown) > ESTIMATE_MAX_LOG_WIDTH) return NO_PRICE_REASON.wide;
   return null;
@@ -135,9 +176,8 @@ export function cellSlot(
     : pricedSlot(conditionKey, cell, price, ctx, meta);
 }
 
-/** The 80 % interval around a ln price with the given variance, widened per tier (§9). */
-export function confidence(mean: number, variance: number, tier: string | null, price: number) {
-  const half = halfWidth(variance, tier);
+/** The 80 % interval around a ln price, `half` either side, holding the rounded price (§9). */
+export function confidence(mean: number, half: number, price: number) {
   return {
     level: CONFIDENCE_LEVEL,
     low_minor: Math.min(price, roundCents(Math.exp(mean - half))),
@@ -168,7 +208,7 @@ export function pricedSlot(
     meta.oracle_last_known_age_hours = Math.floor(
       (ctx.asOf - (own?.old ? own.newestAt : e.newestAt)) / HOUR_MS,
     );
-  meta.confidence = confidence(e.mean, e.variance, tier, cents);
+  meta.confidence = confidence(e.mean, intervalOf(cell, ctx.asOf, ctx.lastKnown).half, cents);
   meta.newest_observation_at = ctx.iso(e.newestAt);
   meta.stale = isStale(e.newestAt, ctx.asOf);
   const { basis, reason } = basisOf(cell);

@@ -235,6 +235,7 @@ describe('aggregation', () => {
         price: prices.map((p) => Float64Array.from(p)),
         low: Float64Array.from([100, 91, nan, 100]),
         high: Float64Array.from([120, 99, nan, 200]),
+        next: Float64Array.from([130, 95, 100, nan]),
       },
       jumps: [],
       sealedGraded: { slots: 0, priced: 0, examples: [] },
@@ -259,6 +260,8 @@ describe('aggregation', () => {
     expect(ours.errors.bias).toBeCloseTo(5, 10); // signed: -0.1, 0, 0.1, 0.5
     // Intervals on three pairs, two holding the truth (91-99 misses 100).
     expect([ours.intervals, ours.interval]).toEqual([3, (100 * 2) / 3]);
+    // The next sale: 130 outside 100-120, 95 inside 91-99; the last pair has none.
+    expect(ours.nextInterval).toBe(50);
     expect(all.views.all[1]!.interval).toBeNull();
     expect(segments.find((s) => s.id === 'graded')!.scored).toBe(0);
     expect(scenarios.map((s) => [s.id, s.scored])).toEqual([['baseline', 4]]);

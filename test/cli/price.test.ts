@@ -71,7 +71,7 @@ describe.concurrent('oracle price', () => {
     expect(bundle.ungraded).toMatchObject({ price_minor: 4635, included_points: 4, excluded_points: 1 });
     expect(bundle.ungraded.meta).toMatchObject({
       source_counts: { ebay: 2, mercari: 2 },
-      confidence: { level: 0.8, low_minor: 4335, high_minor: 4956 },
+      confidence: { level: 0.8, low_minor: 4224, high_minor: 5086 },
       newest_observation_at: '2026-02-28T20:00:00Z',
       stale: false,
     });
@@ -89,8 +89,8 @@ describe.concurrent('oracle price', () => {
     });
     expect(bundle.graded.PSA['10'].meta.confidence).toEqual({
       level: 0.8,
-      low_minor: 28594,
-      high_minor: 33791,
+      low_minor: 27920,
+      high_minor: 34607,
     });
     expect(bundle.graded.BGS['7'].meta).toEqual({
       no_price_reason: 'wide_estimate',
@@ -110,15 +110,15 @@ describe.concurrent('oracle price', () => {
     );
     expect(why.stdout).toMatch(/bgs7: no price\. It could only be estimated, too uncertainly to publish/);
     expect(why.stdout).toMatch(
-      /no_price, §9\.1: The price would be an estimate whose 80 % interval spans\s+2\.48-fold/,
+      /no_price, §9\.1: The price would be an estimate whose level's\s+80 %\s+interval\s+\(before\s+the\s+next\s+sale's\s+scatter\)\s+spans\s+2\.48-fold/,
     );
-    // Six weeks on, the data is only an estimate of today's price, too stale to publish; the view says which day it prices.
+    // Six weeks on, the cells with sales of their own are priced from them, marked stale, with a
+    // wider interval (pricing v4, §9.1); the cells that would be estimates from stale data stay unpriced.
     const later = await runOracle(['--db', database, 'price', 'worked-example', '--at', '2026-04-15'], {
       env: { COLUMNS: '80' },
     });
-    expect(later.stdout).toMatch(
-      /^Ungraded: no price\n.*older than 7 days[^]*newest observation\s+2026-02-28T20:00:00Z; --at\s+2026-02-28\s+prices it as of that day/m,
-    );
+    expect(later.stdout).toMatch(/^Ungraded: \$45\.82 {2}80 %: \$35\.76 - \$58\.69\n.*STALE/m);
+    expect(later.stdout).toMatch(/^BGS +no price +no price +no price +no price/m);
     const then = await priceJson(['worked-example', '--at', '2026-02-28'], database);
     expect(then.ungraded.price_minor).toEqual(expect.any(Number));
   });

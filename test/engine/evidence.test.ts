@@ -317,8 +317,9 @@ describe('explainSlot', () => {
       'freshness',
     ]);
     expect(ev.steps.find((s) => s.name === 'interval')!.inputs).toMatchObject({
-      low_minor: 4335,
-      high_minor: 4956,
+      low_minor: 4224,
+      high_minor: 5086,
+      quantile: 0.82,
     });
     // §6.6: the blend (4634.81) lies within the 4 kept window sales (4500-4800): own, not held; the pooling moved the own 4634.50 by +0.01 %.
     expect(ev.steps.find((s) => s.name === 'own_range')!.inputs).toMatchObject({

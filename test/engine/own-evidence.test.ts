@@ -113,10 +113,13 @@ describe('own evidence first', () => {
     expect(cell.own!.old).toBe(true);
     expect(cell.ownWeight).toBeGreaterThan(0);
     expect(Math.exp(cell.estimate!.mean)).toBeGreaterThan(60000);
-    // The two disagree (0.8 against 0.45): the blend's variance holds the gap (§6.4), its interval
-    // would span more than e^0.8, so the estimate is withheld (§9.1).
-    expect(b.graded.PSA['9'].price_minor).toBeNull();
-    expect(b.graded.PSA['9'].meta.no_price_reason).toBe('wide_estimate');
+    // The two disagree (0.8 against 0.45): the blend's variance holds the gap (§6.4), so the
+    // interval is wide; the cell has a sale of its own, so it is priced, not withheld (§9.1).
+    const psa9Slot = b.graded.PSA['9'];
+    const band = psa9Slot.meta.confidence as { low_minor: number; high_minor: number };
+    expect(psa9Slot.price_minor).toBe(Math.round(Math.exp(cell.estimate!.mean)));
+    expect(band.high_minor / band.low_minor).toBeGreaterThan(Math.exp(0.8));
+    expect(psa9Slot.meta).toMatchObject({ basis: 'estimated', basis_reason: 'last_known' });
     expect(b.graded.PSA['10'].methodology).toBe('robust_recency_24h_v2');
     expect(b.graded.PSA['8'].meta.basis_reason).toBe('other_conditions');
   });

@@ -390,21 +390,39 @@ describe('freshness (§10)', () => {
     });
   });
 
-  it('withholds the last known points as a stale estimate when nothing is newer than 30 days (§8, §9.1)', () => {
+  it('prices a cell from its own last known points when nothing is newer than 30 days, stale, with a wider interval (§8, §9.1)', () => {
     const old = EXTENDED_WINDOW_MS / HOUR_MS;
-    const b = price([
+    const points = [
       pt('ungraded', old + 10, 1000),
       pt('ungraded', old + 20, 1000),
       pt('ungraded', old + 30, 1000),
       pt('ungraded', old + 40, 5000),
-    ]);
+    ];
+    const b = price(points);
     expect(b.ungraded).toMatchObject({
-      price_minor: null,
-      error: 'no_observations',
+      price_minor: 1000,
+      error: null,
+      methodology: 'last_known_v2',
       meta: {
-        no_price_reason: 'stale_estimate',
+        oracle_fallback_tier: 'last_known_price',
         newest_observation_at: toIsoUtc(AS_OF - (old + 10) * HOUR_MS),
+        stale: true,
+        basis: 'estimated',
+        basis_reason: 'last_known',
       },
+    });
+    // The same three sales a day old: the same price, a narrower interval (age widens it, §9).
+    const fresh = price(points.map((p) => ({ ...p, observedAt: p.observedAt + old * HOUR_MS })));
+    const width = (s: typeof b.ungraded) => {
+      const c = s.meta.confidence as { low_minor: number; high_minor: number };
+      return c.high_minor / c.low_minor;
+    };
+    expect(fresh.ungraded.price_minor).toBe(1000);
+    expect(width(b.ungraded)).toBeGreaterThan(width(fresh.ungraded));
+    // Nothing else of the card has data: the graded cells, estimates from stale data, stay withheld.
+    expect(b.graded.PSA['10']).toMatchObject({
+      price_minor: null,
+      meta: { no_price_reason: 'stale_estimate' },
     });
     const e = computeEvidence({
       product: product(),

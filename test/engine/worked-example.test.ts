@@ -28,7 +28,7 @@ describe('worked example of docs/methodology.md', () => {
     });
     expect(bundle.ungraded.meta).toEqual({
       source_counts: { ebay: 2, mercari: 2 },
-      confidence: { level: 0.8, low_minor: 4335, high_minor: 4956 },
+      confidence: { level: 0.8, low_minor: 4224, high_minor: 5086 },
       newest_observation_at: '2026-02-28T20:00:00Z',
       stale: false,
       basis: 'own',
@@ -62,14 +62,15 @@ describe('worked example of docs/methodology.md', () => {
       SGC: [null, null, 14000, 21758],
     });
     expect([7, 8, 9, 10].map((g) => interval(bundle.graded.PSA[String(g) as '7']))).toEqual([
-      [4777, 8092],
-      [7166, 12138],
-      [12059, 16248],
-      [28594, 33791],
+      [4583, 8436],
+      [6874, 12654],
+      [12100, 16192],
+      [27920, 34607],
     ]);
-    expect(interval(bundle.graded.BGS['10'])).toEqual([25397, 46030]);
-    expect(interval(bundle.graded.CGC['10'])).toEqual([13483, 25795]);
-    // Grades 7 and 8 of BGS, CGC and SGC would be 9325 and 6217 with an interval 2.49-fold wide: withheld (§9.1).
+    expect(interval(bundle.graded.BGS['10'])).toEqual([23738, 49246]);
+    expect(interval(bundle.graded.CGC['10'])).toEqual([12526, 27767]);
+    expect(interval(bundle.graded.SGC['9'])).toEqual([9409, 20831]);
+    // Grades 7 and 8 of BGS, CGC and SGC would be 9325 and 6217, their level's interval 2.48-fold wide: withheld (§9.1).
     expect(bundle.graded.SGC['7']).toMatchObject({
       price_minor: null,
       error: 'no_observations',
