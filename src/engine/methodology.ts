@@ -222,3 +222,20 @@ export const WIDTH_FACTOR: Readonly<Record<FallbackTier | 'own', number>> = {
 
 /** §6.1 Smallest between-card spread (ln units) a calibrated condition is trusted to: a fit is never exact. */
 export const MIN_DISPERSION = 0.05;
+
+/**
+ * §16 Market indexes (docs/methodology.md §16): a chained Jevons index, each step's link the
+ * mean of its members' log price moves, each member's share of a link capped.
+ */
+/** §16.1 The index's value at its base date. */
+export const INDEX_BASE_VALUE = 1000;
+/** §16.2 The most one member moves a link (ln units, ≈ 3 %): its move ÷ members priced, clamped to ± this. */
+export const INDEX_MEMBER_CAP = 0.03;
+/** §16.3 A member without a price at an instant is carried at its last price for at most this long (ms: 30 days). */
+export const INDEX_CARRY_MS = 30 * 24 * 3_600_000;
+/** §16.4 Membership: observations of the index's slot in the year before a rebalance, */
+export const INDEX_MIN_OBSERVATIONS_YEAR = 2;
+/** and in the half-year before it (Card Ladder's rule). */
+export const INDEX_MIN_OBSERVATIONS_HALF_YEAR = 1;
+/** §16.4 Membership is re-decided every this long from the base date (ms: 91 days, a quarter). */
+export const INDEX_REBALANCE_MS = 91 * 24 * 3_600_000;

@@ -187,3 +187,20 @@ export const watchEvents = pgTable(
     index('watch_events_status').on(t.status, t.createdAt),
   ],
 );
+
+/** Market index definitions, as SQLite's (../schema.ts `marketIndexes`). */
+export const marketIndexes = pgTable(
+  'market_indexes',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    name: text('name').notNull(),
+    label: text('label').notNull(),
+    selector: text('selector').notNull(),
+    selectorValue: text('selector_value').notNull(),
+    slot: text('slot').notNull(),
+    method: text('method').notNull(),
+    baseDate: text('base_date').notNull(),
+    createdAt: epochMs('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('market_indexes_name').on(t.name)],
+);

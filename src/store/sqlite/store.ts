@@ -16,6 +16,7 @@ import { createPricePointReader } from './price-points.js';
 import { createPricePointSeriesReader } from './price-point-series.js';
 import { createProductRepo, type ProductRepo } from './product-repo.js';
 import { createWatchRepo } from './watch-repo.js';
+import { createIndexRepo } from './index-repo.js';
 import { createWriteLock } from './write-lock.js';
 import { onFirstUse } from '../../domain/first-use.js';
 
@@ -55,6 +56,7 @@ export async function openSqliteStore(path: string, options: OpenOptions = {}): 
   const ingestRuns = createIngestRunRepo(db, writeLock);
   const calibrations = createCalibrationRepo(db);
   const watches = createWatchRepo(db);
+  const indexes = createIndexRepo(db);
   return {
     dialect: 'sqlite',
     location: path,
@@ -109,6 +111,11 @@ export async function openSqliteStore(path: string, options: OpenOptions = {}): 
       pending: () => settled(() => watches.pending()),
       delivery: (id, outcome) => settled(() => watches.delivery(id, outcome)),
       events: (limit, status) => settled(() => watches.events(limit, status)),
+    },
+    indexes: {
+      add: (definition, createdAt) => settled(() => indexes.add(definition, createdAt)),
+      list: () => settled(() => indexes.list()),
+      byName: (name) => settled(() => indexes.byName(name)),
     },
     dataVersion: () => dataVersion().get() as number,
     inventory: () => settled(() => inventory().get() as Inventory),
