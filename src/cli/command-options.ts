@@ -155,3 +155,29 @@ export const serveOptionValues = z.lazy(() =>
 export function optionsOf<S extends z.ZodMiniType>(ctx: CommandContext, schema: S): z.output<S> {
   return schema.parse(ctx.options);
 }
+
+export const indexAddOptions = z.lazy(() =>
+  z.object({
+    label: text(),
+    set: text(),
+    era: text(),
+    type: text(),
+    search: text(),
+    products: text(),
+    slot: text(),
+    baseDate: text(),
+    lockWait: z.int(),
+  }),
+);
+export const indexListOptions = z.lazy(() => z.object({ json: flag() }));
+export const indexShowOptions = z.lazy(() =>
+  z.object({
+    windowHours: z.int(),
+    outlierStddevs: z.int(),
+    from: text(),
+    to: text(),
+    every: text(),
+    json: flag(),
+    csv: flag(),
+  }),
+);

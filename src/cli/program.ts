@@ -605,6 +605,76 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
         .option('--json', "print the events as JSON (the API body's events)")
         .action(lazy_(() => import('./commands/watch-events.js')));
     },
+    index: () => {
+      const index = program
+        .command('index')
+        .description(
+          'market indexes: how a set, an era, a product type, a search or a list of cards moved, by a published method (docs/indexes.md)',
+        );
+      index
+        .command('list')
+        .description('list the defined indexes')
+        .option('--json', 'print the definitions as JSON (the API body)')
+        .action(lazy_(() => import('./commands/index-list.js')));
+      index
+        .command('add')
+        .description(
+          'define an index: its members from exactly one of --set, --era, --type, --search, --products; its slot and base date',
+        )
+        .argument('<name>', 'the name: lower-case letters, digits and hyphens (never reused)')
+        .option('--set <set>', 'the cards of this set (its name as the catalog has it)')
+        .option('--era <era>', 'the products of this era: modern or vintage')
+        .option('--type <type>', 'the products of this type: single_card or booster_box')
+        .option('--search <text>', 'the products this catalog search finds')
+        .option('--products <keys>', 'these products: catalog keys, comma-separated')
+        .option(
+          '--slot <slot>',
+          'the slot priced: ungraded, or a grader and grade 7-10 (psa10, "PSA 10")',
+          'ungraded',
+        )
+        .requiredOption('--base-date <YYYY-MM-DD>', 'the date the index is 1000 at (00:00Z)')
+        .option('--label <text>', 'a title for the index (default: its name)')
+        .addOption(lockWaitOption(LOCK_WAIT_DEFAULT_S))
+        .addHelpText(
+          'after',
+          examples(
+            'oracle index add vintage-psa10 --era vintage --slot "PSA 10" --base-date 2026-01-01',
+            'oracle index add base-set --set "Base Set" --base-date 2026-01-01 --label "Base Set, ungraded"',
+          ),
+        )
+        .action(lazy_(() => import('./commands/index-add.js')));
+      index
+        .command('show')
+        .description(
+          "an index's value at every step of a span, charted, with its interval, members priced and top contributors",
+        )
+        .argument('<name>', 'the index')
+        .option(
+          '--from <time>',
+          'first point shown (default: 90 days before --to, the base date at the earliest)',
+        )
+        .option('--to <time>', 'last instant (default: now)')
+        .option(
+          '--every <step>',
+          'step between points: 1d, 1w (the index is chained at this step from its base date)',
+          '1d',
+        )
+        .addOption(windowHoursOption())
+        .addOption(outlierStddevsOption())
+        .option(
+          '--json',
+          'print {name, ..., points: [{at, value, low, high, priced, linked}], change_pct, top_contributors} (the API body)',
+        )
+        .addOption(new Option('--csv', 'print CSV: at,value,low,high,priced,linked').conflicts('json'))
+        .addHelpText(
+          'after',
+          examples(
+            'oracle index show vintage-psa10',
+            'oracle index show vintage-psa10 --from 2026-01-01 --every 1w --csv',
+          ),
+        )
+        .action(lazy_(() => import('./commands/index-show.js')));
+    },
     demo: () => {
       program
         .command('demo')

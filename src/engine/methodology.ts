@@ -249,3 +249,20 @@ export const MIN_DISPERSION = 0.05;
  * rates were not ingested: the observation is refused, never converted at a stale rate.
  */
 export const RATE_CARRY_DAYS = 7;
+
+/**
+ * §17 Market indexes (docs/methodology.md §17): a chained Jevons index, each step's link the
+ * mean of its members' log price moves, each member's share of a link capped.
+ */
+/** §17.1 The index's value at its base date. */
+export const INDEX_BASE_VALUE = 1000;
+/** §17.2 The most one member moves a link (ln units, ≈ 3 %): its move ÷ members priced, clamped to ± this. */
+export const INDEX_MEMBER_CAP = 0.03;
+/** §17.3 A member without a price at an instant is carried at its last price for at most this long (ms: 30 days). */
+export const INDEX_CARRY_MS = 30 * 24 * 3_600_000;
+/** §17.4 Membership: observations of the index's slot in the year before a rebalance, */
+export const INDEX_MIN_OBSERVATIONS_YEAR = 2;
+/** and in the half-year before it (Card Ladder's rule). */
+export const INDEX_MIN_OBSERVATIONS_HALF_YEAR = 1;
+/** §17.4 Membership is re-decided every this long from the base date (ms: 91 days, a quarter). */
+export const INDEX_REBALANCE_MS = 91 * 24 * 3_600_000;

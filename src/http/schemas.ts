@@ -53,8 +53,8 @@ export function field<S extends z.core.$ZodType>(
   return copy;
 }
 
-const windowHoursField = field(windowHours, { description: 'TWAP lookback in hours.' });
-const outlierStddevsField = field(outlierStddevs, {
+export const windowHoursField = field(windowHours, { description: 'TWAP lookback in hours.' });
+export const outlierStddevsField = field(outlierStddevs, {
   description: 'Observations beyond this many standard deviations are dropped.',
 });
 
@@ -63,11 +63,11 @@ const outlierStddevsField = field(outlierStddevs, {
  * JSON Schema `format`: `date-time` would refuse `30d` and `2026-10-28`, which the field takes. Whether it is later
  * than now is the route's check: it has the request's clock.
  */
-const instantField = (description: string) =>
+export const instantField = (description: string) =>
   field(z.optional(instant), { pattern: INSTANT_PATTERN, description });
 
 /** How every instant field is written, for its description. */
-const INSTANT_FORMS =
+export const INSTANT_FORMS =
   'An ISO-8601 instant with `Z` or an offset (`2026-10-28T12:00:00Z`), a UTC date alone (`2026-10-28`), a span before now (`30d`, `12h`, `2w`: hours, days, weeks, 0-9999) or `now`. A date that does not exist or a year before 1000 is a 400.';
 
 const at = instantField(

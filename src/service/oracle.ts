@@ -19,6 +19,14 @@ import type { EvidenceBody } from '../domain/evidence.js';
 import type { SalesBody } from '../domain/sales.js';
 import type { MoversBody } from '../domain/movers.js';
 import { findMovers, type MoversQuery } from './movers.js';
+import type { IndexSpanRequest, RawIndexDefinition } from '../domain/market-index.js';
+import {
+  addIndex,
+  definitionBody,
+  showIndex,
+  type IndexBody,
+  type IndexDefinitionBody,
+} from './market-index.js';
 import type { HistoryRequest } from '../domain/history.js';
 import { REFSOURCE_ID } from '../domain/params.js';
 import type { CatalogEntry } from '../domain/product.js';
@@ -164,6 +172,12 @@ export interface Oracle {
    * `query.asOf`, among the products with MOVERS_MIN_OBSERVATIONS of its condition in the span.
    */
   movers(query: MoversQuery): Promise<MoversBody>;
+  /** Stores a market index definition (docs/indexes.md). */
+  addIndex(raw: RawIndexDefinition, now: number): Promise<IndexDefinitionBody>;
+  /** Every market index definition, by name. */
+  indexes(): Promise<IndexDefinitionBody[]>;
+  /** A market index's values over a span, its members priced through `price`'s pricing. */
+  index(name: string, request: IndexSpanRequest, params: SeriesParams, now: number): Promise<IndexBody>;
   /** The value of a collection's rows at each instant of `request` (`oracle value --history`); `problems` are the file's bad records. */
   valueHistory(
     rows: readonly CollectionRow[],
@@ -387,6 +401,10 @@ export function createOracle(deps: OracleDeps): Oracle {
     },
 
     movers: async (query) => findMovers(store, currentPricing(), query),
+
+    addIndex: (raw, now) => addIndex(store, currentPricing(), raw, now),
+    indexes: async () => (await store.indexes.list()).map(definitionBody),
+    index: (name, request, params, now) => showIndex(store, currentPricing(), name, request, params, now),
 
     valueHistory: async (rows, problems, params, request) =>
       currentPricing().valueHistory(rows, problems, params, request),

@@ -229,3 +229,25 @@ export const fxRates = sqliteTable(
   },
   (t) => [uniqueIndex('fx_rates_currency_day').on(t.currency, t.day)],
 );
+
+/**
+ * Market index definitions (`oracle index add`, docs/indexes.md): what picks the members
+ * (`selector`: set, era, product_type, search, products; `selector_value` its argument), the
+ * slot priced, the method and the base date (YYYY-MM-DD). A name is never reused: definitions
+ * are not edited, so a value published under a name is always the same index's.
+ */
+export const marketIndexes = sqliteTable(
+  'market_indexes',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    name: text('name').notNull(),
+    label: text('label').notNull(),
+    selector: text('selector').notNull(),
+    selectorValue: text('selector_value').notNull(),
+    slot: text('slot').notNull(),
+    method: text('method').notNull(),
+    baseDate: text('base_date').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('market_indexes_name').on(t.name)],
+);

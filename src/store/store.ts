@@ -28,6 +28,7 @@
 import type { CatalogEntry, Product } from '../domain/product.js';
 import type { ConditionPoints, Observation, PricePoint } from '../domain/observation.js';
 import type { DeliveryStatus, StoredWatchEvent, WatchDefinition, WatchRule } from '../domain/watch.js';
+import type { IndexDefinition, StoredIndex } from '../domain/market-index.js';
 import type { LockWait } from './lock-wait.js';
 
 /** A product with its row id, which observation reads take. */
@@ -207,6 +208,15 @@ export interface DeliveryOutcome {
   error: string | null;
 }
 
+/** Market index definitions: added, never edited, so a name always means one index. */
+export interface IndexStore {
+  /** The stored index, or null when an index of this name exists already. */
+  add(definition: IndexDefinition, createdAt: number): Promise<StoredIndex | null>;
+  /** Every index, by name. */
+  list(): Promise<StoredIndex[]>;
+  byName(name: string): Promise<StoredIndex | undefined>;
+}
+
 export interface WatchStore {
   add(rule: WatchDefinition, createdAt: number): Promise<WatchRule>;
   /** Every rule, by id. */
@@ -365,6 +375,8 @@ export interface Store {
   readonly rates: RateStore;
   /** Watch rules and the outbox of their events (docs/alerts.md). */
   readonly watches: WatchStore;
+  /** Market index definitions (docs/indexes.md). */
+  readonly indexes: IndexStore;
   /**
    * SQLite: the file is read through a copy in memory taken at open (a WAL-mode file on a
    * read-only directory or mount, sqlite/read-only-copy.ts), so later changes to the file are

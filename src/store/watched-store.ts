@@ -160,6 +160,11 @@ function storeOver(
       delivery: (id, outcome) => read((s) => s.watches.delivery(id, outcome)),
       events: (limit, status) => read((s) => s.watches.events(limit, status)),
     },
+    indexes: {
+      add: (definition, createdAt) => read((s) => s.indexes.add(definition, createdAt)),
+      list: () => read((s) => s.indexes.list()),
+      byName: (name) => read((s) => s.indexes.byName(name)),
+    },
     inventory: () => read((s) => s.inventory()),
     openIngest: (writerOptions) => read((s) => s.openIngest(writerOptions)),
     ...rest,

@@ -32,6 +32,7 @@ const ROUTES = [
   { name: 'movers', path: '/api/v1/developer/movers', public: false },
   { name: 'watch rules', path: '/api/v1/developer/watches', public: false },
   { name: 'watch events', path: '/api/v1/developer/watches/events?status=pending', public: false },
+  { name: 'index list', path: '/api/v1/developer/indexes', public: false },
 ];
 
 const AUTH: Record<string, Record<string, string>> = {

@@ -56,6 +56,8 @@ describe('the served OpenAPI document', () => {
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/api/v1/developer/catalog',
       '/api/v1/developer/catalog/search',
+      '/api/v1/developer/indexes',
+      '/api/v1/developer/indexes/{name}',
       '/api/v1/developer/movers',
       '/api/v1/developer/pricing/{product_key}',
       '/api/v1/developer/pricing/{product_key}/evidence',

@@ -715,4 +715,30 @@ describe(`the store contract (${TEST_STORE})`, () => {
       expect((await store.watches.events(10)).length).toBe(2);
     });
   });
+
+  describe('market index definitions', () => {
+    const definition = {
+      name: 'vintage-psa10',
+      label: 'Vintage PSA 10',
+      selector: 'era' as const,
+      selectorValue: 'vintage',
+      slot: 'psa10',
+      method: 'chained-jevons' as const,
+      baseDate: '2026-01-01',
+    };
+
+    it('stores a definition once per name and lists them by name', async () => {
+      const stored = await store.indexes.add(definition, DAY);
+      expect(stored).toEqual({ ...definition, id: stored!.id, createdAt: DAY });
+      expect(await store.indexes.add({ ...definition, label: 'again' }, 2 * DAY)).toBeNull();
+      await store.indexes.add(
+        { ...definition, name: 'a-sealed', selector: 'product_type', selectorValue: 'booster_box' },
+        3 * DAY,
+      );
+      await store.indexes.add({ ...definition, name: 'a1' }, 3 * DAY);
+      expect((await store.indexes.list()).map((i) => i.name)).toEqual(['a-sealed', 'a1', 'vintage-psa10']);
+      expect(await store.indexes.byName('vintage-psa10')).toEqual(stored);
+      expect(await store.indexes.byName('nope')).toBeUndefined();
+    });
+  });
 });

@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OUTLIER_STDDEVS, WINDOW_HOURS } from '../../domain/bundle.js';
-import { HOUR_MS, toIsoUtc } from '../../domain/time.js';
+import { DAY_MS, HOUR_MS, toIsoUtc, toUtcDate } from '../../domain/time.js';
+import type { Oracle } from '../../service/oracle.js';
 import { describeLocation } from '../../store/location.js';
 import type { CommandContext } from '../context.js';
 import { EXIT, exitCodeFor, worseExit } from '../exit-codes.js';
@@ -65,6 +66,7 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
           ctx.now,
         );
         printBundle(inertAll(bundle), false, ctx.stdout, ctx.terminal);
+        await addDemoIndexes(service, ctx.now);
       },
       { create: true },
     );
@@ -75,12 +77,29 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
   return code;
 }
 
+/**
+ * The sample's market indexes (docs/indexes.md), based a year before the first demo: vintage
+ * PSA 10, modern ungraded, sealed. A rerun keeps the ones there (a definition is never edited).
+ */
+async function addDemoIndexes(service: Oracle, now: number): Promise<void> {
+  const taken = new Set((await service.indexes()).map((i) => i.name));
+  const baseDate = toUtcDate(now - 365 * DAY_MS);
+  const demo = [
+    { name: 'vintage-psa10', label: 'Vintage PSA 10', era: 'vintage', slot: 'psa10' },
+    { name: 'modern-ungraded', label: 'Modern ungraded', era: 'modern', slot: 'ungraded' },
+    { name: 'sealed', label: 'Sealed booster boxes', productType: 'booster_box', slot: 'ungraded' },
+  ];
+  for (const definition of demo)
+    if (!taken.has(definition.name)) await service.addIndex({ ...definition, baseDate }, now);
+}
+
 /** What to try next, each command with why. */
 function nextSteps(): string {
   const next = [
     ['find a card (typos forgiven)', 'oracle catalog --search "charzard 4/102"'],
     ['why that price', `oracle explain ${DEMO_PRODUCT} --slot psa10`],
     ['its last 90 days', `oracle history ${DEMO_PRODUCT}`],
+    ['how vintage PSA 10s moved (a market index)', 'oracle index show vintage-psa10'],
     ['the same prices for an AI assistant', 'oracle mcp   (docs/mcp.md)'],
   ];
   return `\nWorth trying next:\n${next.map(([why, command]) => `  # ${why}\n  ${command}\n`).join('')}`;

@@ -70,19 +70,21 @@ function dateAxis(ats: readonly string[], axis: number): string {
 }
 
 /**
- * A chart of prices over time (`ats`, one a price) as wide as the terminal, with its date axis:
+ * A chart of prices over time (`ats`, one a price; `label` writes an axis value, dollars by
+ * default) as wide as the terminal, with its date axis:
  * null when fewer than two points are priced, nothing to draw.
  */
 export function priceChart(
   prices: readonly (number | null)[],
   ats: readonly string[],
   terminal: Terminal,
+  label: (value: number) => string = (x) => formatUsd(Math.round(x)),
 ): string[] | null {
   const series = chartSeries(prices, Math.max(10, terminal.width - LABEL_WIDTH - 1));
   if (series.prices.length < 2) return null;
   const chart = asciichart.plot(series.prices, {
     height: CHART_HEIGHT,
-    format: (x: number) => formatUsd(Math.round(x)).padStart(LABEL_WIDTH - 2),
+    format: (x: number) => label(x).padStart(LABEL_WIDTH - 2),
   });
   const axis = chart
     .split('\n')

@@ -15,6 +15,7 @@ import { moversRoute } from './movers.js';
 import { refsourceRoute, snapshotRoute } from './refsource.js';
 import { valueHistoryRoute, valueRoute } from './value.js';
 import { watchEventsRoute, watchRulesRoute } from './watches.js';
+import { indexListRoute, indexRoute } from './indexes.js';
 
 /** `metrics`: the server's metrics when `serve --metrics` is on (the route exists only then). */
 export function apiRoutes(version: string, metrics?: ServerMetrics): Route[] {
@@ -32,6 +33,8 @@ export function apiRoutes(version: string, metrics?: ServerMetrics): Route[] {
     moversRoute,
     watchRulesRoute,
     watchEventsRoute,
+    indexListRoute,
+    indexRoute,
     valueRoute,
     valueHistoryRoute,
   ];

@@ -201,3 +201,20 @@ export const fxRates = pgTable(
   },
   (t) => [uniqueIndex('fx_rates_currency_day').on(t.currency, t.day)],
 );
+
+/** Market index definitions, as SQLite's (../schema.ts `marketIndexes`). */
+export const marketIndexes = pgTable(
+  'market_indexes',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    name: text('name').notNull(),
+    label: text('label').notNull(),
+    selector: text('selector').notNull(),
+    selectorValue: text('selector_value').notNull(),
+    slot: text('slot').notNull(),
+    method: text('method').notNull(),
+    baseDate: text('base_date').notNull(),
+    createdAt: epochMs('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('market_indexes_name').on(t.name)],
+);

@@ -19,6 +19,7 @@ import {
 } from './records.js';
 import { createSession } from './session.js';
 import { createPgWatchRepo } from './watches.js';
+import { createPgIndexRepo } from './indexes.js';
 
 export async function openPgStore(url: string, options: OpenOptions = {}): Promise<Store> {
   const deadlines = options.deadlines ?? DEADLINE_DEFAULTS.command;
@@ -61,6 +62,7 @@ export async function openPgStore(url: string, options: OpenOptions = {}): Promi
     calibrations: createPgCalibrationRepo(session, versionedWrite),
     rates: createPgRateRepo(session, versionedWrite),
     watches: createPgWatchRepo(session),
+    indexes: createPgIndexRepo(session),
     dataVersion: () => watch.current(),
     async inventory() {
       const [counts] = await session.query<{ products: number; observations: number; activeKeys: number }>(

@@ -17,6 +17,7 @@ import { createPricePointReader } from './price-points.js';
 import { createPricePointSeriesReader } from './price-point-series.js';
 import { createProductRepo, type ProductRepo } from './product-repo.js';
 import { createWatchRepo } from './watch-repo.js';
+import { createIndexRepo } from './index-repo.js';
 import { createWriteLock } from './write-lock.js';
 import { onFirstUse } from '../../domain/first-use.js';
 
@@ -57,6 +58,7 @@ export async function openSqliteStore(path: string, options: OpenOptions = {}): 
   const calibrations = createCalibrationRepo(db);
   const rates = createRateRepo(db);
   const watches = createWatchRepo(db);
+  const indexes = createIndexRepo(db);
   return {
     dialect: 'sqlite',
     location: path,
@@ -116,6 +118,11 @@ export async function openSqliteStore(path: string, options: OpenOptions = {}): 
       pending: () => settled(() => watches.pending()),
       delivery: (id, outcome) => settled(() => watches.delivery(id, outcome)),
       events: (limit, status) => settled(() => watches.events(limit, status)),
+    },
+    indexes: {
+      add: (definition, createdAt) => settled(() => indexes.add(definition, createdAt)),
+      list: () => settled(() => indexes.list()),
+      byName: (name) => settled(() => indexes.byName(name)),
     },
     dataVersion: () => dataVersion().get() as number,
     inventory: () => settled(() => inventory().get() as Inventory),

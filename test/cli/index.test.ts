@@ -1,0 +1,152 @@
+/**
+ * `oracle index add | list | show` in process (test/_cli.ts) over a database of two cards, one
+ * steady and one that jumps 20 % half-way: the index follows the jump by at most the member
+ * cap, names the card that moved as its top contributor, and refuses bad definitions.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runOracle as oracle } from '../_cli.js';
+import { databaseWith, testProduct } from '../_setup.js';
+import { INDEX_BASE_VALUE, INDEX_MEMBER_CAP } from '../../src/engine/methodology.js';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const BASE = Date.parse('2026-10-01T00:00:00Z');
+const NOW = BASE + 30 * DAY + 12 * HOUR;
+const JUMP = BASE + 15 * DAY;
+
+/** Ungraded sales every 6 hours from 60 days before the base to now: `before` cents, then `after` from JUMP. */
+const sales = (productKey: string, before: number, after: number) =>
+  Array.from({ length: (90 * DAY) / (6 * HOUR) }, (_, i) => {
+    const observedAt = BASE - 60 * DAY + i * 6 * HOUR;
+    return {
+      productKey,
+      source: 'ebay',
+      observedAt,
+      priceMinor: observedAt < JUMP ? before : after,
+      grader: 'ungraded',
+      grade: null,
+      externalId: `${productKey}-${i}`,
+    };
+  }).filter((s) => s.observedAt < NOW);
+
+describe('oracle index', () => {
+  let db: string;
+  const run = (...args: string[]) => oracle(['--db', db, ...args], { now: NOW });
+
+  beforeAll(async () => {
+    db = await databaseWith(
+      [
+        testProduct({
+          productKey: 'steady-card',
+          refsourceId: '1',
+          tcgplayerId: null,
+          productName: 'Steady',
+          setName: 'Test Set',
+          era: 'vintage',
+        }),
+        testProduct({
+          productKey: 'jumping-card',
+          refsourceId: '2',
+          tcgplayerId: null,
+          productName: 'Jumper',
+          setName: 'Test Set',
+          era: 'vintage',
+        }),
+        testProduct({
+          productKey: 'other-set-card',
+          refsourceId: '3',
+          tcgplayerId: null,
+          productName: 'Other',
+          setName: 'Else',
+          era: 'modern',
+        }),
+      ],
+      [...sales('steady-card', 10_000, 10_000), ...sales('jumping-card', 5_000, 6_000)],
+    );
+  });
+
+  it('adds and lists definitions', async () => {
+    const added = await run('index', 'add', 'test-set', '--set', 'test set', '--base-date', '2026-10-01');
+    expect(added.stderr).toBe('');
+    expect(added.code).toBe(0);
+    expect(added.stdout).toContain('added index test-set');
+    const list = await run('index', 'list', '--json');
+    expect(JSON.parse(list.stdout)).toEqual([
+      expect.objectContaining({
+        name: 'test-set',
+        selector: 'set',
+        selector_value: 'test set',
+        slot: 'ungraded',
+        base_date: '2026-10-01',
+        base_value: INDEX_BASE_VALUE,
+      }),
+    ]);
+    expect((await run('index', 'list')).stdout).toMatch(/test-set\s+set test set\s+ungraded\s+2026-10-01/);
+  });
+
+  it("follows a member's jump by at most the cap and names it the top contributor", async () => {
+    const shown = await run('index', 'show', 'test-set', '--from', '2026-10-01', '--json');
+    expect(shown.stderr).toBe('');
+    const body = JSON.parse(shown.stdout);
+    expect(body.members).toBe(2);
+    expect(body.points[0]).toMatchObject({ at: '2026-10-01T00:00:00Z', value: INDEX_BASE_VALUE });
+    expect(body.points).toHaveLength(31);
+    const last = body.points.at(-1);
+    expect(last.priced).toBe(2);
+    expect(last.value).toBeGreaterThan(INDEX_BASE_VALUE);
+    // ln(1.2)/2 is more than the cap, but the price moves to the new level over several days: the cap bounds each step.
+    expect(last.value).toBeLessThanOrEqual(INDEX_BASE_VALUE * Math.exp(Math.log(1.2) / 2) + 0.01);
+    const beforeJump = body.points.find((p: { at: string }) => p.at === '2026-10-14T00:00:00Z');
+    expect(beforeJump.value).toBe(INDEX_BASE_VALUE);
+    for (let i = 1; i < body.points.length; i++)
+      expect(Math.log(body.points[i].value / body.points[i - 1].value)).toBeLessThanOrEqual(
+        INDEX_MEMBER_CAP + 1e-4,
+      );
+    expect(last.low).toBeLessThan(last.value);
+    expect(last.high).toBeGreaterThan(last.value);
+    expect(body.top_contributors[0].product_key).toBe('jumping-card');
+    expect(body.top_contributors.map((c: { product_key: string }) => c.product_key)).not.toContain(
+      'steady-card',
+    );
+
+    const csv = await run('index', 'show', 'test-set', '--from', '2026-10-01', '--csv');
+    const rows = csv.stdout.trim().split('\n');
+    expect(rows[0]).toBe('at,value,low,high,priced,linked');
+    expect(rows).toHaveLength(32);
+    const text = await run('index', 'show', 'test-set', '--from', '2026-10-01');
+    expect(text.stdout).toContain('2 members');
+    expect(text.stdout).toContain('jumping-card');
+  });
+
+  it('refuses bad definitions and unknown indexes with a usage error', async () => {
+    await run('index', 'add', 'dup', '--era', 'vintage', '--base-date', '2026-10-01');
+    const cases: [string[], RegExp][] = [
+      [['index', 'add', 'dup', '--era', 'vintage', '--base-date', '2026-10-01'], /exists already/],
+      [
+        ['index', 'add', 'two', '--era', 'vintage', '--set', 'x', '--base-date', '2026-10-01'],
+        /exactly one of/,
+      ],
+      [['index', 'add', 'Bad Name', '--era', 'vintage', '--base-date', '2026-10-01'], /index name/],
+      [['index', 'add', 'e', '--era', 'future', '--base-date', '2026-10-01'], /era must be one of/],
+      [
+        ['index', 'add', 's', '--era', 'vintage', '--slot', 'psa3', '--base-date', '2026-10-01'],
+        /slot must be/,
+      ],
+      [['index', 'add', 'd', '--era', 'vintage', '--base-date', '2026-13-01'], /base_date must be a date/],
+      [
+        ['index', 'add', 'p', '--products', 'steady-card,no-such-card', '--base-date', '2026-10-01'],
+        /unknown product_key "no-such-card"/,
+      ],
+      [['index', 'show', 'nope'], /no index named "nope" \(defined: dup, test-set\)/],
+      [['index', 'show', 'dup', '--to', '2026-09-01'], /before the index's base date/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await run(...args);
+      expect(result.stderr, args.join(' ')).toMatch(message);
+      expect(result.code, args.join(' ')).not.toBe(0);
+    }
+    expect(
+      JSON.parse((await run('index', 'list', '--json')).stdout).map((i: { name: string }) => i.name),
+    ).toEqual(['dup', 'test-set']);
+  });
+});

@@ -1,0 +1,66 @@
+// @module-tag sqlite-only: the pure engine, no store
+import { describe, expect, it } from 'vitest';
+import { chainedJevons, type IndexMember } from '../../src/engine/index-jevons.js';
+import { INDEX_BASE_VALUE, INDEX_CARRY_MS, INDEX_MEMBER_CAP } from '../../src/engine/methodology.js';
+
+const DAY = 86_400_000;
+const days = (n: number) => Array.from({ length: n }, (_, i) => i * DAY);
+const member = (prices: (number | null)[], width = 0.1): IndexMember => ({
+  prices: prices.map((p) => ({
+    price: p,
+    low: p === null ? null : p * (1 - width),
+    high: p === null ? null : p * (1 + width),
+  })),
+  member: prices.map(() => true),
+});
+
+describe('chainedJevons', () => {
+  it('is the geometric mean of the members moves from the base value', () => {
+    const { values } = chainedJevons(days(3), [member([100, 101, 102]), member([200, 200, 202])]);
+    expect(values[0]!.value).toBe(INDEX_BASE_VALUE);
+    const expected = INDEX_BASE_VALUE * Math.sqrt((102 / 100) * (202 / 200));
+    expect(values[2]!.value).toBeCloseTo(expected, 9);
+    expect(values.map((v) => [v.priced, v.linked])).toEqual([
+      [2, 0],
+      [2, 2],
+      [2, 2],
+    ]);
+  });
+
+  it("caps one member's share of a step", () => {
+    const { values, contributions } = chainedJevons(days(2), [member([100, 200]), member([100, 100])]);
+    expect(values[1]!.value).toBeCloseTo(INDEX_BASE_VALUE * Math.exp(INDEX_MEMBER_CAP), 9);
+    expect(contributions).toEqual([INDEX_MEMBER_CAP, 0]);
+  });
+
+  it('carries a member without a price at its last price, then lets it go', () => {
+    const carried = Math.floor(INDEX_CARRY_MS / DAY);
+    const prices: (number | null)[] = [100, ...Array<null>(carried + 1).fill(null)];
+    const { values } = chainedJevons(days(prices.length), [member(prices), member(prices.map(() => 100))]);
+    expect(values[carried]!.linked).toBe(2);
+    expect(values[carried]!.priced).toBe(1);
+    expect(values[carried + 1]!.linked).toBe(1);
+    expect(values.at(-1)!.value).toBe(INDEX_BASE_VALUE);
+  });
+
+  it('holds its value over a step nothing links, and joins a member from its second instant', () => {
+    const late: IndexMember = { ...member([null, 50, 100]), member: [false, true, true] };
+    const { values } = chainedJevons(days(3), [late]);
+    expect(values.map((v) => v.linked)).toEqual([0, 0, 1]);
+    expect(values[1]!.value).toBe(INDEX_BASE_VALUE);
+    expect(values[2]!.value).toBeCloseTo(INDEX_BASE_VALUE * Math.exp(INDEX_MEMBER_CAP), 9);
+  });
+
+  it("widens its interval with its members' intervals and narrows it with their number", () => {
+    const one = chainedJevons(days(2), [member([100, 100], 0.2)]).values[1]!;
+    const narrow = chainedJevons(days(2), [member([100, 100], 0.05)]).values[1]!;
+    const four = chainedJevons(
+      days(2),
+      [0, 1, 2, 3].map(() => member([100, 100], 0.2)),
+    ).values[1]!;
+    expect(one.high - one.low).toBeGreaterThan(narrow.high - narrow.low);
+    expect(four.high - four.low).toBeLessThan(one.high - one.low);
+    expect(one.low).toBeLessThan(one.value);
+    expect(one.high).toBeGreaterThan(one.value);
+  });
+});
