@@ -115,7 +115,7 @@ describe('the query string is read whole and strictly (issue 24)', () => {
   });
 
   it('answers 400 to an unknown parameter on a route that takes none', async () => {
-    const res = await fetch(`${seeded.server.url}/api/v1/developer/catalog?page=2`, { headers: KEY });
+    const res = await fetch(`${seeded.server.url}/api/v1/developer/watches?page=2`, { headers: KEY });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { detail: string }).detail).toBe(
       'unknown query parameter "page": this route takes no query parameters',
