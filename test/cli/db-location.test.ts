@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: where the default SQLite file lives (a project folder, XDG): no PostgreSQL URL is ever a default
 /**
  * Where a command's database is when none is named (src/cli/db-location.ts): ./oracle.db in a
  * project folder, else the user's in the XDG data directory; --db and ORACLE_DB name another.

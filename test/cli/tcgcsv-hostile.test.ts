@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: hostile files refused before anything is stored; what a good file stores runs on both stores in tcgcsv.test.ts
 /**
  * tcgcsv files a careless mirror or a hostile one could serve (issue 35 item 8): a prices
  * response that says it failed, a groups file naming one groupId twice, a productId beyond

@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: the pure engine and the ECB file parser: no store
 /** Conversion at the ECB's reference rates (docs/methodology.md §16), on rates of the real history file's cut. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
