@@ -1,5 +1,6 @@
 import { ProductChoiceError } from '../domain/errors.js';
 import type { Env } from './context.js';
+import { cliMessage } from './error-wording.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { inert } from './format/inert.js';
 
@@ -23,7 +24,7 @@ export function reportError(
     }
     return;
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = cliMessage(error);
   const hint = exitCodeFor(error) === EXIT.internal ? '; ORACLE_DEBUG=1 prints where' : '';
   stderr.write(`oracle: ${inert(message.split('\n')[0]!)}${hint}\n`);
   if (error instanceof ProductChoiceError) stderr.write(choiceTable(error));
