@@ -1,19 +1,14 @@
 /**
  * The CLI's words for the service's typed errors whose message cannot know the command line:
- * what to run instead, and how to list what was meant. Every other error's message is its own.
+ * what to run instead, and how to load or define what was missing. A name that matches several
+ * products has a report of its own (report-error.ts); every other error's message is its own.
  */
-import {
-  NotARefsourceIdError,
-  ProductChoiceError,
-  UnknownCurrencyError,
-  UnknownIndexError,
-} from '../domain/errors.js';
+import { NotARefsourceIdError, UnknownCurrencyError, UnknownIndexError } from '../domain/errors.js';
 import { toIsoUtc, toUtcDate } from '../domain/time.js';
 
 /** The one line `oracle: <message>` reports for `error`. */
 export function cliMessage(error: unknown): string {
   if (error instanceof NotARefsourceIdError) return notARefsourceId(error);
-  if (error instanceof ProductChoiceError) return error.describe('oracle catalog --search lists them');
   if (error instanceof UnknownCurrencyError) return error.describe('oracle ingest eurofxref-hist.csv');
   if (error instanceof UnknownIndexError) return error.describe('oracle index add');
   return error instanceof Error ? error.message : String(error);
