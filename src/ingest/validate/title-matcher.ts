@@ -7,7 +7,7 @@
  * rejected with the reason and the best candidates by key, never guessed.
  */
 import type { StoredProduct } from '../../store/store.js';
-import { agreement, titleSignals, tokens, type Agreement } from './title-signals.js';
+import { agreement, setsNamed, titleSignals, tokens, type Agreement } from './title-signals.js';
 
 /** Candidates a reject names. */
 export const CANDIDATES_NAMED = 3;
@@ -75,11 +75,16 @@ interface Scored {
 export function matchTitle(title: string, store: NamedProducts): TitleMatch {
   const signals = titleSignals(title);
   const words = [...new Set(tokens(title))].filter((w) => !NOT_NAME_WORDS.has(w) && /\p{L}/u.test(w));
-  const found = words.length === 0 ? [] : store.productsNamed(words);
+  const found = words.length === 0 ? [] : store.productsNamed(lookupWords(words));
+  // The sets the candidates are of: a title naming one of them names that set's card, not another's.
+  const sets = setsNamed(
+    signals,
+    found.map((p) => p.setName),
+  );
   const agreeing: Scored[] = [];
   const refused: { product: StoredProduct; why: string }[] = [];
   for (const product of found) {
-    const a = agreement(signals, product);
+    const a = agreement(signals, product, sets);
     if (a.ok) agreeing.push({ product, agreement: a });
     else if (a.why !== 'name') refused.push({ product, why: a.why });
   }
@@ -112,6 +117,18 @@ export function matchTitle(title: string, store: NamedProducts): TitleMatch {
     };
   }
   return { product: best.product, matchedBy: `title: ${how(best.agreement)}` };
+}
+
+/**
+ * The words to look the title's words up by: each, and for a word ending in `d` or `s` also
+ * the word without it. Titles write `Farfetch'd` as `Farfetchd` (tokens drop the apostrophe),
+ * while the store's index splits the catalog's `Farfetch'd` (or `Farfetch\u2019d`) at the
+ * apostrophe into `farfetch` and `d`: without the stem, a card whose only name word has an
+ * apostrophe is never a candidate.
+ */
+function lookupWords(words: readonly string[]): string[] {
+  const stems = words.filter((w) => w.length > 3 && /[ds]$/.test(w)).map((w) => w.slice(0, -1));
+  return [...new Set([...words, ...stems])];
 }
 
 /** How near a refused candidate came, by the signal that refused it (lower: nearer). */
