@@ -17,10 +17,10 @@ import { ROOT, runCli, tempDir } from '../_setup.js';
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'sold-listings');
 
 /**
- * What the fixture's 369 titles give, as docs/feeds.md's "Measured" table reports them: exact,
+ * What the fixture's 377 titles give, as docs/feeds.md's "Measured" table reports them: exact,
  * so a change that matches more or less fails until the table says so too.
  */
-const MEASURED = { matched: 251, ambiguous: 16, unknown: 96, refusedByGradeRules: 6 };
+const MEASURED = { matched: 251, ambiguous: 16, unknown: 104, refusedByGradeRules: 6 };
 
 interface Label {
   title: string;
