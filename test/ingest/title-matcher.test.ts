@@ -174,6 +174,8 @@ describe('sold listings matched by title (real titles)', () => {
     card('base-farfetchd', "Farfetch'd", '#27/102 · Uncommon', 'Base'),
     card('base2-farfetchd', 'Farfetch\u2019d', '#40/130 · Uncommon', 'Base Set 2'),
     card('fossil-psyduck', 'Psyduck', '#53/62 · Common', 'Fossil'),
+    card('fossil-golem', 'Golem', '#36/62 · Uncommon', 'Fossil'),
+    card('jungle-gloom', 'Gloom', '#37/64 · Uncommon', 'Jungle'),
     card('gym1-mistys-psyduck', "Misty's Psyduck", '#54/132 · Common', 'Gym Heroes'),
     // PriceCharting names a printing and number in the name: `Charizard G LV.X [1st Edition] #2`.
     card('jp-charizard-glvx', 'Charizard G LV.X #2', '', 'Pokemon Japanese Charizard Half Deck', {
@@ -215,6 +217,10 @@ describe('sold listings matched by title (real titles)', () => {
     ['1999 Pokemon Base Set Farfetchd 27/102 PSA 10', 'base-farfetchd'],
     ['Pokemon Base Set 2 Farfetch d 40 130 PSA 9', 'base2-farfetchd'],
     ["Farfetch'd 40/130 Base Set 2 PSA 8", 'base2-farfetchd'],
+    // Close spellings: one edit from exactly one catalog name ("Golom" is one from Golem and from Gloom).
+    ['1999 Pokemon Base Set Charzard Holo 4/102 PSA 9', 'base-charizard'],
+    ['Golom 36/62 Fossil PSA 9', 'none'],
+    ['Golem 36/62 Fossil PSA 9', 'fossil-golem'],
     // A 10 without its grader is no grade: refused, never stored as a raw card.
     ['Charizard 4/102 Base Set Holo Pristine 10', 'none'],
   ];
@@ -244,9 +250,16 @@ describe('sold listings matched by title (real titles)', () => {
       '100',
     ]);
     expect(run.code, run.stderr).toBe(0);
-    const stored = new Map((await storedSales(db)).map((r) => [r.id.replace(/#1$/, ''), r.key]));
-    const got = Object.fromEntries(CASES.map(([title], i) => [title, stored.get(`case-${i}`) ?? 'none']));
+    const stored = new Map((await storedSales(db)).map((r) => [r.id.replace(/#1$/, ''), r]));
+    const got = Object.fromEntries(
+      CASES.map(([title], i) => [title, stored.get(`case-${i}`)?.key ?? 'none']),
+    );
     expect(got).toEqual(Object.fromEntries(CASES));
+    // A corrected spelling is named in matched_by, which oracle explain shows.
+    const misspelt = CASES.findIndex(([title]) => title.includes('Charzard'));
+    expect(stored.get(`case-${misspelt}`)?.how).toBe(
+      'title: number 4/102 + name charizard + set base + holo + spelling charzard=charizard',
+    );
   });
 
   it('rejects a Japanese title, never matching the English card, and names the candidates it refused', async () => {

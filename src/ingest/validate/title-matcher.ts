@@ -7,7 +7,8 @@
  * rejected with the reason and the best candidates by key, never guessed.
  */
 import type { StoredProduct } from '../../store/store.js';
-import { agreement, setsNamed, titleSignals, tokens, type Agreement } from './title-signals.js';
+import { agreement, isOwnerWord, setsNamed, titleSignals, tokens, type Agreement } from './title-signals.js';
+import { correctSpelling } from './title-spelling.js';
 
 /** Candidates a reject names. */
 export const CANDIDATES_NAMED = 3;
@@ -71,10 +72,30 @@ interface Scored {
   agreement: Extract<Agreement, { ok: true }>;
 }
 
-/** The product a title describes, or why none is chosen. */
+/**
+ * The product a title describes, or why none is chosen. A title that matches no product as
+ * written is read once more with its close spellings corrected (title-spelling.ts); the
+ * match then says so (`+ spelling charzard=charizard`).
+ */
 export function matchTitle(title: string, store: NamedProducts): TitleMatch {
+  const written = matchAsWritten(title, store);
+  if ('product' in written || written.kind === 'ambiguous') return written;
+  const corrected = correctSpelling(title, nameWordsOf(title), store, isOwnerWord);
+  if (corrected === null) return written;
+  const read = matchAsWritten(corrected.title, store);
+  return 'product' in read
+    ? { product: read.product, matchedBy: `${read.matchedBy} + spelling ${corrected.fixes.join(' ')}` }
+    : written;
+}
+
+/** The words of a title that may be a card's name: letters, none of NOT_NAME_WORDS. */
+function nameWordsOf(title: string): string[] {
+  return [...new Set(tokens(title))].filter((w) => !NOT_NAME_WORDS.has(w) && /\p{L}/u.test(w));
+}
+
+function matchAsWritten(title: string, store: NamedProducts): TitleMatch {
   const signals = titleSignals(title);
-  const words = [...new Set(tokens(title))].filter((w) => !NOT_NAME_WORDS.has(w) && /\p{L}/u.test(w));
+  const words = nameWordsOf(title);
   const found = words.length === 0 ? [] : store.productsNamed(lookupWords(words));
   // The sets the candidates are of: a title naming one of them names that set's card, not another's.
   const sets = setsNamed(

@@ -103,6 +103,11 @@ const OWNER_WORDS = new Set([
   'ns',
 ]);
 
+/** A trainer's possessive of OWNER_WORDS (`blaines`): never corrected as a misspelling of another name. */
+export function isOwnerWord(word: string): boolean {
+  return OWNER_WORDS.has(word);
+}
+
 /**
  * Sets of reprints that keep the original cards' numbers: Celebrations' Classic Collection
  * reprints Base Set Charizard as `4/102`. A title naming one is never a product of another set,
