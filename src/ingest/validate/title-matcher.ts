@@ -79,7 +79,9 @@ interface Scored {
  */
 export function matchTitle(title: string, store: NamedProducts): TitleMatch {
   const written = matchAsWritten(title, store);
-  if ('product' in written || written.kind === 'ambiguous') return written;
+  // Only a title whose name words no product holds may be misspelt: a card refused for its
+  // language or number is a card whose name was read (and the variants' lookup costs).
+  if ('product' in written || written.kind === 'ambiguous' || written.nameFound === true) return written;
   const corrected = correctSpelling(title, nameWordsOf(title), store, isOwnerWord);
   if (corrected === null) return written;
   const read = matchAsWritten(corrected.title, store);
@@ -93,7 +95,8 @@ function nameWordsOf(title: string): string[] {
   return [...new Set(tokens(title))].filter((w) => !NOT_NAME_WORDS.has(w) && /\p{L}/u.test(w));
 }
 
-function matchAsWritten(title: string, store: NamedProducts): TitleMatch {
+/** A title's match as written; an unknown one says whether some product's name words were all in it. */
+function matchAsWritten(title: string, store: NamedProducts): TitleMatch & { readonly nameFound?: boolean } {
   const signals = titleSignals(title);
   const words = nameWordsOf(title);
   const found = words.length === 0 ? [] : store.productsNamed(lookupWords(words));
@@ -120,7 +123,7 @@ function matchAsWritten(title: string, store: NamedProducts): TitleMatch {
       near.length === 0
         ? 'no catalog product has the name words of the title'
         : `no catalog product agrees with it: ${near.map((r) => `${r.product.productKey} (${r.why})`).join('; ')}`;
-    return { kind: 'unknown', reason: `title matches no product: ${because}` };
+    return { kind: 'unknown', reason: `title matches no product: ${because}`, nameFound: near.length > 0 };
   }
   specific.sort((a, b) => rank(b) - rank(a) || (a.product.productKey < b.product.productKey ? -1 : 1));
   const best = specific[0]!;
