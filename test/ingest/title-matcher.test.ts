@@ -74,6 +74,41 @@ async function storedSales(db: string): Promise<Stored[]> {
   }
 }
 
+/**
+ * Each title as a sold listing `<prefix>-<i>` through `oracle ingest --format sold-listings`
+ * (the CLI in process), rejects to `rejects`; the stored sales by listing id.
+ */
+async function ingestTitles(
+  dir: string,
+  db: string,
+  titles: readonly string[],
+  prefix: string,
+  rejects: string,
+): Promise<Map<string, Stored>> {
+  const listings = titles.map((title, i) => ({
+    itemId: `${prefix}-${i}`,
+    title,
+    lastSoldDate: '2021-03-01T12:00:00Z',
+    lastSoldPrice: { value: '100.00', currency: 'USD' },
+  }));
+  const file = join(dir, 'listings.ndjson');
+  writeFileSync(file, listings.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  const run = await runOracle([
+    'ingest',
+    file,
+    '--format',
+    'sold-listings',
+    '--db',
+    db,
+    '--rejects',
+    rejects,
+    '--max-rejects',
+    '100000',
+  ]);
+  expect(run.code, run.stderr).toBe(0);
+  return new Map((await storedSales(db)).map((r) => [r.id.replace(/#1$/, ''), r]));
+}
+
 describe('sold listings matched by title (real titles)', () => {
   it('matches no listing to a wrong product, and matches, refuses and rejects the counts docs/feeds.md reports', async () => {
     const dir = tempDir();
@@ -82,31 +117,15 @@ describe('sold listings matched by title (real titles)', () => {
     expect(catalog.code, catalog.stderr).toBe(0);
     const all = labels();
     expect(all.length).toBeGreaterThanOrEqual(300);
-    const listings = all.map((l, i) => ({
-      itemId: `fixture-${i}`,
-      title: l.title,
-      lastSoldDate: '2021-03-01T12:00:00Z',
-      lastSoldPrice: { value: '100.00', currency: 'USD' },
-    }));
-    const file = join(dir, 'listings.ndjson');
-    writeFileSync(file, listings.map((l) => JSON.stringify(l)).join('\n') + '\n');
     const rejects = join(dir, 'rejects.ndjson');
-    const run = await runOracle([
-      'ingest',
-      file,
-      '--format',
-      'sold-listings',
-      '--db',
+    const matched = await ingestTitles(
+      dir,
       db,
-      '--rejects',
+      all.map((l) => l.title),
+      'fixture',
       rejects,
-      '--max-rejects',
-      '100000',
-    ]);
-    expect(run.code, run.stderr).toBe(0);
-
-    const rows = await storedSales(db);
-    const matched = new Map(rows.map((r) => [r.id.replace(/#1$/, ''), r]));
+    );
+    const rows = [...matched.values()];
     const wrong: string[] = [];
     let expectedMatches = 0;
     all.forEach((l, i) => {
@@ -231,26 +250,13 @@ describe('sold listings matched by title (real titles)', () => {
     const catalogFile = join(dir, 'catalog.ndjson');
     writeFileSync(catalogFile, CASES_CATALOG.join('\n') + '\n');
     expect((await runOracle(['ingest', catalogFile, '--db', db])).code).toBe(0);
-    const file = join(dir, 'listings.ndjson');
-    const listings = CASES.map(([title], i) => ({
-      itemId: `case-${i}`,
-      title,
-      lastSoldDate: '2021-03-01T12:00:00Z',
-      lastSoldPrice: { value: '100.00', currency: 'USD' },
-    }));
-    writeFileSync(file, listings.map((l) => JSON.stringify(l)).join('\n') + '\n');
-    const run = await runOracle([
-      'ingest',
-      file,
-      '--format',
-      'sold-listings',
-      '--db',
+    const stored = await ingestTitles(
+      dir,
       db,
-      '--max-rejects',
-      '100',
-    ]);
-    expect(run.code, run.stderr).toBe(0);
-    const stored = new Map((await storedSales(db)).map((r) => [r.id.replace(/#1$/, ''), r]));
+      CASES.map(([title]) => title),
+      'case',
+      join(dir, 'rejects.ndjson'),
+    );
     const got = Object.fromEntries(
       CASES.map(([title], i) => [title, stored.get(`case-${i}`)?.key ?? 'none']),
     );
