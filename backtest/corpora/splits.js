@@ -18,6 +18,10 @@ export const CORPUS_SPLITS = {
     fitBefore: '2019-01-01',
     why: 'sales before 2019 fit; 2019-2020 held out',
   },
+  'psa10-history': {
+    fitBefore: '2021-02-20',
+    why: 'sales before 2021-02-20 fit; from 2021-02-20 (two thirds of the sales read) held out',
+  },
   'tcgcsv-pokemon': {
     fitBefore: '2025-10-06',
     why: 'quotes of 2025-09-21 to 10-05 fit; 10-06 to 10-20 held out',
