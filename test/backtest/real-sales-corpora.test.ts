@@ -1,7 +1,7 @@
 // @module-tag sqlite-only: the backtest harness on small real corpora, each loaded into a SQLite file of its own
 /**
- * The real-data backtest (issue 31, docs/backtest.md "Real sales: four corpora, walk-forward") on
- * the committed small cuts of the four corpora (test/fixtures/README.md, "Corpora"): the
+ * The real-data backtest (issue 31, docs/backtest.md "Real sales: five corpora, walk-forward") on
+ * the committed small cuts of the five corpora (test/fixtures/README.md, "Corpora"): the
  * converters, the walk-forward rule (nothing of a point's own day), every method's count, the
  * fit / held-out split, and the command line. Structural truths, not today's figures.
  */
