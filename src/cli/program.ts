@@ -154,9 +154,10 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
         .addOption(
           configOption(
             '--observed-at <time>',
-            `observation time for price-guide rows (pricecharting, tcgplayer, tcgplayer-prices): ${TIME_FORMS}; a date alone is its 00:00Z; at most 5 minutes ahead ` +
+            `observation time for price-guide rows (pricecharting, tcgplayer, tcgplayer-prices, scryfall): ${TIME_FORMS}; a date alone is its 00:00Z; at most 5 minutes ahead ` +
               "(default: pricecharting: 00:00Z of today, the guide's value for the day; tcgplayer: the latest 20:00Z, tcgcsv's daily refresh; " +
-              'tcgplayer-prices: 20:00Z of the YYYY-MM-DD date in its path, else the latest 20:00Z)',
+              'tcgplayer-prices: 20:00Z of the YYYY-MM-DD date in its path, else the latest 20:00Z; ' +
+              'scryfall: the time in its name, default-cards-<YYYYMMDDhhmmss>.json, else required)',
             { parse: viaSchema(instant, (text, name) => observedAt(text, now, name)) },
           ),
         )
