@@ -384,7 +384,7 @@ export class RecordWriter implements NormalizedRecordSink {
       const key = product.productKey;
       const stored = current(key);
       if (stored === undefined) this.counts.inserted += 1;
-      else if (sameProduct(stored, product)) {
+      else if (sameProduct(stored, product, this.writer.products)) {
         this.counts.duplicates += 1;
         continue;
       } else this.counts.updated += 1;
@@ -435,6 +435,7 @@ function asWritten(product: Product, stored: Product | undefined): Product {
     tcgplayerId: product.tcgplayerId ?? stored?.tcgplayerId ?? null,
     printing: product.printing ?? stored?.printing ?? null,
     language: product.language ?? null,
+    identities: product.identities,
   };
 }
 
