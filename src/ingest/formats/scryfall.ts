@@ -7,6 +7,7 @@
  * Scryfall relays) and `eur*` in euros (Cardmarket's trend price), docs/feeds.md "Scryfall".
  */
 import { InputError } from '../../domain/errors.js';
+import { identityValue } from '../../domain/identity.js';
 import { futureObservationProblem } from '../../domain/observation.js';
 import { toIsoUtc } from '../../domain/time.js';
 import { observedAtOf } from './feed-row.js';
@@ -166,6 +167,7 @@ function imageUrl(fields: Record<string, unknown>): string {
 function products(card: Card, out: RecordSink): void {
   const released = text(card.fields, 'released_at');
   const rarity = text(card.fields, 'rarity');
+  const cardmarketId = text(card.fields, 'cardmarket_id');
   for (const finish of card.finishes) {
     // TCGplayer lists an etched foil as a product of its own (tcgplayer_etched_id).
     const tcgplayerId = text(card.fields, finish === 'etched' ? 'tcgplayer_etched_id' : 'tcgplayer_id');
@@ -181,6 +183,13 @@ function products(card: Card, out: RecordSink): void {
       tcgplayer_id: tcgplayerId,
       printing: SCRYFALL_FINISHES[finish]!,
       language: card.language,
+      // One id prices every finish of the card: its second and third printings are `id:foil`, `id:etched`.
+      scryfall_id: identityValue(card.id, finish === 'nonfoil' ? null : finish),
+      // Cardmarket prices a card plain and foil; it has no etched price, so an etched finish claims none.
+      cardmarket_id:
+        cardmarketId === '' || finish === 'etched'
+          ? ''
+          : identityValue(cardmarketId, finish === 'nonfoil' ? null : finish),
     });
   }
 }

@@ -79,6 +79,46 @@ describe('oracle ingest --kind catalog <Scryfall bulk file>', () => {
     expect(again.stdout).toMatch(/read 16, inserted 0, updated 0, duplicates 16/);
   });
 
+  it("keeps each finish's Scryfall id and Cardmarket id in the identity crosswalk", async () => {
+    await oracle(['ingest', '--kind', 'catalog', CARDS]);
+    expect(
+      rows(
+        "SELECT p.product_key, i.scheme, i.value FROM product_identities i JOIN products p ON p.id = i.product_id WHERE p.product_name IN ('Fury Sliver', 'Spirit') ORDER BY p.product_key, i.scheme",
+      ),
+    ).toEqual([
+      {
+        product_key: 'modern-masters-2015-tokens-spirit-5',
+        scheme: 'scryfall',
+        value: '0000a54c-a511-4925-92dc-01b937f9afad',
+      },
+      { product_key: 'time-spiral-fury-sliver-157', scheme: 'cardmarket', value: '13850' },
+      {
+        product_key: 'time-spiral-fury-sliver-157',
+        scheme: 'scryfall',
+        value: '0000579f-7b35-4ed3-b44c-db2a538066fe',
+      },
+      { product_key: 'time-spiral-fury-sliver-157-foil', scheme: 'cardmarket', value: '13850:foil' },
+      {
+        product_key: 'time-spiral-fury-sliver-157-foil',
+        scheme: 'scryfall',
+        value: '0000579f-7b35-4ed3-b44c-db2a538066fe:foil',
+      },
+    ]);
+  });
+
+  it('rejects a card whose Scryfall id another product already holds, changing neither', async () => {
+    await oracle(['ingest', '--kind', 'catalog', CARDS]);
+    const cards = JSON.parse(readFileSync(CARDS, 'utf8')) as Record<string, unknown>[];
+    // The same Scryfall id under another collector number: a wrong mapping, never a second product.
+    const file = join(dir, 'moved.json');
+    writeFileSync(file, JSON.stringify([{ ...cards[0], collector_number: '999', finishes: ['nonfoil'] }]));
+    const run = await oracle(['ingest', '--kind', 'catalog', '--max-rejects', '5', file]);
+    expect(run.stdout).toMatch(/inserted 0, .*rejected 1/);
+    expect(
+      rows("SELECT product_key FROM products WHERE product_key LIKE 'time-spiral-fury-sliver-999%'"),
+    ).toEqual([]);
+  });
+
   it('keys another language by its name, an etched foil on its own TCGplayer id, and skips digital cards', async () => {
     const cards = JSON.parse(readFileSync(CARDS, 'utf8')) as Record<string, unknown>[];
     const fury = cards[0]!;
