@@ -231,9 +231,10 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
         )
         .addOption(windowHoursOption())
         .addOption(outlierStddevsOption())
+        .addOption(currencyOption())
         .option(
           '--json',
-          'print {product_key, slots, every, points: [{at, <slot>: {price_minor, confidence}}]} (the API body)',
+          'print {product_key, slots, every, points: [{at, <slot>: {price_minor, confidence}}]} (the API body; with --currency each slot also has converted)',
         )
         .addOption(
           new Option('--csv', 'print CSV: at, then per slot its price and interval in cents').conflicts(
@@ -480,7 +481,8 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
           }).makeOptionMandatory(),
         )
         .addOption(outlierStddevsOption())
-        .option('--json', 'print exactly the API body')
+        .addOption(currencyOption())
+        .option('--json', 'print exactly the API body (with --currency: plus meta.converted)')
         .action(lazy_(() => import('./commands/snapshot.js')));
     },
     calibrate: () => {

@@ -134,6 +134,8 @@ export interface Oracle {
     outlierStddevs: number,
     now: number,
     kept?: KeptBundle,
+    /** Also in this currency (CONTRACT.md additions 20), as `price`'s `currency`; absent or USD: cents only. */
+    currency?: string,
   ): Promise<PricingBundle>;
   /** Every product with its observation count, in catalog order: the edges format it (service/catalog.ts catalogBody, the CLI's table). */
   catalog(): Promise<CatalogEntry[]>;
@@ -351,10 +353,13 @@ export function createOracle(deps: OracleDeps): Oracle {
       return p.priceWithChanges(await p.product(ref), params, ref.refsourceId ?? null, extraGrades);
     },
 
-    async snapshot(id, day, outlierStddevs, now, kept) {
+    async snapshot(id, day, outlierStddevs, now, kept, currency) {
       if (!REFSOURCE_ID.test(id)) throw await notARefsourceId(id, day, now);
       const resolution = await resolver.resolve(id, findLocal);
-      return resolvedBundle(kept, resolution, (p) => p.snapshot(resolution.product, day, outlierStddevs));
+      const other = currency === undefined || currency === 'USD' ? undefined : currency;
+      return resolvedBundle(kept, resolution, (p) =>
+        p.snapshot(resolution.product, day, outlierStddevs, other),
+      );
     },
 
     catalog: () => store.products.catalog(),

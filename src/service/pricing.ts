@@ -82,12 +82,13 @@ export interface Pricing {
   ): Promise<EvidencePoint[]>;
   /**
    * Prices a product over a snapshot day, the window `parseSnapshotDate` gives
-   * (00:00Z of the date to 00:00Z of the next day).
+   * (00:00Z of the date to 00:00Z of the next day); `currency` as `price`'s params.currency.
    */
   snapshot(
     product: StoredProduct,
     day: { start: number; end: number },
     outlierStddevs: number,
+    currency?: string,
   ): Promise<PricingBundle>;
   /**
    * The bundles of one product at many instants, as `price` gives each (the store read once
@@ -358,12 +359,9 @@ export function createPricing(store: Store): Pricing {
       const now = priced(instants.length - 1);
       return { bundle, changes: PRICE_CHANGE_DAYS.map((days, i) => priceChange(days, priced(i), now)) };
     },
-    snapshot(product, day, outlierStddevs) {
-      return price(
-        product,
-        { windowHours: SNAPSHOT_WINDOW_HOURS, outlierStddevs, asOf: day.end },
-        product.refsourceId,
-      );
+    snapshot(product, day, outlierStddevs, currency) {
+      const params = { windowHours: SNAPSHOT_WINDOW_HOURS, outlierStddevs, asOf: day.end };
+      return price(product, currency === undefined ? params : { ...params, currency }, product.refsourceId);
     },
     dataChanged() {
       calibrations = undefined;
