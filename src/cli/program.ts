@@ -357,9 +357,10 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
         .addOption(windowHoursOption())
         .addOption(outlierStddevsOption())
         .addOption(atOption(now, 'as of this time, now at the latest'))
+        .addOption(currencyOption())
         .option(
           '--json',
-          'print {product_key, slot, price_minor, points: [{condition, observed_at, source, price_minor, kept, reason, z, weight}], steps: [{name, section, doc, text, value_minor, value_ln, inputs}]} (the API body)',
+          'print {product_key, slot, price_minor, points: [{condition, observed_at, source, price_minor, kept, reason, z, weight}], steps: [{name, section, doc, text, value_minor, value_ln, inputs}]} (the API body; with --currency also converted)',
         )
         .addHelpText(
           'after',

@@ -15,7 +15,7 @@
 import { OUTLIER_STDDEVS, WINDOW_HOURS, type PricingBundle, type PricingParams } from '../domain/bundle.js';
 import type { CollectionRow, RowProblem } from '../domain/collection.js';
 import { InvalidParameterError } from '../domain/errors.js';
-import type { EvidenceBody } from '../domain/evidence.js';
+import type { ExplainedEvidence } from '../domain/evidence.js';
 import type { SalesBody } from '../domain/sales.js';
 import type { MoversBody } from '../domain/movers.js';
 import { findMovers, type MoversQuery } from './movers.js';
@@ -163,7 +163,7 @@ export interface Oracle {
     owner?: string,
   ): Promise<Buffer>;
   /** The evidence of one slot of a product's bundle (`oracle explain`). */
-  evidence(ref: ProductRef, slot: string, query: PricingQuery, now: number): Promise<EvidenceBody>;
+  evidence(ref: ProductRef, slot: string, query: PricingQuery, now: number): Promise<ExplainedEvidence>;
   /**
    * The recent observations of a product (or of one condition) as its pricing at `query` reads
    * them, newest first, each kept or left out of its price with the engine's reason.

@@ -3,7 +3,7 @@
  * owns no arithmetic of its own. A part of the oracle (oracle.ts), which looks products up
  * by what the caller names and runs these; the benchmarks time one bundle through it.
  */
-import type { PricingBundle, PricingParams } from '../domain/bundle.js';
+import type { ConvertedFigures, PricingBundle, PricingParams } from '../domain/bundle.js';
 import { NoCatalogMappingError, UnknownProductError } from '../domain/errors.js';
 import {
   computeBundle,
@@ -15,13 +15,14 @@ import {
   type Calibration,
   type ComputeBundleInput,
 } from '../engine/index.js';
-import type { EvidenceBody, EvidencePoint } from '../domain/evidence.js';
+import type { EvidencePoint, ExplainedEvidence } from '../domain/evidence.js';
 import type { PointReadOptions, Store, StoredProduct } from '../store/store.js';
 import { parseCalibration } from './calibration.js';
 import { productByKeyOrName } from './search.js';
 import { suggestKeys } from './suggest.js';
 import { createTurns, type Pause } from './turns.js';
 import {
+  findSlot,
   historyJson,
   historyOf,
   priceChange,
@@ -69,7 +70,7 @@ export interface Pricing {
     slot: string,
     params: PricingParams,
     id: string | null,
-  ): Promise<EvidenceBody>;
+  ): Promise<ExplainedEvidence>;
   /**
    * The observations the pricing of `product` at `params` reads, of one condition or (null)
    * every condition and extra grade, newest first, each kept or not with the engine's reason.
@@ -322,10 +323,13 @@ export function createPricing(store: Store): Pricing {
         params,
       ),
     async explain(product, slot, params, id) {
-      return explainSlot(
-        await readInput(product, params, id, isExtraCondition(slot), { matchedBy: true }),
-        slot,
-      );
+      const converter = await converterFor(params);
+      const input = await readInput(product, params, id, isExtraCondition(slot), { matchedBy: true });
+      const body = explainSlot(input, slot);
+      // The slot's figures in the currency, from the bundle `price` would give (one conversion path).
+      const converted =
+        converter === null ? undefined : findSlot(priced(input, converter), slot)?.meta.converted;
+      return converted === undefined ? body : { ...body, converted: converted as ConvertedFigures };
     },
     async sales(product, condition, params, id) {
       const extra = condition === null || isExtraCondition(condition);

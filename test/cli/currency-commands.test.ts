@@ -99,3 +99,24 @@ describe('oracle history --currency', () => {
     expect(text.stdout).toMatch(/last in EUR: €10\.00.*ECB reference rates of 2025-12-2\d/s);
   });
 });
+
+describe('oracle explain --currency', () => {
+  it('adds the slot`s figures in euros with their rate days, its US cents and points unchanged', async () => {
+    const args = ['explain', KEY, '--slot', 'ungraded', '--at', '2025-12-27'];
+    const usd = JSON.parse((await oracle([...args, '--json'])).stdout);
+    const run = await oracle([...args, '--currency', 'EUR', '--json']);
+    expect(run.code).toBe(0);
+    const eur = JSON.parse(run.stdout);
+    expect(eur.price_minor).toBe(usd.price_minor);
+    expect(eur.points).toEqual(usd.points);
+    expect(eur.converted).toMatchObject({
+      currency: 'EUR',
+      price_minor: 1000,
+      rate_source: 'ecb',
+      rate_dates: { first: '2025-12-23', last: '2025-12-24' },
+    });
+    expect(usd.converted).toBeUndefined();
+    const text = await oracle([...args, '--currency', 'EUR']);
+    expect(text.stdout).toMatch(/^in EUR: €10\.00 .*ECB reference rates of 2025-12-23 to\s+2025-12-24/ms);
+  });
+});
