@@ -19,6 +19,7 @@
  * Nothing else changes: the container (CSV, gzip, URL), batching, idempotency, rejects,
  * the summary and the ingest-runs row are the pipeline's.
  */
+import { cardmarketFormat } from './cardmarket.js';
 import { CONTAINER_FORMATS, type ContainerFormat } from './names.js';
 import { pricechartingFormat } from './pricecharting.js';
 import { scryfallFormat } from './scryfall.js';
@@ -35,6 +36,7 @@ export const JSON_FEED_FORMATS: readonly JsonFormat[] = [
   soldListingsFormat,
   tcgplayerPricesFormat,
   scryfallFormat,
+  cardmarketFormat,
 ];
 
 /** The feed format named `name`, if any. */

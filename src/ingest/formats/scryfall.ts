@@ -229,6 +229,7 @@ export function isScryfallBulk(head: string): boolean {
 export const scryfallFormat: JsonFormat = {
   name: 'scryfall',
   kinds: ['observations', 'catalog'],
+  defaultKind: 'observations',
   skipsUnmapped: true,
   notJsonRecordsHint: "Scryfall's bulk cards file is one JSON array of card objects",
   open(options) {

@@ -7,17 +7,17 @@ import { IDENTITY_FIELDS, type CrosswalkScheme, type ProductIdentity } from '../
 import { canonicalPrinting } from '../../domain/printing.js';
 import { ERAS, PRODUCT_TYPES, type Product } from '../../domain/product.js';
 import { parseCalendarDate } from '../../domain/time.js';
-import { dateField, digits, PRINTING, productKey, show, text, unknownFieldsMessage } from './fields.js';
+import {
+  dateField,
+  digits,
+  identityField as identity,
+  PRINTING,
+  productKey,
+  show,
+  text,
+  unknownFieldsMessage,
+} from './fields.js';
 import { NO_CONTROL_2000 } from './patterns.js';
-
-/** A source's id in the crosswalk: digits, letters, `.`, `_`, `-`, and a `:variant` suffix (`274235:foil`). */
-const IDENTITY_VALUE = /^[0-9A-Za-z][0-9A-Za-z._-]{0,99}(?::[a-z]{1,20})?$/;
-const identity = (field: string) =>
-  text(
-    field,
-    IDENTITY_VALUE,
-    'must be an id of letters, digits, ".", "_" or "-", optionally ":variant" (274235:foil)',
-  ).optional();
 
 const optionalText = (field: string) =>
   text(field, NO_CONTROL_2000, 'must be at most 2,000 characters without control characters').optional();

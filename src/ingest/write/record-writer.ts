@@ -87,6 +87,11 @@ export class RecordWriter implements NormalizedRecordSink {
   skipUnmapped = false;
   /** Update a product found by refsource_id under its stored key rather than reject it (RowFormat.keepsProductKeys). */
   keepStoredKeys = false;
+  /**
+   * A catalog record whose crosswalk identity another product already holds (JsonFormat.joinsCrosswalk)
+   * is that product's, from another source: skipped, never a second product of the card.
+   */
+  joinCrosswalk = false;
 
   private products: Pending<CatalogRecord>[] = [];
   /** The row being written (one instance for the whole run). */
@@ -358,6 +363,14 @@ export class RecordWriter implements NormalizedRecordSink {
           continue;
         }
         product.era = stored.era;
+      }
+      if (this.joinCrosswalk) {
+        const held = product.identities?.[0];
+        const owner = held && this.writer.products.findByIdentity(held.scheme, held.value);
+        if (owner && owner.productKey !== product.productKey) {
+          this.countSkipped('on a product of another source (crosswalk)', 1);
+          continue;
+        }
       }
       pending.push({ line: p.line, record: p.record, product });
     }
