@@ -7,6 +7,17 @@ import type { Era, ProductType } from './product.js';
 
 export type SlotError = 'no_observations';
 
+/** `meta.converted` of a slot priced in another currency (CONTRACT.md additions 20; service/currency.ts). */
+export interface ConvertedFigures {
+  currency: string;
+  price_minor: number | null;
+  low_minor: number | null;
+  high_minor: number | null;
+  rate_source: string;
+  /** The first and last day whose reference rate converted a point of this bundle (weekends: the last rate before). */
+  rate_dates: { first: string | null; last: string | null };
+}
+
 export interface Slot {
   /** TWAP in integer US cents; null when `error` is set. */
   price_minor: number | null;

@@ -66,10 +66,11 @@ export const QUOTE_WEIGHT_CAP = 2;
 
 /**
  * §4.1 Sources whose points are price guides' quotes (a summary of many past sales, not one
- * sale) even without a `sales_volume`: PriceCharting's rows and TCGplayer's market price
- * (the feeds of docs/feeds.md). A point with a `sales_volume` is a quote whatever its source.
+ * sale) even without a `sales_volume`: PriceCharting's rows, TCGplayer's market price and
+ * Cardmarket's trend price (the feeds of docs/feeds.md; Scryfall relays the last two). A point
+ * with a `sales_volume` is a quote whatever its source.
  */
-export const PRICE_GUIDE_SOURCES: readonly string[] = ['pricecharting', 'tcgplayer'];
+export const PRICE_GUIDE_SOURCES: readonly string[] = ['pricecharting', 'tcgplayer', 'cardmarket'];
 
 /**
  * §4.1 Quotes are aggregates: a guide's quote is a summary of the sales of a trailing span

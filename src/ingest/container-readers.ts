@@ -166,7 +166,7 @@ function jsonFeedReader(
   const map = envelope?.map ?? feed.open(csvRowOptions(name, options));
   writer.skipUnmapped = feed.skipsUnmapped === true;
   writer.joinCrosswalk = feed.joinsCrosswalk === true;
-  startRun(feed.kinds.join('+'), feed.name);
+  startRun(options.kind ?? feed.defaultKind ?? feed.kinds.join('+'), feed.name);
   let line = 1;
   let seen = false;
   const handler: JsonRecordHandler = {

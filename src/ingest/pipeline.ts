@@ -21,6 +21,7 @@ import {
 } from './container-readers.js';
 import { GzipCorruptError, IngestInterruptedError, IngestStoppedError, writeFailureOf } from './errors.js';
 import { chooseContainer } from './formats/detect.js';
+import { isScryfallBulk, scryfallFormat } from './formats/scryfall.js';
 import { isTcgcsvEnvelope, tcgplayerPricesFormat } from './formats/tcgplayer-prices.js';
 import { cardmarketFormat, isCardmarketHead } from './formats/cardmarket.js';
 import type { RecordKind } from './formats/types.js';
@@ -172,6 +173,8 @@ export async function ingestSource(
     // tcgcsv's prices JSON is told by its envelope (its archive files have no extension).
     if (options.format === undefined && isTcgcsvEnvelope(head))
       options = { ...options, format: tcgplayerPricesFormat.name };
+    if (options.format === undefined && isScryfallBulk(head))
+      options = { ...options, format: scryfallFormat.name };
     // Cardmarket's downloads are told by their first keys, whatever their name.
     if (options.format === undefined && isCardmarketHead(head))
       options = { ...options, format: cardmarketFormat.name };

@@ -22,6 +22,7 @@
 import { cardmarketFormat } from './cardmarket.js';
 import { CONTAINER_FORMATS, type ContainerFormat } from './names.js';
 import { pricechartingFormat } from './pricecharting.js';
+import { scryfallFormat } from './scryfall.js';
 import { soldListingsFormat } from './sold-listings.js';
 import { tcgplayerFormat } from './tcgplayer.js';
 import { tcgplayerPricesFormat } from './tcgplayer-prices.js';
@@ -34,6 +35,7 @@ export const FEED_FORMATS: readonly RowFormat[] = [pricechartingFormat, tcgplaye
 export const JSON_FEED_FORMATS: readonly JsonFormat[] = [
   soldListingsFormat,
   tcgplayerPricesFormat,
+  scryfallFormat,
   cardmarketFormat,
 ];
 

@@ -128,6 +128,8 @@ export interface JsonFormat {
    * another source (crosswalk)`, so the card stays one product.
    */
   readonly joinsCrosswalk?: boolean;
+  /** The kind a format making both makes without --kind (Scryfall: quotes); absent: the source decides. */
+  readonly defaultKind?: RecordKind;
   /** Prepares the mapper for one source (options checked once). */
   open(options: FormatOptions): JsonMapper;
 }
