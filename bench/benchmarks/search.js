@@ -8,8 +8,9 @@
  * measured on its own: the longest turn while it runs. Baseline: a search of one product's
  * exact key, which reads a few rows.
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { catalogCsv } from './catalog-memory.js';
 import { nodeFlags, ORACLE_BIN, oracleChecked } from '../lib/oracle.js';
 import { startService } from '../lib/proc.js';
 import { figure } from '../lib/results.js';
@@ -21,20 +22,6 @@ const LISTENING = /listening on (http:\/\/[^\s]+)/;
 const LOOP_TURNS = new URL('../children/loop-turns.js', import.meta.url);
 /** Issue 35's bound: no request holds the event loop longer. */
 const TURN_TARGET_MS = 100;
-
-/**
- * A canonical catalog CSV of `n` products.
- * @param {string} path
- * @param {number} n
- */
-function catalogCsv(path, n) {
-  const lines = ['product_key,refsource_id,product_name,set_name,subtitle,era,release_date'];
-  for (let i = 0; i < n; i += 1)
-    lines.push(
-      `card-${i},${100_000 + i},Card Name Number ${i},Some Set ${i % 300},${i}/999,modern,2020-01-01`,
-    );
-  writeFileSync(path, `${lines.join('\n')}\n`);
-}
 
 /**
  * The longest turn of the server's loop while `request` runs, and the request's wall time.
