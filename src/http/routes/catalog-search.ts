@@ -21,5 +21,9 @@ export const catalogSearchRoute = defineRoute({
   errors: [400, 401, 429, 500, 503],
   // A misspelled search's correction is long work: it takes turns with other keys' (service/turns.ts).
   handle: async ({ query, oracle, keyId }) =>
-    searchBody(query.q, query.limit, await oracle.search(query.q, query.limit, keyId ?? undefined)),
+    searchBody(
+      query.q,
+      query.limit,
+      await oracle.search({ q: query.q, limit: query.limit, owner: keyId ?? undefined }),
+    ),
 });
