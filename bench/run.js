@@ -22,6 +22,7 @@ import { memoryBenchmark, prepareMemory } from './benchmarks/memory.js';
 import { catalogMemoryBenchmark } from './benchmarks/catalog-memory.js';
 import { postgresBenchmark, preparePostgres } from './benchmarks/postgres.js';
 import { preparePricing, pricingBenchmark } from './benchmarks/pricing.js';
+import { searchBenchmark } from './benchmarks/search.js';
 import { sampleDatabase } from './lib/data.js';
 import { describeMachine } from './lib/machine.js';
 import { summarizeProfiles } from './lib/profile.js';
@@ -47,6 +48,7 @@ const BENCHMARKS = {
   postgres: { run: postgresBenchmark, prepare: preparePostgres },
   dbsize: { run: dbsizeBenchmark, prepare: prepareIngest },
   load: { run: loadBenchmark, prepare: preparePricing },
+  search: { run: searchBenchmark, prepare: async () => undefined },
 };
 
 const USAGE = `usage: npm run bench -- [--scale quick|full|smoke] [--only ${Object.keys(BENCHMARKS).join(',')}] [--fresh] [--profile] [--prepare]

@@ -22,11 +22,12 @@ import { removeDatabase, scratchDir } from '../lib/workspace.js';
 const FLAT_RATIO = 1.05;
 
 /**
- * A canonical catalog CSV of `n` products, each with a refsource id, set, subtitle and era.
+ * A canonical catalog CSV of `n` products, each with a refsource id, set, subtitle and era
+ * (the search benchmark's catalog too).
  * @param {string} path
  * @param {number} n
  */
-function catalogCsv(path, n) {
+export function catalogCsv(path, n) {
   const lines = ['product_key,refsource_id,product_name,set_name,subtitle,era,release_date'];
   for (let i = 0; i < n; i += 1)
     lines.push(

@@ -17,6 +17,7 @@
  * @property {{ small: number, big: number }} catalogMemory products of the two catalog ingests whose peak RSS is compared
  * @property {{ rounds: number }} history
  * @property {{ allowance: number }} load the heavy key's allowance (`--rate-limit`): its burst of history requests
+ * @property {{ products: number }} search products of the generated catalog searched (issue 35: 300,000)
  */
 
 /**
@@ -44,6 +45,7 @@ export const SCALES = {
     catalogMemory: { small: 1_000, big: 5_000 },
     history: { rounds: 3 },
     load: { allowance: 4 },
+    search: { products: 5_000 },
   },
   quick: {
     name: 'quick',
@@ -61,6 +63,7 @@ export const SCALES = {
     catalogMemory: { small: 10_000, big: 100_000 },
     history: { rounds: 15 },
     load: { allowance: 20 },
+    search: { products: 300_000 },
   },
   full: {
     name: 'full',
@@ -78,6 +81,7 @@ export const SCALES = {
     catalogMemory: { small: 10_000, big: 200_000 },
     history: { rounds: 30 },
     load: { allowance: 120 },
+    search: { products: 300_000 },
   },
 };
 

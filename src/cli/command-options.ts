@@ -105,6 +105,12 @@ export const ingestOptions = z.lazy(() =>
     groups: text(),
     /** Seconds. */
     lockWait: z.int(),
+    /** Seconds. */
+    urlDeadline: z.int(),
+    /** Bytes a second. */
+    urlMinRate: z.int(),
+    /** Seconds. */
+    urlMinRateTime: z.int(),
   }),
 );
 

@@ -13,6 +13,7 @@ import { checkedText, refusal, wholeNumber, type InputSchema } from '../domain/i
 import { asOf, currencyCode, instant, outlierStddevs, refsourceId, windowHours } from '../domain/params.js';
 import { DEFAULT_DB_TEXT } from './db-location.js';
 import { UsageError } from './exit-codes.js';
+import { DEFAULT_URL_LIMITS } from '../domain/url-limits.js';
 import { firstActiveCharacter } from '../domain/inert-text.js';
 
 export interface ConfigSpec<T> {
@@ -159,8 +160,13 @@ export const atOption = (now: number, description: string) =>
 export const wholeNumberOption = (
   flags: string,
   description: string,
-  spec: { min: number; unit?: string; default: number },
-) => configOption(flags, description, { default: spec.default, parse: viaSchema(wholeNumber(spec)) });
+  spec: { min: number; unit?: string; default: number; env?: string },
+) =>
+  configOption(flags, description, {
+    default: spec.default,
+    env: spec.env,
+    parse: viaSchema(wholeNumber(spec)),
+  });
 
 /** How long a write waits for another writer by default, but an ingest's: SQLite's busy timeout (BUSY_TIMEOUT_MS). */
 export const LOCK_WAIT_DEFAULT_S = 5;
@@ -174,3 +180,37 @@ export const lockWaitOption = (defaultSeconds: number) =>
     'how long to wait for another writer of the database before giving up',
     { min: 1, unit: 'seconds', default: defaultSeconds },
   );
+
+/**
+ * A URL source's bounds (ingest/read/open-source.ts UrlLimits), as curl's --max-time and
+ * --speed-limit/--speed-time: the defaults are DEFAULT_URL_LIMITS'.
+ */
+export const urlDeadlineOption = () =>
+  wholeNumberOption(
+    '--url-deadline <seconds>',
+    'give up on a URL source not read to its end within this long',
+    {
+      min: 1,
+      unit: 'seconds',
+      default: DEFAULT_URL_LIMITS.deadlineMs / 1000,
+      env: 'ORACLE_URL_DEADLINE',
+    },
+  );
+export const urlMinRateOption = () =>
+  wholeNumberOption(
+    '--url-min-rate <bytes-per-second>',
+    'give up on a URL source sending fewer bytes a second than this over --url-min-rate-time',
+    {
+      min: 1,
+      unit: 'bytes a second',
+      default: DEFAULT_URL_LIMITS.minBytesPerSecond,
+      env: 'ORACLE_URL_MIN_RATE',
+    },
+  );
+export const urlMinRateTimeOption = () =>
+  wholeNumberOption('--url-min-rate-time <seconds>', 'the span --url-min-rate is measured over', {
+    min: 1,
+    unit: 'seconds',
+    default: DEFAULT_URL_LIMITS.rateWindowMs / 1000,
+    env: 'ORACLE_URL_MIN_RATE_TIME',
+  });

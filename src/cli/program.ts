@@ -37,6 +37,9 @@ import {
   windowHoursOption,
   wholeNumberOption,
   lockWaitOption,
+  urlDeadlineOption,
+  urlMinRateOption,
+  urlMinRateTimeOption,
   LOCK_WAIT_DEFAULT_S,
   INGEST_LOCK_WAIT_DEFAULT_S,
 } from './options.js';
@@ -170,6 +173,9 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
           "tcgplayer --kind catalog: the category's tcgcsv groups (Groups.csv or groups JSON; path or URL) for set names and dates",
         )
         .addOption(lockWaitOption(INGEST_LOCK_WAIT_DEFAULT_S))
+        .addOption(urlDeadlineOption())
+        .addOption(urlMinRateOption())
+        .addOption(urlMinRateTimeOption())
         .action(lazy_(() => import('./commands/ingest.js')));
     },
     price: () => {

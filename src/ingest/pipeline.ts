@@ -28,6 +28,7 @@ import type { RecordKind } from './formats/types.js';
 import { ParallelCsvReader, parallelReaderAvailable } from './parallel-reader.js';
 import { decodeUtf8 } from './read/decode-utf8.js';
 import { openSource, type OpenedSource } from './read/open-source.js';
+import type { UrlLimits } from '../domain/url-limits.js';
 import type { TcgcsvGroupsSource } from './read/tcgcsv-groups-source.js';
 import { RecordWriter, type RecordCounts } from './write/record-writer.js';
 import type { RejectsWriter } from './write/rejects-writer.js';
@@ -71,6 +72,8 @@ export interface IngestOptions extends ReadOptions {
   stdin: NodeJS.ReadableStream;
   onProgress?: (progress: IngestProgress) => void;
   batchSize?: number;
+  /** A URL source's deadline and minimum transfer rate (default: DEFAULT_URL_LIMITS). */
+  urlLimits?: UrlLimits;
   /** The reference rates an observation in another currency than USD is converted with (none: such observations are rejected). */
   rates?: RateTable;
   /**
@@ -157,7 +160,7 @@ export async function ingestSource(
     if (options.groups !== undefined && options.tcgcsvGroups === undefined) {
       options = { ...options, tcgcsvGroups: await options.groups.read(options.stdin) };
     }
-    source = await openSource(spec, options.stdin);
+    source = await openSource(spec, options.stdin, options.urlLimits);
     texts = decodeUtf8(source.chunks, name);
     // Read until the first non-blank text, which decides the container.
     let head = '';

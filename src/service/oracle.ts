@@ -46,6 +46,7 @@ import {
   type SeriesParams,
 } from './pricing.js';
 import { searchCatalog, type SearchResult } from './search.js';
+import { createTurns } from './turns.js';
 import { catalogPage, type CatalogPageBody } from './catalog.js';
 import {
   createOfflineResolver,
@@ -156,9 +157,10 @@ export interface Oracle {
   /**
    * Catalog full-text search (CONTRACT.md additions 4), the one way both edges search: products
    * matching every word of `q`, best first, at most `limit` (default: all), with their counts;
-   * when none, those of its spelling correction, named in `didYouMean` (search.ts).
+   * when none, those of its spelling correction, named in `didYouMean` (search.ts). It runs in
+   * turns (turns.ts) as a history does: `owner`, the API key's id, takes turns with the others.
    */
-  search(q: { q: string; limit?: number }): Promise<SearchResult>;
+  search(q: { q: string; limit?: number; owner?: string }): Promise<SearchResult>;
   /**
    * The price history of a product's slots over the request's instants, with its summary
    * (CONTRACT.md additions 4): the bundles `price` gives at each instant, the store read once
@@ -293,7 +295,9 @@ export function createOracle(deps: OracleDeps): Oracle {
   const { store } = deps;
   const resolver = deps.resolver ?? createOfflineResolver();
   const envKeys = deps.envKeys ?? [];
-  const pricing = createPricing(store);
+  // Long work (a history's series, a search's spelling correction) takes turns (turns.ts).
+  const turns = createTurns();
+  const pricing = createPricing(store, turns);
   let verifier: Promise<KeyVerifier> | undefined;
   const verifyWith = () =>
     (verifier ??= loadKeys().then(({ createKeyVerifier }) => createKeyVerifier(envKeys)));
@@ -380,7 +384,7 @@ export function createOracle(deps: OracleDeps): Oracle {
     catalog: () => store.products.catalog(),
     catalogJson: () => store.products.catalogJson(),
     catalogPage: (query) => catalogPage(store, query),
-    search: ({ q, limit }) => searchCatalog(store, q, limit),
+    search: ({ q, limit, owner }) => turns.run((pause) => searchCatalog(store, q, limit, pause), owner),
 
     async history({ ref, params, request }) {
       const p = currentPricing();

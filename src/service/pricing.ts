@@ -20,7 +20,7 @@ import type { PointReadOptions, Store, StoredProduct } from '../store/store.js';
 import { parseCalibration } from './calibration.js';
 import { productByKeyOrName } from './search.js';
 import { suggestKeys } from './suggest.js';
-import { createTurns, type Pause } from './turns.js';
+import { createTurns, type Pause, type Turns } from './turns.js';
 import {
   findSlot,
   historyJson,
@@ -77,7 +77,7 @@ export interface PricedWithChanges {
   changes: PriceChange[];
 }
 
-export function createPricing(store: Store) {
+export function createPricing(store: Store, turns: Turns = createTurns()) {
   // Calibrations are few and change only with `oracle calibrate`: read once, then picked in
   // memory, so a bundle stays at the pricing read's two statements.
   let calibrations: Promise<Calibration[]> | undefined;
@@ -147,9 +147,8 @@ export function createPricing(store: Store) {
     const converter = await converterFor(params);
     return priced(await readInput(product, params, id, extraGrades), converter);
   };
-  // A series is the one long piece of work on the event loop (a bundle per instant): it runs
-  // in turns (turns.ts), its read included, so no request waits behind it for long.
-  const turns = createTurns();
+  // A series is long work on the event loop (a bundle per instant): it runs in turns
+  // (turns.ts), its read included, so no request waits behind it for long.
   /** Hands `each` the bundle of every instant in order. */
   const seriesIn = async (
     pause: Pause,

@@ -8,7 +8,8 @@
 import { ProductChoiceError, UnknownProductError } from '../domain/errors.js';
 import type { CatalogEntry } from '../domain/product.js';
 import type { StoredProduct, Store } from '../store/store.js';
-import { correctedSearch, type VocabularyWord } from './spelling.js';
+import { correctedSearch, WORDS_PER_STEP, type VocabularyWord } from './spelling.js';
+import type { Pause } from './turns.js';
 import { MAX_SUGGESTIONS, nameRank, suggestKeys } from './suggest.js';
 
 export interface SearchResult {
@@ -21,18 +22,18 @@ export interface SearchResult {
 /**
  * The store's search vocabulary, read once per data version (as the server's bundle cache
  * keys on it): reading it walks the whole index, which a server then pays once per ingest
- * rather than per misspelled search. Sorted by JavaScript's order, which
- * spelling.ts's binary search needs, whatever the store's collation.
+ * rather than per misspelled search, a page at a time with `pause` between pages. Sorted by
+ * JavaScript's order, which spelling.ts's binary search needs, whatever the store's collation.
  */
 const vocabularies = new WeakMap<Store, { version: number; words: Promise<VocabularyWord[]> }>();
 
-function vocabularyOf(store: Store): Promise<VocabularyWord[]> {
+function vocabularyOf(store: Store, pause: Pause): Promise<VocabularyWord[]> {
   const version = store.dataVersion();
   const cached = vocabularies.get(store);
   if (cached !== undefined && cached.version === version) return cached.words;
   const words = store.products
-    .vocabulary()
-    .then((list) => list.sort((a, b) => (a.word < b.word ? -1 : a.word > b.word ? 1 : 0)));
+    .vocabulary(pause)
+    .then(async (list) => ((await sortedByWord(list, pause)) ? list : list.sort(byWord)));
   const entry = { version, words };
   vocabularies.set(store, entry);
   // A failed read is not kept: the next search reads again.
@@ -42,15 +43,41 @@ function vocabularyOf(store: Store): Promise<VocabularyWord[]> {
   return words;
 }
 
-/** Products `q` matches, at most `limit` (default: all); when none, those of its spelling correction. */
-export async function searchCatalog(store: Store, q: string, limit?: number): Promise<SearchResult> {
+const byWord = (a: VocabularyWord, b: VocabularyWord) => (a.word < b.word ? -1 : a.word > b.word ? 1 : 0);
+
+/**
+ * True when `list` is in JavaScript's order already, as the stores' byte order leaves it but for
+ * words with characters beyond the Basic Multilingual Plane: then no sort holds the loop.
+ */
+async function sortedByWord(list: readonly VocabularyWord[], pause: Pause): Promise<boolean> {
+  for (let i = 1; i < list.length; i++) {
+    if (list[i - 1]!.word > list[i]!.word) return false;
+    if (i % WORDS_PER_STEP === 0) await pause();
+  }
+  return true;
+}
+
+/**
+ * Products `q` matches, at most `limit` (default: all); when none, those of its spelling
+ * correction. `pause` is awaited between the steps of a correction (service/turns.ts).
+ */
+export async function searchCatalog(
+  store: Store,
+  q: string,
+  limit?: number,
+  pause: Pause = noPause,
+): Promise<SearchResult> {
   const entries = await store.products.catalog(q, limit);
   if (entries.length > 0) return { entries, didYouMean: null };
-  const corrected = correctedSearch(q, await vocabularyOf(store));
+  await pause();
+  const corrected = await correctedSearch(q, await vocabularyOf(store, pause), pause);
   if (corrected === null) return { entries, didYouMean: null };
+  await pause();
   const found = await store.products.catalog(corrected, limit);
   return { entries: found, didYouMean: found.length > 0 ? corrected : null };
 }
+
+const noPause: Pause = () => Promise.resolve();
 
 /** Digits alone: a refsource or TCGplayer id, not a name. */
 const ID = /^\d{1,20}$/;

@@ -2,9 +2,20 @@
  * Spelling correction for catalog search: a word of a search that no catalog word starts with
  * ("charzard", "pickachu", "blastiose") is replaced by the closest word the catalog holds, by
  * edit distance, so a search that forgives typos is the same full-text search over corrected
- * words. Pure: the catalog's words come from the store (Store.products.vocabulary).
+ * words. Pure: the catalog's words come from the store (Store.products.vocabulary), and the
+ * comparison gives the event loop back through the caller's pause.
  */
 import { onFirstUse } from '../domain/first-use.js';
+import type { Pause } from './turns.js';
+
+/**
+ * Catalog words compared with a misspelled word between two pauses (service/turns.ts): a
+ * correction against a 300,000-product catalog's 600,000 words held the event loop a second or
+ * more in one piece; this many take well under a millisecond each on the 2-core machine.
+ */
+export const WORDS_PER_STEP = 1_000;
+
+const noPause: Pause = () => Promise.resolve();
 
 /** A word of the catalog's search index and how many products hold it. */
 export interface VocabularyWord {
@@ -67,15 +78,21 @@ export function distanceToWordOrPrefix(a: string, b: string, max: number): numbe
  * no correction stay as written (`4/102`, `BASE`). Null when no word changed (nothing to
  * suggest) or none is left.
  */
-export function correctedSearch(text: string, vocabulary: readonly VocabularyWord[]): string | null {
+export async function correctedSearch(
+  text: string,
+  vocabulary: readonly VocabularyWord[],
+  pause: Pause = noPause,
+): Promise<string | null> {
   // `vocabulary` is sorted by word (JavaScript's order): startsSomeWord searches it.
   const out: string[] = [];
   let changed = false;
   for (const written of text.split(/\s+/)) {
     const words = searchWords(written);
-    const corrected = words.map((word) =>
-      DIGITS.test(word) || startsSomeWord(word, vocabulary) ? word : closest(word, vocabulary),
-    );
+    const corrected: (string | null)[] = [];
+    for (const word of words)
+      corrected.push(
+        DIGITS.test(word) || startsSomeWord(word, vocabulary) ? word : await closest(word, vocabulary, pause),
+      );
     if (corrected.every((c, i) => c === words[i])) {
       if (words.length > 0) out.push(written);
       continue;
@@ -98,12 +115,21 @@ function startsSomeWord(prefix: string, vocabulary: readonly VocabularyWord[]): 
   return low < vocabulary.length && vocabulary[low]!.word.startsWith(prefix);
 }
 
-/** The catalog word closest to `word` within allowedEdits, or null. */
-function closest(word: string, vocabulary: readonly VocabularyWord[]): string | null {
+/**
+ * The catalog word closest to `word` within allowedEdits, or null; `pause` awaited after every
+ * WORDS_PER_STEP words compared.
+ */
+async function closest(
+  word: string,
+  vocabulary: readonly VocabularyWord[],
+  pause: Pause,
+): Promise<string | null> {
   const max = allowedEdits(word.length);
   if (max === 0) return null;
   let best: { entry: VocabularyWord; distance: number } | null = null;
-  for (const entry of vocabulary) {
+  for (let i = 0; i < vocabulary.length; i++) {
+    if (i % WORDS_PER_STEP === WORDS_PER_STEP - 1) await pause();
+    const entry = vocabulary[i]!;
     // Fewer characters than word less max edits: neither it nor a prefix of it is within max.
     if (entry.word.length < word.length - max || DIGITS.test(entry.word)) continue;
     const distance = distanceToWordOrPrefix(word, entry.word, max);

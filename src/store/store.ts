@@ -81,9 +81,10 @@ export interface ProductStore {
   /**
    * Every word of the search index (key, name, set and subtitle as search splits and folds
    * them) with how many products hold it, in word order: what a misspelled search word is
-   * corrected to (service/spelling.ts).
+   * corrected to (service/spelling.ts). A catalog of 300,000 products holds about 600,000 words:
+   * the SQLite store reads them a page at a time, awaiting `pause` between two pages.
    */
-  vocabulary(): Promise<{ word: string; products: number }[]>;
+  vocabulary(pause?: ReadPause): Promise<{ word: string; products: number }[]>;
   /**
    * The products with at least `minObservations` observations of `condition` in [from, to), by
    * id, each with that count (`oracle movers`' candidates): a range count per product over the

@@ -118,7 +118,7 @@ function storeOver(
       catalogPage: (afterKey, limit) => read((s) => s.products.catalogPage(afterKey, limit)),
       keysLike: (text, limit) => read((s) => s.products.keysLike(text, limit)),
       activeIn: (condition, from, to, min) => read((s) => s.products.activeIn(condition, from, to, min)),
-      vocabulary: () => read((s) => s.products.vocabulary()),
+      vocabulary: (pause) => read((s) => s.products.vocabulary(pause)),
     },
     pricePoints: {
       read: (productId, range, options) => read((s) => s.pricePoints.read(productId, range, options)),

@@ -22,6 +22,7 @@ import {
 import { createObservationRepo } from '../../src/store/sqlite/observation-repo.js';
 import { createPricePointReader } from '../../src/store/sqlite/price-points.js';
 import { createPricePointSeriesReader } from '../../src/store/sqlite/price-point-series.js';
+import { VOCABULARY_PAGE } from '../../src/store/sqlite/product-repo.js';
 import { createWriteLock } from '../../src/store/sqlite/write-lock.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
@@ -144,6 +145,36 @@ describe('SQLite store', () => {
       /SEARCH observations USING (?:COVERING )?INDEX observations_pricing \(product_id=\? AND condition=\? AND observed_at>\? AND observed_at<\?\)/,
     );
     expect(details).not.toMatch(/SCAN observations/);
+  });
+
+  it('reads the search vocabulary a page at a time, pausing between pages, in word order', async () => {
+    // About 2.5 pages of words: a product holds two of its own (its key and its name).
+    const words = Math.round(VOCABULARY_PAGE * 1.25);
+    await writeProducts(
+      store,
+      Array.from({ length: words }, (_, i) =>
+        testProduct({
+          productKey: `k${i}`,
+          refsourceId: null,
+          productName: `w${i.toString(36)}`,
+          subtitle: '',
+          setName: 'S',
+        }),
+      ),
+    );
+    let pauses = 0;
+    const paged = await store.products.vocabulary(() => {
+      pauses += 1;
+      return Promise.resolve();
+    });
+    const whole = new Database(path, { readonly: true });
+    whole.exec('CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, products_fts, row)');
+    const expected = whole.prepare('SELECT term AS word, doc AS products FROM temp.v ORDER BY term').all();
+    whole.close();
+    expect(paged).toEqual(expected);
+    expect(paged.length).toBeGreaterThan(words);
+    // Every page but the last ends with a pause: no statement reads more than a page.
+    expect(pauses).toBe(Math.floor(paged.length / VOCABULARY_PAGE));
   });
 
   it('keeps the FTS5 index in step with a product deleted past the store', async () => {

@@ -87,6 +87,11 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
           subtype: flags.subtype,
           groups: flags.groups === undefined ? undefined : tcgcsvGroupsSource(flags.groups),
           rejectsPath: flags.rejects,
+          urlLimits: {
+            deadlineMs: flags.urlDeadline * 1000,
+            minBytesPerSecond: flags.urlMinRate,
+            rateWindowMs: flags.urlMinRateTime * 1000,
+          },
           runAt: ctx.now,
           signal: interrupt.signal,
           clock,

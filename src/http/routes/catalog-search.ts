@@ -19,6 +19,11 @@ export const catalogSearchRoute = defineRoute({
   query: searchQuery,
   response: searchResponse,
   errors: [400, 401, 429, 500, 503],
-  handle: async ({ query, oracle }) =>
-    searchBody(query.q, query.limit, await oracle.search({ q: query.q, limit: query.limit })),
+  // A misspelled search's correction is long work: it takes turns with other keys' (service/turns.ts).
+  handle: async ({ query, oracle, keyId }) =>
+    searchBody(
+      query.q,
+      query.limit,
+      await oracle.search({ q: query.q, limit: query.limit, owner: keyId ?? undefined }),
+    ),
 });

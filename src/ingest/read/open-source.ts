@@ -12,6 +12,7 @@ import { createGunzip, type Gunzip } from 'node:zlib';
 import { SourceUnreadableError } from '../../domain/errors.js';
 import { GzipCorruptError } from '../errors.js';
 import { redactedUrl, redactUrlsIn } from '../../domain/redact.js';
+import { DEFAULT_URL_LIMITS, type UrlLimits } from '../../domain/url-limits.js';
 
 export interface OpenedSource {
   /** How messages and the ingest-runs table name the source: the path, the URL, or `stdin`. */
@@ -45,9 +46,13 @@ const READ_CHUNK_BYTES = 64 * 1024;
 const URL_PATTERN = /^https?:\/\//i;
 
 /** Opens `spec`; throws SourceUnreadableError naming it when it cannot be opened. */
-export async function openSource(spec: string, stdin: NodeJS.ReadableStream): Promise<OpenedSource> {
+export async function openSource(
+  spec: string,
+  stdin: NodeJS.ReadableStream,
+  limits: UrlLimits = DEFAULT_URL_LIMITS,
+): Promise<OpenedSource> {
   if (spec === '-') return wrap('stdin', '', stdin as AsyncIterable<Buffer>, null);
-  if (URL_PATTERN.test(spec)) return openUrl(spec);
+  if (URL_PATTERN.test(spec)) return openUrl(spec, limits);
   return openFile(spec);
 }
 
@@ -64,9 +69,10 @@ async function openFile(path: string): Promise<OpenedSource> {
   return wrap(path, path, createReadStream(path, { highWaterMark: READ_CHUNK_BYTES }), size);
 }
 
-async function openUrl(url: string): Promise<OpenedSource> {
+async function openUrl(url: string, limits: UrlLimits): Promise<OpenedSource> {
   // Messages and the ingest-runs table name it without its credentials or query values.
   const name = redactedUrl(url);
+  const startedAt = Date.now();
   // undici is loaded only for URLs: file and stdin ingests do not pay for it.
   const { request, Agent, interceptors } = await import('undici');
   // An agent of its own per URL, destroyed with the source: a kept-alive socket would
@@ -93,7 +99,57 @@ async function openUrl(url: string): Promise<OpenedSource> {
     throw new SourceUnreadableError(`${name}: HTTP ${response.statusCode} from the server`);
   }
   const length = Number(response.headers['content-length']);
-  return wrap(name, new URL(url).pathname, response.body, Number.isFinite(length) ? length : null, release);
+  const body = bounded(response.body, name, limits, limits.deadlineMs - (Date.now() - startedAt));
+  return wrap(name, new URL(url).pathname, body, Number.isFinite(length) ? length : null, release);
+}
+
+/**
+ * `body` stopped with SourceUnreadableError once `remainingMs` of the deadline have passed or a
+ * rate window brought fewer bytes than the minimum rate allows. A window the event loop spent
+ * elsewhere (a commit waiting for the write lock: no byte could be taken) is not judged.
+ */
+function bounded(
+  body: Readable,
+  name: string,
+  limits: UrlLimits,
+  remainingMs: number,
+): AsyncIterable<Buffer> {
+  let failure: SourceUnreadableError | null = null;
+  const fail = (message: string) => {
+    failure ??= new SourceUnreadableError(`${name}: ${message}; what was committed before stays`);
+    body.destroy(failure);
+  };
+  let windowBytes = 0;
+  let windowStart = Date.now();
+  const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
+  const deadline = setTimeout(
+    () => fail(`not read within ${seconds(limits.deadlineMs)} (--url-deadline): stopped`),
+    Math.max(0, remainingMs),
+  );
+  const rate = setInterval(() => {
+    const elapsed = Date.now() - windowStart;
+    const least = (limits.minBytesPerSecond * elapsed) / 1000;
+    if (elapsed < 2 * limits.rateWindowMs && windowBytes < least)
+      fail(
+        `sent ${windowBytes.toLocaleString('en-US')} bytes in ${seconds(elapsed)}, slower than ${limits.minBytesPerSecond.toLocaleString('en-US')} bytes/s (--url-min-rate, over --url-min-rate-time ${seconds(limits.rateWindowMs)}): stopped`,
+      );
+    windowBytes = 0;
+    windowStart = Date.now();
+  }, limits.rateWindowMs);
+  return (async function* () {
+    try {
+      for await (const chunk of body as AsyncIterable<Buffer>) {
+        windowBytes += chunk.length;
+        yield chunk;
+      }
+    } catch (error) {
+      throw failure ?? error;
+    } finally {
+      clearTimeout(deadline);
+      clearInterval(rate);
+    }
+    if (failure !== null) throw failure;
+  })();
 }
 
 function wrap(
@@ -111,6 +167,7 @@ function wrap(
         yield chunk;
       }
     } catch (error) {
+      if (error instanceof SourceUnreadableError) throw error;
       throw new SourceUnreadableError(`${name}: read failed: ${describeFsError(error)}`, { cause: error });
     } finally {
       (raw as Partial<Readable>).destroy?.();

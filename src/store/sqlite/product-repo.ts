@@ -15,7 +15,7 @@ import {
   type CatalogRow,
   type ProductRow,
 } from '../product-rows.js';
-import type { ActiveProduct, StoredProduct } from '../store.js';
+import type { ActiveProduct, ReadPause, StoredProduct } from '../store.js';
 import { type SqliteDatabase } from './connection.js';
 import { matchAllWords, matchAnyWord, matchNameWords } from '../fts-query.js';
 import { onFirstUse } from '../../domain/first-use.js';
@@ -25,6 +25,23 @@ import { onFirstUse } from '../../domain/first-use.js';
  * enough that a slice's JSON text stays a young-generation string for V8.
  */
 const UPSERT_SLICE = 100;
+
+/**
+ * Search-index words per statement of a vocabulary read: a few milliseconds each on the 2-core
+ * machine, so a read of 600,000 words gives the event loop back between pages (service/turns.ts).
+ */
+export const VOCABULARY_PAGE = 2_000;
+
+const noPause: ReadPause = () => Promise.resolve();
+
+/**
+ * Matches a search with a limit ranks at most (the API's, `price`'s suggestions): the first
+ * this many in the index's order (by product id, oldest first). A word most of a 300,000-product
+ * catalog holds ("card", "pokemon") otherwise ranked every product in one statement. A search
+ * that matches more is one to narrow with another word; `oracle catalog --search` (no limit)
+ * still ranks every match.
+ */
+export const MAX_RANKED_MATCHES = 10_000;
 
 export function createProductRepo(db: SqliteDatabase) {
   const byKey = onFirstUse(() =>
@@ -107,6 +124,17 @@ export function createProductRepo(db: SqliteDatabase) {
        ORDER BY f.score, p.product_key LIMIT @limit`,
     ),
   );
+  // The same ranked among the first MAX_RANKED_MATCHES matches: the LIMIT inside the subquery
+  // stops FTS5's scan there, where ranking every match of a word 300,000 products hold held the
+  // event loop most of a second.
+  const catalogSearchBounded = onFirstUse(() =>
+    db.prepare<[{ match: string; limit: number; cap: number }], CatalogRow>(
+      `SELECT ${CATALOG_COLUMNS.split(', ')
+        .map((c) => `p.${c}`)
+        .join(', ')} FROM (${ranked} LIMIT @cap) f JOIN products p ON p.id = f.id
+       ORDER BY f.score, p.product_key LIMIT @limit`,
+    ),
+  );
   const catalogIdentity = onFirstUse(() =>
     db.prepare<[{ text: string }], CatalogRow>(
       `SELECT ${CATALOG_COLUMNS} FROM products WHERE ${identityWhere('@text')} ORDER BY ${identityOrder('@text')}, product_key`,
@@ -121,13 +149,15 @@ export function createProductRepo(db: SqliteDatabase) {
   );
 
   // fts5vocab reads the index's own terms; a temp table of this connection, so no migration
-  // and no write to the database (a read-only connection may create it).
-  const vocabulary = onFirstUse(() => {
+  // and no write to the database (a read-only connection may create it). Read a page at a
+  // time (its term constraint seeks): the whole of a 300,000-product catalog's 600,000 words
+  // held the event loop 4 s in one statement.
+  const vocabularyPage = onFirstUse(() => {
     db.exec(
       'CREATE VIRTUAL TABLE IF NOT EXISTS temp.products_fts_words USING fts5vocab(main, products_fts, row)',
     );
-    return db.prepare<[], { word: string; products: number }>(
-      'SELECT term AS word, doc AS products FROM temp.products_fts_words ORDER BY term',
+    return db.prepare<[string, number], { word: string; products: number }>(
+      'SELECT term AS word, doc AS products FROM temp.products_fts_words WHERE term > ? ORDER BY term LIMIT ?',
     );
   });
   const named = onFirstUse(() =>
@@ -246,13 +276,18 @@ export function createProductRepo(db: SqliteDatabase) {
      * Every product ordered by key or, with `search`, the product whose key, refsource id or
      * TCGplayer id it is (product-rows.ts, identityWhere), then those matching every word of it
      * (in any order, each word as a prefix, across key, name, set and subtitle), best match first.
+     * With a `limit`, the best among the first MAX_RANKED_MATCHES matches (a bounded search).
      */
     catalog(search?: string, limit = -1): CatalogEntry[] {
       if (!search) return catalogAll().all().map(toCatalogEntry);
       const identity = catalogIdentity().all({ text: identityText(search) });
       const match = matchAllWords(search);
       const text =
-        match === null ? [] : catalogSearch().all({ match, limit: limit < 0 ? -1 : limit + identity.length });
+        match === null
+          ? []
+          : limit < 0
+            ? catalogSearch().all({ match, limit: -1 })
+            : catalogSearchBounded().all({ match, limit: limit + identity.length, cap: MAX_RANKED_MATCHES });
       return identityFirst(identity, text, limit).map(toCatalogEntry);
     },
     /** Keys of the products sharing the most (and rarest) words with `text`, best first: "did you mean" candidates. */
@@ -260,9 +295,20 @@ export function createProductRepo(db: SqliteDatabase) {
       const match = matchAnyWord(text);
       return match === null ? [] : (keysLike().all({ match, limit }) as string[]);
     },
-    /** Every word of the search index with how many products hold it, in word order (Store.products.vocabulary). */
-    vocabulary(): { word: string; products: number }[] {
-      return vocabulary().all();
+    /**
+     * Every word of the search index with how many products hold it, in word order
+     * (Store.products.vocabulary), VOCABULARY_PAGE words per statement with `pause` between two.
+     */
+    async vocabulary(pause: ReadPause = noPause): Promise<{ word: string; products: number }[]> {
+      const words: { word: string; products: number }[] = [];
+      // Every term is longer than '': the first page is the page after it.
+      for (let after = ''; ;) {
+        const page = vocabularyPage().all(after, VOCABULARY_PAGE);
+        for (const word of page) words.push(word);
+        if (page.length < VOCABULARY_PAGE) return words;
+        after = page.at(-1)!.word;
+        await pause();
+      }
     },
   };
 }

@@ -77,7 +77,7 @@ export async function openSqliteStore(path: string, options: OpenOptions = {}): 
       catalogPage: (afterKey, limit) => settled(() => products.catalogPage(afterKey, limit)),
       keysLike: (text, limit) => settled(() => products.keysLike(text, limit)),
       activeIn: (condition, from, to, min) => settled(() => products.activeIn(condition, from, to, min)),
-      vocabulary: () => settled(() => products.vocabulary()),
+      vocabulary: (pause) => products.vocabulary(pause),
     },
     pricePoints: {
       read: (productId, range, options) => settled(() => pricePoints.read(productId, range, options)),
