@@ -88,6 +88,14 @@ export const QUOTE_AGE_MS = 3 * DAY_MS;
  */
 export const QUOTE_SPAN_MS = 2 * QUOTE_AGE_MS;
 
+/**
+ * §4.2 Quotes followed: a condition whose reference set is more than this share guide quotes
+ * (§4.1) is priced from its latest quote and the points newer than it, not from an average of
+ * its older quotes: a quote is already an average, and a move in the quotes is a move. The
+ * older points set only the filter's scale, against which the newer sales are checked.
+ */
+export const QUOTE_LED_SHARE = 0.5;
+
 /** §4.1 The weight of a point that summarises `volume` sales (null: a sale, weight 1). */
 export function quoteWeight(volume: number | null | undefined): number {
   if (volume === null || volume === undefined || !(volume >= 0)) return 1;
