@@ -87,6 +87,7 @@ export const snapshotOptions = z.lazy(() =>
   z.object({
     date: z.object({ start: epochMs(), end: epochMs() }),
     outlierStddevs: z.int(),
+    currency: text(),
     json: flag(),
   }),
 );

@@ -154,9 +154,10 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
         .addOption(
           configOption(
             '--observed-at <time>',
-            `observation time for price-guide rows (pricecharting, tcgplayer, tcgplayer-prices): ${TIME_FORMS}; a date alone is its 00:00Z; at most 5 minutes ahead ` +
+            `observation time for price-guide rows (pricecharting, tcgplayer, tcgplayer-prices, scryfall): ${TIME_FORMS}; a date alone is its 00:00Z; at most 5 minutes ahead ` +
               "(default: pricecharting: 00:00Z of today, the guide's value for the day; tcgplayer: the latest 20:00Z, tcgcsv's daily refresh; " +
-              'tcgplayer-prices: 20:00Z of the YYYY-MM-DD date in its path, else the latest 20:00Z)',
+              'tcgplayer-prices: 20:00Z of the YYYY-MM-DD date in its path, else the latest 20:00Z; ' +
+              'scryfall: the time in its name, default-cards-<YYYYMMDDhhmmss>.json, else required)',
             { parse: viaSchema(instant, (text, name) => observedAt(text, now, name)) },
           ),
         )
@@ -230,9 +231,10 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
         )
         .addOption(windowHoursOption())
         .addOption(outlierStddevsOption())
+        .addOption(currencyOption())
         .option(
           '--json',
-          'print {product_key, slots, every, points: [{at, <slot>: {price_minor, confidence}}]} (the API body)',
+          'print {product_key, slots, every, points: [{at, <slot>: {price_minor, confidence}}]} (the API body; with --currency each slot also has converted)',
         )
         .addOption(
           new Option('--csv', 'print CSV: at, then per slot its price and interval in cents').conflicts(
@@ -355,9 +357,10 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
         .addOption(windowHoursOption())
         .addOption(outlierStddevsOption())
         .addOption(atOption(now, 'as of this time, now at the latest'))
+        .addOption(currencyOption())
         .option(
           '--json',
-          'print {product_key, slot, price_minor, points: [{condition, observed_at, source, price_minor, kept, reason, z, weight}], steps: [{name, section, doc, text, value_minor, value_ln, inputs}]} (the API body)',
+          'print {product_key, slot, price_minor, points: [{condition, observed_at, source, price_minor, kept, reason, z, weight}], steps: [{name, section, doc, text, value_minor, value_ln, inputs}]} (the API body; with --currency also converted)',
         )
         .addHelpText(
           'after',
@@ -479,7 +482,8 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
           }).makeOptionMandatory(),
         )
         .addOption(outlierStddevsOption())
-        .option('--json', 'print exactly the API body')
+        .addOption(currencyOption())
+        .option('--json', 'print exactly the API body (with --currency: plus meta.converted)')
         .action(lazy_(() => import('./commands/snapshot.js')));
     },
     calibrate: () => {

@@ -7,6 +7,17 @@ import type { Era, ProductType } from './product.js';
 
 export type SlotError = 'no_observations';
 
+/** `meta.converted` of a slot priced in another currency (CONTRACT.md additions 20; service/currency.ts). */
+export interface ConvertedFigures {
+  currency: string;
+  price_minor: number | null;
+  low_minor: number | null;
+  high_minor: number | null;
+  rate_source: string;
+  /** The first and last day whose reference rate converted a point of this bundle (weekends: the last rate before). */
+  rate_dates: { first: string | null; last: string | null };
+}
+
 export interface Slot {
   /** TWAP in integer US cents; null when `error` is set. */
   price_minor: number | null;
@@ -33,7 +44,15 @@ export interface SlotMeta {
   basis?: 'own' | 'estimated';
   basis_reason?: 'other_conditions' | 'last_known' | 'carried' | 'pooled';
   /** Why an estimate was not published (CONTRACT.md additions 16, docs/methodology.md §9.1); only on such a slot. */
-  no_price_reason?: 'stale_estimate' | 'wide_estimate';
+  no_price_reason?: 'stale_estimate' | 'wide_estimate' | 'sources_disagree';
+  /** The ungraded slot's cross-source check, when two or more sources priced it (CONTRACT.md additions 24, docs/methodology.md §18). */
+  cross_source?: {
+    agree: boolean;
+    ratio: string;
+    max_ratio: number;
+    medians_minor: Record<string, number>;
+    out_of_line: string | null;
+  };
   [key: string]: unknown;
 }
 

@@ -4,6 +4,7 @@
  * the published price, each step naming its section of docs/methodology.md.
  */
 import * as z from 'zod/mini';
+import type { ConvertedFigures } from './bundle.js';
 import { checkedText, deferred } from './input.js';
 import { CONDITION_HELP, parseCondition } from './conditions.js';
 
@@ -53,6 +54,12 @@ export interface EvidenceStep {
   value_ln?: number;
   inputs?: Record<string, unknown>;
 }
+
+/**
+ * The evidence as `oracle explain --currency` has it: with the slot's figures in that currency,
+ * as the bundle's `meta.converted` (CONTRACT.md additions 20). The API's body stays EvidenceBody.
+ */
+export type ExplainedEvidence = EvidenceBody & { converted?: ConvertedFigures };
 
 export interface EvidenceBody {
   id: string | null;

@@ -5,7 +5,7 @@
  * (SPEC.md) and carries the converted figures beside them, in each slot's
  * `meta.converted` (CONTRACT.md additions 20).
  */
-import type { PricingBundle, Slot } from '../domain/bundle.js';
+import type { ConvertedFigures, PricingBundle, Slot } from '../domain/bundle.js';
 import { InvalidParameterError, UnknownCurrencyError } from '../domain/errors.js';
 import type { ConditionPoints, PricePoint } from '../domain/observation.js';
 import { toIsoUtc } from '../domain/time.js';
@@ -19,16 +19,7 @@ export interface RatesUsed {
   last: string | null;
 }
 
-/** `meta.converted` of a slot priced in another currency. */
-export interface ConvertedFigures {
-  currency: string;
-  price_minor: number | null;
-  low_minor: number | null;
-  high_minor: number | null;
-  rate_source: string;
-  /** The first and last day whose reference rate converted a point of this bundle (weekends: the last rate before). */
-  rate_dates: { first: string | null; last: string | null };
-}
+export type { ConvertedFigures } from '../domain/bundle.js';
 
 /** The currency is priced from US cents converted point by point; one per request. */
 export class PointConverter {

@@ -13,6 +13,7 @@ import {
   type MatrixGradeKey,
 } from '../domain/conditions.js';
 import type { HistoryRequest } from '../domain/history.js';
+import type { ConvertedFigures } from './currency.js';
 import { DAY_MS, toIsoUtc } from '../domain/time.js';
 
 /** A slot's interval, as the bundle's `meta.confidence` gives it (pricing v2); null without one. */
@@ -25,6 +26,8 @@ export interface Confidence {
 export interface HistoryValue {
   price_minor: number | null;
   confidence: Confidence | null;
+  /** With `--currency`: the slot's figures in that currency (its bundle's `meta.converted`, CONTRACT.md additions 20). */
+  converted?: ConvertedFigures;
 }
 
 export type HistoryPoint = { at: string } & { [slot: string]: HistoryValue | string };
@@ -69,6 +72,8 @@ export interface History {
   metadata: BundleMetadata;
   /** The latest instant's interval per slot (null without one), for the summary. */
   latest: Record<string, Confidence | null>;
+  /** With `--currency`: the latest instant's figures per slot in that currency (null: none). */
+  latestConverted: Record<string, ConvertedFigures | null>;
 }
 
 /** The spans `oracle history` reports a change over. */
@@ -125,7 +130,10 @@ function pointMaker(slots: readonly string[]): (at: string, bundle: PricingBundl
     const point: HistoryPoint = { at };
     slots.forEach((key, s) => {
       const slot = readers[s]!(bundle);
-      point[key] = { price_minor: slot.price_minor, confidence: confidenceOf(slot) };
+      const value: HistoryValue = { price_minor: slot.price_minor, confidence: confidenceOf(slot) };
+      const converted = slot.meta.converted as ConvertedFigures | undefined;
+      if (converted !== undefined) value.converted = converted;
+      point[key] = value;
     });
     return point;
   };
@@ -152,6 +160,12 @@ export function historyOf(
     summary,
     metadata: newest.metadata,
     latest: Object.fromEntries(request.slots.map((key) => [key, confidenceOf(slotOf(newest, key))])),
+    latestConverted: Object.fromEntries(
+      request.slots.map((key) => [
+        key,
+        (slotOf(newest, key).meta.converted as ConvertedFigures | undefined) ?? null,
+      ]),
+    ),
   };
 }
 

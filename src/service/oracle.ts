@@ -15,7 +15,7 @@
 import { OUTLIER_STDDEVS, WINDOW_HOURS, type PricingBundle, type PricingParams } from '../domain/bundle.js';
 import type { CollectionRow, RowProblem } from '../domain/collection.js';
 import { NotARefsourceIdError } from '../domain/errors.js';
-import type { EvidenceBody } from '../domain/evidence.js';
+import type { ExplainedEvidence } from '../domain/evidence.js';
 import type { SalesBody } from '../domain/sales.js';
 import type { MoversBody } from '../domain/movers.js';
 import { findMovers, type MoversQuery } from './movers.js';
@@ -144,6 +144,8 @@ export interface Oracle {
     outlierStddevs: number;
     now: number;
     kept?: KeptBundle;
+    /** Also in this currency (CONTRACT.md additions 20), as `price`'s `currency`; absent or USD: cents only. */
+    currency?: string;
   }): Promise<PricingBundle>;
   /** Every product with its observation count, in catalog order: the edges format it (service/catalog.ts catalogBody, the CLI's table). */
   catalog(): Promise<CatalogEntry[]>;
@@ -178,7 +180,12 @@ export interface Oracle {
    * The evidence of one slot (`ungraded`, `psa9`, an extra grade `bgs9.5` ...) of a product's
    * bundle, its points and steps (`oracle explain`).
    */
-  evidence(q: { ref: ProductRef; slot: string; query: PricingQuery; now: number }): Promise<EvidenceBody>;
+  evidence(q: {
+    ref: ProductRef;
+    slot: string;
+    query: PricingQuery;
+    now: number;
+  }): Promise<ExplainedEvidence>;
   /**
    * The recent observations of a product (or of one condition) as its pricing at `query` reads
    * them, newest first, each kept or left out of its price with the engine's reason.
@@ -361,10 +368,13 @@ export function createOracle(deps: OracleDeps): Oracle {
       return p.priceWithChanges(await p.product(ref), params, ref.refsourceId ?? null, extraGrades);
     },
 
-    async snapshot({ id, day, outlierStddevs, now, kept }) {
+    async snapshot({ id, day, outlierStddevs, now, kept, currency }) {
       if (!REFSOURCE_ID.test(id)) throw await notARefsourceId(id, day, now);
       const resolution = await resolver.resolve(id, findLocal);
-      return resolvedBundle(kept, resolution, (p) => p.snapshot(resolution.product, day, outlierStddevs));
+      const other = currency === undefined || currency === 'USD' ? undefined : currency;
+      return resolvedBundle(kept, resolution, (p) =>
+        p.snapshot(resolution.product, day, outlierStddevs, other),
+      );
     },
 
     catalog: () => store.products.catalog(),

@@ -3,7 +3,7 @@
  * owns no arithmetic of its own. The inside of the oracle (oracle.ts), which looks products
  * up by what the caller names and runs these; the benchmarks time one bundle through it.
  */
-import type { PricingBundle, PricingParams } from '../domain/bundle.js';
+import type { ConvertedFigures, PricingBundle, PricingParams } from '../domain/bundle.js';
 import { NoCatalogMappingError, UnknownProductError } from '../domain/errors.js';
 import {
   computeBundle,
@@ -15,13 +15,14 @@ import {
   type Calibration,
   type ComputeBundleInput,
 } from '../engine/index.js';
-import type { EvidenceBody, EvidencePoint } from '../domain/evidence.js';
+import type { EvidencePoint, ExplainedEvidence } from '../domain/evidence.js';
 import type { PointReadOptions, Store, StoredProduct } from '../store/store.js';
 import { parseCalibration } from './calibration.js';
 import { productByKeyOrName } from './search.js';
 import { suggestKeys } from './suggest.js';
 import { createTurns, type Pause } from './turns.js';
 import {
+  findSlot,
   historyJson,
   historyOf,
   priceChange,
@@ -247,11 +248,14 @@ export function createPricing(store: Store) {
       slot: string,
       params: PricingParams,
       id: string | null,
-    ): Promise<EvidenceBody> {
-      return explainSlot(
-        await readInput(product, params, id, isExtraCondition(slot), { matchedBy: true }),
-        slot,
-      );
+    ): Promise<ExplainedEvidence> {
+      const converter = await converterFor(params);
+      const input = await readInput(product, params, id, isExtraCondition(slot), { matchedBy: true });
+      const body = explainSlot(input, slot);
+      // The slot's figures in the currency, from the bundle `price` would give (one conversion path).
+      const converted =
+        converter === null ? undefined : findSlot(priced(input, converter), slot)?.meta.converted;
+      return converted === undefined ? body : { ...body, converted: converted as ConvertedFigures };
     },
     async sales(
       product: StoredProduct,
@@ -310,12 +314,10 @@ export function createPricing(store: Store) {
       product: StoredProduct,
       day: { start: number; end: number },
       outlierStddevs: number,
+      currency?: string,
     ): Promise<PricingBundle> {
-      return price(
-        product,
-        { windowHours: SNAPSHOT_WINDOW_HOURS, outlierStddevs, asOf: day.end },
-        product.refsourceId,
-      );
+      const params = { windowHours: SNAPSHOT_WINDOW_HOURS, outlierStddevs, asOf: day.end };
+      return price(product, currency === undefined ? params : { ...params, currency }, product.refsourceId);
     },
     /** Forget the calibrations and rates read (another connection may have written new ones). */
     dataChanged(): void {

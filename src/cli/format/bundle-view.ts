@@ -190,8 +190,12 @@ function legend(bundle: PricingBundle, layout: Layout): string {
 /** The 80 % interval in dollars: `80 %: $471.74 - $522.11`; '' without one. */
 /** `  in EUR: €9.87 (80 %: €9.01 - €10.40), ECB reference rates of 2025-12-23 to 2026-01-09`; null without `--currency`. */
 function convertedLine(slot: Slot): string | null {
-  const c = slot.meta.converted as ConvertedFigures | undefined;
-  if (c === undefined || c.price_minor === null) return null;
+  return convertedFiguresLine(slot.meta.converted as ConvertedFigures | undefined);
+}
+
+/** convertedLine of the figures themselves (a history's latest point); null without them or a price. */
+export function convertedFiguresLine(c: ConvertedFigures | null | undefined): string | null {
+  if (c === undefined || c === null || c.price_minor === null) return null;
   const money = (minor: number) => formatMinor(minor, c.currency);
   const range =
     c.low_minor === null || c.high_minor === null

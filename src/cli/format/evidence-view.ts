@@ -3,7 +3,8 @@
  * why not, weight, z) fitted to the terminal (points left out dimmed), then each step in words
  * with its section of docs/methodology.md; every line wrapped to the terminal's width.
  */
-import type { EvidenceBody } from '../../domain/evidence.js';
+import type { ExplainedEvidence } from '../../domain/evidence.js';
+import { convertedFiguresLine } from './bundle-view.js';
 import { fitColumns, type Column } from './columns.js';
 import { summariseEvidence } from './evidence-summary.js';
 import { formatUsd } from './money.js';
@@ -15,7 +16,7 @@ const BULK = new Set(['outside_reference_set', 'older_than_30_days']);
 /** The reason's code: the text before its first colon. */
 const code = (reason: string) => reason.slice(0, reason.indexOf(':'));
 
-export function renderEvidence(ev: EvidenceBody, terminal: Terminal): string {
+export function renderEvidence(ev: ExplainedEvidence, terminal: Terminal): string {
   const { width, colour } = terminal;
   const lines: string[] = [];
   const who = ev.id === null ? ev.product_key : `${ev.product_key} (refsource ${ev.id})`;
@@ -34,6 +35,8 @@ export function renderEvidence(ev: EvidenceBody, terminal: Terminal): string {
       width,
     ),
   );
+  const converted = convertedFiguresLine(ev.converted);
+  if (converted !== null) lines.push(converted.trimStart());
   lines.push('');
   const kept = ev.points.filter((p) => p.kept).length;
   lines.push(

@@ -6,6 +6,7 @@
 import asciichart from 'asciichart';
 import type { History, HistoryValue, PricedAt } from '../../service/history.js';
 import { csvOutputLine } from '../../domain/csv.js';
+import { convertedFiguresLine } from './bundle-view.js';
 import { formatChanges, formatInterval } from './change.js';
 import { variantWords } from './identity.js';
 import { formatUsd } from './money.js';
@@ -132,6 +133,8 @@ export function renderHistory(history: History, terminal: Terminal): string {
     lines.push(`  first  ${at(s.first)}`);
     lines.push(`  min    ${at(s.min)}   max ${at(s.max)}`);
     lines.push(`  change ${formatChanges(s.changes, colour)}`);
+    const converted = convertedFiguresLine(history.latestConverted[s.slot]);
+    if (converted !== null) lines.push(`  last${converted.slice(1)}`);
   }
   return `${lines.flatMap((l) => wrapLine(l, width)).join('\n')}\n`;
 }

@@ -1,0 +1,122 @@
+/**
+ * `--currency` beyond `price` (issue 33, item 3): `snapshot` and `history` take it as `price`
+ * does, through the same service path (service/currency.ts), showing the figures in that
+ * currency and the rate dates beside SPEC.md's US cents. Three 10.00 EUR observations convert
+ * back to exactly €10.00 at their own days' rates (the ECB fixture of test/fixtures/ecb).
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { runOracle } from '../_cli.js';
+import { ROOT, tempDir } from '../_setup.js';
+
+const HISTORY = join(ROOT, 'test/fixtures/ecb/eurofxref-hist.csv');
+const KEY = 'mtg-test-card';
+const REFSOURCE = '4242';
+
+let db: string;
+const oracle = (args: string[], input?: string) => runOracle(['--db', db, ...args], { input });
+
+beforeEach(async () => {
+  const dir = tempDir('oracle-currency-commands-');
+  db = join(dir, 'oracle.db');
+  const catalog = join(dir, 'catalog.csv');
+  writeFileSync(
+    catalog,
+    `product_key,refsource_id,product_name,set_name,release_date\n${KEY},${REFSOURCE},Test Card,Test Set,2020-01-01\n`,
+  );
+  expect((await oracle(['ingest', '--kind', 'catalog', catalog])).code).toBe(0);
+  expect((await oracle(['ingest', HISTORY])).code).toBe(0);
+  const observations = ['2025-12-23', '2025-12-24', '2025-12-26']
+    .map((day) =>
+      JSON.stringify({
+        product_key: KEY,
+        source: 'cardmarket',
+        observed_at: `${day}T10:00:00Z`,
+        price: '10.00',
+        currency: 'EUR',
+      }),
+    )
+    .join('\n');
+  expect((await oracle(['ingest', '-'], observations)).code).toBe(0);
+});
+
+describe('oracle snapshot --currency', () => {
+  it('adds the day`s figures in euros and their rate day beside the unchanged US cents', async () => {
+    const args = ['snapshot', REFSOURCE, '--date', '2025-12-24'];
+    const usd = JSON.parse((await oracle([...args, '--json'])).stdout);
+    const run = await oracle([...args, '--currency', 'eur', '--json']);
+    expect(run.code).toBe(0);
+    const eur = JSON.parse(run.stdout);
+    expect(eur.ungraded.price_minor).toBe(usd.ungraded.price_minor);
+    expect(eur.ungraded.currency).toBe('USD');
+    expect(eur.ungraded.meta.converted).toMatchObject({
+      currency: 'EUR',
+      price_minor: 1000,
+      rate_source: 'ecb',
+      // The points the pricing read, the day before's included (as `price` reads them).
+      rate_dates: { first: '2025-12-23', last: '2025-12-24' },
+    });
+    expect(usd.ungraded.meta.converted).toBeUndefined();
+    const text = await oracle([...args, '--currency', 'EUR']);
+    expect(text.stdout).toMatch(/in EUR: €10\.00 .*ECB reference rates of 2025-12-23 to\s+2025-12-24/s);
+  });
+
+  it('refuses a currency without stored rates, naming those that have them', async () => {
+    const run = await oracle(['snapshot', REFSOURCE, '--date', '2025-12-24', '--currency', 'XYZ']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/currency XYZ: no reference rate is stored for it/);
+  });
+});
+
+describe('oracle history --currency', () => {
+  const args = [
+    'history',
+    KEY,
+    '--slots',
+    'ungraded',
+    '--from',
+    '2025-12-24T12:00:00Z',
+    '--to',
+    '2025-12-27T12:00:00Z',
+    '--every',
+    '1d',
+  ];
+
+  it('gives each point`s figures in euros beside its US cents, and the last one with its rate days', async () => {
+    const usd = JSON.parse((await oracle([...args, '--json'])).stdout);
+    const run = await oracle([...args, '--currency', 'EUR', '--json']);
+    expect(run.code).toBe(0);
+    const eur = JSON.parse(run.stdout);
+    expect(eur.points.map((p: { ungraded: { price_minor: number } }) => p.ungraded.price_minor)).toEqual(
+      usd.points.map((p: { ungraded: { price_minor: number } }) => p.ungraded.price_minor),
+    );
+    const last = eur.points.at(-1).ungraded;
+    expect(last.converted).toMatchObject({ currency: 'EUR', price_minor: 1000, rate_source: 'ecb' });
+    expect(usd.points.at(-1).ungraded.converted).toBeUndefined();
+    const text = await oracle([...args, '--currency', 'EUR']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/last in EUR: €10\.00.*ECB reference rates of 2025-12-2\d/s);
+  });
+});
+
+describe('oracle explain --currency', () => {
+  it('adds the slot`s figures in euros with their rate days, its US cents and points unchanged', async () => {
+    const args = ['explain', KEY, '--slot', 'ungraded', '--at', '2025-12-27'];
+    const usd = JSON.parse((await oracle([...args, '--json'])).stdout);
+    const run = await oracle([...args, '--currency', 'EUR', '--json']);
+    expect(run.code).toBe(0);
+    const eur = JSON.parse(run.stdout);
+    expect(eur.price_minor).toBe(usd.price_minor);
+    expect(eur.points).toEqual(usd.points);
+    expect(eur.converted).toMatchObject({
+      currency: 'EUR',
+      price_minor: 1000,
+      rate_source: 'ecb',
+      rate_dates: { first: '2025-12-23', last: '2025-12-24' },
+    });
+    expect(usd.converted).toBeUndefined();
+    const text = await oracle([...args, '--currency', 'EUR']);
+    expect(text.stdout).toMatch(/^in EUR: €10\.00 .*ECB reference rates of 2025-12-23 to\s+2025-12-24/ms);
+  });
+});
