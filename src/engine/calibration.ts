@@ -2,8 +2,9 @@
  * Grader premiums and grade ratios (docs/methodology.md §7): for every priced condition, the
  * typical ln(price / PSA 10 price) of a card of an era and how much it varies between cards.
  * `fitCalibration` fits them from the catalog's own current levels (pure: the caller reads
- * the store); `calibrationFor` merges a stored fit with the documented priors, which hold
- * only where the fit had too few products.
+ * the store); `calibrationFor` merges a stored fit with the documented priors (§7.3): each fit
+ * shrunk toward its prior by the products it rests on, the other graders' priors taken relative
+ * to the fitted PSA ladder, each grader's ladder monotone, and no spread below its prior's.
  */
 import {
   GRADERS,
@@ -14,7 +15,7 @@ import {
   conditionKey,
 } from '../domain/conditions.js';
 import { ERAS, type Era } from '../domain/product.js';
-import { CALIBRATION_MIN_PRODUCTS, MAD_TO_SIGMA } from './methodology.js';
+import { CALIBRATION_PRIOR_PRODUCTS, MAD_TO_SIGMA } from './methodology.js';
 import { median } from './stats.js';
 
 /** One condition of one era: ln(price / PSA 10 price) across cards, its robust spread, products seen. */
@@ -49,7 +50,7 @@ export interface ConditionTable {
   dispersion: Float64Array;
   /** Spread between cards of ln(P_a / P_b), at [a * N + b] (symmetric; N = PRICED_CONDITIONS.length). */
   pairDispersion: Float64Array;
-  /** True where the ratio is the documented prior (no fit, or too few products). */
+  /** True where the ratio is the documented prior, unfitted (no product of the condition). */
   prior: boolean[];
 }
 
@@ -135,21 +136,79 @@ function makeTable(calibration: Calibration | null, era: Era): ConditionTable {
   for (let a = 0; a < n; a++) {
     for (let b = 0; b < n; b++) {
       if (a === b) continue;
+      const prior = priorPairDispersion(PRICED_CONDITIONS[a]!, PRICED_CONDITIONS[b]!);
       const pair = fit?.pairs[pairKey(a, b)];
       table.pairDispersion[a * n + b] =
-        pair !== undefined && pair.products >= CALIBRATION_MIN_PRODUCTS
-          ? pair.dispersion
-          : priorPairDispersion(PRICED_CONDITIONS[a]!, PRICED_CONDITIONS[b]!);
+        pair === undefined ? prior : atLeastPrior(shrink(pair.dispersion, prior, pair.products), prior);
     }
   }
-  PRICED_CONDITIONS.forEach((condition, c) => {
-    const fitted = fit?.cells[condition];
-    const usable = fitted !== undefined && fitted.products >= CALIBRATION_MIN_PRODUCTS;
-    table.logRatio[c] = usable ? fitted.logRatio : priorLogRatio(era, condition);
-    table.dispersion[c] = usable ? fitted.dispersion : PRIOR_DISPERSION;
-    table.prior[c] = !usable;
-  });
+  // Each cell's weight in the ladder's monotone fit: its products plus the prior's worth.
+  const weight = new Float64Array(n);
+  const fitCell = (c: number, priorLogRatio: number) => {
+    const fitted = fit?.cells[PRICED_CONDITIONS[c]!];
+    const products = fitted?.products ?? 0;
+    table.logRatio[c] =
+      fitted === undefined ? priorLogRatio : shrink(fitted.logRatio, priorLogRatio, products);
+    table.dispersion[c] =
+      fitted === undefined
+        ? PRIOR_DISPERSION
+        : atLeastPrior(shrink(fitted.dispersion, PRIOR_DISPERSION, products), PRIOR_DISPERSION);
+    table.prior[c] = fitted === undefined;
+    weight[c] = products + CALIBRATION_PRIOR_PRODUCTS;
+  };
+  // PSA's ladder and ungraded toward the documented priors first, made monotone; then every
+  // other grader (and ANY) toward PSA's fitted ladder times its prior premium, so a grader seen
+  // on few cards keeps its documented place relative to PSA's fitted grades.
+  fitCell(PRICED_CONDITIONS.indexOf(UNGRADED), priorLogRatio(era, UNGRADED));
+  const psa = MATRIX_GRADES.map((g) => PRICED_CONDITIONS.indexOf(conditionKey('PSA', g)));
+  for (const c of psa) fitCell(c, priorLogRatio(era, PRICED_CONDITIONS[c]!));
+  monotone(psa, table.logRatio, weight);
+  for (const grader of [...GRADERS, POOLED_GRADER]) {
+    if (grader === 'PSA') continue;
+    const ladder = MATRIX_GRADES.map((g) => PRICED_CONDITIONS.indexOf(conditionKey(grader, g)));
+    ladder.forEach((c, g) => {
+      const premium =
+        priorLogRatio(era, PRICED_CONDITIONS[c]!) - priorLogRatio(era, PRICED_CONDITIONS[psa[g]!]!);
+      fitCell(c, table.logRatio[psa[g]!]! + premium);
+    });
+    monotone(ladder, table.logRatio, weight);
+  }
   return table;
+}
+
+/** A fit seen on `products` products shrunk toward its prior (§7.3). */
+function shrink(fitted: number, prior: number, products: number): number {
+  const w = products / (products + CALIBRATION_PRIOR_PRODUCTS);
+  return w * fitted + (1 - w) * prior;
+}
+
+/**
+ * A spread never below its prior's (§7.3): the interval's quantiles (§9) were fitted on real
+ * residuals of prices made with the prior spreads, so a narrower fitted spread would narrow
+ * the interval below what those residuals support.
+ */
+function atLeastPrior(spread: number, prior: number): number {
+  return Math.max(spread, prior);
+}
+
+/**
+ * The weighted least-squares monotone (non-decreasing) fit of `values` at the indexes of one
+ * grader's ladder, grade 7 first (pool adjacent violators): no grade priced above a higher one.
+ */
+function monotone(ladder: readonly number[], values: Float64Array, weight: Float64Array): void {
+  const blocks: { mean: number; weight: number; size: number }[] = [];
+  for (const c of ladder) {
+    blocks.push({ mean: values[c]!, weight: weight[c]!, size: 1 });
+    while (blocks.length > 1 && blocks[blocks.length - 2]!.mean > blocks[blocks.length - 1]!.mean) {
+      const b = blocks.pop()!;
+      const a = blocks[blocks.length - 1]!;
+      a.mean = (a.mean * a.weight + b.mean * b.weight) / (a.weight + b.weight);
+      a.weight += b.weight;
+      a.size += b.size;
+    }
+  }
+  let i = 0;
+  for (const block of blocks) for (let k = 0; k < block.size; k++) values[ladder[i++]!] = block.mean;
 }
 
 /** One product's current level per priced condition (ln cents; NaN where it has none). */

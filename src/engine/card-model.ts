@@ -123,6 +123,7 @@ export function cardLevels(own: readonly (Estimate | null)[], table: ConditionTa
       rejected[c] =
         own[c]!.included < CROSS_CHECK_MAX_POINTS &&
         !own[c]!.loneQuote &&
+        !own[c]!.followed &&
         Math.abs(z[c]! - level) > CROSS_CHECK_SIGMAS * Math.sqrt(v[c]!);
     }
   }
@@ -143,7 +144,8 @@ export function priceCard(own: readonly (Estimate | null)[], table: ConditionTab
     let ownWeight = 0;
     let heldFrom: number | null = null;
     if (ownUsable) {
-      ownWeight = prediction === null || plentiful(e) || e.loneQuote ? 1 : blendWeight(e, prediction);
+      ownWeight =
+        prediction === null || plentiful(e) || e.loneQuote || e.followed ? 1 : blendWeight(e, prediction);
       estimate = prediction === null ? e : combine(e, prediction, ownWeight);
       const held = withinOwnRange(e, estimate.mean);
       if (held !== estimate.mean) {

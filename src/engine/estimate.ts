@@ -11,6 +11,7 @@ import {
   MIN_HALF_LIFE_MS,
   MIN_REFERENCE_POINTS,
   QUOTE_AGE_MS,
+  QUOTE_LED_SHARE,
   QUOTE_SPAN_MS,
   RECENCY_POINTS,
   REGIME_RUN_POINTS,
@@ -70,6 +71,11 @@ export interface Estimate extends LogEstimate {
   bounds: LogBounds;
   /** True when the newest points formed a run beyond one bound and became the reference (§3.2). */
   regime: boolean;
+  /**
+   * True when the reference set was mostly guide quotes, so the estimate follows the latest
+   * quote (point i0) and the points newer than it; the filter is centred on that quote (§4.2).
+   */
+  followed: boolean;
   included: number;
   /** Kept points inside the requested window. */
   windowKept: number;
@@ -189,7 +195,18 @@ export function estimateCondition(s: Series, ctx: EstimateContext, old = false):
   const run = i1 - i0 >= 2 * REGIME_RUN_POINTS ? regimeRun(s, i0, i1, scratch, sorted) : 0;
   const regime = run > 0;
   if (regime) i0 = i1 - run;
-  const bounds = regime ? robustBounds(s, i0, i1, k, scratch) : whole;
+  let bounds = regime ? robustBounds(s, i0, i1, k, scratch) : whole;
+  // Quotes followed (§4.2): the latest quote and what came after it; the older points' steps
+  // still say how far one next point strays, and their filter scale how far newer sales may lie.
+  const latestQuote = quoteLedFrom(s, i0, i1);
+  const followed = latestQuote >= 0;
+  let referenceScale: { n: number; sigma: number } | null = null;
+  if (followed) {
+    referenceScale = stepScale(s, i0, i1, bounds, scratch);
+    i0 = latestQuote;
+    const centre = s.y[latestQuote]!;
+    bounds = { lo: centre - k * bounds.sigma, hi: centre + k * bounds.sigma, centre, sigma: bounds.sigma };
+  }
   // Kept points, newest first, into the scratch buffer: their ln prices.
   let n = 0;
   let oldestKept = -1;
@@ -218,6 +235,7 @@ export function estimateCondition(s: Series, ctx: EstimateContext, old = false):
   }
   let sw = 0;
   let sw2 = 0;
+  let anchor = 0;
   let swy = 0;
   let swAge = 0;
   // Each kept point weighs its recency times its quote weight q (§4.1): a quote counting as q
@@ -234,6 +252,7 @@ export function estimateCondition(s: Series, ctx: EstimateContext, old = false):
     const w = r * s.q[i]!;
     sw += w;
     sw2 += w * r;
+    if (followed && i === i0) anchor = w * r;
     swy += w * s.y[i]!;
     swAge += w * age;
     if (s.g[i] === 1) {
@@ -243,13 +262,14 @@ export function estimateCondition(s: Series, ctx: EstimateContext, old = false):
   }
   const mean = swy / sw;
   const effectivePoints = (sw * sw) / sw2;
-  const centre = median(scratch, n);
-  for (let j = 0; j < n; j++) scratch[j] = Math.abs(scratch[j]! - centre);
-  const sigma = MAD_TO_SIGMA * median(scratch, n);
+  const { n: scaleN, sigma } = referenceScale ?? madScale(scratch, n);
   const pooled =
-    (n * sigma * sigma + SALE_SIGMA_PRIOR_POINTS * SALE_SIGMA_PRIOR * SALE_SIGMA_PRIOR) /
-    (n + SALE_SIGMA_PRIOR_POINTS);
-  const variance = pooled / effectivePoints + (DRIFT_VARIANCE_PER_DAY * swAge) / sw / DAY_MS;
+    (scaleN * sigma * sigma + SALE_SIGMA_PRIOR_POINTS * SALE_SIGMA_PRIOR * SALE_SIGMA_PRIOR) /
+    (scaleN + SALE_SIGMA_PRIOR_POINTS);
+  // A followed quote is the level as of its date (§4.2): only the points after it add their
+  // scatter to the level's variance, and the next point's own scatter comes on top (§9).
+  const variance =
+    (pooled * Math.max(0, sw2 - anchor)) / (sw * sw) + (DRIFT_VARIANCE_PER_DAY * swAge) / sw / DAY_MS;
   const extended = oldestKept < iw;
   return {
     mean,
@@ -263,6 +283,7 @@ export function estimateCondition(s: Series, ctx: EstimateContext, old = false):
     i1,
     bounds,
     regime,
+    followed,
     included: n,
     windowKept,
     windowLo,
@@ -277,6 +298,44 @@ export function estimateCondition(s: Series, ctx: EstimateContext, old = false):
     meanAt: asOf - swAge / sw,
     carry: null,
   };
+}
+
+/**
+ * Quotes followed (§4.2): the index of the latest price guide's quote of points i0..i1-1 when
+ * more than QUOTE_LED_SHARE of them are quotes, else -1.
+ */
+function quoteLedFrom(s: Series, i0: number, i1: number): number {
+  let quotes = 0;
+  let latest = -1;
+  for (let i = i0; i < i1; i++) {
+    if (s.g[i] !== 1) continue;
+    quotes++;
+    latest = i;
+  }
+  return quotes > QUOTE_LED_SHARE * (i1 - i0) ? latest : -1;
+}
+
+/** The count and robust scale (1.4826 · MAD about their median) of the first n numbers of `values` (overwritten). */
+function madScale(values: Float64Array, n: number): { n: number; sigma: number } {
+  const centre = median(values, n);
+  for (let j = 0; j < n; j++) values[j] = Math.abs(values[j]! - centre);
+  return { n, sigma: n === 0 ? 0 : MAD_TO_SIGMA * median(values, n) };
+}
+
+/**
+ * The scatter of one next point of a followed series (§4.2): `madScale` of the steps between
+ * consecutive kept points of i0..i1-1 (within `b`), one per step. The level follows the latest
+ * quote, so what strays is the next point from the last one, not every point from a centre.
+ */
+function stepScale(s: Series, i0: number, i1: number, b: LogBounds, scratch: Float64Array) {
+  let n = 0;
+  let previous = Number.NaN;
+  for (let i = i0; i < i1; i++) {
+    if (!isIncluded(s, i, b)) continue;
+    if (!Number.isNaN(previous)) scratch[n++] = s.y[i]! - previous;
+    previous = s.y[i]!;
+  }
+  return madScale(scratch, n);
 }
 
 /**

@@ -57,6 +57,7 @@ import {
   OWN_FULL_WEIGHT_POINTS,
   PREDICTION_HUBER_K,
   QUOTE_AGE_MS,
+  QUOTE_LED_SHARE,
   RECENCY_POINTS,
   STALE_AFTER_MS,
   ownMethodology,
@@ -79,6 +80,7 @@ const SECTIONS: Readonly<Record<string, string>> = {
   '3.1': '31-filter-robust-log-price',
   '3.2': '32-regime-change-older-sales-never-outvote-a-run-of-new-ones',
   '4': '4-recency-weights',
+  '4.2': '42-quotes-followed-not-re-averaged',
   '5': '5-uncertainty-of-an-estimate',
   '6.1': '61-carried-move-implied-levels',
   '6.2': '62-cross-check',
@@ -168,6 +170,8 @@ export function conditionPoints(
         windowPoints >= MIN_REFERENCE_POINTS
           ? `outside_reference_set: before the requested window, which held ${windowPoints} points (at least ${MIN_REFERENCE_POINTS}) (§3)`
           : `outside_reference_set: older than the latest ${MIN_REFERENCE_POINTS} points the thin window was topped up to (§3)`;
+    } else if (i < e.i0 && e.followed) {
+      point.reason = `before_followed_quote: the reference set is mostly price guide quotes, so the latest quote and the points after it alone are priced (§4.2)`;
     } else if (i < e.i0) {
       point.reason = `before_regime_change: the newest ${e.i1 - e.i0} points moved the market and alone form the reference set (§3.2)`;
     } else {
@@ -237,16 +241,24 @@ function conditionSteps(
   const own = e.carry?.before ?? e.mean;
   if (e.regime)
     text += ` Regime change: the newest ${run} points lie past the bounds of the older ones and alone form the reference set.`;
+  if (e.followed)
+    text += ` Quotes followed: more than ${QUOTE_LED_SHARE * 100} % of the reference set are price guide quotes, so the latest quote (${ctx.iso(s.t[e.i0]!)}, ${cents(s.p[e.i0]!)}) and the ${e.i1 - e.i0 - 1} point(s) after it are priced; the older points set only the filter's scale and the scatter of a next point.`;
   const steps = [
-    step('reference_set', ev.lastKnown ? '8' : e.old ? '6.7' : e.regime ? '3.2' : '3', text, {
-      condition,
-      inputs: {
-        window_points: windowPoints,
-        reference_points: reference,
-        regime_run: run,
-        last_known: e.old,
+    step(
+      'reference_set',
+      ev.lastKnown ? '8' : e.old ? '6.7' : e.followed ? '4.2' : e.regime ? '3.2' : '3',
+      text,
+      {
+        condition,
+        inputs: {
+          window_points: windowPoints,
+          reference_points: reference,
+          regime_run: run,
+          quotes_followed: e.followed,
+          last_known: e.old,
+        },
       },
-    }),
+    ),
   ];
   const { centre, sigma } = e.bounds;
   const excluded = e.i1 - e.i0 - e.included;
@@ -539,6 +551,9 @@ function blendStep(c: number, ev: BundleEvidence): EvidenceStep {
   else if (own.loneQuote)
     text =
       "The condition's only point of the 30 days is a price guide's quote, a summary of many sales: it is the price, the card model does not move it (§6.6).";
+  else if (own.followed)
+    text =
+      "The condition's evidence is mostly price guide quotes: its latest quote, adjusted by the points after it, is the price; the card model does not move it (§4.2).";
   else {
     const r = Math.abs(own.mean - pred.mean) / Math.sqrt(own.variance + pred.variance);
     const blended = cell.heldFrom ?? e.mean;

@@ -89,6 +89,14 @@ export const QUOTE_AGE_MS = 3 * DAY_MS;
  */
 export const QUOTE_SPAN_MS = 2 * QUOTE_AGE_MS;
 
+/**
+ * §4.2 Quotes followed: a condition whose reference set is more than this share guide quotes
+ * (§4.1) is priced from its latest quote and the points newer than it, not from an average of
+ * its older quotes: a quote is already an average, and a move in the quotes is a move. The
+ * older points set only the filter's scale, against which the newer sales are checked.
+ */
+export const QUOTE_LED_SHARE = 0.5;
+
 /** §4.1 The weight of a point that summarises `volume` sales (null: a sale, weight 1). */
 export function quoteWeight(volume: number | null | undefined): number {
   if (volume === null || volume === undefined || !(volume >= 0)) return 1;
@@ -145,8 +153,13 @@ export const OWN_FULL_WEIGHT_POINTS = 10;
 export const PREDICTION_HUBER_K = 1.5;
 export const PREDICTION_HUBER_PASSES = 2;
 
-/** §7 Calibration: a condition needs this many products in an era to replace its prior. */
-export const CALIBRATION_MIN_PRODUCTS = 8;
+/**
+ * §7.3 Calibration shrinks each fit toward its prior by the evidence it rests on: a condition's
+ * fitted ratio and spread (a pair's spread) seen on n products weigh n / (n + this) against the
+ * prior's. 4: a fit on 4 cards counts as much as the prior, one on 3 moves a ratio less than half
+ * of the way (a CGC 9 fitted on 3 cards at 2 x PSA 9 comes out about 1.35 x).
+ */
+export const CALIBRATION_PRIOR_PRODUCTS = 4;
 
 /** §9 Confidence level of `meta.confidence` and its two-sided normal quantile. */
 export const CONFIDENCE_LEVEL = 0.8;

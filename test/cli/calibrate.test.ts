@@ -93,20 +93,31 @@ describe('oracle calibrate', () => {
     expect(report.as_of).toBe(FIT_AT);
     expect(report.products.modern).toBe(PRODUCTS + 1);
     const row = (condition: string) => report.eras.modern.find((r) => r.condition === condition)!;
-    expect(row('bgs10')).toMatchObject({ ratio_vs_psa10: 1.4, products: PRODUCTS, source: 'fitted' });
-    expect(row('ungraded')).toMatchObject({ ratio_vs_psa10: 0.2, products: PRODUCTS, source: 'fitted' });
+    // Each fit shrunk toward its prior by its 12 products (methodology §7.3): weight 12 / (12 + 4).
+    const shrunk = (fitted: number, prior: number) =>
+      Number(Math.exp(0.75 * Math.log(fitted) + 0.25 * Math.log(prior)).toFixed(4));
+    expect(row('bgs10')).toMatchObject({
+      ratio_vs_psa10: shrunk(1.4, 1.1),
+      products: PRODUCTS,
+      source: 'fitted',
+    });
+    expect(row('ungraded')).toMatchObject({
+      ratio_vs_psa10: shrunk(0.2, 0.15),
+      products: PRODUCTS,
+      source: 'fitted',
+    });
     // The probe has PSA 10 alone: it says nothing about a ratio, so the fit leaves it out.
     expect(row('psa10')).toMatchObject({ ratio_vs_psa10: 1, products: PRODUCTS });
     // CGC 10 never traded: the prior holds.
     expect(row('cgc10')).toMatchObject({ ratio_vs_psa10: 0.6, products: 0, source: 'prior' });
     const table = await cli(['calibrate', '--show', '--at', FIT_AT]);
     expect(table).toContain(`calibration fitted from observations before ${FIT_AT}`);
-    expect(table).toMatch(/^bgs10 +1\.4000 +\d\.\d{3} +\d+ +fitted$/m);
+    expect(table).toMatch(/^bgs10 +1\.3181 +\d\.\d{3} +\d+ +fitted$/m);
   });
 
   it('prices with the newest fit made as of the instant priced, never a later one', async () => {
-    // The probe's BGS 10, without own sales, now follows the fitted 1.4x.
-    expect(await bgs10(FIT_AT)).toBe(182000);
+    // The probe's BGS 10, without own sales, now follows the fitted 1.4x shrunk toward the prior's 1.1x: 1.3181x.
+    expect(await bgs10(FIT_AT)).toBe(171351);
     // An hour before the fit's date, no calibration existed yet.
     expect(await bgs10('2026-10-14T23:00:00Z')).toBe(143000);
   });
@@ -130,7 +141,7 @@ describe('oracle calibrate', () => {
     };
     expect(history.points.map((p) => [p.at, p.bgs10.price_minor])).toEqual([
       ['2026-10-14T23:00:00Z', 143000],
-      [FIT_AT, 182000],
+      [FIT_AT, 171351],
     ]);
   });
 });

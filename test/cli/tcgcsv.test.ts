@@ -404,8 +404,13 @@ describe('prices of other sets and categories, on a catalog given as canonical r
       price_minor: day(september, 501999),
       included_points: 1,
     });
-    // 501999 has a quote on each day: October's price rests on both.
-    expect((await ungraded('sv151-501999', '2025-10-20T21:00:00Z')).included_points).toBe(2);
+    // 501999 has a quote on each day: October's price follows the latest (methodology §4.2),
+    // September's counted as excluded, not averaged in.
+    expect(await ungraded('sv151-501999', '2025-10-20T21:00:00Z')).toMatchObject({
+      price_minor: day(october, 501999),
+      included_points: 1,
+      excluded_points: 1,
+    });
     // 502003 (sealed) had no market price in September: October's one quote is its price.
     expect(await ungraded('sv151-502003', '2025-10-20T21:00:00Z')).toMatchObject({
       price_minor: day(october, 502003),

@@ -6,7 +6,11 @@ import { InvalidParameterError } from '../../src/domain/errors.js';
 import { DAY_MS, HOUR_MS, toIsoUtc } from '../../src/domain/time.js';
 import { computeBundle, pointsRequest } from '../../src/engine/index.js';
 import { computeEvidence } from '../../src/engine/bundle.js';
-import { EXTENDED_WINDOW_MS, PRIOR_POINTS_PER_CONDITION } from '../../src/engine/methodology.js';
+import {
+  CALIBRATION_PRIOR_PRODUCTS,
+  EXTENDED_WINDOW_MS,
+  PRIOR_POINTS_PER_CONDITION,
+} from '../../src/engine/methodology.js';
 import { fitCalibration, type Calibration } from '../../src/engine/calibration.js';
 import { roundCents } from '../../src/engine/slot.js';
 import { PRICED_CONDITIONS } from '../../src/domain/conditions.js';
@@ -316,8 +320,12 @@ describe('card model (§6)', () => {
     const b = price(psa10, {}, 'modern', calibration);
     const psa = b.graded.PSA['10'].price_minor!;
     // With PSA 10 the only data: the level is PSA 10's, no other BGS / CGC cell moves the effects.
-    within(b.graded.BGS['10'].price_minor, psa * 1.3, 0.001);
-    within(b.graded.CGC['10'].price_minor, psa * 0.55, 0.001);
+    // Each fit is shrunk toward its prior by its 50 products (methodology §7.3).
+    const w = 50 / (50 + CALIBRATION_PRIOR_PRODUCTS);
+    const shrunk = (fitted: number, prior: number) =>
+      Math.exp(w * Math.log(fitted) + (1 - w) * Math.log(prior));
+    within(b.graded.BGS['10'].price_minor, psa * shrunk(1.3, 1.1), 0.001);
+    within(b.graded.CGC['10'].price_minor, psa * shrunk(0.55, 0.6), 0.001);
     within(b.graded.SGC['10'].price_minor, psa * 0.7, 0.001); // the prior: SGC has no calibrated ratio
     expect(b.graded.BGS['10'].meta.oracle_fallback_tier).toBe('grader_premium');
   });
