@@ -165,6 +165,7 @@ export const indexAddOptions = z.lazy(() =>
     search: text(),
     products: text(),
     slot: text(),
+    method: text(),
     baseDate: text(),
     lockWait: z.int(),
   }),

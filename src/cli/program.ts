@@ -634,6 +634,11 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
         )
         .requiredOption('--base-date <YYYY-MM-DD>', 'the date the index is 1000 at (00:00Z)')
         .option('--label <text>', 'a title for the index (default: its name)')
+        .option(
+          '--method <method>',
+          'chained-jevons (equal weights, each move capped) or chained-laspeyres (price weights capped at 10 %); docs/methodology.md §17',
+          'chained-jevons',
+        )
         .addOption(lockWaitOption(LOCK_WAIT_DEFAULT_S))
         .addHelpText(
           'after',

@@ -266,3 +266,8 @@ export const INDEX_MIN_OBSERVATIONS_YEAR = 2;
 export const INDEX_MIN_OBSERVATIONS_HALF_YEAR = 1;
 /** §17.4 Membership is re-decided every this long from the base date (ms: 91 days, a quarter). */
 export const INDEX_REBALANCE_MS = 91 * 24 * 3_600_000;
+/**
+ * §17.7 The chained Laspeyres method: the most of the basket one member's weight (its price's
+ * share) is at a rebalance (cardsearch.ai caps each card at 8-12 %); the excess goes to the others.
+ */
+export const INDEX_WEIGHT_CAP = 0.1;

@@ -1,6 +1,6 @@
 /**
  * Market indexes (docs/indexes.md): definitions kept in the store, and an index's values,
- * computed by the engine's chained Jevons (engine/index-jevons.ts) from each member's prices
+ * computed by the engine's method of its definition (engine/index-jevons.ts, index-laspeyres.ts) from each member's prices
  * as `priceSeries` gives them (the bundles `oracle price` gives at those instants): nothing
  * here prices a card. Membership (§17.4) is decided at each rebalance from the store's counts.
  */
@@ -14,7 +14,9 @@ import {
   type StoredIndex,
 } from '../domain/market-index.js';
 import { DAY_MS, toIsoUtc } from '../domain/time.js';
-import { chainedJevons, type IndexMember, type MemberPrice } from '../engine/index-jevons.js';
+import type { IndexMember, MemberPrice } from '../engine/index-chain.js';
+import { chainedJevons } from '../engine/index-jevons.js';
+import { chainedLaspeyres } from '../engine/index-laspeyres.js';
 import {
   INDEX_BASE_VALUE,
   INDEX_MIN_OBSERVATIONS_HALF_YEAR,
@@ -195,7 +197,11 @@ export async function showIndex(
   }
   const shownAt = instants.findIndex((t) => t >= span.shownFrom);
   const first = shownAt === -1 ? instants.length - 1 : shownAt;
-  const series = chainedJevons(instants, inputs, first);
+  const series = (index.method === 'chained-laspeyres' ? chainedLaspeyres : chainedJevons)(
+    instants,
+    inputs,
+    first,
+  );
   const points = series.values.slice(first).map((v, i) => ({
     at: toIsoUtc(instants[first + i]!),
     value: round2(v.value),

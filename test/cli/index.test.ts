@@ -137,6 +137,10 @@ describe('oracle index', () => {
         ['index', 'add', 'p', '--products', 'steady-card,no-such-card', '--base-date', '2026-10-01'],
         /unknown product_key "no-such-card"/,
       ],
+      [
+        ['index', 'add', 'm', '--era', 'vintage', '--method', 'median', '--base-date', '2026-10-01'],
+        /method must be one of chained-jevons, chained-laspeyres; got "median"/,
+      ],
       [['index', 'show', 'nope'], /no index named "nope" \(defined: dup, test-set\)/],
       [['index', 'show', 'dup', '--to', '2026-09-01'], /before the index's base date/],
     ];
@@ -148,5 +152,32 @@ describe('oracle index', () => {
     expect(
       JSON.parse((await run('index', 'list', '--json')).stdout).map((i: { name: string }) => i.name),
     ).toEqual(['dup', 'test-set']);
+  });
+
+  it("computes a chained Laspeyres definition: the basket's value ratio, its weights equal below 1 / cap", async () => {
+    const added = await run(
+      'index',
+      'add',
+      'test-set-laspeyres',
+      '--set',
+      'test set',
+      '--method',
+      'chained-laspeyres',
+      '--base-date',
+      '2026-10-01',
+    );
+    expect(added.stdout).toContain('chained-laspeyres');
+    const show = async (name: string) =>
+      JSON.parse((await run('index', 'show', name, '--from', '2026-10-01', '--json')).stdout);
+    const [laspeyres, jevons] = [await show('test-set-laspeyres'), await show('test-set')];
+    expect(laspeyres.method).toBe('chained-laspeyres');
+    const last = laspeyres.points.at(-1);
+    // Two members weigh half each (the cap cannot hold): +20 % on one is +10 % on the index,
+    // uncapped per step, so above the chained Jevons of the same members.
+    expect(last.value).toBeGreaterThan(jevons.points.at(-1).value);
+    expect(last.value).toBeLessThanOrEqual(INDEX_BASE_VALUE * 1.1 + 0.5);
+    expect(last.value).toBeGreaterThan(INDEX_BASE_VALUE * 1.08);
+    expect(last.priced).toBe(2);
+    expect(laspeyres.top_contributors[0].product_key).toBe('jumping-card');
   });
 });

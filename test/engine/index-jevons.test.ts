@@ -1,6 +1,7 @@
 // @module-tag sqlite-only: the pure engine, no store
 import { describe, expect, it } from 'vitest';
-import { chainedJevons, type IndexMember } from '../../src/engine/index-jevons.js';
+import type { IndexMember } from '../../src/engine/index-chain.js';
+import { chainedJevons } from '../../src/engine/index-jevons.js';
 import { INDEX_BASE_VALUE, INDEX_CARRY_MS, INDEX_MEMBER_CAP } from '../../src/engine/methodology.js';
 
 const DAY = 86_400_000;
