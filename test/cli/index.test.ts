@@ -116,6 +116,12 @@ describe('oracle index', () => {
     const text = await run('index', 'show', 'test-set', '--from', '2026-10-01');
     expect(text.stdout).toContain('2 members');
     expect(text.stdout).toContain('jumping-card');
+    const narrow = await oracle(['--db', db, 'index', 'show', 'test-set', '--from', '2026-10-01'], {
+      now: NOW,
+      env: { COLUMNS: '60' },
+    });
+    for (const line of narrow.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(60);
+    expect(narrow.stdout).toContain('test-set');
   });
 
   it('refuses bad definitions and unknown indexes with a usage error', async () => {
