@@ -251,8 +251,9 @@ export const MIN_DISPERSION = 0.05;
 export const RATE_CARRY_DAYS = 7;
 
 /**
- * §17 Market indexes (docs/methodology.md §17): a chained Jevons index, each step's link the
- * mean of its members' log price moves, each member's share of a link capped.
+ * §17 Market indexes (docs/methodology.md §17): a chained Jevons index (the default), each
+ * step's link the mean of its members' log price moves, each member's share of a link capped;
+ * or a chained Laspeyres index, its basket's weights capped (§17.7).
  */
 /** §17.1 The index's value at its base date. */
 export const INDEX_BASE_VALUE = 1000;

@@ -9,6 +9,7 @@ import {
   INDEX_TOP_CONTRIBUTORS,
   indexSpan,
   parseIndexDefinition,
+  type IndexMethod,
   type IndexSpanRequest,
   type RawIndexDefinition,
   type StoredIndex,
@@ -23,6 +24,7 @@ import {
   INDEX_MIN_OBSERVATIONS_YEAR,
   INDEX_REBALANCE_MS,
 } from '../engine/methodology.js';
+import type { PricingBundle } from '../domain/bundle.js';
 import type { StoredProduct, Store } from '../store/store.js';
 import { confidenceOf, findSlot } from './history.js';
 import type { Pricing, SeriesParams } from './pricing.js';
@@ -172,6 +174,19 @@ async function membership(
   return members;
 }
 
+/** A member's price and interval in `slot` at each of `bundles` (the engine's input, §17). */
+export function memberPrices(bundles: readonly PricingBundle[], slot: string): MemberPrice[] {
+  return bundles.map((bundle) => {
+    const found = findSlot(bundle, slot);
+    const c = found === null ? null : confidenceOf(found);
+    return { price: found?.price_minor ?? null, low: c?.low_minor ?? null, high: c?.high_minor ?? null };
+  });
+}
+
+/** The engine function of a definition's method. */
+export const indexMethod = (method: IndexMethod) =>
+  method === 'chained-laspeyres' ? chainedLaspeyres : chainedJevons;
+
 /** An index's values over the span of `request`, its members priced one at a time through `pricing`. */
 export async function showIndex(
   store: Store,
@@ -188,20 +203,11 @@ export async function showIndex(
   const inputs: IndexMember[] = [];
   for (const { product, member } of members) {
     const bundles = await pricing.priceSeries(product, params, instants, product.refsourceId);
-    const prices = bundles.map((bundle): MemberPrice => {
-      const slot = findSlot(bundle, index.slot);
-      const c = slot === null ? null : confidenceOf(slot);
-      return { price: slot?.price_minor ?? null, low: c?.low_minor ?? null, high: c?.high_minor ?? null };
-    });
-    inputs.push({ prices, member });
+    inputs.push({ prices: memberPrices(bundles, index.slot), member });
   }
   const shownAt = instants.findIndex((t) => t >= span.shownFrom);
   const first = shownAt === -1 ? instants.length - 1 : shownAt;
-  const series = (index.method === 'chained-laspeyres' ? chainedLaspeyres : chainedJevons)(
-    instants,
-    inputs,
-    first,
-  );
+  const series = indexMethod(index.method)(instants, inputs, first);
   const points = series.values.slice(first).map((v, i) => ({
     at: toIsoUtc(instants[first + i]!),
     value: round2(v.value),
