@@ -186,4 +186,40 @@ describe('oracle index', () => {
     expect(last.priced).toBe(2);
     expect(laspeyres.top_contributors[0].product_key).toBe('jumping-card');
   });
+
+  it('watches an index: a move rule fires on its value, listed, with the index named', async () => {
+    const up = await run('watch', 'add', '--index', 'test-set', '--move', '+2%', '--over', '20d', '--json');
+    expect(up.stderr).toBe('');
+    expect(JSON.parse(up.stdout)).toMatchObject({ product_key: 'test-set', slot: 'index', kind: 'move' });
+    await run('watch', 'add', '--index', 'test-set', '--move', '-2%', '--over', '20d');
+    const check = await run('watch', 'check', '--json');
+    expect(check.code).toBe(0);
+    const report = JSON.parse(check.stdout);
+    expect(report.problems).toEqual([]);
+    expect(report.fired).toHaveLength(1);
+    const [event] = report.fired;
+    // The index 20 days back (before the jump) was at its base; now it has followed the jump.
+    const shown = JSON.parse(
+      (await run('index', 'show', 'test-set', '--from', '2026-10-01', '--json')).stdout,
+    );
+    const [then, now] = [shown.points.at(-21).value, shown.points.at(-1).value];
+    expect(event.value).toBeCloseTo(((now - then) / then) * 100, 1);
+    expect(event.value).toBeGreaterThanOrEqual(2);
+    expect(event.links.price).toMatch(/^\/api\/v1\/developer\/indexes\/test-set\?to=/);
+    expect(event.text).toContain('index test-set index moves 2% up over 20d');
+    const list = await run('watch', 'list');
+    expect(list.stdout).toMatch(/test-set\s+index moves 2% up over 20d\s+yes/);
+
+    const cases: [string[], RegExp][] = [
+      [['watch', 'add', '--index', 'test-set', '--above', '10'], /--index takes --move, not --above/],
+      [['watch', 'add', 'steady-card', '--index', 'test-set', '--move', '5%'], /one of them \(got both\)/],
+      [['watch', 'add', '--move', '5%'], /one of them \(got neither\)/],
+      [['watch', 'add', '--index', 'nope', '--move', '5%'], /no index named "nope"/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await run(...args);
+      expect(result.stderr, args.join(' ')).toMatch(message);
+      expect(result.code, args.join(' ')).not.toBe(0);
+    }
+  });
 });
