@@ -41,6 +41,7 @@ const TOOL_ENTRY_POINTS = [
   'domain/history',
   'domain/time',
   'engine/stats',
+  'engine/methodology',
   'ingest/pipeline',
   'ingest/write/rejects-writer',
   'ingest/parallel-reader',

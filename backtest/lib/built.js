@@ -23,6 +23,8 @@ export const ingest = await import(built('ingest/pipeline.js'));
 export const prng = await import(built('sample/prng.js')); // the sample generator's
 /** @type {typeof import('../../src/engine/stats.js')} */
 export const stats = await import(built('engine/stats.js'));
+/** @type {typeof import('../../src/engine/methodology.js')} */
+export const methodology = await import(built('engine/methodology.js'));
 /** @type {typeof import('../../src/domain/csv.js')} */
 export const csv = await import(built('domain/csv.js'));
 /** @type {typeof import('../../src/domain/time.js')} */

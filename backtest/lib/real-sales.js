@@ -78,7 +78,7 @@ export async function runRealSales({ path, corpora, out, residuals, keepDb, cali
       });
       if (residualOut !== null)
         for (const p of result.scored)
-          if (!residualOut.write(`${JSON.stringify(residualRecord(corpus.name, p))}\n`))
+          if (!residualOut.write(`${JSON.stringify(residualRecord(corpus.name, corpus.kind, p))}\n`))
             await once(residualOut, 'drain');
     }
   } finally {

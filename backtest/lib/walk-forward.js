@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CORPUS_SPLITS, splitOf, SPLIT_LABELS } from '../corpora/splits.js';
 import { lowerBound } from './alternatives.js';
-import { csv, pricing, store as storeModule } from './built.js';
+import { csv, methodology, pricing, store as storeModule } from './built.js';
 import { ingestFile, writeLines } from './load.js';
 import { prepareStore } from './prepare.js';
 import { relativeError, sortedQuantile, summarizeErrors } from './metrics.js';
@@ -398,15 +398,31 @@ export function renderCorpus(corpus, result, splits, splitRule) {
 }
 
 /**
+ * Where a point's interval width came from in a quantile table (PREDICTION_QUANTILE's shape,
+ * looked up as src/engine/slot.ts's predictionQuantile does): the row of the age of the newest
+ * point, the column 1 for a slot with points of its own, 2 for one priced from other cells.
+ * @param {readonly (readonly [number, number, number])[]} table
+ * @param {number} newestAgeDays
+ * @param {number} points
+ */
+export const quantileCell = (table, newestAgeDays, points) => ({
+  row: table.findIndex(([days]) => newestAgeDays <= days),
+  column: points > 0 ? 1 : 2,
+});
+
+/**
  * A scored point as a residual record (`--residuals`, one JSON object a line): what a
  * calibration of the interval is fitted on.
  * @param {string} corpus
+ * @param {'sales' | 'guide'} kind the corpus's: quotes and sales are fitted apart (backtest/fit-quantiles.js)
  * @param {ScoredPoint} p
  */
-export function residualRecord(corpus, p) {
+export function residualRecord(corpus, kind, p) {
   const num = (/** @type {number} */ x) => (Number.isNaN(x) ? null : x);
+  const { row, column } = quantileCell(methodology.PREDICTION_QUANTILE, p.newestAgeDays, p.points);
   return {
     corpus,
+    kind,
     split: p.split,
     product: p.product,
     slot: p.slot,
@@ -418,6 +434,9 @@ export function residualRecord(corpus, p) {
     basis: p.basis === UNPRICED ? null : BASES[p.basis],
     points: p.points,
     newest_age_days: p.newestAgeDays,
+    // The quantile this run's interval used (PREDICTION_QUANTILE), so that a re-fit reads the
+    // residuals whatever table it runs with.
+    quantile: methodology.PREDICTION_QUANTILE[row]?.[column] ?? null,
     included_points: p.included,
     methods: Object.fromEntries(
       WF_METHODS.slice(1).map((m, i) => [m.id, num(/** @type {number} */ (p.prices[i + 1]))]),

@@ -158,17 +158,19 @@ export const CONFIDENCE_Z = 1.2816;
  * |ln(next sale / price)| / (factor · √(variance + scatter)) of real sales, by whether the price
  * rests on the cell's own observations (of any age) or only on other cells, and by the age of the
  * newest observation it rests on. Rows: [up to this age in days, own data, other cells].
- * Source: split-conformal on PSA's Auction Prices Realized register (tostenzel/psa-prizes, the 26
- * files of docs/backtest.md "Scored on real sales"): fitted on the 13 files of even rank in name
- * order (own data: 0.82, 0.85, 0.67 by age, 487, 282 and 109 sales; the last raised to 0.85 so
- * the width never shrinks with age) and checked on the 13 others (docs/methodology.md §14.8). The
- * register prices 11 sales from other cells alone, too few to fit: that column stays the normal
- * quantile CONFIDENCE_Z.
+ * Source: split-conformal on the fit spans of the real-sales corpora (backtest/corpora/splits.js):
+ * PSA's Auction Prices Realized register (tostenzel/psa-prizes), its 1,005 scored sales before
+ * 2019 (own data: 0.82, 0.87, 0.59 by age, on 343, 408 and 254 sales; the last raised to 0.87 so
+ * the width never shrinks with age), reported on its sales of 2019-2020 and on the corpora held
+ * out whole (docs/backtest.md "Fit and held out"). Reproduce: `node backtest/fit-quantiles.js
+ * <residuals>` on the residuals of `npm run backtest -- --real-sales <dir> --residuals <file>`.
+ * The register prices no sale from other cells alone: that column stays the normal quantile
+ * CONFIDENCE_Z.
  */
 export const PREDICTION_QUANTILE: readonly (readonly [number, number, number])[] = [
   [7, 0.82, CONFIDENCE_Z],
-  [30, 0.85, CONFIDENCE_Z],
-  [Infinity, 0.85, CONFIDENCE_Z],
+  [30, 0.87, CONFIDENCE_Z],
+  [Infinity, 0.87, CONFIDENCE_Z],
 ];
 
 /** §10 A slot is stale when its newest observation is older than this. */

@@ -187,9 +187,10 @@ describe('walk-forward on the four small cuts', () => {
 
   it('writes a residual record with the prediction, its interval, basis, age, points and the realised price', () => {
     const s = scored.get('psa-register')!.scored.find((x) => !Number.isNaN(x.prices[0]!))!;
-    const record = residualRecord('psa-register', s);
+    const record = residualRecord('psa-register', 'sales', s);
     expect(record).toMatchObject({
       corpus: 'psa-register',
+      kind: 'sales',
       split: s.split,
       realised_minor: s.sale,
       price_minor: s.prices[0],

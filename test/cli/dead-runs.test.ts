@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: runs left running in a SQLite file by a process that is gone, written into the file directly
 /**
  * An ingest run whose process died (kill -9, a crash, a disk so full that the run's last write
  * failed too) is recorded `interrupted`, with why, the next time any command opens the database,
@@ -8,7 +9,6 @@ import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { runOracle } from '../_cli.js';
-import { TEST_STORE } from '../_pg.js';
 import { selectRows } from '../_store.js';
 import { databaseWith, testProduct } from '../_setup.js';
 
@@ -17,7 +17,7 @@ function deadPid(): number {
   return spawnSync(process.execPath, ['-e', '']).pid!;
 }
 
-describe.skipIf(TEST_STORE === 'postgres')('ingest runs left running by a process that is gone', () => {
+describe('ingest runs left running by a process that is gone', () => {
   it.each([[['catalog']], [['keys', 'list']], [['price', 'pokemon-base-set-charizard-4-102']]])(
     'are marked interrupted when %j next opens the database; a live one stays running',
     async (args) => {

@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: the CLI's export formats; the export's PostgreSQL reads, page by page, are test/service/export.test.ts's
 /** `oracle export` over a generated catalog of more products than one page; a closed pipe in a process of its own. */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: the CLI's extra-grade views; the same reads on PostgreSQL are test/http/extra-grades.test.ts's
 /** `oracle price --extra-grades`, `oracle value` and `oracle explain` with grades outside the matrix (CONTRACT.md additions 6). */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

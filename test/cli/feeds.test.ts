@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: feed formats through the built CLI; the rows they make are written by the one IngestWriter whose PostgreSQL path test/ingest/pipeline.test.ts and test/cli/tcgcsv.test.ts run
 /**
  * The real-world feeds end to end through the built CLI (`node bin/oracle.js`, run
  * `npm run build` first): a catalog bootstrapped from a PriceCharting download, price-guide

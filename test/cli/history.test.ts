@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: the CLI's history views; series reads on PostgreSQL are test/http/history.test.ts's and test/store/price-points.test.ts's
 /** `oracle history` and the change line of `oracle price`, run in process (test/_cli.ts) over a database of the run's store. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { toIsoUtc } from '../../src/domain/time.js';

@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: the CLI's identity columns; the same identities read from PostgreSQL are test/http/identity.test.ts's
 /**
  * Identity shown (issue 21, 6): `oracle catalog` (table, --json, --search by id) and `oracle
  * price` name each product's printing, language, TCGplayer id and refsource id, on real rows:

@@ -211,10 +211,15 @@ describe('oracle ingest stopped mid-input', () => {
       expect(await query(path, 'PRAGMA integrity_check')).toEqual({ integrity_check: 'ok' });
   }, 120_000);
 
-  it.each([
-    ['SIGINT', 130],
-    ['SIGTERM', 143],
-  ] as const)(
+  // The two signals take one path through the CLI whatever the store: PostgreSQL runs SIGINT's.
+  it.each(
+    (
+      [
+        ['SIGINT', 130],
+        ['SIGTERM', 143],
+      ] as const
+    ).filter(([signal]) => TEST_STORE === 'sqlite' || signal === 'SIGINT'),
+  )(
     'on %s commits everything it read (the open batch too), exits %i with one line, and records the run as interrupted',
     async (signal, code) => {
       const path = await freshDbWithCatalog();
@@ -390,35 +395,40 @@ describe('oracle ingest --rejects', () => {
 });
 
 describe('concurrent ingests into one database', () => {
-  it('three processes ingesting at once all succeed: writers wait their turn', async () => {
-    const path = await freshDbWithCatalog();
-    // Each run is read by the parse worker, one of them a gzip stream; each holds the write
-    // lock while its batch is open (until the clock commits it), so the others wait their turn.
-    const ROWS_EACH = 20_000;
-    const texts = [0, 1, 2].map((i) => observations(ROWS_EACH, `r${i}`, Date.UTC(2022 + i, 0, 1)));
-    const runs = await ingestAtOnce(path, [
-      Buffer.from(texts[0]!),
-      Buffer.from(texts[1]!),
-      gzipSync(texts[2]!),
-    ]);
-    expect(await Promise.all(runs.map((run) => run.exited))).toEqual([0, 0, 0]);
-    const read = ROWS_EACH.toLocaleString('en-US');
-    for (const run of runs) {
-      expect(run.stderr()).toBe('');
-      expect(run.stdout()).toMatch(
-        new RegExp(`^ingested stdin: read ${read}, inserted ${read}, duplicates 0, rejected 0 in `),
+  // On PostgreSQL the advisory lock's queue is the next test's: two writers at once, overlapping.
+  it.skipIf(TEST_STORE === 'postgres')(
+    'three processes ingesting at once all succeed: writers wait their turn',
+    async () => {
+      const path = await freshDbWithCatalog();
+      // Each run is read by the parse worker, one of them a gzip stream; each holds the write
+      // lock while its batch is open (until the clock commits it), so the others wait their turn.
+      const ROWS_EACH = 20_000;
+      const texts = [0, 1, 2].map((i) => observations(ROWS_EACH, `r${i}`, Date.UTC(2022 + i, 0, 1)));
+      const runs = await ingestAtOnce(path, [
+        Buffer.from(texts[0]!),
+        Buffer.from(texts[1]!),
+        gzipSync(texts[2]!),
+      ]);
+      expect(await Promise.all(runs.map((run) => run.exited))).toEqual([0, 0, 0]);
+      const read = ROWS_EACH.toLocaleString('en-US');
+      for (const run of runs) {
+        expect(run.stderr()).toBe('');
+        expect(run.stdout()).toMatch(
+          new RegExp(`^ingested stdin: read ${read}, inserted ${read}, duplicates 0, rejected 0 in `),
+        );
+      }
+      expect(await observationCount(path)).toBe(3 * ROWS_EACH);
+      // At once: each run started before every other one finished.
+      const spans = await selectRows<{ started_at: number; finished_at: number }>(
+        path,
+        "SELECT started_at, finished_at FROM ingest_runs WHERE source = 'stdin'",
       );
-    }
-    expect(await observationCount(path)).toBe(3 * ROWS_EACH);
-    // At once: each run started before every other one finished.
-    const spans = await selectRows<{ started_at: number; finished_at: number }>(
-      path,
-      "SELECT started_at, finished_at FROM ingest_runs WHERE source = 'stdin'",
-    );
-    expect(spans).toHaveLength(3);
-    for (const run of spans)
-      for (const other of spans) expect(run.started_at).toBeLessThan(other.finished_at);
-  }, 60_000);
+      expect(spans).toHaveLength(3);
+      for (const run of spans)
+        for (const other of spans) expect(run.started_at).toBeLessThan(other.finished_at);
+    },
+    60_000,
+  );
 
   it('two processes ingesting overlapping inputs at once store each record once, and a re-run adds nothing', async () => {
     const path = await freshDbWithCatalog();

@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: SQLite's file lock and busy timeout; PostgreSQL's advisory-lock wait is test/cli/ingest-faults.test.ts's
 /**
  * `--lock-wait N` (issue 35 item 3): every command that writes waits up to N seconds for
  * another writer and then gives up with one line naming the option; a wait that ran out is
@@ -10,13 +11,12 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseBusyError } from '../../src/domain/errors.js';
 import { createWriteLock } from '../../src/store/sqlite/write-lock.js';
 import { runOracle } from '../_cli.js';
-import { TEST_STORE } from '../_pg.js';
 import { databaseWith, testProduct } from '../_setup.js';
 
 const KEY = 'pokemon-base-set-charizard-4-102';
 const now = Date.parse('2026-11-20T12:00:00Z');
 
-describe.skipIf(TEST_STORE === 'postgres')('--lock-wait on every command that writes', () => {
+describe('--lock-wait on every command that writes', () => {
   let db: string;
   let holder: Database.Database | null = null;
   const hold = () => {

@@ -109,7 +109,7 @@ describe.concurrent('price, history, explain and value take a name that matches 
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe(
-      'oracle: "pikachu jungle" is no product_key and names 2 products, not one: give one of their keys (ptcg-base2-60, ptcg-base2-60-1st-edition; oracle catalog --search lists them)\n' +
+      'oracle: "pikachu jungle" names 2 products, not one: give one of their keys\n' +
         '  product key                name\n' +
         '  ptcg-base2-60              Pikachu #60 \u00b7 Common | Jungle\n' +
         '  ptcg-base2-60-1st-edition  Pikachu #60 \u00b7 Common | Jungle | 1st Edition\n',
@@ -117,9 +117,13 @@ describe.concurrent('price, history, explain and value take a name that matches 
     const many = await cli('history', 'charizard');
     expect(many.code).toBe(2);
     expect(many.stderr).toMatch(
-      /^oracle: "charizard" is no product_key and names \d+ products, not one: give one of their keys \(the first 10: /,
+      /^oracle: "charizard" names \d+ products, not one: give one of their keys\n {2}product key +name\n/,
     );
-    expect(many.stderr).toMatch(/\n\.\.\. and \d+ more\n$/);
+    // The first 10, then where the rest are; every line within the 80 columns of a pipe.
+    const lines = many.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(13);
+    expect(lines.at(-1)).toMatch(/^ {2}\.\.\. and \d+ more: oracle catalog --search charizard$/);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
   });
 
   it('suggests the keys of the corrected search for a misspelled name, and exits 2', async () => {

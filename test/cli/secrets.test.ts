@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: it reads the SQLite file and its -wal for leaked secrets; the redaction it checks happens before any store
 /**
  * Secrets in URLs never leave the process (issue 35 item 2): a webhook URL with a user name or
  * password is refused at `watch add`, and a URL's credentials and query values are kept out of
@@ -12,7 +13,6 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactedUrl, redactUrlsIn } from '../../src/domain/redact.js';
 import { runOracle } from '../_cli.js';
-import { TEST_STORE } from '../_pg.js';
 import { databaseWith, testProduct } from '../_setup.js';
 import { ENV_KEY, startServer } from '../http/_helpers.js';
 
@@ -41,7 +41,7 @@ describe('redactedUrl and redactUrlsIn', () => {
   });
 });
 
-describe.skipIf(TEST_STORE === 'postgres')('secrets in URLs', () => {
+describe('secrets in URLs', () => {
   let db: string;
   let receiverUrl: string;
   const receiver = createServer((_req, res) => res.writeHead(404).end());

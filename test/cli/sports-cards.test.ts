@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: a download's format read through the CLI; the writer's PostgreSQL path is test/ingest/pipeline.test.ts's
 /**
  * A real SportsCardsPro price-guide download (baseball, `genre` empty in every row) end to end
  * through the CLI, in process (runOracle; one run of the built CLI): catalog, observations with their sales-volume, prices checked against

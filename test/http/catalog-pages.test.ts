@@ -1,3 +1,4 @@
+// @module-tag sqlite-only: it fills a 130,000-product SQLite file directly; the catalog route's pages on PostgreSQL are test/cli/catalog.test.ts's and test/http/statuses.test.ts's
 /**
  * The catalog a page at a time (issue 35 item 1): the route answers at most CATALOG_PAGE.max
  * products with a cursor to the next page, takes a token from the shared bucket, and refuses a
@@ -11,7 +12,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import { CATALOG_PAGE } from '../../src/domain/search.js';
 import { runOracle } from '../_cli.js';
-import { TEST_STORE } from '../_pg.js';
 import { databaseWith } from '../_setup.js';
 import { ENV_KEY, startServer } from './_helpers.js';
 
@@ -36,7 +36,7 @@ interface Page {
   next_cursor: string | null;
 }
 
-describe.skipIf(TEST_STORE === 'postgres')('GET /api/v1/developer/catalog, a page at a time', () => {
+describe('GET /api/v1/developer/catalog, a page at a time', () => {
   const COUNT = 2_500;
   let db: string;
   beforeAll(async () => {
