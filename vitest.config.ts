@@ -28,6 +28,12 @@ export default defineConfig({
     // developers have, while most files wait on child processes, servers and disks. Two fork
     // workers use both cores (the suite's time: docs/development.md).
     maxWorkers: 2,
+    // A worker runs its test files one after another in one process instead of a new process
+    // each: the modules a file imports (the CLI, the server, the store) load once a worker, not
+    // once a file, which was about a third of the suite's time on 2 cores (docs/development.md).
+    // What a file could leave to the next is closed by test/file-isolation.ts.
+    isolate: false,
+    setupFiles: ['./test/file-isolation.ts'],
     globalSetup: ['./test/global-setup.ts', './test/redis-setup.ts', './test/pg-setup.ts'],
     reporters: ['default', './test/summary-reporter.ts'],
     tags: [

@@ -23,6 +23,10 @@
  *
  * Every import counts, `import type` included: a circle of types is still a circle to read,
  * and a type from a layer above is an arrow running back up.
+ *
+ * The service and the domain hold no adapter's wording either: no string names a command-line
+ * flag or an `oracle` command. They throw typed errors with data, and the CLI, HTTP and MCP
+ * adapters word them (cli/error-wording.ts, http/errors.ts, mcp/server.ts).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, posix, relative } from 'node:path';
@@ -165,6 +169,51 @@ function circleThrough(graph: Graph, part: ReadonlySet<string>): string[] {
   throw new Error(`no circle through ${start}`);
 }
 
+/** The CLI's commands, named by their modules (src/cli/commands/watch-add.ts: `watch`). */
+const COMMANDS = [
+  ...new Set(readdirSync(join(ROOT, 'src/cli/commands')).map((f) => f.replace(/(-.*)?\.ts$/, ''))),
+];
+
+/** A command line in a message: a flag (`--at`) or an `oracle` command (`oracle ingest`). */
+const COMMAND_LINE = new RegExp(`(?:^|[\\s'"(\`])--[a-z]|\\boracle (?:${COMMANDS.join('|')})\\b`);
+
+/**
+ * Strings the service itself sends that name a command: a webhook's text (`oracle watch 3 "label"`)
+ * says which rule fired, the one message the service words, as no adapter is there to do it.
+ */
+const SENT_BY_THE_SERVICE = [{ file: 'src/service/watch.ts', text: 'oracle watch ' }];
+
+/** The string literals and template texts of a source that name a command line, as `file: text`. */
+function commandLineStrings(file: string, text: string): string[] {
+  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard, text);
+  const found: string[] = [];
+  const check = (literal: string) => {
+    if (!COMMAND_LINE.test(literal)) return;
+    if (SENT_BY_THE_SERVICE.some((s) => s.file === file && literal.startsWith(s.text))) return;
+    found.push(`${file}: ${literal}`);
+  };
+  // Braces open inside each template's current `${...}`: at its own `}` the template goes on.
+  const templates: number[] = [];
+  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
+    if (kind === ts.SyntaxKind.OpenBraceToken && templates.length > 0) templates[templates.length - 1]! += 1;
+    else if (kind === ts.SyntaxKind.CloseBraceToken && templates.length > 0) {
+      if (templates.at(-1)! > 0) templates[templates.length - 1]! -= 1;
+      else {
+        if (scanner.reScanTemplateToken(false) === ts.SyntaxKind.TemplateTail) templates.pop();
+        check(scanner.getTokenValue());
+      }
+    } else if (kind === ts.SyntaxKind.SlashToken || kind === ts.SyntaxKind.SlashEqualsToken) {
+      scanner.reScanSlashToken();
+    } else if (kind === ts.SyntaxKind.TemplateHead) {
+      templates.push(0);
+      check(scanner.getTokenValue());
+    } else if (kind === ts.SyntaxKind.StringLiteral || kind === ts.SyntaxKind.NoSubstitutionTemplateLiteral) {
+      check(scanner.getTokenValue());
+    }
+  }
+  return found;
+}
+
 function layerOf(file: string): Layer | undefined {
   if (file.startsWith('sample/')) return 'sample';
   const folder = /^src\/([^/]+)\//.exec(file)?.[1];
@@ -290,5 +339,31 @@ describe('src/ and sample/', () => {
 
   it('import only down the layers', () => {
     expect(layerViolations(graph)).toEqual([]);
+  });
+});
+
+describe('the wording of src/service and src/domain', () => {
+  it('finds a flag or a command in strings and template texts, not in comments or regular expressions', () => {
+    const text = [
+      "const a = 'run oracle price --at 2026-01-01';",
+      'const b = `see (oracle catalog --search)`;',
+      'const c = `for ${key} run oracle snapshot ${id}`;',
+      '// oracle ingest --kind catalog',
+      'const d = /--[a-z]+/;',
+      "const e = 'a price of oracle, the library';",
+      "const f = 'x - y -- z';",
+    ].join('\n');
+    expect(commandLineStrings('src/service/x.ts', text)).toEqual([
+      'src/service/x.ts: run oracle price --at 2026-01-01',
+      'src/service/x.ts: see (oracle catalog --search)',
+      'src/service/x.ts:  run oracle snapshot ',
+    ]);
+  });
+
+  it('names no command-line flag and no oracle command: the adapters word errors', () => {
+    const found = ['src/service', 'src/domain']
+      .flatMap(tsFiles)
+      .flatMap((file) => commandLineStrings(file, readFileSync(join(ROOT, file), 'utf8')));
+    expect(found).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@
  *   observations.csv  canonical observations, what `oracle ingest` takes
  * Which spans of each constants may be fitted on is splits.js's, not this table's.
  */
+import { convertPsa10History, PSA10_SALES_DIR } from './psa10-history.js';
 import { convertPsaRegister } from './psa-register.js';
 import { convertTcgcsv } from './tcgcsv.js';
 
@@ -74,6 +75,20 @@ export const CORPORA = [
         parseCsv,
         ...(maxProducts === undefined ? {} : { maxProducts }),
       }),
+  },
+  {
+    name: 'psa10-history',
+    kind: 'sales',
+    description:
+      "alt.xyz's record of sales of PSA 9 / PSA 10 Pokemon cards (eBay auctions, best offers and Buy It Now, MySlabs, ...) as samaygodika/pokemon-psa10-history keeps it, one file a month; the months read so far (docs/backtest.md), day-stamped",
+    repo: 'samaygodika/pokemon-psa10-history',
+    // The month files were read at these commits (read_file's answer): 2020-01 at 93aea7c2...,
+    // 2020-06 and 2020-12 at c5c3f75d..., 2021-02 at 3bc1ba1e...; this is the newest of them.
+    commit: '3bc1ba1e8099ca99e536875de45d2eb3c3f96a0e',
+    path: PSA10_SALES_DIR,
+    licence: 'no licence stated (sales records of alt.xyz, eBay and the other marketplaces)',
+    convert: (source, { maxProducts, parseCsv }) =>
+      convertPsa10History(source, { parseCsv, ...(maxProducts === undefined ? {} : { maxProducts }) }),
   },
   tcgcsvCorpus(
     'tcgcsv-pokemon',

@@ -10,6 +10,8 @@
  * The spans were chosen before any figure was looked at: the PSA register's sales before 2019
  * (57 % of its scored sales) and the first half of the Pokemon quotes to fit on; the newer
  * sales, the newer quotes and two whole markets (Japanese Pokemon, Magic) never fitted on.
+ * psa10-history's cut is the day alt.xyz's record turns daily (2021-02-20): its sparse months before
+ * are the earlier part, everything after is held out.
  */
 
 /** @type {Readonly<Record<string, { fitBefore: string | null, why: string }>>} */
@@ -17,6 +19,10 @@ export const CORPUS_SPLITS = {
   'psa-register': {
     fitBefore: '2019-01-01',
     why: 'sales before 2019 fit; 2019-2020 held out',
+  },
+  'psa10-history': {
+    fitBefore: '2021-02-20',
+    why: 'sales before 2021-02-20 fit; from 2021-02-20 on held out (the later part: 87 % of the 218 sales read)',
   },
   'tcgcsv-pokemon': {
     fitBefore: '2025-10-06',

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The real-data backtest (issue 31, docs/backtest.md "Real sales: four corpora, walk-forward"):
+ * The real-data backtest (issue 31, docs/backtest.md "Real sales: five corpora, walk-forward"):
  * every point of a corpus (a sale, or a guide's quote) with at least ASKED_MIN_EARLIER earlier
  * points of its slot is predicted from the points before the start of its UTC day, never from
  * its own day's, by our engine (the service call of `oracle price --at` that instant, on the

@@ -1,5 +1,6 @@
 import { ProductChoiceError } from '../domain/errors.js';
 import type { Env, Output } from './context.js';
+import { cliMessage } from './error-wording.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { fitColumns } from './format/columns.js';
 import { inert } from './format/inert.js';
@@ -26,7 +27,7 @@ export function reportError(error: unknown, { stderr, env }: { stderr: Output; e
     stderr.write(choiceReport(error, outputWidth(stderr, env)));
     return;
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = cliMessage(error);
   const hint = exitCodeFor(error) === EXIT.internal ? '; ORACLE_DEBUG=1 prints where' : '';
   stderr.write(`oracle: ${inert(message.split('\n')[0]!)}${hint}\n`);
 }

@@ -33,7 +33,15 @@ export interface SlotMeta {
   basis?: 'own' | 'estimated';
   basis_reason?: 'other_conditions' | 'last_known' | 'carried' | 'pooled';
   /** Why an estimate was not published (CONTRACT.md additions 16, docs/methodology.md §9.1); only on such a slot. */
-  no_price_reason?: 'stale_estimate' | 'wide_estimate';
+  no_price_reason?: 'stale_estimate' | 'wide_estimate' | 'sources_disagree';
+  /** The ungraded slot's cross-source check, when two or more sources priced it (CONTRACT.md additions 24, docs/methodology.md §18). */
+  cross_source?: {
+    agree: boolean;
+    ratio: string;
+    max_ratio: number;
+    medians_minor: Record<string, number>;
+    out_of_line: string | null;
+  };
   [key: string]: unknown;
 }
 

@@ -24,6 +24,63 @@ export class InvalidParameterError extends OracleError {
 /** A snapshot date is malformed or in the future. */
 export class InvalidDateError extends InvalidParameterError {}
 
+/**
+ * A snapshot was asked of something that cannot be a reference-source id. `product` is the
+ * catalog product it is the key of (null: none), so that an adapter can say what to ask
+ * instead; `day` is the snapshot's UTC day, `dayEnded` whether it was over at the request.
+ */
+export class NotARefsourceIdError extends InvalidParameterError {
+  constructor(
+    readonly given: string,
+    readonly product: { productKey: string; refsourceId: string | null } | null,
+    readonly day: { start: number; end: number },
+    readonly dayEnded: boolean,
+  ) {
+    super('refsource_id', `${JSON.stringify(given)} is not a refsource id (1 to 20 digits)`);
+  }
+}
+
+/**
+ * A currency with no stored reference rate: `quoted` are the currencies the stored rates do
+ * quote (EUR, the ECB's base, among them). An adapter may add how its user loads the rates.
+ */
+export class UnknownCurrencyError extends InvalidParameterError {
+  constructor(
+    readonly currency: string,
+    readonly quoted: readonly string[],
+  ) {
+    super('currency', unknownCurrencyText(currency, quoted, 'docs/feeds.md#currencies'));
+  }
+
+  /** The message, with `howToLoad` (how the adapter's user loads the ECB's rates) in its parentheses. */
+  describe(howToLoad: string): string {
+    return unknownCurrencyText(this.currency, this.quoted, `${howToLoad}, docs/feeds.md#currencies`);
+  }
+}
+
+function unknownCurrencyText(currency: string, quoted: readonly string[], where: string): string {
+  return `currency ${currency}: no reference rate is stored for it; ingest the ECB's rates (${where}), which quote ${quoted.join(', ') || 'nothing yet'}`;
+}
+
+/** No market index has this name; `defined` are the names that exist. */
+export class UnknownIndexError extends InvalidParameterError {
+  constructor(
+    readonly indexName: string,
+    readonly defined: readonly string[],
+  ) {
+    super('name', unknownIndexText(indexName, defined, 'none is defined'));
+  }
+
+  /** The message, with `howToDefine` (the adapter's way to define one) when none is defined. */
+  describe(howToDefine: string): string {
+    return unknownIndexText(this.indexName, this.defined, `none is defined: ${howToDefine}`);
+  }
+}
+
+function unknownIndexText(name: string, defined: readonly string[], none: string): string {
+  return `no index named ${JSON.stringify(name)} (${defined.length === 0 ? none : `defined: ${defined.join(', ')}`})`;
+}
+
 /** No catalog product has this product key; `suggestions` are close keys that exist ("did you mean"). */
 export class UnknownProductError extends OracleError {
   constructor(
@@ -53,6 +110,7 @@ export interface ProductChoice {
 /**
  * A name or search phrase given where one product is meant (`oracle price charizard`) matches
  * several products: `candidates` are the first of them, best match first, `total` how many.
+ * The message ends with where the whole list is found; each adapter names its own search (`describe`).
  */
 export class ProductChoiceError extends OracleError {
   constructor(
@@ -60,11 +118,24 @@ export class ProductChoiceError extends OracleError {
     readonly candidates: readonly ProductChoice[],
     readonly total: number,
   ) {
-    const shown = candidates.length < total ? `the first ${candidates.length}: ` : '';
-    super(
-      `${JSON.stringify(phrase)} is no product_key and names ${total} products, not one: give one of their keys (${shown}${candidates.map((c) => c.product_key).join(', ')}; oracle catalog --search lists them)`,
-    );
+    super(choiceText(phrase, candidates, total, 'a catalog search lists them'));
   }
+
+  /** The message, with `listedBy` (how the adapter's user lists every match) after the keys. */
+  describe(listedBy: string): string {
+    return choiceText(this.phrase, this.candidates, this.total, listedBy);
+  }
+}
+
+function choiceText(
+  phrase: string,
+  candidates: readonly ProductChoice[],
+  total: number,
+  listedBy: string,
+): string {
+  const shown = candidates.length < total ? `the first ${candidates.length}: ` : '';
+  const keys = candidates.map((c) => c.product_key).join(', ');
+  return `${JSON.stringify(phrase)} is no product_key and names ${total} products, not one: give one of their keys (${shown}${keys}; ${listedBy})`;
 }
 
 /** No catalog product maps this reference-source id. */

@@ -1,4 +1,5 @@
 /** A tracked product as the catalog holds it (CONTRACT.md, catalog records). */
+import type { ProductIdentity } from './identity.js';
 
 export const PRODUCT_TYPES = ['single_card', 'booster_box'] as const;
 export type ProductType = (typeof PRODUCT_TYPES)[number];
@@ -30,6 +31,11 @@ export interface Product {
    * English, the language the feeds assume when they name none.
    */
   language?: string | null;
+  /**
+   * Identities a catalog record claims in the crosswalk (domain/identity.ts); absent or empty:
+   * it claims none, and the stored ones stay. Never read back on a stored product.
+   */
+  identities?: readonly ProductIdentity[];
 }
 
 /**

@@ -19,9 +19,11 @@ import { OUTLIER_STDDEVS, WINDOW_HOURS } from '../domain/bundle.js';
 import { calibrationFor, type Calibration, type ConditionTable } from './calibration.js';
 import { carryMoves } from './carry.js';
 import { conditionIndex, priceCard, priceOwnOnly, type CellPrice } from './card-model.js';
+import { crossSourceCheck, crossSourceMeta, type CrossSource } from './cross-source.js';
 import { estimateCondition, estimateContext, sourceCounts, type Estimate } from './estimate.js';
 import { requestedWindowStart } from './points-request.js';
 import { computeExtraGrades } from './extra-grades.js';
+import { NO_PRICE_REASON } from './methodology.js';
 import { buildSeries, seriesAt, type PointTimeline, type SeriesSet } from './series.js';
 import {
   cellSlot,
@@ -81,6 +83,8 @@ export interface BundleEvidence {
   withheld: (NoPriceReason | null)[];
   /** True when nothing lay in the 30 days and the last known points priced the bundle (§8). */
   lastKnown: boolean;
+  /** The ungraded condition's cross-source check (§18), null with fewer than two sources in the 30 days. */
+  crossSource: CrossSource | null;
   sealed: boolean;
   /** Whether each condition's ratio came from a calibration or the prior (PRICED_CONDITIONS order). */
   priorRatios: boolean[];
@@ -112,7 +116,14 @@ export function computeEvidence(input: ComputeBundleInput): BundleEvidence {
   const table = calibrationFor(input.calibration ?? null, product.era);
   const cells = sealed ? priceOwnOnly(own) : priceCard(own, table);
   const withheld = cells.map((cell) => noPriceReason(cell, params.asOf, lastKnown));
-  return { series, own, cells, withheld, lastKnown, sealed, priorRatios: table.prior, table };
+  const ungraded = conditionIndex(UNGRADED);
+  const crossSource = lastKnown
+    ? null
+    : crossSourceCheck(series.conditions[ungraded]!.current, series.sources);
+  // §18: sources out of line with each other price no ungraded figure: which one is right cannot be told.
+  if (crossSource !== null && !crossSource.agree && cells[ungraded]!.estimate !== null)
+    withheld[ungraded] = NO_PRICE_REASON.sources;
+  return { series, own, cells, withheld, lastKnown, crossSource, sealed, priorRatios: table.prior, table };
 }
 
 /** Four decimals for weights shown in meta (display only; prices use the exact weights). */
@@ -249,9 +260,10 @@ export function bundleFromEvidence(input: ComputeBundleInput, evidence: BundleEv
   const ungradedIndex = conditionIndex(UNGRADED);
   const u = evidence.cells[ungradedIndex]!;
   const withheld = evidence.withheld[ungradedIndex]!;
-  const ungradedMeta = {
+  const ungradedMeta: Record<string, unknown> = {
     source_counts: sourceCounts(u.ownWeight > 0 && withheld === null ? u.own : null, evidence.series.sources),
   };
+  if (evidence.crossSource !== null) ungradedMeta.cross_source = crossSourceMeta(evidence.crossSource);
   const ungraded = cellSlot(
     UNGRADED,
     u,

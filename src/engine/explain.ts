@@ -35,6 +35,7 @@ import {
   type PredictionRecord,
 } from './card-model.js';
 import { spanAround } from './carry.js';
+import { crossSourceMeta, type CrossSource } from './cross-source.js';
 import { ownCell } from './extra-grades.js';
 import { pointAge, recencyWeight, type Estimate } from './estimate.js';
 import {
@@ -50,6 +51,8 @@ import {
   MIN_HALF_LIFE_MS,
   MIN_REFERENCE_POINTS,
   NO_PRICE_REASON,
+  CROSS_SOURCE_MAX_RATIO,
+  CROSS_SOURCE_MIN_GAP_MINOR,
   OWN_EVIDENCE_MIN_POINTS,
   OWN_FULL_WEIGHT_POINTS,
   PREDICTION_HUBER_K,
@@ -91,6 +94,7 @@ const SECTIONS: Readonly<Record<string, string>> = {
   '11': '11-methodology-values-and-meta',
   '12': '12-rounding',
   '15': '15-extra-grades',
+  '18': '18-cross-source-check',
 };
 
 /** What the point and step records of one condition read: BundleEvidence, or the extra grades' (`names` their keys). */
@@ -393,6 +397,7 @@ export function explainSlot(input: ComputeBundleInput, slot: string): EvidenceBo
   body.steps.push(blendStep(c, ev));
   const range = ownRangeStep(c, ev);
   if (range !== null) body.steps.push(range);
+  if (slot === UNGRADED && ev.crossSource !== null) body.steps.push(crossSourceStep(ev.crossSource));
   const withheld = ev.withheld[c]!;
   if (withheld !== null) {
     body.steps.push(noPriceStep(withheld, cell, ev.lastKnown, params.asOf));
@@ -649,14 +654,32 @@ function intervalStep(slot: Slot, mean: number, band: Interval): EvidenceStep {
   );
 }
 
+/** §18: the sources of the ungraded condition compared, each by its median of the 30 days. */
+function crossSourceStep(check: CrossSource): EvidenceStep {
+  const medians = Object.entries(check.medians)
+    .map(([name, m]) => `${name} ${(m / 100).toFixed(2)}`)
+    .join(', ');
+  const verdict = check.agree
+    ? `within ${CROSS_SOURCE_MAX_RATIO}-fold (or $${CROSS_SOURCE_MIN_GAP_MINOR / 100}): they agree`
+    : `beyond ${CROSS_SOURCE_MAX_RATIO}-fold and $${CROSS_SOURCE_MIN_GAP_MINOR / 100}: they disagree, ${check.outlier} furthest from the rest; the ungraded price is withheld rather than averaged (no_price_reason ${NO_PRICE_REASON.sources}). Is one source's id mapped to another card or variant?`;
+  return step(
+    'cross_source',
+    '18',
+    `Sources' median prices of the 30 days, US dollars: ${medians}; highest over lowest ${check.ratio.toFixed(2)}-fold, ${verdict}`,
+    { inputs: { ...crossSourceMeta(check) } },
+  );
+}
+
 /** §9.1: an estimate too stale or too uncertain to publish. */
 function noPriceStep(reason: NoPriceReason, cell: CellPrice, lastKnown: boolean, asOf: number): EvidenceStep {
   const e = cell.estimate!;
   const width = estimateLogWidth(cell, lastKnown);
   const text =
-    reason === NO_PRICE_REASON.stale
-      ? `The price would be an estimate resting on data whose newest observation is ${hours(asOf - e.newestAt)} old, beyond the stale age of ${hours(STALE_AFTER_MS)}: no price (no_price_reason ${reason}).`
-      : `The price would be an estimate whose level's 80 % interval (before the next sale's scatter) spans ${Math.exp(width).toFixed(2)}-fold (ln ${width.toFixed(3)}), more than e^${ESTIMATE_MAX_LOG_WIDTH} = ${Math.exp(ESTIMATE_MAX_LOG_WIDTH).toFixed(2)}-fold: no price (no_price_reason ${reason}).`;
+    reason === NO_PRICE_REASON.sources
+      ? `The sources of the price disagree (§18): no price (no_price_reason ${reason}).`
+      : reason === NO_PRICE_REASON.stale
+        ? `The price would be an estimate resting on data whose newest observation is ${hours(asOf - e.newestAt)} old, beyond the stale age of ${hours(STALE_AFTER_MS)}: no price (no_price_reason ${reason}).`
+        : `The price would be an estimate whose level's 80 % interval (before the next sale's scatter) spans ${Math.exp(width).toFixed(2)}-fold (ln ${width.toFixed(3)}), more than e^${ESTIMATE_MAX_LOG_WIDTH} = ${Math.exp(ESTIMATE_MAX_LOG_WIDTH).toFixed(2)}-fold: no price (no_price_reason ${reason}).`;
   return step('no_price', '9.1', text, {
     value_ln: e.mean,
     value_minor: Math.exp(e.mean),

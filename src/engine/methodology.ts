@@ -196,6 +196,8 @@ export const NO_PRICE_REASON = {
   stale: 'stale_estimate',
   /** Its 80 % interval would span more than e^ESTIMATE_MAX_LOG_WIDTH. */
   wide: 'wide_estimate',
+  /** §18 Its sources disagree beyond CROSS_SOURCE_MAX_RATIO (the ungraded slot only). */
+  sources: 'sources_disagree',
 } as const;
 
 /** §11 `methodology` values. The own-window key carries the window hours (1-72). */
@@ -274,3 +276,18 @@ export const INDEX_REBALANCE_MS = 91 * 24 * 3_600_000;
  * share) is at a rebalance (cardsearch.ai caps each card at 8-12 %); the excess goes to the others.
  */
 export const INDEX_WEIGHT_CAP = 0.1;
+
+/**
+ * §18 Cross-source check: the ungraded price is withheld when two sources' medians of the 30
+ * days (each in US cents, converted at the ECB rate of its day) differ by more than this factor
+ * and by more than CROSS_SOURCE_MIN_GAP_MINOR. Markets differ (a Cardmarket trend in euros
+ * against a TCGplayer market price in dollars: shipping, the EU and US markets, the mix of
+ * conditions sold), but by tens of percent; a product mapped to the wrong card or variant (a
+ * common given its VMAX's price, a parallel its base card's) is off by a factor of several.
+ */
+export const CROSS_SOURCE_MAX_RATIO = 2.5;
+/**
+ * §18 ... and by more than this many cents: bulk cards (a few cents on one market, a quarter on
+ * the other) differ by large factors that say nothing about the mapping.
+ */
+export const CROSS_SOURCE_MIN_GAP_MINOR = 500;

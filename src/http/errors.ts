@@ -55,7 +55,8 @@ const TABLE: readonly [ErrorClass, number, ((error: Error) => string)?][] = [
   [UnknownProductError, 400],
   [NoCatalogMappingError, 400],
   [UpstreamUnavailableError, 502],
-  [UpstreamNotConfiguredError, 503],
+  // The server's operator fixes it with a flag of `oracle serve`: the edge names them.
+  [UpstreamNotConfiguredError, 503, (error) => `${error.message} (it needs --refsource-url or --offline)`],
   [NotReadyError, 503],
   // The message names the file path: the operator reads it in the error log, the client gets the reason.
   [

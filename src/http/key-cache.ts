@@ -60,7 +60,7 @@ export function createKeyCache(oracle: Oracle): KeyCache {
     if (lastUsed.size === 0) return;
     const pending = [...lastUsed];
     lastUsed.clear();
-    await oracle.recordKeyUses(pending);
+    await oracle.recordKeyUses({ uses: pending });
   }
   // Started by the first key verified, so making the cache starts nothing.
   let touchTimer: NodeJS.Timeout | undefined;
@@ -88,7 +88,7 @@ export function createKeyCache(oracle: Oracle): KeyCache {
       if (cached !== undefined && cached.version === version) {
         identity = cached.identity;
       } else {
-        identity = await oracle.verifyKey(secret);
+        identity = await oracle.verifyKey({ secret });
         lookups.set(hash, { identity, version });
       }
       if (identity !== null && !identity.fromEnv) lastUsed.set(identity.id, now);

@@ -243,10 +243,23 @@ const slotMeta = z
       description:
         "Only on an `estimated` slot: `other_conditions` (no usable own data in the 30 days), `last_known` (data older than 30 days), `carried` (own data moved by the card's move), `pooled` (thin own data outweighed by the card model).",
     }),
-    no_price_reason: z.enum(['stale_estimate', 'wide_estimate']).optional().meta({
+    no_price_reason: z.enum(['stale_estimate', 'wide_estimate', 'sources_disagree']).optional().meta({
       description:
-        "Only on a slot without a price whose cell could only be estimated (docs/methodology.md §9.1; `error` is then `no_observations`, `newest_observation_at` the newest observation the estimate would rest on): `stale_estimate` (that observation is older than 7 days), `wide_estimate` (its 80 % interval would span more than 2.2-fold: the ratio from the card's other conditions is not supported).",
+        "Only on a slot without a price whose cell could only be estimated (docs/methodology.md §9.1; `error` is then `no_observations`, `newest_observation_at` the newest observation the estimate would rest on): `stale_estimate` (that observation is older than 7 days), `wide_estimate` (its 80 % interval would span more than 2.2-fold: the ratio from the card's other conditions is not supported); on the ungraded slot, `sources_disagree` (its sources' prices differ beyond the cross-source check, `cross_source`: docs/methodology.md §18).",
     }),
+    cross_source: z
+      .object({
+        agree: z.boolean(),
+        ratio: z.string(),
+        max_ratio: z.number(),
+        medians_minor: z.record(z.string(), z.int()),
+        out_of_line: z.string().nullable(),
+      })
+      .optional()
+      .meta({
+        description:
+          "Only on the ungraded slot when two or more sources priced it in the 30 days (docs/methodology.md §18): each source's median in US cents, the highest over the lowest (`ratio`), and `agree` false when that exceeds `max_ratio` (and the gap $5): the price is then withheld (`no_price_reason` `sources_disagree`), `out_of_line` naming the source furthest from the median of all points.",
+      }),
   })
   .catchall(z.unknown());
 

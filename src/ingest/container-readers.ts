@@ -162,8 +162,10 @@ function jsonFeedReader(
       `--format ${feed.name} makes ${feed.kinds.join(' and ')} records, not ${options.kind}`,
     );
   }
-  const map = feed.open(csvRowOptions(name, options));
+  const envelope = feed.openEnvelope?.(csvRowOptions(name, options));
+  const map = envelope?.map ?? feed.open(csvRowOptions(name, options));
   writer.skipUnmapped = feed.skipsUnmapped === true;
+  writer.joinCrosswalk = feed.joinsCrosswalk === true;
   startRun(feed.kinds.join('+'), feed.name);
   let line = 1;
   let seen = false;
@@ -193,8 +195,15 @@ function jsonFeedReader(
   if (feed.envelope === true) {
     writer.holdCommits();
     writer.wholeSource = true;
-    const reader = new JsonResultsReader(name, handler, (key, value, at) =>
-      feed.checkEnvelope?.(key, value, name, at),
+    const reader = new JsonResultsReader(
+      name,
+      handler,
+      (key, value, at) => {
+        feed.checkEnvelope?.(key, value, name, at);
+        envelope?.onKey(key, value, at);
+      },
+      feed.resultsKeys,
+      envelope?.onArray,
     );
     return { push: (text) => reader.push(text), end: () => reader.end(), line: () => reader.currentLine };
   }

@@ -22,6 +22,7 @@ import {
 import { GzipCorruptError, IngestInterruptedError, IngestStoppedError, writeFailureOf } from './errors.js';
 import { chooseContainer } from './formats/detect.js';
 import { isTcgcsvEnvelope, tcgplayerPricesFormat } from './formats/tcgplayer-prices.js';
+import { cardmarketFormat, isCardmarketHead } from './formats/cardmarket.js';
 import type { RecordKind } from './formats/types.js';
 import { ParallelCsvReader, parallelReaderAvailable } from './parallel-reader.js';
 import { decodeUtf8 } from './read/decode-utf8.js';
@@ -171,6 +172,9 @@ export async function ingestSource(
     // tcgcsv's prices JSON is told by its envelope (its archive files have no extension).
     if (options.format === undefined && isTcgcsvEnvelope(head))
       options = { ...options, format: tcgplayerPricesFormat.name };
+    // Cardmarket's downloads are told by their first keys, whatever their name.
+    if (options.format === undefined && isCardmarketHead(head))
+      options = { ...options, format: cardmarketFormat.name };
     const container = chooseContainer(options.format, source.path, head);
     const parallel =
       container === 'csv' &&

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { PricingBundle, Slot } from '../domain/bundle.js';
 import { OUTLIER_STDDEVS, WINDOW_HOURS } from '../domain/bundle.js';
 import { csvLine } from '../domain/csv.js';
-import { OracleError } from '../domain/errors.js';
+import { OracleError, ProductChoiceError } from '../domain/errors.js';
 import { slot as slotInput } from '../domain/evidence.js';
 import { every, parseHistoryRequest, slots, stepMs } from '../domain/history.js';
 import { moversCondition, moversLimit, moversSpan } from '../domain/movers.js';
@@ -118,6 +118,11 @@ function priceAnswer(bundle: PricingBundle, at: number) {
   };
 }
 
+/** A refusal in the tool's words: a name that matches several products points to the search tool. */
+function toolMessage(error: OracleError | ToolInputError): string {
+  return error instanceof ProductChoiceError ? error.describe('search_catalog lists them') : error.message;
+}
+
 /** A tool's answer: the JSON as text (what every client shows the model) and as structured content. */
 function answer(body: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
@@ -133,7 +138,7 @@ async function attempt(call: () => Promise<Record<string, unknown>>): Promise<Ca
     return answer(await call());
   } catch (error) {
     if (error instanceof OracleError || error instanceof ToolInputError)
-      return { isError: true, content: [{ type: 'text', text: error.message }] };
+      return { isError: true, content: [{ type: 'text', text: toolMessage(error) }] };
     throw error;
   }
 }
@@ -188,7 +193,7 @@ export function createMcpServer({ oracle, now, version }: McpDeps): McpServer {
     ({ q, limit }) =>
       attempt(async () => ({
         as_of: toIsoUtc(now()),
-        ...searchBody(q, limit, await oracle.search(q, limit)),
+        ...searchBody(q, limit, await oracle.search({ q, limit })),
       })),
   );
 
@@ -212,16 +217,16 @@ export function createMcpServer({ oracle, now, version }: McpDeps): McpServer {
       attempt(async () => {
         const clock = now();
         const at = asOf(args.at, clock, 'at');
-        const bundle = await oracle.price(
-          refOf(args),
-          {
+        const bundle = await oracle.price({
+          ref: refOf(args),
+          query: {
             windowHours: args.window_hours,
             outlierStddevs: args.outlier_stddevs,
             asOf: at,
             extraGrades: args.extra_grades === 'true',
           },
-          clock,
-        );
+          now: clock,
+        });
         return priceAnswer(bundle, at);
       }),
   );
@@ -250,7 +255,7 @@ export function createMcpServer({ oracle, now, version }: McpDeps): McpServer {
           outlierStddevs: args.outlier_stddevs,
           asOf: asOf(args.at, clock, 'at'),
         };
-        return { ...(await oracle.evidence(refOf(args), args.slot, query, clock)) };
+        return { ...(await oracle.evidence({ ref: refOf(args), slot: args.slot, query, now: clock })) };
       }),
   );
 
@@ -274,11 +279,11 @@ export function createMcpServer({ oracle, now, version }: McpDeps): McpServer {
     (args) =>
       attempt(async () => {
         const request = parseHistoryRequest(args, now());
-        const history = await oracle.history(
-          refOf(args),
-          { windowHours: args.window_hours, outlierStddevs: args.outlier_stddevs },
+        const history = await oracle.history({
+          ref: refOf(args),
+          params: { windowHours: args.window_hours, outlierStddevs: args.outlier_stddevs },
           request,
-        );
+        });
         return { as_of: toIsoUtc(request.instants.at(-1) as number), ...history.body };
       }),
   );
@@ -335,10 +340,10 @@ export function createMcpServer({ oracle, now, version }: McpDeps): McpServer {
       attempt(async () => {
         const at = asOf(args.at, now(), 'at');
         const { rows, problems } = collectionOf(args.rows);
-        const valuation = await oracle.value(rows, problems, {
-          windowHours: args.window_hours,
-          outlierStddevs: args.outlier_stddevs,
-          asOf: at,
+        const valuation = await oracle.value({
+          rows,
+          problems,
+          params: { windowHours: args.window_hours, outlierStddevs: args.outlier_stddevs, asOf: at },
         });
         return { as_of: valuation.at, ...valuation };
       }),

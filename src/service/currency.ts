@@ -6,7 +6,7 @@
  * `meta.converted` (CONTRACT.md additions 20).
  */
 import type { PricingBundle, Slot } from '../domain/bundle.js';
-import { InvalidParameterError } from '../domain/errors.js';
+import { InvalidParameterError, UnknownCurrencyError } from '../domain/errors.js';
 import type { ConditionPoints, PricePoint } from '../domain/observation.js';
 import { toIsoUtc } from '../domain/time.js';
 import { convertMinor, rateOn, type RateTable } from '../engine/currency.js';
@@ -39,10 +39,7 @@ export class PointConverter {
     readonly currency: string,
   ) {
     if (!table.series.has(currency) && currency !== 'EUR')
-      throw new InvalidParameterError(
-        'currency',
-        `currency ${currency}: no reference rate is stored for it; ingest the ECB's rates (oracle ingest eurofxref-hist.csv, docs/feeds.md#currencies), which quote ${[...table.series.keys(), 'EUR'].sort().join(', ') || 'nothing yet'}`,
-      );
+      throw new UnknownCurrencyError(currency, [...table.series.keys(), 'EUR'].sort());
     this.used = { source: table.source, first: null, last: null };
   }
 

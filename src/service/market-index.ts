@@ -4,7 +4,7 @@
  * as `priceSeries` gives them (the bundles `oracle price` gives at those instants): nothing
  * here prices a card. Membership (§17.4) is decided at each rebalance from the store's counts.
  */
-import { InvalidParameterError } from '../domain/errors.js';
+import { InvalidParameterError, UnknownIndexError } from '../domain/errors.js';
 import {
   INDEX_TOP_CONTRIBUTORS,
   indexSpan,
@@ -108,10 +108,7 @@ export async function indexByName(store: Store, name: string): Promise<StoredInd
   const index = await store.indexes.byName(name);
   if (index === undefined) {
     const names = (await store.indexes.list()).map((i) => i.name);
-    throw new InvalidParameterError(
-      'name',
-      `no index named ${JSON.stringify(name)}${names.length === 0 ? ' (none is defined: oracle index add)' : ` (defined: ${names.join(', ')})`}`,
-    );
+    throw new UnknownIndexError(name, names);
   }
   return index;
 }

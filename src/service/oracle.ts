@@ -14,7 +14,7 @@
  */
 import { OUTLIER_STDDEVS, WINDOW_HOURS, type PricingBundle, type PricingParams } from '../domain/bundle.js';
 import type { CollectionRow, RowProblem } from '../domain/collection.js';
-import { InvalidParameterError } from '../domain/errors.js';
+import { InvalidParameterError, NotARefsourceIdError } from '../domain/errors.js';
 import type { EvidenceBody } from '../domain/evidence.js';
 import type { SalesBody } from '../domain/sales.js';
 import type { MoversBody } from '../domain/movers.js';
@@ -38,7 +38,7 @@ import {
   type WatchDefinition,
   type WatchRule,
 } from '../domain/watch.js';
-import { DAY_MS, toIsoUtc, toUtcDate } from '../domain/time.js';
+import { DAY_MS, toIsoUtc } from '../domain/time.js';
 import type { IngestResult } from '../ingest/pipeline.js';
 import type { ApiKeyRecord, Store } from '../store/store.js';
 import { calibrate, showCalibration, type CalibrationReport } from './calibration.js';
@@ -103,7 +103,7 @@ export interface CreatedKey {
   secret: string;
 }
 
-/** Every product's bundle, one at a time (see Pricing.exportBundles), and how many there are. */
+/** Every product's bundle, one at a time (see Oracle.exportBundles), and how many there are. */
 export interface BundleExport {
   count: number;
   bundles: AsyncGenerator<PricingBundle>;
@@ -121,106 +121,134 @@ export interface ServiceInventory {
   refsource: ResolverMode;
 }
 
+/**
+ * The oracle's one interface: every method takes one query object, and the instant it runs at
+ * (`now`, never read from a clock here) is a field of the queries that need it. Errors are
+ * typed, with their data (domain/errors.ts); the CLI, HTTP and MCP adapters word them.
+ */
 export interface Oracle {
   /**
-   * The bundle of a catalog key (SPEC.md 4.2, `id` null) or of a reference-source id,
-   * resolved through the upstream when there is one (SPEC.md 4.3, `id` set), as of
-   * `query.asOf` or `now`; through `kept` when given.
+   * The bundle of a catalog key (SPEC.md 4.2, `ref.refsourceId` unset) or of a reference-source
+   * id, resolved through the upstream when there is one (SPEC.md 4.3), as of `query.asOf` or
+   * `now`; through `kept` when given. With `query.extraGrades` the bundle carries
+   * `extra_grades` (CONTRACT.md additions 6), from one more read made only then.
    */
-  price(ref: ProductRef, query: PricingQuery, now: number, kept?: KeptBundle): Promise<PricingBundle>;
+  price(q: { ref: ProductRef; query: PricingQuery; now: number; kept?: KeptBundle }): Promise<PricingBundle>;
   /** `price`, and how the ungraded price moved over the 7 and 30 days before it (`oracle price`'s table). */
-  priceWithChanges(ref: ProductRef, params: PricingParams, extraGrades?: boolean): Promise<PricedWithChanges>;
+  priceWithChanges(q: {
+    ref: ProductRef;
+    params: PricingParams;
+    extraGrades?: boolean;
+  }): Promise<PricedWithChanges>;
   /**
-   * SPEC.md 4.4: the bundle of a reference-source id over one UTC day (`parseSnapshotDate`),
-   * window 24 hours. Anything but a refsource id (most often a product key) is an
-   * InvalidParameterError naming the commands that do what was meant.
+   * SPEC.md 4.4: the bundle of a reference-source id over one UTC day (`parseSnapshotDate`:
+   * 00:00Z of the date to 00:00Z of the next day), window 24 hours. Anything but a refsource id
+   * (most often a product key) is a NotARefsourceIdError saying what it names instead.
    */
-  snapshot(
-    id: string,
-    day: { start: number; end: number },
-    outlierStddevs: number,
-    now: number,
-    kept?: KeptBundle,
-  ): Promise<PricingBundle>;
+  snapshot(q: {
+    id: string;
+    day: { start: number; end: number };
+    outlierStddevs: number;
+    now: number;
+    kept?: KeptBundle;
+  }): Promise<PricingBundle>;
   /** Every product with its observation count, in catalog order: the edges format it (service/catalog.ts catalogBody, the CLI's table). */
   catalog(): Promise<CatalogEntry[]>;
   /** SPEC.md 4.5's body of the whole catalog as JSON text, built by the store: the fast path of `oracle catalog --json`. */
   catalogJson(): Promise<string>;
   /** One page of the catalog (SPEC.md 4.5's body with `next_cursor`: service/catalog.ts catalogPage). */
-  catalogPage(query: { cursor: string | null; limit: number }): Promise<CatalogPageBody>;
+  catalogPage(q: { cursor: string | null; limit: number }): Promise<CatalogPageBody>;
   /**
    * Catalog full-text search (CONTRACT.md additions 4), the one way both edges search: products
    * matching every word of `q`, best first, at most `limit` (default: all), with their counts;
    * when none, those of its spelling correction, named in `didYouMean` (search.ts).
    */
-  search(q: string, limit?: number): Promise<SearchResult>;
-  /** The price history of a product's slots over the request's instants, with its summary (CONTRACT.md additions 4). */
-  history(ref: ProductRef, params: SeriesParams, request: HistoryRequest): Promise<History>;
+  search(q: { q: string; limit?: number }): Promise<SearchResult>;
+  /**
+   * The price history of a product's slots over the request's instants, with its summary
+   * (CONTRACT.md additions 4): the bundles `price` gives at each instant, the store read once
+   * for all of them (price-point-series.ts).
+   */
+  history(q: { ref: ProductRef; params: SeriesParams; request: HistoryRequest }): Promise<History>;
   /**
    * The history's body as UTF-8 JSON, the bytes of JSON.stringify(history(...).body), written a
    * point at a time in its turn (turns.ts): the history route's answer. `owner`, the API key's
    * id, takes turns with the other keys.
    */
-  historyJson(
-    ref: ProductRef,
-    params: SeriesParams,
-    request: HistoryRequest,
-    owner?: string,
-  ): Promise<Buffer>;
-  /** The evidence of one slot of a product's bundle (`oracle explain`). */
-  evidence(ref: ProductRef, slot: string, query: PricingQuery, now: number): Promise<EvidenceBody>;
+  historyJson(q: {
+    ref: ProductRef;
+    params: SeriesParams;
+    request: HistoryRequest;
+    owner?: string;
+  }): Promise<Buffer>;
+  /**
+   * The evidence of one slot (`ungraded`, `psa9`, an extra grade `bgs9.5` ...) of a product's
+   * bundle, its points and steps (`oracle explain`).
+   */
+  evidence(q: { ref: ProductRef; slot: string; query: PricingQuery; now: number }): Promise<EvidenceBody>;
   /**
    * The recent observations of a product (or of one condition) as its pricing at `query` reads
    * them, newest first, each kept or left out of its price with the engine's reason.
    */
-  sales(ref: ProductRef, query: SalesQuery, now: number): Promise<SalesBody>;
+  sales(q: { ref: ProductRef; query: SalesQuery; now: number }): Promise<SalesBody>;
   /**
    * The catalog's biggest gainers and losers of one slot over `query.spanMs` before
    * `query.asOf`, among the products with MOVERS_MIN_OBSERVATIONS of its condition in the span.
    */
   movers(query: MoversQuery): Promise<MoversBody>;
   /** Stores a market index definition (docs/indexes.md). */
-  addIndex(raw: RawIndexDefinition, now: number): Promise<IndexDefinitionBody>;
+  addIndex(q: { definition: RawIndexDefinition; now: number }): Promise<IndexDefinitionBody>;
   /** Every market index definition, by name. */
   indexes(): Promise<IndexDefinitionBody[]>;
   /** A market index's values over a span, its members priced through `price`'s pricing. */
-  index(name: string, request: IndexSpanRequest, params: SeriesParams, now: number): Promise<IndexBody>;
-  /** The value of a collection's rows at each instant of `request` (`oracle value --history`); `problems` are the file's bad records. */
-  valueHistory(
-    rows: readonly CollectionRow[],
-    problems: readonly RowProblem[],
-    params: SeriesParams,
-    request: HistoryRequest,
-  ): Promise<ValuationHistory>;
-  /** The value of a collection's rows as of `params.asOf`; `problems` are the file's bad records. */
-  value(
-    rows: readonly CollectionRow[],
-    problems: readonly RowProblem[],
-    params: PricingParams,
-  ): Promise<Valuation>;
-  /** Every product's bundle as of `params.asOf`, in catalog row order, in constant memory. */
+  index(q: {
+    name: string;
+    request: IndexSpanRequest;
+    params: SeriesParams;
+    now: number;
+  }): Promise<IndexBody>;
+  /**
+   * The value of a collection's rows at each instant of `request` (`oracle value --history`,
+   * valuation-history.ts); `problems` are the file's bad records.
+   */
+  valueHistory(q: {
+    rows: readonly CollectionRow[];
+    problems: readonly RowProblem[];
+    params: SeriesParams;
+    request: HistoryRequest;
+  }): Promise<ValuationHistory>;
+  /** The value of a collection's rows as of `params.asOf` (valuation.ts); `problems` are the file's bad records. */
+  value(q: {
+    rows: readonly CollectionRow[];
+    problems: readonly RowProblem[];
+    params: PricingParams;
+  }): Promise<Valuation>;
+  /**
+   * Every product's bundle as of `params.asOf`, in catalog row order, `id` set to the product's
+   * refsource id: products are read a page at a time, so memory stays flat whatever the catalog's size.
+   */
   exportBundles(params: PricingParams): Promise<BundleExport>;
   /** Fits the calibration at `asOf` from the store's observations and stores it. */
-  calibrate(asOf: number, now: number): Promise<CalibrationReport>;
+  calibrate(q: { asOf: number; now: number }): Promise<CalibrationReport>;
   /** The stored calibration the engine uses at `at`, or null. */
-  calibration(at: number): Promise<CalibrationReport | null>;
+  calibration(q: { at: number }): Promise<CalibrationReport | null>;
   /**
    * Ingests every source in turn into the store (ingest/pipeline.ts), after marking
    * `interrupted` the runs of ingests whose process died. A bad source stops only itself: its
    * result carries its failure and the next source is read. Each result is also handed to
    * `onResult` as its source ends, so a command can report it then.
    */
-  ingestAll(sources: readonly string[], options: IngestAllOptions): Promise<IngestResult[]>;
+  ingestAll(q: IngestAllOptions & { sources: readonly string[] }): Promise<IngestResult[]>;
   /** Makes a key (a random id and a 256-bit secret) and stores the secret's hash. */
-  createKey(label: string, now: number): Promise<CreatedKey>;
+  createKey(q: { label: string; now: number }): Promise<CreatedKey>;
   /** Every stored key, oldest first; never a secret (none is stored). */
   listKeys(): Promise<ApiKeyRecord[]>;
   /** False when no active key has this id. */
-  revokeKey(id: string, now: number): Promise<boolean>;
+  revokeKey(q: { id: string; now: number }): Promise<boolean>;
   /** The caller's identity, or null for an unknown or revoked key. */
-  verifyKey(secret: string): Promise<KeyIdentity | null>;
+  verifyKey(q: { secret: string }): Promise<KeyIdentity | null>;
   /** Writes when stored keys were last used (the server gathers them and writes them now and then). */
-  recordKeyUses(uses: readonly (readonly [id: string, at: number])[]): Promise<void>;
+  recordKeyUses(q: { uses: readonly (readonly [id: string, at: number])[] }): Promise<void>;
   /**
    * What the server has to serve: the database's products and observations, the keys that
    * can call it (stored and not revoked, plus ORACLE_API_KEYS), where reference-source ids
@@ -232,12 +260,15 @@ export interface Oracle {
   dataVersion(): number;
   /** Upstream calls by outcome and the circuit's state, for the metrics route. */
   upstreamStats(): UpstreamStats;
-  /** Stores a watch rule on a catalog product (UnknownProductError when there is none). */
-  addWatch(rule: WatchDefinition, now: number): Promise<WatchRule>;
+  /**
+   * Stores a watch rule on a catalog product, named as `oracle price` names it (a key, a name,
+   * a search phrase) and stored by its key (UnknownProductError when there is none).
+   */
+  addWatch(q: { rule: WatchDefinition; now: number }): Promise<WatchRule>;
   /** Every watch rule, by id. */
   watches(): Promise<WatchRule[]>;
   /** False when no rule has this id. */
-  removeWatch(id: number): Promise<boolean>;
+  removeWatch(q: { id: number }): Promise<boolean>;
   /**
    * Checks every rule as of `options.at` against the bundle `price` gives (default pricing
    * parameters), records the crossings with their events, and delivers every pending event
@@ -245,7 +276,7 @@ export interface Oracle {
    */
   checkWatches(options: CheckOptions): Promise<CheckReport>;
   /** The latest `limit` watch events (of `status`), newest first. */
-  watchEvents(limit: number, status?: DeliveryStatus): Promise<StoredWatchEvent[]>;
+  watchEvents(q: { limit: number; status?: DeliveryStatus }): Promise<StoredWatchEvent[]>;
   /** Closes the upstream client and the store. */
   close(): Promise<void>;
 }
@@ -298,36 +329,15 @@ export function createOracle(deps: OracleDeps): Oracle {
 
   const findLocal = (id: string) => store.products.findByRefsourceId(id);
 
-  /**
-   * The error for a snapshot of something that cannot be a refsource id, most often a product
-   * key: it names the two commands that do what was meant (the product's snapshot by its
-   * refsource id, or `oracle price` over the same 24 hours; for today, which has not ended,
-   * the last 24 hours, as --at may not be later than now).
-   */
+  /** The error for a snapshot of something that cannot be a refsource id, with the product it names as a key, if any. */
   async function notARefsourceId(
-    arg: string,
+    given: string,
     day: { start: number; end: number },
     now: number,
-  ): Promise<InvalidParameterError> {
-    const product = await store.products.findByKey(arg);
-    if (product === undefined) {
-      return new InvalidParameterError(
-        'refsource_id',
-        `snapshot takes a refsource id (1 to 20 digits), not ${JSON.stringify(arg)}, which is no product_key either (see oracle catalog --search)`,
-      );
-    }
-    const price =
-      day.end > now
-        ? `'oracle price ${arg}' (the last 24 hours)`
-        : `'oracle price ${arg} --at ${toIsoUtc(day.end)}' (the same 24 hours)`;
-    const snapshot =
-      product.refsourceId === null
-        ? ''
-        : ` 'oracle snapshot ${product.refsourceId} --date ${toUtcDate(day.start)}' (its refsource id) or`;
-    return new InvalidParameterError(
-      'refsource_id',
-      `snapshot takes a refsource id, not a product_key: for ${arg} run${snapshot} ${price}`,
-    );
+  ): Promise<NotARefsourceIdError> {
+    const product = await store.products.findByKey(given);
+    const named = product && { productKey: product.productKey, refsourceId: product.refsourceId };
+    return new NotARefsourceIdError(given, named ?? null, day, day.end <= now);
   }
 
   const queryParams = (query: PricingQuery, now: number): PricingParams => ({
@@ -339,7 +349,7 @@ export function createOracle(deps: OracleDeps): Oracle {
 
   const oracle: Oracle = {
     // Not async itself: a kept bundle by product key is one promise, the one `kept` returns.
-    price(ref, query, now, kept) {
+    price({ ref, query, now, kept }) {
       const params = queryParams(query, now);
       const extra = query.extraGrades === true;
       if (ref.refsourceId === undefined) {
@@ -353,12 +363,12 @@ export function createOracle(deps: OracleDeps): Oracle {
         );
     },
 
-    async priceWithChanges(ref, params, extraGrades) {
+    async priceWithChanges({ ref, params, extraGrades }) {
       const p = currentPricing();
       return p.priceWithChanges(await p.product(ref), params, ref.refsourceId ?? null, extraGrades);
     },
 
-    async snapshot(id, day, outlierStddevs, now, kept) {
+    async snapshot({ id, day, outlierStddevs, now, kept }) {
       if (!REFSOURCE_ID.test(id)) throw await notARefsourceId(id, day, now);
       const resolution = await resolver.resolve(id, findLocal);
       return resolvedBundle(kept, resolution, (p) => p.snapshot(resolution.product, day, outlierStddevs));
@@ -367,24 +377,24 @@ export function createOracle(deps: OracleDeps): Oracle {
     catalog: () => store.products.catalog(),
     catalogJson: () => store.products.catalogJson(),
     catalogPage: (query) => catalogPage(store, query),
-    search: (q, limit) => searchCatalog(store, q, limit),
+    search: ({ q, limit }) => searchCatalog(store, q, limit),
 
-    async history(ref, params, request) {
+    async history({ ref, params, request }) {
       const p = currentPricing();
       return p.history(await p.product(ref), params, request, ref.refsourceId ?? null);
     },
 
-    async historyJson(ref, params, request, owner) {
+    async historyJson({ ref, params, request, owner }) {
       const p = currentPricing();
       return p.historyJson(await p.product(ref), params, request, ref.refsourceId ?? null, owner);
     },
 
-    async evidence(ref, slot, query, now) {
+    async evidence({ ref, slot, query, now }) {
       const p = currentPricing();
       return p.explain(await p.product(ref), slot, queryParams(query, now), ref.refsourceId ?? null);
     },
 
-    async sales(ref, query, now) {
+    async sales({ ref, query, now }) {
       const p = currentPricing();
       const product = await p.product(ref);
       const params = queryParams(query, now);
@@ -409,34 +419,34 @@ export function createOracle(deps: OracleDeps): Oracle {
 
     movers: async (query) => findMovers(store, currentPricing(), query),
 
-    addIndex: (raw, now) => addIndex(store, currentPricing(), raw, now),
+    addIndex: ({ definition, now }) => addIndex(store, currentPricing(), definition, now),
     indexes: async () => (await store.indexes.list()).map(definitionBody),
-    index: (name, request, params, now) => showIndex(store, currentPricing(), name, request, params, now),
+    index: ({ name, request, params, now }) => showIndex(store, currentPricing(), name, request, params, now),
 
-    valueHistory: async (rows, problems, params, request) =>
+    valueHistory: async ({ rows, problems, params, request }) =>
       currentPricing().valueHistory(rows, problems, params, request),
-    value: async (rows, problems, params) => currentPricing().value(rows, problems, params),
+    value: async ({ rows, problems, params }) => currentPricing().value(rows, problems, params),
 
     async exportBundles(params) {
       const p = currentPricing();
       return { count: await store.products.count(), bundles: p.exportBundles(params) };
     },
 
-    ingestAll: (sources, options) => ingestAll(store, sources, options),
+    ingestAll: ({ sources, ...options }) => ingestAll(store, sources, options),
 
-    calibrate: (asOf, now) => calibrate(store, asOf, now),
-    calibration: (at) => showCalibration(store, at),
+    calibrate: ({ asOf, now }) => calibrate(store, asOf, now),
+    calibration: ({ at }) => showCalibration(store, at),
 
-    async createKey(label, now) {
+    async createKey({ label, now }) {
       const { newApiKey, hashApiKey } = await loadKeys();
       const { id, secret } = newApiKey();
       await store.apiKeys.create(id, label, hashApiKey(secret), now);
       return { id, secret };
     },
     listKeys: () => store.apiKeys.list(),
-    revokeKey: (id, now) => store.apiKeys.revoke(id, now),
-    verifyKey: async (secret) => (await verifyWith())(store, secret),
-    recordKeyUses: (uses) => store.apiKeys.touch(uses),
+    revokeKey: ({ id, now }) => store.apiKeys.revoke(id, now),
+    verifyKey: async ({ secret }) => (await verifyWith())(store, secret),
+    recordKeyUses: ({ uses }) => store.apiKeys.touch(uses),
 
     async inventory() {
       const { products, observations, activeKeys } = await store.inventory();
@@ -452,7 +462,7 @@ export function createOracle(deps: OracleDeps): Oracle {
       };
     },
 
-    async addWatch(rule, now) {
+    async addWatch({ rule, now }) {
       if (rule.slot === INDEX_WATCH_SLOT) {
         if (rule.kind !== 'move')
           throw new InvalidParameterError('index', 'a rule on an index watches its moves: give --move');
@@ -464,30 +474,30 @@ export function createOracle(deps: OracleDeps): Oracle {
       return store.watches.add({ ...rule, productKey: product.productKey }, now);
     },
     watches: () => store.watches.rules(),
-    removeWatch: (id) => store.watches.remove(id),
+    removeWatch: ({ id }) => store.watches.remove(id),
     async checkWatches(options) {
       const { checkWatches } = await loadWatch();
       const params = { windowHours: WINDOW_HOURS.default, outlierStddevs: OUTLIER_STDDEVS.default };
       return checkWatches(
         store,
         (productKey, asOf, extraGrades) =>
-          oracle.price({ productKey }, { ...params, asOf, extraGrades }, options.now),
+          oracle.price({ ref: { productKey }, query: { ...params, asOf, extraGrades }, now: options.now }),
         options,
         async (name, at, spanMs) => {
           // Daily values: the last at or before `at`, and the last at or before the span's start
           // (none when the span reaches before the base date: no value to move from).
-          const body = await oracle.index(
+          const body = await oracle.index({
             name,
-            { from: toIsoUtc(at - spanMs - DAY_MS), to: toIsoUtc(at), every: '1d' },
+            request: { from: toIsoUtc(at - spanMs - DAY_MS), to: toIsoUtc(at), every: '1d' },
             params,
-            options.now,
-          );
+            now: options.now,
+          });
           const then = body.points.findLast((p) => Date.parse(p.at) <= at - spanMs);
           return { now: body.points.at(-1)!.value, then: then?.value ?? null };
         },
       );
     },
-    watchEvents: (limit, status) => store.watches.events(limit, status),
+    watchEvents: ({ limit, status }) => store.watches.events(limit, status),
 
     dataVersion: () => store.dataVersion(),
     upstreamStats: () => resolver.stats(),

@@ -1,7 +1,7 @@
 /**
  * Pricing over one store: it reads the store and hands the points to the pure engine; it
- * owns no arithmetic of its own. A part of the oracle (oracle.ts), which looks products up
- * by what the caller names and runs these; the benchmarks time one bundle through it.
+ * owns no arithmetic of its own. The inside of the oracle (oracle.ts), which looks products
+ * up by what the caller names and runs these; the benchmarks time one bundle through it.
  */
 import type { PricingBundle, PricingParams } from '../domain/bundle.js';
 import { NoCatalogMappingError, UnknownProductError } from '../domain/errors.js';
@@ -42,110 +42,12 @@ import { isExtraCondition } from '../domain/conditions.js';
 /** The snapshot window is always 24 hours (SPEC.md 4.4). */
 export const SNAPSHOT_WINDOW_HOURS = 24;
 
-export interface Pricing {
-  /** Looks a product up by catalog key; throws UnknownProductError with up to 3 close keys. */
-  productByKey(productKey: string): Promise<StoredProduct>;
-  /** Looks a product up by its local reference-source mapping; throws NoCatalogMappingError. */
-  productByRefsource(refsourceId: string): Promise<StoredProduct>;
-  /**
-   * The product a key or a local reference-source mapping names (the errors of the two above);
-   * with `orName`, a key or a name that matches one product (ProductChoiceError when several).
-   */
-  product(ref: ProductRef): Promise<StoredProduct>;
-  /**
-   * Prices one product; `id` is the bundle's reference-source id (null on the pricing route).
-   * With `extraGrades` the bundle carries `extra_grades` (CONTRACT.md additions 6), from one
-   * more read made only then.
-   */
-  price(
-    product: StoredProduct,
-    params: PricingParams,
-    id: string | null,
-    extraGrades?: boolean,
-  ): Promise<PricingBundle>;
-  /** The evidence of one slot (`ungraded`, `psa9`, an extra grade `bgs9.5` ...) of the bundle `price` gives: its points and steps. */
-  explain(
-    product: StoredProduct,
-    slot: string,
-    params: PricingParams,
-    id: string | null,
-  ): Promise<EvidenceBody>;
-  /**
-   * The observations the pricing of `product` at `params` reads, of one condition or (null)
-   * every condition and extra grade, newest first, each kept or not with the engine's reason.
-   */
-  sales(
-    product: StoredProduct,
-    condition: string | null,
-    params: PricingParams,
-    id: string | null,
-  ): Promise<EvidencePoint[]>;
-  /**
-   * Prices a product over a snapshot day, the window `parseSnapshotDate` gives
-   * (00:00Z of the date to 00:00Z of the next day).
-   */
-  snapshot(
-    product: StoredProduct,
-    day: { start: number; end: number },
-    outlierStddevs: number,
-  ): Promise<PricingBundle>;
-  /**
-   * The bundles of one product at many instants, as `price` gives each (the store read once
-   * for all of them, see price-point-series.ts).
-   */
-  priceSeries(
-    product: StoredProduct,
-    params: SeriesParams,
-    instants: readonly number[],
-    id: string | null,
-  ): Promise<PricingBundle[]>;
-  /** The history of a product's slots over the request's instants, with its summary. */
-  history(
-    product: StoredProduct,
-    params: SeriesParams,
-    request: HistoryRequest,
-    id: string | null,
-  ): Promise<History>;
-  /**
-   * `history`'s body as JSON, written a point at a time in the same turn as its bundles (the
-   * history route's answer); `owner` (an API key's id) takes turns with the other owners (turns.ts).
-   */
-  historyJson(
-    product: StoredProduct,
-    params: SeriesParams,
-    request: HistoryRequest,
-    id: string | null,
-    owner?: string,
-  ): Promise<Buffer>;
-  /** The value of a collection's rows at each instant of `request` (valuation-history.ts). */
-  valueHistory(
-    rows: readonly CollectionRow[],
-    problems: readonly RowProblem[],
-    params: SeriesParams,
-    request: HistoryRequest,
-  ): Promise<ValuationHistory>;
-  /** The value of a collection's rows as of `params.asOf` (valuation.ts); `problems` are the file's bad records. */
-  value(
-    rows: readonly CollectionRow[],
-    problems: readonly RowProblem[],
-    params: PricingParams,
-  ): Promise<Valuation>;
-  /**
-   * Every product's bundle as of `params.asOf`, one at a time in catalog row order, `id` set
-   * to the product's refsource id: products are read a page at a time, so memory stays flat
-   * whatever the catalog's size.
-   */
-  exportBundles(params: PricingParams): AsyncGenerator<PricingBundle>;
-  /** `price`, and how the ungraded price moved over the 7 and 30 days before `params.asOf`. */
-  priceWithChanges(
-    product: StoredProduct,
-    params: PricingParams,
-    id: string | null,
-    extraGrades?: boolean,
-  ): Promise<PricedWithChanges>;
-  /** Forget the calibrations read (another connection may have written one). */
-  dataChanged(): void;
-}
+/**
+ * The oracle's pricing over one store, with products already looked up: what `createPricing`
+ * makes. Not an interface of its own: each method is documented once, on the Oracle method
+ * that calls it (oracle.ts); the benchmarks and the backtest time bundles through it.
+ */
+export type Pricing = ReturnType<typeof createPricing>;
 
 /** The newest of `list` (ordered by as_of, then written) usable at `at`: fitted on data before it. */
 function calibrationAt(list: readonly Calibration[], at: number): Calibration | null {
@@ -174,7 +76,7 @@ export interface PricedWithChanges {
   changes: PriceChange[];
 }
 
-export function createPricing(store: Store): Pricing {
+export function createPricing(store: Store) {
   // Calibrations are few and change only with `oracle calibrate`: read once, then picked in
   // memory, so a bundle stays at the pricing read's two statements.
   let calibrations: Promise<Calibration[]> | undefined;
@@ -235,7 +137,12 @@ export function createPricing(store: Store): Pricing {
     });
     return withConverted(bundle, converted, converter.used, converter.currency);
   };
-  const price: Pricing['price'] = async (product, params, id, extraGrades) => {
+  const price = async (
+    product: StoredProduct,
+    params: PricingParams,
+    id: string | null,
+    extraGrades?: boolean,
+  ): Promise<PricingBundle> => {
     const converter = await converterFor(params);
     return priced(await readInput(product, params, id, extraGrades), converter);
   };
@@ -268,18 +175,23 @@ export function createPricing(store: Store): Pricing {
       );
     }
   };
-  const priceSeries: Pricing['priceSeries'] = (product, params, instants, id) =>
+  const priceSeries = (
+    product: StoredProduct,
+    params: SeriesParams,
+    instants: readonly number[],
+    id: string | null,
+  ): Promise<PricingBundle[]> =>
     turns.run(async (pause) => {
       const bundles: PricingBundle[] = [];
       await seriesIn(pause, product, params, instants, id, (bundle) => bundles.push(bundle));
       return bundles;
     });
-  const productByKey: Pricing['productByKey'] = async (productKey) => {
+  const productByKey = async (productKey: string): Promise<StoredProduct> => {
     const product = await store.products.findByKey(productKey);
     if (!product) throw new UnknownProductError(productKey, await suggestKeys(store, productKey));
     return product;
   };
-  const productByRefsource: Pricing['productByRefsource'] = async (refsourceId) => {
+  const productByRefsource = async (refsourceId: string): Promise<StoredProduct> => {
     const product = await store.products.findByRefsourceId(refsourceId);
     if (!product) throw new NoCatalogMappingError(refsourceId);
     return product;
@@ -287,14 +199,15 @@ export function createPricing(store: Store): Pricing {
   return {
     productByKey,
     productByRefsource,
-    product: (ref) =>
+    /** A key or local mapping; with `orName`, a key or a name that matches one product (ProductChoiceError when several). */
+    product: (ref: ProductRef): Promise<StoredProduct> =>
       ref.refsourceId !== undefined
         ? productByRefsource(ref.refsourceId)
         : ref.orName === true
           ? productByKeyOrName(store, ref.productKey)
           : productByKey(ref.productKey),
     price,
-    async *exportBundles(params) {
+    async *exportBundles(params: PricingParams): AsyncGenerator<PricingBundle> {
       let after = 0;
       for (;;) {
         const page = await store.products.pageAfter(after, EXPORT_PAGE_SIZE);
@@ -304,7 +217,12 @@ export function createPricing(store: Store): Pricing {
       }
     },
     // A collection file is the CLI's: a line may name its product as `oracle price` takes it.
-    valueHistory: (rows, problems, params, request) =>
+    valueHistory: (
+      rows: readonly CollectionRow[],
+      problems: readonly RowProblem[],
+      params: SeriesParams,
+      request: HistoryRequest,
+    ): Promise<ValuationHistory> =>
       valueHistory(
         { productByKey: (text) => productByKeyOrName(store, text), productByRefsource, priceSeries },
         rows,
@@ -313,36 +231,66 @@ export function createPricing(store: Store): Pricing {
         request,
       ),
     // A collection file is the CLI's: a line may name its product as `oracle price` takes it.
-    value: (rows, problems, params) =>
+    value: (
+      rows: readonly CollectionRow[],
+      problems: readonly RowProblem[],
+      params: PricingParams,
+    ): Promise<Valuation> =>
       valueCollection(
         { productByKey: (text) => productByKeyOrName(store, text), productByRefsource, price },
         rows,
         problems,
         params,
       ),
-    async explain(product, slot, params, id) {
+    async explain(
+      product: StoredProduct,
+      slot: string,
+      params: PricingParams,
+      id: string | null,
+    ): Promise<EvidenceBody> {
       return explainSlot(
         await readInput(product, params, id, isExtraCondition(slot), { matchedBy: true }),
         slot,
       );
     },
-    async sales(product, condition, params, id) {
+    async sales(
+      product: StoredProduct,
+      condition: string | null,
+      params: PricingParams,
+      id: string | null,
+    ): Promise<EvidencePoint[]> {
       const extra = condition === null || isExtraCondition(condition);
       return productSales(await readInput(product, params, id, extra, { matchedBy: true }), condition);
     },
     priceSeries,
-    history: (product, params, request, id) =>
+    history: (
+      product: StoredProduct,
+      params: SeriesParams,
+      request: HistoryRequest,
+      id: string | null,
+    ): Promise<History> =>
       priceSeries(product, params, request.instants, id).then((bundles) =>
         historyOf(product.productKey, request, bundles),
       ),
-    historyJson: (product, params, request, id, owner) =>
+    historyJson: (
+      product: StoredProduct,
+      params: SeriesParams,
+      request: HistoryRequest,
+      id: string | null,
+      owner?: string,
+    ): Promise<Buffer> =>
       turns.run(async (pause) => {
         const body = historyJson(product.productKey, request);
         await seriesIn(pause, product, params, request.instants, id, (bundle) => body.add(bundle));
         await pause();
         return body.done();
       }, owner),
-    async priceWithChanges(product, params, id, extraGrades) {
+    async priceWithChanges(
+      product: StoredProduct,
+      params: PricingParams,
+      id: string | null,
+      extraGrades?: boolean,
+    ): Promise<PricedWithChanges> {
       const { asOf, ...series } = params;
       const instants = [...PRICE_CHANGE_DAYS.map((days) => asOf - days * DAY_MS), asOf];
       const bundles = await priceSeries(product, series, instants, id);
@@ -358,14 +306,19 @@ export function createPricing(store: Store): Pricing {
       const now = priced(instants.length - 1);
       return { bundle, changes: PRICE_CHANGE_DAYS.map((days, i) => priceChange(days, priced(i), now)) };
     },
-    snapshot(product, day, outlierStddevs) {
+    snapshot(
+      product: StoredProduct,
+      day: { start: number; end: number },
+      outlierStddevs: number,
+    ): Promise<PricingBundle> {
       return price(
         product,
         { windowHours: SNAPSHOT_WINDOW_HOURS, outlierStddevs, asOf: day.end },
         product.refsourceId,
       );
     },
-    dataChanged() {
+    /** Forget the calibrations and rates read (another connection may have written new ones). */
+    dataChanged(): void {
       calibrations = undefined;
       rates = undefined;
     },

@@ -58,9 +58,7 @@ export function createUnconfiguredResolver(): RefsourceResolver {
     mode: 'unconfigured',
     stats: () => NO_UPSTREAM_STATS,
     async resolve() {
-      throw new UpstreamNotConfiguredError(
-        'no upstream reference source is configured on this server (it needs --refsource-url or --offline)',
-      );
+      throw new UpstreamNotConfiguredError('no upstream reference source is configured on this server');
     },
     close: async () => {},
   };

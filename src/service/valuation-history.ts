@@ -67,7 +67,7 @@ export async function valueHistory(
     if (isExtraCondition(row.condition)) {
       failed.push({
         line: row.line,
-        reason: `${row.condition} is an extra grade, which oracle value prices only at one instant (without --history)`,
+        reason: `${row.condition} is an extra grade, which is valued at one instant only, not over a history`,
       });
       continue;
     }

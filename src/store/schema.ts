@@ -5,7 +5,7 @@
  */
 
 import { sql } from 'drizzle-orm';
-import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 export const products = sqliteTable(
   'products',
@@ -46,6 +46,25 @@ export const products = sqliteTable(
     uniqueIndex('products_product_key').on(t.productKey),
     uniqueIndex('products_refsource_id').on(t.refsourceId),
     index('products_tcgplayer_id').on(t.tcgplayerId, t.printing),
+  ],
+);
+
+/**
+ * The identity crosswalk (domain/identity.ts): the product each source's own id names, one value
+ * per (product, scheme) and one product per (scheme, value). Written by catalog ingest.
+ */
+export const productIdentities = sqliteTable(
+  'product_identities',
+  {
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id),
+    scheme: text('scheme').notNull(),
+    value: text('value').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.productId, t.scheme] }),
+    uniqueIndex('product_identities_scheme_value').on(t.scheme, t.value),
   ],
 );
 

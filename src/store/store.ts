@@ -25,6 +25,7 @@
  *   DatabaseUnavailableError (DatabaseBusyError when a writer gave up waiting for the lock);
  *   anything else is a bug and passes through unchanged.
  */
+import type { IdentityScheme } from '../domain/identity.js';
 import type { CatalogEntry, Product } from '../domain/product.js';
 import type { ConditionPoints, Observation, PricePoint } from '../domain/observation.js';
 import type { DeliveryStatus, StoredWatchEvent, WatchDefinition, WatchRule } from '../domain/watch.js';
@@ -55,6 +56,8 @@ export interface ProductStore {
   findByRefsourceId(refsourceId: string): Promise<StoredProduct | undefined>;
   /** Every product of a TCGplayer id (one per printing), oldest first. */
   findByTcgplayerId(tcgplayerId: string): Promise<StoredProduct[]>;
+  /** The product an identity of the crosswalk names (domain/identity.ts), for every scheme. */
+  findByIdentity(scheme: IdentityScheme, value: string): Promise<StoredProduct | undefined>;
   count(): Promise<number>;
   /** Up to `limit` products after row id `afterId`, by id: a cursor over the catalog in constant memory. */
   pageAfter(afterId: number, limit: number): Promise<StoredProduct[]>;
@@ -304,6 +307,8 @@ export interface ProductLookup {
   findByKey(productKey: string): StoredProduct | undefined;
   findByRefsourceId(refsourceId: string): StoredProduct | undefined;
   findByTcgplayerId(tcgplayerId: string): StoredProduct[];
+  /** The product an identity of the crosswalk names (domain/identity.ts), for every scheme. */
+  findByIdentity(scheme: IdentityScheme, value: string): StoredProduct | undefined;
   /**
    * Every product whose name holds one of `words` as a whole word (the catalog's full-text
    * index, folded as it folds: case and diacritics), by id: the candidates of a title match.

@@ -109,6 +109,7 @@ function storeOver(
       findByKey: (key) => read((s) => s.products.findByKey(key)),
       findByRefsourceId: (id) => read((s) => s.products.findByRefsourceId(id)),
       findByTcgplayerId: (id) => read((s) => s.products.findByTcgplayerId(id)),
+      findByIdentity: (scheme, value) => read((s) => s.products.findByIdentity(scheme, value)),
       count: () => read((s) => s.products.count()),
       pageAfter: (afterId, limit) => read((s) => s.products.pageAfter(afterId, limit)),
       all: () => read((s) => s.products.all()),

@@ -1,7 +1,7 @@
 // @module-tag sqlite-only: the backtest harness on small real corpora, each loaded into a SQLite file of its own
 /**
- * The real-data backtest (issue 31, docs/backtest.md "Real sales: four corpora, walk-forward") on
- * the committed small cuts of the four corpora (test/fixtures/README.md, "Corpora"): the
+ * The real-data backtest (issue 31, docs/backtest.md "Real sales: five corpora, walk-forward") on
+ * the committed small cuts of the five corpora (test/fixtures/README.md, "Corpora"): the
  * converters, the walk-forward rule (nothing of a point's own day), every method's count, the
  * fit / held-out split, and the command line. Structural truths, not today's figures.
  */
@@ -10,6 +10,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { convertPsa10History } from '../../backtest/corpora/psa10-history.js';
 import { convertPsaRegister, psaDate } from '../../backtest/corpora/psa-register.js';
 import { directorySource } from '../../backtest/corpora/source.js';
 import { nextSaleCoverage } from '../../backtest/lib/held-out-seeds.js';
@@ -44,6 +45,14 @@ function rows(dir: string): [string, string, number, number][] {
   });
 }
 
+function parseCsv(text: string, label: string): string[][] {
+  const out: string[][] = [];
+  const parser = new csv.CsvParser(label, (fields) => out.push(fields));
+  parser.push(text);
+  parser.end();
+  return out;
+}
+
 describe('corpus converters', () => {
   it('reads M/D/YYYY dates and refuses days that do not exist', () => {
     expect(psaDate('6/19/2020')).toBe('2020-06-19');
@@ -53,13 +62,6 @@ describe('corpus converters', () => {
   });
 
   it('keeps the PSA 7-10 sales of each register file and counts the others by reason', () => {
-    const parseCsv = (text: string, label: string) => {
-      const out: string[][] = [];
-      const parser = new csv.CsvParser(label, (fields) => out.push(fields));
-      parser.push(text);
-      parser.end();
-      return out;
-    };
     const source = directorySource(join(ROOT, 'test', 'fixtures', 'psa-sales'));
     const converted = convertPsaRegister(source, { paths: ['.'], parseCsv });
     // Noctowl: 50 x 10, 38 x 9, 16 x 8, 6 x 7 and 8 others; Gengar: 19, 15, 5 and one PSA 3.
@@ -68,9 +70,52 @@ describe('corpus converters', () => {
     expect(converted.catalog.map((line) => line.split(',')[7])).toEqual(['vintage', 'vintage']);
     expect(converted.observations.filter((line) => line.includes(',PSA,10,'))).toHaveLength(50 + 19);
   });
+  it('keeps one sale per pokemon-psa10-history row, slotted by grader and grade, and counts the rows the source marks', () => {
+    const source = directorySource(join(ROOT, 'test', 'fixtures', 'psa10-history'));
+    const converted = convertPsa10History(source, { parseCsv });
+    // 5 + 1 + 2 rows of 2020 and 73 of 2021-02 (one RELISTED); 2021-02 adds the alt_tx_id column.
+    expect(converted.files).toBe(4);
+    expect(converted.observations).toHaveLength(5 + 1 + 2 + 72);
+    expect(converted.skipped).toEqual({ 'marked skipped by the source (RELISTED)': 1 });
+    expect(converted.observations.join('\n')).not.toContain('4415157a-17a3-4db9-b599-2ab0f35e70a2');
+    const charizard = converted.observations.filter((l) =>
+      l.startsWith('04b9a372-2539-4cce-b750-c403263dd5ef,'),
+    );
+    expect(charizard.map((l) => l.split(',').slice(2, 7).join(','))).toEqual([
+      '2021-02-15T12:00:00.000Z,18000,PSA,10,alt-b78f47e7-37a4-4cd1-9931-14b495a4f5b1',
+      '2021-02-20T12:00:00.000Z,10550,PSA,9,alt-34f86fcf-2034-48c8-b566-f4ccd4129a52',
+      '2021-02-20T12:00:00.000Z,20250,PSA,10,alt-1c447972-1ecf-4f88-ac09-3094133ec7d3',
+    ]);
+    // Rows of 2020 have no transaction id: they are named by their month and line.
+    expect(converted.observations).toContainEqual(expect.stringMatching(/,alt-2020-06\.2,$/));
+    expect(new Set(converted.observations.map((l) => l.split(',')[0])).size).toBe(converted.catalog.length);
+  });
+
+  it('leaves out a psa10-history row marked subject to change, a bad date, another grader and a half grade', () => {
+    const header =
+      'asset_id,date,price,grading_company,grade,source,sale_type,url,label,subject_to_change,skipped_reason';
+    const file = [
+      header,
+      'a1,2021-02-20,10.00,PSA,9.0,eBay,AUCTION,u,,True,',
+      'a1,2021-02-30,10.00,PSA,9.0,eBay,AUCTION,u,,False,',
+      'a1,2021-02-20,10.00,TAG,9.0,eBay,AUCTION,u,,False,',
+      'a1,2021-02-20,10.00,PSA,9.5,eBay,AUCTION,u,,False,',
+      'a1,2021-02-20,10.00,cgc,8.0,eBay,AUCTION,u,,False,',
+      '',
+    ].join('\r\n');
+    const source = { label: 'rows', list: () => ['history/sales/2021-02.csv'], read: () => file };
+    const converted = convertPsa10History(source, { parseCsv });
+    expect(converted.observations).toEqual([
+      'a1,psa10-history,2021-02-20T12:00:00.000Z,1000,CGC,8,alt-2021-02.6,',
+    ]);
+    expect(Object.values(converted.skipped)).toEqual([1, 1, 1, 1]);
+    expect(() => convertPsa10History({ ...source, read: () => 'asset,date\r\n' }, { parseCsv })).toThrow(
+      /not a pokemon-psa10-history sales file/,
+    );
+  });
 });
 
-describe('walk-forward on the four small cuts', () => {
+describe('walk-forward on the five small cuts', () => {
   const scored = new Map<string, Scored>();
   beforeAll(async () => {
     for (const dir of corpusDirs(CUTS)) {
@@ -79,10 +124,11 @@ describe('walk-forward on the four small cuts', () => {
     }
   }, 60_000);
 
-  it('finds the four corpora, two kinds, each with its provenance', () => {
+  it('finds the five corpora, two kinds, each with its provenance', () => {
     const corpora = corpusDirs(CUTS).map(readCorpus);
     expect(corpora.map((c) => [c.name, c.kind])).toEqual([
       ['psa-register', 'sales'],
+      ['psa10-history', 'sales'],
       ['tcgcsv-magic', 'guide'],
       ['tcgcsv-pokemon', 'guide'],
       ['tcgcsv-pokemon-japan', 'guide'],
@@ -95,7 +141,7 @@ describe('walk-forward on the four small cuts', () => {
       });
   });
 
-  it.each(['psa-register', 'tcgcsv-pokemon', 'tcgcsv-pokemon-japan', 'tcgcsv-magic'])(
+  it.each(['psa-register', 'psa10-history', 'tcgcsv-pokemon', 'tcgcsv-pokemon-japan', 'tcgcsv-magic'])(
     '%s: scores exactly the points with 2+ earlier points of their slot before their day, each method from those only',
     (name) => {
       const all = rows(join(CUTS, name));

@@ -117,7 +117,7 @@ describe.concurrent('oracle price', () => {
     const later = await runOracle(['--db', database, 'price', 'worked-example', '--at', '2026-04-15'], {
       env: { COLUMNS: '80' },
     });
-    expect(later.stdout).toMatch(/^Ungraded: \$45\.82 {2}80 %: \$35\.76 - \$58\.69\n.*STALE/m);
+    expect(later.stdout).toMatch(/^Ungraded: \$45\.82 {2}80 %: \$35\.55 - \$59\.04\n.*STALE/m);
     expect(later.stdout).toMatch(/^BGS +no price +no price +no price +no price/m);
     const then = await priceJson(['worked-example', '--at', '2026-02-28'], database);
     expect(then.ungraded.price_minor).toEqual(expect.any(Number));

@@ -28,6 +28,14 @@ describe('worked example of docs/methodology.md', () => {
     });
     expect(bundle.ungraded.meta).toEqual({
       source_counts: { ebay: 2, mercari: 2 },
+      // §18: the two sources' medians of the 30 days, 46.00 and 47.24 USD, agree.
+      cross_source: {
+        agree: true,
+        ratio: '1.03',
+        max_ratio: 2.5,
+        medians_minor: { ebay: 4600, mercari: 4724 },
+        out_of_line: null,
+      },
       confidence: { level: 0.8, low_minor: 4224, high_minor: 5086 },
       newest_observation_at: '2026-02-28T20:00:00Z',
       stale: false,

@@ -28,11 +28,11 @@ describe('GET /api/v1/developer/pricing/{product_key}/history', () => {
     expect(historyResponse.safeParse(body).success).toBe(true);
     // Written a point at a time, the body is the text of `oracle history --json`'s object, byte for byte.
     const request = parseHistoryRequest({ from, to, every: '3h', slots: 'ungraded,psa10,bgs9' }, NOW);
-    const history = await seeded.server.oracle.history(
-      { productKey: key },
-      { windowHours: WINDOW_HOURS.default, outlierStddevs: OUTLIER_STDDEVS.default },
+    const history = await seeded.server.oracle.history({
+      ref: { productKey: key },
+      params: { windowHours: WINDOW_HOURS.default, outlierStddevs: OUTLIER_STDDEVS.default },
       request,
-    );
+    });
     expect(text).toBe(JSON.stringify(history.body));
     expect(body.product_key).toBe(key);
     expect(body.slots).toEqual(['ungraded', 'psa10', 'bgs9']);

@@ -52,12 +52,12 @@ describe('GET /api/v1/developer/indexes', () => {
         (p: { low: number; high: number; value: number }) => p.low <= p.value && p.value <= p.high,
       ),
     ).toBe(true);
-    const direct = await seeded.server.oracle.index(
-      'all-singles',
-      { every: '1h', from: '1d' },
-      { windowHours: 24, outlierStddevs: 3 },
-      NOW,
-    );
+    const direct = await seeded.server.oracle.index({
+      name: 'all-singles',
+      request: { every: '1h', from: '1d' },
+      params: { windowHours: 24, outlierStddevs: 3 },
+      now: NOW,
+    });
     expect(body.members).toBe(direct.members);
   });
 

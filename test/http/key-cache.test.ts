@@ -18,7 +18,7 @@ function fakeOracle(state: { version: number; verified: number }): Oracle {
   ]);
   const oracle: Partial<Oracle> = {
     dataVersion: () => state.version,
-    async verifyKey(secret) {
+    async verifyKey({ secret }) {
       state.verified += 1;
       const id = known.get(secret);
       return id === undefined ? null : { id, fromEnv: true };

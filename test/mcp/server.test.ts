@@ -93,11 +93,11 @@ describe('the MCP server in process', () => {
     const psa10 = body.prices.find((p: { slot: string }) => p.slot === 'psa10');
     expect(psa10.basis).toBe('own');
     // The same price as the CLI gives for the same instant.
-    const bundle = await oracle.price(
-      { productKey: 'rising' },
-      { windowHours: 24, outlierStddevs: 2, asOf: AS_OF_MS },
-      AS_OF_MS,
-    );
+    const bundle = await oracle.price({
+      ref: { productKey: 'rising' },
+      query: { windowHours: 24, outlierStddevs: 2, asOf: AS_OF_MS },
+      now: AS_OF_MS,
+    });
     expect(ungraded.price_minor).toBe(bundle.ungraded.price_minor);
     // A week earlier, before the step, and by refsource id; numbers are read as the texts they write as.
     const before = await call('price', { refsource_id: '700', at: '8d', window_hours: 24 });

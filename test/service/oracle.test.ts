@@ -46,12 +46,12 @@ describe('a kept bundle handed to price', () => {
       const query = { windowHours: 24, outlierStddevs: 2 };
       const ref = { productKey: PRODUCTS.plain.productKey };
       const kept = () => cache.bundle(priceCacheKey(ref, query), NOW);
-      const computed = await oracle.price(ref, query, NOW, kept());
-      expect(await oracle.price(ref, query, NOW, kept())).toBe(computed);
+      const computed = await oracle.price({ ref, query, now: NOW, kept: kept() });
+      expect(await oracle.price({ ref, query, now: NOW, kept: kept() })).toBe(computed);
       expect(reads).toBe(1);
       expect(bundles.stats()).toEqual({ hits: 1, misses: 1 });
       // Without a cache (a command), every call reads.
-      expect(await oracle.price(ref, query, NOW)).toEqual(computed);
+      expect(await oracle.price({ ref, query, now: NOW })).toEqual(computed);
       expect(reads).toBe(2);
     } finally {
       await oracle.close();
@@ -62,7 +62,7 @@ describe('a kept bundle handed to price', () => {
 describe('keys', () => {
   it('makes, lists and revokes keys that a server over the same file accepts, then refuses', async () => {
     const maker = await commandOracle(dbPath);
-    const { id, secret } = await maker.createKey('integration', NOW);
+    const { id, secret } = await maker.createKey({ label: 'integration', now: NOW });
     await maker.close();
     expect(id).toMatch(/^key_[0-9a-f]{12}$/);
     expect(secret).toMatch(/^ork_[\w-]{43}$/);
@@ -72,9 +72,9 @@ describe('keys', () => {
       envKeys: ['ork_from_env'],
     });
     try {
-      expect(await server.verifyKey(secret)).toEqual({ id, fromEnv: false });
-      expect(await server.verifyKey(STORED_KEY)).toEqual({ id: 'key_stored', fromEnv: false });
-      expect(await server.verifyKey('ork_from_env')).toEqual({ id: 'env-1', fromEnv: true });
+      expect(await server.verifyKey({ secret: secret })).toEqual({ id, fromEnv: false });
+      expect(await server.verifyKey({ secret: STORED_KEY })).toEqual({ id: 'key_stored', fromEnv: false });
+      expect(await server.verifyKey({ secret: 'ork_from_env' })).toEqual({ id: 'env-1', fromEnv: true });
       const lister = await commandOracle(dbPath);
       const listed = await lister.listKeys();
       await lister.close();
@@ -86,10 +86,10 @@ describe('keys', () => {
       expect(JSON.stringify(listed)).not.toContain(secret);
 
       const revoker = await commandOracle(dbPath);
-      expect(await revoker.revokeKey(id, NOW + 1)).toBe(true);
-      expect(await revoker.revokeKey(id, NOW + 2)).toBe(false); // already revoked
+      expect(await revoker.revokeKey({ id, now: NOW + 1 })).toBe(true);
+      expect(await revoker.revokeKey({ id, now: NOW + 2 })).toBe(false); // already revoked
       await revoker.close();
-      expect(await server.verifyKey(secret)).toBeNull();
+      expect(await server.verifyKey({ secret: secret })).toBeNull();
     } finally {
       await server.close();
     }
@@ -110,7 +110,8 @@ describe('ingestAll', () => {
     );
     // A run written before runs named their process, left `running`: its process is gone.
     const first = await commandOracle(db, { create: true });
-    await first.ingestAll([`${dir}/catalog.csv`], {
+    await first.ingestAll({
+      sources: [`${dir}/catalog.csv`],
       maxRejects: 0,
       runAt: NOW,
       clock: () => NOW,
@@ -129,7 +130,8 @@ describe('ingestAll', () => {
     const service = await commandOracle(db);
     const runAt = Date.UTC(2026, 0, 2, 3, 4, 5, 6);
     const results = await service
-      .ingestAll([`${dir}/missing.csv`, `${dir}/observations.csv`], {
+      .ingestAll({
+        sources: [`${dir}/missing.csv`, `${dir}/observations.csv`],
         maxRejects: 5,
         rejectsPath: `${dir}/rejects.ndjson`,
         runAt,
@@ -172,7 +174,7 @@ describe('readiness', () => {
     });
 
     const maker = await commandOracle(db);
-    const { id } = await maker.createKey('ready', NOW);
+    const { id } = await maker.createKey({ label: 'ready', now: NOW });
     await maker.close();
     expect(await inventory()).toMatchObject({ storedKeys: 1, envKeys: 0, keys: 1, ready: true });
     expect(await inventory(['ork_from_env'])).toMatchObject({
@@ -183,7 +185,7 @@ describe('readiness', () => {
     });
 
     const revoker = await commandOracle(db);
-    await revoker.revokeKey(id, NOW + 1);
+    await revoker.revokeKey({ id, now: NOW + 1 });
     await revoker.close();
     expect(await inventory()).toMatchObject({ keys: 0, ready: false });
   });

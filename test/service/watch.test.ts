@@ -104,10 +104,10 @@ describe(`watch checks and delivery (${TEST_STORE})`, () => {
   it('fires once per crossing, signed, with the price oracle price shows; again only after the condition was false', async () => {
     const { oracle } = await seeded();
     try {
-      const added = await oracle.addWatch(
-        rule({ label: 'sell above $150', webhookUrl: receiver.url }),
-        at(0),
-      );
+      const added = await oracle.addWatch({
+        rule: rule({ label: 'sell above $150', webhookUrl: receiver.url }),
+        now: at(0),
+      });
       const check = (day: number, now = at(day)) => oracle.checkWatches({ at: at(day), now, delivery });
       const before = receiver.received.length;
 
@@ -119,11 +119,11 @@ describe(`watch checks and delivery (${TEST_STORE})`, () => {
       ]);
       const sent = receiver.received.slice(before).map(verified);
       expect(sent).toEqual([crossing.fired[0]]);
-      const bundle = await oracle.price(
-        { productKey: KEY },
-        { windowHours: 24, outlierStddevs: 2, asOf: at(20) },
-        at(20),
-      );
+      const bundle = await oracle.price({
+        ref: { productKey: KEY },
+        query: { windowHours: 24, outlierStddevs: 2, asOf: at(20) },
+        now: at(20),
+      });
       expect(sent[0]).toMatchObject({
         type: 'watch.fired',
         rule: { id: added.id, label: 'sell above $150', kind: 'above', amount_minor: 15_000 },
@@ -157,7 +157,7 @@ describe(`watch checks and delivery (${TEST_STORE})`, () => {
           .map(verified)
           .map((e) => e.id),
       ).toEqual([crossing.fired[0]!.id, again.fired[0]!.id]);
-      expect((await oracle.watchEvents(10)).map((e) => [e.id, e.status])).toEqual([
+      expect((await oracle.watchEvents({ limit: 10 })).map((e) => [e.id, e.status])).toEqual([
         [again.fired[0]!.id, 'delivered'],
         [crossing.fired[0]!.id, 'delivered'],
       ]);
@@ -173,7 +173,7 @@ describe(`watch checks and delivery (${TEST_STORE})`, () => {
     async () => {
       const { oracle } = await seeded();
       try {
-        await oracle.addWatch(rule({ webhookUrl: receiver.url }), at(0));
+        await oracle.addWatch({ rule: rule({ webhookUrl: receiver.url }), now: at(0) });
         const before = receiver.received.length;
         receiver.state.failures = 2;
         const report = await oracle.checkWatches({ at: at(20), now: at(20), delivery });
@@ -184,7 +184,7 @@ describe(`watch checks and delivery (${TEST_STORE})`, () => {
         expect(requests.map((r) => r.headers['x-oracle-attempt'])).toEqual(['1', '2', '3']);
         expect(new Set(requests.map((r) => verified(r).id))).toEqual(new Set([report.fired[0]!.id]));
         expect(new Set(requests.map((r) => r.body)).size).toBe(1);
-        expect(await oracle.watchEvents(10)).toEqual([
+        expect(await oracle.watchEvents({ limit: 10 })).toEqual([
           expect.objectContaining({ status: 'delivered', attempts: 3, lastError: null }),
         ]);
       } finally {
@@ -198,12 +198,18 @@ describe(`watch checks and delivery (${TEST_STORE})`, () => {
     const down = await startReceiver();
     try {
       down.state.failures = Number.POSITIVE_INFINITY;
-      await oracle.addWatch(rule({ label: 'to the receiver that is down', webhookUrl: down.url }), at(0));
-      await oracle.addWatch(rule({ label: 'to the one that is up', amountMinor: 12_000 }), at(0));
+      await oracle.addWatch({
+        rule: rule({ label: 'to the receiver that is down', webhookUrl: down.url }),
+        now: at(0),
+      });
+      await oracle.addWatch({
+        rule: rule({ label: 'to the one that is up', amountMinor: 12_000 }),
+        now: at(0),
+      });
       const first = await oracle.checkWatches({ at: at(20), now: at(20), webhook: receiver.url, delivery });
       expect(first.fired).toHaveLength(2);
       expect(first.pending).toBe(1);
-      const pending = await oracle.watchEvents(10, 'pending');
+      const pending = await oracle.watchEvents({ limit: 10, status: 'pending' });
       expect(pending).toEqual([expect.objectContaining({ ruleId: 1, attempts: 3, lastError: 'HTTP 500' })]);
 
       down.state.failures = 0;
@@ -220,7 +226,7 @@ describe(`watch checks and delivery (${TEST_STORE})`, () => {
       expect(second.pending).toBe(0);
       // Four requests of one event (three failed, one taken): the receiver deduplicates on its id.
       expect(down.received.map((r) => verified(r).id)).toEqual(Array(4).fill(pending[0]!.id));
-      expect(await oracle.watchEvents(10, 'pending')).toEqual([]);
+      expect(await oracle.watchEvents({ limit: 10, status: 'pending' })).toEqual([]);
     } finally {
       await down.close();
       await oracle.close();
@@ -231,12 +237,14 @@ describe(`watch checks and delivery (${TEST_STORE})`, () => {
     const { db, oracle } = await seeded();
     const other = createOracle({ store: await openStore(db) });
     try {
-      await oracle.addWatch(rule({}), at(0));
+      await oracle.addWatch({ rule: rule({}), now: at(0) });
       const reports = await Promise.all(
         [oracle, other].map((o) => o.checkWatches({ at: at(20), now: at(20) })),
       );
       expect(reports.flatMap((r) => r.fired)).toHaveLength(1);
-      expect(await oracle.watchEvents(10)).toEqual([expect.objectContaining({ status: 'unsent' })]);
+      expect(await oracle.watchEvents({ limit: 10 })).toEqual([
+        expect.objectContaining({ status: 'unsent' }),
+      ]);
     } finally {
       await other.close();
       await oracle.close();
@@ -248,27 +256,27 @@ describe(`watch checks and delivery (${TEST_STORE})`, () => {
     async () => {
       const { oracle } = await seeded();
       try {
-        const bundle = await oracle.price(
-          { productKey: KEY },
-          { windowHours: 24, outlierStddevs: 2, asOf: at(20) },
-          at(20),
-        );
+        const bundle = await oracle.price({
+          ref: { productKey: KEY },
+          query: { windowHours: 24, outlierStddevs: 2, asOf: at(20) },
+          now: at(20),
+        });
         const { low_minor, high_minor } = bundle.ungraded.meta.confidence as {
           low_minor: number;
           high_minor: number;
         };
         const width = high_minor - low_minor;
-        await oracle.addWatch(
-          rule({ kind: 'move', amountMinor: null, percent: 50, direction: 'up', spanMs: 10 * DAY }),
-          at(0),
-        );
-        await oracle.addWatch(
-          rule({ kind: 'move', amountMinor: null, percent: 50, direction: 'down', spanMs: 10 * DAY }),
-          at(0),
-        );
-        await oracle.addWatch(rule({ kind: 'wider', amountMinor: width }), at(0));
-        await oracle.addWatch(rule({ kind: 'narrower', amountMinor: width + 1 }), at(0));
-        await oracle.addWatch(rule({ kind: 'stale', amountMinor: null }), at(0));
+        await oracle.addWatch({
+          rule: rule({ kind: 'move', amountMinor: null, percent: 50, direction: 'up', spanMs: 10 * DAY }),
+          now: at(0),
+        });
+        await oracle.addWatch({
+          rule: rule({ kind: 'move', amountMinor: null, percent: 50, direction: 'down', spanMs: 10 * DAY }),
+          now: at(0),
+        });
+        await oracle.addWatch({ rule: rule({ kind: 'wider', amountMinor: width }), now: at(0) });
+        await oracle.addWatch({ rule: rule({ kind: 'narrower', amountMinor: width + 1 }), now: at(0) });
+        await oracle.addWatch({ rule: rule({ kind: 'stale', amountMinor: null }), now: at(0) });
         const fired = (await oracle.checkWatches({ at: at(20), now: at(20) })).fired;
         expect(fired.map((e) => [e.rule.id, e.value])).toEqual([
           [1, 100],
@@ -279,11 +287,11 @@ describe(`watch checks and delivery (${TEST_STORE})`, () => {
         // price was moving: rule 3 stays quiet and rule 4 stays fired. The price is flat from day 30 to 40:
         // no move holds, and rule 1 re-arms.
         const stale = (
-          await oracle.price(
-            { productKey: KEY },
-            { windowHours: 24, outlierStddevs: 2, asOf: at(40) },
-            at(40),
-          )
+          await oracle.price({
+            ref: { productKey: KEY },
+            query: { windowHours: 24, outlierStddevs: 2, asOf: at(40) },
+            now: at(40),
+          })
         ).ungraded;
         const interval = stale.meta.confidence as { low_minor: number; high_minor: number };
         expect(stale.meta.stale).toBe(true);
@@ -303,7 +311,9 @@ describe(`watch checks and delivery (${TEST_STORE})`, () => {
       store: await openStore(await newTestDatabase(tempDir()), { create: true }),
     });
     try {
-      await expect(oracle.addWatch(rule({}), at(0))).rejects.toThrow(/unknown product_key "watched-card"/);
+      await expect(oracle.addWatch({ rule: rule({}), now: at(0) })).rejects.toThrow(
+        /unknown product_key "watched-card"/,
+      );
       expect(await oracle.watches()).toEqual([]);
     } finally {
       await oracle.close();

@@ -9,7 +9,8 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
   const at = o.at;
   const result = await withService(
     ctx,
-    (service) => (o.show === true ? service.calibration(at) : service.calibrate(at, ctx.now)),
+    (service) =>
+      o.show === true ? service.calibration({ at }) : service.calibrate({ asOf: at, now: ctx.now }),
     {
       write: o.show !== true,
     },

@@ -17,7 +17,9 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
     return 0;
   }
   const { entries, didYouMean } = await withService(ctx, async (service) =>
-    search === undefined ? { entries: await service.catalog(), didYouMean: null } : service.search(search),
+    search === undefined
+      ? { entries: await service.catalog(), didYouMean: null }
+      : service.search({ q: search }),
   );
   // On stderr, so the table or the JSON stays what a pipe reads.
   if (didYouMean !== null)

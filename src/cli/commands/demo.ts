@@ -44,7 +44,8 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
     await withService(
       ctx,
       async (service) => {
-        await service.ingestAll([files.catalog, files.observations], {
+        await service.ingestAll({
+          sources: [files.catalog, files.observations],
           maxRejects: 0,
           runAt: ctx.now,
           clock: () => ctx.now + (Date.now() - startedAt),
@@ -58,13 +59,13 @@ export async function run(_args: unknown[], ctx: CommandContext): Promise<number
           },
         });
         if (code !== EXIT.ok) return;
-        const calibration = await service.calibrate(ctx.now, ctx.now);
+        const calibration = await service.calibrate({ asOf: ctx.now, now: ctx.now });
         ctx.stdout.write(`calibrated the grade ratios on the history before ${calibration.as_of}\n\n`);
-        const bundle = await service.price(
-          { productKey: DEMO_PRODUCT },
-          { windowHours: WINDOW_HOURS.default, outlierStddevs: OUTLIER_STDDEVS.default },
-          ctx.now,
-        );
+        const bundle = await service.price({
+          ref: { productKey: DEMO_PRODUCT },
+          query: { windowHours: WINDOW_HOURS.default, outlierStddevs: OUTLIER_STDDEVS.default },
+          now: ctx.now,
+        });
         printBundle(inertAll(bundle), false, ctx.stdout, ctx.terminal);
         await addDemoIndexes(service, ctx.now);
       },
@@ -90,7 +91,7 @@ async function addDemoIndexes(service: Oracle, now: number): Promise<void> {
     { name: 'sealed', label: 'Sealed booster boxes', productType: 'booster_box', slot: 'ungraded' },
   ];
   for (const definition of demo)
-    if (!taken.has(definition.name)) await service.addIndex({ ...definition, baseDate }, now);
+    if (!taken.has(definition.name)) await service.addIndex({ definition: { ...definition, baseDate }, now });
 }
 
 /** What to try next, each command with why. */

@@ -13,7 +13,9 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   const ref = productRef('explain', args[0] as string | undefined, o);
   const slot = readInput(slotInput, o.slot, '--slot');
   const params = pricingParams(o);
-  const evidence = await withService(ctx, async (service) => service.evidence(ref, slot, params, ctx.now));
+  const evidence = await withService(ctx, async (service) =>
+    service.evidence({ ref, slot, query: params, now: ctx.now }),
+  );
   ctx.stdout.write(
     o.json ? `${JSON.stringify(evidence)}\n` : renderEvidence(inertAll(evidence), ctx.terminal),
   );

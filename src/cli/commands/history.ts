@@ -17,7 +17,7 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
     every: '--every',
     slots: '--slots',
   });
-  const history = await withService(ctx, (service) => service.history(ref, params, request));
+  const history = await withService(ctx, (service) => service.history({ ref, params, request }));
   ctx.stdout.write(
     o.json
       ? `${JSON.stringify(history.body)}\n`

@@ -17,7 +17,9 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
     method: o.method,
     baseDate: o.baseDate,
   };
-  const added = await withService(ctx, (service) => service.addIndex(raw, ctx.now), { write: true });
+  const added = await withService(ctx, (service) => service.addIndex({ definition: raw, now: ctx.now }), {
+    write: true,
+  });
   ctx.stdout.write(
     `added index ${added.name}: ${added.selector} ${JSON.stringify(added.selector_value)}, ${added.slot}, ${added.method}, ${added.base_value} at ${added.base_date}\n`,
   );

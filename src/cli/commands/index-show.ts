@@ -10,7 +10,7 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   const o = optionsOf(ctx, indexShowOptions);
   const request = { from: o.from, to: o.to, every: o.every };
   const body = await withService(ctx, (service) =>
-    service.index(args[0] as string, request, seriesParams(o), ctx.now),
+    service.index({ name: args[0] as string, request, params: seriesParams(o), now: ctx.now }),
   );
   ctx.stdout.write(
     o.json

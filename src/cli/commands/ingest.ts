@@ -77,7 +77,8 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
     await withService(
       ctx,
       (service) =>
-        service.ingestAll(sources, {
+        service.ingestAll({
+          sources,
           kind: flags.kind,
           format: flags.format,
           dryRun: flags.dryRun === true,

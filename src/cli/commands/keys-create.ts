@@ -10,7 +10,7 @@ import { withService } from '../open-service.js';
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
   const { label } = optionsOf(ctx, keysCreateOptions); // checked and trimmed by its option (options.ts labelOption)
   // Never a new file: a key stored in an empty database the server does not read would be refused.
-  const { id, secret } = await withService(ctx, (service) => service.createKey(label, ctx.now), {
+  const { id, secret } = await withService(ctx, (service) => service.createKey({ label, now: ctx.now }), {
     write: true,
   });
   ctx.stdout.write(`${secret}\n`);

@@ -8,7 +8,9 @@ import { withService } from '../open-service.js';
 
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
   const id = String(args[0]);
-  const revoked = await withService(ctx, (service) => service.revokeKey(id, ctx.now), { write: true });
+  const revoked = await withService(ctx, (service) => service.revokeKey({ id, now: ctx.now }), {
+    write: true,
+  });
   if (!revoked) throw new UsageError(`no active API key has id ${JSON.stringify(id)} (see oracle keys list)`);
   ctx.stderr.write(`revoked API key ${id}\n`);
   return 0;

@@ -15,7 +15,7 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   if (o.json) {
     const query = o.extraGrades ? { ...params, extraGrades: true } : params;
     printBundle(
-      await withService(ctx, async (service) => service.price(ref, query, ctx.now)),
+      await withService(ctx, async (service) => service.price({ ref, query, now: ctx.now })),
       true,
       ctx.stdout,
       ctx.terminal,
@@ -23,7 +23,7 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
     return 0;
   }
   const { bundle, changes } = await withService(ctx, (service) =>
-    service.priceWithChanges(ref, params, o.extraGrades === true),
+    service.priceWithChanges({ ref, params, extraGrades: o.extraGrades === true }),
   );
   printBundle(inertAll(bundle), false, ctx.stdout, ctx.terminal);
   ctx.stdout.write(

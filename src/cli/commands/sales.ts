@@ -17,7 +17,7 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
     spanMs: o.span,
     limit: o.limit,
   };
-  const body = await withService(ctx, (service) => service.sales(ref, query, ctx.now));
+  const body = await withService(ctx, (service) => service.sales({ ref, query, now: ctx.now }));
   ctx.stdout.write(
     o.json
       ? `${JSON.stringify(body)}\n`

@@ -8,7 +8,7 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   const refsourceId = args[0] as string;
   const o = optionsOf(ctx, snapshotOptions);
   const bundle = await withService(ctx, (service) =>
-    service.snapshot(refsourceId, o.date, o.outlierStddevs, ctx.now),
+    service.snapshot({ id: refsourceId, day: o.date, outlierStddevs: o.outlierStddevs, now: ctx.now }),
   );
   printBundle(bundle, o.json === true, ctx.stdout, ctx.terminal);
   return 0;

@@ -35,7 +35,7 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   const { rows, problems } = parseCollectionCsv(await readText(path, ctx), path);
   let valued: { problems: readonly RowProblem[]; lines: number };
   if (request === null) {
-    const valuation = await withService(ctx, (service) => service.value(rows, problems, params));
+    const valuation = await withService(ctx, (service) => service.value({ rows, problems, params }));
     ctx.stdout.write(
       o.json
         ? `${JSON.stringify(valuation)}\n`
@@ -46,7 +46,7 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
     valued = { problems: valuation.problems, lines: valuation.lines.length };
   } else {
     const history = await withService(ctx, (service) =>
-      service.valueHistory(rows, problems, seriesParams(o), request),
+      service.valueHistory({ rows, problems, params: seriesParams(o), request }),
     );
     ctx.stdout.write(
       o.json

@@ -57,7 +57,7 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
   };
   const stored = await withService(
     ctx,
-    (service) => service.addWatch({ ...rule, label: o.label ?? describeWatch(rule) }, ctx.now),
+    (service) => service.addWatch({ rule: { ...rule, label: o.label ?? describeWatch(rule) }, now: ctx.now }),
     { write: true },
   );
   if (o.json) ctx.stdout.write(`${JSON.stringify(watchRuleBody(stored), null, 2)}\n`);

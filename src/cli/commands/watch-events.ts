@@ -9,7 +9,9 @@ import { withService } from '../open-service.js';
 export async function run(_args: unknown[], ctx: CommandContext): Promise<number> {
   const o = optionsOf(ctx, watchEventsOptions);
   const events = (
-    await withService(ctx, (service) => service.watchEvents(o.limit, o.pending ? 'pending' : undefined))
+    await withService(ctx, (service) =>
+      service.watchEvents({ limit: o.limit, status: o.pending ? 'pending' : undefined }),
+    )
   ).map(watchEventRecordBody);
   if (o.json) {
     ctx.stdout.write(`${JSON.stringify(events, null, 2)}\n`);

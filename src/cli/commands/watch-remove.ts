@@ -6,7 +6,7 @@ import { withService } from '../open-service.js';
 
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
   const id = readInput(wholeNumber({ min: 1 }), String(args[0]), 'the rule id');
-  const removed = await withService(ctx, (service) => service.removeWatch(id), { write: true });
+  const removed = await withService(ctx, (service) => service.removeWatch({ id }), { write: true });
   if (!removed) throw new UsageError(`no watch rule has id ${id} (see oracle watch list)`);
   ctx.stderr.write(`removed watch ${id}\n`);
   return 0;

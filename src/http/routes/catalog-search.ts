@@ -20,5 +20,5 @@ export const catalogSearchRoute = defineRoute({
   response: searchResponse,
   errors: [400, 401, 429, 500, 503],
   handle: async ({ query, oracle }) =>
-    searchBody(query.q, query.limit, await oracle.search(query.q, query.limit)),
+    searchBody(query.q, query.limit, await oracle.search({ q: query.q, limit: query.limit })),
 });

@@ -18,5 +18,10 @@ export const evidenceRoute = defineRoute({
   response: evidenceResponse,
   errors: [400, 401, 429, 500, 503],
   handle: ({ params, query, now, oracle }) =>
-    oracle.evidence({ productKey: params.product_key }, query.slot, pricingQueryOf(query, now), now),
+    oracle.evidence({
+      ref: { productKey: params.product_key },
+      slot: query.slot,
+      query: pricingQueryOf(query, now),
+      now,
+    }),
 });

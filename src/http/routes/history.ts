@@ -23,11 +23,11 @@ export const historyRoute = defineRoute({
   // histories take turns with other keys' (service/turns.ts).
   handle: ({ params, query, now, oracle, keyId }) =>
     oracle
-      .historyJson(
-        { productKey: params.product_key },
-        { windowHours: query.window_hours, outlierStddevs: query.outlier_stddevs },
-        parseHistoryRequest(query, now),
-        keyId ?? undefined,
-      )
+      .historyJson({
+        ref: { productKey: params.product_key },
+        params: { windowHours: query.window_hours, outlierStddevs: query.outlier_stddevs },
+        request: parseHistoryRequest(query, now),
+        owner: keyId ?? undefined,
+      })
       .then((bytes) => new JsonBytes(bytes)),
 });

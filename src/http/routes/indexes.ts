@@ -36,10 +36,10 @@ export const indexRoute = defineRoute({
   response: indexResponse,
   errors: [400, 401, 429, 500, 503],
   handle: ({ params, query, now, oracle }) =>
-    oracle.index(
-      params.name,
-      { from: query.from, to: query.to, every: query.every },
-      { windowHours: query.window_hours, outlierStddevs: query.outlier_stddevs },
+    oracle.index({
+      name: params.name,
+      request: { from: query.from, to: query.to, every: query.every },
+      params: { windowHours: query.window_hours, outlierStddevs: query.outlier_stddevs },
       now,
-    ),
+    }),
 });

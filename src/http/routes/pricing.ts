@@ -18,6 +18,6 @@ export const pricingRoute = defineRoute({
   handle: ({ params, query, now, oracle, cache }) => {
     const ref = { productKey: params.product_key };
     const asked = pricingQueryOf(query, now);
-    return oracle.price(ref, asked, now, cache.bundle(priceCacheKey(ref, asked), now));
+    return oracle.price({ ref, query: asked, now, kept: cache.bundle(priceCacheKey(ref, asked), now) });
   },
 });

@@ -22,7 +22,7 @@ export const refsourceRoute = defineRoute({
   handle: ({ params, query, now, oracle, cache }) => {
     const ref = { refsourceId: params.refsource_id };
     const asked = pricingQueryOf(query, now);
-    return oracle.price(ref, asked, now, cache.bundle(priceCacheKey(ref, asked), now));
+    return oracle.price({ ref, query: asked, now, kept: cache.bundle(priceCacheKey(ref, asked), now) });
   },
 });
 
@@ -41,6 +41,6 @@ export const snapshotRoute = defineRoute({
     const id = params.refsource_id;
     const day = snapshotWindow(query.date, now, 'date');
     const kept = cache.bundle(snapshotCacheKey(id, day, query.outlier_stddevs), now);
-    return oracle.snapshot(id, day, query.outlier_stddevs, now, kept);
+    return oracle.snapshot({ id, day, outlierStddevs: query.outlier_stddevs, now, kept });
   },
 });

@@ -21,10 +21,17 @@ export const salesRoute = defineRoute({
   handle: ({ params, query, now, oracle }) => {
     const { windowHours, outlierStddevs, asOf } = pricingQueryOf(query, now);
     const spanMs = query.span === undefined ? undefined : stepMs(query.span);
-    return oracle.sales(
-      { productKey: params.product_key },
-      { windowHours, outlierStddevs, asOf, condition: query.condition ?? null, spanMs, limit: query.limit },
+    return oracle.sales({
+      ref: { productKey: params.product_key },
+      query: {
+        windowHours,
+        outlierStddevs,
+        asOf,
+        condition: query.condition ?? null,
+        spanMs,
+        limit: query.limit,
+      },
       now,
-    );
+    });
   },
 });

@@ -49,7 +49,7 @@ export const valueRoute = defineRoute({
   handle: ({ query, now, oracle }) => {
     const { rows, problems } = collectionOf(query.csv);
     const { windowHours, outlierStddevs, asOf } = pricingQueryOf(query, now);
-    return oracle.value(rows, problems, { windowHours, outlierStddevs, asOf: asOf ?? now });
+    return oracle.value({ rows, problems, params: { windowHours, outlierStddevs, asOf: asOf ?? now } });
   },
 });
 
@@ -66,11 +66,11 @@ export const valueHistoryRoute = defineRoute({
   errors: [400, 401, 429, 500, 503],
   handle: ({ query, now, oracle }) => {
     const { rows, problems } = collectionOf(query.csv);
-    return oracle.valueHistory(
+    return oracle.valueHistory({
       rows,
       problems,
-      { windowHours: query.window_hours, outlierStddevs: query.outlier_stddevs },
-      parseHistoryRequest(query, now),
-    );
+      params: { windowHours: query.window_hours, outlierStddevs: query.outlier_stddevs },
+      request: parseHistoryRequest(query, now),
+    });
   },
 });

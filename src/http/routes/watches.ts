@@ -39,8 +39,8 @@ export const watchEventsRoute = defineRoute({
   response: watchEventsResponse,
   errors: [400, 401, 429, 500, 503],
   handle: async ({ query, oracle }) => ({
-    events: (await oracle.watchEvents(query.limit, query.status as DeliveryStatus | undefined)).map(
-      watchEventRecordBody,
-    ),
+    events: (
+      await oracle.watchEvents({ limit: query.limit, status: query.status as DeliveryStatus | undefined })
+    ).map(watchEventRecordBody),
   }),
 });

@@ -19,6 +19,7 @@
  * Nothing else changes: the container (CSV, gzip, URL), batching, idempotency, rejects,
  * the summary and the ingest-runs row are the pipeline's.
  */
+import { cardmarketFormat } from './cardmarket.js';
 import { CONTAINER_FORMATS, type ContainerFormat } from './names.js';
 import { pricechartingFormat } from './pricecharting.js';
 import { soldListingsFormat } from './sold-listings.js';
@@ -30,7 +31,11 @@ import type { JsonFormat, RowFormat } from './types.js';
 export const FEED_FORMATS: readonly RowFormat[] = [pricechartingFormat, tcgplayerFormat];
 
 /** Feed formats of JSON records (NDJSON or a JSON array), chosen by --format only. */
-export const JSON_FEED_FORMATS: readonly JsonFormat[] = [soldListingsFormat, tcgplayerPricesFormat];
+export const JSON_FEED_FORMATS: readonly JsonFormat[] = [
+  soldListingsFormat,
+  tcgplayerPricesFormat,
+  cardmarketFormat,
+];
 
 /** The feed format named `name`, if any. */
 export function findFeedFormat(name: string): RowFormat | undefined {

@@ -13,6 +13,7 @@ export const FORMAT_NAMES: readonly string[] = [
   'tcgplayer',
   'tcgplayer-prices',
   'sold-listings',
+  'cardmarket',
   // Not a record format: the ECB's reference rates, read beside the record pipeline (ingest/rates.ts).
   'ecb-rates',
 ];

@@ -317,7 +317,8 @@ export function gradeFromTitle(title: string): TitleGrade {
   if (denied.size > 0) return rawCard(title);
   const slab = SLAB_GRADERS.exec(title);
   if (slab) return { kind: 'unclear', reason: `the title names ${slab[0]} but no grade from 1 to 10` };
-  const gem = /\bgem\s*(mint|mt)\s*10\b/i.exec(title);
+  // `Gem Mint 10` and `Pristine 10` are the 10 of several graders (PSA, BGS, CGC, TAG): which cannot be told.
+  const gem = /\b(?:gem\s*(?:mint|mt)|pristine)\s*10\b/i.exec(title);
   if (gem)
     return {
       kind: 'unclear',

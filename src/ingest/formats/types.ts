@@ -106,10 +106,28 @@ export interface JsonFormat {
    * envelope, read by read/json-results.ts), not NDJSON or a bare array.
    */
   readonly envelope?: boolean;
+  /** The keys whose array holds the records (default `results`); a file has one of them. */
+  readonly resultsKeys?: readonly string[];
+  /**
+   * In place of `open` and `checkEnvelope`, for a format whose records need the envelope's
+   * other keys (a file's own date): the mapper of one source, told each other key's value
+   * (`onKey`, before the records when the file gives it first) and which array holds them.
+   */
+  openEnvelope?(options: FormatOptions): {
+    map: JsonMapper;
+    onKey(key: string, value: unknown, line: number): void;
+    onArray(key: string, line: number): void;
+  };
   /** The envelope's other keys (`success`, `errors`): throw an InputError to stop the run. */
   checkEnvelope?(key: string, value: unknown, source: string, line: number): void;
   /** As RowFormat.skipsUnmapped. */
   readonly skipsUnmapped?: boolean;
+  /**
+   * Its catalog records claim a crosswalk identity (Product.identities, first): one another
+   * product already holds (mapped from another source) is skipped, counted `on a product of
+   * another source (crosswalk)`, so the card stays one product.
+   */
+  readonly joinsCrosswalk?: boolean;
   /** Prepares the mapper for one source (options checked once). */
   open(options: FormatOptions): JsonMapper;
 }

@@ -31,6 +31,9 @@ export class JsonResultsReader {
     private readonly source: string,
     private readonly handler: JsonRecordHandler,
     private readonly onKey: (key: string, value: unknown, line: number) => void,
+    /** The keys that may hold the array of records (a file has one of them), and what to tell when it starts. */
+    private readonly resultsKeys: readonly string[] = [RESULTS_KEY],
+    private readonly onArray?: (key: string, line: number) => void,
   ) {}
 
   /** The line reached, for messages. */
@@ -60,7 +63,7 @@ export class JsonResultsReader {
       throw new InputError(
         this.source,
         this.line,
-        `the JSON object has no "${RESULTS_KEY}" array of records`,
+        `the JSON object has no ${this.resultsKeys.map((k) => `"${k}"`).join(' or ')} array of records`,
       );
   }
 
@@ -129,9 +132,16 @@ export class JsonResultsReader {
         this.state = 'value';
         i += 1;
       } else if (this.state === 'value') {
-        if (this.key === RESULTS_KEY) {
+        if (this.resultsKeys.includes(this.key)) {
           if (c !== 0x5b)
-            throw new InputError(this.source, this.line, `"${RESULTS_KEY}" must be an array of records`);
+            throw new InputError(this.source, this.line, `"${this.key}" must be an array of records`);
+          if (this.sawResults)
+            throw new InputError(
+              this.source,
+              this.line,
+              `the file holds a second array of records, "${this.key}"`,
+            );
+          this.onArray?.(this.key, this.line);
           this.sawResults = true;
           this.state = 'results';
           this.inner = new JsonArrayReader(this.source, this.handler, MAX_RECORD_CHARS, { line: this.line });

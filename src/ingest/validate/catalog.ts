@@ -3,10 +3,20 @@
  * valid catalog record whatever the container or feed format, and the product it describes.
  */
 import { z } from 'zod';
+import { IDENTITY_FIELDS, type CrosswalkScheme, type ProductIdentity } from '../../domain/identity.js';
 import { canonicalPrinting } from '../../domain/printing.js';
 import { ERAS, PRODUCT_TYPES, type Product } from '../../domain/product.js';
 import { parseCalendarDate } from '../../domain/time.js';
-import { dateField, digits, PRINTING, productKey, show, text, unknownFieldsMessage } from './fields.js';
+import {
+  dateField,
+  digits,
+  identityField as identity,
+  PRINTING,
+  productKey,
+  show,
+  text,
+  unknownFieldsMessage,
+} from './fields.js';
 import { NO_CONTROL_2000 } from './patterns.js';
 
 const optionalText = (field: string) =>
@@ -44,6 +54,11 @@ export const catalogRecordSchema = z.strictObject(
       .optional(),
     /** The card's language as the feed names it (`Japanese`); absent: English. */
     language: text('language', PRINTING, 'must be 1 to 64 characters without control characters').optional(),
+    /** The crosswalk's identities (domain/identity.ts): another source's id of this product. */
+    cardmarket_id: identity('cardmarket_id'),
+    pricecharting_id: identity('pricecharting_id'),
+    scryfall_id: identity('scryfall_id'),
+    psa_spec: identity('psa_spec'),
   },
   { error: unknownFieldsMessage },
 );
@@ -68,5 +83,15 @@ export function toProduct(record: CatalogRecord): Product {
     tcgplayerId: record.tcgplayer_id ?? null,
     printing: record.printing ?? null,
     language: record.language ?? null,
+    identities: recordIdentities(record),
   };
+}
+
+function recordIdentities(record: CatalogRecord): ProductIdentity[] {
+  const found: ProductIdentity[] = [];
+  for (const [scheme, field] of Object.entries(IDENTITY_FIELDS) as [CrosswalkScheme, keyof CatalogRecord][]) {
+    const value = record[field];
+    if (typeof value === 'string') found.push({ scheme, value });
+  }
+  return found;
 }

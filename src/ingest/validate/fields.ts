@@ -63,3 +63,14 @@ export function unknownFieldsMessage(issue: { code?: string; keys?: string[] }):
   const keys = issue.keys ?? [];
   return `unknown field${keys.length > 1 ? 's' : ''} ${keys.map((k) => show(k)).join(', ')}`;
 }
+
+/** A source's id in the crosswalk (domain/identity.ts): digits, letters, `.`, `_`, `-`, and a `:variant` suffix. */
+const IDENTITY_VALUE = /^[0-9A-Za-z][0-9A-Za-z._-]{0,99}(?::[a-z]{1,20})?$/;
+
+/** An optional field holding a crosswalk identity's value (`274235`, `274235:foil`). */
+export const identityField = (field: string) =>
+  text(
+    field,
+    IDENTITY_VALUE,
+    'must be an id of letters, digits, ".", "_" or "-", optionally ":variant" (274235:foil)',
+  ).optional();

@@ -3,7 +3,14 @@
  * precompiled patterns (patterns.ts, the schema's own) and written into an
  * ObservationValues, with no record object and no zod call. A row that fails any check is
  * handed to the schema (observation.ts), which words the reason; the schema stays the one
- * definition of validity, and test/ingest/validate/observation-fast.test.ts asserts both agree.
+ * definition of validity, and test/ingest/validate/observation-fast.test.ts asserts both agree
+ * (a property test over generated rows, valid and not, and the sample files).
+ *
+ * Why a second validator is kept (issue 32): it is the one place where validation runs per row
+ * of an ingest of millions, where the schema's record object and zod parse per row are the
+ * cost; the API's inputs, a few per request, have no fast path (issue 13 removed theirs). The
+ * patterns are the schema's own (patterns.ts), so the two cannot drift on what a cell may hold,
+ * only on which checks run, and that is what the property test holds equal.
  */
 import { minorDigits } from '../../engine/currency.js';
 import { isPlayedGrader, UNGRADED } from '../../domain/conditions.js';

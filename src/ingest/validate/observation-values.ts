@@ -6,6 +6,7 @@
  * input.
  */
 import { conditionKey, UNGRADED } from '../../domain/conditions.js';
+import type { ProductIdentity } from '../../domain/identity.js';
 
 export class ObservationValues {
   /** The product reference (at least one is set). */
@@ -14,6 +15,8 @@ export class ObservationValues {
   tcgplayerId: string | undefined = undefined;
   /** With tcgplayerId: the printing of a TCGplayer price (feed records only; CSV cells have none). */
   printing: string | undefined = undefined;
+  /** A crosswalk identity naming the product (a Cardmarket guide's row; feed records only). Set after `set`. */
+  identity: ProductIdentity | undefined = undefined;
   /** A sold listing's title when the record names no product (feed records only): matched to a product by it. */
   title: string | undefined = undefined;
   /** How the title matched its product (observations.matched_by); null when the record named it. */
@@ -68,6 +71,7 @@ export class ObservationValues {
     this.currency = 'USD';
     this.amountMinor = null;
     this.title = undefined;
+    this.identity = undefined;
     this.matchedBy = null;
   }
 }

@@ -7,7 +7,16 @@
 import { z } from 'zod';
 import { isPlayedGrader, UNGRADED } from '../../domain/conditions.js';
 import { parseInstant } from '../../domain/time.js';
-import { dateField, digits, PRINTING, productKey, show, text, unknownFieldsMessage } from './fields.js';
+import {
+  dateField,
+  digits,
+  identityField,
+  PRINTING,
+  productKey,
+  show,
+  text,
+  unknownFieldsMessage,
+} from './fields.js';
 import type { ObservationValues } from './observation-values.js';
 import {
   CURRENCY,
@@ -74,6 +83,8 @@ export const observationRecordSchema = z
         PRINTING,
         'must be 1 to 64 characters without control characters',
       ).optional(),
+      /** Internal: resolves a Cardmarket price guide's row through the identity crosswalk (`274235`, `274235:foil`). */
+      cardmarket_id: identityField('cardmarket_id'),
       source: text('source', SOURCE, 'must be 1 to 32 characters of a-z, 0-9, _ and -'),
       observed_at: observedAt,
       price_minor: positiveAmount(
@@ -117,6 +128,7 @@ export const observationRecordSchema = z
       r.product_key === undefined &&
       r.refsource_id === undefined &&
       r.tcgplayer_id === undefined &&
+      r.cardmarket_id === undefined &&
       r.title === undefined
     ) {
       fail('the record names no product: give product_key or refsource_id');
@@ -157,7 +169,7 @@ export type ObservationRecord = z.output<typeof observationRecordSchema>;
  * none.
  */
 export const OBSERVATION_FIELDS: readonly string[] = Object.keys(observationRecordSchema.shape).filter(
-  (name) => name !== 'printing' && name !== 'title',
+  (name) => name !== 'printing' && name !== 'title' && name !== 'cardmarket_id',
 );
 
 /**
@@ -185,10 +197,14 @@ export function checkObservation(
     r.external_id,
   );
   out.printing = r.printing;
+  out.identity = r.cardmarket_id === undefined ? undefined : { scheme: 'cardmarket', value: r.cardmarket_id };
   out.salesVolume = r.sales_volume ?? null;
   out.currency = r.currency ?? 'USD';
   out.title =
-    r.product_key === undefined && r.refsource_id === undefined && r.tcgplayer_id === undefined
+    r.product_key === undefined &&
+    r.refsource_id === undefined &&
+    r.tcgplayer_id === undefined &&
+    r.cardmarket_id === undefined
       ? r.title
       : undefined;
   return null;

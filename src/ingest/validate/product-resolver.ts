@@ -3,6 +3,7 @@
  * tcgplayer_id and printing), with every answer cached for the run: a file names few products
  * many times.
  */
+import { describeIdentity, type ProductIdentity } from '../../domain/identity.js';
 import { landingPrintings, samePrinting } from '../../domain/printing.js';
 import type { Product } from '../../domain/product.js';
 import type { ProductLookup } from '../../store/store.js';
@@ -14,6 +15,8 @@ export interface ProductReference {
   readonly tcgplayerId: string | undefined;
   /** With tcgplayerId: the TCGplayer printing (subTypeName) of the price. */
   readonly printing?: string | undefined;
+  /** A crosswalk identity (domain/identity.ts), resolved when none of the others is set. */
+  readonly identity?: ProductIdentity | undefined;
 }
 
 /** The part of a product resolution needs: its row id (-1 for a product only a dry run knows). */
@@ -41,6 +44,7 @@ export class ProductResolver {
   private readonly byKey = new Map<string, ResolvedProduct | null>();
   private readonly byRefsource = new Map<string, ResolvedProduct | null>();
   private readonly byTcgplayer = new Map<string, TcgplayerProduct[]>();
+  private readonly byIdentity = new Map<string, ResolvedProduct | null>();
   /** Products without a printing, by product_key, and the regular printing that landed on them in this run. */
   private readonly regularTaken = new Map<string, string>();
 
@@ -64,6 +68,17 @@ export class ProductResolver {
     if (ref.refsourceId !== undefined) {
       const product = cached(this.byRefsource, ref.refsourceId, (id) => this.products.findByRefsourceId(id));
       return product ?? unmapped(`unknown refsource_id ${ref.refsourceId}: no catalog product has it`);
+    }
+    if (ref.tcgplayerId === undefined && ref.identity !== undefined) {
+      const { scheme, value } = ref.identity;
+      const product = cached(this.byIdentity, `${scheme} ${value}`, () =>
+        this.products.findByIdentity(scheme, value),
+      );
+      if (product !== null) return product;
+      const reason = `unknown ${describeIdentity(ref.identity)}: no catalog product has it`;
+      // A second printing's id (`274235:foil`): the catalog has no product of that printing.
+      const variant = value.includes(':') ? value.slice(value.indexOf(':') + 1) : null;
+      return variant === null ? unmapped(reason) : { reason, skip: `no ${variant} product` };
     }
     return this.resolveTcgplayer(ref.tcgplayerId as string, ref.printing);
   }
@@ -126,6 +141,7 @@ export class ProductResolver {
     this.byKey.clear();
     this.byRefsource.clear();
     this.byTcgplayer.clear();
+    this.byIdentity.clear();
   }
 
   /** Makes products a dry run did not write resolvable for the rest of the run. */
@@ -141,6 +157,7 @@ export class ProductResolver {
           { ...resolved, printing: p.printing ?? null },
         ]);
       }
+      for (const { scheme, value } of p.identities ?? []) this.byIdentity.set(`${scheme} ${value}`, resolved);
     }
   }
 }

@@ -7,7 +7,8 @@
  * rejected with the reason and the best candidates by key, never guessed.
  */
 import type { StoredProduct } from '../../store/store.js';
-import { agreement, titleSignals, tokens, type Agreement } from './title-signals.js';
+import { agreement, isOwnerWord, setsNamed, titleSignals, tokens, type Agreement } from './title-signals.js';
+import { correctSpelling } from './title-spelling.js';
 
 /** Candidates a reject names. */
 export const CANDIDATES_NAMED = 3;
@@ -71,15 +72,43 @@ interface Scored {
   agreement: Extract<Agreement, { ok: true }>;
 }
 
-/** The product a title describes, or why none is chosen. */
+/**
+ * The product a title describes, or why none is chosen. A title that matches no product as
+ * written is read once more with its close spellings corrected (title-spelling.ts); the
+ * match then says so (`+ spelling charzard=charizard`).
+ */
 export function matchTitle(title: string, store: NamedProducts): TitleMatch {
+  const written = matchAsWritten(title, store);
+  // Only a title whose name words no product holds may be misspelt: a card refused for its
+  // language or number is a card whose name was read (and the variants' lookup costs).
+  if ('product' in written || written.kind === 'ambiguous' || written.nameFound === true) return written;
+  const corrected = correctSpelling(title, nameWordsOf(title), store, isOwnerWord);
+  if (corrected === null) return written;
+  const read = matchAsWritten(corrected.title, store);
+  return 'product' in read
+    ? { product: read.product, matchedBy: `${read.matchedBy} + spelling ${corrected.fixes.join(' ')}` }
+    : written;
+}
+
+/** The words of a title that may be a card's name: letters, none of NOT_NAME_WORDS. */
+function nameWordsOf(title: string): string[] {
+  return [...new Set(tokens(title))].filter((w) => !NOT_NAME_WORDS.has(w) && /\p{L}/u.test(w));
+}
+
+/** A title's match as written; an unknown one says whether some product's name words were all in it. */
+function matchAsWritten(title: string, store: NamedProducts): TitleMatch & { readonly nameFound?: boolean } {
   const signals = titleSignals(title);
-  const words = [...new Set(tokens(title))].filter((w) => !NOT_NAME_WORDS.has(w) && /\p{L}/u.test(w));
-  const found = words.length === 0 ? [] : store.productsNamed(words);
+  const words = nameWordsOf(title);
+  const found = words.length === 0 ? [] : store.productsNamed(lookupWords(words));
+  // The sets the candidates are of: a title naming one of them names that set's card, not another's.
+  const sets = setsNamed(
+    signals,
+    found.map((p) => p.setName),
+  );
   const agreeing: Scored[] = [];
   const refused: { product: StoredProduct; why: string }[] = [];
   for (const product of found) {
-    const a = agreement(signals, product);
+    const a = agreement(signals, product, sets);
     if (a.ok) agreeing.push({ product, agreement: a });
     else if (a.why !== 'name') refused.push({ product, why: a.why });
   }
@@ -94,7 +123,7 @@ export function matchTitle(title: string, store: NamedProducts): TitleMatch {
       near.length === 0
         ? 'no catalog product has the name words of the title'
         : `no catalog product agrees with it: ${near.map((r) => `${r.product.productKey} (${r.why})`).join('; ')}`;
-    return { kind: 'unknown', reason: `title matches no product: ${because}` };
+    return { kind: 'unknown', reason: `title matches no product: ${because}`, nameFound: near.length > 0 };
   }
   specific.sort((a, b) => rank(b) - rank(a) || (a.product.productKey < b.product.productKey ? -1 : 1));
   const best = specific[0]!;
@@ -112,6 +141,18 @@ export function matchTitle(title: string, store: NamedProducts): TitleMatch {
     };
   }
   return { product: best.product, matchedBy: `title: ${how(best.agreement)}` };
+}
+
+/**
+ * The words to look the title's words up by: each, and for a word ending in `d` or `s` also
+ * the word without it. Titles write `Farfetch'd` as `Farfetchd` (tokens drop the apostrophe),
+ * while the store's index splits the catalog's `Farfetch'd` (or `Farfetch\u2019d`) at the
+ * apostrophe into `farfetch` and `d`: without the stem, a card whose only name word has an
+ * apostrophe is never a candidate.
+ */
+function lookupWords(words: readonly string[]): string[] {
+  const stems = words.filter((w) => w.length > 3 && /[ds]$/.test(w)).map((w) => w.slice(0, -1));
+  return [...new Set([...words, ...stems])];
 }
 
 /** How near a refused candidate came, by the signal that refused it (lower: nearer). */

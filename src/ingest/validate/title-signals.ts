@@ -76,6 +76,46 @@ const GENERIC_SET_WORDS = new Set([
 ]);
 
 /**
+ * Trainers whose cards are named for them, as titles write the owner (`Blaine's`, `Blaines`,
+ * `Blaine s` once a slug lost the apostrophe, all `blaines` as tokens): Gym Heroes and Gym
+ * Challenge (the gym leaders, Lt. Surge, Team Rocket's), and the trainers' Pokemon of Scarlet &
+ * Violet. A title naming one is never the plain card of that name ("Blaine's Charizard" is not
+ * Base Set's Charizard).
+ */
+const OWNER_WORDS = new Set([
+  'blaines',
+  'brocks',
+  'mistys',
+  'erikas',
+  'kogas',
+  'sabrinas',
+  'giovannis',
+  'surges',
+  'rockets',
+  'ethans',
+  'cynthias',
+  'lillies',
+  'ionos',
+  'arvens',
+  'hops',
+  'marnies',
+  'stevens',
+  'ns',
+]);
+
+/** A trainer's possessive of OWNER_WORDS (`blaines`): never corrected as a misspelling of another name. */
+export function isOwnerWord(word: string): boolean {
+  return OWNER_WORDS.has(word);
+}
+
+/**
+ * Sets of reprints that keep the original cards' numbers: Celebrations' Classic Collection
+ * reprints Base Set Charizard as `4/102`. A title naming one is never a product of another set,
+ * whether or not the catalog holds the reprint.
+ */
+export const REPRINT_SETS: readonly string[] = ['Celebrations', 'Celebrations: Classic Collection'];
+
+/**
  * Graders and their grade, grading words and years: numbers in them are not card numbers
  * ("PSA 9" would otherwise agree with card 9/68).
  */
@@ -128,6 +168,12 @@ export interface TitleSignals {
   readonly holo: boolean;
   readonly nonHolo: boolean;
   readonly promo: boolean;
+  /** `Black Star` (the promo line of WotC and The Pokemon Company): a promo set's card, never a set's own. */
+  readonly blackStar: boolean;
+  /** Trainers' possessives the title names (`blaines`, OWNER_WORDS). */
+  readonly owners: readonly string[];
+  /** A possessive written with its apostrophe and the word after it (`Misty's Psyduck`: [`mistys`, `psyduck`]). */
+  readonly possessives: readonly (readonly [string, string])[];
   /** Numbers of 1 to 3 digits the title states that are no grade, year or population. */
   readonly shortNumbers: readonly string[];
   /** The language a word names (`Japanese`), `English` for an explicit English word, or null (none named). */
@@ -168,6 +214,11 @@ export function titleSignals(title: string): TitleSignals {
     nonHolo: /\bnon holo\b|\bnonholo\b/.test(lower),
     stamped: /\b(prerelease|pre release|stamped|stamp|staff|winner)\b/.test(lower),
     promo: /\b(promo|promos|etb|black star)\b/.test(lower),
+    blackStar: /\bblack star\b/.test(lower),
+    owners: all.filter((w) => OWNER_WORDS.has(w)),
+    possessives: [...title.matchAll(/([\p{L}]+)['\u2019`]s\s+([\p{L}\p{N}]+)/gu)].map(
+      (m) => [tokens(`${m[1]!}s`).join(''), tokens(m[2]!).join('')] as const,
+    ),
     shortNumbers: numberTokens.filter((t) => /^\d{1,3}$/.test(t)),
     language: languages.length === 1 ? languages[0]! : null,
     languages,
@@ -176,7 +227,10 @@ export function titleSignals(title: string): TitleSignals {
 
 /** The words of a product's name a title must hold: the name without its number suffix (`Charizard ex - 199/165`, `Aerodactyl (1)`). */
 export function nameWords(productName: string): string[] {
+  // PriceCharting's tags (`Charizard [1st Edition] #4`) are its printing and number, not name words.
   const core = productName
+    .replace(/\[[^\]]*\]/g, ' ')
+    .replace(/\s#\s*[A-Za-z]{0,4}\d+[A-Za-z]?\s*$/, '')
     .replace(/\s+-\s+[A-Za-z]{0,4}\d+[A-Za-z]?(\/[A-Za-z]{0,4}\d+)?\s*$/, '')
     .replace(/\(\s*\d+[A-Za-z]?\s*\)/g, ' ');
   return [
@@ -220,6 +274,7 @@ export function productNumber(p: Pick<TitleCandidate, 'productName' | 'subtitle'
   if (single) return { number: numberToken(single[1]!), total: null };
   const suffix =
     /\s-\s([A-Za-z]{0,4}\d{1,4}[A-Za-z]?)(?:\/([A-Za-z]{0,4}\d{1,4}))?\s*$/.exec(p.productName) ??
+    /\s#\s*([A-Za-z]{0,4}\d{1,4}[A-Za-z]?)\s*$/.exec(p.productName) ??
     /\((\d{1,4}[A-Za-z]?)\)/.exec(p.productName);
   if (suffix)
     return {
@@ -229,6 +284,61 @@ export function productNumber(p: Pick<TitleCandidate, 'productName' | 'subtitle'
   return null;
 }
 
+/** A set a title names: its name and the words it was named by. */
+export interface NamedSet {
+  readonly name: string;
+  readonly words: readonly string[];
+  /** One of REPRINT_SETS. */
+  readonly reprint: boolean;
+}
+
+/**
+ * The sets of `setNames` (and REPRINT_SETS) a title names: every word of the set's name
+ * (setWords) is in the title, one of them at least a word of letters, and a number word is
+ * one of the title's card numbers (so `PSA 2` never names `Base Set 2`).
+ */
+export function setsNamed(s: TitleSignals, setNames: Iterable<string>): NamedSet[] {
+  const out: NamedSet[] = [];
+  for (const name of new Set([...setNames, ...REPRINT_SETS])) {
+    const words = setWords(name);
+    if (!words.some((w) => /\p{L}/u.test(w))) continue;
+    const named = words.every((w) =>
+      /\p{L}/u.test(w) ? hasSetWord(s.words, w) : s.numberTokens.includes(w),
+    );
+    if (named) out.push({ name, words, reprint: REPRINT_SETS.includes(name) });
+  }
+  return out;
+}
+
+/**
+ * Why a title names another card than `p` by its owner or its set, or null: a trainer's
+ * possessive that `p`'s name lacks ("Blaine's Charizard" is not Charizard), or a set the title
+ * names that is not `p`'s (its words not all in `p`'s set name, nor all in its card name): a
+ * reprint set always ("Charizard 4/102 Celebrations Classic Collection" is not Base Set's
+ * Charizard), another set unless `ownSet` (the title names `p`'s set, or its number tells it).
+ */
+function otherCardRefusal(
+  s: TitleSignals,
+  p: TitleCandidate,
+  name: readonly string[],
+  ownSet: boolean,
+  sets: readonly NamedSet[],
+): string | null {
+  const owner = s.owners.find((w) => !name.includes(w));
+  if (owner !== undefined) return `name: the title names a trainer's card (${owner}), not ${p.productName}`;
+  const possessive = s.possessives.find(([owns, next]) => next === name[0] && !name.includes(owns));
+  if (possessive !== undefined)
+    return `name: the title names ${possessive[0]} ${possessive[1]}, not ${p.productName}`;
+  const own = new Set(tokens(p.setName));
+  const other = sets.find(
+    (set) =>
+      (set.reprint || !ownSet) &&
+      !set.words.every((w) => own.has(w)) &&
+      !set.words.every((w) => name.includes(w) || name.includes(`${w}s`)),
+  );
+  return other === undefined ? null : `set: the title names ${other.name}, not ${p.setName}`;
+}
+
 /** Printings that carry a stamp: only a title naming a stamp is theirs. */
 const STAMP_PRINTING = /prerelease|stamp|staff|winner/i;
 
@@ -236,8 +346,10 @@ const STAMP_PRINTING = /prerelease|stamp|staff|winner/i;
 function printingKind(p: TitleCandidate): { firstEdition: boolean; shadowless: boolean; reverse: boolean } {
   const printing = (p.printing ?? '').toLowerCase();
   const regular = printing === '' || REGULAR_PRINTINGS.some((r) => r.toLowerCase() === printing);
+  // A catalog without printings may say it in the name or set (`Charizard [1st Edition] #4`).
+  const named = /\b1st\s+edition\b/i.test(`${p.productName} ${p.setName}`);
   return {
-    firstEdition: !regular && printing.startsWith('1st edition'),
+    firstEdition: (!regular && printing.startsWith('1st edition')) || (printing === '' && named),
     shadowless: printing.includes('shadowless') || /shadowless/i.test(p.setName),
     reverse: !regular && printing.startsWith('reverse'),
   };
@@ -267,7 +379,7 @@ export type Agreement =
  * (0); how many words of its set the title holds (0 unless all of them); a holo rarity the
  * title names.
  */
-export function agreement(s: TitleSignals, p: TitleCandidate): Agreement {
+export function agreement(s: TitleSignals, p: TitleCandidate, sets: readonly NamedSet[] = []): Agreement {
   const name = nameWords(p.productName);
   if (name.length === 0 || name.some((w) => !s.words.has(w))) return { ok: false, why: 'name' };
   const language = p.language ?? null;
@@ -285,11 +397,17 @@ export function agreement(s: TitleSignals, p: TitleCandidate): Agreement {
   if ('why' in found) return { ok: false, why: found.why };
   if (s.promo && !promoSet && found.score === 0)
     return { ok: false, why: 'set: the title says promo and names no number of this card' };
+  if (s.blackStar && !promoSet) return { ok: false, why: 'set: the title says Black Star Promo' };
   const set = setWords(p.setName);
+  const setNamed = set.length > 0 && set.every((w) => hasSetWord(s.words, w));
+  // A number with letters (`SV56`, `SWSH066`, `177a`) is the card's whatever set the title names:
+  // catalogs file such cards apart (`Shiny Vault`, the promos) from the set sellers name.
+  const distinctive = number !== null && /\p{L}/u.test(number.number);
+  const other = otherCardRefusal(s, p, name, setNamed || (promoSet && s.promo) || distinctive, sets);
+  if (other !== null) return { ok: false, why: other };
   const stray = s.shortNumbers.filter((n) => !set.includes(n));
   if (found.score === 0 && stray.length > 0)
     return { ok: false, why: `number: the title says ${stray.join(' ')}, not this card's number` };
-  const setNamed = set.length > 0 && set.every((w) => hasSetWord(s.words, w));
   // A promo set is named by the words promo or black star: its own name ("Wizards Black Star Promos") is not how sellers write it.
   const setScore = setNamed ? set.length : promoSet && s.promo ? 1 : 0;
   // A plain number alone is no identity ("108" of a Topps card is not card 108 of every set): it needs the set.

@@ -1,8 +1,11 @@
 /**
- * The identities a catalog record claims, its refsource_id and its tcgplayer_id with its
- * printing: two product_keys claiming one (in a batch, or one in the batch and one stored)
- * are both rejected and neither product changes, so a price never lands on the wrong card.
+ * The identities a catalog record claims, its refsource_id, its tcgplayer_id with its
+ * printing, and the crosswalk's (domain/identity.ts: cardmarket_id, pricecharting_id,
+ * scryfall_id, psa_spec): two product_keys claiming one (in a batch, or one in the batch and
+ * one stored) are both rejected and neither product changes, so a price never lands on the
+ * wrong card.
  */
+import { describeIdentity } from '../../domain/identity.js';
 import { samePrinting } from '../../domain/printing.js';
 import type { Product } from '../../domain/product.js';
 import type { ProductLookup } from '../../store/store.js';
@@ -37,6 +40,16 @@ export function identityConflicts(
       }
       claim(`r:${p.refsourceId}`, `refsource_id ${p.refsourceId}`, p.productKey);
     }
+    for (const identity of p.identities ?? []) {
+      const claimed = `i:${identity.scheme}:${identity.value}`;
+      const what = describeIdentity(identity);
+      const owner = lookup.findByIdentity(identity.scheme, identity.value)?.productKey;
+      // A stored owner keeps its claim unless this batch gives it another value of the scheme.
+      const ownerNext = inBatch.get(owner ?? '')?.identities?.find((i) => i.scheme === identity.scheme);
+      if (owner !== undefined && (ownerNext === undefined || ownerNext.value === identity.value))
+        claim(claimed, what, owner);
+      claim(claimed, what, p.productKey);
+    }
     // As stored: a record without tcgplayer_id or printing keeps the stored one.
     const tcgplayerId = p.tcgplayerId ?? stored?.tcgplayerId ?? null;
     if (tcgplayerId === null) continue;
@@ -61,9 +74,15 @@ export function identityConflicts(
   return conflicts;
 }
 
-/** True when storing `next` would change nothing (a missing tcgplayer_id or printing keeps the stored one). */
-export function sameProduct(stored: Product, next: Product): boolean {
+/**
+ * True when storing `next` would change nothing (a missing tcgplayer_id or printing keeps the
+ * stored one; `lookup` tells whether the identities it claims are already its own).
+ */
+export function sameProduct(stored: Product, next: Product, lookup: ProductLookup): boolean {
   return (
+    (next.identities ?? []).every(
+      (i) => lookup.findByIdentity(i.scheme, i.value)?.productKey === stored.productKey,
+    ) &&
     stored.refsourceId === next.refsourceId &&
     stored.productName === next.productName &&
     stored.subtitle === next.subtitle &&

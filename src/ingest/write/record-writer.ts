@@ -87,6 +87,11 @@ export class RecordWriter implements NormalizedRecordSink {
   skipUnmapped = false;
   /** Update a product found by refsource_id under its stored key rather than reject it (RowFormat.keepsProductKeys). */
   keepStoredKeys = false;
+  /**
+   * A catalog record whose crosswalk identity another product already holds (JsonFormat.joinsCrosswalk)
+   * is that product's, from another source: skipped, never a second product of the card.
+   */
+  joinCrosswalk = false;
 
   private products: Pending<CatalogRecord>[] = [];
   /** The row being written (one instance for the whole run). */
@@ -359,6 +364,14 @@ export class RecordWriter implements NormalizedRecordSink {
         }
         product.era = stored.era;
       }
+      if (this.joinCrosswalk) {
+        const held = product.identities?.[0];
+        const owner = held && this.writer.products.findByIdentity(held.scheme, held.value);
+        if (owner && owner.productKey !== product.productKey) {
+          this.countSkipped('on a product of another source (crosswalk)', 1);
+          continue;
+        }
+      }
       pending.push({ line: p.line, record: p.record, product });
     }
     this.products = [];
@@ -384,7 +397,7 @@ export class RecordWriter implements NormalizedRecordSink {
       const key = product.productKey;
       const stored = current(key);
       if (stored === undefined) this.counts.inserted += 1;
-      else if (sameProduct(stored, product)) {
+      else if (sameProduct(stored, product, this.writer.products)) {
         this.counts.duplicates += 1;
         continue;
       } else this.counts.updated += 1;
@@ -435,6 +448,7 @@ function asWritten(product: Product, stored: Product | undefined): Product {
     tcgplayerId: product.tcgplayerId ?? stored?.tcgplayerId ?? null,
     printing: product.printing ?? stored?.printing ?? null,
     language: product.language ?? null,
+    identities: product.identities,
   };
 }
 

@@ -21,6 +21,8 @@
  * identities counted).
  */
 import { from as copyFrom, type CopyStreamQuery } from 'pg-copy-streams';
+import { tcgplayerIdentity, type IdentityScheme, type ProductIdentity } from '../../domain/identity.js';
+import { samePrinting } from '../../domain/printing.js';
 import type { Product } from '../../domain/product.js';
 import type { LockWait } from '../lock-wait.js';
 import { PRODUCT_COLUMNS, toProduct, type ProductRow } from '../product-rows.js';
@@ -105,6 +107,9 @@ class Catalog implements ProductLookup {
   private readonly byKey = new Map<string, StoredProduct>();
   private readonly byRefsource = new Map<string, StoredProduct>();
   private readonly byTcgplayer = new Map<string, StoredProduct[]>();
+  /** The crosswalk: `scheme value` -> product key, and each key's values by scheme. */
+  private readonly byIdentity = new Map<string, string>();
+  private readonly identitiesOf = new Map<string, Map<string, string>>();
   /** Products by each word of their name (as the search index folds it), built on the first title match. */
   private byNameWord: Map<string, StoredProduct[]> | null = null;
 
@@ -116,6 +121,24 @@ class Catalog implements ProductLookup {
   }
   findByTcgplayerId(tcgplayerId: string): StoredProduct[] {
     return this.byTcgplayer.get(tcgplayerId) ?? [];
+  }
+  findByIdentity(scheme: IdentityScheme, value: string): StoredProduct | undefined {
+    if (scheme === 'tcgplayer') {
+      const { tcgplayerId, printing } = tcgplayerIdentity(value);
+      return this.findByTcgplayerId(tcgplayerId).find((p) => samePrinting(p.printing, printing));
+    }
+    const key = this.byIdentity.get(`${scheme} ${value}`);
+    return key === undefined ? undefined : this.byKey.get(key);
+  }
+  /** Records that `productKey` holds `identity`, replacing its value of that scheme. */
+  claim(productKey: string, { scheme, value }: ProductIdentity): void {
+    const held = this.identitiesOf.get(productKey) ?? new Map<string, string>();
+    const old = held.get(scheme);
+    if (old !== undefined && this.byIdentity.get(`${scheme} ${old}`) === productKey)
+      this.byIdentity.delete(`${scheme} ${old}`);
+    held.set(scheme, value);
+    this.identitiesOf.set(productKey, held);
+    this.byIdentity.set(`${scheme} ${value}`, productKey);
   }
   /** As the SQLite store's full-text match of name words: whole words, folded as its index folds them, by id. */
   productsNamed(words: readonly string[]): StoredProduct[] {
@@ -149,6 +172,7 @@ class Catalog implements ProductLookup {
       }
     }
     this.byKey.set(product.productKey, product);
+    for (const identity of product.identities ?? []) this.claim(product.productKey, identity);
     if (product.refsourceId !== null) this.byRefsource.set(product.refsourceId, product);
     if (product.tcgplayerId !== null) {
       const list = this.findByTcgplayerId(product.tcgplayerId).filter(
@@ -166,6 +190,8 @@ class Catalog implements ProductLookup {
     this.byKey.clear();
     this.byRefsource.clear();
     this.byTcgplayer.clear();
+    this.byIdentity.clear();
+    this.identitiesOf.clear();
   }
 }
 
@@ -205,6 +231,15 @@ export async function openPgIngestWriter(
     catalog.clear();
     const rows = await client.query<ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products ORDER BY id`);
     for (const row of rows.rows) catalog.set(toProduct(row));
+    const identities = await client.query<{
+      product_key: string;
+      scheme: ProductIdentity['scheme'];
+      value: string;
+    }>(
+      'SELECT p.product_key, i.scheme, i.value FROM product_identities i JOIN products p ON p.id = i.product_id',
+    );
+    for (const { product_key, scheme, value } of identities.rows)
+      catalog.claim(product_key, { scheme, value });
   }
 
   let batch: Batch = { text: '', rows: 0, products: [] };

@@ -1,4 +1,6 @@
 /** Catalog products on PostgreSQL: the statements of ../sqlite/product-repo.ts, and search as search.ts ranks it. */
+import { tcgplayerIdentity, type IdentityScheme } from '../../domain/identity.js';
+import { samePrinting } from '../../domain/printing.js';
 import type { CatalogEntry, Product } from '../../domain/product.js';
 import { allWordsPhrases, anyWordPhrases } from '../fts-query.js';
 import type { ActiveProduct, StoredProduct } from '../store.js';
@@ -78,6 +80,19 @@ export function createPgProductRepo(session: Session) {
       one(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE refsource_id = $1`, [refsourceId]),
     async all(): Promise<StoredProduct[]> {
       return (await q<ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products ORDER BY id`)).map(toProduct);
+    },
+    async findByIdentity(scheme: IdentityScheme, value: string): Promise<StoredProduct | undefined> {
+      if (scheme === 'tcgplayer') {
+        const { tcgplayerId, printing } = tcgplayerIdentity(value);
+        return (await this.findByTcgplayerId(tcgplayerId)).find((p) => samePrinting(p.printing, printing));
+      }
+      return one(
+        `SELECT ${PRODUCT_COLUMNS.split(', ')
+          .map((c) => `p.${c}`)
+          .join(', ')} FROM product_identities i JOIN products p ON p.id = i.product_id
+         WHERE i.scheme = $1 AND i.value = $2`,
+        [scheme, value],
+      );
     },
     async findByTcgplayerId(tcgplayerId: string): Promise<StoredProduct[]> {
       return (
@@ -168,12 +183,38 @@ export async function upsertProducts(
     ['search_text', 'text', documents.map((d) => d.searchText)],
     ['search_size', 'int', documents.map((d) => d.searchSize)],
   ];
-  return query(
+  const stored = await query(
     `INSERT INTO products (${columns.map(([name]) => name).join(', ')})
      SELECT * FROM unnest(${columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})
      ON CONFLICT (product_key) DO UPDATE SET ${PRODUCT_UPSERT_SET},
        search_text = excluded.search_text, search_size = excluded.search_size
      RETURNING id, product_key`,
     columns.map(([, , values]) => values),
+  );
+  await writeIdentities(query, rows, stored);
+  return stored;
+}
+
+/**
+ * The crosswalk rows the upserted products claim (domain/identity.ts): each replaces its product's
+ * value of that scheme, all deletes before all inserts, as the SQLite store does.
+ */
+async function writeIdentities(
+  query: Query,
+  rows: readonly Product[],
+  stored: readonly { id: number; product_key: string }[],
+): Promise<void> {
+  const ids = new Map(stored.map((s) => [s.product_key, s.id]));
+  const claims = rows.flatMap((p) => (p.identities ?? []).map((i) => ({ id: ids.get(p.productKey)!, ...i })));
+  if (claims.length === 0) return;
+  const arrays = [claims.map((c) => c.id), claims.map((c) => c.scheme), claims.map((c) => c.value)];
+  await query(
+    `DELETE FROM product_identities i USING unnest($1::int[], $2::text[]) AS c(id, scheme)
+     WHERE i.product_id = c.id AND i.scheme = c.scheme`,
+    arrays.slice(0, 2),
+  );
+  await query(
+    'INSERT INTO product_identities (product_id, scheme, value) SELECT * FROM unnest($1::int[], $2::text[], $3::text[])',
+    arrays,
   );
 }

@@ -18,6 +18,7 @@ import {
   index,
   integer,
   pgTable,
+  primaryKey,
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
@@ -59,6 +60,22 @@ export const products = pgTable(
     uniqueIndex('products_refsource_id').on(t.refsourceId),
     index('products_tcgplayer_id').on(t.tcgplayerId, t.printing),
     index('products_search').using('gin', t.search),
+  ],
+);
+
+/** The identity crosswalk, as in SQLite (../schema.ts). */
+export const productIdentities = pgTable(
+  'product_identities',
+  {
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id),
+    scheme: text('scheme').notNull(),
+    value: text('value').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.productId, t.scheme] }),
+    uniqueIndex('product_identities_scheme_value').on(t.scheme, t.value),
   ],
 );
 

@@ -1,4 +1,6 @@
 /** Catalog products: lookups for pricing, upserts for ingest, the catalog listing. */
+import { tcgplayerIdentity, type IdentityScheme, type ProductIdentity } from '../../domain/identity.js';
+import { samePrinting } from '../../domain/printing.js';
 import type { CatalogEntry, Product } from '../../domain/product.js';
 import {
   CATALOG_COLUMNS,
@@ -34,6 +36,26 @@ export function createProductRepo(db: SqliteDatabase) {
   const byTcgplayer = onFirstUse(() =>
     db.prepare<[string], ProductRow>(
       `SELECT ${PRODUCT_COLUMNS} FROM products WHERE tcgplayer_id = ? ORDER BY id`,
+    ),
+  );
+  const byIdentity = onFirstUse(() =>
+    db.prepare<[string, string], ProductRow>(
+      `SELECT ${PRODUCT_COLUMNS.split(', ')
+        .map((c) => `p.${c}`)
+        .join(', ')} FROM product_identities i JOIN products p ON p.id = i.product_id
+       WHERE i.scheme = ? AND i.value = ?`,
+    ),
+  );
+  // A product holds one value per scheme: a new one replaces the old (delete, then insert, so
+  // a value moving between two products of one batch never meets itself).
+  const dropIdentity = onFirstUse(() =>
+    db.prepare<[string, string]>(
+      'DELETE FROM product_identities WHERE product_id = (SELECT id FROM products WHERE product_key = ?) AND scheme = ?',
+    ),
+  );
+  const addIdentity = onFirstUse(() =>
+    db.prepare<[string, string, string]>(
+      'INSERT INTO product_identities (product_id, scheme, value) SELECT id, ?, ? FROM products WHERE product_key = ?',
     ),
   );
   // One statement upserts a slice of products (a JSON array of rows): the search index's
@@ -169,7 +191,16 @@ export function createProductRepo(db: SqliteDatabase) {
     findByTcgplayerId(tcgplayerId: string): StoredProduct[] {
       return byTcgplayer().all(tcgplayerId).map(toProduct);
     },
-    /** Creates or updates products, in order, in one transaction. */
+    /** The product an identity of the crosswalk names (ProductLookup.findByIdentity). */
+    findByIdentity(scheme: IdentityScheme, value: string): StoredProduct | undefined {
+      if (scheme === 'tcgplayer') {
+        const { tcgplayerId, printing } = tcgplayerIdentity(value);
+        return this.findByTcgplayerId(tcgplayerId).find((p) => samePrinting(p.printing, printing));
+      }
+      const row = byIdentity().get(scheme, value);
+      return row && toProduct(row);
+    },
+    /** Creates or updates products, in order, in one transaction, with the identities they claim. */
     upsertMany(products: readonly Product[]): void {
       db.transaction(() => {
         for (let start = 0; start < products.length; start += UPSERT_SLICE) {
@@ -191,6 +222,11 @@ export function createProductRepo(db: SqliteDatabase) {
             ]);
           upsertSlice().run(JSON.stringify(rows));
         }
+        const claims: [string, ProductIdentity][] = products.flatMap((p) =>
+          (p.identities ?? []).map((i): [string, ProductIdentity] => [p.productKey, i]),
+        );
+        for (const [key, { scheme }] of claims) dropIdentity().run(key, scheme);
+        for (const [key, { scheme, value }] of claims) addIdentity().run(scheme, value, key);
       })();
     },
     /**

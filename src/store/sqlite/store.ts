@@ -68,6 +68,7 @@ export async function openSqliteStore(path: string, options: OpenOptions = {}): 
       findByKey: (key) => settled(() => products.findByKey(key)),
       findByRefsourceId: (id) => settled(() => products.findByRefsourceId(id)),
       findByTcgplayerId: (id) => settled(() => products.findByTcgplayerId(id)),
+      findByIdentity: (scheme, value) => settled(() => products.findByIdentity(scheme, value)),
       count: () => settled(() => products.count()),
       pageAfter: (afterId, limit) => settled(() => products.pageAfter(afterId, limit)),
       all: () => settled(() => products.all()),
