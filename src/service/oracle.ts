@@ -465,7 +465,10 @@ export function createOracle(deps: OracleDeps): Oracle {
     async addWatch({ rule, now }) {
       if (rule.slot === INDEX_WATCH_SLOT) {
         if (rule.kind !== 'move')
-          throw new InvalidParameterError('index', 'a rule on an index watches its moves: give --move');
+          throw new InvalidParameterError(
+            'index',
+            'a rule on an index watches its moves: its kind must be move',
+          );
         await indexByName(store, rule.productKey);
         return store.watches.add(rule, now);
       }
