@@ -36,6 +36,7 @@ const TOOL_ENTRY_POINTS = [
   'store/open-store',
   'service/pricing',
   'service/calibration',
+  'service/market-index',
   'domain/csv',
   'domain/history',
   'domain/time',

@@ -15,6 +15,8 @@ export const store = await import(built('store/open-store.js'));
 export const pricing = await import(built('service/pricing.js'));
 /** @type {typeof import('../../src/service/calibration.js')} */
 export const calibration = await import(built('service/calibration.js'));
+/** @type {typeof import('../../src/service/market-index.js')} */
+export const marketIndex = await import(built('service/market-index.js'));
 /** @type {typeof import('../../src/ingest/pipeline.js')} */
 export const ingest = await import(built('ingest/pipeline.js'));
 /** @type {typeof import('../../sample/prng.js')} */

@@ -122,6 +122,7 @@ export const keysListOptions = z.lazy(() => z.object({ json: flag() }));
 export const watchAddOptions = z.lazy(() =>
   z.object({
     slot: z.string(),
+    index: text(),
     above: z.optional(z.int()),
     below: z.optional(z.int()),
     move: z.optional(z.object({ percent: z.number(), direction: z.enum(['up', 'down', 'either']) })),
@@ -172,6 +173,7 @@ export const indexAddOptions = z.lazy(() =>
     search: text(),
     products: text(),
     slot: text(),
+    method: text(),
     baseDate: text(),
     lockWait: z.int(),
   }),

@@ -558,9 +558,9 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
       const watchAdd = watch
         .command('add')
         .description(
-          'store a rule on one product and slot: exactly one of --above, --below, --move, --narrower, --wider, --stale',
+          'store a rule on one product and slot (exactly one of --above, --below, --move, --narrower, --wider, --stale), or on a market index (--index <name> --move)',
         )
-        .argument('<product_key>', PRODUCT_ARGUMENT);
+        .argument('[product_key]', `${PRODUCT_ARGUMENT} (none with --index)`);
       for (const option of watchAddOptions()) watchAdd.addOption(option);
       watchAdd
         .addOption(lockWaitOption(LOCK_WAIT_DEFAULT_S))
@@ -569,6 +569,7 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
           examples(
             'oracle watch add pokemon-base-set-charizard-4-102 --slot "PSA 10" --above 15000 --label "sell the 10"',
             'oracle watch add pokemon-base-set-charizard-4-102 --move -10% --over 7d',
+            'oracle watch add --index vintage-psa10 --move -10% --over 7d',
             'oracle watch add pokemon-base-set-charizard-4-102 --slot bgs9.5 --stale --webhook https://hooks.slack.com/services/T000/B000/XXXX',
           ),
         )
@@ -644,6 +645,11 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
         )
         .requiredOption('--base-date <YYYY-MM-DD>', 'the date the index is 1000 at (00:00Z)')
         .option('--label <text>', 'a title for the index (default: its name)')
+        .option(
+          '--method <method>',
+          'chained-jevons (equal weights, each move capped) or chained-laspeyres (price weights capped at 10 %); docs/methodology.md §17',
+          'chained-jevons',
+        )
         .addOption(lockWaitOption(LOCK_WAIT_DEFAULT_S))
         .addHelpText(
           'after',

@@ -35,6 +35,10 @@ export function watchAddOptions(): Option[] {
         parse: viaSchema(watchSlot),
       },
     ),
+    new Option(
+      '--index <name>',
+      "watch a market index's value instead of a product (oracle index list): with --move only",
+    ),
     amount('--above <usd>', 'fire when the price is at or above this many US dollars'),
     amount('--below <usd>', 'fire when the price is at or below this many US dollars'),
     schemaOption(

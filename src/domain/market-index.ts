@@ -22,7 +22,7 @@ export const INDEX_SELECTORS = ['set', 'era', 'product_type', 'search', 'product
 export type IndexSelector = (typeof INDEX_SELECTORS)[number];
 
 /** The methods an index can be computed by (docs/methodology.md §17). */
-export const INDEX_METHODS = ['chained-jevons'] as const;
+export const INDEX_METHODS = ['chained-jevons', 'chained-laspeyres'] as const;
 export type IndexMethod = (typeof INDEX_METHODS)[number];
 
 export const INDEX_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;

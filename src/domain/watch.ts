@@ -15,6 +15,12 @@ import { hasUserinfo, redactedUrl } from './redact.js';
 export const WATCH_KINDS = ['above', 'below', 'move', 'narrower', 'wider', 'stale'] as const;
 export type WatchKind = (typeof WATCH_KINDS)[number];
 
+/**
+ * The slot of a rule on a market index (`watch add --index <name> --move`): its product_key
+ * holds the index's name, and it watches the index's value (docs/indexes.md, "Watch rules").
+ */
+export const INDEX_WATCH_SLOT = 'index';
+
 /** Which way a move must go: `+10%` up, `-10%` down, `10%` either. */
 export type MoveDirection = 'up' | 'down' | 'either';
 

@@ -269,8 +269,9 @@ export const MIN_DISPERSION = 0.05;
 export const RATE_CARRY_DAYS = 7;
 
 /**
- * §17 Market indexes (docs/methodology.md §17): a chained Jevons index, each step's link the
- * mean of its members' log price moves, each member's share of a link capped.
+ * §17 Market indexes (docs/methodology.md §17): a chained Jevons index (the default), each
+ * step's link the mean of its members' log price moves, each member's share of a link capped;
+ * or a chained Laspeyres index, its basket's weights capped (§17.7).
  */
 /** §17.1 The index's value at its base date. */
 export const INDEX_BASE_VALUE = 1000;
@@ -284,6 +285,11 @@ export const INDEX_MIN_OBSERVATIONS_YEAR = 2;
 export const INDEX_MIN_OBSERVATIONS_HALF_YEAR = 1;
 /** §17.4 Membership is re-decided every this long from the base date (ms: 91 days, a quarter). */
 export const INDEX_REBALANCE_MS = 91 * 24 * 3_600_000;
+/**
+ * §17.7 The chained Laspeyres method: the most of the basket one member's weight (its price's
+ * share) is at a rebalance (cardsearch.ai caps each card at 8-12 %); the excess goes to the others.
+ */
+export const INDEX_WEIGHT_CAP = 0.1;
 
 /**
  * §18 Cross-source check: the ungraded price is withheld when two sources' medians of the 30

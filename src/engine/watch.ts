@@ -47,6 +47,27 @@ export function intervalOf(slot: Slot): { level: number; low_minor: number; high
 const percentOf = (now: number, before: number) => Math.round(((now - before) / before) * 10_000) / 100;
 
 /**
+ * A move rule read on a value now and `rule.spanMs` before (a price in cents, or an index's
+ * value): the change in percent, and whether it is at least the rule's size its way.
+ */
+export function readMove(
+  rule: Pick<WatchDefinition, 'percent' | 'direction'>,
+  now: number | null,
+  then: number | null,
+): WatchReading {
+  if (now === null || then === null || then === 0) return unknown;
+  const change = percentOf(now, then);
+  const size = rule.percent!;
+  const holds =
+    rule.direction === 'up'
+      ? change >= size
+      : rule.direction === 'down'
+        ? change <= -size
+        : Math.abs(change) >= size;
+  return { value: change, holds };
+}
+
+/**
  * Reads `rule` on `slot` (the bundle at the check's instant) and, for a move, `before` (the
  * bundle `spanMs` earlier). Above and below include the amount; narrower and wider exclude it.
  * A slot without a price is stale (its data aged out of every window) and unknown to the rest.
@@ -68,19 +89,8 @@ export function readWatch(rule: WatchDefinition, slot: Slot | undefined, before?
         holds: rule.kind === 'narrower' ? width < rule.amountMinor! : width > rule.amountMinor!,
       };
     }
-    case 'move': {
-      const then = before?.price_minor ?? null;
-      if (price === null || then === null || then === 0) return unknown;
-      const change = percentOf(price, then);
-      const size = rule.percent!;
-      const holds =
-        rule.direction === 'up'
-          ? change >= size
-          : rule.direction === 'down'
-            ? change <= -size
-            : Math.abs(change) >= size;
-      return { value: change, holds };
-    }
+    case 'move':
+      return readMove(rule, price, before?.price_minor ?? null);
     case 'stale': {
       if (slot === undefined || price === null) return { value: null, holds: true };
       const newest = slot.meta.newest_observation_at;

@@ -1,6 +1,6 @@
 /**
  * Market indexes (docs/indexes.md): definitions kept in the store, and an index's values,
- * computed by the engine's chained Jevons (engine/index-jevons.ts) from each member's prices
+ * computed by the engine's method of its definition (engine/index-jevons.ts, index-laspeyres.ts) from each member's prices
  * as `priceSeries` gives them (the bundles `oracle price` gives at those instants): nothing
  * here prices a card. Membership (§17.4) is decided at each rebalance from the store's counts.
  */
@@ -9,18 +9,22 @@ import {
   INDEX_TOP_CONTRIBUTORS,
   indexSpan,
   parseIndexDefinition,
+  type IndexMethod,
   type IndexSpanRequest,
   type RawIndexDefinition,
   type StoredIndex,
 } from '../domain/market-index.js';
 import { DAY_MS, toIsoUtc } from '../domain/time.js';
-import { chainedJevons, type IndexMember, type MemberPrice } from '../engine/index-jevons.js';
+import type { IndexMember, MemberPrice } from '../engine/index-chain.js';
+import { chainedJevons } from '../engine/index-jevons.js';
+import { chainedLaspeyres } from '../engine/index-laspeyres.js';
 import {
   INDEX_BASE_VALUE,
   INDEX_MIN_OBSERVATIONS_HALF_YEAR,
   INDEX_MIN_OBSERVATIONS_YEAR,
   INDEX_REBALANCE_MS,
 } from '../engine/methodology.js';
+import type { PricingBundle } from '../domain/bundle.js';
 import type { StoredProduct, Store } from '../store/store.js';
 import { confidenceOf, findSlot } from './history.js';
 import type { Pricing, SeriesParams } from './pricing.js';
@@ -167,6 +171,19 @@ async function membership(
   return members;
 }
 
+/** A member's price and interval in `slot` at each of `bundles` (the engine's input, §17). */
+export function memberPrices(bundles: readonly PricingBundle[], slot: string): MemberPrice[] {
+  return bundles.map((bundle) => {
+    const found = findSlot(bundle, slot);
+    const c = found === null ? null : confidenceOf(found);
+    return { price: found?.price_minor ?? null, low: c?.low_minor ?? null, high: c?.high_minor ?? null };
+  });
+}
+
+/** The engine function of a definition's method. */
+export const indexMethod = (method: IndexMethod) =>
+  method === 'chained-laspeyres' ? chainedLaspeyres : chainedJevons;
+
 /** An index's values over the span of `request`, its members priced one at a time through `pricing`. */
 export async function showIndex(
   store: Store,
@@ -183,16 +200,11 @@ export async function showIndex(
   const inputs: IndexMember[] = [];
   for (const { product, member } of members) {
     const bundles = await pricing.priceSeries(product, params, instants, product.refsourceId);
-    const prices = bundles.map((bundle): MemberPrice => {
-      const slot = findSlot(bundle, index.slot);
-      const c = slot === null ? null : confidenceOf(slot);
-      return { price: slot?.price_minor ?? null, low: c?.low_minor ?? null, high: c?.high_minor ?? null };
-    });
-    inputs.push({ prices, member });
+    inputs.push({ prices: memberPrices(bundles, index.slot), member });
   }
   const shownAt = instants.findIndex((t) => t >= span.shownFrom);
   const first = shownAt === -1 ? instants.length - 1 : shownAt;
-  const series = chainedJevons(instants, inputs, first);
+  const series = indexMethod(index.method)(instants, inputs, first);
   const points = series.values.slice(first).map((v, i) => ({
     at: toIsoUtc(instants[first + i]!),
     value: round2(v.value),

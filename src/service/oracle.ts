@@ -14,7 +14,7 @@
  */
 import { OUTLIER_STDDEVS, WINDOW_HOURS, type PricingBundle, type PricingParams } from '../domain/bundle.js';
 import type { CollectionRow, RowProblem } from '../domain/collection.js';
-import { NotARefsourceIdError } from '../domain/errors.js';
+import { InvalidParameterError, NotARefsourceIdError } from '../domain/errors.js';
 import type { ExplainedEvidence } from '../domain/evidence.js';
 import type { SalesBody } from '../domain/sales.js';
 import type { MoversBody } from '../domain/movers.js';
@@ -23,6 +23,7 @@ import type { IndexSpanRequest, RawIndexDefinition } from '../domain/market-inde
 import {
   addIndex,
   definitionBody,
+  indexByName,
   showIndex,
   type IndexBody,
   type IndexDefinitionBody,
@@ -30,8 +31,14 @@ import {
 import type { HistoryRequest } from '../domain/history.js';
 import { REFSOURCE_ID } from '../domain/params.js';
 import type { CatalogEntry } from '../domain/product.js';
-import type { DeliveryStatus, StoredWatchEvent, WatchDefinition, WatchRule } from '../domain/watch.js';
-import { toIsoUtc } from '../domain/time.js';
+import {
+  INDEX_WATCH_SLOT,
+  type DeliveryStatus,
+  type StoredWatchEvent,
+  type WatchDefinition,
+  type WatchRule,
+} from '../domain/watch.js';
+import { DAY_MS, toIsoUtc } from '../domain/time.js';
 import type { IngestResult } from '../ingest/pipeline.js';
 import type { ApiKeyRecord, Store } from '../store/store.js';
 import { calibrate, showCalibration, type CalibrationReport } from './calibration.js';
@@ -470,6 +477,16 @@ export function createOracle(deps: OracleDeps): Oracle {
     },
 
     async addWatch({ rule, now }) {
+      if (rule.slot === INDEX_WATCH_SLOT) {
+        if (rule.kind !== 'move')
+          throw new InvalidParameterError(
+            'index',
+            'a rule on an index watches its moves: its kind must be move',
+          );
+        await indexByName(store, rule.productKey);
+        return store.watches.add(rule, now);
+      }
+      // Named as `oracle price` names it (a key, a name, a search phrase); stored by its key.
       const product = await currentPricing().product({ productKey: rule.productKey, orName: true });
       return store.watches.add({ ...rule, productKey: product.productKey }, now);
     },
@@ -483,6 +500,18 @@ export function createOracle(deps: OracleDeps): Oracle {
         (productKey, asOf, extraGrades) =>
           oracle.price({ ref: { productKey }, query: { ...params, asOf, extraGrades }, now: options.now }),
         options,
+        async (name, at, spanMs) => {
+          // Daily values: the last at or before `at`, and the last at or before the span's start
+          // (none when the span reaches before the base date: no value to move from).
+          const body = await oracle.index({
+            name,
+            request: { from: toIsoUtc(at - spanMs - DAY_MS), to: toIsoUtc(at), every: '1d' },
+            params,
+            now: options.now,
+          });
+          const then = body.points.findLast((p) => Date.parse(p.at) <= at - spanMs);
+          return { now: body.points.at(-1)!.value, then: then?.value ?? null };
+        },
       );
     },
     watchEvents: ({ limit, status }) => store.watches.events(limit, status),

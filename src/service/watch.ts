@@ -9,23 +9,34 @@
 import { randomUUID } from 'node:crypto';
 import type { PricingBundle, Slot } from '../domain/bundle.js';
 import { isExtraCondition } from '../domain/conditions.js';
-import { UnknownProductError } from '../domain/errors.js';
+import { InvalidParameterError, UnknownProductError } from '../domain/errors.js';
 import { toIsoUtc } from '../domain/time.js';
 import {
   describeWatch,
   formatSpan,
+  INDEX_WATCH_SLOT,
   usd,
   type StoredWatchEvent,
   type WatchEventBody,
   type WatchRule,
 } from '../domain/watch.js';
-import { intervalOf, readWatch, slotOf, type WatchReading } from '../engine/watch.js';
+import { intervalOf, readMove, readWatch, slotOf, type WatchReading } from '../engine/watch.js';
 import type { Store, WatchStateChange } from '../store/store.js';
 import { formatWatchValue, receiverOf } from './watch-bodies.js';
 import { deliverEvent, type DeliveryOptions } from './webhook.js';
 
 /** The bundle of a product key as of an instant, with its extra grades when asked: the oracle's `price`. */
 export type PriceAt = (productKey: string, asOf: number, extraGrades: boolean) => Promise<PricingBundle>;
+
+/**
+ * A market index's value at `at` and `spanMs` before it (`oracle index show` daily from its
+ * base date: the points at the ends of the span), for a rule on an index; null where it has none.
+ */
+export type IndexMoveAt = (
+  name: string,
+  at: number,
+  spanMs: number,
+) => Promise<{ now: number | null; then: number | null }>;
 
 export interface CheckOptions {
   /** The instant priced (`--at`; default the clock). */
@@ -69,6 +80,28 @@ export interface CheckReport {
 }
 
 const API_PRICING = '/api/v1/developer/pricing';
+const API_INDEXES = '/api/v1/developer/indexes';
+
+/** The body of a rule on an index firing: its value where a price would be. */
+function indexEventBody(
+  id: string,
+  rule: WatchRule,
+  values: { now: number | null; then: number | null },
+  reading: WatchReading,
+  at: number,
+  now: number,
+): WatchEventBody {
+  const body = eventBody(id, rule, undefined, reading, at, now);
+  const shown = `index ${values.now?.toFixed(2)} (${values.then?.toFixed(2)} ${formatSpan(rule.spanMs!)} before)`;
+  return {
+    ...body,
+    price: { ...body.price, methodology: 'market index (docs/indexes.md)', stale: null },
+    links: {
+      price: `${API_INDEXES}/${encodeURIComponent(rule.productKey)}?to=${encodeURIComponent(toIsoUtc(at))}`,
+    },
+    text: `oracle watch ${rule.id} "${rule.label}": index ${rule.productKey} ${describeWatch(rule)}: ${formatWatchValue(rule, reading.value)}, ${shown} as of ${toIsoUtc(at)}`,
+  };
+}
 
 function eventBody(
   id: string,
@@ -120,6 +153,7 @@ export async function checkWatches(
   store: Store,
   price: PriceAt,
   options: CheckOptions,
+  indexMoveAt?: IndexMoveAt,
 ): Promise<CheckReport> {
   const rules = await store.watches.rules();
   // One pricing per product and instant, however many rules watch it.
@@ -137,15 +171,26 @@ export async function checkWatches(
     const extra = isExtraCondition(rule.slot);
     let slot: Slot | undefined;
     let reading: WatchReading;
+    let indexValues: { now: number | null; then: number | null } | undefined;
     try {
-      slot = slotOf(await bundleAt(rule.productKey, options.at, extra), rule.slot);
-      const before =
-        rule.kind === 'move'
-          ? slotOf(await bundleAt(rule.productKey, options.at - rule.spanMs!, extra), rule.slot)
-          : undefined;
-      reading = readWatch(rule, slot, before);
+      if (rule.slot === INDEX_WATCH_SLOT) {
+        if (indexMoveAt === undefined) throw new Error('checkWatches: a rule on an index needs indexMoveAt');
+        indexValues = await indexMoveAt(rule.productKey, options.at, rule.spanMs!);
+        reading = readMove(rule, indexValues.now, indexValues.then);
+      } else {
+        slot = slotOf(await bundleAt(rule.productKey, options.at, extra), rule.slot);
+        const before =
+          rule.kind === 'move'
+            ? slotOf(await bundleAt(rule.productKey, options.at - rule.spanMs!, extra), rule.slot)
+            : undefined;
+        reading = readWatch(rule, slot, before);
+      }
     } catch (error) {
-      if (!(error instanceof UnknownProductError)) throw error;
+      // A rule on an index its check cannot compute then (before its base date) is a problem, not a failure.
+      const unreadable =
+        error instanceof UnknownProductError ||
+        (rule.slot === INDEX_WATCH_SLOT && error instanceof InvalidParameterError);
+      if (!unreadable) throw error;
       problems.push({ rule_id: rule.id, detail: error.message });
       continue;
     }
@@ -160,7 +205,11 @@ export async function checkWatches(
       changedAt: options.now,
     };
     if (reading.holds && !rule.firing) {
-      const body = eventBody(`evt_${randomUUID()}`, rule, slot, reading, options.at, options.now);
+      const id = `evt_${randomUUID()}`;
+      const body =
+        indexValues === undefined
+          ? eventBody(id, rule, slot, reading, options.at, options.now)
+          : indexEventBody(id, rule, indexValues, reading, options.at, options.now);
       bodies.set(body.id, body);
       change.event = {
         id: body.id,

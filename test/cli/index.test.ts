@@ -116,6 +116,12 @@ describe('oracle index', () => {
     const text = await run('index', 'show', 'test-set', '--from', '2026-10-01');
     expect(text.stdout).toContain('2 members');
     expect(text.stdout).toContain('jumping-card');
+    const narrow = await oracle(['--db', db, 'index', 'show', 'test-set', '--from', '2026-10-01'], {
+      now: NOW,
+      env: { COLUMNS: '60' },
+    });
+    for (const line of narrow.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(60);
+    expect(narrow.stdout).toContain('test-set');
   });
 
   it('refuses bad definitions and unknown indexes with a usage error', async () => {
@@ -137,6 +143,10 @@ describe('oracle index', () => {
         ['index', 'add', 'p', '--products', 'steady-card,no-such-card', '--base-date', '2026-10-01'],
         /unknown product_key "no-such-card"/,
       ],
+      [
+        ['index', 'add', 'm', '--era', 'vintage', '--method', 'median', '--base-date', '2026-10-01'],
+        /method must be one of chained-jevons, chained-laspeyres; got "median"/,
+      ],
       [['index', 'show', 'nope'], /no index named "nope" \(defined: dup, test-set\)/],
       [['index', 'show', 'dup', '--to', '2026-09-01'], /before the index's base date/],
     ];
@@ -148,5 +158,68 @@ describe('oracle index', () => {
     expect(
       JSON.parse((await run('index', 'list', '--json')).stdout).map((i: { name: string }) => i.name),
     ).toEqual(['dup', 'test-set']);
+  });
+
+  it("computes a chained Laspeyres definition: the basket's value ratio, its weights equal below 1 / cap", async () => {
+    const added = await run(
+      'index',
+      'add',
+      'test-set-laspeyres',
+      '--set',
+      'test set',
+      '--method',
+      'chained-laspeyres',
+      '--base-date',
+      '2026-10-01',
+    );
+    expect(added.stdout).toContain('chained-laspeyres');
+    const show = async (name: string) =>
+      JSON.parse((await run('index', 'show', name, '--from', '2026-10-01', '--json')).stdout);
+    const [laspeyres, jevons] = [await show('test-set-laspeyres'), await show('test-set')];
+    expect(laspeyres.method).toBe('chained-laspeyres');
+    const last = laspeyres.points.at(-1);
+    // Two members weigh half each (the cap cannot hold): +20 % on one is +10 % on the index,
+    // uncapped per step, so above the chained Jevons of the same members.
+    expect(last.value).toBeGreaterThan(jevons.points.at(-1).value);
+    expect(last.value).toBeLessThanOrEqual(INDEX_BASE_VALUE * 1.1 + 0.5);
+    expect(last.value).toBeGreaterThan(INDEX_BASE_VALUE * 1.08);
+    expect(last.priced).toBe(2);
+    expect(laspeyres.top_contributors[0].product_key).toBe('jumping-card');
+  });
+
+  it('watches an index: a move rule fires on its value, listed, with the index named', async () => {
+    const up = await run('watch', 'add', '--index', 'test-set', '--move', '+2%', '--over', '20d', '--json');
+    expect(up.stderr).toBe('');
+    expect(JSON.parse(up.stdout)).toMatchObject({ product_key: 'test-set', slot: 'index', kind: 'move' });
+    await run('watch', 'add', '--index', 'test-set', '--move', '-2%', '--over', '20d');
+    const check = await run('watch', 'check', '--json');
+    expect(check.code).toBe(0);
+    const report = JSON.parse(check.stdout);
+    expect(report.problems).toEqual([]);
+    expect(report.fired).toHaveLength(1);
+    const [event] = report.fired;
+    // The index 20 days back (before the jump) was at its base; now it has followed the jump.
+    const shown = JSON.parse(
+      (await run('index', 'show', 'test-set', '--from', '2026-10-01', '--json')).stdout,
+    );
+    const [then, now] = [shown.points.at(-21).value, shown.points.at(-1).value];
+    expect(event.value).toBeCloseTo(((now - then) / then) * 100, 1);
+    expect(event.value).toBeGreaterThanOrEqual(2);
+    expect(event.links.price).toMatch(/^\/api\/v1\/developer\/indexes\/test-set\?to=/);
+    expect(event.text).toContain('index test-set index moves 2% up over 20d');
+    const list = await run('watch', 'list');
+    expect(list.stdout).toMatch(/test-set\s+index moves 2% up over 20d\s+yes/);
+
+    const cases: [string[], RegExp][] = [
+      [['watch', 'add', '--index', 'test-set', '--above', '10'], /--index takes --move, not --above/],
+      [['watch', 'add', 'steady-card', '--index', 'test-set', '--move', '5%'], /one of them \(got both\)/],
+      [['watch', 'add', '--move', '5%'], /one of them \(got neither\)/],
+      [['watch', 'add', '--index', 'nope', '--move', '5%'], /no index named "nope"/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await run(...args);
+      expect(result.stderr, args.join(' ')).toMatch(message);
+      expect(result.code, args.join(' ')).not.toBe(0);
+    }
   });
 });

@@ -1,18 +1,9 @@
 // @module-tag sqlite-only: the pure engine, no store
 import { describe, expect, it } from 'vitest';
-import { chainedJevons, type IndexMember } from '../../src/engine/index-jevons.js';
+import type { IndexMember } from '../../src/engine/index-chain.js';
+import { DAY, days, member } from './_index-members.js';
+import { chainedJevons } from '../../src/engine/index-jevons.js';
 import { INDEX_BASE_VALUE, INDEX_CARRY_MS, INDEX_MEMBER_CAP } from '../../src/engine/methodology.js';
-
-const DAY = 86_400_000;
-const days = (n: number) => Array.from({ length: n }, (_, i) => i * DAY);
-const member = (prices: (number | null)[], width = 0.1): IndexMember => ({
-  prices: prices.map((p) => ({
-    price: p,
-    low: p === null ? null : p * (1 - width),
-    high: p === null ? null : p * (1 + width),
-  })),
-  member: prices.map(() => true),
-});
 
 describe('chainedJevons', () => {
   it('is the geometric mean of the members moves from the base value', () => {

@@ -14,6 +14,7 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
     search: o.search,
     products: o.products,
     slot: o.slot,
+    method: o.method,
     baseDate: o.baseDate,
   };
   const added = await withService(ctx, (service) => service.addIndex({ definition: raw, now: ctx.now }), {

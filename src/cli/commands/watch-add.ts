@@ -1,7 +1,8 @@
-/** `oracle watch add <product_key> --above <usd> | --below | --move --over | --narrower | --wider | --stale`: stores one rule. */
+/** `oracle watch add <product_key> | --index <name>  --above <usd> | --below | --move --over | --narrower | --wider | --stale`: stores one rule. */
 import {
   span as spanInput,
   describeWatch,
+  INDEX_WATCH_SLOT,
   type WatchDefinition,
   type WatchKind,
 } from '../../domain/watch.js';
@@ -31,6 +32,13 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
     );
   }
   const kind = given[0]!;
+  const product = args[0] as string | undefined;
+  if ((product === undefined) === (o.index === undefined))
+    throw new UsageError(
+      `watch add takes a product_key or --index <name>, one of them (got ${product === undefined ? 'neither' : 'both'})`,
+    );
+  if (o.index !== undefined && kind !== 'move')
+    throw new UsageError(`a rule on an index watches its moves: --index takes --move, not --${kind}`);
   if (o.over !== undefined && kind !== 'move')
     throw new UsageError('--over is the span of --move: give it with --move');
   const amount =
@@ -38,8 +46,8 @@ export async function run(args: unknown[], ctx: CommandContext): Promise<number>
       ? (o[kind] as number)
       : null;
   const rule: Omit<WatchDefinition, 'label'> = {
-    productKey: String(args[0]),
-    slot: o.slot,
+    productKey: o.index ?? product!,
+    slot: o.index === undefined ? o.slot : INDEX_WATCH_SLOT,
     kind,
     amountMinor: amount,
     percent: o.move?.percent ?? null,

@@ -1,16 +1,35 @@
 /** `oracle index show` for people (the index charted, its change, interval and top contributors) and as CSV. */
 import type { IndexBody } from '../../service/market-index.js';
 import { priceChart } from './history-view.js';
-import type { Terminal } from './terminal.js';
+import { joinWrapped, wrapText, type Terminal } from './terminal.js';
 
 const level = (x: number) => x.toFixed(2);
 const pct = (x: number) => `${x > 0 ? '+' : ''}${x.toFixed(1)}%`;
 
 export function renderIndex(body: IndexBody, terminal: Terminal): string {
   const points = body.points;
+  // The title breaks between its parts, as `price`'s identity line does, to fit the terminal.
   const lines = [
-    `${body.label} (${body.name}): ${body.selector} ${body.selector_value}, ${body.slot}, ${body.method}, ${body.base_value} at ${body.base_date}`,
-    `${body.from} -> ${body.to} every ${body.every}, ${body.members} member${body.members === 1 ? '' : 's'}`,
+    ...joinWrapped(
+      [
+        `${body.label} (${body.name}):`,
+        `${body.selector} ${body.selector_value},`,
+        `${body.slot},`,
+        `${body.method},`,
+        `${body.base_value} at ${body.base_date}`,
+      ],
+      ' ',
+      terminal.width,
+    ),
+    ...joinWrapped(
+      [
+        `${body.from} -> ${body.to}`,
+        `every ${body.every},`,
+        `${body.members} member${body.members === 1 ? '' : 's'}`,
+      ],
+      ' ',
+      terminal.width,
+    ),
     '',
   ];
   const chart = priceChart(
@@ -31,7 +50,7 @@ export function renderIndex(body: IndexBody, terminal: Terminal): string {
     for (const c of body.top_contributors)
       lines.push(`  ${pct(c.contribution_pct).padStart(7)}  ${c.product_key}  ${c.product_name}`);
   }
-  return `${lines.join('\n')}\n`;
+  return wrapText(`${lines.join('\n')}\n`, terminal.width);
 }
 
 /** One row per instant: `at,value,low,high,priced,linked`. */
