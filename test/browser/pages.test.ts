@@ -10,8 +10,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatUsd } from '../../src/domain/money.js';
 import { toUtcDate } from '../../src/domain/time.js';
-import { openStore } from '../../src/store/open-store.js';
-import { DAY, HOUR, PRODUCTS, STORED_KEY, useSeededServer } from '../http/_helpers.js';
+import { DAY, defineAllSingles, HOUR, PRODUCTS, STORED_KEY, useSeededServer } from '../http/_helpers.js';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const NOW = Date.UTC(2026, 5, 1, 12);
@@ -41,25 +40,7 @@ beforeAll(async () => {
 afterAll(async () => browser?.close());
 
 // An index on the seeded catalog, for the index pages (its chart: the base date and the day after).
-beforeAll(async () => {
-  const store = await openStore(seeded.dbPath);
-  try {
-    await store.indexes.add(
-      {
-        name: 'all-singles',
-        label: 'All singles',
-        selector: 'product_type',
-        selectorValue: 'single_card',
-        slot: 'ungraded',
-        method: 'chained-jevons',
-        baseDate: toUtcDate(NOW - DAY),
-      },
-      NOW - DAY,
-    );
-  } finally {
-    await store.close();
-  }
-});
+beforeAll(() => defineAllSingles(seeded.dbPath, toUtcDate(NOW - DAY), NOW - DAY));
 
 /** A signed-in page at `width`, and what it saw go wrong: console errors, failed requests, requests off the server. */
 async function signedIn(width: number) {
