@@ -22,6 +22,7 @@ import {
 import { createObservationRepo } from '../../src/store/sqlite/observation-repo.js';
 import { createPricePointReader } from '../../src/store/sqlite/price-points.js';
 import { createPricePointSeriesReader } from '../../src/store/sqlite/price-point-series.js';
+import { MAX_PREFIX_CHARS } from '../../src/store/fts-query.js';
 import { VOCABULARY_PAGE } from '../../src/store/sqlite/product-repo.js';
 import { createWriteLock } from '../../src/store/sqlite/write-lock.js';
 import { openStore } from '../../src/store/open-store.js';
@@ -175,6 +176,14 @@ describe('SQLite store', () => {
     expect(paged.length).toBeGreaterThan(words);
     // Every page but the last ends with a pause: no statement reads more than a page.
     expect(pauses).toBe(Math.floor(paged.length / VOCABULARY_PAGE));
+  });
+
+  it('holds every prefix a search asks for as a term of the index (issue 35)', () => {
+    const raw = new Database(path, { readonly: true });
+    const sql = raw.prepare("SELECT sql FROM sqlite_master WHERE name = 'products_fts'").pluck().get();
+    raw.close();
+    const sizes = /prefix='([\d ]+)'/.exec(String(sql))?.[1]?.split(' ').map(Number);
+    expect(sizes).toEqual(Array.from({ length: MAX_PREFIX_CHARS }, (_, i) => i + 1));
   });
 
   it('keeps the FTS5 index in step with a product deleted past the store', async () => {
