@@ -4,37 +4,15 @@
 -- 45-50 ms of CPU for a word every product holds, where a prefix index reads it as one term
 -- (about 11 ms). So the index keeps prefixes of 1 to 8 characters, and fts-query.ts cuts a
 -- longer search word to its first 8 (MAX_PREFIX_CHARS): every prefix a search asks for is one
--- term of the index. The table is made anew (FTS5 sets its prefixes at creation) with the
--- triggers of 0001_products_fts.sql, unchanged, and rebuilt from products.
-DROP TRIGGER IF EXISTS `products_fts_insert`;
---> statement-breakpoint
-DROP TRIGGER IF EXISTS `products_fts_delete`;
---> statement-breakpoint
-DROP TRIGGER IF EXISTS `products_fts_update`;
---> statement-breakpoint
-DROP TABLE IF EXISTS `products_fts`;
+-- term of the index. FTS5 sets its prefixes at creation, so the table is made anew and rebuilt
+-- from products; the triggers of 0001_products_fts.sql are on products and name the table,
+-- so they stay and write to the new one.
+DROP TABLE `products_fts`;
 --> statement-breakpoint
 CREATE VIRTUAL TABLE `products_fts` USING fts5(
   product_key, product_name, set_name, subtitle,
   content='products', content_rowid='id',
   tokenize='unicode61 remove_diacritics 2', prefix='1 2 3 4 5 6 7 8'
 );
---> statement-breakpoint
-CREATE TRIGGER `products_fts_insert` AFTER INSERT ON `products` BEGIN
-  INSERT INTO products_fts(rowid, product_key, product_name, set_name, subtitle)
-  VALUES (new.id, new.product_key, new.product_name, new.set_name, new.subtitle);
-END;
---> statement-breakpoint
-CREATE TRIGGER `products_fts_delete` AFTER DELETE ON `products` BEGIN
-  INSERT INTO products_fts(products_fts, rowid, product_key, product_name, set_name, subtitle)
-  VALUES ('delete', old.id, old.product_key, old.product_name, old.set_name, old.subtitle);
-END;
---> statement-breakpoint
-CREATE TRIGGER `products_fts_update` AFTER UPDATE OF product_key, product_name, set_name, subtitle ON `products` BEGIN
-  INSERT INTO products_fts(products_fts, rowid, product_key, product_name, set_name, subtitle)
-  VALUES ('delete', old.id, old.product_key, old.product_name, old.set_name, old.subtitle);
-  INSERT INTO products_fts(rowid, product_key, product_name, set_name, subtitle)
-  VALUES (new.id, new.product_key, new.product_name, new.set_name, new.subtitle);
-END;
 --> statement-breakpoint
 INSERT INTO products_fts(products_fts) VALUES ('rebuild');
