@@ -113,7 +113,7 @@ export async function productsMemoryBenchmark(ctx) {
     scale: describeScale(ctx.scale),
     date: new Date().toISOString(),
     setup: [
-      `\`oracle ingest\` of ${count(rows)} canonical observation rows (one in four a PSA 10 sale) naming every product of a catalog of ${count(big)} products in turn, into a database holding that catalog (loaded first, unmeasured); baseline: the same number of rows over a catalog of ${count(small)} products.`,
+      `\`oracle ingest\` of ${count(rows)} canonical observation rows (one in four a PSA 10 sale) naming the products of a catalog of ${count(big)} in turn (${count(Math.min(rows, big))} distinct products), into a database holding that catalog (loaded first, unmeasured); baseline: the same number of rows over a catalog of ${count(small)} products.`,
       `\`oracle catalog --json\` and \`oracle catalog\` (the table; stdout to /dev/null) over each database after its ingest.`,
       `Wall time: ingest ${secs(base.ingest)} / ${secs(ours.ingest)}, catalog --json ${secs(base.json)} / ${secs(ours.json)}, the table ${secs(base.table)} / ${secs(ours.table)} (${count(small)} / ${count(big)} products).`,
     ],

@@ -38,7 +38,7 @@ export interface Unresolved {
 /**
  * Answers kept per lookup kind. A file naming more products than this looks the oldest up again
  * (one statement on a unique index), so an ingest's memory does not grow with the number of
- * products it names (issue 35: every answer kept grew a 300,000-product run by about 40 MiB).
+ * products it names (issue 35: every answer kept grew a run naming 200,000 products by about 16 MiB).
  */
 export const RESOLVED_CACHE_LIMIT = 10_000;
 
