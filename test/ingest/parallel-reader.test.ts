@@ -67,9 +67,10 @@ async function ingestBoth(name: string, content: string, clock: () => number = D
         : { error: result.failure.message };
     rejects.close();
     await store.close();
+    // By what a row holds, not its id: PostgreSQL's ids of one batch need not follow the file's order.
     const rows = await selectRows(
       db,
-      'SELECT product_id, condition, observed_at, price_minor, source, grader, grade, external_id FROM observations ORDER BY id',
+      'SELECT product_id, condition, observed_at, price_minor, source, grader, grade, external_id FROM observations ORDER BY observed_at, product_id, condition, source, price_minor, external_id',
     );
     const products = await selectRows(
       db,
