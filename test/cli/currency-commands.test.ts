@@ -9,6 +9,9 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { runOracle } from '../_cli.js';
 import { ROOT, tempDir } from '../_setup.js';
+import { getJson, pricingPath, startServer } from '../http/_helpers.js';
+import { salesResponse } from '../../src/http/schemas.js';
+import { valueResponse } from '../../src/http/value-schemas.js';
 
 const HISTORY = join(ROOT, 'test/fixtures/ecb/eurofxref-hist.csv');
 const KEY = 'mtg-test-card';
@@ -225,5 +228,38 @@ describe('oracle movers --currency', () => {
     const text = await oracle([...args, '--currency', 'EUR']);
     expect(text.stdout).toMatch(/in EUR: .*ECB reference rates of 2025-12-/s);
     expect(text.stdout).toMatch(/€10\.00 -16\.7%/);
+  });
+});
+
+describe('the sales, movers and value routes with currency=', () => {
+  it('add the same figures as the commands, in their documented shapes, beside the unchanged US cents', async () => {
+    const server = await startServer({ dbPath: db });
+    const auth = { authorization: 'Bearer ork_test-env-key-0123456789abcdef' };
+    try {
+      const sales = await getJson(
+        `${server.url}${pricingPath(KEY, '/sales?at=2025-12-27&currency=eur')}`,
+        auth,
+      );
+      // The schema keeps only the keys it documents: the converted figures must be among them.
+      expect(salesResponse.parse(sales)).toEqual(sales);
+      expect(sales.sales.map((s: { converted_minor: number }) => s.converted_minor)).toEqual([
+        1000, 1000, 1000,
+      ]);
+      expect(sales.converted.currency).toBe('EUR');
+      const csv = encodeURIComponent(`product_key,condition,quantity\n${KEY},ungraded,2\n`);
+      const value = await getJson(
+        `${server.url}/api/v1/developer/value?csv=${csv}&at=2025-12-27&currency=EUR`,
+        auth,
+      );
+      expect(valueResponse.parse(value)).toEqual(value);
+      expect(value.total.converted).toMatchObject({ currency: 'EUR', value_minor: 2000 });
+      const movers = await fetch(`${server.url}/api/v1/developer/movers?at=2025-12-27&currency=XYZ`, {
+        headers: auth,
+      });
+      expect(movers.status).toBe(400);
+      expect(((await movers.json()) as { detail: string }).detail).toMatch(/currency XYZ: no reference rate/);
+    } finally {
+      await server.close();
+    }
   });
 });
