@@ -18,6 +18,9 @@ export interface ConvertedFigures {
   rate_dates: { first: string | null; last: string | null };
 }
 
+/** The rates behind several converted figures (a collection, a movers list, a list of sales): the first and last rate day of any. */
+export type ConvertedRates = Pick<ConvertedFigures, 'currency' | 'rate_source' | 'rate_dates'>;
+
 export interface Slot {
   /** TWAP in integer US cents; null when `error` is set. */
   price_minor: number | null;

@@ -4,6 +4,7 @@
  * CLI and the API refuse the same values in the same words.
  */
 import * as z from 'zod/mini';
+import type { ConvertedRates } from './bundle.js';
 import { UNGRADED, parseCondition } from './conditions.js';
 import { SLOT_KEYS } from './history.js';
 import { checkedText, deferred, integerWithDefault } from './input.js';
@@ -68,6 +69,8 @@ export interface Mover {
   change_minor: number;
   /** Percent of `from_minor`, one decimal. */
   change_pct: number;
+  /** With a currency (CONTRACT.md additions 20): the same move in it; null when it has no price at an end. */
+  converted?: { from_minor: number; to_minor: number; change_minor: number; change_pct: number } | null;
 }
 
 export interface MoversBody {
@@ -85,4 +88,6 @@ export interface MoversBody {
   gainers: Mover[];
   /** Largest fall first; only falls. */
   losers: Mover[];
+  /** With a currency: which, and the first and last rate day of any mover's prices. Ranked by the US-cent move still. */
+  converted?: ConvertedRates;
 }

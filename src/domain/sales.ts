@@ -4,6 +4,7 @@
  * engine's reason (the evidence points of `oracle explain`). Its inputs are defined here, so the
  * CLI and the API refuse the same values in the same words.
  */
+import type { ConvertedRates } from './bundle.js';
 import type { EvidencePoint } from './evidence.js';
 import { STEP } from './history.js';
 import { checkedText, integerWithDefault } from './input.js';
@@ -42,6 +43,8 @@ export interface SalesBody {
   total: number;
   kept: number;
   limit: number;
-  /** The newest `limit` of them, newest first. */
-  sales: EvidencePoint[];
+  /** The newest `limit` of them, newest first; with a currency, each with `converted_minor`, its price in it. */
+  sales: (EvidencePoint & { converted_minor?: number })[];
+  /** With a currency (CONTRACT.md additions 20): which, and the first and last rate day of the sales listed. */
+  converted?: ConvertedRates;
 }

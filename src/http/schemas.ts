@@ -123,6 +123,12 @@ export const evidenceQuery = z.object({
   outlier_stddevs: outlierStddevsField,
 });
 
+const listCurrency = field(z.optional(currencyCode), {
+  pattern: '^[A-Za-z]{3}$',
+  description:
+    "An ISO 4217 code (`EUR`, `GBP`, `JPY`, any case): the figures also in that currency (`converted_minor`, `converted`), each converted at the ECB reference rate of its own day, the body's `converted` naming the currency, the rate source and the first and last rate dates used; the US-cent figures stay. A currency without stored rates is a 400. CONTRACT.md additions 20.",
+});
+
 export const salesQuery = z.object({
   condition: field(z.optional(slotInput), {
     pattern: SLOT_PATTERN,
@@ -139,6 +145,7 @@ export const salesQuery = z.object({
   at,
   window_hours: windowHoursField,
   outlier_stddevs: outlierStddevsField,
+  currency: listCurrency,
 });
 
 export const moversQuery = z.object({
@@ -156,6 +163,7 @@ export const moversQuery = z.object({
   at,
   window_hours: windowHoursField,
   outlier_stddevs: outlierStddevsField,
+  currency: listCurrency,
 });
 
 export const historyQuery = z.object({
@@ -461,6 +469,14 @@ export const evidenceResponse = z
   })
   .register(apiComponents, { id: 'Evidence' });
 
+const convertedRates = z
+  .object({
+    currency: z.string(),
+    rate_source: z.string(),
+    rate_dates: z.object({ first: z.iso.date().nullable(), last: z.iso.date().nullable() }),
+  })
+  .meta({ description: 'With `currency`: which, the rate source, and the first and last rate day used.' });
+
 export const salesResponse = z
   .object({
     id: z.string().nullable(),
@@ -483,9 +499,11 @@ export const salesResponse = z
       .meta({ description: 'Observations matching `condition` and `span`, before `limit`.' }),
     kept: z.int().nonnegative().meta({ description: 'How many of them entered the price.' }),
     limit: z.int(),
-    sales: z
-      .array(evidencePoint)
-      .meta({ description: 'The newest `limit` of them, newest first: the points of the evidence route.' }),
+    sales: z.array(evidencePoint.extend({ converted_minor: z.int().optional() })).meta({
+      description:
+        'The newest `limit` of them, newest first: the points of the evidence route; with `currency`, `converted_minor` is the price in it.',
+    }),
+    converted: convertedRates.optional(),
   })
   .register(apiComponents, { id: 'Sales' });
 
@@ -499,6 +517,11 @@ const mover = z.object({
   to_minor: z.int().meta({ description: "The slot's price at its end." }),
   change_minor: z.int(),
   change_pct: z.number().meta({ description: 'Percent of `from_minor`, one decimal.' }),
+  converted: z
+    .object({ from_minor: z.int(), to_minor: z.int(), change_minor: z.int(), change_pct: z.number() })
+    .nullable()
+    .optional()
+    .meta({ description: "With `currency`: the same move in it, each end at its own days' rates." }),
 });
 
 export const moversResponse = z
@@ -515,6 +538,7 @@ export const moversResponse = z
     limit: z.int(),
     gainers: z.array(mover).meta({ description: 'The largest rises in percent, largest first.' }),
     losers: z.array(mover).meta({ description: 'The largest falls in percent, largest first.' }),
+    converted: convertedRates.optional(),
   })
   .register(apiComponents, { id: 'Movers' });
 

@@ -20,12 +20,13 @@ const csv = field(z.string().min(1, 'csv is empty: give the collection, a header
   description: `The collection as CSV text, URL-encoded: a header line naming \`product_key\` and/or \`refsource_id\`, \`condition\`, \`quantity\` and optionally \`cost_basis\` (dollars) or \`cost_basis_minor\` (cents), then at most ${VALUE_MAX_LINES} records (examples/collection.csv). Required.`,
 });
 
-const { window_hours, outlier_stddevs, at } = pricingQuery.shape;
-export const valueQuery = z.object({ csv, at, window_hours, outlier_stddevs });
+const { window_hours, outlier_stddevs, at, currency } = pricingQuery.shape;
+export const valueQuery = z.object({ csv, at, window_hours, outlier_stddevs, currency });
 const { from, to, every } = historyQuery.shape;
 export const valueHistoryQuery = z.object({ csv, from, to, every, window_hours, outlier_stddevs });
 
 const cents = z.int().nullable();
+const rateDates = z.object({ first: z.iso.date().nullable(), last: z.iso.date().nullable() });
 const problem = z.object({ line: z.int(), reason: z.string() }).register(apiComponents, { id: 'RowProblem' });
 
 export const valueResponse = z
@@ -49,6 +50,21 @@ export const valueResponse = z
         subtotal_high_minor: cents,
         cost_basis_minor: cents,
         gain_minor: cents,
+        converted: z
+          .object({
+            unit_price_minor: cents,
+            unit_low_minor: cents,
+            unit_high_minor: cents,
+            subtotal_minor: cents,
+            subtotal_low_minor: cents,
+            subtotal_high_minor: cents,
+            rate_dates: rateDates,
+          })
+          .optional()
+          .meta({
+            description:
+              "With `currency`: the line's figures in it, from its bundle's slot `meta.converted` (CONTRACT.md additions 20).",
+          }),
       }),
     ),
     total: z.object({
@@ -61,6 +77,20 @@ export const valueResponse = z
       cost_basis_minor: cents,
       gain_minor: cents,
       gain_pct: z.number().nullable(),
+      converted: z
+        .object({
+          currency: z.string(),
+          rate_source: z.string(),
+          rate_dates: rateDates,
+          value_minor: z.int(),
+          low_minor: cents,
+          high_minor: cents,
+        })
+        .optional()
+        .meta({
+          description:
+            "With `currency`: the total and its interval in it (sums of the lines' converted figures), the first and last rate day of any line; cost basis and gain stay US cents (CONTRACT.md additions 20).",
+        }),
     }),
     problems: z.array(problem).meta({ description: 'Records that could not be valued, with why.' }),
   })

@@ -5,7 +5,7 @@
  * (SPEC.md) and carries the converted figures beside them, in each slot's
  * `meta.converted` (CONTRACT.md additions 20).
  */
-import type { ConvertedFigures, PricingBundle, Slot } from '../domain/bundle.js';
+import type { ConvertedFigures, ConvertedRates, PricingBundle, Slot } from '../domain/bundle.js';
 import { InvalidParameterError, UnknownCurrencyError } from '../domain/errors.js';
 import type { ConditionPoints, PricePoint } from '../domain/observation.js';
 import { toIsoUtc } from '../domain/time.js';
@@ -19,7 +19,7 @@ export interface RatesUsed {
   last: string | null;
 }
 
-export type { ConvertedFigures } from '../domain/bundle.js';
+export type { ConvertedFigures, ConvertedRates } from '../domain/bundle.js';
 
 /** The currency is priced from US cents converted point by point; one per request. */
 export class PointConverter {
@@ -48,6 +48,17 @@ export class PointConverter {
     if (this.used.first === null || day < this.used.first) this.used.first = day;
     if (this.used.last === null || day > this.used.last) this.used.last = day;
     return converted.amountMinor;
+  }
+
+  /** The rates this converter used so far, or those of `figures` (bundles each priced by a converter of their own) too. */
+  rates(figures: readonly (Pick<ConvertedFigures, 'rate_dates'> | null | undefined)[] = []): ConvertedRates {
+    let { first, last } = this.used;
+    for (const f of figures) {
+      const d = f?.rate_dates;
+      if (d?.first != null && (first === null || d.first < first)) first = d.first;
+      if (d?.last != null && (last === null || d.last > last)) last = d.last;
+    }
+    return { currency: this.currency, rate_source: this.used.source, rate_dates: { first, last } };
   }
 
   points(points: readonly PricePoint[]): PricePoint[] {

@@ -4,7 +4,7 @@
  * `priceSeries` (one read per product, the bundles `oracle price` gives at those instants), then
  * ranked by their change in percent. Prices come from the bundles, never from here.
  */
-import type { PricingParams } from '../domain/bundle.js';
+import type { ConvertedFigures, PricingParams } from '../domain/bundle.js';
 import { MOVERS_MIN_OBSERVATIONS, type Mover, type MoversBody } from '../domain/movers.js';
 import { InvalidParameterError } from '../domain/errors.js';
 import { EARLIEST_MS, toIsoUtc, YEAR_RANGE } from '../domain/time.js';
@@ -29,7 +29,10 @@ export async function findMovers(store: Store, pricing: Pricing, query: MoversQu
       'span',
       `the span reaches back before ${toIsoUtc(EARLIEST_MS)}, the earliest instant oracle takes (years ${YEAR_RANGE.min} to ${YEAR_RANGE.max})`,
     );
-  const params = { windowHours: query.windowHours, outlierStddevs: query.outlierStddevs };
+  const { windowHours, outlierStddevs, currency } = query;
+  const converter = await pricing.converter(query);
+  const params = { windowHours, outlierStddevs, ...(converter !== null && { currency }) };
+  const figures: (ConvertedFigures | undefined)[] = [];
   const candidates = await store.products.activeIn(condition, from, asOf, MOVERS_MIN_OBSERVATIONS);
   const moved: Mover[] = [];
   for (const product of candidates) {
@@ -38,6 +41,10 @@ export async function findMovers(store: Store, pricing: Pricing, query: MoversQu
     const after = slotOf(now!, condition).price_minor;
     if (before === null || after === null) continue;
     const change = after - before;
+    const ends = [then!, now!].map(
+      (b) => slotOf(b, condition).meta.converted as ConvertedFigures | undefined,
+    );
+    figures.push(...ends);
     moved.push({
       product_key: product.productKey,
       product_name: product.productName,
@@ -48,6 +55,7 @@ export async function findMovers(store: Store, pricing: Pricing, query: MoversQu
       to_minor: after,
       change_minor: change,
       change_pct: Math.round((change / before) * 1000) / 10,
+      ...(converter !== null && { converted: movedIn(ends[0]?.price_minor, ends[1]?.price_minor) }),
     });
   }
   // Ties by key, so the list is the same on every store.
@@ -67,5 +75,17 @@ export async function findMovers(store: Store, pricing: Pricing, query: MoversQu
     limit,
     gainers: gainers.slice(0, limit),
     losers: losers.slice(0, limit),
+    ...(converter !== null && { converted: converter.rates(figures) }),
+  };
+}
+
+/** The move in the currency: its ends each at their own days' rates, so the currency's own move is in it. */
+function movedIn(from: number | null | undefined, to: number | null | undefined): Mover['converted'] {
+  if (from == null || to == null || from === 0) return null;
+  return {
+    from_minor: from,
+    to_minor: to,
+    change_minor: to - from,
+    change_pct: Math.round(((to - from) / from) * 1000) / 10,
   };
 }

@@ -415,6 +415,16 @@ export function createOracle(deps: OracleDeps): Oracle {
       const read = await p.sales(product, query.condition, params, ref.refsourceId ?? null);
       const since = query.spanMs === undefined ? null : toIsoUtc(params.asOf - query.spanMs);
       const matching = since === null ? read : read.filter((point) => point.observed_at >= since);
+      const converter = await p.converter(params);
+      const listed = matching.slice(0, query.limit);
+      // Each listed sale in the currency at its own day's rate, as `price` converts the points it prices.
+      const sales =
+        converter === null
+          ? listed
+          : listed.map((point) => ({
+              ...point,
+              converted_minor: converter.convert(point.price_minor, Date.parse(point.observed_at)),
+            }));
       return {
         id: ref.refsourceId ?? null,
         product_key: product.productKey,
@@ -427,7 +437,8 @@ export function createOracle(deps: OracleDeps): Oracle {
         total: matching.length,
         kept: matching.filter((point) => point.kept).length,
         limit: query.limit,
-        sales: matching.slice(0, query.limit),
+        sales,
+        ...(converter !== null && { converted: converter.rates() }),
       };
     },
 

@@ -207,6 +207,8 @@ export function createPricing(store: Store, turns: Turns = createTurns()) {
           ? productByKeyOrName(store, ref.productKey)
           : productByKey(ref.productKey),
     price,
+    /** The converter of `params.currency`, null for USD; an UnknownCurrencyError when no rate of it is stored. */
+    converter: converterFor,
     async *exportBundles(params: PricingParams): AsyncGenerator<PricingBundle> {
       let after = 0;
       for (;;) {
@@ -236,11 +238,14 @@ export function createPricing(store: Store, turns: Turns = createTurns()) {
       problems: readonly RowProblem[],
       params: PricingParams,
     ): Promise<Valuation> =>
-      valueCollection(
-        { productByKey: (text) => productByKeyOrName(store, text), productByRefsource, price },
-        rows,
-        problems,
-        params,
+      converterFor(params).then((converter) =>
+        valueCollection(
+          { productByKey: (text) => productByKeyOrName(store, text), productByRefsource, price },
+          rows,
+          problems,
+          params,
+          converter,
+        ),
       ),
     async explain(
       product: StoredProduct,

@@ -8,7 +8,7 @@
  * card), wider than needed when they are independent, so it never claims more precision than
  * the lines have. It is given only when every priced line has an interval.
  */
-import type { PricingBundle, PricingParams } from '../domain/bundle.js';
+import type { ConvertedFigures, ConvertedRates, PricingBundle, PricingParams } from '../domain/bundle.js';
 import type { CollectionRow, RowProblem } from '../domain/collection.js';
 import { InvalidParameterError } from '../domain/errors.js';
 import { toIsoUtc } from '../domain/time.js';
@@ -16,6 +16,7 @@ import type { StoredProduct } from '../store/store.js';
 import { confidenceOf, findSlot } from './history.js';
 import { conditionLabel, isExtraCondition } from '../domain/conditions.js';
 import { NO_PRICE_LIMITS, NO_PRICE_REASON } from '../engine/methodology.js';
+import type { PointConverter } from './currency.js';
 
 export interface ValuedLine {
   line: number;
@@ -38,6 +39,19 @@ export interface ValuedLine {
   cost_basis_minor: number | null;
   /** subtotal - cost basis, when both are known. */
   gain_minor: number | null;
+  /** With `--currency`: the unit price, subtotal and their intervals in it, from its bundle's `meta.converted`. */
+  converted?: ConvertedLine;
+}
+
+/** A line's figures in another currency (CONTRACT.md additions 20); null where the US-cent figure is null. */
+export interface ConvertedLine {
+  unit_price_minor: number | null;
+  unit_low_minor: number | null;
+  unit_high_minor: number | null;
+  subtotal_minor: number | null;
+  subtotal_low_minor: number | null;
+  subtotal_high_minor: number | null;
+  rate_dates: ConvertedRates['rate_dates'];
 }
 
 export interface ValuationTotal {
@@ -53,6 +67,11 @@ export interface ValuationTotal {
   gain_minor: number | null;
   /** Gain in percent of that cost basis, one decimal. */
   gain_pct: number | null;
+  /**
+   * With `--currency`: the total and its interval in it, the sums of the lines' converted
+   * subtotals, and the first and last rate day of any line. Cost basis and gain stay US cents.
+   */
+  converted?: ConvertedRates & { value_minor: number; low_minor: number | null; high_minor: number | null };
 }
 
 export interface Valuation {
@@ -119,6 +138,7 @@ export async function valueCollection(
   rows: readonly CollectionRow[],
   problems: readonly RowProblem[],
   params: PricingParams,
+  converter: Pick<PointConverter, 'rates'> | null = null,
 ): Promise<Valuation> {
   const bundles = new Map<number, PricingBundle>();
   // Extra grades (CONTRACT.md additions 6) are read only when some line holds one.
@@ -134,6 +154,7 @@ export async function valueCollection(
     const price = slot?.price_minor ?? null;
     const confidence = slot === null || price === null ? null : confidenceOf(slot);
     const subtotal = times(price, row.quantity);
+    const inCurrency = slot?.meta.converted as ConvertedFigures | undefined;
     if (![subtotal, times(confidence?.high_minor ?? null, row.quantity)].every(exact)) {
       failed.push({
         line: row.line,
@@ -164,10 +185,36 @@ export async function valueCollection(
         subtotal === null || row.costBasisMinor === null
           ? null
           : exactCents(BigInt(subtotal) - BigInt(row.costBasisMinor)),
+      ...(inCurrency && { converted: convertedLine(inCurrency, row.quantity) }),
     });
   }
   failed.sort((a, b) => a.line - b.line);
-  return { at: toIsoUtc(params.asOf), lines, total: total(lines), problems: failed };
+  const sums = total(lines);
+  if (converter !== null) sums.converted = convertedTotal(lines, converter);
+  return { at: toIsoUtc(params.asOf), lines, total: sums, problems: failed };
+}
+
+function convertedLine(c: ConvertedFigures, quantity: number): ConvertedLine {
+  return {
+    unit_price_minor: c.price_minor,
+    unit_low_minor: c.low_minor,
+    unit_high_minor: c.high_minor,
+    subtotal_minor: times(c.price_minor, quantity),
+    subtotal_low_minor: times(c.low_minor, quantity),
+    subtotal_high_minor: times(c.high_minor, quantity),
+    rate_dates: c.rate_dates,
+  };
+}
+
+/** The total in the currency: the same sums as the US-cent total (`total`), over the lines' converted figures. */
+function convertedTotal(
+  lines: readonly ValuedLine[],
+  converter: Pick<PointConverter, 'rates'>,
+): NonNullable<ValuationTotal['converted']> {
+  const inCurrency = lines.map((l) => ({ ...l, ...l.converted }));
+  const { value_minor, low_minor, high_minor } = total(inCurrency);
+  const rates = converter.rates(lines.map((l) => l.converted));
+  return { ...rates, value_minor, low_minor, high_minor };
 }
 
 /** Why a line has no price: an estimate withheld (methodology §9.1), its slot's `no_observations`, or an extra grade without data, absent. */

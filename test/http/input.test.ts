@@ -169,6 +169,9 @@ function valuesFor(p: Parameter): fc.Arbitrary<unknown> {
   const value = fc.oneof(
     { arbitrary: fc.oneof(...variants), weight: 4 },
     { arbitrary: fc.string({ maxLength: 12 }), weight: 1 },
+    // The seeded store holds no rates, so only USD is taken: drawn mostly, so a route with many
+    // parameters (movers, sales) still has requests taken.
+    ...(p.name === 'currency' ? [{ arbitrary: fc.constantFrom('USD', 'usd'), weight: 10 }] : []),
   );
   return p.required ? value : fc.option(value, { nil: undefined, freq: 3 });
 }
@@ -220,7 +223,14 @@ const ROUTES = [
     schema: salesQuery,
     clockChecks: atCheck,
   },
-  { route: 'movers', path: '/api/v1/developer/movers', schema: moversQuery, clockChecks: atCheck },
+  {
+    route: 'movers',
+    path: '/api/v1/developer/movers',
+    schema: moversQuery,
+    clockChecks: atCheck,
+    // Seven parameters, each often malformed: few requests are taken in 80 runs.
+    runs: 160,
+  },
 ];
 
 /** The documented template of a concrete path. */
@@ -235,7 +245,7 @@ function templateOf(doc: { paths: Record<string, unknown> }, path: string): stri
 describe('queries made from the OpenAPI document against a real server', () => {
   it.each(ROUTES)(
     'the $route route refuses what its schema refuses and takes what it and the document take',
-    async ({ path, schema, clockChecks }) => {
+    async ({ path, schema, clockChecks, runs }) => {
       const doc = await getJson(`${seeded.server.url}/api/v1/openapi.json`);
       const query = (doc.paths[templateOf(doc, path)].get.parameters as Parameter[]).filter(
         (p) => p.in === 'query',
@@ -283,7 +293,7 @@ describe('queries made from the OpenAPI document against a real server', () => {
           }
         }),
         // A fixed seed: the counts below must not depend on the luck of a draw.
-        { numRuns: 80, seed: 20261123 },
+        { numRuns: runs ?? 80, seed: 20261123 },
       );
       // Both sides of the schema were tried.
       expect(refused).toBeGreaterThan(3);

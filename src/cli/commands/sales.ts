@@ -8,11 +8,8 @@ import { withService } from '../open-service.js';
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
   const o = optionsOf(ctx, salesOptions);
   const ref = productRef('sales', args[0] as string | undefined, o);
-  const { windowHours, outlierStddevs, asOf } = pricingParams(o);
   const query = {
-    windowHours,
-    outlierStddevs,
-    asOf,
+    ...pricingParams(o),
     condition: o.condition ?? null,
     spanMs: o.span,
     limit: o.limit,

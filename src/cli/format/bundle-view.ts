@@ -10,7 +10,7 @@ import { GRADERS, MATRIX_GRADES, POOLED_GRADER } from '../../domain/conditions.j
 import { HOUR_MS, toIsoUtc } from '../../domain/time.js';
 import { variantWords } from './identity.js';
 import { formatMinor, formatUsd } from './money.js';
-import type { ConvertedFigures } from '../../service/currency.js';
+import type { ConvertedFigures, ConvertedRates } from '../../service/currency.js';
 import { joinWrapped, palette, wrapLine, type Palette, type Terminal } from './terminal.js';
 import { NO_PRICE_LIMITS, NO_PRICE_REASON } from '../../engine/methodology.js';
 
@@ -201,9 +201,14 @@ export function convertedFiguresLine(c: ConvertedFigures | null | undefined): st
     c.low_minor === null || c.high_minor === null
       ? ''
       : ` (80 %: ${money(c.low_minor)} - ${money(c.high_minor)})`;
+  return `  in ${c.currency}: ${money(c.price_minor)}${range}, ${ratesText(c)}`;
+}
+
+/** `ECB reference rates of 2025-12-23 to 2026-01-09`: the rates a conversion used. */
+export function ratesText(c: ConvertedRates): string {
   const { first, last } = c.rate_dates;
   const days = first === last ? `of ${first}` : `of ${first} to ${last}`;
-  return `  in ${c.currency}: ${money(c.price_minor)}${range}, ${c.rate_source.toUpperCase()} reference rates ${days}`;
+  return `${c.rate_source.toUpperCase()} reference rates ${days}`;
 }
 
 function interval(slot: Slot): string {

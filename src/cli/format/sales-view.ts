@@ -7,7 +7,8 @@ import type { EvidencePoint } from '../../domain/evidence.js';
 import type { SalesBody } from '../../domain/sales.js';
 import { conditionLabel } from '../../domain/conditions.js';
 import { fitColumns } from './columns.js';
-import { formatUsd } from './money.js';
+import { formatMinor, formatUsd } from './money.js';
+import { ratesText } from './bundle-view.js';
 
 /** A reason in a few words: its code in words, and an outlier's z (the whole reason is in --json and --csv). */
 function shortReason(p: EvidencePoint): string {
@@ -31,7 +32,25 @@ export function renderSales(body: SalesBody, width: number): string {
   const counts = `${shown}${body.total} observation${body.total === 1 ? '' : 's'}, ${body.kept} kept`;
   lines.push(`${counts} (window ${body.window_hours} h, outlier threshold ${body.outlier_stddevs} sd)`);
   const s = body.sales;
+  const c = body.converted;
+  if (c !== undefined && c.rate_dates.first !== null) {
+    lines.push(`in ${c.currency}: each sale at the rate of its own day, ${ratesText(c)}`);
+  }
   if (s.length === 0) return `${lines.join('\n')}\n`;
+  const inCurrency =
+    c === undefined
+      ? []
+      : [
+          {
+            head: `in ${c.currency}`,
+            cells: s.map((p) =>
+              p.converted_minor === undefined ? '-' : formatMinor(p.converted_minor, c.currency),
+            ),
+            shrink: 0,
+            min: 6,
+            alignRight: true,
+          },
+        ];
   lines.push('');
   lines.push(
     fitColumns(
@@ -40,6 +59,7 @@ export function renderSales(body: SalesBody, width: number): string {
         { head: 'condition', cells: s.map((p) => p.condition), shrink: 0, min: 9 },
         { head: 'source', cells: s.map((p) => p.source), shrink: 2, min: 6 },
         { head: 'price', cells: s.map((p) => formatUsd(p.price_minor)), shrink: 0, min: 5, alignRight: true },
+        ...inCurrency,
         { head: 'kept or why not', cells: s.map(shortReason), shrink: 1, min: 8 },
       ],
       width,

@@ -5,7 +5,8 @@
 import type { Valuation, ValuedLine } from '../../service/valuation.js';
 import { csvOutputLine, type CsvCell } from '../../domain/csv.js';
 import { fitTable, type Column } from './columns.js';
-import { formatUsd } from './money.js';
+import { formatMinor, formatUsd } from './money.js';
+import { convertedFiguresLine } from './bundle-view.js';
 import { bySign, wrapLine, type Terminal } from './terminal.js';
 
 const usd = (cents: number | null) => (cents === null ? '-' : formatUsd(cents));
@@ -39,6 +40,17 @@ export function renderValuation(v: Valuation, terminal: Terminal): string {
     },
     { head: 'subtotal', cells: cells((l) => usd(l.subtotal_minor)), shrink: 0, min: 8, alignRight: true },
   ];
+  const currency = v.total.converted?.currency;
+  if (currency !== undefined) {
+    const money = (minor: number | null | undefined) => (minor == null ? '-' : formatMinor(minor, currency));
+    columns.push({
+      head: `in ${currency}`,
+      cells: cells((l) => money(l.converted?.subtotal_minor)),
+      shrink: 0,
+      min: 6,
+      alignRight: true,
+    });
+  }
   if (lines.some((l) => l.cost_basis_minor !== null)) {
     columns.push({
       head: 'gain',
@@ -75,6 +87,9 @@ export function renderValuation(v: Valuation, terminal: Terminal): string {
       ? 'interval:    - (not every priced line has one)'
       : `interval:    ${t.level === null ? '' : `${Math.round(t.level * 100)}% `}${range(t.low_minor, t.high_minor)}  (sum of the lines' intervals)`,
   );
+  const inCurrency =
+    t.converted && convertedFiguresLine({ ...t.converted, price_minor: t.converted.value_minor });
+  if (inCurrency) out.push(`total ${inCurrency.trimStart()}`);
   if (t.cost_basis_minor !== null) {
     const gain = `${signed(t.gain_minor)}${t.gain_pct === null ? '' : ` (${t.gain_pct > 0 ? '+' : ''}${t.gain_pct.toFixed(1)}%)`}`;
     out.push(`cost basis:  ${formatUsd(t.cost_basis_minor)}  gain ${bySign(colour, t.gain_minor, gain)}`);

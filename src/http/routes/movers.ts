@@ -19,10 +19,9 @@ export const moversRoute = defineRoute({
   response: moversResponse,
   errors: [400, 401, 429, 500, 503],
   handle: ({ query, now, oracle }) => {
-    const { windowHours, outlierStddevs, asOf } = pricingQueryOf(query, now);
+    const { asOf, ...params } = pricingQueryOf(query, now);
     return oracle.movers({
-      windowHours,
-      outlierStddevs,
+      ...params,
       asOf: asOf ?? now,
       condition: query.condition,
       span: query.span,

@@ -19,14 +19,11 @@ export const salesRoute = defineRoute({
   response: salesResponse,
   errors: [400, 401, 429, 500, 503],
   handle: ({ params, query, now, oracle }) => {
-    const { windowHours, outlierStddevs, asOf } = pricingQueryOf(query, now);
     const spanMs = query.span === undefined ? undefined : stepMs(query.span);
     return oracle.sales({
       ref: { productKey: params.product_key },
       query: {
-        windowHours,
-        outlierStddevs,
-        asOf,
+        ...pricingQueryOf(query, now),
         condition: query.condition ?? null,
         spanMs,
         limit: query.limit,

@@ -48,8 +48,8 @@ export const valueRoute = defineRoute({
   errors: [400, 401, 429, 500, 503],
   handle: ({ query, now, oracle }) => {
     const { rows, problems } = collectionOf(query.csv);
-    const { windowHours, outlierStddevs, asOf } = pricingQueryOf(query, now);
-    return oracle.value({ rows, problems, params: { windowHours, outlierStddevs, asOf: asOf ?? now } });
+    const { asOf, ...params } = pricingQueryOf(query, now);
+    return oracle.value({ rows, problems, params: { ...params, asOf: asOf ?? now } });
   },
 });
 
