@@ -45,6 +45,23 @@ export interface StoredIndex extends IndexDefinition {
   createdAt: number;
 }
 
+/** Above any version an index's value can reach: "the latest" when reading published values. */
+export const NO_VERSION_LIMIT = 2 ** 31 - 1;
+
+/** One published value of an index (`oracle index publish`): a day's figures as shown, in one version. */
+export interface PublishedIndexValue {
+  /** Epoch ms of the instant (a day's 00:00Z). */
+  at: number;
+  /** 1 for the first value published at `at`; each restatement of that instant the next. */
+  version: number;
+  value: number;
+  low: number;
+  high: number;
+  priced: number;
+  linked: number;
+  publishedAt: number;
+}
+
 /** An index definition as the CLI and the API give it, each field as typed. */
 export interface RawIndexDefinition {
   name?: string;
