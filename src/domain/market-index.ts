@@ -14,6 +14,7 @@ import {
   stepMs,
 } from './history.js';
 import { asOf } from './params.js';
+import { wholeNumber } from './input.js';
 import { InvalidParameterError } from './errors.js';
 import { DAY_MS, parseCalendarDate, toIsoUtc } from './time.js';
 
@@ -44,6 +45,12 @@ export interface StoredIndex extends IndexDefinition {
   id: number;
   createdAt: number;
 }
+
+/** The step of the published series (`oracle index publish`): one value a day, at 00:00Z. */
+export const INDEX_PUBLISHED_EVERY = '1d';
+
+/** A published version to read (`index show --version`, the route's `version`): 1 or more. */
+export const indexVersion = wholeNumber({ min: 1 });
 
 /** Above any version an index's value can reach: "the latest" when reading published values. */
 export const NO_VERSION_LIMIT = 2 ** 31 - 1;
