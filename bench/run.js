@@ -20,6 +20,7 @@ import { ingestBenchmark, prepareIngest } from './benchmarks/ingest.js';
 import { loadBenchmark } from './benchmarks/load.js';
 import { memoryBenchmark, prepareMemory } from './benchmarks/memory.js';
 import { catalogMemoryBenchmark } from './benchmarks/catalog-memory.js';
+import { productsMemoryBenchmark } from './benchmarks/products-memory.js';
 import { postgresBenchmark, preparePostgres } from './benchmarks/postgres.js';
 import { preparePricing, pricingBenchmark } from './benchmarks/pricing.js';
 import { searchBenchmark } from './benchmarks/search.js';
@@ -43,6 +44,7 @@ const BENCHMARKS = {
   catalog: { run: catalogBenchmark, prepare: preparePricing },
   memory: { run: memoryBenchmark, prepare: prepareMemory },
   'catalog-memory': { run: catalogMemoryBenchmark, prepare: async () => undefined },
+  'products-memory': { run: productsMemoryBenchmark, prepare: async () => undefined },
   history: { run: historyBenchmark, prepare: preparePricing },
   export: { run: exportBenchmark, prepare: preparePricing },
   postgres: { run: postgresBenchmark, prepare: preparePostgres },

@@ -19,6 +19,8 @@ const pages = [
   ['movers', `/movers?span=30d&at=${at}`],
   ['value', `/value?at=${at}&csv=${encodeURIComponent(collection)}`],
   ['watches', '/watches'],
+  ['indexes', `/indexes?at=${at}`],
+  ['index', `/indexes/vintage-psa10?at=${at}`],
   ['sign-in', '/sign-in'],
 ];
 

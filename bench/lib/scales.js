@@ -17,6 +17,7 @@
  * @property {{ small: number, big: number }} catalogMemory products of the two catalog ingests whose peak RSS is compared
  * @property {{ rounds: number }} history
  * @property {{ allowance: number }} load the heavy key's allowance (`--rate-limit`): its burst of history requests
+ * @property {{ rows: number, small: number, big: number }} productsMemory observation rows ingested over catalogs of `small` and `big` products (issue 35: 1,000 and 300,000)
  * @property {{ products: number }} search products of the generated catalog searched (issue 35: 300,000)
  */
 
@@ -45,6 +46,7 @@ export const SCALES = {
     catalogMemory: { small: 1_000, big: 5_000 },
     history: { rounds: 3 },
     load: { allowance: 4 },
+    productsMemory: { rows: 10_000, small: 1_000, big: 5_000 },
     search: { products: 5_000 },
   },
   quick: {
@@ -63,6 +65,7 @@ export const SCALES = {
     catalogMemory: { small: 10_000, big: 100_000 },
     history: { rounds: 15 },
     load: { allowance: 20 },
+    productsMemory: { rows: 200_000, small: 1_000, big: 300_000 },
     search: { products: 300_000 },
   },
   full: {
@@ -81,6 +84,7 @@ export const SCALES = {
     catalogMemory: { small: 10_000, big: 200_000 },
     history: { rounds: 30 },
     load: { allowance: 120 },
+    productsMemory: { rows: 1_000_000, small: 1_000, big: 300_000 },
     search: { products: 300_000 },
   },
 };

@@ -119,7 +119,7 @@ export function computeEvidence(input: ComputeBundleInput): BundleEvidence {
   const ungraded = conditionIndex(UNGRADED);
   const crossSource = lastKnown
     ? null
-    : crossSourceCheck(series.conditions[ungraded]!.current, series.sources);
+    : crossSourceCheck(series.conditions[ungraded]!.current, series.sources, ctx.k, ctx.scratch);
   // §18: sources out of line with each other price no ungraded figure: which one is right cannot be told.
   if (crossSource !== null && !crossSource.agree && cells[ungraded]!.estimate !== null)
     withheld[ungraded] = NO_PRICE_REASON.sources;

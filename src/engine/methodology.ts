@@ -305,3 +305,10 @@ export const CROSS_SOURCE_MAX_RATIO = 2.5;
  * the other) differ by large factors that say nothing about the mapping.
  */
 export const CROSS_SOURCE_MIN_GAP_MINOR = 500;
+/**
+ * §18 A source of sales the robust filter drops whole is judged on all its points only when it
+ * has at least this many: one sale far from the rest is an outlier (a wild sale, a typo), not a
+ * source out of line; two or more that agree with each other and with no other source are. A
+ * guide's quote is judged alone: it is already a market's average.
+ */
+export const CROSS_SOURCE_MIN_POINTS = 2;

@@ -3,7 +3,8 @@
  * can never be a syntax error: every word is reduced to its letters and digits (the
  * characters the unicode61 tokenizer indexes) and written as a quoted phrase with a prefix
  * star. `"`, `*`, `-`, `AND`, `NEAR(` and the like are data, never operators. "4/102"
- * becomes the phrase "4 102"*, which matches the indexed "4/102" (tokenised the same way).
+ * becomes the phrase "4 102"*, which matches the indexed "4/102" (tokenised the same way). A
+ * phrase's last part, the prefix, is at most MAX_PREFIX_CHARS characters.
  * The PostgreSQL store matches and ranks the same phrases itself (pg/search.ts).
  */
 import { onFirstUse } from '../domain/first-use.js';
@@ -11,12 +12,27 @@ import { onFirstUse } from '../domain/first-use.js';
 // Made on first use: a Unicode property class is built from Unicode's tables as it is made.
 const wordParts = onFirstUse(() => /[\p{L}\p{N}\p{M}]+/gu);
 
+/**
+ * The longest prefix the SQLite index holds as a term of its own (drizzle/0010_products_fts_prefix.sql,
+ * prefix='1 2 3 4 5 6 7 8'). A phrase's last word, the one matched as a prefix, is cut to this
+ * many characters: a prefix the index lacks is built from every term it covers, 45-50 ms of one
+ * turn of the event loop for a word a 300,000-product catalog holds throughout (issue 35), where
+ * an indexed one reads as one term. "charizards" searches as "charizar", which finds Charizard.
+ */
+export const MAX_PREFIX_CHARS = 8;
+
+/** `part` cut to MAX_PREFIX_CHARS characters (code points: a pair of surrogates stays whole). */
+function indexedPrefix(part: string): string {
+  const chars = Array.from(part);
+  return chars.length <= MAX_PREFIX_CHARS ? part : chars.slice(0, MAX_PREFIX_CHARS).join('');
+}
+
 /** The phrases of `text`, one per whitespace-separated word that holds a letter or digit. */
 function phrases(text: string): string[] {
   const out: string[] = [];
   for (const word of text.split(/\s+/)) {
     const parts = word.match(wordParts());
-    if (parts) out.push(parts.join(' '));
+    if (parts) out.push([...parts.slice(0, -1), indexedPrefix(parts.at(-1)!)].join(' '));
   }
   return out;
 }

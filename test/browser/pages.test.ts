@@ -2,14 +2,15 @@
  * The web pages in a real browser: Debian's chromium driven by playwright-core, one launch for
  * the file, over a real server and the seeded database, at desktop (1280 px) and phone (375 px)
  * widths: no console error, no failed request, no request off the server, the figures of the
- * pricing route, search forgiving "charzard", the chart with its points, Tab to the search box,
- * no sideways scroll.
+ * pricing route, search forgiving "charzard", the charts (a price's, an index's) with their
+ * points, Tab to the search box, no sideways scroll.
  */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatUsd } from '../../src/domain/money.js';
-import { HOUR, PRODUCTS, STORED_KEY, useSeededServer } from '../http/_helpers.js';
+import { toUtcDate } from '../../src/domain/time.js';
+import { DAY, defineAllSingles, HOUR, PRODUCTS, STORED_KEY, useSeededServer } from '../http/_helpers.js';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const NOW = Date.UTC(2026, 5, 1, 12);
@@ -37,6 +38,9 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => browser?.close());
+
+// An index on the seeded catalog, for the index pages (its chart: the base date and the day after).
+beforeAll(() => defineAllSingles(seeded.dbPath, toUtcDate(NOW - DAY), NOW - DAY));
 
 /** A signed-in page at `width`, and what it saw go wrong: console errors, failed requests, requests off the server. */
 async function signedIn(width: number) {
@@ -106,7 +110,21 @@ describe.each([1280, 375])('at %i px', (width) => {
     expect(await noSidewaysScroll(page)).toBe(true);
   });
 
+  it("draws an index's chart, its values and band in index points", async () => {
+    const { page } = view;
+    await page.goto(`${seeded.server.url}/indexes/all-singles?at=${AT}&range=30d`);
+    await page.waitForSelector('.chart-box canvas');
+    expect(await page.locator('.chart-box').getAttribute('data-points')).toBe('2');
+    // The legend shows the values under the cursor, in points (1000 at the base date), not dollars.
+    await page.hover('.u-over', { position: { x: 2, y: 10 } });
+    const legend = await page.locator('.u-legend').textContent();
+    expect(legend).toContain('1,000');
+    expect(legend).not.toContain('$');
+    expect(await noSidewaysScroll(page)).toBe(true);
+  });
+
   it.each([
+    ['indexes', `/indexes?at=${AT}`],
     ['evidence', `/products/${encodeURIComponent(plain)}/evidence?slot=psa10&at=${AT}`],
     ['movers', `/movers?span=24h&at=${AT}`],
     [

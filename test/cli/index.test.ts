@@ -5,64 +5,15 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runOracle as oracle } from '../_cli.js';
-import { databaseWith, testProduct } from '../_setup.js';
+import { indexMarketDatabase, NOW } from '../_index-market.js';
 import { INDEX_BASE_VALUE, INDEX_MEMBER_CAP } from '../../src/engine/methodology.js';
-
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
-const BASE = Date.parse('2026-10-01T00:00:00Z');
-const NOW = BASE + 30 * DAY + 12 * HOUR;
-const JUMP = BASE + 15 * DAY;
-
-/** Ungraded sales every 6 hours from 60 days before the base to now: `before` cents, then `after` from JUMP. */
-const sales = (productKey: string, before: number, after: number) =>
-  Array.from({ length: (90 * DAY) / (6 * HOUR) }, (_, i) => {
-    const observedAt = BASE - 60 * DAY + i * 6 * HOUR;
-    return {
-      productKey,
-      source: 'ebay',
-      observedAt,
-      priceMinor: observedAt < JUMP ? before : after,
-      grader: 'ungraded',
-      grade: null,
-      externalId: `${productKey}-${i}`,
-    };
-  }).filter((s) => s.observedAt < NOW);
 
 describe('oracle index', () => {
   let db: string;
   const run = (...args: string[]) => oracle(['--db', db, ...args], { now: NOW });
 
   beforeAll(async () => {
-    db = await databaseWith(
-      [
-        testProduct({
-          productKey: 'steady-card',
-          refsourceId: '1',
-          tcgplayerId: null,
-          productName: 'Steady',
-          setName: 'Test Set',
-          era: 'vintage',
-        }),
-        testProduct({
-          productKey: 'jumping-card',
-          refsourceId: '2',
-          tcgplayerId: null,
-          productName: 'Jumper',
-          setName: 'Test Set',
-          era: 'vintage',
-        }),
-        testProduct({
-          productKey: 'other-set-card',
-          refsourceId: '3',
-          tcgplayerId: null,
-          productName: 'Other',
-          setName: 'Else',
-          era: 'modern',
-        }),
-      ],
-      [...sales('steady-card', 10_000, 10_000), ...sales('jumping-card', 5_000, 6_000)],
-    );
+    db = await indexMarketDatabase();
   });
 
   it('adds and lists definitions', async () => {

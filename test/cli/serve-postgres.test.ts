@@ -77,9 +77,11 @@ describeWithPg('oracle serve replicas on one PostgreSQL', () => {
     expect(await Promise.all(urls.map(ungradedPrice))).toEqual(before);
 
     const file = join(tempDir(), 'more.csv');
+    // Twice the price: a move the sales make while the seeded guide quotes stay within the
+    // cross-source check's 2.5-fold (§18; ten times would withhold the price as sources disagreeing).
     const rows = Array.from({ length: 30 }, (_, i) => {
       const at = new Date(now - HOUR + i * 60_000).toISOString();
-      return `${PRODUCTS.plain.productKey},ebay,${at},${before[0]! * 10 + i},,,replica-${i}`;
+      return `${PRODUCTS.plain.productKey},ebay,${at},${before[0]! * 2 + i},,,replica-${i}`;
     });
     writeFileSync(
       file,
@@ -100,7 +102,7 @@ describeWithPg('oracle serve replicas on one PostgreSQL', () => {
       }),
     );
     // Both servers show the new price (a poll that gives up after 5 s keeps the old one and fails here).
-    expect(seen[0]!.price).toBeGreaterThan(before[0]! * 2);
+    expect(seen[0]!.price).toBeGreaterThan(before[0]! * 1.3);
     expect(seen[1]!.price).toBe(seen[0]!.price);
   });
 

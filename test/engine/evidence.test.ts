@@ -311,6 +311,7 @@ describe('explainSlot', () => {
       'prediction',
       'blend',
       'own_range',
+      'cross_source',
       'rounding',
       'tier',
       'interval',

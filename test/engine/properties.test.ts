@@ -81,9 +81,9 @@ describe('engine invariants', () => {
             expect(s.error).toBeNull();
             expect(s.meta.basis).toBeDefined();
           } else if (anyData) {
-            // An estimate withheld (§9.1): no price, and never one of the cell's own basis.
+            // An estimate withheld (§9.1), or sources out of line (§18): no price, never one of the cell's own basis.
             expect(s).toMatchObject({ price_minor: null, error: 'no_observations', included_points: 0 });
-            expect(['stale_estimate', 'wide_estimate']).toContain(s.meta.no_price_reason);
+            expect(['stale_estimate', 'wide_estimate', 'sources_disagree']).toContain(s.meta.no_price_reason);
           } else expect(s).toMatchObject({ price_minor: null, error: 'no_observations' });
         }
       }),

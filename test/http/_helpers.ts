@@ -429,3 +429,24 @@ export function checkResponsesAgainst(server: Server, doc: OpenApiDocument, docU
 function rebase(schema: object, docUrl: string): object {
   return JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', `"${docUrl}#/components/`));
 }
+
+/** Defines `all-singles` (every single card, ungraded, chained Jevons) in the database at `dbPath`. */
+export async function defineAllSingles(dbPath: string, baseDate: string, createdAt: number): Promise<void> {
+  const store = await openStore(dbPath);
+  try {
+    await store.indexes.add(
+      {
+        name: 'all-singles',
+        label: 'All singles',
+        selector: 'product_type',
+        selectorValue: 'single_card',
+        slot: 'ungraded',
+        method: 'chained-jevons',
+        baseDate,
+      },
+      createdAt,
+    );
+  } finally {
+    await store.close();
+  }
+}

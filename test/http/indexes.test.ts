@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
 import type { IndexBody } from '../../src/service/market-index.js';
 import { toUtcDate } from '../../src/domain/time.js';
-import { DAY, HOUR, STORED_KEY, useSeededServer } from './_helpers.js';
+import { DAY, defineAllSingles, HOUR, STORED_KEY, useSeededServer } from './_helpers.js';
 
 const NOW = Math.floor(Date.now() / HOUR) * HOUR;
 const seeded = useSeededServer(NOW);
@@ -17,25 +17,7 @@ const get = (path: string) => fetch(seeded.server.url + path, { headers: { 'x-ap
 const BASE_DATE = toUtcDate(NOW - 2 * DAY);
 
 describe('GET /api/v1/developer/indexes', () => {
-  beforeAll(async () => {
-    const store = await openStore(seeded.dbPath);
-    try {
-      await store.indexes.add(
-        {
-          name: 'all-singles',
-          label: 'All singles',
-          selector: 'product_type',
-          selectorValue: 'single_card',
-          slot: 'ungraded',
-          method: 'chained-jevons',
-          baseDate: BASE_DATE,
-        },
-        NOW - DAY,
-      );
-    } finally {
-      await store.close();
-    }
-  });
+  beforeAll(() => defineAllSingles(seeded.dbPath, BASE_DATE, NOW - DAY));
 
   it('lists the definitions and shows an index as the service computes it', async () => {
     const list = await get('/api/v1/developer/indexes');

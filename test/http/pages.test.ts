@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { formatUsd } from '../../src/domain/money.js';
 import { VALUE_MAX_LINES } from '../../src/http/value-schemas.js';
 import { runOracle } from '../_cli.js';
+import { indexMarketDatabase, NOW as INDEX_NOW } from '../_index-market.js';
 import {
   DAY,
   ENV_KEY,
@@ -235,5 +236,85 @@ describe('serve --public', () => {
     expect(page.status).toBe(200);
     expect(await page.text()).not.toContain('Sign out');
     expect((await fetch(`${server.url}/api/v1/developer/movers`)).status).toBe(401);
+  });
+});
+
+describe('market index pages', () => {
+  let server: TestServer;
+  // The market's last weekly step, and an instant before its base date.
+  const AT_INDEX = '2026-10-29T00:00:00Z';
+  const ENV = { cookie: `oracle_key=${encodeURIComponent(ENV_KEY)}` };
+  const API = { 'x-api-key': ENV_KEY };
+  const page = async (path: string) => {
+    const res = await fetch(server.url + path, { headers: ENV });
+    return { status: res.status, text: await res.text() };
+  };
+  const api = async (path: string): Promise<any> =>
+    (await fetch(`${server.url}/api/v1/developer/indexes${path}`, { headers: API })).json();
+  const points = (v: number) => v.toLocaleString('en-US', { minimumFractionDigits: 2 });
+
+  beforeAll(async () => {
+    const dbPath = await indexMarketDatabase();
+    for (const args of [
+      ['test-set', '--set', 'test set', '--base-date', '2026-10-01', '--label', 'Test <set>'],
+      ['later', '--era', 'vintage', '--base-date', '2026-11-01'],
+    ]) {
+      const added = await runOracle(['--db', dbPath, 'index', 'add', ...args], { now: () => INDEX_NOW });
+      expect(added.stderr).toBe('');
+    }
+    server = await startServer({ dbPath, now: () => INDEX_NOW });
+  });
+  afterAll(async () => server?.close());
+
+  it('lists each index with the latest value and members priced of its route, at the same instant', async () => {
+    const { status, text } = await page(`/indexes?at=${AT_INDEX}`);
+    expect(status).toBe(200);
+    const body = await api(`/test-set?from=${AT_INDEX}&to=${AT_INDEX}&every=1w`);
+    const last = body.points.at(-1);
+    expect(last.at).toBe(AT_INDEX);
+    expect(last.value).toBeGreaterThan(1000);
+    expect(cells(text, 'data-index').get('test-set')).toBe(points(last.value));
+    expect(cells(text, 'data-priced').get('test-set')).toBe(`${last.priced} of ${body.members}`);
+    expect(body.members).toBe(2);
+    expect(text).toContain('Test &lt;set&gt;');
+    expect(text).toMatch(/not started: base date 2026-11-01/);
+    const twins = [...text.matchAll(/href="([^"]+)" class="twin"/g)].map((m) =>
+      m[1]!.replaceAll('&amp;', '&'),
+    );
+    expect(twins).toHaveLength(2);
+    const twin = (await (await fetch(server.url + twins[1]!, { headers: ENV })).json()) as typeof body;
+    expect(twin.points.at(-1)).toEqual(last);
+  });
+
+  it("shows an index's values as its route answers them: chart points, interval, top contributors", async () => {
+    const { status, text } = await page(`/indexes/test-set?at=${AT_INDEX}&range=30d`);
+    expect(status).toBe(200);
+    const twin = /href="([^"]+)" class="twin"/.exec(text)![1]!.replaceAll('&amp;', '&');
+    const body = await api(twin.replace('/api/v1/developer/indexes', ''));
+    expect(new URL(twin, server.url).searchParams.get('every')).toBe('1d');
+    expect(body.points).toHaveLength(29);
+    const chart = JSON.parse(
+      /<script type="application\/json" id="chart-data">([^<]+)<\/script>/.exec(text)![1]!,
+    );
+    expect(chart.unit).toBe('points');
+    expect(chart.price).toEqual(body.points.map((p: { value: number }) => p.value));
+    expect(chart.low).toEqual(body.points.map((p: { low: number }) => p.low));
+    expect(chart.high).toEqual(body.points.map((p: { high: number }) => p.high));
+    expect(cells(text, 'data-index').get('test-set')).toBe(points(body.points.at(-1).value));
+    expect(text).toContain('1000 on 2026-10-01');
+    expect(text).toContain('chained-jevons');
+    const contributors = [...text.matchAll(/data-contributor="([^"]+)"/g)].map((m) => m[1]);
+    expect(contributors).toEqual(body.top_contributors.map((c: { product_key: string }) => c.product_key));
+    expect(contributors[0]).toBe('jumping-card');
+  });
+
+  it('links the index list from the home page, and refuses an unknown index or range with the detail', async () => {
+    expect((await page('/')).text).toMatch(/href="\/indexes\?at=[^"]+"/);
+    const unknown = await page('/indexes/nope');
+    expect(unknown.status).toBe(400);
+    expect(unknown.text).toMatch(/no index named &quot;nope&quot;/);
+    const range = await page('/indexes/test-set?range=5y');
+    expect(range.status).toBe(400);
+    expect(range.text).toMatch(/role="alert">range/);
   });
 });

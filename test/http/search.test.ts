@@ -44,6 +44,14 @@ describe('GET /api/v1/developer/catalog/search', () => {
     );
   });
 
+  it('matches a word longer than 8 characters as its first 8, with no correction', async () => {
+    const exact = await getJson(`${seeded.server.url}/api/v1/developer/catalog/search?q=base+charizard`, KEY);
+    const long = await getJson(`${seeded.server.url}/api/v1/developer/catalog/search?q=base+charizards`, KEY);
+    expect(long).not.toHaveProperty('did_you_mean');
+    expect(long.products).toEqual(exact.products);
+    expect(long.products.length).toBeGreaterThan(0);
+  });
+
   it('answers 200 with no hits, never 500, for FTS5 syntax in q', async () => {
     for (const q of ['"', '*', 'AND', '-', '4/102', 'NEAR(', 'a OR', '"x"*', '(', '^']) {
       const res = await search(`q=${encodeURIComponent(q)}`);

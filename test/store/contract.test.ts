@@ -491,6 +491,18 @@ describe(`the store contract (${TEST_STORE})`, () => {
       expect(await keys('BLAST')).toEqual(['pokemon-base-set-blastoise-2-102']);
     });
 
+    it('matches a word longer than 8 characters as its first 8, the longest prefix the index holds', async () => {
+      // "charizards" searches as "charizar": the plural finds the card, with no correction needed.
+      expect(await searchCatalog(store, 'charizards 4/102')).toMatchObject({ didYouMean: null });
+      expect(await keys('charizards 4/102')).toEqual(await keys('charizard 4/102'));
+      expect(await keys('blastoisexyz')).toEqual(['pokemon-base-set-blastoise-2-102']);
+      // One letter is a prefix too: "d" finds "Dark" and "Djinn".
+      expect((await keys('d')).sort()).toEqual([
+        'mtg-arabian-nights-juzam-djinn',
+        'pokemon-team-rocket-dark-charizard-4-82',
+      ]);
+    });
+
     it('matches nothing for punctuation alone', async () => {
       expect(await keys('_')).toEqual([]);
       expect(await keys('"')).toEqual([]);

@@ -22,7 +22,8 @@ import {
 import { createObservationRepo } from '../../src/store/sqlite/observation-repo.js';
 import { createPricePointReader } from '../../src/store/sqlite/price-points.js';
 import { createPricePointSeriesReader } from '../../src/store/sqlite/price-point-series.js';
-import { VOCABULARY_PAGE } from '../../src/store/sqlite/product-repo.js';
+import { MAX_PREFIX_CHARS } from '../../src/store/fts-query.js';
+import { createProductRepo, VOCABULARY_PAGE } from '../../src/store/sqlite/product-repo.js';
 import { createWriteLock } from '../../src/store/sqlite/write-lock.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
@@ -175,6 +176,48 @@ describe('SQLite store', () => {
     expect(paged.length).toBeGreaterThan(words);
     // Every page but the last ends with a pause: no statement reads more than a page.
     expect(pauses).toBe(Math.floor(paged.length / VOCABULARY_PAGE));
+  });
+
+  it('ends a vocabulary page early once its words hold enough postings (issue 35)', async () => {
+    // 40 products: each holds its own key word and the five words all 40 hold (40 postings each).
+    await writeProducts(
+      store,
+      Array.from({ length: 40 }, (_, i) =>
+        testProduct({
+          productKey: `k${i}`,
+          refsourceId: null,
+          productName: 'alpha beta gamma delta',
+          subtitle: '',
+          setName: 'S',
+        }),
+      ),
+    );
+    const db = await openDatabase(path);
+    let pauses = 0;
+    const words = await createProductRepo(db).vocabulary(() => {
+      pauses += 1;
+      return Promise.resolve();
+    }, 100);
+    closeDatabase(db);
+    expect(words).toEqual(await store.products.vocabulary());
+    // A page ends at the word that brings it to 100 postings: far fewer words than VOCABULARY_PAGE.
+    let ends = 0;
+    let postings = 0;
+    for (const w of words) {
+      postings += w.products;
+      if (postings >= 100) [ends, postings] = [ends + 1, 0];
+    }
+    expect(words.length).toBeLessThan(VOCABULARY_PAGE);
+    expect(ends).toBeGreaterThanOrEqual(2);
+    expect(pauses).toBe(ends);
+  });
+
+  it('holds every prefix a search asks for as a term of the index (issue 35)', () => {
+    const raw = new Database(path, { readonly: true });
+    const sql = raw.prepare("SELECT sql FROM sqlite_master WHERE name = 'products_fts'").pluck().get();
+    raw.close();
+    const sizes = /prefix='([\d ]+)'/.exec(String(sql))?.[1]?.split(' ').map(Number);
+    expect(sizes).toEqual(Array.from({ length: MAX_PREFIX_CHARS }, (_, i) => i + 1));
   });
 
   it('keeps the FTS5 index in step with a product deleted past the store', async () => {

@@ -57,19 +57,21 @@ code{overflow-wrap:anywhere}
 const SCRIPT = `'use strict';
 (function () {
   var usd = function (c) { return c == null ? '' : '$' + (c / 100).toLocaleString('en-US', { maximumFractionDigits: 0 }); };
+  var points = function (v) { return v == null ? '' : v.toLocaleString('en-US', { maximumFractionDigits: 2 }); };
   function draw(box) {
     var data = JSON.parse(document.getElementById(box.dataset.chart).textContent);
     var band = data.low.length > 0;
-    var series = [{}, { label: data.label, stroke: '#0b57a4', width: 2, value: function (u, v) { return usd(v); } }];
+    var fmt = data.unit === 'points' ? points : usd;
+    var series = [{}, { label: data.label, stroke: '#0b57a4', width: 2, value: function (u, v) { return fmt(v); } }];
     var columns = [data.t, data.price];
     if (band) {
-      series.push({ label: '80 % high', stroke: 'rgba(11,87,164,0.25)', value: function (u, v) { return usd(v); } });
-      series.push({ label: '80 % low', stroke: 'rgba(11,87,164,0.25)', value: function (u, v) { return usd(v); } });
+      series.push({ label: '80 % high', stroke: 'rgba(11,87,164,0.25)', value: function (u, v) { return fmt(v); } });
+      series.push({ label: '80 % low', stroke: 'rgba(11,87,164,0.25)', value: function (u, v) { return fmt(v); } });
       columns.push(data.high, data.low);
     }
     var opts = {
       width: Math.max(200, box.clientWidth), height: 260, series: series,
-      axes: [{}, { size: 70, values: function (u, vals) { return vals.map(usd); } }],
+      axes: [{}, { size: 70, values: function (u, vals) { return vals.map(fmt); } }],
       bands: band ? [{ series: [2, 3], fill: 'rgba(11,87,164,0.15)' }] : [],
       scales: { x: { time: true } },
     };

@@ -6,9 +6,13 @@
 import type { HistoryBody, HistoryValue } from '../../service/history.js';
 import { html, Html, usd } from './html.js';
 
-/** The series of one slot: seconds since the epoch, then cents (null where unpriced). */
+/**
+ * A series: seconds since the epoch, then its values (null where unpriced) in its unit: cents
+ * (a price) or index points (a market index, 1000 at its base date).
+ */
 export interface ChartData {
   label: string;
+  unit: 'usd' | 'points';
   t: number[];
   price: (number | null)[];
   low: (number | null)[];
@@ -16,7 +20,7 @@ export interface ChartData {
 }
 
 export function chartData(history: HistoryBody, slot: string, label: string): ChartData {
-  const data: ChartData = { label, t: [], price: [], low: [], high: [] };
+  const data: ChartData = { label, unit: 'usd', t: [], price: [], low: [], high: [] };
   for (const point of history.points) {
     const value = point[slot] as HistoryValue | undefined;
     data.t.push(Date.parse(point.at) / 1000);
@@ -30,8 +34,13 @@ export function chartData(history: HistoryBody, slot: string, label: string): Ch
 /** JSON that cannot close its script element: every `<` escaped. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
+/** Index points as the pages show them: two decimals, as the API gives them. */
+export const points = (value: number | null | undefined): string =>
+  value == null ? '–' : value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
 /** The chart's place, its data, and the same points as a table. */
 export function renderChart(data: ChartData, caption: string): Html {
+  const [format, name] = data.unit === 'usd' ? [usd, 'Price'] : [points, 'Value'];
   const rows = data.t.map((t, i) => [new Date(t * 1000).toISOString().slice(0, 10), i] as const);
   return html`<figure class="chart">
       <div
@@ -56,7 +65,7 @@ export function renderChart(data: ChartData, caption: string): Html {
           <thead>
             <tr>
               <th scope="col">Date</th>
-              <th scope="col" class="num">Price</th>
+              <th scope="col" class="num">${name}</th>
               <th scope="col" class="num">80 % low</th>
               <th scope="col" class="num">80 % high</th>
             </tr>
@@ -66,9 +75,9 @@ export function renderChart(data: ChartData, caption: string): Html {
               ([day, i]) =>
                 html`<tr>
                   <td>${day}</td>
-                  <td class="num">${usd(data.price[i])}</td>
-                  <td class="num">${usd(data.low[i])}</td>
-                  <td class="num">${usd(data.high[i])}</td>
+                  <td class="num">${format(data.price[i])}</td>
+                  <td class="num">${format(data.low[i])}</td>
+                  <td class="num">${format(data.high[i])}</td>
                 </tr>`,
             )}
           </tbody>

@@ -42,5 +42,12 @@ export function renderHome(search: SearchBody | null, movers: MoversBody, at: st
       <h2 id="movers">Recent movers</h2>
       ${renderMovers(movers, at)}
       <p><a href="${href('/movers', { at })}">More movers, other spans and grades</a></p>
+    </section>
+    <section aria-labelledby="indexes">
+      <h2 id="indexes">Market indexes</h2>
+      <p>
+        How a set, an era, a grade or a list of cards moved:
+        <a href="${href('/indexes', { at })}">the market indexes</a>, each with its chart and what moved it.
+      </p>
     </section>`;
 }

@@ -22,6 +22,7 @@ export interface Frame {
 const NAV = [
   ['/', 'Home'],
   ['/movers', 'Movers'],
+  ['/indexes', 'Indexes'],
   ['/value', 'Collection value'],
   ['/watches', 'Watches'],
 ] as const;

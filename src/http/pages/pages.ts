@@ -29,10 +29,13 @@ import { pricingRoute } from '../routes/pricing.js';
 import { salesRoute } from '../routes/sales.js';
 import { valueHistoryRoute, valueRoute } from '../routes/value.js';
 import { watchEventsRoute, watchRulesRoute } from '../routes/watches.js';
+import { indexListRoute, indexRoute } from '../routes/indexes.js';
+import type { IndexBody, IndexDefinitionBody } from '../../service/market-index.js';
 import { VALUE_MAX_LINES } from '../value-schemas.js';
 import { CHART_SCRIPTS } from './assets.js';
 import { renderEvidence } from './evidence-page.js';
 import { renderHome } from './home-page.js';
+import { renderIndex, renderIndexList } from './index-pages.js';
 import { href, html, type Html } from './html.js';
 import { renderMovers } from './movers-view.js';
 import { CHART_RANGES, renderProduct, type ChartRange } from './product-page.js';
@@ -99,7 +102,25 @@ function pinnedAt(ctx: PageContext): { at: string; ms: number } {
   return { at: toIsoUtc(ms), ms };
 }
 
-const range = z.enum(Object.keys(CHART_RANGES) as [ChartRange, ...ChartRange[]]).default('90d');
+const range = z.enum(Object.keys(CHART_RANGES) as [ChartRange, ...ChartRange[]]);
+
+/** The page's `range`, or `fallback`; any other value refused by name, as the API refuses it. */
+function chosenRange(ctx: PageContext, fallback: ChartRange): ChartRange {
+  const chosen = range.default(fallback).safeParse(ctx.query.range);
+  if (!chosen.success)
+    throw new InvalidParameterError(
+      'range',
+      `range ${JSON.stringify(ctx.query.range)} is not one of ${Object.keys(CHART_RANGES).join(', ')}`,
+    );
+  return chosen.data;
+}
+
+/**
+ * An index is chained from its base date whatever span is shown, so a year of daily steps
+ * costs its members' prices at every day since (seconds): the index pages show a year's weekly
+ * chain by default, and the list shows that chain's latest value, the index page's.
+ */
+const INDEX_RANGE: ChartRange = '1y';
 
 const home: Page = {
   path: '/',
@@ -128,13 +149,8 @@ const product: Page = {
   async load(ctx) {
     const { at, ms } = pinnedAt(ctx);
     const key = { product_key: ctx.params.product_key! };
-    const chosen = range.safeParse(ctx.query.range);
-    if (!chosen.success)
-      throw new InvalidParameterError(
-        'range',
-        `range ${JSON.stringify(ctx.query.range)} is not one of ${Object.keys(CHART_RANGES).join(', ')}`,
-      );
-    const { days, every } = CHART_RANGES[chosen.data];
+    const chosen = chosenRange(ctx, '90d');
+    const { days, every } = CHART_RANGES[chosen];
     const chart = ctx.query.chart ?? 'ungraded';
     const extraGrades = ctx.query.extra_grades === 'true';
     const bundle = await read<PricingBundle>(
@@ -157,7 +173,7 @@ const product: Page = {
         bundle: bundle.body,
         history: history.body,
         chart: history.body.slots[0] ?? chart,
-        range: chosen.data,
+        range: chosen,
         at,
         extraGrades,
       }),
@@ -248,4 +264,54 @@ const watches: Page = {
   },
 };
 
-export const PAGES: readonly Page[] = [home, product, evidence, movers, value, watches];
+const indexes: Page = {
+  path: '/indexes',
+  query: ['at'],
+  async load(ctx) {
+    const { at, ms } = pinnedAt(ctx);
+    const list = await read<{ indexes: IndexDefinitionBody[] }>(ctx, indexListRoute, {});
+    const { every } = CHART_RANGES[INDEX_RANGE];
+    const rows = [];
+    for (const definition of list.body.indexes) {
+      const started = Date.parse(definition.base_date) <= ms;
+      const latest = started
+        ? await read<IndexBody>(ctx, indexRoute, { from: at, to: at, every }, { name: definition.name })
+        : null;
+      rows.push({ definition, latest: latest?.body ?? null, href: latest?.href });
+    }
+    return {
+      title: 'Market indexes',
+      at,
+      body: renderIndexList(rows, every, at),
+      twins: [
+        { label: 'indexes', href: list.href },
+        ...rows.flatMap((r) => (r.href === undefined ? [] : [{ label: r.definition.name, href: r.href }])),
+      ],
+    };
+  },
+};
+
+const marketIndex: Page = {
+  path: '/indexes/:name',
+  query: ['at', 'range'],
+  async load(ctx) {
+    const { at, ms } = pinnedAt(ctx);
+    const chosen = chosenRange(ctx, INDEX_RANGE);
+    const { days, every } = CHART_RANGES[chosen];
+    const answer = await read<IndexBody>(
+      ctx,
+      indexRoute,
+      { from: toIsoUtc(ms - days * DAY_MS), to: at, every },
+      { name: ctx.params.name! },
+    );
+    return {
+      title: `Index: ${answer.body.name}`,
+      at,
+      scripts: CHART_SCRIPTS,
+      body: renderIndex(answer.body, chosen, at),
+      twins: [{ label: 'index', href: answer.href }],
+    };
+  },
+};
+
+export const PAGES: readonly Page[] = [home, product, evidence, movers, value, watches, indexes, marketIndex];

@@ -109,6 +109,7 @@ export function renderValuation(
       ${renderChart(
         {
           label: 'value',
+          unit: 'usd',
           t: history.points.map((p) => Date.parse(p.at) / 1000),
           price: history.points.map((p) => p.value_minor),
           low: [],

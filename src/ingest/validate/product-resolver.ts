@@ -1,7 +1,6 @@
 /**
  * Resolving an observation record to its catalog product (by product_key, refsource_id or
- * tcgplayer_id and printing), with every answer cached for the run: a file names few products
- * many times.
+ * tcgplayer_id and printing), with the answers cached: a file names few products many times.
  */
 import { describeIdentity, type ProductIdentity } from '../../domain/identity.js';
 import { landingPrintings, samePrinting } from '../../domain/printing.js';
@@ -36,6 +35,13 @@ export interface Unresolved {
   skip: string;
 }
 
+/**
+ * Answers kept per lookup kind. A file naming more products than this looks the oldest up again
+ * (one statement on a unique index), so an ingest's memory does not grow with the number of
+ * products it names (issue 35: every answer kept grew a run naming 200,000 products by about 16 MiB).
+ */
+export const RESOLVED_CACHE_LIMIT = 10_000;
+
 interface TcgplayerProduct extends ResolvedProduct {
   printing: string | null;
 }
@@ -47,13 +53,15 @@ export class ProductResolver {
   private readonly byIdentity = new Map<string, ResolvedProduct | null>();
   /** Products without a printing, by product_key, and the regular printing that landed on them in this run. */
   private readonly regularTaken = new Map<string, string>();
+  /** Infinity once a dry run assumed products: they exist only here, so none may be dropped. */
+  private limit = RESOLVED_CACHE_LIMIT;
 
   constructor(private readonly products: ProductLookup) {}
 
   /** The observation's product, or why it has none. */
   resolve(ref: ProductReference): ResolvedProduct | Unresolved {
     if (ref.productKey !== undefined) {
-      const product = cached(this.byKey, ref.productKey, (key) => this.products.findByKey(key));
+      const product = this.cached(this.byKey, ref.productKey, (key) => this.products.findByKey(key));
       if (product === null)
         return unmapped(
           `unknown product_key ${JSON.stringify(ref.productKey)}: not in the catalog (ingest catalog records first)`,
@@ -66,12 +74,14 @@ export class ProductResolver {
       return product;
     }
     if (ref.refsourceId !== undefined) {
-      const product = cached(this.byRefsource, ref.refsourceId, (id) => this.products.findByRefsourceId(id));
+      const product = this.cached(this.byRefsource, ref.refsourceId, (id) =>
+        this.products.findByRefsourceId(id),
+      );
       return product ?? unmapped(`unknown refsource_id ${ref.refsourceId}: no catalog product has it`);
     }
     if (ref.tcgplayerId === undefined && ref.identity !== undefined) {
       const { scheme, value } = ref.identity;
-      const product = cached(this.byIdentity, `${scheme} ${value}`, () =>
+      const product = this.cached(this.byIdentity, `${scheme} ${value}`, () =>
         this.products.findByIdentity(scheme, value),
       );
       if (product !== null) return product;
@@ -99,7 +109,7 @@ export class ProductResolver {
         refsourceId: p.refsourceId,
         printing: p.printing,
       }));
-      this.byTcgplayer.set(ownCopy(tcgplayerId), products);
+      remember(this.byTcgplayer, ownCopy(tcgplayerId), products, this.limit);
     }
     if (products.length === 0)
       return unmapped(`unknown tcgplayer_id ${tcgplayerId}: no catalog product has it`);
@@ -136,6 +146,20 @@ export class ProductResolver {
     };
   }
 
+  private cached(
+    cache: Map<string, ResolvedProduct | null>,
+    key: string,
+    load: (key: string) => { id: number; productKey: string; refsourceId: string | null } | undefined,
+  ): ResolvedProduct | null {
+    let hit = cache.get(key);
+    if (hit === undefined) {
+      const found = load(key);
+      hit = found ? { id: found.id, productKey: found.productKey, refsourceId: found.refsourceId } : null;
+      remember(cache, ownCopy(key), hit, this.limit);
+    }
+    return hit;
+  }
+
   /** Drops every cached answer: the catalog changed. */
   forget(): void {
     this.byKey.clear();
@@ -146,6 +170,7 @@ export class ProductResolver {
 
   /** Makes products a dry run did not write resolvable for the rest of the run. */
   assume(products: readonly Product[]): void {
+    this.limit = Infinity;
     for (const p of products) {
       const resolved = { id: -1, productKey: p.productKey, refsourceId: p.refsourceId };
       this.byKey.set(p.productKey, resolved);
@@ -166,18 +191,10 @@ function unmapped(reason: string): Unresolved {
   return { reason, skip: 'unmapped' };
 }
 
-function cached(
-  cache: Map<string, ResolvedProduct | null>,
-  key: string,
-  load: (key: string) => { id: number; productKey: string; refsourceId: string | null } | undefined,
-): ResolvedProduct | null {
-  let hit = cache.get(key);
-  if (hit === undefined) {
-    const found = load(key);
-    hit = found ? { id: found.id, productKey: found.productKey, refsourceId: found.refsourceId } : null;
-    cache.set(ownCopy(key), hit);
-  }
-  return hit;
+/** Caches an answer, dropping the oldest beyond `limit` (insertion order: a cheap bound, not an LRU). */
+function remember<V>(cache: Map<string, V>, key: string, value: V, limit: number): void {
+  cache.set(key, value);
+  if (cache.size > limit) cache.delete(cache.keys().next().value as string);
 }
 
 /**

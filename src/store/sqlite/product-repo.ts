@@ -32,6 +32,14 @@ const UPSERT_SLICE = 100;
  */
 export const VOCABULARY_PAGE = 2_000;
 
+/**
+ * Postings (products per word, summed) at which a vocabulary page ends early: fts5vocab counts a
+ * word's products by walking its whole list, so the page holding the few words every product of
+ * a 300,000-product catalog holds ("card", "name", "set"...) took 86-111 ms in one statement
+ * (issue 35); about 60 ns a posting, this is some 20 ms a page.
+ */
+export const VOCABULARY_PAGE_POSTINGS = 300_000;
+
 const noPause: ReadPause = () => Promise.resolve();
 
 /**
@@ -297,16 +305,27 @@ export function createProductRepo(db: SqliteDatabase) {
     },
     /**
      * Every word of the search index with how many products hold it, in word order
-     * (Store.products.vocabulary), VOCABULARY_PAGE words per statement with `pause` between two.
+     * (Store.products.vocabulary), VOCABULARY_PAGE words per statement, fewer once they hold
+     * `postingsPerPage` postings, with `pause` between two.
      */
-    async vocabulary(pause: ReadPause = noPause): Promise<{ word: string; products: number }[]> {
+    async vocabulary(
+      pause: ReadPause = noPause,
+      postingsPerPage = VOCABULARY_PAGE_POSTINGS,
+    ): Promise<{ word: string; products: number }[]> {
       const words: { word: string; products: number }[] = [];
       // Every term is longer than '': the first page is the page after it.
       for (let after = ''; ;) {
-        const page = vocabularyPage().all(after, VOCABULARY_PAGE);
-        for (const word of page) words.push(word);
-        if (page.length < VOCABULARY_PAGE) return words;
-        after = page.at(-1)!.word;
+        let read = 0;
+        let postings = 0;
+        // Stepped row by row and left early: no await runs while the statement is open.
+        for (const word of vocabularyPage().iterate(after, VOCABULARY_PAGE)) {
+          words.push(word);
+          read += 1;
+          postings += word.products;
+          if (postings >= postingsPerPage) break;
+        }
+        if (read < VOCABULARY_PAGE && postings < postingsPerPage) return words;
+        after = words.at(-1)!.word;
         await pause();
       }
     },

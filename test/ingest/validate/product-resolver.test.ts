@@ -2,7 +2,7 @@
 // store contract
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '../../../src/domain/product.js';
-import { ProductResolver } from '../../../src/ingest/validate/product-resolver.js';
+import { ProductResolver, RESOLVED_CACHE_LIMIT } from '../../../src/ingest/validate/product-resolver.js';
 import { openStore } from '../../../src/store/open-store.js';
 import type { IngestWriter, Store } from '../../../src/store/store.js';
 import { writeProducts } from '../../_store.js';
@@ -66,5 +66,42 @@ describe('resolving TCGplayer rows by (tcgplayer_id, printing)', () => {
   it('resolves a tcgplayer_id without printing to the product without one', () => {
     expect(keyOf(new ProductResolver(lookup.products), '1')).toBe('zapdos');
     expect(keyOf(new ProductResolver(lookup.products), '2')).toBe('unmapped');
+  });
+
+  // Issue 35.4: every answer kept for the run grew an ingest naming 300,000 products by tens of MiB.
+  describe('keeps at most RESOLVED_CACHE_LIMIT answers', () => {
+    const byKey = (resolver: ProductResolver, productKey: string) => {
+      const found = resolver.resolve({ productKey, refsourceId: undefined, tcgplayerId: undefined });
+      return 'reason' in found ? found.skip : `${found.productKey} ${found.id}`;
+    };
+    const nameMany = (resolver: ProductResolver) => {
+      for (let i = 0; i < RESOLVED_CACHE_LIMIT; i += 1)
+        expect(byKey(resolver, `missing-${i}`)).toBe('unmapped');
+    };
+
+    it('looks a product up once while it is among the last answers, again once it was dropped', () => {
+      let lookups = 0;
+      const counting = {
+        ...lookup.products,
+        findByKey: (key: string) => {
+          if (key === 'zapdos') lookups += 1;
+          return lookup.products.findByKey(key);
+        },
+      };
+      const resolver = new ProductResolver(counting);
+      const zapdos = byKey(resolver, 'zapdos');
+      expect(byKey(resolver, 'zapdos')).toBe(zapdos);
+      expect(lookups).toBe(1);
+      nameMany(resolver);
+      expect(byKey(resolver, 'zapdos')).toBe(zapdos);
+      expect(lookups).toBe(2);
+    });
+
+    it('never drops a product a dry run assumed: it exists nowhere else', () => {
+      const resolver = new ProductResolver(lookup.products);
+      resolver.assume([product('dry-run-only', '7', null)]);
+      nameMany(resolver);
+      expect(byKey(resolver, 'dry-run-only')).toBe('dry-run-only -1');
+    });
   });
 });
