@@ -186,7 +186,9 @@ export const indexShowOptions = z.lazy(() =>
     from: text(),
     to: text(),
     every: text(),
+    version: z.optional(z.int()),
     json: flag(),
     csv: flag(),
   }),
 );
+export const indexPublishOptions = z.lazy(() => z.object({ to: text(), json: flag(), lockWait: z.int() }));

@@ -16,6 +16,7 @@ import {
   moversLimit,
 } from '../domain/movers.js';
 import { instant, observedAt, snapshotDate, snapshotWindow } from '../domain/params.js';
+import { indexVersion } from '../domain/market-index.js';
 import { searchText } from '../domain/search.js';
 import { FORMAT_NAMES } from '../ingest/formats/names.js';
 import type { CommandContext, ProgramDeps } from './context.js';
@@ -98,11 +99,13 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
       const { run } = await load();
       program.exitCode = await run(args.slice(0, -1), resolveContext(command, deps, now));
     };
+  const named = commandNamed(argv);
+  // The program's --version only before a command: after one it is the command's own (`index show --version 2`).
+  if (typeof named !== 'string') program.version(VERSION, '-V, --version');
   program
     .description(
       'Open price oracle for collectible trading cards: TWAP prices with outlier filtering over a local SQLite file.',
     )
-    .version(VERSION, '-V, --version')
     .addOption(dbOption())
     .option(
       '--wide',
@@ -681,19 +684,44 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
         )
         .addOption(windowHoursOption())
         .addOption(outlierStddevsOption())
+        .addOption(
+          schemaOption(
+            '--version <n>',
+            'read each published day at its latest version up to n (`index publish`; every 1d, default pricing options)',
+            indexVersion,
+            { default: undefined, defaultText: 'the latest' },
+          ),
+        )
         .option(
           '--json',
-          'print {name, ..., points: [{at, value, low, high, priced, linked}], change_pct, top_contributors} (the API body)',
+          'print {name, ..., points: [{at, value, low, high, priced, linked, version}], change_pct, top_contributors} (the API body)',
         )
-        .addOption(new Option('--csv', 'print CSV: at,value,low,high,priced,linked').conflicts('json'))
+        .addOption(
+          new Option('--csv', 'print CSV: at,value,low,high,priced,linked,version').conflicts('json'),
+        )
         .addHelpText(
           'after',
           examples(
             'oracle index show vintage-psa10',
             'oracle index show vintage-psa10 --from 2026-01-01 --every 1w --csv',
+            'oracle index show vintage-psa10 --version 1     # the values as first published',
           ),
         )
         .action(lazy_(() => import('./commands/index-show.js')));
+      index
+        .command('publish')
+        .description(
+          "store the index's daily values from its base date as computed now: a day published already with other figures becomes its next version, never an update",
+        )
+        .argument('<name>', 'the index')
+        .option('--to <time>', 'last day published (default: now)')
+        .option('--json', 'print {name, from, to, every, days, first_published, unchanged, restated: [...]}')
+        .addOption(lockWaitOption(LOCK_WAIT_DEFAULT_S))
+        .addHelpText(
+          'after',
+          examples('oracle index publish vintage-psa10', 'oracle index publish sealed --to 2026-12-01'),
+        )
+        .action(lazy_(() => import('./commands/index-publish.js')));
     },
     demo: () => {
       program
@@ -719,7 +747,6 @@ export function createProgram(deps: ProgramDeps = processDeps(), argv?: readonly
       serve.action(lazy_(() => import('./commands/serve.js')));
     },
   };
-  const named = commandNamed(argv);
   const only = named === null || (named !== undefined && Object.hasOwn(commands, named)) ? named : undefined;
   for (const [name, define] of Object.entries(commands)) {
     if (only === undefined || name === only) define();

@@ -14,6 +14,7 @@ import {
   stepMs,
 } from './history.js';
 import { asOf } from './params.js';
+import { wholeNumber } from './input.js';
 import { InvalidParameterError } from './errors.js';
 import { DAY_MS, parseCalendarDate, toIsoUtc } from './time.js';
 
@@ -43,6 +44,29 @@ export interface IndexDefinition {
 export interface StoredIndex extends IndexDefinition {
   id: number;
   createdAt: number;
+}
+
+/** The step of the published series (`oracle index publish`): one value a day, at 00:00Z. */
+export const INDEX_PUBLISHED_EVERY = '1d';
+
+/** A published version to read (`index show --version`, the route's `version`): 1 or more. */
+export const indexVersion = wholeNumber({ min: 1 });
+
+/** Above any version an index's value can reach: "the latest" when reading published values. */
+export const NO_VERSION_LIMIT = 2 ** 31 - 1;
+
+/** One published value of an index (`oracle index publish`): a day's figures as shown, in one version. */
+export interface PublishedIndexValue {
+  /** Epoch ms of the instant (a day's 00:00Z). */
+  at: number;
+  /** 1 for the first value published at `at`; each restatement of that instant the next. */
+  version: number;
+  value: number;
+  low: number;
+  high: number;
+  priced: number;
+  linked: number;
+  publishedAt: number;
 }
 
 /** An index definition as the CLI and the API give it, each field as typed. */

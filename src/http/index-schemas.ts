@@ -1,7 +1,7 @@
 /** The schemas of the market index routes (docs/indexes.md): the bodies of `oracle index list --json` and `show --json`. */
 import { z } from 'zod';
 import { every, HISTORY_DEFAULT_DAYS } from '../domain/history.js';
-import { INDEX_NAME, INDEX_MAX_POINTS } from '../domain/market-index.js';
+import { INDEX_NAME, INDEX_MAX_POINTS, INDEX_PUBLISHED_EVERY, indexVersion } from '../domain/market-index.js';
 import type { IndexBody, IndexDefinitionBody } from '../service/market-index.js';
 import {
   apiComponents,
@@ -30,6 +30,9 @@ export const indexQuery = z.object({
   }),
   window_hours: windowHoursField,
   outlier_stddevs: outlierStddevsField,
+  version: field(z.optional(indexVersion), {
+    description: `Read each published day at its latest version up to this one (\`oracle index publish\`); only with every ${INDEX_PUBLISHED_EVERY} and the default window_hours and outlier_stddevs. Default: the latest.`,
+  }),
 });
 
 const definitionShape = {
@@ -73,6 +76,10 @@ export const indexResponse = z
           .int()
           .nonnegative()
           .meta({ description: 'Members the step into this instant was measured over.' }),
+        version: z.int().positive().nullable().meta({
+          description:
+            'The published version of this value (`oracle index publish`; a restated day has a higher one); null: not published, computed at the request.',
+        }),
       }),
     ),
     change_pct: z.number().nullable(),

@@ -38,6 +38,8 @@ export interface IndexPoint {
   priced: number;
   /** Members the step into this instant was measured over. */
   linked: number;
+  /** The published version this value is (`oracle index publish`); null: not published, computed now. */
+  version: number | null;
 }
 
 export interface IndexContributor {
@@ -212,6 +214,7 @@ export async function showIndex(
     high: round2(v.high),
     priced: v.priced,
     linked: v.linked,
+    version: null,
   }));
   const top = members
     .map((m, i) => ({ m, c: series.contributions[i]! }))
@@ -220,8 +223,6 @@ export async function showIndex(
       (a, b) => Math.abs(b.c) - Math.abs(a.c) || (a.m.product.productKey < b.m.product.productKey ? -1 : 1),
     )
     .slice(0, INDEX_TOP_CONTRIBUTORS);
-  const start = points[0]!.value;
-  const end = points.at(-1)!.value;
   return {
     ...definitionBody(index),
     from: points[0]!.at,
@@ -229,7 +230,7 @@ export async function showIndex(
     every: span.every,
     members: members.length,
     points,
-    change_pct: Math.round(((end - start) / start) * 1000) / 10,
+    change_pct: changePct(points),
     top_contributors: top.map(({ m, c }) => ({
       product_key: m.product.productKey,
       product_name: m.product.productName,
@@ -239,3 +240,9 @@ export async function showIndex(
 }
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
+
+/** From the first point to the last, percent, one decimal. */
+export function changePct(points: readonly IndexPoint[]): number {
+  const start = points[0]!.value;
+  return Math.round(((points.at(-1)!.value - start) / start) * 1000) / 10;
+}

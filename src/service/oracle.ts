@@ -24,10 +24,10 @@ import {
   addIndex,
   definitionBody,
   indexByName,
-  showIndex,
   type IndexBody,
   type IndexDefinitionBody,
 } from './market-index.js';
+import { publishedIndex, publishIndex, type IndexPublication } from './index-publication.js';
 import type { HistoryRequest } from '../domain/history.js';
 import { REFSOURCE_ID } from '../domain/params.js';
 import type { CatalogEntry } from '../domain/product.js';
@@ -209,13 +209,18 @@ export interface Oracle {
   addIndex(q: { definition: RawIndexDefinition; now: number }): Promise<IndexDefinitionBody>;
   /** Every market index definition, by name. */
   indexes(): Promise<IndexDefinitionBody[]>;
-  /** A market index's values over a span, its members priced through `price`'s pricing. */
+  /**
+   * A market index's values over a span, its members priced through `price`'s pricing; the
+   * days published read back as published (their latest version, or the latest up to `version`).
+   */
   index(q: {
     name: string;
-    request: IndexSpanRequest;
+    request: IndexSpanRequest & { version?: number };
     params: SeriesParams;
     now: number;
   }): Promise<IndexBody>;
+  /** Publishes a market index's daily values up to `to`: a day that changed becomes its next version. */
+  publishIndex(q: { name: string; to?: string; now: number }): Promise<IndexPublication>;
   /**
    * The value of a collection's rows at each instant of `request` (`oracle value --history`,
    * valuation-history.ts); `problems` are the file's bad records.
@@ -446,7 +451,9 @@ export function createOracle(deps: OracleDeps): Oracle {
 
     addIndex: ({ definition, now }) => addIndex(store, currentPricing(), definition, now),
     indexes: async () => (await store.indexes.list()).map(definitionBody),
-    index: ({ name, request, params, now }) => showIndex(store, currentPricing(), name, request, params, now),
+    index: ({ name, request, params, now }) =>
+      publishedIndex(store, currentPricing(), name, request, params, now),
+    publishIndex: ({ name, to, now }) => publishIndex(store, currentPricing(), name, to, now),
 
     valueHistory: async ({ rows, problems, params, request }) =>
       currentPricing().valueHistory(rows, problems, params, request),

@@ -270,3 +270,27 @@ export const marketIndexes = sqliteTable(
   },
   (t) => [uniqueIndex('market_indexes_name').on(t.name)],
 );
+
+/**
+ * Published market index values (`oracle index publish`, docs/indexes.md): one row per index,
+ * instant and version. A value is never updated: a day whose recomputed value differs is
+ * stored again as its next version, so every value ever published can be read back.
+ * `value`, `low` and `high` are rounded to 2 decimals as shown.
+ */
+export const indexValues = sqliteTable(
+  'index_values',
+  {
+    indexId: integer('index_id')
+      .notNull()
+      .references(() => marketIndexes.id),
+    at: integer('at').notNull(),
+    version: integer('version').notNull(),
+    value: real('value').notNull(),
+    low: real('low').notNull(),
+    high: real('high').notNull(),
+    priced: integer('priced').notNull(),
+    linked: integer('linked').notNull(),
+    publishedAt: integer('published_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.indexId, t.at, t.version] })],
+);

@@ -29,7 +29,7 @@ import type { IdentityScheme } from '../domain/identity.js';
 import type { CatalogEntry, Product } from '../domain/product.js';
 import type { ConditionPoints, Observation, PricePoint } from '../domain/observation.js';
 import type { DeliveryStatus, StoredWatchEvent, WatchDefinition, WatchRule } from '../domain/watch.js';
-import type { IndexDefinition, StoredIndex } from '../domain/market-index.js';
+import type { IndexDefinition, PublishedIndexValue, StoredIndex } from '../domain/market-index.js';
 import type { LockWait } from './lock-wait.js';
 
 /** A product with its row id, which observation reads take. */
@@ -219,6 +219,18 @@ export interface IndexStore {
   /** Every index, by name. */
   list(): Promise<StoredIndex[]>;
   byName(name: string): Promise<StoredIndex | undefined>;
+  /**
+   * The published values of an index from `from` to `to` (epoch ms, both included), by instant:
+   * each instant's highest version not above `version` (no limit when undefined).
+   */
+  values(indexId: number, from: number, to: number, version?: number): Promise<PublishedIndexValue[]>;
+  /** The highest version of any value of the index; 0 when none is published. */
+  lastVersion(indexId: number): Promise<number>;
+  /**
+   * Stores these values, all or none. Values are never updated: a version stored already at an
+   * instant is a conflict (an error), so two publishers cannot both write one version.
+   */
+  publish(indexId: number, values: readonly PublishedIndexValue[]): Promise<void>;
 }
 
 export interface WatchStore {

@@ -37,6 +37,7 @@ describe('help and documentation', () => {
         'index',
         'index add',
         'index list',
+        'index publish',
         'index show',
         'ingest',
         'keys',

@@ -62,7 +62,7 @@ describe('oracle index', () => {
 
     const csv = await run('index', 'show', 'test-set', '--from', '2026-10-01', '--csv');
     const rows = csv.stdout.trim().split('\n');
-    expect(rows[0]).toBe('at,value,low,high,priced,linked');
+    expect(rows[0]).toBe('at,value,low,high,priced,linked,version');
     expect(rows).toHaveLength(32);
     const text = await run('index', 'show', 'test-set', '--from', '2026-10-01');
     expect(text.stdout).toContain('2 members');

@@ -752,5 +752,44 @@ describe(`the store contract (${TEST_STORE})`, () => {
       expect(await store.indexes.byName('vintage-psa10')).toEqual(stored);
       expect(await store.indexes.byName('nope')).toBeUndefined();
     });
+
+    it('keeps every published version of a value and reads the latest, or the latest up to a version', async () => {
+      const index = (await store.indexes.add({ ...definition, name: 'versions' }, DAY))!;
+      const other = (await store.indexes.add({ ...definition, name: 'versions-other' }, DAY))!;
+      const value = (at: number, version: number, v: number) => ({
+        at,
+        version,
+        value: v,
+        low: v - 10.25,
+        high: v + 10.5,
+        priced: 3,
+        linked: 2,
+        publishedAt: 5 * DAY + version,
+      });
+      expect(await store.indexes.lastVersion(index.id)).toBe(0);
+      expect(await store.indexes.values(index.id, 0, 10 * DAY)).toEqual([]);
+      await store.indexes.publish(index.id, [
+        value(DAY, 1, 1000),
+        value(2 * DAY, 1, 1012.34),
+        value(3 * DAY, 1, 999.99),
+      ]);
+      await store.indexes.publish(index.id, [value(2 * DAY, 2, 1013.01)]);
+      await store.indexes.publish(other.id, [value(2 * DAY, 1, 5)]);
+      expect(await store.indexes.lastVersion(index.id)).toBe(2);
+      expect(await store.indexes.values(index.id, 0, 10 * DAY)).toEqual([
+        value(DAY, 1, 1000),
+        value(2 * DAY, 2, 1013.01),
+        value(3 * DAY, 1, 999.99),
+      ]);
+      expect(await store.indexes.values(index.id, 2 * DAY, 3 * DAY, 1)).toEqual([
+        value(2 * DAY, 1, 1012.34),
+        value(3 * DAY, 1, 999.99),
+      ]);
+      // A version is written once: a second writer of it fails and stores none of its values.
+      await expect(
+        store.indexes.publish(index.id, [value(4 * DAY, 1, 1), value(2 * DAY, 2, 1)]),
+      ).rejects.toThrow();
+      expect(await store.indexes.values(index.id, 0, 10 * DAY)).toHaveLength(3);
+    });
   });
 });

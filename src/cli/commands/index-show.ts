@@ -8,7 +8,7 @@ import { withService } from '../open-service.js';
 
 export async function run(args: unknown[], ctx: CommandContext): Promise<number> {
   const o = optionsOf(ctx, indexShowOptions);
-  const request = { from: o.from, to: o.to, every: o.every };
+  const request = { from: o.from, to: o.to, every: o.every, version: o.version };
   const body = await withService(ctx, (service) =>
     service.index({ name: args[0] as string, request, params: seriesParams(o), now: ctx.now }),
   );

@@ -42,8 +42,15 @@ export function renderIndex(body: IndexBody, terminal: Terminal): string {
   const first = points[0]!;
   const last = points.at(-1)!;
   const of = (p: typeof first) =>
-    `${level(p.value)} (${level(p.low)}-${level(p.high)}) ${p.at.slice(0, 10)}, ${p.priced} priced`;
+    `${level(p.value)} (${level(p.low)}-${level(p.high)}) ${p.at.slice(0, 10)}, ${p.priced} priced, ${p.version === null ? 'not published' : `version ${p.version}`}`;
   lines.push('', `first:   ${of(first)}`, `last:    ${of(last)}`);
+  const published = points.filter((p) => p.version !== null);
+  if (published.length > 0) {
+    const restated = published.filter((p) => p.version! > 1).length;
+    lines.push(
+      `published: ${published.length} of ${points.length} points (${restated} restated), the rest computed now`,
+    );
+  }
   if (body.change_pct !== null) lines.push(`change:  ${pct(body.change_pct)}`);
   if (body.top_contributors.length > 0) {
     lines.push('', 'top contributors (share of the move, points of %):');
@@ -53,7 +60,7 @@ export function renderIndex(body: IndexBody, terminal: Terminal): string {
   return wrapText(`${lines.join('\n')}\n`, terminal.width);
 }
 
-/** One row per instant: `at,value,low,high,priced,linked`. */
+/** One row per instant: `at,value,low,high,priced,linked,version` (version empty: not published). */
 export function renderIndexCsv(body: IndexBody): string {
-  return `${['at,value,low,high,priced,linked', ...body.points.map((p) => `${p.at},${p.value},${p.low},${p.high},${p.priced},${p.linked}`)].join('\n')}\n`;
+  return `${['at,value,low,high,priced,linked,version', ...body.points.map((p) => `${p.at},${p.value},${p.low},${p.high},${p.priced},${p.linked},${p.version ?? ''}`)].join('\n')}\n`;
 }

@@ -28,7 +28,7 @@ export const indexRoute = defineRoute({
   operationId: 'getIndex',
   summary: "A market index's values over a span",
   description:
-    "The index chained from its base date (1000) at every `every`, shown from `from` to `to`: each point's value, interval, members priced and linked, and the members that moved it most (docs/methodology.md §17). An unknown name is a 400. Not in SPEC.md (docs/indexes.md).",
+    "The index chained from its base date (1000) at every `every`, shown from `from` to `to`: each point's value, interval, members priced and linked, and the members that moved it most (docs/methodology.md §17). A day published with `oracle index publish` is read back as published, with its `version` (a restatement is a new version; `version` reads an older one); other points are computed now, `version` null. An unknown name or version is a 400. Not in SPEC.md (docs/indexes.md).",
   auth: true,
   rateLimited: true,
   pathParams: indexNamePath,
@@ -38,7 +38,7 @@ export const indexRoute = defineRoute({
   handle: ({ params, query, now, oracle }) =>
     oracle.index({
       name: params.name,
-      request: { from: query.from, to: query.to, every: query.every },
+      request: { from: query.from, to: query.to, every: query.every, version: query.version },
       params: { windowHours: query.window_hours, outlierStddevs: query.outlier_stddevs },
       now,
     }),

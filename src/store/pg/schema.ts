@@ -235,3 +235,22 @@ export const marketIndexes = pgTable(
   },
   (t) => [uniqueIndex('market_indexes_name').on(t.name)],
 );
+
+/** Published market index values, as SQLite's (../schema.ts `indexValues`). */
+export const indexValues = pgTable(
+  'index_values',
+  {
+    indexId: integer('index_id')
+      .notNull()
+      .references(() => marketIndexes.id),
+    at: epochMs('at').notNull(),
+    version: integer('version').notNull(),
+    value: doublePrecision('value').notNull(),
+    low: doublePrecision('low').notNull(),
+    high: doublePrecision('high').notNull(),
+    priced: integer('priced').notNull(),
+    linked: integer('linked').notNull(),
+    publishedAt: epochMs('published_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.indexId, t.at, t.version] })],
+);

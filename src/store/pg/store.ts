@@ -62,7 +62,7 @@ export async function openPgStore(url: string, options: OpenOptions = {}): Promi
     calibrations: createPgCalibrationRepo(session, versionedWrite),
     rates: createPgRateRepo(session, versionedWrite),
     watches: createPgWatchRepo(session),
-    indexes: createPgIndexRepo(session),
+    indexes: createPgIndexRepo(session, versionedWrite),
     dataVersion: () => watch.current(),
     async inventory() {
       const [counts] = await session.query<{ products: number; observations: number; activeKeys: number }>(
